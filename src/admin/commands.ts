@@ -1,0 +1,235 @@
+import { randomUUID } from 'node:crypto';
+import { Command, CommanderError, Option } from 'commander';
+import { parseCapabilityList } from '../auth/capabilities.ts';
+import type { ShareRole, WorkspaceRole } from '../auth/policy.ts';
+import { generateToken, hashToken } from '../auth/token.ts';
+import { sanitizeTitle } from '../domain/title.ts';
+import type { Store, UserRecord } from '../store/store.ts';
+
+export const DEFAULT_QUOTA = 3;
+
+/** A failure the operator should read: printed as one line on stderr. */
+export class AdminError extends Error {}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const DURATION = /^(\d+)\s*(s|m|h|d|w)$/;
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+
+function normaliseEmail(raw: string): string {
+  const email = raw.trim().toLowerCase();
+  if (!EMAIL.test(email)) throw new AdminError(`not an email address: ${raw}`);
+  return email;
+}
+
+function quotaValue(raw: string): number {
+  const quota = Number(raw);
+  if (!Number.isInteger(quota) || quota < 0) throw new AdminError(`quota must be a non-negative integer, got "${raw}"`);
+  return quota;
+}
+
+/** `30d`, `12h`, `90m`, `2w`, `3600s` → milliseconds. */
+export function parseDuration(raw: string): number {
+  const match = DURATION.exec(raw.trim());
+  if (!match || Number(match[1]) <= 0) throw new AdminError(`--expires-in must look like 30d, 12h, 90m, 2w or 3600s, got "${raw}"`);
+  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+}
+
+async function userByEmail(store: Store, raw: string): Promise<UserRecord> {
+  const user = await store.findUserByEmail(normaliseEmail(raw));
+  if (!user) throw new AdminError(`no user with email ${raw}`);
+  return user;
+}
+
+function roleOf<T extends string>(raw: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(raw)) throw new AdminError(`role must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
+/**
+ * Runs one admin command (CONTRACT.md §2) against a store and returns the JSON
+ * object it prints. Throws AdminError (or CommanderError for usage mistakes).
+ */
+export async function runAdminCommand(argv: string[], store: Store, now: () => Date = () => new Date()): Promise<object> {
+  let result: object | undefined;
+  const program = new Command('drawbridge-admin')
+    .description('Operate a Drawbridge database directly (same DATA_DIR / DATABASE_URL as the server).')
+    .exitOverride()
+    .configureOutput({ writeOut: () => {}, writeErr: () => {} })
+    .showSuggestionAfterError(true);
+
+  const user = program.command('user').description('accounts');
+  user
+    .command('create')
+    .requiredOption('--email <email>')
+    .option('--unverified', 'leave the email unverified')
+    .option('--quota <n>', 'diagram quota', String(DEFAULT_QUOTA))
+    .action(async (opts: { email: string; unverified?: boolean; quota: string }) => {
+      const record: UserRecord = {
+        id: randomUUID(),
+        email: normaliseEmail(opts.email),
+        emailVerified: !opts.unverified,
+        quota: quotaValue(opts.quota),
+        createdAt: now().toISOString(),
+      };
+      if (await store.findUserByEmail(record.email)) throw new AdminError(`a user with email ${record.email} already exists`);
+      await store.createUser(record);
+      result = { id: record.id, email: record.email, emailVerified: record.emailVerified, quota: record.quota };
+    });
+  user
+    .command('verify')
+    .requiredOption('--email <email>')
+    .action(async (opts: { email: string }) => {
+      const found = await userByEmail(store, opts.email);
+      await store.setEmailVerified(found.id, true);
+      result = { id: found.id, email: found.email, emailVerified: true };
+    });
+  user
+    .command('set-quota')
+    .requiredOption('--email <email>')
+    .requiredOption('--quota <n>')
+    .action(async (opts: { email: string; quota: string }) => {
+      const found = await userByEmail(store, opts.email);
+      const quota = quotaValue(opts.quota);
+      await store.setQuota(found.id, quota);
+      result = { id: found.id, quota };
+    });
+
+  const token = program.command('token').description('personal access tokens');
+  token
+    .command('mint')
+    .requiredOption('--email <email>')
+    .requiredOption('--caps <list>', 'comma-separated subset of read,write,publish,delete')
+    .addOption(new Option('--expires-in <duration>', 'e.g. 30d, 12h').conflicts('expiresAt'))
+    .option('--expires-at <iso>', 'an ISO 8601 instant')
+    .option('--name <name>', 'a label for the token', 'admin-cli')
+    .action(async (opts: { email: string; caps: string; expiresIn?: string; expiresAt?: string; name: string }) => {
+      const owner = await userByEmail(store, opts.email);
+      let capabilities;
+      try {
+        capabilities = parseCapabilityList(opts.caps);
+      } catch (error) {
+        throw new AdminError((error as Error).message);
+      }
+      const minted = now();
+      let expiresAt: string | null = null;
+      if (opts.expiresIn !== undefined) expiresAt = new Date(minted.getTime() + parseDuration(opts.expiresIn)).toISOString();
+      if (opts.expiresAt !== undefined) {
+        const at = Date.parse(opts.expiresAt);
+        if (Number.isNaN(at)) throw new AdminError(`--expires-at is not an ISO 8601 instant: ${opts.expiresAt}`);
+        expiresAt = new Date(at).toISOString();
+      }
+      const text = generateToken();
+      const id = randomUUID();
+      await store.insertToken(
+        {
+          id,
+          userId: owner.id,
+          name: sanitizeTitle(opts.name, 100) || 'admin-cli',
+          last4: text.slice(-4),
+          capabilities,
+          createdAt: minted.toISOString(),
+          expiresAt,
+          revokedAt: null,
+          lastUsedAt: null,
+        },
+        hashToken(text),
+      );
+      result = { id, token: text, capabilities, expiresAt };
+    });
+  token
+    .command('revoke')
+    .requiredOption('--id <tokenId>')
+    .action(async (opts: { id: string }) => {
+      const revoked = await store.revokeToken(opts.id, now().toISOString());
+      if (!revoked) throw new AdminError(`no token with id ${opts.id}`);
+      result = { id: revoked.id, revokedAt: revoked.revokedAt };
+    });
+  token
+    .command('list')
+    .requiredOption('--email <email>')
+    .action(async (opts: { email: string }) => {
+      const owner = await userByEmail(store, opts.email);
+      const tokens = await store.listTokens(owner.id);
+      result = {
+        items: tokens.map((t) => ({
+          id: t.id,
+          name: t.name,
+          capabilities: t.capabilities,
+          last4: t.last4,
+          createdAt: t.createdAt,
+          expiresAt: t.expiresAt,
+          revokedAt: t.revokedAt,
+          lastUsedAt: t.lastUsedAt,
+        })),
+      };
+    });
+
+  const workspace = program.command('workspace').description('shared workspaces');
+  workspace
+    .command('create')
+    .requiredOption('--name <name>')
+    .requiredOption('--owner <email>')
+    .action(async (opts: { name: string; owner: string }) => {
+      const owner = await userByEmail(store, opts.owner);
+      const name = sanitizeTitle(opts.name);
+      if (!name) throw new AdminError('workspace name must not be empty');
+      const created = await store.createWorkspace({ id: randomUUID(), name, ownerId: owner.id, createdAt: now().toISOString() });
+      result = { id: created.id, name: created.name };
+    });
+  workspace
+    .command('add-member')
+    .requiredOption('--workspace <id>')
+    .requiredOption('--email <email>')
+    .requiredOption('--role <role>', 'viewer, editor or admin')
+    .action(async (opts: { workspace: string; email: string; role: string }) => {
+      const role = roleOf<WorkspaceRole>(opts.role, ['viewer', 'editor', 'admin']);
+      const found = await store.findWorkspace(opts.workspace);
+      if (!found) throw new AdminError(`no workspace with id ${opts.workspace}`);
+      const member = await userByEmail(store, opts.email);
+      await store.setWorkspaceMember(found.id, member.id, role);
+      result = { workspaceId: found.id, userId: member.id, role };
+    });
+
+  const diagram = program.command('diagram').description('diagram access');
+  diagram
+    .command('share')
+    .requiredOption('--id <diagramId>')
+    .requiredOption('--email <email>')
+    .requiredOption('--role <role>', 'viewer or editor')
+    .action(async (opts: { id: string; email: string; role: string }) => {
+      const role = roleOf<ShareRole>(opts.role, ['viewer', 'editor']);
+      const found = await store.findDiagram(opts.id);
+      if (!found) throw new AdminError(`no diagram with id ${opts.id}`);
+      const member = await userByEmail(store, opts.email);
+      await store.shareDiagram(found.id, member.id, role);
+      result = { diagramId: found.id, userId: member.id, role };
+    });
+  diagram
+    .command('set-workspace')
+    .requiredOption('--id <diagramId>')
+    .requiredOption('--workspace <id>', 'a workspace id, or "none"')
+    .action(async (opts: { id: string; workspace: string }) => {
+      const found = await store.findDiagram(opts.id);
+      if (!found) throw new AdminError(`no diagram with id ${opts.id}`);
+      let workspaceId: string | null = null;
+      if (opts.workspace !== 'none') {
+        const target = await store.findWorkspace(opts.workspace);
+        if (!target) throw new AdminError(`no workspace with id ${opts.workspace}`);
+        workspaceId = target.id;
+      }
+      await store.setDiagramWorkspace(found.id, workspaceId);
+      result = { id: found.id, workspaceId };
+    });
+
+  const api = program.command('api').description('the API kill switch');
+  for (const [verb, enabled] of [['disable', false], ['enable', true]] as const) {
+    api.command(verb).action(async () => {
+      await store.setApiEnabled(enabled);
+      result = { apiEnabled: enabled };
+    });
+  }
+
+  await program.parseAsync(argv, { from: 'user' });
+  if (result === undefined) throw new CommanderError(2, 'drawbridge.usage', 'no command given; see drawbridge-admin --help');
+  return result;
+}

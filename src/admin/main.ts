@@ -1,0 +1,51 @@
+import { CommanderError } from 'commander';
+import { loadConfig } from '../config.ts';
+import { openStore } from '../store/open.ts';
+import { AdminError, runAdminCommand } from './commands.ts';
+
+/** `bin/drawbridge-admin`: one JSON object on stdout and exit 0, or one line on stderr and a non-zero exit. */
+async function main(argv: string[]): Promise<number> {
+  const wantsHelp = argv.length === 0 || argv.includes('--help') || argv.includes('-h');
+  if (wantsHelp) {
+    process.stdout.write(HELP);
+    return argv.length === 0 ? 2 : 0;
+  }
+  let store;
+  try {
+    store = await openStore(loadConfig());
+  } catch (error) {
+    process.stderr.write(`drawbridge-admin: cannot open the database: ${(error as Error).message}\n`);
+    return 1;
+  }
+  try {
+    const result = await runAdminCommand(argv, store);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (error) {
+    const message = error instanceof CommanderError ? error.message.replace(/^error: /, '') : (error as Error).message;
+    process.stderr.write(`drawbridge-admin: ${message}\n`);
+    return error instanceof CommanderError || !(error instanceof AdminError) ? 2 : 1;
+  } finally {
+    await store.close();
+  }
+}
+
+const HELP = `Usage: drawbridge-admin <command> [options]
+
+Talks to the database directly (DATA_DIR / DATABASE_URL, as the server).
+Prints one JSON object on success; one line on stderr and a non-zero exit on failure.
+
+  user create --email E [--unverified] [--quota N]
+  user verify --email E
+  user set-quota --email E --quota N
+  token mint --email E --caps read,write,publish,delete [--expires-in 30d | --expires-at ISO] [--name NAME]
+  token revoke --id TOKEN_ID
+  token list --email E
+  workspace create --name N --owner E
+  workspace add-member --workspace W --email E --role viewer|editor|admin
+  diagram share --id D --email E --role viewer|editor
+  diagram set-workspace --id D --workspace W|none
+  api disable | api enable
+`;
+
+process.exitCode = await main(process.argv.slice(2));

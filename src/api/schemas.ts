@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { CAPABILITIES } from '../auth/capabilities.ts';
+
+/**
+ * The request and response shapes of the API: one schema per body, used by the
+ * server to validate, by the OpenAPI document, and by clients to type calls.
+ */
+const Id = z.string().meta({ description: 'Resource id (UUID)' });
+const Timestamp = z.string().meta({ description: 'ISO 8601 timestamp', format: 'date-time' });
+const FolderRef = z.guid().nullable().meta({ description: 'UUID of a folder the caller owns, or null for the root' });
+
+export const SceneInput = z.unknown().meta({
+  type: 'object',
+  description:
+    'A raw scene in the Excalidraw editor format: { elements: [...], appState?: {...} }. Elements are stored exactly as supplied; appState is dropped.',
+});
+export const SpecInput = z.unknown().meta({
+  type: 'object',
+  description: 'A DiagramSpec (nodes, edges, layout) laid out by the server. See docs/api.md.',
+});
+
+export const CreateDiagramBody = z.strictObject({
+  title: z.string().optional(),
+  folderId: FolderRef.optional(),
+  spec: SpecInput.optional(),
+  scene: SceneInput.optional(),
+});
+export type CreateDiagramBody = z.infer<typeof CreateDiagramBody>;
+
+export const UpdateDiagramBody = z.strictObject({
+  title: z.string().optional(),
+  folderId: FolderRef.optional(),
+});
+export type UpdateDiagramBody = z.infer<typeof UpdateDiagramBody>;
+
+export const PublicLinkBody = z.strictObject({
+  enabled: z.boolean(),
+  password: z
+    .string()
+    .min(1, 'password must not be empty; send null to clear it')
+    .max(1000)
+    .nullable()
+    .optional()
+    .meta({ description: 'A string sets the password, null clears it, an absent key leaves it unchanged' }),
+});
+export type PublicLinkBody = z.infer<typeof PublicLinkBody>;
+
+export const CreateFolderBody = z.strictObject({
+  name: z.string(),
+  parentId: FolderRef.optional(),
+});
+export type CreateFolderBody = z.infer<typeof CreateFolderBody>;
+
+export const UpdateFolderBody = z.strictObject({ name: z.string() });
+export type UpdateFolderBody = z.infer<typeof UpdateFolderBody>;
+
+export const ListDiagramsQuery = z.object({
+  limit: z.string().optional().meta({ description: 'Page size, default 50, clamped to 1..100' }),
+  cursor: z.string().optional().meta({ description: 'Opaque; the nextCursor of the previous page' }),
+  filter: z.enum(['active', 'trash']).optional(),
+});
+export type ListDiagramsQuery = z.infer<typeof ListDiagramsQuery>;
+
+export const Identity = z.object({
+  id: Id,
+  email: z.string(),
+  capabilities: z.array(z.enum(CAPABILITIES)),
+  scope: z.enum(['read-write', 'read']),
+});
+
+export const DiagramListItem = z.object({
+  id: Id,
+  title: z.string(),
+  folderId: Id.nullable(),
+  starred: z.boolean(),
+  updatedAt: Timestamp,
+  createdAt: Timestamp,
+});
+
+export const DiagramPage = z.object({ items: z.array(DiagramListItem), nextCursor: z.string().nullable() });
+
+const SummaryFields = {
+  id: Id,
+  title: z.string(),
+  folderId: Id.nullable(),
+  ownerId: Id,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+};
+export const CreatedDiagram = z.object({ ...SummaryFields, elementCount: z.number().int() });
+export const UpdatedDiagram = z.object({ ...SummaryFields, deletedAt: Timestamp.nullable() });
+
+export const Diagram = z.object({
+  ...SummaryFields,
+  deletedAt: Timestamp.nullable(),
+  docUpdatedAt: Timestamp.nullable(),
+  scene: z.object({ elements: z.array(z.record(z.string(), z.unknown())), appState: z.object({}) }),
+});
+
+export const Folder = z.object({ id: Id, name: z.string(), parentId: Id.nullable() });
+export const FolderList = z.object({ items: z.array(Folder) });
+
+export const PublicLink = z.object({
+  slug: z.string(),
+  enabled: z.boolean(),
+  hasPassword: z.boolean(),
+  version: z.number().int(),
+  url: z.string().nullable(),
+});
+
+export const ErrorEnvelope = z.object({ error: z.string(), message: z.string().optional() });

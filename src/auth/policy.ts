@@ -1,0 +1,38 @@
+/**
+ * The one access policy for diagrams (CONTRACT.md §3). A caller's role on a
+ * diagram comes from ownership, a direct share or workspace membership; the
+ * action needs a minimum role; the token's capability is checked separately,
+ * before anything is loaded, so a missing capability never reveals existence.
+ */
+export type ShareRole = 'viewer' | 'editor';
+export type WorkspaceRole = 'viewer' | 'editor' | 'admin';
+export type DiagramRole = 'owner' | 'editor' | 'viewer';
+
+/** `read` views, `write` changes content or metadata, `own` deletes, restores and publishes. */
+export type DiagramAction = 'read' | 'write' | 'own';
+
+export interface AccessFacts {
+  ownerId: string;
+  /** The caller's direct share on this diagram, if any. */
+  shareRole: ShareRole | null;
+  /** The caller's role in the diagram's workspace, if the diagram is in one and the caller is a member. */
+  workspaceRole: WorkspaceRole | null;
+}
+
+const RANK: Record<DiagramRole, number> = { viewer: 1, editor: 2, owner: 3 };
+const REQUIRED: Record<DiagramAction, DiagramRole> = { read: 'viewer', write: 'editor', own: 'owner' };
+
+export function roleOn(facts: AccessFacts, userId: string): DiagramRole | null {
+  if (facts.ownerId === userId) return 'owner';
+  const fromShare: DiagramRole | null = facts.shareRole;
+  const fromWorkspace: DiagramRole | null =
+    facts.workspaceRole === null ? null : facts.workspaceRole === 'viewer' ? 'viewer' : 'editor';
+  if (fromShare === null) return fromWorkspace;
+  if (fromWorkspace === null) return fromShare;
+  return RANK[fromShare] >= RANK[fromWorkspace] ? fromShare : fromWorkspace;
+}
+
+export function mayPerform(facts: AccessFacts, userId: string, action: DiagramAction): boolean {
+  const role = roleOn(facts, userId);
+  return role !== null && RANK[role] >= RANK[REQUIRED[action]];
+}

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { ApiError } from '../errors.ts';
+import { publicPagePlugin } from '../web/public-page.ts';
+import { Authenticator } from './authenticate.ts';
+import { toApiError } from './errors.ts';
+import { RateLimits } from './rate-limit.ts';
+import type { AppDeps, RouteConfig, RouteDef } from './route.ts';
+import { apiRoutes } from './routes/index.ts';
+import { checkPayloadShape, parseWith } from './validate.ts';
+
+export const API_PREFIX = '/api/v1';
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface BuildOptions {
+  /** Fastify/pino logger settings; defaults to JSON logs at the configured level. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+export function loggerOptions(level: string) {
+  return {
+    level,
+    // Belt and braces: request logs never include headers, but if anything ever
+    // logs one, the credential is masked.
+    redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'token'], censor: '[redacted]' },
+  };
+}
+
+/** Builds the HTTP application over the given store and settings; the caller listens. */
+export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(deps.config.logLevel),
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    // Prototype-poisoning keys are refused with PROTO_KEY by checkPayloadShape, with a clearer answer.
+    onProtoPoisoning: 'ignore',
+    onConstructorPoisoning: 'ignore',
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const rateLimits = new RateLimits(deps.config, deps.store.pgPool);
+  const authenticator = new Authenticator(deps);
+
+  app.removeAllContentTypeParsers();
+  // Every body is JSON, whatever Content-Type a client (curl -d, say) sends.
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new ApiError('invalid_json', 'request body is not valid JSON'), undefined);
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (request.url.startsWith(API_PREFIX)) reply.header('RateLimit-Policy', rateLimits.policyHeader());
+    const def = (request.routeOptions.config as RouteConfig).def;
+    if (!def || 'public' in def.access) return;
+
+    if (!(await deps.store.isApiEnabled())) throw new ApiError('api_disabled', 'the API is temporarily disabled by the operator');
+
+    const limit = async (key: string) => {
+      const decision = await rateLimits.consume(key, RateLimits.bucketFor(request.method));
+      reply.header('RateLimit', RateLimits.stateHeader(decision));
+      if (!decision.allowed) {
+        throw new ApiError('rate_limited', `too many ${decision.bucket} requests; retry in ${decision.resetSeconds} s`, {
+          'retry-after': String(decision.resetSeconds),
+        });
+      }
+    };
+    let actor;
+    try {
+      actor = await authenticator.authenticate(request);
+    } catch (error) {
+      // Unauthenticated traffic is limited per address, which also slows token guessing.
+      await limit(`ip:${request.ip}`);
+      throw error;
+    }
+    await limit(`user:${actor.user.id}`);
+    if (!actor.user.emailVerified && !def.allowUnverified) {
+      throw new ApiError('email_unverified', 'verify the account email address before using the API');
+    }
+    if ('capability' in def.access && !actor.capabilities.includes(def.access.capability)) {
+      throw new ApiError('insufficient_scope', `this call needs a token with the "${def.access.capability}" capability`);
+    }
+    request.actor = actor;
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.code === 'internal_error') request.log.error({ err: error }, 'unhandled error');
+    else if (apiError.code === 'upstream_unavailable') request.log.warn({ err: error }, 'database unreachable');
+    reply.code(apiError.status).headers(apiError.headers).send(apiError.toBody());
+  });
+
+  app.setNotFoundHandler((_request, reply) => {
+    reply.code(404).send(new ApiError('not_found').toBody());
+  });
+
+  const methodsByUrl = new Map<string, Set<string>>();
+  for (const def of apiRoutes) {
+    const url = def.url;
+    const methods = methodsByUrl.get(url) ?? new Set<string>();
+    methods.add(def.method);
+    methodsByUrl.set(url, methods);
+    app.route({
+      method: def.method,
+      url,
+      config: { def } satisfies RouteConfig,
+      handler: async (request, reply) => {
+        if (request.body !== undefined) checkPayloadShape(request.body);
+        const body = def.body ? parseWith(def.body, request.body, 'body') : undefined;
+        const query = def.query ? parseWith(def.query, request.query, 'query') : undefined;
+        const result = await def.handler({
+          body,
+          query,
+          params: request.params as Record<string, string>,
+          actor: request.actor!,
+          deps,
+          request,
+          reply,
+        });
+        if (result.status === 204) return reply.code(204).send();
+        if ('rawJson' in result) return reply.code(result.status ?? 200).type('application/json; charset=utf-8').send(result.rawJson);
+        return reply.code(result.status ?? 200).send((result as { json: unknown }).json);
+      },
+    });
+  }
+  for (const [url, allowed] of methodsByUrl) {
+    const others = METHODS.filter((m) => !allowed.has(m));
+    const allow = [...allowed, ...(allowed.has('GET') ? ['HEAD'] : [])].join(', ');
+    const extra = allowed.has('GET') ? others : [...others, 'HEAD' as const];
+    app.route({
+      method: [...extra, 'OPTIONS'],
+      url,
+      handler: async () => {
+        throw new ApiError('method_not_allowed', `allowed methods: ${allow}`, { allow });
+      },
+    });
+  }
+
+  await app.register(publicPagePlugin, { deps });
+  return app;
+}

@@ -1,0 +1,67 @@
+import type { Actor } from './route.ts';
+import { legacyScope } from '../auth/capabilities.ts';
+import type { DiagramMeta, DiagramRecord, FolderRecord, PublicLinkRecord } from '../store/store.ts';
+
+/** What leaves the server: every response body is built here, field by field. */
+export const present = {
+  identity: (actor: Actor) => ({
+    id: actor.user.id,
+    email: actor.user.email,
+    capabilities: [...actor.capabilities],
+    scope: legacyScope(actor.capabilities),
+  }),
+
+  listItem: (d: DiagramMeta) => ({
+    id: d.id,
+    title: d.title,
+    folderId: d.folderId,
+    starred: d.starred,
+    updatedAt: d.updatedAt,
+    createdAt: d.createdAt,
+  }),
+
+  created: (d: DiagramMeta) => ({
+    id: d.id,
+    title: d.title,
+    folderId: d.folderId,
+    ownerId: d.ownerId,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+    elementCount: d.elementCount,
+  }),
+
+  updated: (d: DiagramMeta) => ({
+    id: d.id,
+    title: d.title,
+    folderId: d.folderId,
+    ownerId: d.ownerId,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+    deletedAt: d.deletedAt,
+  }),
+
+  /** The full diagram as JSON text; the stored elements are spliced in without a parse/serialise round trip. */
+  diagramJson: (d: DiagramRecord): string => {
+    const head = JSON.stringify({
+      id: d.id,
+      title: d.title,
+      folderId: d.folderId,
+      ownerId: d.ownerId,
+      createdAt: d.createdAt,
+      updatedAt: d.updatedAt,
+      deletedAt: d.deletedAt,
+      docUpdatedAt: d.docUpdatedAt,
+    });
+    return `${head.slice(0, -1)},"scene":{"elements":${d.elementsJson},"appState":{}}}`;
+  },
+
+  folder: (f: FolderRecord) => ({ id: f.id, name: f.name, parentId: f.parentId }),
+
+  publicLink: (link: PublicLinkRecord, publicUrl: string) => ({
+    slug: link.slug,
+    enabled: link.enabled,
+    hasPassword: link.passwordHash !== null,
+    version: link.version,
+    url: link.enabled ? `${publicUrl}/p/${link.slug}` : null,
+  }),
+};

@@ -1,0 +1,59 @@
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type pg from 'pg';
+import type { Config } from '../config.ts';
+
+export type Bucket = 'read' | 'write';
+export const WINDOW_SECONDS = 60;
+
+export interface RateDecision {
+  bucket: Bucket;
+  allowed: boolean;
+  remaining: number;
+  resetSeconds: number;
+}
+
+/**
+ * Per-caller request budgets: a read bucket (GET) and a write bucket (every
+ * other verb), counted independently over a fixed 60-second window. In memory
+ * on SQLite (one process); in PostgreSQL when the service runs on it, so the
+ * limit holds across instances.
+ */
+export class RateLimits {
+  private readonly limiters: Record<Bucket, RateLimiterAbstract>;
+  readonly quotas: Record<Bucket, number>;
+
+  constructor(config: Pick<Config, 'rateLimitReadPerMin' | 'rateLimitWritePerMin'>, pool: pg.Pool | null) {
+    this.quotas = { read: config.rateLimitReadPerMin, write: config.rateLimitWritePerMin };
+    const make = (bucket: Bucket) => {
+      const options = { keyPrefix: bucket, points: this.quotas[bucket], duration: WINDOW_SECONDS };
+      return pool
+        ? new RateLimiterPostgres({ ...options, storeClient: pool, storeType: 'pool', tableName: 'rate_limits', tableCreated: true })
+        : new RateLimiterMemory(options);
+    };
+    this.limiters = { read: make('read'), write: make('write') };
+  }
+
+  static bucketFor(method: string): Bucket {
+    return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+  }
+
+  async consume(key: string, bucket: Bucket): Promise<RateDecision> {
+    try {
+      const res = await this.limiters[bucket].consume(key);
+      return { bucket, allowed: true, remaining: res.remainingPoints, resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) {
+        return { bucket, allowed: false, remaining: 0, resetSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+      }
+      throw rejection;
+    }
+  }
+
+  policyHeader(): string {
+    return `"read";q=${this.quotas.read};w=${WINDOW_SECONDS}, "write";q=${this.quotas.write};w=${WINDOW_SECONDS}`;
+  }
+
+  static stateHeader(decision: RateDecision): string {
+    return `"${decision.bucket}";r=${decision.remaining};t=${decision.resetSeconds}`;
+  }
+}

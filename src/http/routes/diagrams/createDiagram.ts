@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import { CreateDiagramBody, CreatedDiagram } from '../../../api/schemas.ts';
+import { validateScene } from '../../../domain/scene/validate.ts';
+import { sanitizeTitle, UNTITLED } from '../../../domain/title.ts';
+import { ApiError, badRequest } from '../../../errors.ts';
+import type { DiagramRecord } from '../../../store/store.ts';
+import { present } from '../../presenters.ts';
+import { defineRoute } from '../../route.ts';
+import { requireOwnFolder } from '../folders/ownership.ts';
+
+export const createDiagram = defineRoute<CreateDiagramBody>({
+  operationId: 'createDiagram',
+  method: 'POST',
+  url: '/api/v1/diagrams',
+  access: { capability: 'write' },
+  tags: ['diagrams'],
+  summary: 'Create a diagram',
+  description:
+    'From a raw `scene` (stored exactly as supplied, appState dropped) or a `spec` laid out by the server; exactly one of the two. Counts against the diagram quota (trashed diagrams do not).',
+  body: CreateDiagramBody,
+  response: { status: 201, schema: CreatedDiagram, description: 'The stored diagram summary with its element count' },
+  errors: ['quota_exceeded', 'folder_forbidden', 'INVALID_SPEC', 'NOT_A_SCENE', 'BAD_LINK_SCHEME', 'SCENE_TOO_LARGE'],
+  handler: async ({ body, actor, deps }) => {
+    const hasSpec = body.spec !== undefined;
+    const hasScene = body.scene !== undefined;
+    if (hasSpec === hasScene) throw badRequest('send exactly one of "spec" or "scene"');
+    if (hasSpec) throw new ApiError('INVALID_SPEC', 'creating from a spec is not available on this server yet; send a "scene"');
+    const { elements } = validateScene(body.scene);
+    const folderId = body.folderId ?? null;
+    if (folderId !== null) await requireOwnFolder(deps, actor, folderId);
+
+    const now = deps.now().toISOString();
+    const diagram: DiagramRecord = {
+      id: randomUUID(),
+      ownerId: actor.user.id,
+      title: sanitizeTitle(body.title ?? '') || UNTITLED,
+      folderId,
+      workspaceId: null,
+      starred: false,
+      elementsJson: JSON.stringify(elements),
+      elementCount: elements.length,
+      createdAt: now,
+      updatedAt: now,
+      docUpdatedAt: now,
+      deletedAt: null,
+    };
+    const outcome = await deps.store.createDiagram(diagram, actor.user.quota);
+    if (outcome === 'quota_exceeded') {
+      throw new ApiError('quota_exceeded', `your account may keep ${actor.user.quota} active diagrams; trash one or raise the quota`);
+    }
+    return { status: 201, json: present.created(diagram) };
+  },
+});

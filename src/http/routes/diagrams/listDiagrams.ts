@@ -1,0 +1,42 @@
+import { DiagramPage, ListDiagramsQuery } from '../../../api/schemas.ts';
+import { badRequest } from '../../../errors.ts';
+import { decodeCursor, encodeCursor } from '../../cursor.ts';
+import { present } from '../../presenters.ts';
+import { defineRoute } from '../../route.ts';
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 100;
+
+function pageSize(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_PAGE_SIZE;
+  if (!/^\s*-?\d+\s*$/.test(raw)) throw badRequest('limit must be an integer');
+  return Math.min(MAX_PAGE_SIZE, Math.max(1, Number(raw)));
+}
+
+export const listDiagrams = defineRoute<undefined, ListDiagramsQuery>({
+  operationId: 'listDiagrams',
+  method: 'GET',
+  url: '/api/v1/diagrams',
+  access: { capability: 'read' },
+  tags: ['diagrams'],
+  summary: 'List your diagrams',
+  description:
+    'Diagrams the caller owns, newest first (by creation), with cursor pagination that stays stable when diagrams are created between pages. `filter=trash` lists trashed ones.',
+  query: ListDiagramsQuery,
+  response: { status: 200, schema: DiagramPage, description: 'One page' },
+  errors: ['bad_request'],
+  handler: async ({ query, actor, deps }) => {
+    const limit = pageSize(query.limit);
+    const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
+    const rows = await deps.store.listOwnedDiagrams({
+      ownerId: actor.user.id,
+      trashed: query.filter === 'trash',
+      after,
+      limit: limit + 1,
+    });
+    const items = rows.slice(0, limit);
+    const last = items.at(-1);
+    const nextCursor = rows.length > limit && last ? encodeCursor(last) : null;
+    return { json: { items: items.map(present.listItem), nextCursor } };
+  },
+});

@@ -1,0 +1,19 @@
+import { diagramFor } from '../../diagram-access.ts';
+import { defineRoute } from '../../route.ts';
+
+export const trashDiagram = defineRoute({
+  operationId: 'trashDiagram',
+  method: 'DELETE',
+  url: '/api/v1/diagrams/:id',
+  access: { capability: 'delete' },
+  tags: ['diagrams'],
+  summary: 'Move a diagram to the trash',
+  description: 'Owner only. Idempotent: trashing a trashed diagram is still 204. Trashed diagrams stop counting toward the quota.',
+  response: { status: 204, description: 'Trashed' },
+  errors: ['not_found'],
+  handler: async ({ params, actor, deps }) => {
+    const diagram = await diagramFor(deps, actor, params.id!, 'own');
+    await deps.store.setDiagramTrashed(diagram.id, true, deps.now().toISOString());
+    return { status: 204 };
+  },
+});

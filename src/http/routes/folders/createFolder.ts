@@ -1,0 +1,26 @@
+import { randomUUID } from 'node:crypto';
+import { CreateFolderBody, Folder } from '../../../api/schemas.ts';
+import { present } from '../../presenters.ts';
+import { defineRoute } from '../../route.ts';
+import { folderName, requireOwnFolder } from './ownership.ts';
+
+export const createFolder = defineRoute<CreateFolderBody>({
+  operationId: 'createFolder',
+  method: 'POST',
+  url: '/api/v1/folders',
+  access: { capability: 'write' },
+  tags: ['folders'],
+  summary: 'Create a folder',
+  description: 'Top level, or inside one of your folders with `parentId`. The name is sanitised like a title and must not end up empty.',
+  body: CreateFolderBody,
+  response: { status: 201, schema: Folder, description: 'The new folder' },
+  errors: ['folder_forbidden'],
+  handler: async ({ body, actor, deps }) => {
+    const name = folderName(body.name);
+    const parentId = body.parentId ?? null;
+    if (parentId !== null) await requireOwnFolder(deps, actor, parentId);
+    const now = deps.now().toISOString();
+    const folder = await deps.store.createFolder({ id: randomUUID(), ownerId: actor.user.id, name, parentId, createdAt: now, updatedAt: now });
+    return { status: 201, json: present.folder(folder) };
+  },
+});

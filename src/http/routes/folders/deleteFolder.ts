@@ -1,0 +1,19 @@
+import { defineRoute } from '../../route.ts';
+import { folderOwnedBy } from './ownership.ts';
+
+export const deleteFolder = defineRoute({
+  operationId: 'deleteFolder',
+  method: 'DELETE',
+  url: '/api/v1/folders/:id',
+  access: { capability: 'delete' },
+  tags: ['folders'],
+  summary: 'Delete a folder',
+  description: 'Its diagrams are not deleted: they become unfiled (root). Its subfolders move up to its parent.',
+  response: { status: 204, description: 'Deleted' },
+  errors: ['not_found'],
+  handler: async ({ params, actor, deps }) => {
+    const folder = await folderOwnedBy(deps, actor, params.id!);
+    await deps.store.deleteFolder(folder.id, deps.now().toISOString());
+    return { status: 204 };
+  },
+});

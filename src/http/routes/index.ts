@@ -1,0 +1,34 @@
+import type { RouteDef } from '../route.ts';
+import { createDiagram } from './diagrams/createDiagram.ts';
+import { getDiagram } from './diagrams/getDiagram.ts';
+import { listDiagrams } from './diagrams/listDiagrams.ts';
+import { restoreDiagram } from './diagrams/restoreDiagram.ts';
+import { setPublicLink } from './diagrams/setPublicLink.ts';
+import { trashDiagram } from './diagrams/trashDiagram.ts';
+import { updateDiagram } from './diagrams/updateDiagram.ts';
+import { createFolder } from './folders/createFolder.ts';
+import { deleteFolder } from './folders/deleteFolder.ts';
+import { listFolders } from './folders/listFolders.ts';
+import { updateFolder } from './folders/updateFolder.ts';
+import { getMe } from './me/getMe.ts';
+import { healthz, readyz } from './system/health.ts';
+import { openapi } from './system/openapi.ts';
+
+/** Every route of the service, in the order the OpenAPI document lists them. */
+export const apiRoutes: RouteDef[] = [
+  getMe,
+  listDiagrams,
+  createDiagram,
+  getDiagram,
+  updateDiagram,
+  trashDiagram,
+  restoreDiagram,
+  setPublicLink,
+  listFolders,
+  createFolder,
+  updateFolder,
+  deleteFolder,
+  openapi,
+  healthz,
+  readyz,
+];

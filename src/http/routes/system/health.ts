@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { ApiError } from '../../../errors.ts';
+import { defineRoute } from '../../route.ts';
+
+const Status = z.object({ status: z.string() });
+
+export const healthz = defineRoute({
+  operationId: 'healthz',
+  method: 'GET',
+  url: '/healthz',
+  access: { public: true },
+  tags: ['operations'],
+  summary: 'Liveness',
+  description: 'The process is up. Never touches the database.',
+  response: { status: 200, schema: Status, description: '{ "status": "ok" }' },
+  errors: [],
+  handler: async () => ({ json: { status: 'ok' } }),
+});
+
+export const readyz = defineRoute({
+  operationId: 'readyz',
+  method: 'GET',
+  url: '/readyz',
+  access: { public: true },
+  tags: ['operations'],
+  summary: 'Readiness',
+  description: 'The database answers. 502 upstream_unavailable when it does not.',
+  response: { status: 200, schema: Status, description: '{ "status": "ready" }' },
+  errors: ['upstream_unavailable'],
+  handler: async ({ deps }) => {
+    try {
+      await deps.store.ping();
+    } catch {
+      throw new ApiError('upstream_unavailable', 'the database does not answer');
+    }
+    return { json: { status: 'ready' } };
+  },
+});

@@ -1,0 +1,128 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+
+/** Versioned migrations, applied in name order at start (server and admin CLI alike). */
+function migrationsFor(engine: Engine): Record<string, Migration> {
+  return {
+  '0001_core': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('users')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('email', 'text', (c) => c.notNull().unique())
+        .addColumn('email_verified', 'integer', (c) => c.notNull())
+        .addColumn('quota', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('tokens')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('last4', 'text', (c) => c.notNull())
+        .addColumn('capabilities', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text')
+        .addColumn('revoked_at', 'text')
+        .addColumn('last_used_at', 'text')
+        .execute();
+      await db.schema.createIndex('tokens_user').on('tokens').column('user_id').execute();
+
+      await db.schema
+        .createTable('workspaces')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('owner_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('workspace_members')
+        .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id').onDelete('cascade'))
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('role', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('workspace_members_pk', ['workspace_id', 'user_id'])
+        .execute();
+
+      await db.schema
+        .createTable('folders')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('owner_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('parent_id', 'text', (c) => c.references('folders.id').onDelete('set null'))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('folders_owner').on('folders').columns(['owner_id', 'created_at']).execute();
+
+      await db.schema
+        .createTable('diagrams')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('owner_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('folder_id', 'text', (c) => c.references('folders.id').onDelete('set null'))
+        .addColumn('workspace_id', 'text', (c) => c.references('workspaces.id').onDelete('set null'))
+        .addColumn('starred', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('elements', 'text', (c) => c.notNull())
+        .addColumn('element_count', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addColumn('doc_updated_at', 'text')
+        .addColumn('deleted_at', 'text')
+        .execute();
+      await db.schema
+        .createIndex('diagrams_owner_listing')
+        .on('diagrams')
+        .columns(['owner_id', 'created_at', 'id'])
+        .execute();
+      await db.schema.createIndex('diagrams_folder').on('diagrams').column('folder_id').execute();
+
+      await db.schema
+        .createTable('diagram_shares')
+        .addColumn('diagram_id', 'text', (c) => c.notNull().references('diagrams.id').onDelete('cascade'))
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('role', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('diagram_shares_pk', ['diagram_id', 'user_id'])
+        .execute();
+
+      await db.schema
+        .createTable('public_links')
+        .addColumn('diagram_id', 'text', (c) => c.primaryKey().references('diagrams.id').onDelete('cascade'))
+        .addColumn('slug', 'text', (c) => c.notNull().unique())
+        .addColumn('enabled', 'integer', (c) => c.notNull())
+        .addColumn('password_hash', 'text')
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('settings')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
+  '0002_rate_limits': {
+    // Shared rate-limit counters (rate-limiter-flexible's PostgreSQL layout), so a
+    // limit holds across server instances. SQLite deployments are one process and
+    // count in memory, so the table is only made on PostgreSQL.
+    async up(db: Kysely<any>) {
+      if (engine !== 'postgres') return;
+      await sql`create table if not exists rate_limits (key varchar(255) primary key, points integer not null default 0, expire bigint)`.execute(db);
+    },
+  },
+  };
+}
+
+export type Engine = 'sqlite' | 'postgres';
+
+export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrationsFor(engine) };
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}

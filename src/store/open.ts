@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { migrateToLatest } from './migrations.ts';
+import type { Database } from './schema.ts';
+import { SqlStore } from './sql-store.ts';
+
+export interface StoreLocation {
+  dataDir: string;
+  databaseUrl?: string | undefined;
+}
+
+export const SQLITE_FILE_NAME = 'drawbridge.sqlite';
+
+export function openSqliteDatabase(file: string): SQLite.Database {
+  const database = new SQLite(file);
+  database.pragma('journal_mode = WAL');
+  // FULL: a write acknowledged to a client survives a crash or power cut.
+  database.pragma('synchronous = FULL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  return database;
+}
+
+/** Opens the configured database (PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR) and migrates it. */
+export async function openStore(location: StoreLocation): Promise<SqlStore> {
+  let store: SqlStore;
+  if (location.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: location.databaseUrl, max: 10 });
+    // An idle client losing its connection must not crash the process.
+    pool.on('error', () => {});
+    store = new SqlStore(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
+    store.pgPool = pool;
+  } else {
+    fs.mkdirSync(location.dataDir, { recursive: true });
+    const database = openSqliteDatabase(path.join(location.dataDir, SQLITE_FILE_NAME));
+    store = new SqlStore(new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), 'sqlite');
+  }
+  try {
+    await migrateToLatest(store.db, store.engine);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}

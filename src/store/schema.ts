@@ -1,0 +1,96 @@
+/**
+ * Table shapes as Kysely sees them. Timestamps are ISO 8601 text with
+ * millisecond precision (they sort correctly as text on both engines) and
+ * booleans are 0/1 integers, so one set of queries serves SQLite and PostgreSQL.
+ * Scene elements are stored as JSON text, byte for byte as serialised, not as
+ * jsonb, which would reorder keys.
+ */
+export interface UsersTable {
+  id: string;
+  email: string;
+  email_verified: number;
+  quota: number;
+  created_at: string;
+}
+
+export interface TokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  last4: string;
+  capabilities: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  owner_id: string;
+  created_at: string;
+}
+
+export interface WorkspaceMembersTable {
+  workspace_id: string;
+  user_id: string;
+  role: string;
+}
+
+export interface FoldersTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  parent_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DiagramsTable {
+  id: string;
+  owner_id: string;
+  title: string;
+  folder_id: string | null;
+  workspace_id: string | null;
+  starred: number;
+  elements: string;
+  element_count: number;
+  created_at: string;
+  updated_at: string;
+  doc_updated_at: string | null;
+  deleted_at: string | null;
+}
+
+export interface DiagramSharesTable {
+  diagram_id: string;
+  user_id: string;
+  role: string;
+}
+
+export interface PublicLinksTable {
+  diagram_id: string;
+  slug: string;
+  enabled: number;
+  password_hash: string | null;
+  version: number;
+  updated_at: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  tokens: TokensTable;
+  workspaces: WorkspacesTable;
+  workspace_members: WorkspaceMembersTable;
+  folders: FoldersTable;
+  diagrams: DiagramsTable;
+  diagram_shares: DiagramSharesTable;
+  public_links: PublicLinksTable;
+  settings: SettingsTable;
+}

@@ -1,0 +1,471 @@
+import type pg from 'pg';
+import { type Kysely, type Selectable, type Transaction, sql } from 'kysely';
+import type { AccessFacts, ShareRole, WorkspaceRole } from '../auth/policy.ts';
+import { parseCapabilityList } from '../auth/capabilities.ts';
+import type { Engine } from './migrations.ts';
+import type { Database, DiagramsTable, FoldersTable, PublicLinksTable, TokensTable, UsersTable } from './schema.ts';
+import {
+  type DiagramMeta,
+  type DiagramRecord,
+  type FolderRecord,
+  type PublicLinkRecord,
+  type Store,
+  StoreConflict,
+  type TokenRecord,
+  type UserRecord,
+  type WorkspaceRecord,
+} from './store.ts';
+
+const toUser = (r: Selectable<UsersTable>): UserRecord => ({
+  id: r.id,
+  email: r.email,
+  emailVerified: r.email_verified === 1,
+  quota: Number(r.quota),
+  createdAt: r.created_at,
+});
+
+const toToken = (r: Selectable<TokensTable>): TokenRecord => ({
+  id: r.id,
+  userId: r.user_id,
+  name: r.name,
+  last4: r.last4,
+  capabilities: parseCapabilityList(r.capabilities),
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  revokedAt: r.revoked_at,
+  lastUsedAt: r.last_used_at,
+});
+
+type MetaRow = Omit<Selectable<DiagramsTable>, 'elements'>;
+const toMeta = (r: MetaRow): DiagramMeta => ({
+  id: r.id,
+  ownerId: r.owner_id,
+  title: r.title,
+  folderId: r.folder_id,
+  workspaceId: r.workspace_id,
+  starred: r.starred === 1,
+  elementCount: Number(r.element_count),
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  docUpdatedAt: r.doc_updated_at,
+  deletedAt: r.deleted_at,
+});
+
+const toFolder = (r: Selectable<FoldersTable>): FolderRecord => ({
+  id: r.id,
+  ownerId: r.owner_id,
+  name: r.name,
+  parentId: r.parent_id,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const toLink = (r: Selectable<PublicLinksTable>): PublicLinkRecord => ({
+  diagramId: r.diagram_id,
+  slug: r.slug,
+  enabled: r.enabled === 1,
+  passwordHash: r.password_hash,
+  version: Number(r.version),
+  updatedAt: r.updated_at,
+});
+
+const META_COLUMNS = [
+  'd.id',
+  'd.owner_id',
+  'd.title',
+  'd.folder_id',
+  'd.workspace_id',
+  'd.starred',
+  'd.element_count',
+  'd.created_at',
+  'd.updated_at',
+  'd.doc_updated_at',
+  'd.deleted_at',
+] as const;
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** The Store over Kysely; the same queries run on SQLite and PostgreSQL. */
+export class SqlStore implements Store {
+  readonly engine: Engine;
+  readonly db: Kysely<Database>;
+  /** The PostgreSQL pool, for components that share it (rate limits); null on SQLite. */
+  pgPool: pg.Pool | null = null;
+  private readonly onClose: () => Promise<void>;
+
+  constructor(db: Kysely<Database>, engine: Engine, onClose: () => Promise<void> = async () => {}) {
+    this.db = db;
+    this.engine = engine;
+    this.onClose = onClose;
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+    await this.onClose();
+  }
+
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.db);
+  }
+
+  /** Locks the user's row for the rest of the transaction (PostgreSQL; SQLite transactions are already serial). */
+  private async lockUser(trx: Transaction<Database>, userId: string): Promise<void> {
+    if (this.engine === 'postgres') {
+      await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+    }
+  }
+
+  async createUser(user: UserRecord): Promise<UserRecord> {
+    try {
+      await this.db
+        .insertInto('users')
+        .values({
+          id: user.id,
+          email: user.email,
+          email_verified: user.emailVerified ? 1 : 0,
+          quota: user.quota,
+          created_at: user.createdAt,
+        })
+        .execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new StoreConflict(`a user with email ${user.email} already exists`);
+      throw error;
+    }
+    return user;
+  }
+
+  async findUserByEmail(email: string): Promise<UserRecord | null> {
+    const row = await this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+    return row ? toUser(row) : null;
+  }
+
+  async findUserById(id: string): Promise<UserRecord | null> {
+    const row = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toUser(row) : null;
+  }
+
+  async setEmailVerified(userId: string, verified: boolean): Promise<void> {
+    await this.db.updateTable('users').set({ email_verified: verified ? 1 : 0 }).where('id', '=', userId).execute();
+  }
+
+  async setQuota(userId: string, quota: number): Promise<void> {
+    await this.db.updateTable('users').set({ quota }).where('id', '=', userId).execute();
+  }
+
+  async insertToken(token: TokenRecord, tokenHash: string): Promise<void> {
+    await this.db
+      .insertInto('tokens')
+      .values({
+        id: token.id,
+        user_id: token.userId,
+        name: token.name,
+        token_hash: tokenHash,
+        last4: token.last4,
+        capabilities: token.capabilities.join(','),
+        created_at: token.createdAt,
+        expires_at: token.expiresAt,
+        revoked_at: token.revokedAt,
+        last_used_at: token.lastUsedAt,
+      })
+      .execute();
+  }
+
+  async findCredential(tokenHash: string): Promise<{ token: TokenRecord; user: UserRecord } | null> {
+    const row = await this.db
+      .selectFrom('tokens as t')
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .selectAll('t')
+      .select(['u.email', 'u.email_verified', 'u.quota', 'u.created_at as user_created_at'])
+      .where('t.token_hash', '=', tokenHash)
+      .executeTakeFirst();
+    if (!row) return null;
+    return {
+      token: toToken(row),
+      user: toUser({
+        id: row.user_id,
+        email: row.email,
+        email_verified: row.email_verified,
+        quota: row.quota,
+        created_at: row.user_created_at,
+      }),
+    };
+  }
+
+  async findToken(id: string): Promise<TokenRecord | null> {
+    const row = await this.db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toToken(row) : null;
+  }
+
+  async revokeToken(id: string, now: string): Promise<TokenRecord | null> {
+    await this.db.updateTable('tokens').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+    return this.findToken(id);
+  }
+
+  async listTokens(userId: string): Promise<TokenRecord[]> {
+    const rows = await this.db
+      .selectFrom('tokens')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map(toToken);
+  }
+
+  async touchToken(id: string, now: string): Promise<void> {
+    await this.db.updateTable('tokens').set({ last_used_at: now }).where('id', '=', id).execute();
+  }
+
+  async isApiEnabled(): Promise<boolean> {
+    const row = await this.db.selectFrom('settings').select('value').where('key', '=', 'api_enabled').executeTakeFirst();
+    return row?.value !== 'false';
+  }
+
+  async setApiEnabled(enabled: boolean): Promise<void> {
+    const value = enabled ? 'true' : 'false';
+    await this.db
+      .insertInto('settings')
+      .values({ key: 'api_enabled', value })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+      .execute();
+  }
+
+  async createWorkspace(workspace: WorkspaceRecord): Promise<WorkspaceRecord> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('workspaces')
+        .values({ id: workspace.id, name: workspace.name, owner_id: workspace.ownerId, created_at: workspace.createdAt })
+        .execute();
+      await trx.insertInto('workspace_members').values({ workspace_id: workspace.id, user_id: workspace.ownerId, role: 'admin' }).execute();
+    });
+    return workspace;
+  }
+
+  async findWorkspace(id: string): Promise<WorkspaceRecord | null> {
+    const row = await this.db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? { id: row.id, name: row.name, ownerId: row.owner_id, createdAt: row.created_at } : null;
+  }
+
+  async setWorkspaceMember(workspaceId: string, userId: string, role: WorkspaceRole): Promise<void> {
+    await this.db
+      .insertInto('workspace_members')
+      .values({ workspace_id: workspaceId, user_id: userId, role })
+      .onConflict((oc) => oc.columns(['workspace_id', 'user_id']).doUpdateSet({ role }))
+      .execute();
+  }
+
+  async createDiagram(diagram: DiagramRecord, quota: number): Promise<'created' | 'quota_exceeded'> {
+    return this.db.transaction().execute(async (trx) => {
+      await this.lockUser(trx, diagram.ownerId);
+      const { active } = await trx
+        .selectFrom('diagrams')
+        .select((eb) => eb.fn.countAll<number>().as('active'))
+        .where('owner_id', '=', diagram.ownerId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      if (Number(active) >= quota) return 'quota_exceeded';
+      await trx
+        .insertInto('diagrams')
+        .values({
+          id: diagram.id,
+          owner_id: diagram.ownerId,
+          title: diagram.title,
+          folder_id: diagram.folderId,
+          workspace_id: diagram.workspaceId,
+          starred: diagram.starred ? 1 : 0,
+          elements: diagram.elementsJson,
+          element_count: diagram.elementCount,
+          created_at: diagram.createdAt,
+          updated_at: diagram.updatedAt,
+          doc_updated_at: diagram.docUpdatedAt,
+          deleted_at: diagram.deletedAt,
+        })
+        .execute();
+      return 'created';
+    });
+  }
+
+  async findDiagram(id: string): Promise<DiagramMeta | null> {
+    const row = await this.db.selectFrom('diagrams as d').select(META_COLUMNS).where('d.id', '=', id).executeTakeFirst();
+    return row ? toMeta(row) : null;
+  }
+
+  private accessQuery(id: string, userId: string) {
+    return this.db
+      .selectFrom('diagrams as d')
+      .leftJoin('diagram_shares as s', (join) => join.onRef('s.diagram_id', '=', 'd.id').on('s.user_id', '=', userId))
+      .leftJoin('workspace_members as m', (join) => join.onRef('m.workspace_id', '=', 'd.workspace_id').on('m.user_id', '=', userId))
+      .select(META_COLUMNS)
+      .select(['s.role as share_role', 'm.role as workspace_role'])
+      .where('d.id', '=', id);
+  }
+
+  private static access(row: { owner_id: string; share_role: string | null; workspace_role: string | null }): AccessFacts {
+    return {
+      ownerId: row.owner_id,
+      shareRole: row.share_role as ShareRole | null,
+      workspaceRole: row.workspace_role as WorkspaceRole | null,
+    };
+  }
+
+  async findDiagramForUser(id: string, userId: string) {
+    const row = await this.accessQuery(id, userId).select('d.elements').executeTakeFirst();
+    if (!row) return null;
+    return { diagram: { ...toMeta(row), elementsJson: row.elements }, access: SqlStore.access(row) };
+  }
+
+  async findDiagramMetaForUser(id: string, userId: string) {
+    const row = await this.accessQuery(id, userId).executeTakeFirst();
+    if (!row) return null;
+    return { diagram: toMeta(row), access: SqlStore.access(row) };
+  }
+
+  async listOwnedDiagrams(query: { ownerId: string; trashed: boolean; after: { createdAt: string; id: string } | null; limit: number }) {
+    let q = this.db
+      .selectFrom('diagrams as d')
+      .select(META_COLUMNS)
+      .where('d.owner_id', '=', query.ownerId)
+      .where('d.deleted_at', query.trashed ? 'is not' : 'is', null);
+    const after = query.after;
+    if (after) {
+      q = q.where((eb) =>
+        eb.or([eb('d.created_at', '<', after.createdAt), eb.and([eb('d.created_at', '=', after.createdAt), eb('d.id', '<', after.id)])]),
+      );
+    }
+    const rows = await q.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(query.limit).execute();
+    return rows.map(toMeta);
+  }
+
+  async updateDiagramMeta(id: string, change: { title?: string; folderId?: string | null; updatedAt: string }) {
+    const set: { title?: string; folder_id?: string | null; updated_at: string } = { updated_at: change.updatedAt };
+    if (change.title !== undefined) set.title = change.title;
+    if (change.folderId !== undefined) set.folder_id = change.folderId;
+    await this.db.updateTable('diagrams').set(set).where('id', '=', id).execute();
+    return this.findDiagram(id);
+  }
+
+  async setDiagramTrashed(id: string, trashed: boolean, now: string): Promise<void> {
+    if (trashed) {
+      await this.db.updateTable('diagrams').set({ deleted_at: now, updated_at: now }).where('id', '=', id).where('deleted_at', 'is', null).execute();
+    } else {
+      await this.db.updateTable('diagrams').set({ deleted_at: null, updated_at: now }).where('id', '=', id).where('deleted_at', 'is not', null).execute();
+    }
+  }
+
+  async setDiagramWorkspace(id: string, workspaceId: string | null): Promise<void> {
+    await this.db.updateTable('diagrams').set({ workspace_id: workspaceId }).where('id', '=', id).execute();
+  }
+
+  async shareDiagram(diagramId: string, userId: string, role: ShareRole): Promise<void> {
+    await this.db
+      .insertInto('diagram_shares')
+      .values({ diagram_id: diagramId, user_id: userId, role })
+      .onConflict((oc) => oc.columns(['diagram_id', 'user_id']).doUpdateSet({ role }))
+      .execute();
+  }
+
+  async listFolders(ownerId: string): Promise<FolderRecord[]> {
+    const rows = await this.db
+      .selectFrom('folders')
+      .selectAll()
+      .where('owner_id', '=', ownerId)
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .execute();
+    return rows.map(toFolder);
+  }
+
+  async findFolder(id: string): Promise<FolderRecord | null> {
+    const row = await this.db.selectFrom('folders').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toFolder(row) : null;
+  }
+
+  async createFolder(folder: FolderRecord): Promise<FolderRecord> {
+    await this.db
+      .insertInto('folders')
+      .values({
+        id: folder.id,
+        owner_id: folder.ownerId,
+        name: folder.name,
+        parent_id: folder.parentId,
+        created_at: folder.createdAt,
+        updated_at: folder.updatedAt,
+      })
+      .execute();
+    return folder;
+  }
+
+  async renameFolder(id: string, name: string, now: string): Promise<FolderRecord | null> {
+    await this.db.updateTable('folders').set({ name, updated_at: now }).where('id', '=', id).execute();
+    return this.findFolder(id);
+  }
+
+  async deleteFolder(id: string, now: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const folder = await trx.selectFrom('folders').select(['parent_id']).where('id', '=', id).executeTakeFirst();
+      if (!folder) return;
+      await trx.updateTable('diagrams').set({ folder_id: null, updated_at: now }).where('folder_id', '=', id).execute();
+      await trx.updateTable('folders').set({ parent_id: folder.parent_id, updated_at: now }).where('parent_id', '=', id).execute();
+      await trx.deleteFrom('folders').where('id', '=', id).execute();
+    });
+  }
+
+  async findPublicLink(diagramId: string): Promise<PublicLinkRecord | null> {
+    const row = await this.db.selectFrom('public_links').selectAll().where('diagram_id', '=', diagramId).executeTakeFirst();
+    return row ? toLink(row) : null;
+  }
+
+  async updatePublicLink(
+    diagramId: string,
+    change: { enabled: boolean; passwordHash?: string | null },
+    slugIfNew: string,
+    now: string,
+  ): Promise<PublicLinkRecord> {
+    return this.db.transaction().execute(async (trx) => {
+      const existing = await trx
+        .selectFrom('public_links')
+        .selectAll()
+        .where('diagram_id', '=', diagramId)
+        .$if(this.engine === 'postgres', (q) => q.forUpdate())
+        .executeTakeFirst();
+      if (!existing) {
+        const created = {
+          diagram_id: diagramId,
+          slug: slugIfNew,
+          enabled: change.enabled ? 1 : 0,
+          password_hash: change.passwordHash ?? null,
+          version: 1,
+          updated_at: now,
+        };
+        // Two first PUTs racing: the loser's insert conflicts and it retries as an update.
+        const inserted = await trx.insertInto('public_links').values(created).onConflict((oc) => oc.column('diagram_id').doNothing()).executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return toLink(created);
+      }
+      const set: { enabled: number; updated_at: string; password_hash?: string | null; version: any } = {
+        enabled: change.enabled ? 1 : 0,
+        updated_at: now,
+        version: sql`version + 1`,
+      };
+      if (change.passwordHash !== undefined) set.password_hash = change.passwordHash;
+      await trx.updateTable('public_links').set(set).where('diagram_id', '=', diagramId).execute();
+      const row = await trx.selectFrom('public_links').selectAll().where('diagram_id', '=', diagramId).executeTakeFirstOrThrow();
+      return toLink(row);
+    });
+  }
+
+  async findPublicLinkBySlug(slug: string): Promise<{ link: PublicLinkRecord; diagram: DiagramRecord } | null> {
+    const row = await this.db
+      .selectFrom('public_links as l')
+      .innerJoin('diagrams as d', 'd.id', 'l.diagram_id')
+      .selectAll('l')
+      .select(META_COLUMNS)
+      .select('d.elements')
+      .where('l.slug', '=', slug)
+      .executeTakeFirst();
+    if (!row) return null;
+    return { link: toLink(row), diagram: { ...toMeta(row), elementsJson: row.elements } };
+  }
+}

@@ -1,0 +1,154 @@
+import type { Capability } from '../auth/capabilities.ts';
+import type { AccessFacts, ShareRole, WorkspaceRole } from '../auth/policy.ts';
+import type pg from 'pg';
+import type { Engine } from './migrations.ts';
+
+export interface UserRecord {
+  id: string;
+  email: string;
+  emailVerified: boolean;
+  quota: number;
+  createdAt: string;
+}
+
+export interface TokenRecord {
+  id: string;
+  userId: string;
+  name: string;
+  last4: string;
+  capabilities: Capability[];
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+export interface DiagramMeta {
+  id: string;
+  ownerId: string;
+  title: string;
+  folderId: string | null;
+  workspaceId: string | null;
+  starred: boolean;
+  elementCount: number;
+  createdAt: string;
+  updatedAt: string;
+  docUpdatedAt: string | null;
+  deletedAt: string | null;
+}
+
+export interface DiagramRecord extends DiagramMeta {
+  /** The scene's elements array as stored JSON text. */
+  elementsJson: string;
+}
+
+export interface FolderRecord {
+  id: string;
+  ownerId: string;
+  name: string;
+  parentId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PublicLinkRecord {
+  diagramId: string;
+  slug: string;
+  enabled: boolean;
+  passwordHash: string | null;
+  version: number;
+  updatedAt: string;
+}
+
+export interface WorkspaceRecord {
+  id: string;
+  name: string;
+  ownerId: string;
+  createdAt: string;
+}
+
+export interface ListPosition {
+  createdAt: string;
+  id: string;
+}
+
+/** Thrown when an insert would break a uniqueness rule (e.g. a second user with one email). */
+export class StoreConflict extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StoreConflict';
+  }
+}
+
+/**
+ * Everything the service keeps, behind one interface. The HTTP layer, the admin
+ * CLI and the tests only ever see this; the engine is chosen at open time.
+ * Every method is atomic on its own.
+ */
+export interface Store {
+  readonly engine: Engine;
+  /** The PostgreSQL pool, shared with components that keep state there (rate limits); null on SQLite. */
+  readonly pgPool: pg.Pool | null;
+  close(): Promise<void>;
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+
+  createUser(user: UserRecord): Promise<UserRecord>;
+  findUserByEmail(email: string): Promise<UserRecord | null>;
+  findUserById(id: string): Promise<UserRecord | null>;
+  setEmailVerified(userId: string, verified: boolean): Promise<void>;
+  setQuota(userId: string, quota: number): Promise<void>;
+
+  insertToken(token: TokenRecord, tokenHash: string): Promise<void>;
+  /** The token with this hash and its user, whatever its state; the caller judges expiry and revocation. */
+  findCredential(tokenHash: string): Promise<{ token: TokenRecord; user: UserRecord } | null>;
+  findToken(id: string): Promise<TokenRecord | null>;
+  /** Sets revokedAt unless already set; returns the token as it now is. */
+  revokeToken(id: string, now: string): Promise<TokenRecord | null>;
+  listTokens(userId: string): Promise<TokenRecord[]>;
+  touchToken(id: string, now: string): Promise<void>;
+
+  isApiEnabled(): Promise<boolean>;
+  setApiEnabled(enabled: boolean): Promise<void>;
+
+  /** Creates the workspace with its owner as an admin member. */
+  createWorkspace(workspace: WorkspaceRecord): Promise<WorkspaceRecord>;
+  findWorkspace(id: string): Promise<WorkspaceRecord | null>;
+  setWorkspaceMember(workspaceId: string, userId: string, role: WorkspaceRole): Promise<void>;
+
+  /** Inserts the diagram unless its owner already has `quota` active diagrams; concurrent creates cannot overshoot. */
+  createDiagram(diagram: DiagramRecord, quota: number): Promise<'created' | 'quota_exceeded'>;
+  findDiagram(id: string): Promise<DiagramMeta | null>;
+  /** The diagram (with elements) and the facts the access policy needs about `userId`, in one read. */
+  findDiagramForUser(id: string, userId: string): Promise<{ diagram: DiagramRecord; access: AccessFacts } | null>;
+  /** As findDiagramForUser, without reading the elements. */
+  findDiagramMetaForUser(id: string, userId: string): Promise<{ diagram: DiagramMeta; access: AccessFacts } | null>;
+  /** Owned diagrams, newest first, strictly after `after` when given. */
+  listOwnedDiagrams(query: { ownerId: string; trashed: boolean; after: ListPosition | null; limit: number }): Promise<DiagramMeta[]>;
+  updateDiagramMeta(id: string, change: { title?: string; folderId?: string | null; updatedAt: string }): Promise<DiagramMeta | null>;
+  /** Trashes (keeping an earlier deletedAt) or restores. */
+  setDiagramTrashed(id: string, trashed: boolean, now: string): Promise<void>;
+  setDiagramWorkspace(id: string, workspaceId: string | null): Promise<void>;
+  shareDiagram(diagramId: string, userId: string, role: ShareRole): Promise<void>;
+
+  listFolders(ownerId: string): Promise<FolderRecord[]>;
+  findFolder(id: string): Promise<FolderRecord | null>;
+  createFolder(folder: FolderRecord): Promise<FolderRecord>;
+  renameFolder(id: string, name: string, now: string): Promise<FolderRecord | null>;
+  /** Deletes the folder: its diagrams become unfiled, its subfolders move up to its parent. */
+  deleteFolder(id: string, now: string): Promise<void>;
+
+  findPublicLink(diagramId: string): Promise<PublicLinkRecord | null>;
+  /**
+   * Applies a PUT to the diagram's public link, creating it with `slugIfNew` the
+   * first time; `passwordHash` undefined leaves the password as it is. The
+   * version increases by one per call, atomically.
+   */
+  updatePublicLink(
+    diagramId: string,
+    change: { enabled: boolean; passwordHash?: string | null },
+    slugIfNew: string,
+    now: string,
+  ): Promise<PublicLinkRecord>;
+  findPublicLinkBySlug(slug: string): Promise<{ link: PublicLinkRecord; diagram: DiagramRecord } | null>;
+}

@@ -1,0 +1,92 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { verifyPassword } from '../auth/passwords.ts';
+import { toApiError } from '../http/errors.ts';
+import type { AppDeps } from '../http/route.ts';
+import type { DiagramRecord } from '../store/store.ts';
+import { escapeHtml, page, PAGE_HEADERS } from './html.ts';
+
+const SLUG = /^[0-9A-Za-z]{20,64}$/;
+
+function notFoundPage(): string {
+  return page('Not found', '<h1>Not found</h1><p class="muted">This link does not exist or is no longer shared.</p>');
+}
+
+function passwordPage(slug: string, error: string | null): string {
+  return page(
+    'Password required',
+    `<h1>This diagram is protected</h1>
+<p class="muted">Enter the password you were given.</p>
+${error ? `<p class="error">${escapeHtml(error)}</p>` : ''}
+<form method="post" action="/p/${escapeHtml(slug)}">
+<input type="password" name="password" autocomplete="current-password" aria-label="Password" required autofocus>
+<button type="submit">View</button>
+</form>`,
+  );
+}
+
+function diagramPage(diagram: DiagramRecord): string {
+  const elements = JSON.parse(diagram.elementsJson) as Array<Record<string, unknown>>;
+  const labels = elements
+    .filter((e) => e.type === 'text' && typeof e.text === 'string' && e.isDeleted !== true)
+    .map((e) => `<li>${escapeHtml(e.text as string)}</li>`)
+    .join('\n');
+  return page(
+    diagram.title,
+    `<h1>${escapeHtml(diagram.title)}</h1>
+<p class="muted">${elements.length} element${elements.length === 1 ? '' : 's'} · updated ${escapeHtml(diagram.updatedAt)}</p>
+${labels ? `<h2>Text in this diagram</h2><ul class="labels">${labels}</ul>` : ''}`,
+  );
+}
+
+/**
+ * The public page of a published diagram (CONTRACT.md §8): `GET /p/:slug`, with a
+ * password form where one is set (`POST /p/:slug`). Disabled, trashed and
+ * unknown slugs are one 404. Nothing of the owner's account is shown.
+ */
+export const publicPagePlugin: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
+  // Password guesses are limited per address and link.
+  const guesses = new RateLimiterMemory({ keyPrefix: 'public-page', points: 10, duration: 60 });
+
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+  app.setErrorHandler((error, request, reply) => {
+    const { status } = toApiError(error);
+    if (status >= 500) request.log.error({ err: error }, 'public page failed');
+    reply.code(status).headers(PAGE_HEADERS).send(page('Something went wrong', '<h1>That did not work</h1>'));
+  });
+
+  const published = async (slug: string) => {
+    if (!SLUG.test(slug)) return null;
+    const found = await deps.store.findPublicLinkBySlug(slug);
+    if (!found || !found.link.enabled || found.diagram.deletedAt !== null) return null;
+    return found;
+  };
+
+  app.get<{ Params: { slug: string } }>('/p/:slug', async (request, reply) => {
+    const found = await published(request.params.slug);
+    reply.headers(PAGE_HEADERS);
+    if (!found) return reply.code(404).send(notFoundPage());
+    if (found.link.passwordHash !== null) return reply.send(passwordPage(found.link.slug, null));
+    return reply.send(diagramPage(found.diagram));
+  });
+
+  app.post<{ Params: { slug: string }; Body: unknown }>('/p/:slug', async (request, reply) => {
+    const found = await published(request.params.slug);
+    reply.headers(PAGE_HEADERS);
+    if (!found) return reply.code(404).send(notFoundPage());
+    if (found.link.passwordHash === null) return reply.send(diagramPage(found.diagram));
+    try {
+      await guesses.consume(`${request.ip}:${found.link.slug}`);
+    } catch {
+      return reply.code(429).header('retry-after', '60').send(passwordPage(found.link.slug, 'Too many attempts. Wait a minute and try again.'));
+    }
+    const body = request.body as Record<string, unknown> | undefined;
+    const password = typeof body?.password === 'string' ? body.password : '';
+    if (!(await verifyPassword(password, found.link.passwordHash))) {
+      return reply.code(401).send(passwordPage(found.link.slug, 'That password is not right.'));
+    }
+    return reply.send(diagramPage(found.diagram));
+  });
+};
