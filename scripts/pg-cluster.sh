@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL cluster for tests.
+#   scripts/pg-cluster.sh start DIR   -> prints a postgres:// URL on stdout
+#   scripts/pg-cluster.sh stop DIR
+# Uses initdb/pg_ctl from PG_BIN (default /usr/lib/postgresql/15/bin). PostgreSQL
+# refuses to run as root, so as root the cluster runs as the postgres user.
+set -euo pipefail
+cmd=${1:?start|stop}
+dir=${2:?data directory}
+PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+
+as_pg() {
+  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+case "$cmd" in
+  start)
+    mkdir -p "$dir"
+    if [ "$(id -u)" = 0 ]; then chown postgres "$dir"; fi
+    as_pg "$PG_BIN/initdb" -D "$dir/data" -A trust -U postgres -E UTF8 >"$dir/initdb.log" 2>&1
+    port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
+    as_pg "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+      -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
+    echo "postgres://postgres@127.0.0.1:$port/postgres"
+    ;;
+  stop)
+    as_pg "$PG_BIN/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true
+    rm -rf "$dir"
+    ;;
+  *)
+    echo "usage: $0 start|stop DIR" >&2
+    exit 2
+    ;;
+esac
