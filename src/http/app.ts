@@ -19,9 +19,24 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
+const TOKEN_TEXT = /drw_pat_[0-9A-Za-z_]*/g;
+
+/** A URL as it may appear in logs: anything shaped like a token is masked, wherever a client put it. */
+export function redactUrl(url: string): string {
+  return url.replace(TOKEN_TEXT, 'drw_pat_[redacted]');
+}
+
 export function loggerOptions(level: string) {
   return {
     level,
+    serializers: {
+      req: (req: { method: string; url: string; hostname?: string; ip?: string; id?: string }) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+        host: req.hostname,
+        remoteAddress: req.ip,
+      }),
+    },
     // Belt and braces: request logs never include headers, but if anything ever
     // logs one, the credential is masked.
     redact: { paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'token'], censor: '[redacted]' },

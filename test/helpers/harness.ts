@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { runAdminCommand } from '../../src/admin/commands.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
-import { buildApp } from '../../src/http/app.ts';
+import { buildApp, loggerOptions } from '../../src/http/app.ts';
 import { openStore } from '../../src/store/open.ts';
 import type { SqlStore } from '../../src/store/sql-store.ts';
 import { freshPostgresDatabase } from './postgres.ts';
@@ -62,7 +62,7 @@ export async function startHarness(options: { engine?: Engine; env?: Record<stri
   const store = await openStore(config);
   let logText = '';
   const stream = { write: (line: string) => void (logText += line) };
-  const app = await buildApp({ config, store, now: () => new Date() }, { logger: { level: 'info', stream } as any });
+  const app = await buildApp({ config, store, now: () => new Date() }, { logger: { ...loggerOptions('info'), stream } as any });
   await app.ready();
 
   const harness: Harness = {
