@@ -670,12 +670,14 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
         withStore(async (store) => {
           const user = await createUser(store);
           const elementsJson = '[{"id":"n1","type":"rectangle", "label":"\u00fc"}]';
-          const diagram = await createDiagram(store, diagramRecord(user.id, { title: 'Published', elementsJson, elementCount: 1 }));
+          const diagram = await createDiagram(store, diagramRecord(user.id, { title: 'Published', elementsJson, elementCount: 1, updatedAt: at(3) }));
           const other = await createDiagram(store, diagramRecord(user.id));
           const link = await store.updatePublicLink(diagram.id, { enabled: true, passwordHash: 'h' }, 'slug-find', at(7));
           await store.updatePublicLink(other.id, { enabled: true }, 'slug-other', at(8));
 
           const found = await store.findPublicLinkBySlug('slug-find');
+          // Both tables have an updated_at column; the link must carry its own.
+          assert.equal(found?.link.updatedAt, at(7), "the link's own updatedAt, not the diagram's");
           assert.deepEqual(found, { link, diagram });
           assert.equal(found?.diagram.elementsJson, elementsJson);
           assert.equal((await store.findPublicLinkBySlug('slug-other'))?.diagram.id, other.id);

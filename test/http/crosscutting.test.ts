@@ -1,0 +1,191 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { errorStatus } from '../../src/errors.ts';
+import { errorCodesOf } from '../../src/http/openapi.ts';
+import { apiRoutes } from '../../src/http/routes/index.ts';
+import { type Harness, sceneOf, startHarness, type TestUser } from '../helpers/harness.ts';
+
+let h: Harness;
+let alice: TestUser;
+before(async () => {
+  h = await startHarness();
+  alice = await h.user();
+});
+after(() => h.close());
+
+test('an unknown route is a 404 not_found envelope', async () => {
+  for (const url of ['/api/v1/nothing', '/api/v2/diagrams', '/nothing', '/api/v1/diagrams/x/y/z']) {
+    const res = await h.call('GET', url, { token: alice.token });
+    assert.equal(res.statusCode, 404, url);
+    assert.deepEqual(res.json(), { error: 'not_found' });
+  }
+});
+
+test('a wrong verb on a known route is 405 method_not_allowed with Allow', async () => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['PUT', '/api/v1/me', /GET/],
+    ['DELETE', '/api/v1/diagrams', /GET, POST|POST, GET/],
+    ['POST', '/api/v1/diagrams/00000000-0000-4000-8000-000000000000', /PATCH/],
+    ['GET', '/api/v1/diagrams/00000000-0000-4000-8000-000000000000/restore', /POST/],
+    ['POST', '/api/v1/folders/00000000-0000-4000-8000-000000000000', /DELETE/],
+  ];
+  for (const [method, url, allow] of cases) {
+    const res = await h.call(method, url, { token: alice.token });
+    assert.equal(res.statusCode, 405, `${method} ${url}`);
+    assert.equal(res.json().error, 'method_not_allowed');
+    assert.match(res.headers.allow as string, allow);
+  }
+});
+
+test('an unparseable body is 400 invalid_json, whatever the Content-Type', async () => {
+  for (const contentType of ['application/json', 'text/plain', 'application/x-www-form-urlencoded']) {
+    const res = await h.call('POST', '/api/v1/folders', { token: alice.token, body: '{"name": ', headers: { 'content-type': contentType } });
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().error, 'invalid_json');
+  }
+  const ok = await h.call('POST', '/api/v1/folders', { token: alice.token, body: '{"name":"curl -d"}', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  assert.equal(ok.statusCode, 201, 'curl -d style requests work');
+});
+
+test('a body over 1 MiB is 413 payload_too_large', async () => {
+  const big = JSON.stringify({ title: 'x'.repeat(1024 * 1024), scene: sceneOf(1) });
+  const res = await h.call('POST', '/api/v1/diagrams', { token: alice.token, body: big });
+  assert.equal(res.statusCode, 413);
+  assert.equal(res.json().error, 'payload_too_large');
+});
+
+describe('over a real socket', () => {
+  let port: number;
+  before(async () => {
+    await h.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (h.app.server.address() as AddressInfo).port;
+  });
+
+  test('a chunked body over 1 MiB is 413 payload_too_large', async () => {
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(
+        { port, host: '127.0.0.1', method: 'POST', path: '/api/v1/diagrams', headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+        },
+      );
+      req.on('error', (error) => (error as NodeJS.ErrnoException).code === 'EPIPE' || (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(error));
+      req.write('{"title":"');
+      const chunk = 'y'.repeat(64 * 1024);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 20) {
+          sent += 1;
+          if (!req.write(chunk)) return void req.once('drain', pump);
+        }
+        req.end('"}');
+      };
+      pump();
+    });
+    assert.equal(status, 413);
+    assert.equal(JSON.parse(body).error, 'payload_too_large');
+  });
+});
+
+test('every response carries x-request-id; a sane incoming one is echoed', async () => {
+  const a = await h.call('GET', '/api/v1/me', { token: alice.token });
+  const b = await h.call('GET', '/api/v1/nothing');
+  assert.match(a.headers['x-request-id'] as string, /^[0-9a-f-]{36}$/);
+  assert.match(b.headers['x-request-id'] as string, /^[0-9a-f-]{36}$/);
+  assert.notEqual(a.headers['x-request-id'], b.headers['x-request-id']);
+  const echoed = await h.call('GET', '/api/v1/me', { token: alice.token, headers: { 'x-request-id': 'trace-123' } });
+  assert.equal(echoed.headers['x-request-id'], 'trace-123');
+  const refused = await h.call('GET', '/api/v1/me', { token: alice.token, headers: { 'x-request-id': '<script>' } });
+  assert.notEqual(refused.headers['x-request-id'], '<script>');
+});
+
+test('health and readiness answer without a token', async () => {
+  assert.deepEqual((await h.call('GET', '/healthz')).json(), { status: 'ok' });
+  assert.deepEqual((await h.call('GET', '/readyz')).json(), { status: 'ready' });
+});
+
+test('the API kill switch answers 503 api_disabled until it is switched back on', async () => {
+  await h.admin('api', 'disable');
+  try {
+    for (const [method, url] of [['GET', '/api/v1/me'], ['GET', '/api/v1/diagrams'], ['POST', '/api/v1/folders']] as const) {
+      const res = await h.call(method, url, { token: alice.token, ...(method === 'POST' ? { body: { name: 'x' } } : {}) });
+      assert.equal(res.statusCode, 503);
+      assert.equal(res.json().error, 'api_disabled');
+    }
+    assert.equal((await h.call('GET', '/healthz')).statusCode, 200);
+    assert.deepEqual((await h.call('GET', '/api/v1/folders', { token: alice.token })).statusCode, 503);
+  } finally {
+    await h.admin('api', 'enable');
+  }
+  assert.equal((await h.call('GET', '/api/v1/me', { token: alice.token })).statusCode, 200);
+  const folders = (await h.call('GET', '/api/v1/folders', { token: alice.token })).json().items as Array<{ name: string }>;
+  assert.ok(!folders.some((f) => f.name === 'x'), 'nothing was written while disabled');
+});
+
+test('the OpenAPI document is public and covers every route with its error codes', async () => {
+  const res = await h.call('GET', '/api/v1/openapi.json');
+  assert.equal(res.statusCode, 200);
+  const doc = res.json();
+  assert.equal(doc.openapi, '3.1.0');
+  for (const def of apiRoutes) {
+    const op = doc.paths[def.url.replace(/:(\w+)/g, '{$1}')]?.[def.method.toLowerCase()];
+    assert.ok(op, `${def.method} ${def.url} is documented`);
+    assert.ok(op.responses[def.response.status], `${def.method} ${def.url} documents its success`);
+    for (const code of errorCodesOf(def)) {
+      const documented = op.responses[errorStatus[code]];
+      assert.ok(documented?.description.includes(`\`${code}\``), `${def.method} ${def.url} documents ${code}`);
+    }
+  }
+  assert.ok(doc.paths['/api/v1/diagrams'].post.requestBody.content['application/json'].schema.properties.scene);
+});
+
+describe('rate limits', () => {
+  let limited: Harness;
+  before(async () => {
+    limited = await startHarness({ env: { RATE_LIMIT_READ_PER_MIN: '5', RATE_LIMIT_WRITE_PER_MIN: '3' } });
+  });
+  after(() => limited.close());
+
+  test('every API response states the policy; counted ones state the remaining budget', async () => {
+    const user = await limited.user();
+    const res = await limited.call('GET', '/api/v1/me', { token: user.token });
+    assert.equal(res.headers['ratelimit-policy'], '"read";q=5;w=60, "write";q=3;w=60');
+    assert.match(res.headers.ratelimit as string, /^"read";r=4;t=\d+$/);
+    const missing = await limited.call('GET', '/api/v1/nothing', { token: user.token });
+    assert.equal(missing.headers['ratelimit-policy'], '"read";q=5;w=60, "write";q=3;w=60');
+  });
+
+  test('writes over the cap are 429 rate_limited with Retry-After; reads count separately', async () => {
+    const user = await limited.user();
+    for (let i = 0; i < 3; i++) {
+      const ok = await limited.call('POST', '/api/v1/folders', { token: user.token, body: { name: `f${i}` } });
+      assert.equal(ok.statusCode, 201);
+      assert.match(ok.headers.ratelimit as string, new RegExp(`^"write";r=${2 - i};t=\\d+$`));
+    }
+    const refused = await limited.call('POST', '/api/v1/folders', { token: user.token, body: { name: 'one too many' } });
+    assert.equal(refused.statusCode, 429);
+    assert.equal(refused.json().error, 'rate_limited');
+    const retryAfter = Number(refused.headers['retry-after']);
+    assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${refused.headers['retry-after']}`);
+    assert.match(refused.headers.ratelimit as string, /^"write";r=0;t=\d+$/);
+
+    const read = await limited.call('GET', '/api/v1/folders', { token: user.token });
+    assert.equal(read.statusCode, 200, 'the read bucket is independent');
+    assert.equal(read.json().items.length, 3, 'the refused write wrote nothing');
+
+    const other = await limited.user();
+    assert.equal((await limited.call('POST', '/api/v1/folders', { token: other.token, body: { name: 'mine' } })).statusCode, 201, 'limits are per user');
+  });
+
+  test('reads over the cap are 429 too', async () => {
+    const user = await limited.user();
+    for (let i = 0; i < 5; i++) assert.equal((await limited.call('GET', '/api/v1/me', { token: user.token })).statusCode, 200);
+    const refused = await limited.call('GET', '/api/v1/diagrams', { token: user.token });
+    assert.equal(refused.statusCode, 429);
+    assert.ok(refused.headers['retry-after']);
+  });
+});
