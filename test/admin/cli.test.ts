@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, test } from 'node:test';
+import { hashToken } from '../../src/auth/token.ts';
+import { openStore } from '../../src/store/open.ts';
+
+const run = promisify(execFile);
+const BIN = path.resolve('bin/drawbridge-admin');
+let dataDir: string;
+
+before(() => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-admin-'));
+});
+after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+async function admin(...args: string[]): Promise<any> {
+  const { stdout, stderr } = await run(BIN, args, { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } });
+  assert.equal(stderr, '');
+  const lines = stdout.trim().split('\n');
+  assert.equal(lines.length, 1, 'exactly one JSON object on stdout');
+  return JSON.parse(lines[0]!);
+}
+
+async function adminFails(...args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
+  try {
+    await run(BIN, args, { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } });
+  } catch (error) {
+    const e = error as { code: number; stderr: string; stdout: string };
+    return { code: e.code, stderr: e.stderr, stdout: e.stdout };
+  }
+  assert.fail(`drawbridge-admin ${args.join(' ')} succeeded`);
+}
+
+test('the admin CLI manages users, tokens, workspaces, shares and the kill switch, one JSON object per command', async () => {
+  const user = await admin('user', 'create', '--email', 'Ops@Example.com', '--unverified', '--quota', '7');
+  assert.deepEqual(Object.keys(user).sort(), ['email', 'emailVerified', 'id', 'quota']);
+  assert.equal(user.email, 'ops@example.com');
+  assert.equal(user.emailVerified, false);
+  assert.equal(user.quota, 7);
+
+  assert.deepEqual(await admin('user', 'verify', '--email', 'ops@example.com'), { id: user.id, email: 'ops@example.com', emailVerified: true });
+  assert.deepEqual(await admin('user', 'set-quota', '--email', 'ops@example.com', '--quota', '9'), { id: user.id, quota: 9 });
+
+  const minted = await admin('token', 'mint', '--email', 'ops@example.com', '--caps', 'write,read', '--expires-in', '30d', '--name', 'ci');
+  assert.deepEqual(Object.keys(minted).sort(), ['capabilities', 'expiresAt', 'id', 'token']);
+  assert.match(minted.token, /^drw_pat_[0-9A-Za-z]{32,}_[0-9A-Za-z]{6}$/);
+  assert.deepEqual(minted.capabilities, ['read', 'write']);
+  const days = (Date.parse(minted.expiresAt) - Date.now()) / 86_400_000;
+  assert.ok(days > 29.9 && days <= 30, `expires in ${days} days`);
+  const forever = await admin('token', 'mint', '--email', 'ops@example.com', '--caps', 'read');
+  assert.equal(forever.expiresAt, null);
+
+  const list = await admin('token', 'list', '--email', 'ops@example.com');
+  assert.equal(list.items.length, 2);
+  const listed = list.items.find((t: { id: string }) => t.id === minted.id);
+  assert.deepEqual(Object.keys(listed).sort(), ['capabilities', 'createdAt', 'expiresAt', 'id', 'last4', 'lastUsedAt', 'name', 'revokedAt']);
+  assert.equal(listed.last4, minted.token.slice(-4));
+  assert.equal(listed.name, 'ci');
+  assert.ok(!JSON.stringify(list).includes(minted.token), 'the token is printed once, at mint, never again');
+
+  const revoked = await admin('token', 'revoke', '--id', minted.id);
+  assert.equal(revoked.id, minted.id);
+  assert.match(revoked.revokedAt, /^\d{4}-/);
+
+  const owner = await admin('user', 'create', '--email', 'owner@example.com');
+  assert.equal(owner.quota, 3, 'the default quota is 3');
+  assert.equal(owner.emailVerified, true);
+  const workspace = await admin('workspace', 'create', '--name', 'Platform', '--owner', 'owner@example.com');
+  assert.deepEqual(Object.keys(workspace).sort(), ['id', 'name']);
+  assert.deepEqual(await admin('workspace', 'add-member', '--workspace', workspace.id, '--email', 'ops@example.com', '--role', 'editor'), {
+    workspaceId: workspace.id,
+    userId: user.id,
+    role: 'editor',
+  });
+
+  assert.deepEqual(await admin('api', 'disable'), { apiEnabled: false });
+  assert.deepEqual(await admin('api', 'enable'), { apiEnabled: true });
+
+  // Only a hash of the token is at rest.
+  const store = await openStore({ dataDir });
+  try {
+    const rows = await store.db.selectFrom('tokens').selectAll().execute();
+    assert.ok(rows.every((r) => !JSON.stringify(r).includes(minted.token)));
+    assert.ok(rows.some((r) => r.token_hash === hashToken(minted.token)));
+  } finally {
+    await store.close();
+  }
+});
+
+test('diagram share and set-workspace name the diagram they changed', async () => {
+  await admin('user', 'create', '--email', 'a@example.com');
+  await admin('user', 'create', '--email', 'b@example.com');
+  const workspace = await admin('workspace', 'create', '--name', 'W', '--owner', 'a@example.com');
+  const store = await openStore({ dataDir });
+  const owner = (await store.findUserByEmail('a@example.com'))!;
+  const id = crypto.randomUUID();
+  const now = new Date().toISOString();
+  await store.createDiagram(
+    { id, ownerId: owner.id, title: 'D', folderId: null, workspaceId: null, starred: false, elementsJson: '[]', elementCount: 0, createdAt: now, updatedAt: now, docUpdatedAt: now, deletedAt: null },
+    3,
+  );
+  await store.close();
+  const share = await admin('diagram', 'share', '--id', id, '--email', 'b@example.com', '--role', 'viewer');
+  assert.equal(share.diagramId, id);
+  assert.equal(share.role, 'viewer');
+  assert.deepEqual(await admin('diagram', 'set-workspace', '--id', id, '--workspace', workspace.id), { id, workspaceId: workspace.id });
+  assert.deepEqual(await admin('diagram', 'set-workspace', '--id', id, '--workspace', 'none'), { id, workspaceId: null });
+});
+
+test('failures print one line on stderr and exit non-zero', async () => {
+  await admin('user', 'create', '--email', 'dup@example.com');
+  const cases: string[][] = [
+    ['user', 'create', '--email', 'dup@example.com'],
+    ['user', 'create', '--email', 'not-an-email'],
+    ['user', 'verify', '--email', 'nobody@example.com'],
+    ['token', 'mint', '--email', 'dup@example.com', '--caps', 'read,admin'],
+    ['token', 'mint', '--email', 'dup@example.com', '--caps', ''],
+    ['token', 'mint', '--email', 'dup@example.com', '--caps', 'read', '--expires-in', 'soon'],
+    ['token', 'revoke', '--id', 'nope'],
+    ['workspace', 'add-member', '--workspace', 'nope', '--email', 'dup@example.com', '--role', 'editor'],
+    ['diagram', 'share', '--id', 'nope', '--email', 'dup@example.com', '--role', 'owner'],
+    ['user', 'frobnicate'],
+    ['user', 'create'],
+  ];
+  for (const args of cases) {
+    const { code, stderr, stdout } = await adminFails(...args);
+    assert.notEqual(code, 0, args.join(' '));
+    assert.equal(stdout, '');
+    assert.equal(stderr.trim().split('\n').length, 1, `one line: ${stderr}`);
+    assert.match(stderr, /^drawbridge-admin: /);
+  }
+});
