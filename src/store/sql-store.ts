@@ -460,12 +460,12 @@ export class SqlStore implements Store {
     const row = await this.db
       .selectFrom('public_links as l')
       .innerJoin('diagrams as d', 'd.id', 'l.diagram_id')
-      .selectAll('l')
+      .select(['l.diagram_id', 'l.slug', 'l.enabled', 'l.password_hash', 'l.version', 'l.updated_at as link_updated_at'])
       .select(META_COLUMNS)
       .select('d.elements')
       .where('l.slug', '=', slug)
       .executeTakeFirst();
     if (!row) return null;
-    return { link: toLink(row), diagram: { ...toMeta(row), elementsJson: row.elements } };
+    return { link: toLink({ ...row, updated_at: row.link_updated_at }), diagram: { ...toMeta(row), elementsJson: row.elements } };
   }
 }

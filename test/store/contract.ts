@@ -12,6 +12,9 @@ import {
   type UserRecord,
 } from '../../src/store/store.ts';
 
+/** Races are repeated so that a store without the needed locking loses at least one of them. */
+const RACE_ROUNDS = 5;
+
 /** Timestamps are ISO strings the caller passes in; `at(i)` is `i` milliseconds after a fixed base. */
 const BASE = Date.UTC(2024, 0, 1);
 const at = (offsetMs: number): string => new Date(BASE + offsetMs).toISOString();
@@ -88,6 +91,14 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
     } finally {
       await store.close();
     }
+  }
+
+  /**
+   * Opens enough pooled connections that the racing calls that follow start
+   * together instead of queueing behind connection setup.
+   */
+  async function warmUp(store: Store): Promise<void> {
+    await Promise.all(Array.from({ length: 8 }, () => store.ping()));
   }
 
   async function createUser(store: Store, overrides: Partial<UserRecord> = {}): Promise<UserRecord> {
@@ -309,16 +320,19 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
 
       test('concurrent createDiagram calls never overshoot the quota', () =>
         withStore(async (store) => {
-          const user = await createUser(store);
-          const quota = 3;
-          const attempts = Array.from({ length: 8 }, (_, i) => diagramRecord(user.id, { createdAt: at(i) }));
-          const outcomes = await Promise.all(attempts.map((d) => store.createDiagram(d, quota)));
-          assert.equal(outcomes.filter((o) => o === 'created').length, quota);
-          assert.equal(outcomes.filter((o) => o === 'quota_exceeded').length, attempts.length - quota);
+          await warmUp(store);
+          for (let round = 0; round < RACE_ROUNDS; round++) {
+            const user = await createUser(store);
+            const quota = 3;
+            const attempts = Array.from({ length: 8 }, (_, i) => diagramRecord(user.id, { createdAt: at(i) }));
+            const outcomes = await Promise.all(attempts.map((d) => store.createDiagram(d, quota)));
+            assert.equal(outcomes.filter((o) => o === 'created').length, quota, `round ${round}: created count`);
+            assert.equal(outcomes.filter((o) => o === 'quota_exceeded').length, attempts.length - quota, `round ${round}: refused count`);
 
-          const stored = await store.listOwnedDiagrams({ ownerId: user.id, trashed: false, after: null, limit: 100 });
-          const createdIds = attempts.filter((_, i) => outcomes[i] === 'created').map((d) => d.id);
-          assert.deepEqual(new Set(stored.map((d) => d.id)), new Set(createdIds));
+            const stored = await store.listOwnedDiagrams({ ownerId: user.id, trashed: false, after: null, limit: 100 });
+            const createdIds = attempts.filter((_, i) => outcomes[i] === 'created').map((d) => d.id);
+            assert.deepEqual(new Set(stored.map((d) => d.id)), new Set(createdIds), `round ${round}: stored diagrams`);
+          }
         }));
 
       test('findDiagramForUser returns elementsJson byte-identical to what was stored', () =>
@@ -650,19 +664,22 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
       for (const prior of [0, 2]) {
         test(`concurrent updatePublicLink calls get distinct versions and end at ${prior} + 5`, () =>
           withStore(async (store) => {
+            await warmUp(store);
             const user = await createUser(store);
-            const diagram = await createDiagram(store, diagramRecord(user.id));
-            for (let i = 1; i <= prior; i++) await store.updatePublicLink(diagram.id, { enabled: true }, 'slug-race', at(i));
+            for (let round = 0; round < RACE_ROUNDS; round++) {
+              const diagram = await createDiagram(store, diagramRecord(user.id));
+              for (let i = 1; i <= prior; i++) await store.updatePublicLink(diagram.id, { enabled: true }, `slug-race-${round}`, at(i));
 
-            const results = await Promise.all(
-              Array.from({ length: 5 }, (_, i) => store.updatePublicLink(diagram.id, { enabled: true }, `slug-race-${i}`, at(100 + i))),
-            );
-            const versions = results.map((r) => r.version).sort((a, b) => a - b);
-            assert.deepEqual(versions, [prior + 1, prior + 2, prior + 3, prior + 4, prior + 5]);
-            const final = await store.findPublicLink(diagram.id);
-            assert.equal(final?.version, prior + 5);
-            assert.equal(new Set(results.map((r) => r.slug)).size, 1, 'every caller sees the one slug');
-            assert.equal(final?.slug, results[0]!.slug);
+              const results = await Promise.all(
+                Array.from({ length: 5 }, (_, i) => store.updatePublicLink(diagram.id, { enabled: true }, `slug-race-${round}-${i}`, at(100 + i))),
+              );
+              const versions = results.map((r) => r.version).sort((a, b) => a - b);
+              assert.deepEqual(versions, [prior + 1, prior + 2, prior + 3, prior + 4, prior + 5], `round ${round}: versions`);
+              const final = await store.findPublicLink(diagram.id);
+              assert.equal(final?.version, prior + 5, `round ${round}: final version`);
+              assert.equal(new Set(results.map((r) => r.slug)).size, 1, `round ${round}: every caller sees the one slug`);
+              assert.equal(final?.slug, results[0]!.slug, `round ${round}: stored slug`);
+            }
           }));
       }
 

@@ -1,13 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe } from 'node:test';
+import { after, describe } from 'node:test';
 import { openStore } from '../../src/store/open.ts';
 import { freshPostgresDatabase, skipWithoutPostgres } from '../helpers/postgres.ts';
 import { defineStoreContract } from './contract.ts';
 
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-store-postgres-'));
+after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
 describe('postgres', { skip: skipWithoutPostgres }, () => {
-  defineStoreContract('postgres', async () =>
-    openStore({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-store-')), databaseUrl: await freshPostgresDatabase() }),
-  );
+  // Every store gets its own empty database on the test cluster.
+  defineStoreContract('postgres', async () => openStore({ dataDir, databaseUrl: await freshPostgresDatabase() }));
 });

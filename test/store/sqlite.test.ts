@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { after } from 'node:test';
 import { openStore } from '../../src/store/open.ts';
 import { defineStoreContract } from './contract.ts';
 
-defineStoreContract('sqlite', () => openStore({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-store-')) }));
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-store-sqlite-'));
+after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+// Every store gets its own database file in a fresh directory.
+defineStoreContract('sqlite', () => openStore({ dataDir: fs.mkdtempSync(path.join(root, 'db-')) }));
