@@ -13,23 +13,39 @@ function formatPath(parent: string, key: string | number): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? (parent ? `${parent}.${key}` : key) : `${parent}[${JSON.stringify(key)}]`;
 }
 
+interface Visit {
+  value: unknown;
+  depth: number;
+  parent: Visit | null;
+  key: string | number | null;
+}
+
+/** The path of a visited value, built only when a problem is reported. */
+function pathOf(visit: Visit, rootPath: string): string {
+  const keys: Array<string | number> = [];
+  for (let v: Visit | null = visit; v && v.key !== null; v = v.parent) keys.push(v.key);
+  return keys.reverse().reduce<string>(formatPath, rootPath);
+}
+
 /**
  * Walks a parsed JSON value without recursion (so hostile nesting cannot blow
  * the stack) and reports the first forbidden key or excessive depth.
  */
 export function inspectPayload(value: unknown, rootPath = ''): PayloadProblem | null {
-  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: rootPath, depth: 0 }];
+  const stack: Visit[] = [{ value, depth: 0, parent: null, key: null }];
   while (stack.length > 0) {
-    const { value: current, path, depth } = stack.pop()!;
+    const visit = stack.pop()!;
+    const current = visit.value;
     if (current === null || typeof current !== 'object') continue;
-    if (depth >= MAX_PAYLOAD_DEPTH) return { kind: 'too_deep', path: path || '(root)' };
+    if (visit.depth >= MAX_PAYLOAD_DEPTH) return { kind: 'too_deep', path: pathOf(visit, rootPath) || '(root)' };
     if (Array.isArray(current)) {
-      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], path: formatPath(path, i), depth: depth + 1 });
+      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], depth: visit.depth + 1, parent: visit, key: i });
       continue;
     }
     for (const key of Object.keys(current)) {
-      if (FORBIDDEN_KEYS.has(key)) return { kind: 'forbidden_key', path: formatPath(path, key), key };
-      stack.push({ value: (current as Record<string, unknown>)[key], path: formatPath(path, key), depth: depth + 1 });
+      const child: Visit = { value: (current as Record<string, unknown>)[key], depth: visit.depth + 1, parent: visit, key };
+      if (FORBIDDEN_KEYS.has(key)) return { kind: 'forbidden_key', path: pathOf(child, rootPath), key };
+      stack.push(child);
     }
   }
   return null;

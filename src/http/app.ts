@@ -78,7 +78,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     const def = (request.routeOptions.config as RouteConfig).def;
     if (!def || 'public' in def.access) return;
 
-    if (!(await deps.store.isApiEnabled())) throw new ApiError('api_disabled', 'the API is temporarily disabled by the operator');
+    const { actor, apiEnabled } = await authenticator.resolve(request);
+    if (!apiEnabled) throw new ApiError('api_disabled', 'the API is temporarily disabled by the operator');
 
     const limit = async (key: string) => {
       const decision = await rateLimits.consume(key, RateLimits.bucketFor(request.method));
@@ -89,13 +90,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         });
       }
     };
-    let actor;
-    try {
-      actor = await authenticator.authenticate(request);
-    } catch (error) {
+    if (!actor) {
       // Unauthenticated traffic is limited per address, which also slows token guessing.
       await limit(`ip:${request.ip}`);
-      throw error;
+      throw new ApiError('unauthorized');
     }
     await limit(`user:${actor.user.id}`);
     if (!actor.user.emailVerified && !def.allowUnverified) {

@@ -1,15 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { hashToken, isWellFormedToken } from '../auth/token.ts';
-import { ApiError } from '../errors.ts';
 import type { Actor, AppDeps } from './route.ts';
 
 /** lastUsedAt is written at most this often per token, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000;
 
-/**
- * Resolves the bearer token to an actor, or throws one indistinguishable 401 for
- * every kind of bad token. Never logs or echoes the token.
- */
+/** Resolves the bearer token to an actor. Never logs or echoes the token. */
 export class Authenticator {
   private readonly lastTouched = new Map<string, number>();
   private readonly deps: AppDeps;
@@ -18,19 +14,22 @@ export class Authenticator {
     this.deps = deps;
   }
 
-  async authenticate(request: FastifyRequest): Promise<Actor> {
+  /**
+   * Reads the bearer token and, in the same database round trip, the API
+   * switch. `actor` is null for every kind of bad token alike.
+   */
+  async resolve(request: FastifyRequest): Promise<{ actor: Actor | null; apiEnabled: boolean }> {
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer +(\S+) *$/i.exec(header) : null;
     const token = match?.[1];
-    if (!token || !isWellFormedToken(token)) throw new ApiError('unauthorized');
-    const credential = await this.deps.store.findCredential(hashToken(token));
+    const credential = token && isWellFormedToken(token) ? await this.deps.store.findCredential(hashToken(token)) : null;
+    if (!credential) return { actor: null, apiEnabled: await this.deps.store.isApiEnabled() };
+    const { token: record, user, apiEnabled } = credential;
     const now = this.deps.now();
-    if (!credential) throw new ApiError('unauthorized');
-    const { token: record, user } = credential;
-    if (record.revokedAt !== null) throw new ApiError('unauthorized');
-    if (record.expiresAt !== null && Date.parse(record.expiresAt) <= now.getTime()) throw new ApiError('unauthorized');
+    const expired = record.expiresAt !== null && Date.parse(record.expiresAt) <= now.getTime();
+    if (record.revokedAt !== null || expired) return { actor: null, apiEnabled };
     this.touch(record.id, now, request);
-    return { user, tokenId: record.id, capabilities: record.capabilities };
+    return { actor: { user, tokenId: record.id, capabilities: record.capabilities }, apiEnabled };
   }
 
   private touch(tokenId: string, now: Date, request: FastifyRequest): void {

@@ -24,6 +24,28 @@ export function openSqliteDatabase(file: string): SQLite.Database {
   return database;
 }
 
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * better-sqlite3 behind Kysely, with prepared statements reused by SQL text:
+ * Kysely prepares every query anew, which costs more than running it.
+ */
+function withStatementCache(database: SQLite.Database) {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    prepare(sqlText: string) {
+      let statement = statements.get(sqlText);
+      if (!statement) {
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
+        statement = database.prepare(sqlText);
+        statements.set(sqlText, statement);
+      }
+      return statement;
+    },
+    close: () => database.close(),
+  };
+}
+
 /** Opens the configured database (PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR) and migrates it. */
 export async function openStore(location: StoreLocation): Promise<SqlStore> {
   let store: SqlStore;
@@ -36,7 +58,7 @@ export async function openStore(location: StoreLocation): Promise<SqlStore> {
   } else {
     fs.mkdirSync(location.dataDir, { recursive: true });
     const database = openSqliteDatabase(path.join(location.dataDir, SQLITE_FILE_NAME));
-    store = new SqlStore(new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), 'sqlite');
+    store = new SqlStore(new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }), 'sqlite');
   }
   try {
     await migrateToLatest(store.db, store.engine);

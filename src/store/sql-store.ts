@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { type Kysely, type Selectable, type Transaction, sql } from 'kysely';
+import { type Compilable, type Kysely, type Selectable, type Transaction, sql } from 'kysely';
 import type { AccessFacts, ShareRole, WorkspaceRole } from '../auth/policy.ts';
 import { parseCapabilityList } from '../auth/capabilities.ts';
 import type { Engine } from './migrations.ts';
@@ -83,6 +83,50 @@ const META_COLUMNS = [
   'd.deleted_at',
 ] as const;
 
+const PARAM = '\u0000param:';
+/** A named placeholder for a query compiled once (see `prepared`). */
+const param = (name: string) => `${PARAM}${name}`;
+
+/**
+ * Compiles a query once and runs it with named values in place of `param(name)`
+ * placeholders: hot-path queries skip Kysely's per-call building and compiling.
+ */
+function prepared<Row>(db: Kysely<Database>, query: Compilable<Row>) {
+  const compiled = query.compile();
+  return async (values: Record<string, unknown>): Promise<Row[]> => {
+    const parameters = compiled.parameters.map((p) => (typeof p === 'string' && p.startsWith(PARAM) ? values[p.slice(PARAM.length)] : p));
+    const result = await db.executeQuery<Row>({ ...compiled, parameters });
+    return result.rows;
+  };
+}
+
+/** The queries every API request runs, compiled once per store. */
+function hotQueries(db: Kysely<Database>) {
+  const withAccess = () =>
+    db
+      .selectFrom('diagrams as d')
+      .leftJoin('diagram_shares as s', (join) => join.onRef('s.diagram_id', '=', 'd.id').on('s.user_id', '=', param('userId')))
+      .leftJoin('workspace_members as m', (join) => join.onRef('m.workspace_id', '=', 'd.workspace_id').on('m.user_id', '=', param('userId')))
+      .select(META_COLUMNS)
+      .select(['s.role as share_role', 'm.role as workspace_role'])
+      .where('d.id', '=', param('id'));
+  return {
+    credential: prepared(
+      db,
+      db
+        .selectFrom('tokens as t')
+        .innerJoin('users as u', 'u.id', 't.user_id')
+        .selectAll('t')
+        .select(['u.email', 'u.email_verified', 'u.quota', 'u.created_at as user_created_at'])
+        .select((eb) => eb.selectFrom('settings').select('value').where('key', '=', 'api_enabled').as('api_setting'))
+        .where('t.token_hash', '=', param('hash')),
+    ),
+    apiSetting: prepared(db, db.selectFrom('settings').select('value').where('key', '=', 'api_enabled')),
+    diagramWithAccess: prepared(db, withAccess().select('d.elements')),
+    metaWithAccess: prepared(db, withAccess()),
+  };
+}
+
 function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
@@ -95,10 +139,12 @@ export class SqlStore implements Store {
   /** The PostgreSQL pool, for components that share it (rate limits); null on SQLite. */
   pgPool: pg.Pool | null = null;
   private readonly onClose: () => Promise<void>;
+  private readonly queries: ReturnType<typeof hotQueries>;
 
   constructor(db: Kysely<Database>, engine: Engine, onClose: () => Promise<void> = async () => {}) {
     this.db = db;
     this.engine = engine;
+    this.queries = hotQueries(db);
     this.onClose = onClose;
   }
 
@@ -173,14 +219,8 @@ export class SqlStore implements Store {
       .execute();
   }
 
-  async findCredential(tokenHash: string): Promise<{ token: TokenRecord; user: UserRecord } | null> {
-    const row = await this.db
-      .selectFrom('tokens as t')
-      .innerJoin('users as u', 'u.id', 't.user_id')
-      .selectAll('t')
-      .select(['u.email', 'u.email_verified', 'u.quota', 'u.created_at as user_created_at'])
-      .where('t.token_hash', '=', tokenHash)
-      .executeTakeFirst();
+  async findCredential(tokenHash: string): Promise<{ token: TokenRecord; user: UserRecord; apiEnabled: boolean } | null> {
+    const [row] = await this.queries.credential({ hash: tokenHash });
     if (!row) return null;
     return {
       token: toToken(row),
@@ -191,6 +231,7 @@ export class SqlStore implements Store {
         quota: row.quota,
         created_at: row.user_created_at,
       }),
+      apiEnabled: row.api_setting !== 'false',
     };
   }
 
@@ -220,7 +261,7 @@ export class SqlStore implements Store {
   }
 
   async isApiEnabled(): Promise<boolean> {
-    const row = await this.db.selectFrom('settings').select('value').where('key', '=', 'api_enabled').executeTakeFirst();
+    const [row] = await this.queries.apiSetting({});
     return row?.value !== 'false';
   }
 
@@ -293,16 +334,6 @@ export class SqlStore implements Store {
     return row ? toMeta(row) : null;
   }
 
-  private accessQuery(id: string, userId: string) {
-    return this.db
-      .selectFrom('diagrams as d')
-      .leftJoin('diagram_shares as s', (join) => join.onRef('s.diagram_id', '=', 'd.id').on('s.user_id', '=', userId))
-      .leftJoin('workspace_members as m', (join) => join.onRef('m.workspace_id', '=', 'd.workspace_id').on('m.user_id', '=', userId))
-      .select(META_COLUMNS)
-      .select(['s.role as share_role', 'm.role as workspace_role'])
-      .where('d.id', '=', id);
-  }
-
   private static access(row: { owner_id: string; share_role: string | null; workspace_role: string | null }): AccessFacts {
     return {
       ownerId: row.owner_id,
@@ -312,13 +343,13 @@ export class SqlStore implements Store {
   }
 
   async findDiagramForUser(id: string, userId: string) {
-    const row = await this.accessQuery(id, userId).select('d.elements').executeTakeFirst();
+    const [row] = await this.queries.diagramWithAccess({ id, userId });
     if (!row) return null;
     return { diagram: { ...toMeta(row), elementsJson: row.elements }, access: SqlStore.access(row) };
   }
 
   async findDiagramMetaForUser(id: string, userId: string) {
-    const row = await this.accessQuery(id, userId).executeTakeFirst();
+    const [row] = await this.queries.metaWithAccess({ id, userId });
     if (!row) return null;
     return { diagram: toMeta(row), access: SqlStore.access(row) };
   }

@@ -100,8 +100,11 @@ export interface Store {
   setQuota(userId: string, quota: number): Promise<void>;
 
   insertToken(token: TokenRecord, tokenHash: string): Promise<void>;
-  /** The token with this hash and its user, whatever its state; the caller judges expiry and revocation. */
-  findCredential(tokenHash: string): Promise<{ token: TokenRecord; user: UserRecord } | null>;
+  /**
+   * The token with this hash, its user and the API switch, in one read, whatever
+   * the token's state; the caller judges expiry and revocation.
+   */
+  findCredential(tokenHash: string): Promise<{ token: TokenRecord; user: UserRecord; apiEnabled: boolean } | null>;
   findToken(id: string): Promise<TokenRecord | null>;
   /** Sets revokedAt unless already set; returns the token as it now is. */
   revokeToken(id: string, now: string): Promise<TokenRecord | null>;

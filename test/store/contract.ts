@@ -167,8 +167,10 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           const other = tokenRecord(user.id, { capabilities: ['read'] });
           await store.insertToken(other, 'hash-of-secret-2');
 
-          assert.deepEqual(await store.findCredential('hash-of-secret-1'), { token, user });
-          assert.deepEqual(await store.findCredential('hash-of-secret-2'), { token: other, user });
+          assert.deepEqual(await store.findCredential('hash-of-secret-1'), { token, user, apiEnabled: true });
+          assert.deepEqual(await store.findCredential('hash-of-secret-2'), { token: other, user, apiEnabled: true });
+          await store.setApiEnabled(false);
+          assert.equal((await store.findCredential('hash-of-secret-1'))?.apiEnabled, false, 'the credential read carries the API switch');
           assert.equal(await store.findCredential('hash-of-nothing'), null);
           assert.deepEqual(await store.findToken(token.id), token);
           assert.equal(await store.findToken(randomUUID()), null);
