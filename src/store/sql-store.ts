@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { type Compilable, type Kysely, type Selectable, type Transaction, sql } from 'kysely';
 import type { AccessFacts, ShareRole, WorkspaceRole } from '../auth/policy.ts';
 import { parseCapabilityList } from '../auth/capabilities.ts';
+import { ElementsCache } from './elements-cache.ts';
 import type { Engine } from './migrations.ts';
 import type { Database, DiagramsTable, FoldersTable, PublicLinksTable, TokensTable, UsersTable } from './schema.ts';
 import {
@@ -83,6 +84,9 @@ const META_COLUMNS = [
   'd.deleted_at',
 ] as const;
 
+/** Memory for recently read scenes (characters of JSON). */
+const ELEMENTS_CACHE_BYTES = 64 * 1024 * 1024;
+
 const PARAM = '\u0000param:';
 /** A named placeholder for a query compiled once (see `prepared`). */
 const param = (name: string) => `${PARAM}${name}`;
@@ -122,7 +126,7 @@ function hotQueries(db: Kysely<Database>) {
         .where('t.token_hash', '=', param('hash')),
     ),
     apiSetting: prepared(db, db.selectFrom('settings').select('value').where('key', '=', 'api_enabled')),
-    diagramWithAccess: prepared(db, withAccess().select('d.elements')),
+    elements: prepared(db, db.selectFrom('diagrams').select(['elements', 'doc_updated_at']).where('id', '=', param('id'))),
     metaWithAccess: prepared(db, withAccess()),
   };
 }
@@ -140,6 +144,7 @@ export class SqlStore implements Store {
   pgPool: pg.Pool | null = null;
   private readonly onClose: () => Promise<void>;
   private readonly queries: ReturnType<typeof hotQueries>;
+  private readonly elementsCache = new ElementsCache(ELEMENTS_CACHE_BYTES);
 
   constructor(db: Kysely<Database>, engine: Engine, onClose: () => Promise<void> = async () => {}) {
     this.db = db;
@@ -343,9 +348,19 @@ export class SqlStore implements Store {
   }
 
   async findDiagramForUser(id: string, userId: string) {
-    const [row] = await this.queries.diagramWithAccess({ id, userId });
+    const [row] = await this.queries.metaWithAccess({ id, userId });
     if (!row) return null;
-    return { diagram: { ...toMeta(row), elementsJson: row.elements }, access: SqlStore.access(row) };
+    const meta = toMeta(row);
+    let elementsJson = this.elementsCache.get(id, meta.docUpdatedAt);
+    if (elementsJson === undefined) {
+      const [content] = await this.queries.elements({ id });
+      if (!content) return null;
+      elementsJson = content.elements;
+      // Report the revision of the elements actually read, should a write land in between.
+      meta.docUpdatedAt = content.doc_updated_at;
+      this.elementsCache.set(id, meta.docUpdatedAt, elementsJson);
+    }
+    return { diagram: { ...meta, elementsJson }, access: SqlStore.access(row) };
   }
 
   async findDiagramMetaForUser(id: string, userId: string) {
