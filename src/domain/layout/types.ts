@@ -1,0 +1,47 @@
+/**
+ * The layout engine's contract: boxes and links in, positions and routes out.
+ * Pure data; no Excalidraw, no HTTP. Coordinates are in scene pixels, y down.
+ */
+export type Direction = 'TB' | 'BT' | 'LR' | 'RL';
+
+export interface LayoutNode {
+  id: string;
+  /** Size of the node's own shape. For a container: the size of its label header (the box grows to fit its children). */
+  width: number;
+  height: number;
+  /** Id of the container node this node is nested in, if any. */
+  parent?: string | null;
+}
+
+export interface LayoutEdge {
+  id: string;
+  from: string;
+  to: string;
+  /** Size of the edge's label, if it has one, so the route leaves room for it. */
+  labelWidth?: number;
+  labelHeight?: number;
+}
+
+export interface LayoutInput {
+  direction: Direction;
+  nodes: LayoutNode[];
+  edges: LayoutEdge[];
+}
+
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface LayoutResult {
+  /** Every node's final box (top-left corner). Containers enclose their children with padding and their header. */
+  nodes: Record<string, Box>;
+  /**
+   * Every edge's route as an absolute polyline: the first point on the boundary of
+   * the source's box, the last on the target's, segments axis-aligned or straight,
+   * passing through no other node's box.
+   */
+  edges: Record<string, { points: Array<[number, number]>; label?: { x: number; y: number } }>;
+}
