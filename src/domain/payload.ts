@@ -6,7 +6,8 @@ export const MAX_PAYLOAD_DEPTH = 64;
 
 export type PayloadProblem =
   | { kind: 'forbidden_key'; path: string; key: string }
-  | { kind: 'too_deep'; path: string };
+  | { kind: 'too_deep'; path: string }
+  | { kind: 'non_finite'; path: string };
 
 function formatPath(parent: string, key: string | number): string {
   if (typeof key === 'number') return `${parent}[${key}]`;
@@ -29,13 +30,16 @@ function pathOf(visit: Visit, rootPath: string): string {
 
 /**
  * Walks a parsed JSON value without recursion (so hostile nesting cannot blow
- * the stack) and reports the first forbidden key or excessive depth.
+ * the stack) and reports the first forbidden key, excessive depth, or number
+ * too large for a double (JSON.parse makes 1e400 Infinity, which would be
+ * stored as null).
  */
 export function inspectPayload(value: unknown, rootPath = ''): PayloadProblem | null {
   const stack: Visit[] = [{ value, depth: 0, parent: null, key: null }];
   while (stack.length > 0) {
     const visit = stack.pop()!;
     const current = visit.value;
+    if (typeof current === 'number' && !Number.isFinite(current)) return { kind: 'non_finite', path: pathOf(visit, rootPath) || '(root)' };
     if (current === null || typeof current !== 'object') continue;
     if (visit.depth >= MAX_PAYLOAD_DEPTH) return { kind: 'too_deep', path: pathOf(visit, rootPath) || '(root)' };
     if (Array.isArray(current)) {

@@ -13,6 +13,7 @@ export function checkPayloadShape(body: unknown): void {
     throw new ApiError('PROTO_KEY', `${problem.path}: the key "${problem.key}" is not allowed anywhere in a payload`);
   }
   if (problem?.kind === 'too_deep') throw new ApiError('bad_request', `${problem.path}: JSON nests too deeply`);
+  if (problem?.kind === 'non_finite') throw new ApiError('bad_request', `${problem.path}: number is out of range`);
 }
 
 /** Parses with a zod schema; a failure is a 400 bad_request naming the first offending field. */

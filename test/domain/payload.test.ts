@@ -28,3 +28,9 @@ test('any JSON value without forbidden keys and shallow enough passes', () => {
     }),
   );
 });
+
+test('numbers beyond the range of a double are reported, not stored as null', () => {
+  assert.deepEqual(inspectPayload(JSON.parse('{"a":[1,{"x":1e400}]}')), { kind: 'non_finite', path: 'a[1].x' });
+  assert.equal(inspectPayload(JSON.parse('{"a":-1e400}'))?.kind, 'non_finite');
+  assert.equal(inspectPayload(JSON.parse('{"a":1.7e308}')), null);
+});
