@@ -16,19 +16,16 @@
  * KEEP_DATA=1 (keep the temp DATA_DIR), BENCH_SERVER_ENTRY (another server
  * entry point than src/main.ts, e.g. to try an optimisation out of tree).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { runAdminCommand } from '../src/admin/commands.ts';
+import { children, freePort, startChild, stopChild, waitForHttp } from './processes.ts';
 import { openStore } from '../src/store/open.ts';
 import type { DiagramRecord } from '../src/store/store.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function envInt(name: string, fallback: number, min = 1): number {
   const raw = process.env[name];
@@ -162,83 +159,6 @@ function buildScene(count: number): Record<string, unknown>[] {
     elements.push(arrow);
   }
   return elements.slice(0, count);
-}
-
-// ---------------------------------------------------------------------------
-// Processes
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Child {
-  name: string;
-  proc: ChildProcess;
-  output: string[];
-  exited: Promise<number | null>;
-}
-
-const children: Child[] = [];
-
-function startChild(name: string, args: string[], env: NodeJS.ProcessEnv): Child {
-  const proc = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output: string[] = [];
-  const keep = (chunk: Buffer) => {
-    output.push(chunk.toString());
-    if (output.length > 200) output.splice(0, output.length - 200);
-  };
-  proc.stdout!.on('data', keep);
-  proc.stderr!.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-  const child = { name, proc, output, exited };
-  children.push(child);
-  return child;
-}
-
-async function waitForHttp(child: Child, url: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let exited = false;
-  void child.exited.then(() => {
-    exited = true;
-  });
-  while (Date.now() < deadline) {
-    if (exited) throw new Error(`${child.name} exited before answering ${url}:\n${child.output.join('')}`);
-    try {
-      const res = await fetch(url);
-      await res.arrayBuffer();
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${child.name} did not answer ${url} within ${timeoutMs} ms:\n${child.output.join('')}`);
-}
-
-async function stopChild(child: Child): Promise<void> {
-  if (child.proc.exitCode !== null || child.proc.signalCode !== null) return;
-  child.proc.kill('SIGTERM');
-  const timer = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 10_000).unref());
-  if ((await Promise.race([child.exited, timer])) === 'timeout') {
-    child.proc.kill('SIGKILL');
-    await child.exited;
-  }
-}
-
-process.on('exit', () => {
-  for (const child of children) if (child.proc.exitCode === null && child.proc.signalCode === null) child.proc.kill('SIGKILL');
-});
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => process.exit(130));
 }
 
 /** Peak resident memory of a process: the kernel's high-water mark and our own RSS polling, whichever is higher. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CAPABILITIES } from '../auth/capabilities.ts';
+import { ICON_CATEGORIES } from '../domain/icons/catalog.ts';
 
 /**
  * The request and response shapes of the API: one schema per body, used by the
@@ -108,4 +109,30 @@ export const PublicLink = z.object({
   url: z.string().nullable(),
 });
 
+export const IconListQuery = z.object({
+  q: z.string().max(200).optional().meta({ description: 'Case-insensitive text matched anywhere in the id, label or category' }),
+  category: z.enum(ICON_CATEGORIES).optional(),
+});
+export type IconListQuery = z.infer<typeof IconListQuery>;
+
+export const IconItem = z.object({
+  id: z.string().meta({ description: 'Catalog icon id, `icon-<name>`' }),
+  label: z.string(),
+  category: z.enum(ICON_CATEGORIES),
+  width: z.number().int().meta({ description: 'Default display width in pixels' }),
+  height: z.number().int().meta({ description: 'Default display height in pixels' }),
+  mimeType: z.string(),
+});
+export const IconList = z.object({ items: z.array(IconItem) });
+
 export const ErrorEnvelope = z.object({ error: z.string(), message: z.string().optional() });
+
+export const LintReport = z.object({
+  issues: z.array(
+    z.object({
+      kind: z.enum(['overlap', 'clipped_label', 'unbound_arrow', 'dangling_binding', 'outlier', 'low_contrast']),
+      elementIds: z.array(z.string()),
+      message: z.string(),
+    }),
+  ),
+});

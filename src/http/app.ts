@@ -1,17 +1,22 @@
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { publicPagePlugin } from '../web/public-page.ts';
 import { Authenticator } from './authenticate.ts';
 import { toApiError } from './errors.ts';
 import { RateLimits } from './rate-limit.ts';
-import type { AppDeps, RouteConfig, RouteDef } from './route.ts';
+import type { AppDeps, RouteConfig, RouteDef, ServiceDeps } from './route.ts';
+import { WorkerPool } from '../workers/pool.ts';
+import type { SceneJob, SceneOutput } from '../workers/scene-worker.ts';
 import { apiRoutes } from './routes/index.ts';
 import { checkPayloadShape, parseWith } from './validate.ts';
 
 export const API_PREFIX = '/api/v1';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/** A layout that takes longer than this is abandoned (its worker replaced). */
+const SCENE_TIMEOUT_MS = 30_000;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface BuildOptions {
@@ -57,6 +62,12 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     onConstructorPoisoning: 'ignore',
     routerOptions: { ignoreTrailingSlash: true },
   });
+  const scenes = new WorkerPool<SceneJob, SceneOutput>(new URL('../workers/scene-worker.ts', import.meta.url), {
+    size: Math.max(1, os.availableParallelism() - 1),
+    timeoutMs: SCENE_TIMEOUT_MS,
+  });
+  app.addHook('onClose', () => scenes.close());
+  const services: ServiceDeps = { ...deps, scenes };
   const rateLimits = new RateLimits(deps.config, deps.store.pgPool);
   const authenticator = new Authenticator(deps);
 
@@ -135,12 +146,15 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
           query,
           params: request.params as Record<string, string>,
           actor: request.actor!,
-          deps,
+          deps: services,
           request,
           reply,
         });
         if (result.status === 204) return reply.code(204).send();
         if ('rawJson' in result) return reply.code(result.status ?? 200).type('application/json; charset=utf-8').send(result.rawJson);
+        if ('raw' in result) {
+          return reply.code(result.status ?? 200).headers(result.headers ?? {}).type(result.contentType).send(result.raw);
+        }
         return reply.code(result.status ?? 200).send((result as { json: unknown }).json);
       },
     });

@@ -40,6 +40,7 @@ function operation(def: RouteDef) {
     [def.response.status]: {
       description: def.response.description,
       ...(def.response.schema ? { content: { 'application/json': { schema: jsonSchema(def.response.schema) } } } : {}),
+      ...(def.response.contentType ? { content: { [def.response.contentType]: { schema: { type: 'string', format: 'binary' } } } } : {}),
     },
   };
   const byStatus = new Map<number, ErrorCode[]>();

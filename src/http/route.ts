@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodType } from 'zod';
 import type { Capability } from '../auth/capabilities.ts';
 import type { Config } from '../config.ts';
+import type { DiagramSpec } from '../domain/spec/types.ts';
 import type { ErrorCode } from '../errors.ts';
 import type { Store, UserRecord } from '../store/store.ts';
 
@@ -18,19 +19,33 @@ export interface AppDeps {
   now: () => Date;
 }
 
+/** Lays out a parsed spec and generates its elements, off the event loop. */
+export interface SceneGenerator {
+  run(job: { spec: DiagramSpec; updated: number }): Promise<{ elementsJson: string; elementCount: number }>;
+}
+
+/** What handlers get: the app's dependencies plus the services buildApp starts. */
+export interface ServiceDeps extends AppDeps {
+  scenes: SceneGenerator;
+}
+
 export interface HandlerContext<Body, Query> {
   body: Body;
   query: Query;
   params: Record<string, string>;
   /** The authenticated caller (routes with a capability or `anyToken`). */
   actor: Actor;
-  deps: AppDeps;
+  deps: ServiceDeps;
   request: FastifyRequest;
   reply: FastifyReply;
 }
 
-/** What a handler answers: JSON to serialise, pre-serialised JSON text, or nothing (204). */
-export type HandlerResult = { status?: number; json: unknown } | { status?: number; rawJson: string } | { status: 204 };
+/** What a handler answers: JSON to serialise, pre-serialised JSON text, raw bytes of another type, or nothing (204). */
+export type HandlerResult =
+  | { status?: number; json: unknown }
+  | { status?: number; rawJson: string }
+  | { status?: number; raw: Buffer | string; contentType: string; headers?: Record<string, string> }
+  | { status: 204 };
 
 export type Access = { capability: Capability } | { anyToken: true } | { public: true };
 
@@ -47,7 +62,8 @@ export interface RouteDef<Body = unknown, Query = unknown> {
   tags: string[];
   body?: ZodType<Body>;
   query?: ZodType<Query>;
-  response: { status: number; schema?: ZodType; description: string };
+  /** The success answer; `contentType` for a non-JSON body (schema then omitted). */
+  response: { status: number; schema?: ZodType; description: string; contentType?: string };
   /** Error codes this route can answer with, besides the ones every authenticated route shares. */
   errors: ErrorCode[];
   handler: (ctx: HandlerContext<Body, Query>) => Promise<HandlerResult>;

@@ -4,9 +4,10 @@ import fc from 'fast-check';
 import { ApiError } from '../../src/errors.ts';
 import { linkScheme, validateScene } from '../../src/domain/scene/validate.ts';
 
+const isIcon = (id: string) => id === "icon-database";
 const codeOf = (scene: unknown) => {
   try {
-    validateScene(scene);
+    validateScene(scene, { isIcon });
     return 'ok';
   } catch (error) {
     assert.ok(error instanceof ApiError);
@@ -16,7 +17,7 @@ const codeOf = (scene: unknown) => {
 
 test('a valid scene keeps its elements as supplied', () => {
   const elements = [{ id: 'a', type: 'rectangle', link: 'https://x.test', extra: { z: 1 } }, { id: 'b', type: 'text', link: null }];
-  assert.equal(validateScene({ elements, appState: { x: 1 } }).elements, elements);
+  assert.equal(validateScene({ elements, appState: { x: 1 } }, { isIcon }).elements, elements);
 });
 
 test('link schemes are read as a browser would', () => {

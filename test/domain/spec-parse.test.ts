@@ -80,6 +80,8 @@ describe('parseSpec', () => {
     rejects({ nodes: [{ id: 'a', strokeColor: 'red" onload="x' }] }, 'INVALID_SPEC', /strokeColor/);
     rejects({ nodes: [], layout: { direction: 'UP' } }, 'INVALID_SPEC', /direction/);
     rejects({ nodes: [{ id: 'a', parent: 'nope' }] }, 'INVALID_SPEC', /nodes\[0\].*parent/);
+    rejects({ nodes: [{ id: 'a', parent: 'b' }, { id: 'b', parent: 'zz' }] }, 'INVALID_SPEC', /nodes\[1\].*"zz"/);
+    rejects({ nodes: [{ id: 'a', parent: 'b' }, { id: 'b', shape: 'ellipse' }] }, 'INVALID_SPEC', /rectangle/);
     rejects({ nodes: [{ id: 'a', parent: 'b' }, { id: 'b', parent: 'a' }] }, 'INVALID_SPEC', /cycle/);
     rejects({ version: '2', nodes: [] }, 'UNSUPPORTED_VERSION', /"2"/);
     rejects({ version: 1.5, nodes: [] }, 'UNSUPPORTED_VERSION', /1.5/);
@@ -122,7 +124,7 @@ describe('parseSpec', () => {
           assert.ok(error instanceof ApiError && codes.has(error.code), String(error));
         }
       }),
-      { numRuns: 2000 },
+      { numRuns: Number(process.env.FC_RUNS ?? 2000) },
     );
   });
 });

@@ -32,10 +32,6 @@ test('create needs exactly one of spec or scene (400 bad_request)', async () => 
   await expectRejected({ scene: sceneOf(1), spec: { nodes: [] } }, 400, 'bad_request', /exactly one/);
 });
 
-test('create from a spec says it is not available yet (422 INVALID_SPEC)', async () => {
-  await expectRejected({ spec: { nodes: [{ id: 'a' }] } }, 422, 'INVALID_SPEC', /spec/);
-});
-
 test('wrong field types are 400 bad_request naming the field', async () => {
   await expectRejected({ title: 5, scene: sceneOf(1) }, 400, 'bad_request', /title/);
   await expectRejected({ folderId: 'not-a-uuid', scene: sceneOf(1) }, 400, 'bad_request', /folderId/);

@@ -25,6 +25,7 @@ const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/api/v1/diagrams', capability: 'read', target: 'none' },
   { method: 'POST', path: '/api/v1/diagrams', capability: 'write', target: 'none', body: () => ({ scene: sceneOf(1) }) },
   { method: 'GET', path: '/api/v1/diagrams/:id', capability: 'read', target: 'diagram', action: 'read' },
+  { method: 'GET', path: '/api/v1/diagrams/:id/lint', capability: 'read', target: 'diagram', action: 'read' },
   { method: 'PATCH', path: '/api/v1/diagrams/:id', capability: 'write', target: 'diagram', action: 'write', body: () => ({ title: 'Renamed' }) },
   { method: 'DELETE', path: '/api/v1/diagrams/:id', capability: 'delete', target: 'diagram', action: 'own' },
   { method: 'POST', path: '/api/v1/diagrams/:id/restore', capability: 'delete', target: 'diagram', action: 'own' },
@@ -33,6 +34,8 @@ const ROUTES: RouteCase[] = [
   { method: 'POST', path: '/api/v1/folders', capability: 'write', target: 'none', body: () => ({ name: 'Matrix' }) },
   { method: 'PATCH', path: '/api/v1/folders/:id', capability: 'write', target: 'folder', body: () => ({ name: 'Renamed' }) },
   { method: 'DELETE', path: '/api/v1/folders/:id', capability: 'delete', target: 'folder' },
+  { method: 'GET', path: '/api/v1/icons', capability: 'read', target: 'none' },
+  { method: 'GET', path: '/api/v1/icons/icon-database', capability: 'read', target: 'none' },
 ];
 
 const ALL_CAPS = ['read', 'write', 'publish', 'delete'] as const;

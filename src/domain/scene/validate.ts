@@ -22,10 +22,10 @@ export function linkScheme(link: string): string | null {
 
 /**
  * Checks a raw scene in the editor's format and returns its elements, as
- * supplied. Throws NOT_A_SCENE, SCENE_TOO_LARGE or BAD_LINK_SCHEME naming the
- * offending element. `appState` and everything else at the top level is dropped.
+ * supplied. Throws NOT_A_SCENE, SCENE_TOO_LARGE, BAD_LINK_SCHEME or UNKNOWN_ICON
+ * (an image whose `icon-…` fileId is not a catalog id) naming the offending element. `appState` and everything else at the top level is dropped.
  */
-export function validateScene(scene: unknown): ValidScene {
+export function validateScene(scene: unknown, options: { isIcon: (id: string) => boolean }): ValidScene {
   if (!isPlainObject(scene)) throw new ApiError('NOT_A_SCENE', 'scene must be an object with an "elements" array');
   const { elements } = scene;
   if (!Array.isArray(elements)) throw new ApiError('NOT_A_SCENE', 'scene.elements must be an array');
@@ -44,6 +44,9 @@ export function validateScene(scene: unknown): ValidScene {
     }
     if (seen.has(element.id)) throw new ApiError('NOT_A_SCENE', `${where} repeats an id used by an earlier element`);
     seen.add(element.id);
+    if (element.type === 'image' && typeof element.fileId === 'string' && element.fileId.startsWith('icon-') && !options.isIcon(element.fileId)) {
+      throw new ApiError('UNKNOWN_ICON', `${where}: fileId ${JSON.stringify(element.fileId)} is not in the icon catalog (GET /api/v1/icons)`);
+    }
     const { link } = element;
     if (link !== undefined && link !== null) {
       if (typeof link !== 'string') throw new ApiError('NOT_A_SCENE', `${where}: "link" must be a string or null`);

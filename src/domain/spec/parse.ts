@@ -165,16 +165,21 @@ export function generatedNodeIds(node: SpecNode): string[] {
 }
 
 function checkParents(nodes: SpecNode[], index: Map<string, number>): void {
+  const where = (i: number) => `nodes[${i}] (id ${quote(nodes[i]!.id)}).parent`;
   nodes.forEach((node, i) => {
     if (node.parent === null) return;
-    const where = `nodes[${i}] (id ${quote(node.id)}).parent`;
-    if (!index.has(node.parent)) fail('INVALID_SPEC', `${where} names ${quote(node.parent)}, which is not a node`);
+    const parent = index.get(node.parent);
+    if (parent === undefined) fail('INVALID_SPEC', `${where(i)} names ${quote(node.parent)}, which is not a node`);
+    if (nodes[parent!]!.shape === 'text') fail('INVALID_SPEC', `${where(i)}: a text node cannot contain other nodes`);
+    if (nodes[parent!]!.shape !== 'rectangle') fail('INVALID_SPEC', `${where(i)}: a container must be a rectangle`);
+  });
+  // Every parent exists now, so each walk up ends at a root or comes back round.
+  nodes.forEach((node, i) => {
     const seen = new Set([node.id]);
-    for (let p: string | null = node.parent; p !== null; p = nodes[index.get(p)!]!.parent) {
-      if (seen.has(p)) fail('INVALID_SPEC', `${where} makes a cycle of containers`);
+    for (let p = node.parent; p !== null; p = nodes[index.get(p)!]!.parent) {
+      if (seen.has(p)) fail('INVALID_SPEC', `${where(i)} makes a cycle of containers`);
       seen.add(p);
     }
-    if (nodes[index.get(node.parent)!]!.shape === 'text') fail('INVALID_SPEC', `${where}: a text node cannot contain other nodes`);
   });
 }
 

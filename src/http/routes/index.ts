@@ -1,6 +1,7 @@
 import type { RouteDef } from '../route.ts';
 import { createDiagram } from './diagrams/createDiagram.ts';
 import { getDiagram } from './diagrams/getDiagram.ts';
+import { lintDiagram } from './diagrams/lintDiagram.ts';
 import { listDiagrams } from './diagrams/listDiagrams.ts';
 import { restoreDiagram } from './diagrams/restoreDiagram.ts';
 import { setPublicLink } from './diagrams/setPublicLink.ts';
@@ -10,6 +11,8 @@ import { createFolder } from './folders/createFolder.ts';
 import { deleteFolder } from './folders/deleteFolder.ts';
 import { listFolders } from './folders/listFolders.ts';
 import { updateFolder } from './folders/updateFolder.ts';
+import { getIcon } from './icons/getIcon.ts';
+import { listIcons } from './icons/listIcons.ts';
 import { getMe } from './me/getMe.ts';
 import { healthz, readyz } from './system/health.ts';
 import { openapi } from './system/openapi.ts';
@@ -24,10 +27,13 @@ export const apiRoutes: RouteDef[] = [
   trashDiagram,
   restoreDiagram,
   setPublicLink,
+  lintDiagram,
   listFolders,
   createFolder,
   updateFolder,
   deleteFolder,
+  listIcons,
+  getIcon,
   openapi,
   healthz,
   readyz,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CreateDiagramBody, CreatedDiagram } from '../../../api/schemas.ts';
-import { validateScene } from '../../../domain/scene/validate.ts';
+import { contentFromScene, contentFromSpec } from '../../scene-content.ts';
 import { sanitizeTitle, UNTITLED } from '../../../domain/title.ts';
 import { ApiError, badRequest } from '../../../errors.ts';
 import type { DiagramRecord } from '../../../store/store.ts';
@@ -19,13 +19,29 @@ export const createDiagram = defineRoute<CreateDiagramBody>({
     'From a raw `scene` (stored exactly as supplied, appState dropped) or a `spec` laid out by the server; exactly one of the two. Counts against the diagram quota (trashed diagrams do not).',
   body: CreateDiagramBody,
   response: { status: 201, schema: CreatedDiagram, description: 'The stored diagram summary with its element count' },
-  errors: ['quota_exceeded', 'folder_forbidden', 'INVALID_SPEC', 'NOT_A_SCENE', 'BAD_LINK_SCHEME', 'SCENE_TOO_LARGE'],
+  errors: [
+    'quota_exceeded',
+    'folder_forbidden',
+    'INVALID_SPEC',
+    'UNSUPPORTED_VERSION',
+    'MISSING_NODE_ID',
+    'DUPLICATE_NODE_ID',
+    'UNKNOWN_SHAPE',
+    'UNKNOWN_ICON',
+    'DANGLING_EDGE',
+    'MALFORMED_SHORTHAND',
+    'MALFORMED_EDGE',
+    'SPEC_TOO_LARGE',
+    'ID_COLLISION',
+    'NOT_A_SCENE',
+    'BAD_LINK_SCHEME',
+    'SCENE_TOO_LARGE',
+  ],
   handler: async ({ body, actor, deps }) => {
     const hasSpec = body.spec !== undefined;
     const hasScene = body.scene !== undefined;
     if (hasSpec === hasScene) throw badRequest('send exactly one of "spec" or "scene"');
-    if (hasSpec) throw new ApiError('INVALID_SPEC', 'creating from a spec is not available on this server yet; send a "scene"');
-    const { elements } = validateScene(body.scene);
+    const content = hasSpec ? await contentFromSpec(deps, body.spec) : contentFromScene(body.scene);
     const folderId = body.folderId ?? null;
     if (folderId !== null) await requireOwnFolder(deps, actor, folderId);
 
@@ -37,8 +53,8 @@ export const createDiagram = defineRoute<CreateDiagramBody>({
       folderId,
       workspaceId: null,
       starred: false,
-      elementsJson: JSON.stringify(elements),
-      elementCount: elements.length,
+      elementsJson: content.elementsJson,
+      elementCount: content.elementCount,
       createdAt: now,
       updatedAt: now,
       docUpdatedAt: now,

@@ -1,0 +1,356 @@
+/**
+ * Horizontal coordinates by Brandes and Köpf: four alignments (up/down × left/right)
+ * line nodes up with a median neighbour into vertical blocks, each block is
+ * compacted against its left neighbours, and the final position is the mean of
+ * the two middle candidates. Long edges come out straight, nodes centred over
+ * their neighbours, and every layer keeps its order with the required gaps.
+ * Nodes may be asymmetric (a self-loop widens one side): `leftExtent` and
+ * `rightExtent` are measured from the node's centre line.
+ */
+
+export interface HorizontalInput {
+  layers: Int32Array[];
+  position: Int32Array;
+  /** Proper-graph neighbours in the layer above / below, in CSR form. */
+  upStart: Int32Array;
+  upList: Int32Array;
+  downStart: Int32Array;
+  downList: Int32Array;
+  isDummy: Uint8Array;
+  leftExtent: Float64Array;
+  rightExtent: Float64Array;
+  /** Half of the gap a node wants beside it (nodes and edge lines want different room). */
+  halfGap: Float64Array;
+}
+
+export function assignHorizontalCoordinates(input: HorizontalInput): Float64Array {
+  const n = input.position.length;
+  const conflicts = markTypeOneConflicts(input);
+  const candidates: Float64Array[] = [];
+  for (const vertical of ['up', 'down'] as const) {
+    for (const horizontal of ['left', 'right'] as const) {
+      let layering = vertical === 'up' ? input.layers : [...input.layers].reverse();
+      if (horizontal === 'right') layering = layering.map((layer) => layer.slice().reverse());
+      const neighbours =
+        vertical === 'up' ? { start: input.upStart, list: input.upList } : { start: input.downStart, list: input.downList };
+      const { root, align } = alignVertically(layering, n, neighbours, conflicts);
+      const xs = compactHorizontally(input, layering, root, align, horizontal === 'right');
+      if (horizontal === 'right') for (let v = 0; v < n; v++) xs[v] = -xs[v]!;
+      candidates.push(xs);
+    }
+  }
+  alignToNarrowest(input, candidates);
+  const x = new Float64Array(n);
+  const values = [0, 0, 0, 0];
+  for (let v = 0; v < n; v++) {
+    for (let k = 0; k < 4; k++) values[k] = candidates[k]![v]!;
+    values.sort((a, b) => a - b);
+    x[v] = (values[1]! + values[2]!) / 2;
+  }
+  enforceSeparation(input, x);
+  return x;
+}
+
+/** The narrowest any layer can be: its nodes side by side at their gaps. */
+export function widestLayerSpan(input: HorizontalInput): number {
+  let widest = 0;
+  for (const layer of input.layers) {
+    if (layer.length === 0) continue;
+    let span = input.leftExtent[layer[0]!]! + input.rightExtent[layer[layer.length - 1]!]!;
+    for (let i = 1; i < layer.length; i++) span += separation(input, layer[i - 1]!, layer[i]!);
+    widest = Math.max(widest, span);
+  }
+  return widest;
+}
+
+export function drawingWidth(input: HorizontalInput, x: Float64Array): number {
+  let min = Infinity;
+  let max = -Infinity;
+  for (let v = 0; v < x.length; v++) {
+    min = Math.min(min, x[v]! - input.leftExtent[v]!);
+    max = Math.max(max, x[v]! + input.rightExtent[v]!);
+  }
+  return max - min;
+}
+
+function separation(input: HorizontalInput, left: number, right: number): number {
+  return input.rightExtent[left]! + input.leftExtent[right]! + input.halfGap[left]! + input.halfGap[right]!;
+}
+
+/** Type 1 conflicts: a non-inner segment crossing an inner one (dummy to dummy); the inner segment wins. */
+function markTypeOneConflicts(input: HorizontalInput): Set<number> {
+  const { layers, position, upStart, upList, isDummy } = input;
+  const n = position.length;
+  const conflicts = new Set<number>();
+  for (let l = 1; l < layers.length; l++) {
+    const previousLength = layers[l - 1]!.length;
+    const layer = layers[l]!;
+    let k0 = 0;
+    let scanPos = 0;
+    for (let i = 0; i < layer.length; i++) {
+      const v = layer[i]!;
+      let inner = -1;
+      if (isDummy[v]) {
+        for (let k = upStart[v]!; k < upStart[v + 1]!; k++) {
+          if (isDummy[upList[k]!]) {
+            inner = upList[k]!;
+            break;
+          }
+        }
+      }
+      const k1 = inner >= 0 ? position[inner]! : previousLength;
+      if (inner >= 0 || i === layer.length - 1) {
+        for (let s = scanPos; s <= i; s++) {
+          const scanNode = layer[s]!;
+          for (let k = upStart[scanNode]!; k < upStart[scanNode + 1]!; k++) {
+            const u = upList[k]!;
+            const uPos = position[u]!;
+            if ((uPos < k0 || k1 < uPos) && !(isDummy[u] && isDummy[scanNode])) {
+              conflicts.add(Math.min(u, scanNode) * n + Math.max(u, scanNode));
+            }
+          }
+        }
+        scanPos = i + 1;
+        k0 = k1;
+      }
+    }
+  }
+  return conflicts;
+}
+
+function alignVertically(
+  layering: Int32Array[],
+  n: number,
+  neighbours: { start: Int32Array; list: Int32Array },
+  conflicts: Set<number>,
+): { root: Int32Array; align: Int32Array } {
+  const root = new Int32Array(n);
+  const align = new Int32Array(n);
+  const pos = new Int32Array(n);
+  for (const layer of layering) {
+    layer.forEach((v, i) => {
+      root[v] = v;
+      align[v] = v;
+      pos[v] = i;
+    });
+  }
+  const ws: number[] = [];
+  for (const layer of layering) {
+    let previousIndex = -1;
+    for (const v of layer) {
+      ws.length = 0;
+      for (let k = neighbours.start[v]!; k < neighbours.start[v + 1]!; k++) ws.push(neighbours.list[k]!);
+      if (ws.length === 0) continue;
+      ws.sort((a, b) => pos[a]! - pos[b]!);
+      const mid = (ws.length - 1) / 2;
+      for (let i = Math.floor(mid); i <= Math.ceil(mid); i++) {
+        const w = ws[i]!;
+        if (align[v] === v && previousIndex < pos[w]! && !conflicts.has(Math.min(v, w) * n + Math.max(v, w))) {
+          align[w] = v;
+          root[v] = root[w]!;
+          align[v] = root[v]!;
+          previousIndex = pos[w]!;
+        }
+      }
+    }
+  }
+  return { root, align };
+}
+
+/** Places each block as far left as its left neighbours allow, then pulls it right into any slack. */
+function compactHorizontally(
+  input: HorizontalInput,
+  layering: Int32Array[],
+  root: Int32Array,
+  _align: Int32Array,
+  reversed: boolean,
+): Float64Array {
+  const n = root.length;
+  const outStart = new Int32Array(n + 1);
+  let edgeCount = 0;
+  for (const layer of layering) {
+    for (let i = 1; i < layer.length; i++) {
+      outStart[root[layer[i - 1]!]! + 1]!++;
+      edgeCount++;
+    }
+  }
+  for (let v = 0; v < n; v++) outStart[v + 1]! += outStart[v]!;
+  const fill = outStart.slice(0, n);
+  const outTarget = new Int32Array(edgeCount);
+  const outWeight = new Float64Array(edgeCount);
+  const inDegree = new Int32Array(n);
+  for (const layer of layering) {
+    for (let i = 1; i < layer.length; i++) {
+      const u = layer[i - 1]!;
+      const v = layer[i]!;
+      const k = fill[root[u]!]!++;
+      outTarget[k] = root[v]!;
+      outWeight[k] = reversed ? separation(input, v, u) : separation(input, u, v);
+      inDegree[root[v]!]!++;
+    }
+  }
+  const order: number[] = [];
+  for (let v = 0; v < n; v++) if (root[v] === v && inDegree[v] === 0) order.push(v);
+  for (let i = 0; i < order.length; i++) {
+    const u = order[i]!;
+    for (let k = outStart[u]!; k < outStart[u + 1]!; k++) {
+      const w = outTarget[k]!;
+      if (--inDegree[w]! === 0) order.push(w);
+    }
+  }
+  const xs = new Float64Array(n);
+  for (const u of order) {
+    for (let k = outStart[u]!; k < outStart[u + 1]!; k++) {
+      const w = outTarget[k]!;
+      xs[w] = Math.max(xs[w]!, xs[u]! + outWeight[k]!);
+    }
+  }
+  for (let i = order.length - 1; i >= 0; i--) {
+    const u = order[i]!;
+    let min = Infinity;
+    for (let k = outStart[u]!; k < outStart[u + 1]!; k++) min = Math.min(min, xs[outTarget[k]!]! - outWeight[k]!);
+    if (min !== Infinity) xs[u] = Math.max(xs[u]!, min);
+  }
+  for (let v = 0; v < n; v++) xs[v] = xs[root[v]!]!;
+  return xs;
+}
+
+/** Shifts the four candidates so that each lines up with the narrowest on its own side. */
+function alignToNarrowest(input: HorizontalInput, candidates: Float64Array[]): void {
+  const n = input.position.length;
+  const extent = (xs: Float64Array): [number, number] => {
+    let min = Infinity;
+    let max = -Infinity;
+    for (let v = 0; v < n; v++) {
+      min = Math.min(min, xs[v]! - input.leftExtent[v]!);
+      max = Math.max(max, xs[v]! + input.rightExtent[v]!);
+    }
+    return [min, max];
+  };
+  const extents = candidates.map(extent);
+  let narrowest = 0;
+  extents.forEach(([min, max], k) => {
+    const [bestMin, bestMax] = extents[narrowest]!;
+    if (max - min < bestMax - bestMin) narrowest = k;
+  });
+  const [targetMin, targetMax] = extents[narrowest]!;
+  candidates.forEach((xs, k) => {
+    if (k === narrowest) return;
+    const [min, max] = extents[k]!;
+    const delta = k % 2 === 0 ? targetMin - min : targetMax - max;
+    for (let v = 0; v < n; v++) xs[v]! += delta;
+  });
+}
+
+/** Balancing can, rarely, bring two neighbours closer than allowed; push them apart left to right. */
+function enforceSeparation(input: HorizontalInput, x: Float64Array): void {
+  for (const layer of input.layers) {
+    for (let i = 1; i < layer.length; i++) {
+      const u = layer[i - 1]!;
+      const v = layer[i]!;
+      const min = x[u]! + separation(input, u, v);
+      if (x[v]! < min) x[v] = min;
+    }
+  }
+}
+
+export interface CompactInput extends HorizontalInput {
+  /** Proper edges with the port offsets at both ends (from each node's centre line). */
+  edgeUpper: Int32Array;
+  edgeLower: Int32Array;
+  upperOffset: Float64Array;
+  lowerOffset: Float64Array;
+}
+
+/**
+ * Quadratic placement: minimise Σ ω·(x_u + a − x_v − b)² over edges (ports a, b),
+ * subject to each layer's order and gaps, by sweeping layer by layer; each layer's
+ * sub-problem is an isotonic regression solved exactly by pool-adjacent-violators.
+ * Edges between dummies weigh most, so long edges straighten first. Every node
+ * stays within [0, maxWidth]: for an isotonic regression with the same bounds on
+ * every variable, clamping the unbounded solution is the bounded solution.
+ */
+export function assignCompactCoordinates(input: CompactInput, start: Float64Array, sweeps: number, maxWidth: number): Float64Array {
+  const n = input.position.length;
+  const x = start.slice();
+  const { edgeUpper, edgeLower, upperOffset, lowerOffset, isDummy } = input;
+  const m = edgeUpper.length;
+  const incidentStart = new Int32Array(n + 1);
+  for (let e = 0; e < m; e++) {
+    incidentStart[edgeUpper[e]! + 1]!++;
+    incidentStart[edgeLower[e]! + 1]!++;
+  }
+  for (let v = 0; v < n; v++) incidentStart[v + 1]! += incidentStart[v]!;
+  const fill = incidentStart.slice(0, n);
+  const incident = new Int32Array(2 * m);
+  for (let e = 0; e < m; e++) {
+    incident[fill[edgeUpper[e]!]!++] = e;
+    incident[fill[edgeLower[e]!]!++] = e;
+  }
+  const weight = new Float64Array(m);
+  for (let e = 0; e < m; e++) weight[e] = isDummy[edgeUpper[e]!]! + isDummy[edgeLower[e]!]! === 2 ? 8 : isDummy[edgeUpper[e]!] || isDummy[edgeLower[e]!] ? 2 : 1;
+
+  let maxLayer = 0;
+  for (const layer of input.layers) maxLayer = Math.max(maxLayer, layer.length);
+  const target = new Float64Array(maxLayer);
+  const mass = new Float64Array(maxLayer);
+  const blockStart = new Int32Array(maxLayer);
+  const blockValue = new Float64Array(maxLayer);
+  const blockMass = new Float64Array(maxLayer);
+
+  const placeLayer = (layer: Int32Array): void => {
+    let offset = 0;
+    for (let i = 0; i < layer.length; i++) {
+      const v = layer[i]!;
+      if (i > 0) offset += separation(input, layer[i - 1]!, v);
+      let sum = 0;
+      let total = 0;
+      for (let k = incidentStart[v]!; k < incidentStart[v + 1]!; k++) {
+        const e = incident[k]!;
+        const w = weight[e]!;
+        // The x that would put this edge's two ports on one vertical line.
+        const want = edgeUpper[e] === v ? x[edgeLower[e]!]! + lowerOffset[e]! - upperOffset[e]! : x[edgeUpper[e]!]! + upperOffset[e]! - lowerOffset[e]!;
+        sum += w * want;
+        total += w;
+      }
+      if (total === 0) {
+        sum = x[v]! * 1e-3;
+        total = 1e-3;
+      }
+      target[i] = sum / total - offset;
+      mass[i] = total;
+    }
+    // Pool adjacent violators: blocks of equal value, non-decreasing left to right.
+    let blocks = 0;
+    for (let i = 0; i < layer.length; i++) {
+      blockStart[blocks] = i;
+      blockValue[blocks] = target[i]!;
+      blockMass[blocks] = mass[i]!;
+      blocks++;
+      while (blocks > 1 && blockValue[blocks - 2]! >= blockValue[blocks - 1]!) {
+        const a = blocks - 2;
+        const b = blocks - 1;
+        const total = blockMass[a]! + blockMass[b]!;
+        blockValue[a] = (blockValue[a]! * blockMass[a]! + blockValue[b]! * blockMass[b]!) / total;
+        blockMass[a] = total;
+        blocks--;
+      }
+    }
+    const first = layer[0]!;
+    const last = layer[layer.length - 1]!;
+    const low = input.leftExtent[first]!;
+    const high = Math.max(low, maxWidth - input.rightExtent[last]! - offset);
+    offset = 0;
+    let block = 0;
+    for (let i = 0; i < layer.length; i++) {
+      if (i > 0) offset += separation(input, layer[i - 1]!, layer[i]!);
+      while (block + 1 < blocks && blockStart[block + 1]! <= i) block++;
+      x[layer[i]!] = Math.min(high, Math.max(low, blockValue[block]!)) + offset;
+    }
+  };
+  for (let sweep = 0; sweep < sweeps; sweep++) {
+    if (sweep % 2 === 0) for (const layer of input.layers) placeLayer(layer);
+    else for (let l = input.layers.length - 1; l >= 0; l--) placeLayer(input.layers[l]!);
+  }
+  return x;
+}

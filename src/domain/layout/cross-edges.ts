@@ -1,0 +1,512 @@
+/**
+ * Routes for the edges that the levels' layered routers leave unfinished.
+ *
+ * An edge between nodes in different containers already has a layered route
+ * between the two outer boxes it descends from (laid out in the level that holds
+ * both ends, with room for its label). It is extended inwards: inside each outer
+ * box, from the port where the layered route touches it to the real end node,
+ * around the boxes in between. An edge between a container and something inside
+ * it is routed inside that container. Ends spread over their node's side among
+ * the other edges there; routes avoid running on top of routes already drawn.
+ */
+import { ancestorChain, type NestedEdge, type NestedLayout } from './containers.ts';
+import { OccupiedSegments, routeAroundObstacles, type Heading } from './obstacle-router.ts';
+import { simplify, type Point } from './routing.ts';
+import type { Box, Direction } from './types.ts';
+
+type Side = 'top' | 'bottom' | 'left' | 'right';
+const OUTWARD: Record<Side, Heading> = { right: 0, left: 1, bottom: 2, top: 3 };
+const INWARD: Record<Side, Heading> = { right: 1, left: 0, bottom: 3, top: 2 };
+
+interface EdgeEnd {
+  edge: number;
+  node: number;
+  side: Side;
+  /** Where along the side the other end lies, for ordering the ports. */
+  towards: number;
+  /** A fixed port (a container's side facing a child inside it), or undefined to be spread. */
+  fixed?: Point;
+  port?: Point;
+}
+
+/** Extends a layered route between outer boxes into the real end nodes inside them. */
+interface ExtendJob {
+  kind: 'extend';
+  edge: number;
+  route: Point[];
+  outerFrom: number;
+  outerTo: number;
+  fromEnd: EdgeEnd | null;
+  toEnd: EdgeEnd | null;
+}
+
+/** Routes an edge from scratch around the boxes in its way (a container and something inside it). */
+interface AroundJob {
+  kind: 'around';
+  edge: number;
+  source: EdgeEnd;
+  target: EdgeEnd;
+}
+
+class Hierarchy {
+  private readonly children = new Map<number, number[]>();
+
+  constructor(
+    readonly parent: ArrayLike<number>,
+    count: number,
+  ) {
+    for (let v = 0; v < count; v++) {
+      const list = this.children.get(parent[v]!) ?? [];
+      list.push(v);
+      this.children.set(parent[v]!, list);
+    }
+  }
+
+  isContainer(v: number): boolean {
+    return this.children.has(v);
+  }
+
+  /** Boxes a route may not enter when every node in `open` (and the top level) may be passed through. */
+  obstaclesAround(open: Set<number>, boxes: Box[], roots: number[]): Box[] {
+    const obstacles: Box[] = [];
+    for (const container of roots) {
+      for (const v of this.children.get(container) ?? []) if (!open.has(v)) obstacles.push(boxes[v]!);
+    }
+    return obstacles;
+  }
+}
+
+export function routeCrossEdges(
+  direction: Direction,
+  boxes: Box[],
+  parent: ArrayLike<number>,
+  edges: NestedEdge[],
+  layout: NestedLayout,
+  /** Header height of each node (its given height): a container's label strip. */
+  headers: ArrayLike<number>,
+): void {
+  const { routes, labels, partial } = layout;
+  const hierarchy = new Hierarchy(parent, boxes.length);
+  const vertical = direction === 'TB' || direction === 'BT';
+  const jobs: Array<ExtendJob | AroundJob> = [];
+  edges.forEach((edge, e) => {
+    if (routes[e] !== null) return;
+    const part = partial[e];
+    if (part) {
+      const first = part.route[0]!;
+      const last = part.route[part.route.length - 1]!;
+      const exitSide = sideOfPoint(boxes[part.from]!, first) ?? 'bottom';
+      const entrySide = sideOfPoint(boxes[part.to]!, last) ?? 'top';
+      jobs.push({
+        kind: 'extend',
+        edge: e,
+        route: part.route,
+        outerFrom: part.from,
+        outerTo: part.to,
+        fromEnd: part.from === edge.from ? null : innerEnd(e, edge.from, exitSide, first, boxes),
+        toEnd: part.to === edge.to ? null : innerEnd(e, edge.to, entrySide, last, boxes),
+      });
+    } else {
+      const [source, target] = chooseSides(e, edge, boxes, parent, vertical);
+      jobs.push({ kind: 'around', edge: e, source, target });
+    }
+  });
+  if (jobs.length === 0) return;
+  const ends = jobs.flatMap((job) => (job.kind === 'around' ? [job.source, job.target] : [job.fromEnd, job.toEnd].filter((end) => end !== null)));
+  const alone = assignPorts(ends, boxes, edges, routes);
+  for (const job of jobs) if (job.kind === 'around') alignLonePorts(job.source, job.target, boxes, alone);
+
+  const occupied = new OccupiedSegments();
+  for (const route of routes) if (route) occupied.add(route);
+  for (const part of partial) if (part) occupied.add(part.route);
+
+  for (const job of jobs) {
+    const edge = edges[job.edge]!;
+    let route = job.kind === 'extend' ? extendInwards(job, edge, boxes, hierarchy, occupied) : null;
+    if (route) {
+      routes[job.edge] = route;
+    } else {
+      const around = job.kind === 'around' ? job : fallbackJob(job.edge, edge, boxes, parent, vertical);
+      const best = routeFromScratch(around, edge, boxes, hierarchy, headers, occupied);
+      route = best.route;
+      routes[job.edge] = route;
+      labels[job.edge] = best.label;
+    }
+    occupied.add(route);
+  }
+}
+
+/** The end of an inner leg: straight in line with where the route crosses the outer border, when the node's side reaches that far. */
+function innerEnd(e: number, node: number, side: Side, border: Point, boxes: Box[]): EdgeEnd {
+  const box = boxes[node]!;
+  const along = alongSide(side, border);
+  const [start, length] = side === 'top' || side === 'bottom' ? [box.x, box.width] : [box.y, box.height];
+  const end: EdgeEnd = { edge: e, node, side, towards: along };
+  if (along >= start + 0.1 * length && along <= start + 0.9 * length) end.fixed = sidePoint(box, side, (along - start) / length);
+  return end;
+}
+
+function fallbackJob(e: number, edge: NestedEdge, boxes: Box[], parent: ArrayLike<number>, vertical: boolean): AroundJob {
+  const [source, target] = chooseSides(e, edge, boxes, parent, vertical);
+  source.port = source.fixed ?? sidePoint(boxes[source.node]!, source.side, 0.5);
+  target.port = target.fixed ?? sidePoint(boxes[target.node]!, target.side, 0.5);
+  return { kind: 'around', edge: e, source, target };
+}
+
+/** The layered route with an inner leg at each end that lies inside its outer box; null if a leg is walled off. */
+function extendInwards(job: ExtendJob, edge: NestedEdge, boxes: Box[], hierarchy: Hierarchy, occupied: OccupiedSegments): Point[] | null {
+  const first = job.route[0]!;
+  const last = job.route[job.route.length - 1]!;
+  let head: Point[] = [];
+  let tail: Point[] = [];
+  if (job.fromEnd) {
+    const leg = routeAroundObstacles({
+      start: job.fromEnd.port!,
+      startHeading: OUTWARD[job.fromEnd.side],
+      end: first,
+      endHeading: OUTWARD[job.fromEnd.side],
+      obstacles: innerObstacles(job.outerFrom, edge.from, boxes, hierarchy),
+      occupied,
+      window: boxes[job.outerFrom]!,
+    });
+    if (!leg) return null;
+    head = leg;
+  }
+  if (job.toEnd) {
+    const leg = routeAroundObstacles({
+      start: last,
+      startHeading: INWARD[job.toEnd.side],
+      end: job.toEnd.port!,
+      endHeading: INWARD[job.toEnd.side],
+      obstacles: innerObstacles(job.outerTo, edge.to, boxes, hierarchy),
+      occupied,
+      window: boxes[job.outerTo]!,
+    });
+    if (!leg) return null;
+    tail = leg;
+  }
+  return simplify([...head, ...job.route, ...tail]);
+}
+
+/** Inside `outer`, the boxes between its border and `inner` (a descendant): everything off the path between them, and `inner` itself. */
+function innerObstacles(outer: number, inner: number, boxes: Box[], hierarchy: Hierarchy): Box[] {
+  const path = [inner];
+  for (const ancestor of ancestorChain(hierarchy.parent, inner)) {
+    path.push(ancestor);
+    if (ancestor === outer) break;
+  }
+  const open = new Set(path);
+  const obstacles = hierarchy.obstaclesAround(open, boxes, path.slice(1));
+  obstacles.push(boxes[inner]!);
+  return obstacles;
+}
+
+interface Attempt {
+  route: Point[];
+  label: Point | null;
+  /** Lower is better: label quality first, then length and bends. */
+  rank: number;
+}
+
+/** A route around every box in the way, trying other sides when the first choice leaves its label no clear spot. */
+function routeFromScratch(
+  job: AroundJob,
+  edge: NestedEdge,
+  boxes: Box[],
+  hierarchy: Hierarchy,
+  headers: ArrayLike<number>,
+  occupied: OccupiedSegments,
+): Attempt {
+  const { parent } = hierarchy;
+  const sourceContainsTarget = ancestorChain(parent, edge.to).includes(edge.from);
+  const targetContainsSource = ancestorChain(parent, edge.from).includes(edge.to);
+  const open = new Set([edge.from, edge.to, ...ancestorChain(parent, edge.from), ...ancestorChain(parent, edge.to)]);
+  const obstacles = hierarchy.obstaclesAround(open, boxes, [-1, ...open]);
+  if (!sourceContainsTarget) obstacles.push(boxes[edge.from]!);
+  if (!targetContainsSource) obstacles.push(boxes[edge.to]!);
+  const window = sourceContainsTarget ? boxes[edge.from] : targetContainsSource ? boxes[edge.to] : undefined;
+  const labelled = edge.labelWidth > 0 && edge.labelHeight > 0;
+  const containers = [...open].filter((v) => hierarchy.isContainer(v)).map((v) => ({ box: boxes[v]!, header: headers[v]! }));
+
+  const attempt = (start: Point, startSide: Side, end: Point, endSide: Side): Attempt => {
+    const route = routeAroundObstacles({
+      start,
+      startHeading: sourceContainsTarget ? INWARD[startSide] : OUTWARD[startSide],
+      end,
+      endHeading: targetContainsSource ? OUTWARD[endSide] : INWARD[endSide],
+      obstacles,
+      occupied,
+      ...(window ? { window } : {}),
+    });
+    if (!route) return { route: [start, end], label: null, rank: 3e9 };
+    if (!labelled) return { route, label: null, rank: routeCost(route) };
+    const label = placeLabel(route, edge, obstacles, containers);
+    return { route, label: label.point, rank: label.rank * 1e9 + routeCost(route) };
+  };
+  let best = attempt(job.source.port!, job.source.side, job.target.port!, job.target.side);
+  // A route that found no clear spot for its label (or no way at all) tries the other sides.
+  if (best.rank >= 1e9) {
+    for (const [startSide, endSide] of alternativeSides(sourceContainsTarget, targetContainsSource)) {
+      const start = sourceContainsTarget ? containerPort(boxes[edge.from]!, boxes[edge.to]!, startSide) : sidePoint(boxes[edge.from]!, startSide, 0.5);
+      const end = targetContainsSource ? containerPort(boxes[edge.to]!, boxes[edge.from]!, endSide) : sidePoint(boxes[edge.to]!, endSide, 0.5);
+      const candidate = attempt(start, startSide, end, endSide);
+      if (candidate.rank < best.rank) best = candidate;
+    }
+  }
+  return best;
+}
+
+const ALL_SIDES: Side[] = ['bottom', 'right', 'left', 'top'];
+
+function alternativeSides(sourceContainsTarget: boolean, targetContainsSource: boolean): Array<[Side, Side]> {
+  if (sourceContainsTarget || targetContainsSource) {
+    return (['bottom', 'right', 'left'] as Side[]).map((side) => [side, side]);
+  }
+  return ALL_SIDES.flatMap((a) => ALL_SIDES.map((b): [Side, Side] => [a, b]));
+}
+
+/** On a container's side, level with the child inside it. */
+function containerPort(container: Box, child: Box, side: Side): Point {
+  const [cx, cy] = centre(child);
+  if (side === 'left') return [container.x, cy];
+  if (side === 'right') return [container.x + container.width, cy];
+  return [cx, container.y + container.height];
+}
+
+function routeCost(route: Point[]): number {
+  let cost = 0;
+  for (let i = 1; i < route.length; i++) cost += Math.abs(route[i]![0] - route[i - 1]![0]) + Math.abs(route[i]![1] - route[i - 1]![1]);
+  return cost + 40 * (route.length - 2);
+}
+
+function centre(box: Box): Point {
+  return [box.x + box.width / 2, box.y + box.height / 2];
+}
+
+function chooseSides(e: number, edge: NestedEdge, boxes: Box[], parent: ArrayLike<number>, vertical: boolean): [EdgeEnd, EdgeEnd] {
+  const a = boxes[edge.from]!;
+  const b = boxes[edge.to]!;
+  if (ancestorChain(parent, edge.to).includes(edge.from)) {
+    const { side, port } = containerSide(a, b, edge);
+    return [
+      { edge: e, node: edge.from, side, towards: 0, fixed: port },
+      { edge: e, node: edge.to, side, towards: alongSide(side, port) },
+    ];
+  }
+  if (ancestorChain(parent, edge.from).includes(edge.to)) {
+    const { side, port } = containerSide(b, a, edge);
+    return [
+      { edge: e, node: edge.from, side, towards: alongSide(side, port) },
+      { edge: e, node: edge.to, side, towards: 0, fixed: port },
+    ];
+  }
+  const [fromSide, toSide] = facingSides(a, b, vertical);
+  return [
+    { edge: e, node: edge.from, side: fromSide, towards: alongSide(fromSide, centre(b)) },
+    { edge: e, node: edge.to, side: toSide, towards: alongSide(toSide, centre(a)) },
+  ];
+}
+
+/**
+ * The container side nearest the child (never the header on top), with a port
+ * level with the child's centre. A labelled edge takes the nearest side whose
+ * gap leaves the label room beside the child, when there is one.
+ */
+function containerSide(container: Box, child: Box, edge: NestedEdge): { side: Side; port: Point } {
+  const [cx, cy] = centre(child);
+  const options: Array<{ side: Side; gap: number; port: Point; room: number }> = [
+    { side: 'left', gap: child.x - container.x, port: [container.x, cy], room: edge.labelWidth / 2 },
+    { side: 'right', gap: container.x + container.width - (child.x + child.width), port: [container.x + container.width, cy], room: edge.labelWidth / 2 },
+    { side: 'bottom', gap: container.y + container.height - (child.y + child.height), port: [cx, container.y + container.height], room: edge.labelHeight / 2 },
+  ];
+  const labelled = edge.labelWidth > 0 && edge.labelHeight > 0;
+  options.sort((p, q) => {
+    if (labelled && p.gap >= p.room !== q.gap >= q.room) return p.gap >= p.room ? -1 : 1;
+    return p.gap - q.gap;
+  });
+  const { side, port } = options[0]!;
+  return { side, port };
+}
+
+function facingSides(a: Box, b: Box, vertical: boolean): [Side, Side] {
+  const below = b.y >= a.y + a.height;
+  const above = b.y + b.height <= a.y;
+  const right = b.x >= a.x + a.width;
+  const left = b.x + b.width <= a.x;
+  const verticalPair = (): [Side, Side] | null => (below ? ['bottom', 'top'] : above ? ['top', 'bottom'] : null);
+  const horizontalPair = (): [Side, Side] | null => (right ? ['right', 'left'] : left ? ['left', 'right'] : null);
+  return (vertical ? (verticalPair() ?? horizontalPair()) : (horizontalPair() ?? verticalPair())) ?? ['bottom', 'top'];
+}
+
+function alongSide(side: Side, [x, y]: Point): number {
+  return side === 'top' || side === 'bottom' ? x : y;
+}
+
+function sidePoint(box: Box, side: Side, t: number): Point {
+  switch (side) {
+    case 'top':
+      return [box.x + t * box.width, box.y];
+    case 'bottom':
+      return [box.x + t * box.width, box.y + box.height];
+    case 'left':
+      return [box.x, box.y + t * box.height];
+    case 'right':
+      return [box.x + box.width, box.y + t * box.height];
+  }
+}
+
+function sideOfPoint(box: Box, [x, y]: Point): Side | null {
+  if (Math.abs(y - box.y) < 0.5) return 'top';
+  if (Math.abs(y - (box.y + box.height)) < 0.5) return 'bottom';
+  if (Math.abs(x - box.x) < 0.5) return 'left';
+  if (Math.abs(x - (box.x + box.width)) < 0.5) return 'right';
+  return null;
+}
+
+/**
+ * Spreads the ends that share a node side over evenly spaced slots, in the
+ * order of where their other ends lie, keeping clear of the slots nearest to the
+ * ports that layered routes already use on that side.
+ */
+function assignPorts(ends: EdgeEnd[], boxes: Box[], edges: NestedEdge[], routes: Array<Point[] | null>): Set<EdgeEnd> {
+  const groups = new Map<string, EdgeEnd[]>();
+  for (const end of ends) {
+    if (end.fixed) {
+      end.port = end.fixed;
+      continue;
+    }
+    const key = `${end.node}:${end.side}`;
+    const group = groups.get(key) ?? [];
+    group.push(end);
+    groups.set(key, group);
+  }
+  const alone = new Set<EdgeEnd>();
+  const used = new Map<string, number[]>();
+  edges.forEach((edge, e) => {
+    const route = routes[e];
+    if (!route || route.length < 2) return;
+    for (const [node, point] of [
+      [edge.from, route[0]!],
+      [edge.to, route[route.length - 1]!],
+    ] as const) {
+      const side = sideOfPoint(boxes[node]!, point);
+      if (!side) continue;
+      const key = `${node}:${side}`;
+      const list = used.get(key) ?? [];
+      list.push(alongSide(side, point));
+      used.set(key, list);
+    }
+  });
+  for (const [key, group] of groups) {
+    group.sort((p, q) => p.towards - q.towards || p.edge - q.edge);
+    const { node, side } = group[0]!;
+    const box = boxes[node]!;
+    const taken = used.get(key) ?? [];
+    const slots = group.length + taken.length;
+    const start = side === 'top' || side === 'bottom' ? box.x : box.y;
+    const length = side === 'top' || side === 'bottom' ? box.width : box.height;
+    const free: number[] = [];
+    const claimed = new Set<number>();
+    for (const position of taken) {
+      let nearest = -1;
+      for (let s = 0; s < slots; s++) {
+        if (claimed.has(s)) continue;
+        const at = start + (length * (s + 1)) / (slots + 1);
+        if (nearest < 0 || Math.abs(at - position) < Math.abs(start + (length * (nearest + 1)) / (slots + 1) - position)) nearest = s;
+      }
+      claimed.add(nearest);
+    }
+    for (let s = 0; s < slots; s++) if (!claimed.has(s)) free.push((s + 1) / (slots + 1));
+    group.forEach((end, i) => (end.port = sidePoint(box, side, free[i]!)));
+    if (group.length === 1 && taken.length === 0) alone.add(group[0]!);
+  }
+  return alone;
+}
+
+/**
+ * Two facing ends that each have their side to themselves slide to a common
+ * line, when the sides overlap enough, so the route can run straight.
+ */
+function alignLonePorts(source: EdgeEnd, target: EdgeEnd, boxes: Box[], alone: Set<EdgeEnd>): void {
+  if (!alone.has(source) || !alone.has(target)) return;
+  const across = source.side === 'top' || source.side === 'bottom';
+  if (across !== (target.side === 'top' || target.side === 'bottom')) return;
+  const a = boxes[source.node]!;
+  const b = boxes[target.node]!;
+  const span = (box: Box): [number, number] => {
+    const [start, length] = across ? [box.x, box.width] : [box.y, box.height];
+    return [start + length * 0.2, start + length * 0.8];
+  };
+  const [a0, a1] = span(a);
+  const [b0, b1] = span(b);
+  const low = Math.max(a0, b0);
+  const high = Math.min(a1, b1);
+  if (low > high) return;
+  const middle = (alongSide(source.side, source.port!) + alongSide(target.side, target.port!)) / 2;
+  const at = Math.min(high, Math.max(low, middle));
+  source.port = across ? [at, source.port![1]] : [source.port![0], at];
+  target.port = across ? [at, target.port![1]] : [target.port![0], at];
+}
+
+/**
+ * The label's centre: on the route, where the label box clears every obstacle;
+ * preferably also clear of the borders and header strips of the containers the
+ * edge runs in; preferably mid-way along the longest stretch.
+ */
+function placeLabel(
+  route: Point[],
+  edge: NestedEdge,
+  obstacles: Box[],
+  containers: Array<{ box: Box; header: number }>,
+): { point: Point; rank: 0 | 1 | 2 } {
+  const halfW = edge.labelWidth / 2;
+  const halfH = edge.labelHeight / 2;
+  const separate = (x: number, y: number, b: Box): boolean =>
+    x + halfW <= b.x || x - halfW >= b.x + b.width || y + halfH <= b.y || y - halfH >= b.y + b.height;
+  const clear = ([x, y]: Point): boolean => obstacles.every((b) => separate(x, y, b));
+  const m = LABEL_CLEARANCE;
+  const tidy = ([x, y]: Point): boolean =>
+    containers.every(
+      ({ box, header }) =>
+        x + halfW + m <= box.x ||
+        x - halfW - m >= box.x + box.width ||
+        y + halfH + m <= box.y ||
+        y - halfH - m >= box.y + box.height ||
+        (x - halfW - m >= box.x && x + halfW + m <= box.x + box.width && y - halfH - m >= box.y + header && y + halfH + m <= box.y + box.height),
+    );
+  const segments = route
+    .slice(1)
+    .map((q, i) => ({ p: route[i]!, q, i, length: Math.abs(q[0] - route[i]![0]) + Math.abs(q[1] - route[i]![1]) }))
+    .sort((s, t) => t.length - s.length || s.i - t.i);
+  const candidates: Point[] = [];
+  for (const { p, q } of segments) {
+    for (const t of LABEL_STOPS) candidates.push([p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t]);
+  }
+  const overlap = ([x, y]: Point): number =>
+    obstacles.reduce((sum, b) => {
+      const w = Math.min(x + halfW, b.x + b.width) - Math.max(x - halfW, b.x);
+      const h = Math.min(y + halfH, b.y + b.height) - Math.max(y - halfH, b.y);
+      return w > 0 && h > 0 ? sum + w * h : sum;
+    }, 0);
+  const tidyAndClear = candidates.find((c) => clear(c) && tidy(c));
+  if (tidyAndClear) return { point: tidyAndClear, rank: 0 };
+  const clearOnly = candidates.find(clear);
+  if (clearOnly) return { point: clearOnly, rank: 1 };
+  // Nowhere fully clear (a label longer than the room its route has): the least overlap.
+  let least = candidates[0]!;
+  let leastOverlap = overlap(least);
+  for (const c of candidates) {
+    const o = overlap(c);
+    if (o < leastOverlap) {
+      least = c;
+      leastOverlap = o;
+    }
+  }
+  return { point: least, rank: 2 };
+}
+
+/** How far a label likes to keep from the border of a container it is near. */
+const LABEL_CLEARANCE = 4;
+
+/** Where along a segment to try a label, most central first. */
+const LABEL_STOPS = [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.1, 0.9, 0, 1];

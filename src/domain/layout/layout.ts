@@ -1,0 +1,81 @@
+/**
+ * The layout engine: boxes and links in, positions and routes out. A pure,
+ * deterministic function (no clock, no randomness beyond fixed seeds).
+ *
+ * Pipeline: sanitise the input (unknown parents and parent cycles fall back to
+ * the top level; edges naming unknown nodes are dropped) → lay out every
+ * container level, innermost first, with the layered engine (layered.ts) →
+ * place the levels inside their containers → route the edges that cross
+ * container borders around the boxes in their way → turn the result into ids.
+ */
+import { layoutNested, type NestedEdge, type NestedNode } from './containers.ts';
+import { routeCrossEdges } from './cross-edges.ts';
+import type { LayoutInput, LayoutResult } from './types.ts';
+
+export type { Box, Direction, LayoutEdge, LayoutInput, LayoutNode, LayoutResult } from './types.ts';
+
+const MIN_SIZE = 1;
+
+export function layoutGraph(input: LayoutInput): LayoutResult {
+  const direction = input.direction ?? 'TB';
+  const index = new Map<string, number>();
+  const nodes = input.nodes.filter((node) => {
+    if (index.has(node.id)) return false;
+    index.set(node.id, index.size);
+    return true;
+  });
+  const parent = nodes.map((node) => (node.parent != null && node.parent !== node.id ? (index.get(node.parent) ?? -1) : -1));
+  breakParentCycles(parent);
+  const nested: NestedNode[] = nodes.map((node, i) => ({
+    width: Math.max(MIN_SIZE, finite(node.width)),
+    height: Math.max(MIN_SIZE, finite(node.height)),
+    parent: parent[i]!,
+  }));
+  const edges = input.edges.filter((edge) => index.has(edge.from) && index.has(edge.to));
+  const nestedEdges: NestedEdge[] = edges.map((edge) => ({
+    from: index.get(edge.from)!,
+    to: index.get(edge.to)!,
+    labelWidth: Math.max(0, finite(edge.labelWidth ?? 0)),
+    labelHeight: Math.max(0, finite(edge.labelHeight ?? 0)),
+  }));
+
+  const laid = layoutNested(direction, nested, nestedEdges);
+  routeCrossEdges(direction, laid.boxes, parent, nestedEdges, laid, nested.map((node) => node.height));
+
+  const result: LayoutResult = { nodes: {}, edges: {} };
+  nodes.forEach((node, i) => {
+    const box = laid.boxes[i]!;
+    result.nodes[node.id] = { x: round(box.x), y: round(box.y), width: round(box.width), height: round(box.height) };
+  });
+  edges.forEach((edge, e) => {
+    const points = laid.routes[e]!.map(([x, y]): [number, number] => [round(x), round(y)]);
+    const label = laid.labels[e];
+    result.edges[edge.id] = label ? { points, label: { x: round(label[0]), y: round(label[1]) } } : { points };
+  });
+  return result;
+}
+
+function finite(value: number): number {
+  return Number.isFinite(value) ? value : 0;
+}
+
+/** Coordinates to 1/100 px: stable JSON, no float noise. */
+function round(value: number): number {
+  return Math.round(value * 100) / 100 + 0;
+}
+
+/** A parent chain that loops back on itself is cut where it first repeats. */
+function breakParentCycles(parent: number[]): void {
+  const state = new Uint8Array(parent.length);
+  for (let start = 0; start < parent.length; start++) {
+    const path: number[] = [];
+    let v = start;
+    while (v !== -1 && state[v] === 0) {
+      state[v] = 1;
+      path.push(v);
+      v = parent[v]!;
+    }
+    if (v !== -1 && state[v] === 1) parent[v] = -1;
+    for (const p of path) state[p] = 2;
+  }
+}

@@ -1,0 +1,235 @@
+/**
+ * One level of the hierarchy (the top level, or the children of one container):
+ * split into connected components, lay each out in the internal frame, turn it
+ * to the requested direction, and pack the components in rows of a balanced block.
+ */
+import { layoutComponent, type SelfLoop } from './layered.ts';
+import type { Point } from './routing.ts';
+import type { Box, Direction } from './types.ts';
+
+const COMPONENT_GAP = 60;
+/** Components that fit in this width together go in one row. */
+const SINGLE_ROW_WIDTH = 800;
+/** Target width / height of a packed level and of a wrapped component, in scene terms. */
+const TARGET_ASPECT = 1.4;
+
+export interface LevelNode {
+  width: number;
+  height: number;
+  /** Input order, for deterministic tie-breaks that follow the spec. */
+  hint: number;
+}
+
+export interface LevelEdge {
+  from: number;
+  to: number;
+  labelWidth: number;
+  labelHeight: number;
+  /**
+   * Where the edge should leave `from` / enter `to`: an offset from the node's
+   * centre along the side it uses (x for TB/BT, y for LR/RL). Unset: spread evenly.
+   */
+  fromPort?: number;
+  toPort?: number;
+}
+
+export interface LevelLayout {
+  /** Boxes relative to the level's top-left corner (0, 0). */
+  boxes: Box[];
+  routes: Point[][];
+  labels: Array<Point | null>;
+  width: number;
+  height: number;
+}
+
+interface PlacedComponent {
+  nodes: number[];
+  edges: number[];
+  boxes: Box[];
+  routes: Point[][];
+  labels: Array<Point | null>;
+  width: number;
+  height: number;
+}
+
+export function layoutLevel(direction: Direction, nodes: LevelNode[], edges: LevelEdge[]): LevelLayout {
+  const components = connectedComponents(nodes, edges);
+  const placed = components.map((component) => layoutOneComponent(direction, nodes, edges, component));
+  return packComponents(nodes.length, edges.length, placed);
+}
+
+function connectedComponents(nodes: LevelNode[], edges: LevelEdge[]): Array<{ nodes: number[]; edges: number[] }> {
+  const parent = nodes.map((_, i) => i);
+  const find = (v: number): number => {
+    while (parent[v] !== v) {
+      parent[v] = parent[parent[v]!]!;
+      v = parent[v]!;
+    }
+    return v;
+  };
+  for (const edge of edges) {
+    const a = find(edge.from);
+    const b = find(edge.to);
+    if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
+  }
+  const byRoot = new Map<number, { nodes: number[]; edges: number[] }>();
+  const order = nodes.map((_, i) => i).sort((a, b) => nodes[a]!.hint - nodes[b]!.hint || a - b);
+  for (const v of order) {
+    const root = find(v);
+    let component = byRoot.get(root);
+    if (!component) {
+      component = { nodes: [], edges: [] };
+      byRoot.set(root, component);
+    }
+    component.nodes.push(v);
+  }
+  edges.forEach((edge, e) => byRoot.get(find(edge.from))!.edges.push(e));
+  return [...byRoot.values()];
+}
+
+const transposed = (direction: Direction): boolean => direction === 'LR' || direction === 'RL';
+
+/** Internal frame → scene frame. */
+function toScene(direction: Direction, [x, y]: Point): Point {
+  switch (direction) {
+    case 'TB':
+      return [x, y];
+    case 'BT':
+      return [x, -y];
+    case 'LR':
+      return [y, x];
+    case 'RL':
+      return [-y, x];
+  }
+}
+
+function layoutOneComponent(
+  direction: Direction,
+  nodes: LevelNode[],
+  edges: LevelEdge[],
+  component: { nodes: number[]; edges: number[] },
+): PlacedComponent {
+  const swap = transposed(direction);
+  const local = new Map<number, number>();
+  component.nodes.forEach((v, i) => local.set(v, i));
+  const width = component.nodes.map((v) => (swap ? nodes[v]!.height : nodes[v]!.width));
+  const height = component.nodes.map((v) => (swap ? nodes[v]!.width : nodes[v]!.height));
+  const linkEdges: number[] = [];
+  const loopEdges: number[] = [];
+  for (const e of component.edges) (edges[e]!.from === edges[e]!.to ? loopEdges : linkEdges).push(e);
+  const labelSize = (e: number): [number, number] => {
+    const { labelWidth, labelHeight } = edges[e]!;
+    return swap ? [labelHeight, labelWidth] : [labelWidth, labelHeight];
+  };
+  const loops: SelfLoop[] = loopEdges.map((e) => {
+    const [labelWidth, labelHeight] = labelSize(e);
+    return { node: local.get(edges[e]!.from)!, labelWidth, labelHeight };
+  });
+  const layout = layoutComponent({
+    width,
+    height,
+    hint: component.nodes.map((v) => nodes[v]!.hint),
+    from: linkEdges.map((e) => local.get(edges[e]!.from)!),
+    to: linkEdges.map((e) => local.get(edges[e]!.to)!),
+    labelWidth: linkEdges.map((e) => labelSize(e)[0]),
+    labelHeight: linkEdges.map((e) => labelSize(e)[1]),
+    fromPort: linkEdges.map((e) => edges[e]!.fromPort ?? Number.NaN),
+    toPort: linkEdges.map((e) => edges[e]!.toPort ?? Number.NaN),
+    loops,
+    aspect: swap ? 1 / TARGET_ASPECT : TARGET_ASPECT,
+  });
+
+  const boxes: Box[] = component.nodes.map((v, i) => {
+    const [ax, ay] = toScene(direction, [layout.x[i]!, layout.y[i]!]);
+    const [bx, by] = toScene(direction, [layout.x[i]! + width[i]!, layout.y[i]! + height[i]!]);
+    return { x: Math.min(ax, bx), y: Math.min(ay, by), width: nodes[v]!.width, height: nodes[v]!.height };
+  });
+  const routeOf = new Map<number, Point[]>();
+  const labelOf = new Map<number, Point | null>();
+  linkEdges.forEach((e, i) => {
+    routeOf.set(e, layout.routes[i]!.map((p) => toScene(direction, p)));
+    const label = layout.labels[i];
+    labelOf.set(e, label ? toScene(direction, label) : null);
+  });
+  loopEdges.forEach((e, i) => {
+    routeOf.set(e, layout.loopRoutes[i]!.map((p) => toScene(direction, p)));
+    const label = layout.loopLabels[i];
+    labelOf.set(e, label ? toScene(direction, label) : null);
+  });
+  const routes = component.edges.map((e) => routeOf.get(e)!);
+  const labels = component.edges.map((e) => labelOf.get(e) ?? null);
+
+  // Normalise to a top-left origin over everything drawn: boxes, routes and labels.
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  const include = (x0: number, y0: number, x1: number, y1: number): void => {
+    minX = Math.min(minX, x0);
+    minY = Math.min(minY, y0);
+    maxX = Math.max(maxX, x1);
+    maxY = Math.max(maxY, y1);
+  };
+  for (const box of boxes) include(box.x, box.y, box.x + box.width, box.y + box.height);
+  for (const route of routes) for (const [px, py] of route) include(px, py, px, py);
+  labels.forEach((label, i) => {
+    if (!label) return;
+    const { labelWidth, labelHeight } = edges[component.edges[i]!]!;
+    include(label[0] - labelWidth / 2, label[1] - labelHeight / 2, label[0] + labelWidth / 2, label[1] + labelHeight / 2);
+  });
+  for (const box of boxes) {
+    box.x -= minX;
+    box.y -= minY;
+  }
+  const shift = (p: Point): Point => [p[0] - minX, p[1] - minY];
+  return {
+    nodes: component.nodes,
+    edges: component.edges,
+    boxes,
+    routes: routes.map((route) => route.map(shift)),
+    labels: labels.map((label) => (label ? shift(label) : null)),
+    width: maxX - minX,
+    height: maxY - minY,
+  };
+}
+
+/** Shelf packing in input order, rows about as wide as a block of the target aspect would be. */
+function packComponents(nodeCount: number, edgeCount: number, placed: PlacedComponent[]): LevelLayout {
+  let area = 0;
+  let widest = 0;
+  for (const c of placed) {
+    area += (c.width + COMPONENT_GAP) * (c.height + COMPONENT_GAP);
+    widest = Math.max(widest, c.width);
+  }
+  let total = 0;
+  for (const c of placed) total += c.width + (total > 0 ? COMPONENT_GAP : 0);
+  // A few small components simply sit side by side; many fill rows of a balanced block.
+  const rowWidth = Math.max(widest, Math.sqrt(area * TARGET_ASPECT), Math.min(total, SINGLE_ROW_WIDTH));
+  const boxes: Box[] = new Array<Box>(nodeCount);
+  const routes: Point[][] = new Array<Point[]>(edgeCount);
+  const labels: Array<Point | null> = new Array<Point | null>(edgeCount).fill(null);
+  let x = 0;
+  let y = 0;
+  let rowHeight = 0;
+  let width = 0;
+  for (const c of placed) {
+    if (x > 0 && x + c.width > rowWidth) {
+      y += rowHeight + COMPONENT_GAP;
+      x = 0;
+      rowHeight = 0;
+    }
+    c.nodes.forEach((v, i) => {
+      const box = c.boxes[i]!;
+      boxes[v] = { x: box.x + x, y: box.y + y, width: box.width, height: box.height };
+    });
+    c.edges.forEach((e, i) => {
+      routes[e] = c.routes[i]!.map(([px, py]) => [px + x, py + y]);
+      const label = c.labels[i];
+      labels[e] = label ? [label[0] + x, label[1] + y] : null;
+    });
+    width = Math.max(width, x + c.width);
+    rowHeight = Math.max(rowHeight, c.height);
+    x += c.width + COMPONENT_GAP;
+  }
+  return { boxes, routes, labels, width, height: y + rowHeight };
+}

@@ -1,0 +1,383 @@
+/**
+ * Orthogonal edge routing for a layered drawing (internal top-to-bottom frame).
+ *
+ * Each node spreads its edges over ports along its bottom and top sides, in the
+ * order of the nodes at their other ends, so edges at one node never cross.
+ * Between two layers lies a node-free channel: an edge drops from its port to a
+ * track (a horizontal line of its own), runs across, and drops into its target.
+ * Tracks are ordered so that two edges cross only where their ends force it
+ * (the order of the layers), and the channel grows to fit its tracks and the
+ * labels that sit on its edges. Long edges run straight down their dummy slots.
+ */
+import type { ProperGraph } from './dummies.ts';
+import { findReversedEdges } from './cycles.ts';
+import { NumberHeap } from './heap.ts';
+import type { LayerOrder } from './ordering.ts';
+
+export type Point = [number, number];
+
+export const LAYER_GAP = 80;
+const TRACK_SPACING = 10;
+const CHANNEL_MARGIN = 12;
+const LABEL_GAP = 6;
+const PORT_SPACING = 20;
+const MIN_PORT_GAP = 8;
+
+export interface ChannelRoutingInput {
+  graph: ProperGraph;
+  order: LayerOrder;
+  /** Centre x of every proper-graph node. */
+  x: Float64Array;
+  ports: PortOffsets;
+  /** Height of every proper-graph node (dummies: 0). */
+  height: Float64Array;
+  /** Label size of each input edge (0 when unlabelled), in the internal frame. */
+  labelWidth: ArrayLike<number>;
+  labelHeight: ArrayLike<number>;
+}
+
+export interface ChannelRouting {
+  /** Top y of every real node. */
+  y: Float64Array;
+  /** Each input edge's route from its upper end to its lower end. */
+  routes: Point[][];
+  /** Each input edge's label centre, when it has a label. */
+  labels: Array<Point | null>;
+}
+
+/** A set of proper edges routed together: one edge, or the branches of a trunk that share an end point. */
+interface Bundle {
+  tops: number[];
+  bottoms: number[];
+  lo: number;
+  hi: number;
+  track: number;
+}
+
+export function routeChannels(input: ChannelRoutingInput): ChannelRouting {
+  const { graph, x, height } = input;
+  const { layers } = input.order;
+  const { upper, lower, layerOf, realCount } = graph;
+  const edgeCount = upper.length;
+
+  const bottomX = new Float64Array(edgeCount);
+  const topX = new Float64Array(edgeCount);
+  for (let e = 0; e < edgeCount; e++) {
+    bottomX[e] = x[upper[e]!]! + input.ports.bottom[e]!;
+    topX[e] = x[lower[e]!]! + input.ports.top[e]!;
+  }
+  for (let e = 0; e < edgeCount; e++) {
+    // An edge that is all but straight becomes straight: its lower port moves by under a pixel.
+    if (Math.abs(bottomX[e]! - topX[e]!) < 1 && lower[e]! >= realCount) topX[e] = bottomX[e]!;
+    else if (Math.abs(bottomX[e]! - topX[e]!) < 1) bottomX[e] = topX[e]!;
+  }
+
+  const layerCount = layers.length;
+  const layerHeight = new Float64Array(layerCount);
+  for (let v = 0; v < realCount; v++) layerHeight[layerOf[v]!] = Math.max(layerHeight[layerOf[v]!]!, height[v]!);
+
+  // Label slots: each labelled edge shows its label in the channel of its middle proper edge.
+  const labelEdgeOf = new Int32Array(edgeCount).fill(-1);
+  input.graph.chains.forEach((chain, e) => {
+    if (input.labelWidth[e]! > 0 && input.labelHeight[e]! > 0) labelEdgeOf[chain[Math.floor(chain.length / 2)]!] = e;
+  });
+
+  const channelEdges: number[][] = Array.from({ length: Math.max(0, layerCount - 1) }, () => []);
+  for (let e = 0; e < edgeCount; e++) channelEdges[layerOf[upper[e]!]!]!.push(e);
+
+  const trackOf = new Int32Array(edgeCount).fill(-1);
+  const trackCount = new Int32Array(Math.max(0, layerCount - 1));
+  const labelRow = new Int32Array(edgeCount).fill(-1);
+  const labelRowHeights: number[][] = [];
+  for (let c = 0; c < layerCount - 1; c++) {
+    const bundles = bundleChannel(channelEdges[c]!, graph, bottomX, topX);
+    trackCount[c] = assignTracks(bundles);
+    for (const bundle of bundles) for (const e of [...bundle.tops, ...bundle.bottoms]) trackOf[e] = bundle.track;
+    labelRowHeights.push(assignLabelRows(channelEdges[c]!, labelEdgeOf, bottomX, input, labelRow));
+  }
+
+  const layerTop = new Float64Array(layerCount);
+  const channelTop = new Float64Array(Math.max(0, layerCount - 1));
+  const trackZoneTop = new Float64Array(Math.max(0, layerCount - 1));
+  const trackZoneHeight = new Float64Array(Math.max(0, layerCount - 1));
+  let yCursor = 0;
+  for (let l = 0; l < layerCount; l++) {
+    layerTop[l] = yCursor;
+    yCursor += layerHeight[l]!;
+    if (l === layerCount - 1) break;
+    const rows = labelRowHeights[l]!;
+    const labelsHeight = rows.reduce((sum, h) => sum + h + LABEL_GAP, 0);
+    const tracksNeeded = (trackCount[l]! + 1) * TRACK_SPACING;
+    const channel = Math.max(LAYER_GAP, 2 * CHANNEL_MARGIN + labelsHeight + tracksNeeded);
+    channelTop[l] = yCursor;
+    trackZoneTop[l] = yCursor + CHANNEL_MARGIN + labelsHeight;
+    trackZoneHeight[l] = channel - 2 * CHANNEL_MARGIN - labelsHeight;
+    yCursor += channel;
+  }
+
+  const y = new Float64Array(realCount);
+  for (let v = 0; v < realCount; v++) y[v] = layerTop[layerOf[v]!]! + (layerHeight[layerOf[v]!]! - height[v]!) / 2;
+
+  const trackY = (e: number): number => {
+    const c = layerOf[upper[e]!]!;
+    return trackZoneTop[c]! + (trackZoneHeight[c]! * (trackOf[e]! + 1)) / (trackCount[c]! + 1);
+  };
+  const labelY = (e: number): number => {
+    const c = layerOf[upper[e]!]!;
+    const rows = labelRowHeights[c]!;
+    let top = channelTop[c]! + CHANNEL_MARGIN;
+    for (let r = 0; r < labelRow[e]!; r++) top += rows[r]! + LABEL_GAP;
+    return top + rows[labelRow[e]!]! / 2;
+  };
+
+  const routes: Point[][] = [];
+  const labels: Array<Point | null> = [];
+  graph.chains.forEach((chain, e) => {
+    const first = chain[0]!;
+    const last = chain[chain.length - 1]!;
+    const source = upper[first]!;
+    const target = lower[last]!;
+    const points: Point[] = [[bottomX[first]!, y[source]! + height[source]!]];
+    let label: Point | null = null;
+    for (const pe of chain) {
+      if (trackOf[pe]! >= 0 && bottomX[pe] !== topX[pe]) {
+        const ty = trackY(pe);
+        points.push([bottomX[pe]!, ty], [topX[pe]!, ty]);
+      }
+      if (labelEdgeOf[pe] === e) label = [bottomX[pe]!, labelY(pe)];
+    }
+    points.push([topX[last]!, y[target]!]);
+    routes.push(simplify(points));
+    labels.push(label);
+  });
+  return { y, routes, labels };
+}
+
+export interface PortOffsets {
+  /** Offset of each proper edge's port from its upper node's centre line, along that node's bottom side. */
+  bottom: Float64Array;
+  /** Offset along the lower node's top side. */
+  top: Float64Array;
+}
+
+/**
+ * Ports along the bottom and top of each node, ordered by the position of the
+ * other end; dummies use their centre. A pinned port (an edge that really ends
+ * at a node inside a container) keeps its offset where the side allows; the
+ * ports of one side then keep a minimum spacing.
+ */
+export function assignPorts(
+  graph: ProperGraph,
+  position: Int32Array,
+  width: Float64Array,
+  pinnedBottom: Float64Array,
+  pinnedTop: Float64Array,
+): PortOffsets {
+  const { upper, lower, realCount } = graph;
+  const bottom = new Float64Array(upper.length);
+  const top = new Float64Array(upper.length);
+  const downEdges: number[][] = Array.from({ length: realCount }, () => []);
+  const upEdges: number[][] = Array.from({ length: realCount }, () => []);
+  for (let e = 0; e < upper.length; e++) {
+    if (upper[e]! < realCount) downEdges[upper[e]!]!.push(e);
+    if (lower[e]! < realCount) upEdges[lower[e]!]!.push(e);
+  }
+  const spread = (v: number, edges: number[], otherEnd: Int32Array, pinned: Float64Array, out: Float64Array): void => {
+    if (edges.length === 0) return;
+    const half = (width[v]! * 0.8) / 2;
+    edges.sort((a, b) => position[otherEnd[a]!]! - position[otherEnd[b]!]! || a - b);
+    const spacing = edges.length > 1 ? Math.min(PORT_SPACING, (2 * half) / (edges.length - 1)) : 0;
+    edges.forEach((e, k) => (out[e] = (k - (edges.length - 1) / 2) * spacing));
+    if (!edges.some((e) => !Number.isNaN(pinned[e]!))) return;
+    for (const e of edges) if (!Number.isNaN(pinned[e]!)) out[e] = Math.max(-half, Math.min(half, pinned[e]!));
+    edges.sort((a, b) => out[a]! - out[b]! || a - b);
+    const gap = Math.min(MIN_PORT_GAP, edges.length > 1 ? (2 * half) / (edges.length - 1) : 0);
+    for (let k = 1; k < edges.length; k++) out[edges[k]!] = Math.max(out[edges[k]!]!, out[edges[k - 1]!]! + gap);
+    const overflow = out[edges[edges.length - 1]!]! - half;
+    if (overflow > 0) for (const e of edges) out[e]! -= overflow;
+  };
+  for (let v = 0; v < realCount; v++) {
+    spread(v, downEdges[v]!, lower, pinnedBottom, bottom);
+    spread(v, upEdges[v]!, upper, pinnedTop, top);
+  }
+  return { bottom, top };
+}
+
+/** Groups a channel's edges into bundles: edges leaving one dummy point together, or entering one together. */
+function bundleChannel(edges: number[], graph: ProperGraph, bottomX: Float64Array, topX: Float64Array): Bundle[] {
+  const { upper, lower, realCount } = graph;
+  const bundles: Bundle[] = [];
+  const byUpper = new Map<number, Bundle>();
+  const byLower = new Map<number, Bundle>();
+  for (const e of edges) {
+    if (bottomX[e] === topX[e]) continue;
+    const u = upper[e]!;
+    const v = lower[e]!;
+    let bundle = u >= realCount ? byUpper.get(u) : v >= realCount ? byLower.get(v) : undefined;
+    if (!bundle) {
+      bundle = { tops: [], bottoms: [], lo: Infinity, hi: -Infinity, track: 0 };
+      bundles.push(bundle);
+      if (u >= realCount) byUpper.set(u, bundle);
+      else if (v >= realCount) byLower.set(v, bundle);
+    }
+    bundle.tops.push(e);
+    bundle.bottoms.push(e);
+    bundle.lo = Math.min(bundle.lo, bottomX[e]!, topX[e]!);
+    bundle.hi = Math.max(bundle.hi, bottomX[e]!, topX[e]!);
+  }
+  for (const bundle of bundles) {
+    (bundle as BundleWithPoints).topPoints = uniqueSorted(bundle.tops.map((e) => bottomX[e]!));
+    (bundle as BundleWithPoints).bottomPoints = uniqueSorted(bundle.bottoms.map((e) => topX[e]!));
+  }
+  return bundles;
+}
+
+interface BundleWithPoints extends Bundle {
+  topPoints: number[];
+  bottomPoints: number[];
+}
+
+function uniqueSorted(values: number[]): number[] {
+  values.sort((a, b) => a - b);
+  return values.filter((v, i) => i === 0 || v !== values[i - 1]);
+}
+
+function countInside(points: number[], lo: number, hi: number): number {
+  let count = 0;
+  for (const p of points) if (p > lo && p < hi) count++;
+  return count;
+}
+
+/**
+ * Tracks: bundles whose spans overlap need different tracks, and the one placed
+ * higher decides which vertical legs its horizontal run crosses. Where one order
+ * of a pair crosses less, that order is a constraint; cycles among constraints
+ * are broken; in a topological order of them (ties by leftmost span) each
+ * bundle takes the first track below the bundles it must stay below that no
+ * overlapping bundle holds. Returns the track count.
+ */
+function assignTracks(bundles: Bundle[]): number {
+  const k = bundles.length;
+  if (k === 0) return 0;
+  const items = bundles as BundleWithPoints[];
+  const sorted = items.map((_, i) => i).sort((a, b) => items[a]!.lo - items[b]!.lo || items[a]!.hi - items[b]!.hi || a - b);
+  const from: number[] = [];
+  const to: number[] = [];
+  for (let ii = 0; ii < k; ii++) {
+    const a = sorted[ii]!;
+    const A = items[a]!;
+    for (let jj = ii + 1; jj < k; jj++) {
+      const b = sorted[jj]!;
+      const B = items[b]!;
+      if (B.lo > A.hi) break;
+      // Cost of a above b: b's legs from the top cross a's run; a's legs to the bottom cross b's run.
+      const aAbove = countInside(B.topPoints, A.lo, A.hi) + countInside(A.bottomPoints, B.lo, B.hi);
+      const bAbove = countInside(A.topPoints, B.lo, B.hi) + countInside(B.bottomPoints, A.lo, A.hi);
+      if (aAbove < bAbove) {
+        from.push(a);
+        to.push(b);
+      } else if (bAbove < aAbove) {
+        from.push(b);
+        to.push(a);
+      }
+    }
+  }
+  const reversed = findReversedEdges(k, from, to);
+  const outStart = new Int32Array(k + 1);
+  for (let i = 0; i < from.length; i++) outStart[(reversed[i] ? to[i]! : from[i]!) + 1]!++;
+  for (let i = 0; i < k; i++) outStart[i + 1]! += outStart[i]!;
+  const fill = outStart.slice(0, k);
+  const next = new Int32Array(from.length);
+  const inDegree = new Int32Array(k);
+  for (let i = 0; i < from.length; i++) {
+    const a = reversed[i] ? to[i]! : from[i]!;
+    const b = reversed[i] ? from[i]! : to[i]!;
+    next[fill[a]!++] = b;
+    inDegree[b]!++;
+  }
+  const rankInSorted = new Int32Array(k);
+  sorted.forEach((item, r) => (rankInSorted[item] = r));
+  const ready = new NumberHeap();
+  for (let i = 0; i < k; i++) if (inDegree[i] === 0) ready.push(rankInSorted[i]!);
+  const sequence: number[] = [];
+  while (ready.size > 0) {
+    const a = sorted[ready.pop()!]!;
+    sequence.push(a);
+    for (let j = outStart[a]!; j < outStart[a + 1]!; j++) {
+      const b = next[j]!;
+      if (--inDegree[b]! === 0) ready.push(rankInSorted[b]!);
+    }
+  }
+  // First fit in that order: below every bundle it must stay below, on no track an overlapping bundle holds.
+  const forcedBelow = new Int32Array(k);
+  let tracks = 0;
+  const taken: number[] = [];
+  for (let i = 0; i < sequence.length; i++) {
+    const a = sequence[i]!;
+    const A = items[a]!;
+    taken.length = 0;
+    for (let j = 0; j < i; j++) {
+      const B = items[sequence[j]!]!;
+      if (B.lo <= A.hi && A.lo <= B.hi) taken.push(B.track);
+    }
+    taken.sort((p, q) => p - q);
+    let track = forcedBelow[a]!;
+    for (const t of taken) {
+      if (t === track) track++;
+      else if (t > track) break;
+    }
+    A.track = track;
+    tracks = Math.max(tracks, track + 1);
+    for (let j = outStart[a]!; j < outStart[a + 1]!; j++) forcedBelow[next[j]!] = Math.max(forcedBelow[next[j]!]!, track + 1);
+  }
+  return tracks;
+}
+
+/** Label rows at the top of a channel: labels that would overlap side by side go to separate rows. Returns row heights. */
+function assignLabelRows(
+  edges: number[],
+  labelEdgeOf: Int32Array,
+  bottomX: Float64Array,
+  input: ChannelRoutingInput,
+  labelRow: Int32Array,
+): number[] {
+  const labelled = edges.filter((pe) => labelEdgeOf[pe]! >= 0);
+  labelled.sort((a, b) => bottomX[a]! - bottomX[b]! || a - b);
+  const rowEnd: number[] = [];
+  const rowHeight: number[] = [];
+  for (const pe of labelled) {
+    const e = labelEdgeOf[pe]!;
+    const half = input.labelWidth[e]! / 2;
+    const left = bottomX[pe]! - half;
+    let row = rowEnd.findIndex((end) => end + LABEL_GAP <= left);
+    if (row < 0) {
+      row = rowEnd.length;
+      rowEnd.push(-Infinity);
+      rowHeight.push(0);
+    }
+    rowEnd[row] = bottomX[pe]! + half;
+    rowHeight[row] = Math.max(rowHeight[row]!, input.labelHeight[e]!);
+    labelRow[pe] = row;
+  }
+  return rowHeight;
+}
+
+/** Drops repeated points and the middle of three collinear points. */
+export function simplify(points: Point[]): Point[] {
+  const out: Point[] = [];
+  for (const p of points) {
+    const last = out[out.length - 1];
+    if (last && Math.abs(last[0] - p[0]) < 1e-9 && Math.abs(last[1] - p[1]) < 1e-9) continue;
+    if (out.length >= 2) {
+      const a = out[out.length - 2]!;
+      const b = out[out.length - 1]!;
+      const cross = (b[0] - a[0]) * (p[1] - b[1]) - (b[1] - a[1]) * (p[0] - b[0]);
+      const forward = (b[0] - a[0]) * (p[0] - b[0]) + (b[1] - a[1]) * (p[1] - b[1]);
+      if (Math.abs(cross) < 1e-9 && forward >= 0) out[out.length - 1] = p;
+      else out.push(p);
+    } else {
+      out.push(p);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,163 @@
+import { getBoundTextMaxHeight, getBoundTextMaxWidth, isKnownFontFamily, measureText } from '../text/metrics.ts';
+import { contrastRatio, parseColor, type Rgb } from './color.ts';
+
+export type LintKind = 'overlap' | 'clipped_label' | 'unbound_arrow' | 'dangling_binding' | 'outlier' | 'low_contrast';
+
+export interface LintIssue {
+  kind: LintKind;
+  elementIds: string[];
+  message: string;
+}
+
+type Element = Record<string, any>;
+
+const SHAPES = new Set(['rectangle', 'ellipse', 'diamond', 'image', 'frame', 'magicframe', 'embeddable', 'iframe']);
+const LINEAR = new Set(['arrow', 'line']);
+const WHITE: Rgb = [255, 255, 255];
+/** WCAG's threshold for large text and graphics. */
+const MIN_CONTRAST = 3;
+/** Rounding slack, in pixels, before a label counts as clipped. */
+const SLACK = 0.5;
+
+interface Box {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+}
+
+function boxOf(e: Element): Box {
+  if (LINEAR.has(e.type) && Array.isArray(e.points) && e.points.length > 0) {
+    const xs = e.points.map((p: number[]) => e.x + (p[0] ?? 0));
+    const ys = e.points.map((p: number[]) => e.y + (p[1] ?? 0));
+    return { x1: Math.min(...xs), y1: Math.min(...ys), x2: Math.max(...xs), y2: Math.max(...ys) };
+  }
+  const w = Number(e.width) || 0;
+  const h = Number(e.height) || 0;
+  return { x1: Math.min(e.x, e.x + w), y1: Math.min(e.y, e.y + h), x2: Math.max(e.x, e.x + w), y2: Math.max(e.y, e.y + h) };
+}
+
+const contains = (outer: Box, inner: Box) => outer.x1 <= inner.x1 && outer.y1 <= inner.y1 && outer.x2 >= inner.x2 && outer.y2 >= inner.y2;
+const overlapArea = (a: Box, b: Box) => Math.max(0, Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1)) * Math.max(0, Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1));
+const shareGroup = (a: Element, b: Element) => Array.isArray(a.groupIds) && Array.isArray(b.groupIds) && a.groupIds.some((g: string) => b.groupIds.includes(g));
+
+/** Shapes whose boxes intersect without one holding the other (nesting is a container, not an overlap). */
+function overlaps(shapes: Element[]): LintIssue[] {
+  const issues: LintIssue[] = [];
+  const items = shapes.map((e) => ({ e, box: boxOf(e) })).sort((a, b) => a.box.x1 - b.box.x1);
+  for (let i = 0; i < items.length; i++) {
+    const a = items[i]!;
+    for (let j = i + 1; j < items.length && items[j]!.box.x1 < a.box.x2; j++) {
+      const b = items[j]!;
+      if (overlapArea(a.box, b.box) <= 0 || contains(a.box, b.box) || contains(b.box, a.box) || shareGroup(a.e, b.e)) continue;
+      issues.push({ kind: 'overlap', elementIds: [a.e.id, b.e.id], message: `${a.e.type} "${a.e.id}" overlaps ${b.e.type} "${b.e.id}"` });
+    }
+  }
+  return issues;
+}
+
+/** Bound text wider or taller than the area its container gives it, as measured with the editor's font. */
+function clippedLabels(texts: Element[], byId: Map<string, Element>): LintIssue[] {
+  const issues: LintIssue[] = [];
+  for (const text of texts) {
+    const container = text.containerId ? byId.get(text.containerId) : undefined;
+    if (!container || LINEAR.has(container.type) || typeof text.text !== 'string' || !isKnownFontFamily(Number(text.fontFamily))) continue;
+    const measured = measureText(text.text, Number(text.fontSize) || 20, Number(text.fontFamily));
+    const maxWidth = getBoundTextMaxWidth(container.type, container.width);
+    const maxHeight = getBoundTextMaxHeight(container.type, container.height);
+    if (measured.width > maxWidth + SLACK || measured.height > maxHeight + SLACK) {
+      issues.push({
+        kind: 'clipped_label',
+        elementIds: [text.id, container.id],
+        message: `label "${text.id}" needs ${Math.ceil(measured.width)}×${Math.ceil(measured.height)} but ${container.type} "${container.id}" leaves ${Math.floor(maxWidth)}×${Math.floor(maxHeight)}`,
+      });
+    }
+  }
+  return issues;
+}
+
+function arrowBindings(arrows: Element[], byId: Map<string, Element>): LintIssue[] {
+  const issues: LintIssue[] = [];
+  for (const arrow of arrows) {
+    for (const end of ['start', 'end'] as const) {
+      const binding = arrow[`${end}Binding`];
+      if (!binding) {
+        issues.push({ kind: 'unbound_arrow', elementIds: [arrow.id], message: `arrow "${arrow.id}" is not bound at its ${end}` });
+        continue;
+      }
+      const target = byId.get(binding.elementId);
+      if (!target) {
+        issues.push({ kind: 'dangling_binding', elementIds: [arrow.id], message: `arrow "${arrow.id}" is bound at its ${end} to "${binding.elementId}", which does not exist` });
+      } else if (!Array.isArray(target.boundElements) || !target.boundElements.some((b: Element) => b?.id === arrow.id)) {
+        issues.push({ kind: 'dangling_binding', elementIds: [arrow.id, target.id], message: `arrow "${arrow.id}" is bound to "${target.id}", whose boundElements do not point back` });
+      }
+    }
+  }
+  return issues;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * Elements far from the bulk of the drawing: their distance from the median
+ * centre exceeds five times the median distance (and at least 2000 px), a test
+ * that a few strays cannot skew.
+ */
+function outliers(elements: Element[]): LintIssue[] {
+  if (elements.length < 3) return [];
+  const centres = elements.map((e) => {
+    const box = boxOf(e);
+    return { e, x: (box.x1 + box.x2) / 2, y: (box.y1 + box.y2) / 2 };
+  });
+  const mx = median(centres.map((c) => c.x));
+  const my = median(centres.map((c) => c.y));
+  const distances = centres.map((c) => Math.hypot(c.x - mx, c.y - my));
+  const reach = Math.max(2000, 5 * median(distances));
+  return centres
+    .filter((_, i) => distances[i]! > reach)
+    .map(({ e }) => ({ kind: 'outlier' as const, elementIds: [e.id], message: `${e.type} "${e.id}" lies far outside the rest of the diagram` }));
+}
+
+function lowContrast(texts: Element[], byId: Map<string, Element>, background: Rgb): LintIssue[] {
+  const issues: LintIssue[] = [];
+  for (const text of texts) {
+    const ink = parseColor(text.strokeColor);
+    if (!ink) continue;
+    const container = text.containerId ? byId.get(text.containerId) : undefined;
+    const fill = container && !LINEAR.has(container.type) && container.backgroundColor !== 'transparent' ? parseColor(container.backgroundColor) : null;
+    const behind = fill ?? background;
+    const ratio = contrastRatio(ink, behind);
+    if (ratio < MIN_CONTRAST) {
+      issues.push({
+        kind: 'low_contrast',
+        elementIds: container && fill ? [text.id, container.id] : [text.id],
+        message: `text "${text.id}" has a contrast ratio of ${ratio.toFixed(2)} against its ${fill ? 'container fill' : 'background'} (at least ${MIN_CONTRAST} is readable)`,
+      });
+    }
+  }
+  return issues;
+}
+
+/**
+ * Checks a scene for what makes a diagram hard to read or broken in the editor:
+ * overlapping shapes, clipped labels, arrows not bound (or bound to nothing),
+ * stray elements far from the rest, and low-contrast text. Pure.
+ */
+export function lintScene(rawElements: unknown[], options: { background?: string } = {}): LintIssue[] {
+  const elements = rawElements.filter((e): e is Element => typeof e === 'object' && e !== null && !(e as Element).isDeleted);
+  const byId = new Map(elements.map((e) => [e.id as string, e]));
+  const texts = elements.filter((e) => e.type === 'text');
+  const arrows = elements.filter((e) => e.type === 'arrow');
+  const background = parseColor(options.background) ?? WHITE;
+  return [
+    ...overlaps(elements.filter((e) => SHAPES.has(e.type))),
+    ...clippedLabels(texts, byId),
+    ...arrowBindings(arrows, byId),
+    ...outliers(elements),
+    ...lowContrast(texts, byId, background),
+  ];
+}

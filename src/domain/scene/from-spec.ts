@@ -1,0 +1,357 @@
+import type { LayoutInput, LayoutResult } from '../layout/types.ts';
+import type { ArrowheadName, DiagramSpec, SpecNode } from '../spec/types.ts';
+import { BOUND_TEXT_PADDING, containerSizeForText, fitTextInContainer, getBoundTextMaxHeight, getBoundTextMaxWidth, measureText, wrapText } from '../text/metrics.ts';
+import {
+  addBound,
+  baseElement,
+  BINDING_GAP,
+  type ExcalidrawElement,
+  FONT_FAMILY_EXCALIFONT,
+  FONT_SIZE,
+  LINE_HEIGHT,
+  type Style,
+} from './elements.ts';
+import { centreOn, type Point, rayHitsOutline, roundPoint, stepBack } from './geometry.ts';
+
+/** Widths labels wrap at, per shape; longer labels wrap and the shape grows to fit. */
+const WRAP_WIDTH = { rectangle: 240, ellipse: 220, diamond: 200, text: 400, container: 400 } as const;
+const MIN_SIZE = { rectangle: [160, 70], ellipse: [160, 80], diamond: [180, 100] } as const;
+/** Breathing room around a label beyond the editor's own padding. */
+const MARGIN = { rectangle: [30, 20], ellipse: [20, 12], diamond: [20, 12] } as const;
+export const ICON_SIZE = 48;
+const ICON_GAP = 8;
+/** The editor's minimum arrow-label width (font size × 11): wrapping there never re-wraps in the editor. */
+const EDGE_LABEL_WRAP = FONT_SIZE * 11;
+const CONTAINER_HEADER_EXTRA = 10;
+
+type BoxShape = 'rectangle' | 'ellipse' | 'diamond';
+
+interface TextBlock {
+  text: string;
+  original: string;
+  width: number;
+  height: number;
+  /** Standalone text only: false for a fixed-width text that wraps. */
+  autoResize?: boolean;
+}
+
+interface NodePlan {
+  node: SpecNode;
+  label: TextBlock | null;
+  isContainer: boolean;
+  depth: number;
+  /** The shape drawn (containers are rectangles). */
+  shape: BoxShape | 'text';
+  width: number;
+  height: number;
+}
+
+function textBlock(label: string, wrapAt: number): TextBlock | null {
+  if (label === '') return null;
+  const text = wrapText(label, FONT_SIZE, wrapAt, FONT_FAMILY_EXCALIFONT);
+  const { width, height } = measureText(text, FONT_SIZE, FONT_FAMILY_EXCALIFONT);
+  return { text, original: label, width, height };
+}
+
+function planNode(node: SpecNode, isContainer: boolean, depth: number): NodePlan {
+  if (node.shape === 'text') {
+    const label = standaloneText(node.label === '' ? node.id : node.label);
+    const iconExtra = node.icon ? ICON_SIZE + ICON_GAP : 0;
+    return { node, label, isContainer: false, depth, shape: 'text', width: Math.max(label.width, node.icon ? ICON_SIZE : 0), height: label.height + iconExtra };
+  }
+  if (isContainer) {
+    const label = textBlock(node.label, WRAP_WIDTH.container);
+    const width = (label?.width ?? 0) + 2 * BOUND_TEXT_PADDING + 2 * CONTAINER_HEADER_EXTRA;
+    const height = (label?.height ?? 0) + 2 * BOUND_TEXT_PADDING + CONTAINER_HEADER_EXTRA;
+    return { node, label, isContainer: true, depth, shape: 'rectangle', width: Math.ceil(width), height: Math.ceil(height) };
+  }
+  const shape = node.shape as BoxShape;
+  const [minWidth, minHeight] = MIN_SIZE[shape];
+  const [marginX, marginY] = MARGIN[shape];
+  const iconHeight = node.icon ? ICON_SIZE + (node.label === '' ? 0 : ICON_GAP) : 0;
+  if (node.label === '') {
+    const fit = containerSizeForText(shape, node.icon ? ICON_SIZE : 0, iconHeight);
+    return { node, label: null, isContainer: false, depth, shape, width: Math.max(minWidth, fit.width + marginX), height: Math.max(minHeight, fit.height + marginY) };
+  }
+  // The label is wrapped in the final container's own text area, so the editor
+  // re-wrapping it there (on edit or resize) gets the same lines.
+  const preferred = measureText(wrapText(node.label, FONT_SIZE, WRAP_WIDTH[shape], FONT_FAMILY_EXCALIFONT), FONT_SIZE, FONT_FAMILY_EXCALIFONT);
+  const target = containerSizeForText(shape, Math.max(preferred.width, node.icon ? ICON_SIZE : 0), preferred.height + iconHeight);
+  const fitted = fitTextInContainer(node.label, shape, {
+    fontSize: FONT_SIZE,
+    fontFamily: FONT_FAMILY_EXCALIFONT,
+    maxTextWidth: WRAP_WIDTH[shape],
+    minWidth: Math.max(minWidth, target.width + marginX),
+    minHeight: Math.max(minHeight, target.height + marginY),
+  });
+  const label = { text: fitted.text, original: node.label, width: fitted.textWidth, height: fitted.textHeight };
+  // With an icon the bound-text area must also hold it above the label.
+  const height = node.icon ? Math.max(fitted.height, containerSizeForText(shape, fitted.textWidth, fitted.textHeight + iconHeight).height + marginY) : fitted.height;
+  return { node, label, isContainer: false, depth, shape, width: fitted.width, height };
+}
+
+/**
+ * A text node: one line when it fits the wrap width (the editor sizes it to its
+ * text); otherwise a fixed-width text that wraps, exactly as the editor wraps it.
+ */
+function standaloneText(label: string): TextBlock & { autoResize: boolean } {
+  const oneLine = measureText(label, FONT_SIZE, FONT_FAMILY_EXCALIFONT);
+  if (oneLine.width <= WRAP_WIDTH.text) return { text: label, original: label, ...oneLine, autoResize: true };
+  const text = wrapText(label, FONT_SIZE, WRAP_WIDTH.text, FONT_FAMILY_EXCALIFONT);
+  return { text, original: label, width: WRAP_WIDTH.text, height: measureText(text, FONT_SIZE, FONT_FAMILY_EXCALIFONT).height, autoResize: false };
+}
+
+function textElement(
+  id: string,
+  block: TextBlock,
+  box: { x: number; y: number },
+  order: number,
+  updated: number,
+  options: { containerId: string | null; textAlign: string; verticalAlign: string; strokeColor: string | null },
+): ExcalidrawElement {
+  return {
+    ...baseElement(id, 'text', { x: box.x, y: box.y, width: block.width, height: block.height }, order, updated, {
+      strokeColor: options.strokeColor,
+    }),
+    text: block.text,
+    fontSize: FONT_SIZE,
+    fontFamily: FONT_FAMILY_EXCALIFONT,
+    textAlign: options.textAlign,
+    verticalAlign: options.verticalAlign,
+    containerId: options.containerId,
+    originalText: block.original,
+    autoResize: block.autoResize ?? true,
+    lineHeight: LINE_HEIGHT,
+  };
+}
+
+/** Top-left of the area the editor gives bound text in a container (its getContainerCoords). */
+function boundTextArea(shape: BoxShape, box: { x: number; y: number; width: number; height: number }) {
+  let offsetX = BOUND_TEXT_PADDING;
+  let offsetY = BOUND_TEXT_PADDING;
+  if (shape === 'ellipse') {
+    offsetX += (box.width / 2) * (1 - Math.SQRT2 / 2);
+    offsetY += (box.height / 2) * (1 - Math.SQRT2 / 2);
+  } else if (shape === 'diamond') {
+    offsetX += box.width / 4;
+    offsetY += box.height / 4;
+  }
+  return {
+    x: box.x + offsetX,
+    y: box.y + offsetY,
+    width: getBoundTextMaxWidth(shape, box.width),
+    height: getBoundTextMaxHeight(shape, box.height),
+  };
+}
+
+/** Where the editor puts bound text in its container (its computeBoundTextPosition). */
+function boundTextPosition(area: ReturnType<typeof boundTextArea>, block: TextBlock, verticalAlign: 'top' | 'middle' | 'bottom') {
+  const x = area.x + (area.width / 2 - block.width / 2);
+  const y = verticalAlign === 'top' ? area.y : verticalAlign === 'bottom' ? area.y + (area.height - block.height) : area.y + (area.height / 2 - block.height / 2);
+  return { x, y };
+}
+
+const arrowhead = (name: ArrowheadName) => (name === 'none' ? null : name);
+
+function styleOf(node: SpecNode): Style {
+  return { strokeColor: node.strokeColor, backgroundColor: node.backgroundColor, fillStyle: node.fillStyle };
+}
+
+export interface SceneOptions {
+  /** The `updated` stamp of every element (ms since epoch). */
+  updated: number;
+  /** The layout engine; injected so this module stays pure and testable. */
+  layout: (input: LayoutInput) => LayoutResult;
+}
+
+/**
+ * Turns a validated DiagramSpec into editor elements: shapes sized to their
+ * labels (measured with the editor's font), laid out, with labels bound to
+ * their shapes and arrows bound at both ends (CONTRACT.md §4 ids). Pure and
+ * deterministic for a given layout function.
+ */
+export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): ExcalidrawElement[] {
+  const children = new Map<string, string[]>();
+  for (const node of spec.nodes) if (node.parent) children.set(node.parent, [...(children.get(node.parent) ?? []), node.id]);
+  const byId = new Map(spec.nodes.map((n) => [n.id, n]));
+  const depthOf = (node: SpecNode): number => {
+    let depth = 0;
+    for (let p = node.parent; p; p = byId.get(p)!.parent) depth++;
+    return depth;
+  };
+  const plans = new Map(spec.nodes.map((node) => [node.id, planNode(node, children.has(node.id), depthOf(node))]));
+
+  const edgeLabels = new Map(spec.edges.map((edge) => [edge.id, edge.label === null ? null : textBlock(edge.label, EDGE_LABEL_WRAP)]));
+  const layout = options.layout({
+    direction: spec.direction,
+    nodes: spec.nodes.map((n) => ({ id: n.id, width: plans.get(n.id)!.width, height: plans.get(n.id)!.height, parent: n.parent })),
+    edges: spec.edges.map((e) => {
+      const label = edgeLabels.get(e.id);
+      return { id: e.id, from: e.from, to: e.to, ...(label ? { labelWidth: Math.ceil(label.width), labelHeight: Math.ceil(label.height) } : {}) };
+    }),
+  });
+
+  const elements: ExcalidrawElement[] = [];
+  const shapes = new Map<string, ExcalidrawElement>();
+  let order = 0;
+  const push = (element: ExcalidrawElement) => {
+    elements.push(element);
+    return element;
+  };
+
+  // Containers first, outermost first, so they sit behind what they hold.
+  const drawOrder = [...plans.values()].sort((a, b) => Number(b.isContainer) - Number(a.isContainer) || (a.isContainer ? a.depth - b.depth : 0));
+  for (const plan of drawOrder) {
+    const { node } = plan;
+    const box = layout.nodes[node.id]!;
+    if (plan.shape === 'text') {
+      const textBox = { x: box.x + (box.width - plan.label!.width) / 2, y: box.y + box.height - plan.label!.height };
+      const text = push(textElement(node.id, plan.label!, textBox, order++, options.updated, { containerId: null, textAlign: 'center', verticalAlign: 'top', strokeColor: node.strokeColor }));
+      shapes.set(node.id, text);
+      if (node.icon) push(iconElement(node, { x: box.x + box.width / 2 - ICON_SIZE / 2, y: box.y }, order++, options.updated, []));
+      continue;
+    }
+    const shape = push(baseElement(node.id, plan.shape, box, order++, options.updated, plan.isContainer ? { strokeColor: node.strokeColor, backgroundColor: node.backgroundColor, fillStyle: node.fillStyle, strokeStyle: 'dashed' } : styleOf(node)));
+    shape.roundness = plan.shape === 'rectangle' ? { type: 3 } : { type: 2 };
+    shapes.set(node.id, shape);
+    const area = boundTextArea(plan.shape, box);
+    if (plan.isContainer && plan.label) {
+      // The box grew around its children: wrap the label in its final width, as the editor would.
+      const text = wrapText(plan.label.original, FONT_SIZE, area.width, FONT_FAMILY_EXCALIFONT);
+      plan.label = { ...plan.label, text, ...measureText(text, FONT_SIZE, FONT_FAMILY_EXCALIFONT) };
+    }
+    const verticalAlign = plan.isContainer ? 'top' : node.icon ? 'bottom' : 'middle';
+    const groupIds = node.icon ? [`${node.id}-group`] : [];
+    shape.groupIds = groupIds;
+    if (plan.label) {
+      const position = boundTextPosition(area, plan.label, verticalAlign);
+      const label = push(
+        textElement(`${node.id}-label`, plan.label, position, order++, options.updated, { containerId: node.id, textAlign: 'center', verticalAlign, strokeColor: node.strokeColor }),
+      );
+      addBound(shape, { id: label.id, type: 'text' });
+    }
+    if (node.icon) {
+      const blockHeight = ICON_SIZE + (plan.label ? ICON_GAP + plan.label.height : 0);
+      const top = area.y + area.height - blockHeight;
+      push(iconElement(node, { x: box.x + box.width / 2 - ICON_SIZE / 2, y: top }, order++, options.updated, groupIds));
+    }
+  }
+
+  for (const edge of spec.edges) {
+    const route = layout.edges[edge.id]!.points.map((p) => [p[0], p[1]] as Point);
+    const source = shapes.get(edge.from)!;
+    const target = shapes.get(edge.to)!;
+    const points = attachEnds(route, source, target);
+    const startFocus = focusOf(points[1]!, points[0]!, source);
+    const endFocus = focusOf(points[points.length - 2]!, points[points.length - 1]!, target);
+    const label = edgeLabels.get(edge.id) ?? null;
+    const labelAt = layout.edges[edge.id]!.label;
+    const finalPoints = (label ? centreOn(points, labelAt ? [labelAt.x, labelAt.y] : midpointOf(points)) : points).map(roundPoint);
+    const [x0, y0] = finalPoints[0]!;
+    // The editor recomputes an arrow's size as max − min of its points, unrounded: match it exactly.
+    const relative = finalPoints.map(([x, y]) => [round(x - x0), round(y - y0)] as Point);
+    const xs = relative.map((p) => p[0]);
+    const ys = relative.map((p) => p[1]);
+    const arrow = push({
+      ...baseElement(edge.id, 'arrow', { x: x0, y: y0, width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) }, order++, options.updated, {
+        strokeStyle: edge.style,
+      }),
+      points: relative,
+      lastCommittedPoint: null,
+      startBinding: { elementId: edge.from, focus: startFocus, gap: BINDING_GAP },
+      endBinding: { elementId: edge.to, focus: endFocus, gap: BINDING_GAP },
+      startArrowhead: arrowhead(edge.startArrowhead),
+      endArrowhead: arrowhead(edge.endArrowhead),
+      elbowed: false,
+    });
+    addBound(source, { id: edge.id, type: 'arrow' });
+    if (target !== source) addBound(target, { id: edge.id, type: 'arrow' });
+    if (label) {
+      const middle = finalPoints.length % 2 === 1 ? finalPoints[(finalPoints.length - 1) / 2]! : midpointOf(finalPoints.slice(finalPoints.length / 2 - 1, finalPoints.length / 2 + 1));
+      const text = push(
+        textElement(`${edge.id}-label`, label, { x: middle[0] - label.width / 2, y: middle[1] - label.height / 2 }, order++, options.updated, {
+          containerId: edge.id,
+          textAlign: 'center',
+          verticalAlign: 'middle',
+          strokeColor: null,
+        }),
+      );
+      addBound(arrow, { id: text.id, type: 'text' });
+    }
+  }
+  return elements;
+}
+
+/** How many elements sceneFromSpec makes for a spec: known before any layout. */
+export function generatedElementCount(spec: DiagramSpec): number {
+  let count = 0;
+  for (const node of spec.nodes) count += 1 + (node.shape !== 'text' && node.label !== '' ? 1 : 0) + (node.icon ? 1 : 0);
+  for (const edge of spec.edges) count += edge.label === null ? 1 : 2;
+  return count;
+}
+
+const round = (v: number) => Math.round(v * 100) / 100;
+
+function midpointOf(points: Point[]): Point {
+  // The point halfway along the polyline.
+  const lengths = points.slice(1).map((p, i) => Math.hypot(p[0] - points[i]![0], p[1] - points[i]![1]));
+  let remaining = lengths.reduce((a, b) => a + b, 0) / 2;
+  for (let i = 0; i < lengths.length; i++) {
+    if (remaining <= lengths[i]! && lengths[i]! > 0) {
+      const t = remaining / lengths[i]!;
+      const [a, b] = [points[i]!, points[i + 1]!];
+      return [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
+    }
+    remaining -= lengths[i]!;
+  }
+  return points[0]!;
+}
+
+function iconElement(node: SpecNode, at: { x: number; y: number }, order: number, updated: number, groupIds: string[]): ExcalidrawElement {
+  return {
+    ...baseElement(`${node.id}-icon`, 'image', { x: at.x, y: at.y, width: ICON_SIZE, height: ICON_SIZE }, order, updated),
+    strokeColor: 'transparent',
+    groupIds,
+    fileId: node.icon,
+    status: 'saved',
+    scale: [1, 1],
+    crop: null,
+  };
+}
+
+/**
+ * The editor's `focus` for an arrow end `b` reached from `a` (see
+ * docs/notes/excalidraw-elements.md): where the last segment, extended, passes
+ * the shape's centre, as a signed fraction of the half-size; 0 through the centre.
+ * The editor recomputes the end from it when the shape moves.
+ */
+function focusOf(a: Point, b: Point, shape: ExcalidrawElement): number {
+  const c: Point = [(shape.x as number) + (shape.width as number) / 2, (shape.y as number) + (shape.height as number) / 2];
+  const horizontal = Math.abs(b[1] - a[1]) < 1e-6;
+  const vertical = Math.abs(b[0] - a[0]) < 1e-6;
+  if (horizontal === vertical) return 0;
+  const offset = horizontal ? b[1] - c[1] : b[0] - c[0];
+  const half = (horizontal ? (shape.height as number) : (shape.width as number)) / 2;
+  if (half <= 0) return 0;
+  const cross = (b[0] - a[0]) * (b[1] - c[1]) - (b[1] - a[1]) * (b[0] - c[0]);
+  const magnitude = Math.min(1, Math.abs(offset) / half);
+  return magnitude === 0 ? 0 : round(-Math.sign(cross) * magnitude);
+}
+
+/**
+ * Moves a route's ends from the layout's boxes onto the real outlines (an
+ * ellipse or diamond is smaller than its box), leaving the binding gap.
+ */
+function attachEnds(route: Point[], source: ExcalidrawElement, target: ExcalidrawElement): Point[] {
+  if (route.length < 2) return route;
+  const points = route.map((p) => [...p] as Point);
+  const outline = (e: ExcalidrawElement) => ({ type: e.type, x: e.x as number, y: e.y as number, width: e.width as number, height: e.height as number });
+  const centre = (e: ExcalidrawElement): Point => [(e.x as number) + (e.width as number) / 2, (e.y as number) + (e.height as number) / 2];
+  const end = (outer: Point, onBox: Point, shape: ExcalidrawElement): Point => {
+    const hit = rayHitsOutline(outer, onBox, outline(shape)) ?? rayHitsOutline(outer, centre(shape), outline(shape)) ?? onBox;
+    return stepBack(outer, hit, BINDING_GAP);
+  };
+  points[0] = end(points[1]!, points[0]!, source);
+  points[points.length - 1] = end(points[points.length - 2]!, points[points.length - 1]!, target);
+  return points;
+}

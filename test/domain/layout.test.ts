@@ -1,0 +1,420 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { CONTAINER_PADDING } from '../../src/domain/layout/containers.ts';
+import { layoutGraph } from '../../src/domain/layout/layout.ts';
+import { ancestorsOf, countEdgeCrossings, countNodeOverlaps, segmentCrossesBox } from '../../src/domain/layout/metrics.ts';
+import type { Box, Direction, LayoutEdge, LayoutInput, LayoutNode, LayoutResult } from '../../src/domain/layout/types.ts';
+
+const DIRECTIONS: Direction[] = ['TB', 'BT', 'LR', 'RL'];
+const TOLERANCE = 1;
+
+function interiorsOverlap(a: Box, b: Box): boolean {
+  return (
+    Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) > TOLERANCE &&
+    Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) > TOLERANCE
+  );
+}
+
+function onBoundary([x, y]: [number, number], box: Box): boolean {
+  const inX = x >= box.x - TOLERANCE && x <= box.x + box.width + TOLERANCE;
+  const inY = y >= box.y - TOLERANCE && y <= box.y + box.height + TOLERANCE;
+  const nearVertical = Math.abs(x - box.x) <= TOLERANCE || Math.abs(x - (box.x + box.width)) <= TOLERANCE;
+  const nearHorizontal = Math.abs(y - box.y) <= TOLERANCE || Math.abs(y - (box.y + box.height)) <= TOLERANCE;
+  return (inX && nearHorizontal && inY) || (inY && nearVertical && inX);
+}
+
+/** Every structural rule a layout must keep, whatever the graph; throws with the first one broken. */
+function assertWellFormed(input: LayoutInput, result: LayoutResult): void {
+  const ancestors = ancestorsOf(input);
+  const given = new Map(input.nodes.map((n) => [n.id, n]));
+  const headerOf = (id: string): number => given.get(id)!.height;
+
+  assert.deepEqual(Object.keys(result.nodes).sort(), [...given.keys()].sort(), 'one box per node');
+  for (const node of input.nodes) {
+    const box = result.nodes[node.id]!;
+    for (const value of [box.x, box.y, box.width, box.height]) assert.ok(Number.isFinite(value), `${node.id} has finite coordinates`);
+    assert.ok(box.width >= node.width - 0.01 && box.height >= node.height - 0.01, `${node.id} is at least its given size`);
+    for (const ancestor of ancestors.get(node.id)!) {
+      const outer = result.nodes[ancestor]!;
+      const pad = CONTAINER_PADDING - TOLERANCE;
+      assert.ok(
+        box.x >= outer.x + pad &&
+          box.x + box.width <= outer.x + outer.width - pad &&
+          box.y >= outer.y + headerOf(ancestor) + pad &&
+          box.y + box.height <= outer.y + outer.height - pad,
+        `${ancestor} encloses ${node.id} with padding below its header`,
+      );
+    }
+  }
+  const ids = [...given.keys()];
+  for (let i = 0; i < ids.length; i++) {
+    for (let j = i + 1; j < ids.length; j++) {
+      const a = ids[i]!;
+      const b = ids[j]!;
+      if (ancestors.get(a)!.includes(b) || ancestors.get(b)!.includes(a)) continue;
+      if (interiorsOverlap(result.nodes[a]!, result.nodes[b]!)) assert.fail(`${a} and ${b} overlap`);
+    }
+  }
+
+  for (const edge of input.edges) {
+    const route = result.edges[edge.id];
+    assert.ok(route, `edge ${edge.id} has a route`);
+    const { points } = route;
+    assert.ok(points.length >= 2, `edge ${edge.id} has at least two points`);
+    for (const [x, y] of points) assert.ok(Number.isFinite(x) && Number.isFinite(y), `edge ${edge.id} has finite points`);
+    assert.ok(onBoundary(points[0]!, result.nodes[edge.from]!), `edge ${edge.id} starts on ${edge.from}'s boundary`);
+    assert.ok(onBoundary(points[points.length - 1]!, result.nodes[edge.to]!), `edge ${edge.id} ends on ${edge.to}'s boundary`);
+    const exempt = new Set([edge.from, edge.to, ...ancestors.get(edge.from)!, ...ancestors.get(edge.to)!]);
+    for (const id of ids) {
+      if (exempt.has(id)) continue;
+      for (let k = 0; k + 1 < points.length; k++) {
+        const [ax, ay] = points[k]!;
+        const [bx, by] = points[k + 1]!;
+        if (segmentCrossesBox(ax, ay, bx, by, result.nodes[id]!)) assert.fail(`edge ${edge.id} (${edge.from}→${edge.to}) passes through ${id}`);
+      }
+    }
+    if ((edge.labelWidth ?? 0) > 0 && (edge.labelHeight ?? 0) > 0) {
+      assert.ok(route.label, `edge ${edge.id} has a label position`);
+      const labelBox: Box = {
+        x: route.label.x - edge.labelWidth! / 2,
+        y: route.label.y - edge.labelHeight! / 2,
+        width: edge.labelWidth!,
+        height: edge.labelHeight!,
+      };
+      for (const id of ids) {
+        if (ancestors.get(edge.from)!.includes(id) || ancestors.get(edge.to)!.includes(id)) continue;
+        if (interiorsOverlap(labelBox, result.nodes[id]!)) assert.fail(`label of ${edge.id} overlaps ${id}`);
+      }
+    }
+  }
+}
+
+/** Each edge's target lies wholly beyond its source in the flow direction. */
+function assertFlowsDownstream(input: LayoutInput, result: LayoutResult): void {
+  for (const edge of input.edges) {
+    const s = result.nodes[edge.from]!;
+    const t = result.nodes[edge.to]!;
+    const ok = {
+      TB: t.y >= s.y + s.height - TOLERANCE,
+      BT: t.y + t.height <= s.y + TOLERANCE,
+      LR: t.x >= s.x + s.width - TOLERANCE,
+      RL: t.x + t.width <= s.x + TOLERANCE,
+    }[input.direction];
+    assert.ok(ok, `${input.direction}: ${edge.from} → ${edge.to} points downstream`);
+  }
+}
+
+const sizeArb = fc.record({ width: fc.integer({ min: 10, max: 220 }), height: fc.integer({ min: 10, max: 120 }) });
+const labelArb = fc.option(fc.record({ labelWidth: fc.integer({ min: 8, max: 120 }), labelHeight: fc.integer({ min: 8, max: 40 }) }), {
+  freq: 3,
+  nil: undefined,
+});
+
+interface GraphShape {
+  acyclic: boolean;
+  nested: boolean;
+}
+
+function graphArb({ acyclic, nested }: GraphShape): fc.Arbitrary<LayoutInput> {
+  return fc.integer({ min: 1, max: 24 }).chain((n) =>
+    fc
+      .record({
+        direction: fc.constantFrom(...DIRECTIONS),
+        sizes: fc.array(sizeArb, { minLength: n, maxLength: n }),
+        parents: fc.array(fc.option(fc.nat(), { freq: 2, nil: undefined }), { minLength: n, maxLength: n }),
+        links: fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1), labelArb), { maxLength: 2 * n + 2, size: 'max' }),
+      })
+      .map(({ direction, sizes, parents, links }) => {
+        const nodes: LayoutNode[] = sizes.map((size, i) => {
+          const p = parents[i];
+          const parent = nested && p !== undefined && i > 0 ? `n${p % i}` : undefined;
+          return { id: `n${i}`, ...size, ...(parent ? { parent } : {}) };
+        });
+        const edges: LayoutEdge[] = [];
+        for (const [a, b, label] of links) {
+          const [from, to] = acyclic ? (a < b ? [a, b] : b < a ? [b, a] : [-1, -1]) : [a, b];
+          if (from < 0) continue;
+          edges.push({ id: `e${edges.length}`, from: `n${from}`, to: `n${to}`, ...(label ?? {}) });
+        }
+        return { direction, nodes, edges };
+      }),
+  );
+}
+
+test('random graphs with cycles, self-loops and parallel edges lay out well-formed, in every direction', () => {
+  fc.assert(
+    fc.property(graphArb({ acyclic: false, nested: false }), (input) => assertWellFormed(input, layoutGraph(input))),
+    { numRuns: 250 },
+  );
+});
+
+test('random nested containers enclose their children and routes cross only the borders they must', () => {
+  fc.assert(
+    fc.property(graphArb({ acyclic: false, nested: true }), (input) => assertWellFormed(input, layoutGraph(input))),
+    { numRuns: 250 },
+  );
+});
+
+test('on a DAG every edge points downstream in the requested direction', () => {
+  fc.assert(
+    fc.property(graphArb({ acyclic: true, nested: false }), (input) => {
+      const result = layoutGraph(input);
+      assertWellFormed(input, result);
+      assertFlowsDownstream(input, result);
+    }),
+    { numRuns: 200 },
+  );
+});
+
+test('the same input gives the same output, run after run', () => {
+  fc.assert(
+    fc.property(graphArb({ acyclic: false, nested: true }), (input) => {
+      const first = JSON.stringify(layoutGraph(input));
+      const copy = structuredClone(input);
+      assert.equal(JSON.stringify(layoutGraph(copy)), first);
+      assert.deepEqual(copy, input, 'the input is not mutated');
+    }),
+    { numRuns: 60 },
+  );
+});
+
+function chainInput(direction: Direction, count: number): LayoutInput {
+  return {
+    direction,
+    nodes: Array.from({ length: count }, (_, i) => ({ id: `s${i}`, width: 120, height: 50 })),
+    edges: Array.from({ length: count - 1 }, (_, i) => ({ id: `c${i}`, from: `s${i}`, to: `s${i + 1}` })),
+  };
+}
+
+test('a chain is a straight column with straight arrows and the standard gaps', () => {
+  const input = chainInput('TB', 6);
+  const result = layoutGraph(input);
+  assertWellFormed(input, result);
+  assertFlowsDownstream(input, result);
+  const xs = new Set(Object.values(result.nodes).map((b) => b.x));
+  assert.equal(xs.size, 1, 'every node in one column');
+  for (const edge of input.edges) {
+    assert.equal(result.edges[edge.id]!.points.length, 2, `${edge.id} is a single straight segment`);
+    assert.equal(result.nodes[edge.to]!.y - (result.nodes[edge.from]!.y + 50), 80, 'layers 80 px apart');
+  }
+});
+
+test('a chain in LR is a straight row', () => {
+  const input = chainInput('LR', 5);
+  const result = layoutGraph(input);
+  assertWellFormed(input, result);
+  assertFlowsDownstream(input, result);
+  assert.equal(new Set(Object.values(result.nodes).map((b) => b.y)).size, 1);
+});
+
+test('a tree is drawn without crossings, each parent above its children', () => {
+  const nodes: LayoutNode[] = [];
+  const edges: LayoutEdge[] = [];
+  for (let i = 0; i < 40; i++) {
+    nodes.push({ id: `t${i}`, width: 60 + (i % 5) * 20, height: 40 + (i % 3) * 10 });
+    if (i > 0) edges.push({ id: `te${i}`, from: `t${Math.floor((i - 1) / 3)}`, to: `t${i}` });
+  }
+  const input: LayoutInput = { direction: 'TB', nodes, edges };
+  const result = layoutGraph(input);
+  assertWellFormed(input, result);
+  assertFlowsDownstream(input, result);
+  assert.equal(countEdgeCrossings(input, result), 0);
+});
+
+test('a diamond of dependencies has no crossings and its sides sit left and right of the spine', () => {
+  const input: LayoutInput = {
+    direction: 'TB',
+    nodes: ['app', 'auth', 'billing', 'db'].map((id) => ({ id, width: 100, height: 50 })),
+    edges: [
+      { id: 'a1', from: 'app', to: 'auth' },
+      { id: 'a2', from: 'app', to: 'billing' },
+      { id: 'a3', from: 'auth', to: 'db' },
+      { id: 'a4', from: 'billing', to: 'db' },
+    ],
+  };
+  const result = layoutGraph(input);
+  assertWellFormed(input, result);
+  assertFlowsDownstream(input, result);
+  assert.equal(countEdgeCrossings(input, result), 0);
+  const { auth, billing } = result.nodes;
+  assert.equal(auth!.y, billing!.y, 'auth and billing share a layer');
+  assert.ok(Math.abs(billing!.x - (auth!.x + auth!.width)) >= 40 - TOLERANCE, 'at least 40 px apart');
+  const centre = (b: Box): number => b.x + b.width / 2;
+  assert.ok(Math.abs(centre(result.nodes.app!) - centre(result.nodes.db!)) < 1, 'app and db on one axis');
+});
+
+test('a cycle is drawn with its back edge still pointing at its real target', () => {
+  const input: LayoutInput = {
+    direction: 'TB',
+    nodes: ['a', 'b', 'c'].map((id) => ({ id, width: 80, height: 40 })),
+    edges: [
+      { id: 'ab', from: 'a', to: 'b' },
+      { id: 'bc', from: 'b', to: 'c' },
+      { id: 'ca', from: 'c', to: 'a', labelWidth: 40, labelHeight: 20 },
+    ],
+  };
+  const result = layoutGraph(input);
+  assertWellFormed(input, result);
+  const back = result.edges.ca!.points;
+  assert.ok(onBoundary(back[0]!, result.nodes.c!) && onBoundary(back[back.length - 1]!, result.nodes.a!));
+  assert.ok(result.nodes.a!.y < result.nodes.b!.y && result.nodes.b!.y < result.nodes.c!.y, 'the forward edges keep the flow');
+});
+
+test('a self-loop is a small loop on one side of its node', () => {
+  const input: LayoutInput = {
+    direction: 'TB',
+    nodes: [
+      { id: 'retry', width: 100, height: 60 },
+      { id: 'next', width: 100, height: 60 },
+    ],
+    edges: [
+      { id: 'loop', from: 'retry', to: 'retry', labelWidth: 50, labelHeight: 20 },
+      { id: 'loop2', from: 'retry', to: 'retry' },
+      { id: 'go', from: 'retry', to: 'next' },
+    ],
+  };
+  const result = layoutGraph(input);
+  assertWellFormed(input, result);
+  const box = result.nodes.retry!;
+  for (const id of ['loop', 'loop2']) {
+    const points = result.edges[id]!.points;
+    assert.ok(points.length >= 4, `${id} bends around`);
+    for (const [x] of points) assert.ok(x >= box.x + box.width - TOLERANCE, `${id} stays on the right side`);
+    assert.notDeepEqual(points[0], points[points.length - 1], `${id} leaves and returns at different points`);
+  }
+  assert.notDeepEqual(result.edges.loop!.points, result.edges.loop2!.points);
+});
+
+test('parallel edges get distinct ports and distinct routes', () => {
+  const input: LayoutInput = {
+    direction: 'LR',
+    nodes: [
+      { id: 'client', width: 100, height: 80 },
+      { id: 'server', width: 100, height: 80 },
+    ],
+    edges: [
+      { id: 'p1', from: 'client', to: 'server' },
+      { id: 'p2', from: 'client', to: 'server', labelWidth: 40, labelHeight: 16 },
+      { id: 'p3', from: 'server', to: 'client' },
+    ],
+  };
+  const result = layoutGraph(input);
+  assertWellFormed(input, result);
+  const starts = ['p1', 'p2', 'p3'].map((id) => JSON.stringify(result.edges[id]!.points[0]));
+  const ends = ['p1', 'p2', 'p3'].map((id) => JSON.stringify(result.edges[id]!.points.at(-1)));
+  assert.equal(new Set(starts).size, 3, 'distinct start ports');
+  assert.equal(new Set(ends).size, 3, 'distinct end ports');
+  assert.equal(countEdgeCrossings(input, result), 0);
+});
+
+test('containers nest three levels deep (VPC → subnet → service) and enclose their children', () => {
+  const input: LayoutInput = {
+    direction: 'TB',
+    nodes: [
+      { id: 'internet', width: 100, height: 50 },
+      { id: 'vpc', width: 140, height: 30 },
+      { id: 'public', width: 120, height: 24, parent: 'vpc' },
+      { id: 'private', width: 120, height: 24, parent: 'vpc' },
+      { id: 'lb', width: 100, height: 50, parent: 'public' },
+      { id: 'api', width: 100, height: 50, parent: 'private' },
+      { id: 'worker', width: 100, height: 50, parent: 'private' },
+      { id: 'data', width: 100, height: 24, parent: 'private' },
+      { id: 'db', width: 100, height: 60, parent: 'data' },
+      { id: 'cache', width: 80, height: 60, parent: 'data' },
+    ],
+    edges: [
+      { id: 'i1', from: 'internet', to: 'lb', labelWidth: 50, labelHeight: 18 },
+      { id: 'i2', from: 'lb', to: 'api' },
+      { id: 'i3', from: 'api', to: 'db' },
+      { id: 'i4', from: 'api', to: 'cache' },
+      { id: 'i5', from: 'worker', to: 'db' },
+      { id: 'i6', from: 'api', to: 'worker' },
+      { id: 'i7', from: 'vpc', to: 'lb' },
+    ],
+  };
+  for (const direction of DIRECTIONS) {
+    const result = layoutGraph({ ...input, direction });
+    assertWellFormed({ ...input, direction }, result);
+    assert.equal(countNodeOverlaps(input, result), 0);
+  }
+});
+
+test('a star with 300 leaves wraps into a block between 1:3 and 3:1', () => {
+  for (const direction of DIRECTIONS) {
+    const nodes: LayoutNode[] = [{ id: 'hub', width: 140, height: 60 }];
+    const edges: LayoutEdge[] = [];
+    for (let i = 0; i < 300; i++) {
+      nodes.push({ id: `leaf${i}`, width: 80 + (i % 4) * 15, height: 40 });
+      edges.push({ id: `s${i}`, from: 'hub', to: `leaf${i}` });
+    }
+    const input: LayoutInput = { direction, nodes, edges };
+    const result = layoutGraph(input);
+    assertWellFormed(input, result);
+    assertFlowsDownstream(input, result);
+    const boxes = Object.values(result.nodes);
+    const width = Math.max(...boxes.map((b) => b.x + b.width)) - Math.min(...boxes.map((b) => b.x));
+    const height = Math.max(...boxes.map((b) => b.y + b.height)) - Math.min(...boxes.map((b) => b.y));
+    assert.ok(width / height <= 3 && width / height >= 1 / 3, `${direction}: ${Math.round(width)}×${Math.round(height)} is balanced`);
+  }
+});
+
+test('200 disconnected nodes pack into rows, not one line', () => {
+  const input: LayoutInput = {
+    direction: 'TB',
+    nodes: Array.from({ length: 200 }, (_, i) => ({ id: `d${i}`, width: 100 + (i % 7) * 10, height: 50 })),
+    edges: [],
+  };
+  const result = layoutGraph(input);
+  assertWellFormed(input, result);
+  const boxes = Object.values(result.nodes);
+  const width = Math.max(...boxes.map((b) => b.x + b.width));
+  const height = Math.max(...boxes.map((b) => b.y + b.height));
+  assert.ok(width / height <= 3 && width / height >= 1 / 3, `${Math.round(width)}×${Math.round(height)} is balanced`);
+});
+
+test('a 1000-node, 2000-edge layered DAG lays out in well under 1.5 s with no overlaps', () => {
+  let state = 7;
+  const random = (): number => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+  const nodes: LayoutNode[] = Array.from({ length: 1000 }, (_, i) => ({ id: `v${i}`, width: 60 + Math.floor(random() * 80), height: 40 }));
+  const seen = new Set<string>();
+  const edges: LayoutEdge[] = [];
+  while (edges.length < 2000) {
+    const layer = Math.floor(random() * 24);
+    const from = layer * 40 + Math.floor(random() * 40);
+    const to = (layer + 1 + Math.floor(random() * Math.min(3, 24 - layer))) * 40 + Math.floor(random() * 40);
+    if (seen.has(`${from}>${to}`)) continue;
+    seen.add(`${from}>${to}`);
+    edges.push({ id: `x${edges.length}`, from: `v${from}`, to: `v${to}` });
+  }
+  const input: LayoutInput = { direction: 'TB', nodes, edges };
+  const started = performance.now();
+  const result = layoutGraph(input);
+  const elapsed = performance.now() - started;
+  assert.ok(elapsed < 1500, `took ${Math.round(elapsed)} ms`);
+  assert.equal(countNodeOverlaps(input, result), 0);
+  assertFlowsDownstream(input, result);
+});
+
+test('unknown parents, parent cycles and dangling edges degrade gracefully', () => {
+  const input: LayoutInput = {
+    direction: 'TB',
+    nodes: [
+      { id: 'a', width: 50, height: 30, parent: 'ghost' },
+      { id: 'b', width: 50, height: 30, parent: 'c' },
+      { id: 'c', width: 50, height: 30, parent: 'b' },
+      { id: 'd', width: 50, height: 30, parent: 'd' },
+    ],
+    edges: [
+      { id: 'ok', from: 'a', to: 'b' },
+      { id: 'dangling', from: 'a', to: 'nowhere' },
+    ],
+  };
+  const result = layoutGraph(input);
+  assert.deepEqual(Object.keys(result.nodes).sort(), ['a', 'b', 'c', 'd']);
+  assert.ok(result.edges.ok);
+  assert.equal(result.edges.dangling, undefined);
+});

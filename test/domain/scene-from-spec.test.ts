@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { describe, test } from 'node:test';
+import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
+import { layoutGraph } from '../../src/domain/layout/layout.ts';
+import { lintScene } from '../../src/domain/lint/lint.ts';
+import { generatedElementCount, sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
+import { parseSpec } from '../../src/domain/spec/parse.ts';
+import { assertSurvivesRestore } from '../helpers/excalidraw.ts';
+
+const build = (raw: unknown) => sceneFromSpec(parseSpec(raw, { isIcon: isCatalogIcon }), { updated: 1, layout: layoutGraph });
+
+const chain = (n: number) => ({ nodes: Array.from({ length: n }, (_, i) => ({ id: `n${i}` })), edges: Array.from({ length: n - 1 }, (_, i) => `n${i} -> n${i + 1}`) });
+const tree = (depth: number, fan: number) => {
+  const nodes = [{ id: 't' }];
+  const edges: string[] = [];
+  let level = ['t'];
+  for (let d = 0; d < depth; d++) {
+    const next: string[] = [];
+    for (const parent of level) for (let k = 0; k < fan; k++) {
+      const id = `${parent}${k}`;
+      nodes.push({ id });
+      edges.push(`${parent} -> ${id}`);
+      next.push(id);
+    }
+    level = next;
+  }
+  return { nodes, edges };
+};
+
+const SPECS: Record<string, unknown> = {
+  'a chain': chain(6),
+  'a tree': tree(3, 3),
+  'a diamond of dependencies': { nodes: ['app', 'auth', 'billing', 'db'].map((id) => ({ id })), edges: ['app -> auth', 'app -> billing', 'auth -> db', 'billing -> db'] },
+  'a cycle': { nodes: ['a', 'b', 'c'].map((id) => ({ id })), edges: ['a -> b', 'b -> c', 'c -> a'] },
+  'a self-loop': { nodes: [{ id: 'retry', label: 'Retry loop' }, { id: 'done' }], edges: ['retry -> retry : again', 'retry -> done'] },
+  'parallel edges': { nodes: [{ id: 'client' }, { id: 'server' }], edges: ['client -> server : request', 'client -> server : retry', 'server -> client : response', 'client <-> server'] },
+  'long, multi-line and non-Latin labels': {
+    nodes: [
+      { id: 'long', label: 'A very long label that certainly does not fit on a single line of a normal rectangle and must wrap over several lines' },
+      { id: 'multi', label: 'first line\nsecond line\nthird', shape: 'ellipse' },
+      { id: 'cjk', label: '数据库服务器 主节点', shape: 'diamond' },
+      { id: 'mixed', label: 'Ünïcödé — émoji 🚀 العربية', shape: 'rectangle' },
+      { id: 'word', label: 'Supercalifragilisticexpialidocious-Antidisestablishmentarianism' },
+      { id: 'note', label: 'A free-standing note that is long enough to wrap because it goes on and on past four hundred pixels of width', shape: 'text' },
+    ],
+    edges: ['long -> multi : a label on an arrow that is long enough to wrap', 'multi -> cjk', 'cjk -> mixed', 'mixed -> word', 'word -> note'],
+  },
+  'shapes, icons and styles': {
+    nodes: [
+      { id: 'user', label: 'User', shape: 'ellipse', icon: 'icon-user' },
+      { id: 'api', label: 'API', icon: 'icon-server', backgroundColor: '#a5d8ff', fillStyle: 'hachure' },
+      { id: 'db', label: '', icon: 'icon-postgresql' },
+      { id: 'ok', label: 'OK?', shape: 'diamond', icon: 'icon-lock' },
+      { id: 'tag', label: 'caption', shape: 'text', icon: 'icon-cloud' },
+    ],
+    edges: ['user -> api', { from: 'api', to: 'db', arrowhead: 'triangle', startArrowhead: 'dot', style: 'dotted' }, 'api --> ok', 'ok -- tag'],
+  },
+  containers: {
+    nodes: [
+      { id: 'vpc', label: 'VPC 10.0.0.0/16' },
+      { id: 'public', label: 'Public subnet', parent: 'vpc' },
+      { id: 'lb', label: 'Load balancer', parent: 'public' },
+      { id: 'private', label: 'Private subnet', parent: 'vpc' },
+      { id: 'app', label: 'App', parent: 'private' },
+      { id: 'db', label: 'Database', shape: 'ellipse', parent: 'private' },
+      { id: 'users', label: 'Users', shape: 'ellipse' },
+    ],
+    edges: ['users -> lb', 'lb -> app', 'app -> db'],
+  },
+};
+
+function checkInvariants(elements: any[]) {
+  const byId = new Map(elements.map((e) => [e.id, e]));
+  assert.equal(byId.size, elements.length, 'ids are unique');
+  for (const e of elements) {
+    assert.ok(Number.isInteger(e.seed) && e.seed > 0, `${e.id} seed`);
+    assert.equal(e.version, 1);
+    if (e.type === 'arrow') {
+      for (const end of ['startBinding', 'endBinding']) {
+        const target = byId.get(e[end].elementId);
+        assert.ok(target, `${e.id} ${end} names an element`);
+        assert.ok(target.boundElements.some((b: any) => b.id === e.id && b.type === 'arrow'), `${target.id} points back to ${e.id}`);
+      }
+      assert.deepEqual(e.points[0], [0, 0]);
+    }
+    if (e.type === 'text' && e.containerId) {
+      const container = byId.get(e.containerId);
+      assert.ok(container.boundElements.some((b: any) => b.id === e.id && b.type === 'text'), `${container.id} points back to its label`);
+    }
+  }
+}
+
+describe('generated scenes', () => {
+  for (const [name, spec] of Object.entries(SPECS)) {
+    for (const direction of ['TB', 'BT', 'LR', 'RL']) {
+      test(`${name} (${direction}) lints clean, keeps every binding and survives the editor's restore unchanged`, async () => {
+        const elements = build({ ...(spec as object), layout: { direction } });
+        assert.equal(elements.length, generatedElementCount(parseSpec({ ...(spec as object), layout: { direction } }, { isIcon: isCatalogIcon })));
+        checkInvariants(elements);
+        assert.deepEqual(lintScene(elements), []);
+        await assertSurvivesRestore(elements, { refreshDimensions: true });
+      });
+    }
+  }
+
+  test('ids follow the contract: node id, <id>-label, <id>-icon, <from>-to-<to>(-n), <arrow>-label', () => {
+    const elements = build({ nodes: [{ id: 'a', icon: 'icon-user' }, { id: 'b' }], edges: ['a -> b : first', 'a -> b'] });
+    assert.deepEqual(elements.map((e) => e.id).sort(), ['a', 'a-icon', 'a-label', 'a-to-b', 'a-to-b-2', 'a-to-b-label', 'b', 'b-label'].sort());
+  });
+
+  test('the same spec gives byte-identical elements, in this process and another', () => {
+    const spec = SPECS['long, multi-line and non-Latin labels'];
+    const first = JSON.stringify(build(spec));
+    assert.equal(JSON.stringify(build(spec)), first);
+    const script = `import { layoutGraph } from './src/domain/layout/layout.ts';
+import { sceneFromSpec } from './src/domain/scene/from-spec.ts';
+import { parseSpec } from './src/domain/spec/parse.ts';
+import { isCatalogIcon } from './src/domain/icons/catalog.ts';
+import { createHash } from 'node:crypto';
+const spec = ${JSON.stringify(spec)};
+process.stdout.write(createHash('sha256').update(JSON.stringify(sceneFromSpec(parseSpec(spec, { isIcon: isCatalogIcon }), { updated: 1, layout: layoutGraph }))).digest('hex'));`;
+    const other = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    assert.equal(other, createHash('sha256').update(first).digest('hex'));
+  });
+});
