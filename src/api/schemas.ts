@@ -136,3 +136,60 @@ export const LintReport = z.object({
     }),
   ),
 });
+
+const Revision = z.string().meta({ description: 'The docUpdatedAt read last; the write is refused with 409 stale_read if the diagram changed since' });
+
+export const EditBody = z.strictObject({
+  addNodes: z.array(z.unknown()).optional().meta({ description: 'DiagramSpec nodes, plus optional x, y, width, height' }),
+  addEdges: z.array(z.unknown()).optional().meta({ description: 'DiagramSpec edges (objects or shorthand strings); endpoints are existing or new node ids' }),
+  updateNodes: z.array(z.unknown()).optional().meta({ description: '{ id, strokeColor?, backgroundColor?, fillStyle?, label? }' }),
+});
+export type EditBody = z.infer<typeof EditBody>;
+
+export const EditResult = z.object({ added: z.array(z.string()), updated: z.array(z.string()), merged: z.number().int() });
+
+export const RegenerateBody = z.strictObject({
+  spec: SpecInput.optional(),
+  scene: SceneInput.optional(),
+  title: z.string().optional(),
+  expectedUpdatedAt: Revision.optional(),
+});
+export type RegenerateBody = z.infer<typeof RegenerateBody>;
+
+export const RegenerateResult = z.object({
+  id: Id,
+  replaced: z.number().int(),
+  orphanedComments: z.number().int(),
+  title: z.string().optional(),
+});
+
+export const PatchBody = z.strictObject({
+  ops: z.array(z.unknown()).meta({ description: 'PatchOps: add, update, move, resize, restyle, delete (docs/api.md)' }),
+  expectedUpdatedAt: Revision.optional(),
+});
+export type PatchBody = z.infer<typeof PatchBody>;
+
+export const PatchResult = z.object({
+  id: Id,
+  applied: z.number().int(),
+  elements: z.number().int(),
+  deleted: z.number().int(),
+  orphanedComments: z.number().int(),
+});
+
+export const CommentBody = z.strictObject({
+  elementId: z.string().min(1).max(200).nullable().optional().meta({ description: 'The element the comment is anchored to' }),
+  body: z.string().max(5000),
+});
+export type CommentBody = z.infer<typeof CommentBody>;
+
+export const Comment = z.object({
+  id: Id,
+  elementId: z.string().nullable(),
+  body: z.string(),
+  authorId: Id,
+  createdAt: Timestamp,
+  resolved: z.boolean(),
+  resolvedReason: z.string().nullable(),
+});
+export const CommentList = z.object({ items: z.array(Comment) });

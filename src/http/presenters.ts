@@ -1,6 +1,6 @@
 import type { Actor } from './route.ts';
 import { legacyScope } from '../auth/capabilities.ts';
-import type { DiagramMeta, DiagramRecord, FolderRecord, PublicLinkRecord } from '../store/store.ts';
+import type { CommentRecord, DiagramMeta, DiagramRecord, FolderRecord, PublicLinkRecord } from '../store/store.ts';
 
 /** What leaves the server: every response body is built here, field by field. */
 export const present = {
@@ -54,6 +54,16 @@ export const present = {
     });
     return `${head.slice(0, -1)},"scene":{"elements":${d.elementsJson},"appState":{}}}`;
   },
+
+  comment: (c: CommentRecord) => ({
+    id: c.id,
+    elementId: c.elementId,
+    body: c.body,
+    authorId: c.authorId,
+    createdAt: c.createdAt,
+    resolved: c.resolved,
+    resolvedReason: c.resolvedReason,
+  }),
 
   folder: (f: FolderRecord) => ({ id: f.id, name: f.name, parentId: f.parentId }),
 

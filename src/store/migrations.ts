@@ -112,6 +112,22 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
       await sql`create table if not exists rate_limits (key varchar(255) primary key, points integer not null default 0, expire bigint)`.execute(db);
     },
   },
+  '0003_comments': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('comments')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('diagram_id', 'text', (c) => c.notNull().references('diagrams.id').onDelete('cascade'))
+        .addColumn('element_id', 'text')
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('author_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('resolved', 'integer', (c) => c.notNull())
+        .addColumn('resolved_reason', 'text')
+        .execute();
+      await db.schema.createIndex('comments_diagram').on('comments').columns(['diagram_id', 'created_at']).execute();
+    },
+  },
   };
 }
 

@@ -83,6 +83,17 @@ export interface SettingsTable {
   value: string;
 }
 
+export interface CommentsTable {
+  id: string;
+  diagram_id: string;
+  element_id: string | null;
+  body: string;
+  author_id: string;
+  created_at: string;
+  resolved: number;
+  resolved_reason: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -93,4 +104,5 @@ export interface Database {
   diagram_shares: DiagramSharesTable;
   public_links: PublicLinksTable;
   settings: SettingsTable;
+  comments: CommentsTable;
 }

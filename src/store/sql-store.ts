@@ -5,7 +5,11 @@ import { parseCapabilityList } from '../auth/capabilities.ts';
 import { ElementsCache } from './elements-cache.ts';
 import type { Engine } from './migrations.ts';
 import type { Database, DiagramsTable, FoldersTable, PublicLinksTable, TokensTable, UsersTable } from './schema.ts';
+import { nextRevision } from './revision.ts';
 import {
+  type CommentRecord,
+  type ContentWrite,
+  type ContentWriteResult,
   type DiagramMeta,
   type DiagramRecord,
   type FolderRecord,
@@ -411,6 +415,86 @@ export class SqlStore implements Store {
       .values({ diagram_id: diagramId, user_id: userId, role })
       .onConflict((oc) => oc.columns(['diagram_id', 'user_id']).doUpdateSet({ role }))
       .execute();
+  }
+
+  async writeContent(write: ContentWrite): Promise<ContentWriteResult> {
+    return this.db.transaction().execute(async (trx) => {
+      const current = await trx
+        .selectFrom('diagrams')
+        .select(['doc_updated_at'])
+        .where('id', '=', write.id)
+        .$if(this.engine === 'postgres', (q) => q.forUpdate())
+        .executeTakeFirst();
+      if (!current) return { status: 'missing' } as const;
+      if (write.expectedDocUpdatedAt !== null && write.expectedDocUpdatedAt !== current.doc_updated_at) {
+        return { status: 'stale', docUpdatedAt: current.doc_updated_at } as const;
+      }
+      const docUpdatedAt = nextRevision(current.doc_updated_at, write.now);
+      await trx
+        .updateTable('diagrams')
+        .set({
+          elements: write.elementsJson,
+          element_count: write.elementCount,
+          doc_updated_at: docUpdatedAt,
+          updated_at: docUpdatedAt,
+          ...(write.title === undefined ? {} : { title: write.title }),
+        })
+        .where('id', '=', write.id)
+        .execute();
+      const open = await trx
+        .selectFrom('comments')
+        .select(['id', 'element_id'])
+        .where('diagram_id', '=', write.id)
+        .where('resolved', '=', 0)
+        .where('element_id', 'is not', null)
+        .execute();
+      const orphaned = open.filter((c) => !write.elementIds.has(c.element_id!)).map((c) => c.id);
+      for (let i = 0; i < orphaned.length; i += 500) {
+        await trx
+          .updateTable('comments')
+          .set({ resolved: 1, resolved_reason: 'element_removed' })
+          .where('id', 'in', orphaned.slice(i, i + 500))
+          .execute();
+      }
+      return { status: 'written', docUpdatedAt, orphanedComments: orphaned.length } as const;
+    });
+  }
+
+  async addComment(comment: CommentRecord): Promise<CommentRecord> {
+    await this.db
+      .insertInto('comments')
+      .values({
+        id: comment.id,
+        diagram_id: comment.diagramId,
+        element_id: comment.elementId,
+        body: comment.body,
+        author_id: comment.authorId,
+        created_at: comment.createdAt,
+        resolved: comment.resolved ? 1 : 0,
+        resolved_reason: comment.resolvedReason,
+      })
+      .execute();
+    return comment;
+  }
+
+  async listComments(diagramId: string): Promise<CommentRecord[]> {
+    const rows = await this.db
+      .selectFrom('comments')
+      .selectAll()
+      .where('diagram_id', '=', diagramId)
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      diagramId: r.diagram_id,
+      elementId: r.element_id,
+      body: r.body,
+      authorId: r.author_id,
+      createdAt: r.created_at,
+      resolved: r.resolved === 1,
+      resolvedReason: r.resolved_reason,
+    }));
   }
 
   async listFolders(ownerId: string): Promise<FolderRecord[]> {

@@ -67,6 +67,36 @@ export interface WorkspaceRecord {
   createdAt: string;
 }
 
+export interface CommentRecord {
+  id: string;
+  diagramId: string;
+  elementId: string | null;
+  body: string;
+  authorId: string;
+  createdAt: string;
+  resolved: boolean;
+  resolvedReason: string | null;
+}
+
+/** A whole-scene content write (edit, regenerate, patch), applied in one transaction. */
+export interface ContentWrite {
+  id: string;
+  elementsJson: string;
+  elementCount: number;
+  /** The ids in the new scene: open comments on any other element are resolved as `element_removed`. */
+  elementIds: ReadonlySet<string>;
+  /** The revision the write was computed from; null writes whatever the current one is. */
+  expectedDocUpdatedAt: string | null;
+  now: Date;
+  /** Renames in the same transaction. */
+  title?: string;
+}
+
+export type ContentWriteResult =
+  | { status: 'written'; docUpdatedAt: string; orphanedComments: number }
+  | { status: 'stale'; docUpdatedAt: string | null }
+  | { status: 'missing' };
+
 export interface ListPosition {
   createdAt: string;
   id: string;
@@ -133,6 +163,17 @@ export interface Store {
   setDiagramTrashed(id: string, trashed: boolean, now: string): Promise<void>;
   setDiagramWorkspace(id: string, workspaceId: string | null): Promise<void>;
   shareDiagram(diagramId: string, userId: string, role: ShareRole): Promise<void>;
+
+  /**
+   * Replaces a diagram's content if its revision is still `expectedDocUpdatedAt`
+   * (compared and written in one transaction, so of racing writers with the same
+   * expectation exactly one wins), moving `docUpdatedAt` to a value unique per
+   * write and resolving the comments whose element is gone.
+   */
+  writeContent(write: ContentWrite): Promise<ContentWriteResult>;
+
+  addComment(comment: CommentRecord): Promise<CommentRecord>;
+  listComments(diagramId: string): Promise<CommentRecord[]>;
 
   listFolders(ownerId: string): Promise<FolderRecord[]>;
   findFolder(id: string): Promise<FolderRecord | null>;

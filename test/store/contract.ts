@@ -703,5 +703,87 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           assert.equal(await store.findPublicLinkBySlug('slug-missing'), null);
         }));
     });
+
+    describe('content writes', () => {
+      const write = (id: string, expected: string | null, ids: string[], now: Date) => ({
+        id,
+        elementsJson: JSON.stringify(ids.map((e) => ({ id: e, type: 'rectangle' }))),
+        elementCount: ids.length,
+        elementIds: new Set(ids),
+        expectedDocUpdatedAt: expected,
+        now,
+      });
+
+      test('writeContent replaces the elements and gives every write a distinct, increasing docUpdatedAt, even in one millisecond', () =>
+        withStore(async (store) => {
+          const user = await createUser(store);
+          const diagram = await createDiagram(store, diagramRecord(user.id, { docUpdatedAt: at(5) }));
+          const now = new Date(at(10));
+          const revisions: string[] = [];
+          for (let i = 0; i < 5; i++) {
+            const result = await store.writeContent(write(diagram.id, null, [`e${i}`], now));
+            assert.equal(result.status, 'written');
+            revisions.push((result as { docUpdatedAt: string }).docUpdatedAt);
+          }
+          assert.deepEqual(revisions, [...revisions].sort());
+          assert.equal(new Set(revisions).size, 5);
+          const read = await store.findDiagramForUser(diagram.id, user.id);
+          assert.equal(read?.diagram.elementsJson, '[{"id":"e4","type":"rectangle"}]');
+          assert.equal(read?.diagram.docUpdatedAt, revisions[4]);
+          assert.equal(read?.diagram.elementCount, 1);
+        }));
+
+      test('writeContent with a stale expected revision writes nothing', () =>
+        withStore(async (store) => {
+          const user = await createUser(store);
+          const diagram = await createDiagram(store, diagramRecord(user.id, { docUpdatedAt: at(5), elementsJson: '[]' }));
+          const stale = await store.writeContent(write(diagram.id, at(4), ['x'], new Date(at(10))));
+          assert.deepEqual(stale, { status: 'stale', docUpdatedAt: at(5) });
+          assert.equal((await store.findDiagramForUser(diagram.id, user.id))?.diagram.elementsJson, '[]');
+          assert.deepEqual(await store.writeContent(write(randomUUID(), null, [], new Date(at(10)))), { status: 'missing' });
+        }));
+
+      test('of concurrent writes expecting the same revision exactly one is written', () =>
+        withStore(async (store) => {
+          await warmUp(store);
+          const user = await createUser(store);
+          const diagram = await createDiagram(store, diagramRecord(user.id, { docUpdatedAt: at(5) }));
+          const results = await Promise.all(Array.from({ length: 8 }, (_, i) => store.writeContent(write(diagram.id, at(5), [`w${i}`], new Date(at(10))))));
+          assert.equal(results.filter((r) => r.status === 'written').length, 1);
+          assert.equal(results.filter((r) => r.status === 'stale').length, 7);
+        }));
+
+      test('comments on elements a write removes are resolved once and counted', () =>
+        withStore(async (store) => {
+          const user = await createUser(store);
+          const diagram = await createDiagram(store, diagramRecord(user.id, { docUpdatedAt: at(5) }));
+          const comment = (elementId: string | null, n: number) => ({
+            id: randomUUID(),
+            diagramId: diagram.id,
+            elementId,
+            body: `c${n}`,
+            authorId: user.id,
+            createdAt: at(n),
+            resolved: false,
+            resolvedReason: null,
+          });
+          await store.addComment(comment('keep', 1));
+          await store.addComment(comment('gone', 2));
+          await store.addComment(comment(null, 3));
+          const first = await store.writeContent(write(diagram.id, null, ['keep'], new Date(at(10))));
+          assert.equal(first.status === 'written' && first.orphanedComments, 1);
+          const second = await store.writeContent(write(diagram.id, null, [], new Date(at(11))));
+          assert.equal(second.status === 'written' && second.orphanedComments, 1);
+          const listed = await store.listComments(diagram.id);
+          assert.deepEqual(
+            listed.map((c) => [c.body, c.resolved, c.resolvedReason]),
+            [
+              ['c1', true, 'element_removed'],
+              ['c2', true, 'element_removed'],
+              ['c3', false, null],
+            ],
+          );
+        }));
+    });
   });
 }

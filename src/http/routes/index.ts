@@ -1,7 +1,10 @@
 import type { RouteDef } from '../route.ts';
 import { createDiagram } from './diagrams/createDiagram.ts';
 import { getDiagram } from './diagrams/getDiagram.ts';
+import { addComment } from './comments/addComment.ts';
+import { listComments } from './comments/listComments.ts';
 import { lintDiagram } from './diagrams/lintDiagram.ts';
+import { regenerateDiagram } from './diagrams/regenerateDiagram.ts';
 import { listDiagrams } from './diagrams/listDiagrams.ts';
 import { restoreDiagram } from './diagrams/restoreDiagram.ts';
 import { setPublicLink } from './diagrams/setPublicLink.ts';
@@ -28,6 +31,9 @@ export const apiRoutes: RouteDef[] = [
   restoreDiagram,
   setPublicLink,
   lintDiagram,
+  regenerateDiagram,
+  listComments,
+  addComment,
   listFolders,
   createFolder,
   updateFolder,

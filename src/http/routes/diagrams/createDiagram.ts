@@ -2,11 +2,29 @@ import { randomUUID } from 'node:crypto';
 import { CreateDiagramBody, CreatedDiagram } from '../../../api/schemas.ts';
 import { contentFromScene, contentFromSpec } from '../../scene-content.ts';
 import { sanitizeTitle, UNTITLED } from '../../../domain/title.ts';
-import { ApiError, badRequest } from '../../../errors.ts';
+import { ApiError, badRequest, type ErrorCode } from '../../../errors.ts';
 import type { DiagramRecord } from '../../../store/store.ts';
 import { present } from '../../presenters.ts';
 import { defineRoute } from '../../route.ts';
 import { requireOwnFolder } from '../folders/ownership.ts';
+
+/** The content-model codes a spec or scene can answer with (SPEC.md). */
+export const SPEC_CONTENT_ERRORS: ErrorCode[] = [
+  'INVALID_SPEC',
+  'UNSUPPORTED_VERSION',
+  'MISSING_NODE_ID',
+  'DUPLICATE_NODE_ID',
+  'UNKNOWN_SHAPE',
+  'UNKNOWN_ICON',
+  'DANGLING_EDGE',
+  'MALFORMED_SHORTHAND',
+  'MALFORMED_EDGE',
+  'SPEC_TOO_LARGE',
+  'ID_COLLISION',
+  'NOT_A_SCENE',
+  'BAD_LINK_SCHEME',
+  'SCENE_TOO_LARGE',
+];
 
 export const createDiagram = defineRoute<CreateDiagramBody>({
   operationId: 'createDiagram',
@@ -19,24 +37,7 @@ export const createDiagram = defineRoute<CreateDiagramBody>({
     'From a raw `scene` (stored exactly as supplied, appState dropped) or a `spec` laid out by the server; exactly one of the two. Counts against the diagram quota (trashed diagrams do not).',
   body: CreateDiagramBody,
   response: { status: 201, schema: CreatedDiagram, description: 'The stored diagram summary with its element count' },
-  errors: [
-    'quota_exceeded',
-    'folder_forbidden',
-    'INVALID_SPEC',
-    'UNSUPPORTED_VERSION',
-    'MISSING_NODE_ID',
-    'DUPLICATE_NODE_ID',
-    'UNKNOWN_SHAPE',
-    'UNKNOWN_ICON',
-    'DANGLING_EDGE',
-    'MALFORMED_SHORTHAND',
-    'MALFORMED_EDGE',
-    'SPEC_TOO_LARGE',
-    'ID_COLLISION',
-    'NOT_A_SCENE',
-    'BAD_LINK_SCHEME',
-    'SCENE_TOO_LARGE',
-  ],
+  errors: ['quota_exceeded', 'folder_forbidden', ...SPEC_CONTENT_ERRORS],
   handler: async ({ body, actor, deps }) => {
     const hasSpec = body.spec !== undefined;
     const hasScene = body.scene !== undefined;
