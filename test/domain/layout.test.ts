@@ -76,6 +76,16 @@ function assertWellFormed(input: LayoutInput, result: LayoutResult): void {
     }
     if ((edge.labelWidth ?? 0) > 0 && (edge.labelHeight ?? 0) > 0) {
       assert.ok(route.label, `edge ${edge.id} has a label position`);
+      const { x, y } = route.label;
+      const onRoute = points.some((p, k) => {
+        const q = points[k + 1];
+        if (!q) return false;
+        const within = (v: number, a: number, b: number): boolean => v >= Math.min(a, b) - TOLERANCE && v <= Math.max(a, b) + TOLERANCE;
+        const cross = (q[0] - p[0]) * (y - p[1]) - (q[1] - p[1]) * (x - p[0]);
+        const length = Math.hypot(q[0] - p[0], q[1] - p[1]);
+        return within(x, p[0], q[0]) && within(y, p[1], q[1]) && Math.abs(cross) <= TOLERANCE * Math.max(1, length);
+      });
+      assert.ok(onRoute, `the label of ${edge.id} sits on its route`);
       const labelBox: Box = {
         x: route.label.x - edge.labelWidth! / 2,
         y: route.label.y - edge.labelHeight! / 2,

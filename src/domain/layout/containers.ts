@@ -5,8 +5,9 @@
  * size of its content plus padding and its header strip on top. An edge between
  * nodes in different containers takes part in the layering of the innermost level
  * that holds both ends (as an edge between the two children of that level it
- * descends from), so containers line up along the flow; its route is drawn at the
- * end, around the boxes in its way.
+ * descends from), so containers line up along the flow. Its layered route there
+ * ends on the outer boxes level with the real end nodes inside them, and is
+ * extended inwards at the end (cross-edges.ts).
  */
 import { layoutLevel, type LevelEdge } from './level.ts';
 import type { Point } from './routing.ts';

@@ -4,18 +4,29 @@
  * compacted against its left neighbours, and the final position is the mean of
  * the two middle candidates. Long edges come out straight, nodes centred over
  * their neighbours, and every layer keeps its order with the required gaps.
- * Nodes may be asymmetric (a self-loop widens one side): `leftExtent` and
- * `rightExtent` are measured from the node's centre line.
+ *
+ * Alignment is by port, as in ELK: a node joins a block shifted so that the
+ * ports of the edge that aligns it sit on one vertical line, so an aligned edge
+ * is straight even when it leaves its node off-centre. Nodes may be asymmetric
+ * (a self-loop widens one side): `leftExtent` and `rightExtent` are measured
+ * from the node's centre line.
  */
 
 export interface HorizontalInput {
   layers: Int32Array[];
   position: Int32Array;
-  /** Proper-graph neighbours in the layer above / below, in CSR form. */
+  /** Proper edges: upper and lower end, and the port offsets from each end's centre line. */
+  edgeUpper: Int32Array;
+  edgeLower: Int32Array;
+  upperOffset: Float64Array;
+  lowerOffset: Float64Array;
+  /** How many input edges each proper edge carries (more than one on a shared trunk). */
+  multiplicity: Float64Array;
+  /** Ids of the edges into each node from above / out of it downwards, in CSR form. */
   upStart: Int32Array;
-  upList: Int32Array;
+  upEdges: Int32Array;
   downStart: Int32Array;
-  downList: Int32Array;
+  downEdges: Int32Array;
   isDummy: Uint8Array;
   leftExtent: Float64Array;
   rightExtent: Float64Array;
@@ -30,12 +41,11 @@ export function assignHorizontalCoordinates(input: HorizontalInput): Float64Arra
   for (const vertical of ['up', 'down'] as const) {
     for (const horizontal of ['left', 'right'] as const) {
       let layering = vertical === 'up' ? input.layers : [...input.layers].reverse();
-      if (horizontal === 'right') layering = layering.map((layer) => layer.slice().reverse());
-      const neighbours =
-        vertical === 'up' ? { start: input.upStart, list: input.upList } : { start: input.downStart, list: input.downList };
-      const { root, align } = alignVertically(layering, n, neighbours, conflicts);
-      const xs = compactHorizontally(input, layering, root, align, horizontal === 'right');
-      if (horizontal === 'right') for (let v = 0; v < n; v++) xs[v] = -xs[v]!;
+      const mirrored = horizontal === 'right';
+      if (mirrored) layering = layering.map((layer) => layer.slice().reverse());
+      const { root, shift } = alignVertically(input, layering, vertical === 'up', mirrored, conflicts);
+      const xs = compactHorizontally(input, layering, root, shift, mirrored);
+      if (mirrored) for (let v = 0; v < n; v++) xs[v] = -xs[v]!;
       candidates.push(xs);
     }
   }
@@ -79,7 +89,7 @@ function separation(input: HorizontalInput, left: number, right: number): number
 
 /** Type 1 conflicts: a non-inner segment crossing an inner one (dummy to dummy); the inner segment wins. */
 function markTypeOneConflicts(input: HorizontalInput): Set<number> {
-  const { layers, position, upStart, upList, isDummy } = input;
+  const { layers, position, upStart, upEdges, edgeUpper, isDummy } = input;
   const n = position.length;
   const conflicts = new Set<number>();
   for (let l = 1; l < layers.length; l++) {
@@ -92,8 +102,9 @@ function markTypeOneConflicts(input: HorizontalInput): Set<number> {
       let inner = -1;
       if (isDummy[v]) {
         for (let k = upStart[v]!; k < upStart[v + 1]!; k++) {
-          if (isDummy[upList[k]!]) {
-            inner = upList[k]!;
+          const u = edgeUpper[upEdges[k]!]!;
+          if (isDummy[u]) {
+            inner = u;
             break;
           }
         }
@@ -103,7 +114,7 @@ function markTypeOneConflicts(input: HorizontalInput): Set<number> {
         for (let s = scanPos; s <= i; s++) {
           const scanNode = layer[s]!;
           for (let k = upStart[scanNode]!; k < upStart[scanNode + 1]!; k++) {
-            const u = upList[k]!;
+            const u = edgeUpper[upEdges[k]!]!;
             const uPos = position[u]!;
             if ((uPos < k0 || k1 < uPos) && !(isDummy[u] && isDummy[scanNode])) {
               conflicts.add(Math.min(u, scanNode) * n + Math.max(u, scanNode));
@@ -118,14 +129,23 @@ function markTypeOneConflicts(input: HorizontalInput): Set<number> {
   return conflicts;
 }
 
+/**
+ * Blocks: each node joins the block of a median neighbour in the previous layer
+ * of the sweep unless that would cross an earlier alignment or a type 1 conflict.
+ * `shift` is each node's offset from its block's line, so that the aligning
+ * edge's two ports line up (in the mirrored frame offsets change sign).
+ */
 function alignVertically(
+  input: HorizontalInput,
   layering: Int32Array[],
-  n: number,
-  neighbours: { start: Int32Array; list: Int32Array },
+  fromAbove: boolean,
+  mirrored: boolean,
   conflicts: Set<number>,
-): { root: Int32Array; align: Int32Array } {
+): { root: Int32Array; shift: Float64Array } {
+  const n = input.position.length;
   const root = new Int32Array(n);
   const align = new Int32Array(n);
+  const shift = new Float64Array(n);
   const pos = new Int32Array(n);
   for (const layer of layering) {
     layer.forEach((v, i) => {
@@ -134,27 +154,38 @@ function alignVertically(
       pos[v] = i;
     });
   }
-  const ws: number[] = [];
+  const start = fromAbove ? input.upStart : input.downStart;
+  const list = fromAbove ? input.upEdges : input.downEdges;
+  const otherEnd = fromAbove ? input.edgeUpper : input.edgeLower;
+  const otherOffset = fromAbove ? input.upperOffset : input.lowerOffset;
+  const ownOffset = fromAbove ? input.lowerOffset : input.upperOffset;
+  const sign = mirrored ? -1 : 1;
+  const edges: number[] = [];
   for (const layer of layering) {
     let previousIndex = -1;
     for (const v of layer) {
-      ws.length = 0;
-      for (let k = neighbours.start[v]!; k < neighbours.start[v + 1]!; k++) ws.push(neighbours.list[k]!);
-      if (ws.length === 0) continue;
-      ws.sort((a, b) => pos[a]! - pos[b]!);
-      const mid = (ws.length - 1) / 2;
+      edges.length = 0;
+      // A trunk dummy (one with branches) lines up with the next dummy of its trunk, not with a branch.
+      const trunk = input.isDummy[v] === 1 && start[v + 1]! - start[v]! > 1;
+      for (let k = start[v]!; k < start[v + 1]!; k++) if (!trunk || input.isDummy[otherEnd[list[k]!]!]) edges.push(list[k]!);
+      if (edges.length === 0) for (let k = start[v]!; k < start[v + 1]!; k++) edges.push(list[k]!);
+      if (edges.length === 0) continue;
+      edges.sort((a, b) => pos[otherEnd[a]!]! - pos[otherEnd[b]!]! || sign * (otherOffset[a]! - otherOffset[b]!) || a - b);
+      const mid = (edges.length - 1) / 2;
       for (let i = Math.floor(mid); i <= Math.ceil(mid); i++) {
-        const w = ws[i]!;
+        const e = edges[i]!;
+        const w = otherEnd[e]!;
         if (align[v] === v && previousIndex < pos[w]! && !conflicts.has(Math.min(v, w) * n + Math.max(v, w))) {
           align[w] = v;
           root[v] = root[w]!;
           align[v] = root[v]!;
+          shift[v] = shift[w]! + sign * (otherOffset[e]! - ownOffset[e]!);
           previousIndex = pos[w]!;
         }
       }
     }
   }
-  return { root, align };
+  return { root, shift };
 }
 
 /** Places each block as far left as its left neighbours allow, then pulls it right into any slack. */
@@ -162,7 +193,7 @@ function compactHorizontally(
   input: HorizontalInput,
   layering: Int32Array[],
   root: Int32Array,
-  _align: Int32Array,
+  shift: Float64Array,
   reversed: boolean,
 ): Float64Array {
   const n = root.length;
@@ -185,7 +216,8 @@ function compactHorizontally(
       const v = layer[i]!;
       const k = fill[root[u]!]!++;
       outTarget[k] = root[v]!;
-      outWeight[k] = reversed ? separation(input, v, u) : separation(input, u, v);
+      // Lines of blocks must keep apart by the nodes' separation, corrected by each node's shift from its line.
+      outWeight[k] = (reversed ? separation(input, v, u) : separation(input, u, v)) + shift[u]! - shift[v]!;
       inDegree[root[v]!]!++;
     }
   }
@@ -211,8 +243,9 @@ function compactHorizontally(
     for (let k = outStart[u]!; k < outStart[u + 1]!; k++) min = Math.min(min, xs[outTarget[k]!]! - outWeight[k]!);
     if (min !== Infinity) xs[u] = Math.max(xs[u]!, min);
   }
-  for (let v = 0; v < n; v++) xs[v] = xs[root[v]!]!;
-  return xs;
+  const x = new Float64Array(n);
+  for (let v = 0; v < n; v++) x[v] = xs[root[v]!]! + shift[v]!;
+  return x;
 }
 
 /** Shifts the four candidates so that each lines up with the narrowest on its own side. */
@@ -254,23 +287,16 @@ function enforceSeparation(input: HorizontalInput, x: Float64Array): void {
   }
 }
 
-export interface CompactInput extends HorizontalInput {
-  /** Proper edges with the port offsets at both ends (from each node's centre line). */
-  edgeUpper: Int32Array;
-  edgeLower: Int32Array;
-  upperOffset: Float64Array;
-  lowerOffset: Float64Array;
-}
-
 /**
  * Quadratic placement: minimise Σ ω·(x_u + a − x_v − b)² over edges (ports a, b),
  * subject to each layer's order and gaps, by sweeping layer by layer; each layer's
  * sub-problem is an isotonic regression solved exactly by pool-adjacent-violators.
- * Edges between dummies weigh most, so long edges straighten first. Every node
+ * Edges between dummies weigh most, so long edges straighten first, and a trunk
+ * weighs as much as all the edges it carries. Every node
  * stays within [0, maxWidth]: for an isotonic regression with the same bounds on
  * every variable, clamping the unbounded solution is the bounded solution.
  */
-export function assignCompactCoordinates(input: CompactInput, start: Float64Array, sweeps: number, maxWidth: number): Float64Array {
+export function assignCompactCoordinates(input: HorizontalInput, start: Float64Array, sweeps: number, maxWidth: number): Float64Array {
   const n = input.position.length;
   const x = start.slice();
   const { edgeUpper, edgeLower, upperOffset, lowerOffset, isDummy } = input;
@@ -288,7 +314,10 @@ export function assignCompactCoordinates(input: CompactInput, start: Float64Arra
     incident[fill[edgeLower[e]!]!++] = e;
   }
   const weight = new Float64Array(m);
-  for (let e = 0; e < m; e++) weight[e] = isDummy[edgeUpper[e]!]! + isDummy[edgeLower[e]!]! === 2 ? 8 : isDummy[edgeUpper[e]!] || isDummy[edgeLower[e]!] ? 2 : 1;
+  for (let e = 0; e < m; e++) {
+    const dummies = isDummy[edgeUpper[e]!]! + isDummy[edgeLower[e]!]!;
+    weight[e] = (dummies === 2 ? 8 : dummies === 1 ? 2 : 1) * input.multiplicity[e]!;
+  }
 
   let maxLayer = 0;
   for (const layer of input.layers) maxLayer = Math.max(maxLayer, layer.length);
@@ -353,4 +382,57 @@ export function assignCompactCoordinates(input: CompactInput, start: Float64Arra
     else for (let l = input.layers.length - 1; l >= 0; l--) placeLayer(input.layers[l]!);
   }
   return x;
+}
+
+/** Offsets below this many pixels between the two ports of an edge make a jog worth removing. */
+const JOG_LIMIT = 16;
+
+/**
+ * Removes small jogs: a node moves sideways by the few pixels that put one of
+ * its edges' ports in line, when its neighbours leave room and the move
+ * straightens more of its edges than it bends.
+ */
+export function straightenJogs(input: HorizontalInput, x: Float64Array, passes: number): void {
+  const { layers, edgeUpper, edgeLower, upperOffset, lowerOffset, upStart, upEdges, downStart, downEdges } = input;
+  // How far the node's port sits from the other end's port, for each edge at v.
+  const offsetsAt = (v: number, out: number[]): void => {
+    out.length = 0;
+    for (let k = upStart[v]!; k < upStart[v + 1]!; k++) {
+      const e = upEdges[k]!;
+      out.push(x[edgeUpper[e]!]! + upperOffset[e]! - (x[v]! + lowerOffset[e]!));
+    }
+    for (let k = downStart[v]!; k < downStart[v + 1]!; k++) {
+      const e = downEdges[k]!;
+      out.push(x[edgeLower[e]!]! + lowerOffset[e]! - (x[v]! + upperOffset[e]!));
+    }
+  };
+  const straightAfter = (offsets: number[], move: number): number => offsets.reduce((count, d) => count + (Math.abs(d - move) < 0.5 ? 1 : 0), 0);
+  const offsets: number[] = [];
+  for (let pass = 0; pass < passes; pass++) {
+    let changed = false;
+    for (const layer of layers) {
+      for (let i = 0; i < layer.length; i++) {
+        const v = layer[i]!;
+        offsetsAt(v, offsets);
+        const before = straightAfter(offsets, 0);
+        let best = 0;
+        let bestCount = before;
+        for (const d of offsets) {
+          if (Math.abs(d) < 0.5 || Math.abs(d) > JOG_LIMIT) continue;
+          if (i > 0 && x[v]! + d < x[layer[i - 1]!]! + separation(input, layer[i - 1]!, v) - 1e-9) continue;
+          if (i + 1 < layer.length && x[v]! + d > x[layer[i + 1]!]! - separation(input, v, layer[i + 1]!) + 1e-9) continue;
+          const count = straightAfter(offsets, d);
+          if (count > bestCount || (count === bestCount && count > before && Math.abs(d) < Math.abs(best))) {
+            best = d;
+            bestCount = count;
+          }
+        }
+        if (best !== 0) {
+          x[v]! += best;
+          changed = true;
+        }
+      }
+    }
+    if (!changed) break;
+  }
 }

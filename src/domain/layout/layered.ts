@@ -3,7 +3,7 @@
  * top-to-bottom frame: break cycles, assign layers, wrap over-wide layers, add
  * dummy nodes, minimise crossings, place nodes, route edges, draw self-loops.
  */
-import { assignCompactCoordinates, assignHorizontalCoordinates, drawingWidth, widestLayerSpan } from './coordinates.ts';
+import { assignCompactCoordinates, assignHorizontalCoordinates, drawingWidth, straightenJogs, widestLayerSpan } from './coordinates.ts';
 import { findReversedEdges } from './cycles.ts';
 import { buildProperGraph } from './dummies.ts';
 import { networkSimplexLayers } from './layering.ts';
@@ -18,6 +18,7 @@ const LOOP_LABEL_GAP = 4;
 /** Keep Brandes–Köpf's placement unless it is this many times wider than the widest layer (and too wide for its height). */
 const WIDTH_SLACK = 1.3;
 const COMPACTION_SWEEPS = 30;
+const JOG_PASSES = 4;
 
 export interface ComponentInput {
   /** Node sizes in the internal frame. */
@@ -91,8 +92,6 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
     halfGap[v] = NODE_HALF_GAP;
     isDummy[v] = 0;
   }
-  const up = csr(total, graph.lower, graph.upper);
-  const down = csr(total, graph.upper, graph.lower);
   // A pinned port belongs to the end of the input edge; in the proper graph that is the first or last proper edge.
   const pinnedBottom = new Float64Array(graph.upper.length).fill(Number.NaN);
   const pinnedTop = new Float64Array(graph.upper.length).fill(Number.NaN);
@@ -102,13 +101,22 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
     pinnedTop[chain[chain.length - 1]!] = lowerPin;
   });
   const ports = assignPorts(graph, order.position, width, pinnedBottom, pinnedTop);
+  const multiplicity = new Float64Array(graph.upper.length);
+  for (const chain of graph.chains) for (const pe of chain) multiplicity[pe]!++;
+  const up = edgesByNode(total, graph.lower);
+  const down = edgesByNode(total, graph.upper);
   const horizontal = {
     layers: order.layers,
     position: order.position,
+    edgeUpper: graph.upper,
+    edgeLower: graph.lower,
+    upperOffset: ports.bottom,
+    lowerOffset: ports.top,
+    multiplicity,
     upStart: up.start,
-    upList: up.list,
+    upEdges: up.list,
     downStart: down.start,
-    downList: down.list,
+    downEdges: down.list,
     isDummy,
     leftExtent,
     rightExtent,
@@ -121,12 +129,13 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
   if (wide > WIDTH_SLACK * narrowest && wide > 1.5 * input.aspect * tall) {
     // Brandes–Köpf spreads bushy graphs far wider than their widest layer: trade some alignment for a compact drawing.
     x = assignCompactCoordinates(
-      { ...horizontal, edgeUpper: graph.upper, edgeLower: graph.lower, upperOffset: ports.bottom, lowerOffset: ports.top },
+      horizontal,
       x,
       COMPACTION_SWEEPS,
       Math.max(narrowest * 1.15, input.aspect * tall),
     );
   }
+  straightenJogs(horizontal, x, JOG_PASSES);
   let minX = Infinity;
   for (let v = 0; v < total; v++) minX = Math.min(minX, x[v]! - leftExtent[v]!);
   for (let v = 0; v < total; v++) x[v]! -= minX;
@@ -148,29 +157,35 @@ function estimatedHeight(layerCount: number, layer: Int32Array, height: Float64A
   return total;
 }
 
-function csr(nodeCount: number, from: Int32Array, to: Int32Array): { start: Int32Array; list: Int32Array } {
+/** The ids of the edges at each node (by the given end), in CSR form. */
+function edgesByNode(nodeCount: number, end: Int32Array): { start: Int32Array; list: Int32Array } {
   const start = new Int32Array(nodeCount + 1);
-  for (let e = 0; e < from.length; e++) start[from[e]! + 1]!++;
+  for (let e = 0; e < end.length; e++) start[end[e]! + 1]!++;
   for (let v = 0; v < nodeCount; v++) start[v + 1]! += start[v]!;
   const fill = start.slice(0, nodeCount);
-  const list = new Int32Array(from.length);
-  for (let e = 0; e < from.length; e++) list[fill[from[e]!]!++] = to[e]!;
+  const list = new Int32Array(end.length);
+  for (let e = 0; e < end.length; e++) list[fill[end[e]!]!++] = e;
   return { start, list };
+}
+
+/**
+ * Self-loops leave the right side of their node and come back to it, nested
+ * when there are several. A label sits centred on its loop's outer leg, clear of
+ * the node; the next loop reaches past it.
+ */
+function loopGeometry(loop: SelfLoop, reachedSoFar: number): { reach: number; outer: number } {
+  const labelled = loop.labelWidth > 0 && loop.labelHeight > 0;
+  const reach = reachedSoFar + (labelled ? Math.max(LOOP_REACH, loop.labelWidth / 2 + LOOP_LABEL_GAP) : LOOP_REACH);
+  return { reach, outer: labelled ? reach + loop.labelWidth / 2 + LOOP_LABEL_GAP : reach };
 }
 
 /** How far each node's self-loops (and their labels) reach out of its right side. */
 function selfLoopReach(n: number, loops: SelfLoop[]): Float64Array {
   const reach = new Float64Array(n);
-  for (const loop of loops) {
-    reach[loop.node] = reach[loop.node]! + LOOP_REACH + (loop.labelWidth > 0 ? LOOP_LABEL_GAP * 2 + loop.labelWidth : 0);
-  }
+  for (const loop of loops) reach[loop.node] = loopGeometry(loop, reach[loop.node]!).outer;
   return reach;
 }
 
-/**
- * Self-loops leave the right side of their node and come back to it, nested
- * when there are several, each label just outside its own loop.
- */
 function drawSelfLoops(
   loops: SelfLoop[],
   left: Float64Array,
@@ -181,31 +196,25 @@ function drawSelfLoops(
   const countOf = new Map<number, number>();
   for (const loop of loops) countOf.set(loop.node, (countOf.get(loop.node) ?? 0) + 1);
   const indexOf = new Map<number, number>();
-  const reachSoFar = new Map<number, number>();
+  const reachedSoFar = new Map<number, number>();
   const loopRoutes: Point[][] = [];
   const loopLabels: Array<Point | null> = [];
   for (const loop of loops) {
     const v = loop.node;
     const k = indexOf.get(v) ?? 0;
     indexOf.set(v, k + 1);
-    const count = countOf.get(v)!;
     const right = left[v]! + width[v]!;
     const centreY = top[v]! + height[v]! / 2;
-    const halfSpan = height[v]! * (0.1 + (0.3 * (k + 1)) / count);
-    const reach = (reachSoFar.get(v) ?? 0) + LOOP_REACH;
+    const halfSpan = height[v]! * (0.1 + (0.3 * (k + 1)) / countOf.get(v)!);
+    const { reach, outer } = loopGeometry(loop, reachedSoFar.get(v) ?? 0);
+    reachedSoFar.set(v, outer);
     loopRoutes.push([
       [right, centreY - halfSpan],
       [right + reach, centreY - halfSpan],
       [right + reach, centreY + halfSpan],
       [right, centreY + halfSpan],
     ]);
-    if (loop.labelWidth > 0) {
-      loopLabels.push([right + reach + LOOP_LABEL_GAP + loop.labelWidth / 2, centreY]);
-      reachSoFar.set(v, reach + LOOP_LABEL_GAP * 2 + loop.labelWidth);
-    } else {
-      loopLabels.push(null);
-      reachSoFar.set(v, reach);
-    }
+    loopLabels.push(loop.labelWidth > 0 && loop.labelHeight > 0 ? [right + reach, centreY] : null);
   }
   return { loopRoutes, loopLabels };
 }

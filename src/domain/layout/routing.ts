@@ -17,7 +17,10 @@ import type { LayerOrder } from './ordering.ts';
 export type Point = [number, number];
 
 export const LAYER_GAP = 80;
+/** Tracks sit 10 px apart; a channel crowded with tracks packs them closer, down to 6 px. */
 const TRACK_SPACING = 10;
+const CROWDED_TRACK_SPACING = 6;
+const CROWDED_TRACKS = 30;
 const CHANNEL_MARGIN = 12;
 const LABEL_GAP = 6;
 const PORT_SPACING = 20;
@@ -67,7 +70,7 @@ export function routeChannels(input: ChannelRoutingInput): ChannelRouting {
     topX[e] = x[lower[e]!]! + input.ports.top[e]!;
   }
   for (let e = 0; e < edgeCount; e++) {
-    // An edge that is all but straight becomes straight: its lower port moves by under a pixel.
+    // An edge that is all but straight becomes straight: one of its ports moves by under a pixel.
     if (Math.abs(bottomX[e]! - topX[e]!) < 1 && lower[e]! >= realCount) topX[e] = bottomX[e]!;
     else if (Math.abs(bottomX[e]! - topX[e]!) < 1) bottomX[e] = topX[e]!;
   }
@@ -107,7 +110,8 @@ export function routeChannels(input: ChannelRoutingInput): ChannelRouting {
     if (l === layerCount - 1) break;
     const rows = labelRowHeights[l]!;
     const labelsHeight = rows.reduce((sum, h) => sum + h + LABEL_GAP, 0);
-    const tracksNeeded = (trackCount[l]! + 1) * TRACK_SPACING;
+    const spacing = trackCount[l]! > CROWDED_TRACKS ? CROWDED_TRACK_SPACING : TRACK_SPACING;
+    const tracksNeeded = (trackCount[l]! + 1) * spacing;
     const channel = Math.max(LAYER_GAP, 2 * CHANNEL_MARGIN + labelsHeight + tracksNeeded);
     channelTop[l] = yCursor;
     trackZoneTop[l] = yCursor + CHANNEL_MARGIN + labelsHeight;
@@ -186,21 +190,44 @@ export function assignPorts(
     if (edges.length === 0) return;
     const half = (width[v]! * 0.8) / 2;
     edges.sort((a, b) => position[otherEnd[a]!]! - position[otherEnd[b]!]! || a - b);
-    const spacing = edges.length > 1 ? Math.min(PORT_SPACING, (2 * half) / (edges.length - 1)) : 0;
-    edges.forEach((e, k) => (out[e] = (k - (edges.length - 1) / 2) * spacing));
+    const last = edges.length - 1;
+    const spacing = last > 0 ? Math.min(PORT_SPACING, (2 * half) / last) : 0;
+    edges.forEach((e, k) => (out[e] = (k - last / 2) * spacing));
     if (!edges.some((e) => !Number.isNaN(pinned[e]!))) return;
-    for (const e of edges) if (!Number.isNaN(pinned[e]!)) out[e] = Math.max(-half, Math.min(half, pinned[e]!));
-    edges.sort((a, b) => out[a]! - out[b]! || a - b);
-    const gap = Math.min(MIN_PORT_GAP, edges.length > 1 ? (2 * half) / (edges.length - 1) : 0);
-    for (let k = 1; k < edges.length; k++) out[edges[k]!] = Math.max(out[edges[k]!]!, out[edges[k - 1]!]! + gap);
-    const overflow = out[edges[edges.length - 1]!]! - half;
-    if (overflow > 0) for (const e of edges) out[e]! -= overflow;
+    // Pinned ports pull towards their pins, in the same left-to-right order and a minimum gap apart.
+    const gap = Math.min(MIN_PORT_GAP, last > 0 ? (2 * half) / last : 0);
+    const target = edges.map((e, k) => (Number.isNaN(pinned[e]!) ? out[e]! : pinned[e]!) - k * gap);
+    const weight = edges.map((e) => (Number.isNaN(pinned[e]!) ? 0.1 : 1));
+    const fitted = isotonicFit(target, weight);
+    edges.forEach((e, k) => (out[e] = Math.min(half - last * gap, Math.max(-half, fitted[k]!)) + k * gap));
   };
   for (let v = 0; v < realCount; v++) {
     spread(v, downEdges[v]!, lower, pinnedBottom, bottom);
     spread(v, upEdges[v]!, upper, pinnedTop, top);
   }
   return { bottom, top };
+}
+
+/** The non-decreasing sequence closest to `target` in weighted least squares (pool adjacent violators). */
+function isotonicFit(target: number[], weight: number[]): number[] {
+  const value: number[] = [];
+  const mass: number[] = [];
+  const count: number[] = [];
+  target.forEach((t, i) => {
+    value.push(t);
+    mass.push(weight[i]!);
+    count.push(1);
+    while (value.length > 1 && value[value.length - 2]! >= value[value.length - 1]!) {
+      const m = mass.pop()!;
+      const v = value.pop()!;
+      const c = count.pop()!;
+      const k = value.length - 1;
+      value[k] = (value[k]! * mass[k]! + v * m) / (mass[k]! + m);
+      mass[k]! += m;
+      count[k]! += c;
+    }
+  });
+  return value.flatMap((v, k) => new Array<number>(count[k]!).fill(v));
 }
 
 /** Groups a channel's edges into bundles: edges leaving one dummy point together, or entering one together. */
