@@ -33,6 +33,6 @@ if (!env.TEST_DATABASE_URL && fs.existsSync(path.join(pgBin, 'initdb'))) {
 }
 if (!env.TEST_DATABASE_URL) console.log('# TEST_DATABASE_URL unset and no PostgreSQL binaries: PostgreSQL tests are skipped');
 
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit', env });
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--import', './test/helpers/fast-check-seed.ts', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit', env });
 if (clusterDir) execFileSync('scripts/pg-cluster.sh', ['stop', clusterDir]);
 process.exit(result.status ?? 1);

@@ -162,7 +162,11 @@ test('random graphs with cycles, self-loops and parallel edges lay out well-form
 test('random nested containers enclose their children and routes cross only the borders they must', () => {
   fc.assert(
     fc.property(graphArb({ acyclic: false, nested: true }), (input) => assertWellFormed(input, layoutGraph(input))),
-    { numRuns: 250 },
+    {
+      numRuns: 250,
+      // Regression: a container fed by several edges from outside while its children also link out.
+      examples: [[{"direction":"TB","nodes":[{"id":"n0","width":10,"height":10},{"id":"n1","width":10,"height":10},{"id":"n2","width":10,"height":10,"parent":"n0"},{"id":"n3","width":10,"height":10},{"id":"n4","width":10,"height":10},{"id":"n5","width":10,"height":10},{"id":"n6","width":10,"height":10},{"id":"n7","width":10,"height":10},{"id":"n8","width":10,"height":10},{"id":"n9","width":10,"height":10},{"id":"n10","width":10,"height":10},{"id":"n11","width":10,"height":10},{"id":"n12","width":10,"height":10,"parent":"n0"},{"id":"n13","width":10,"height":10,"parent":"n1"},{"id":"n14","width":10,"height":10},{"id":"n15","width":10,"height":10},{"id":"n16","width":10,"height":10,"parent":"n0"}],"edges":[{"id":"e0","from":"n0","to":"n13"},{"id":"e1","from":"n0","to":"n13"},{"id":"e2","from":"n1","to":"n0"},{"id":"e3","from":"n4","to":"n0"},{"id":"e4","from":"n5","to":"n0"},{"id":"e5","from":"n0","to":"n13"},{"id":"e6","from":"n1","to":"n0"},{"id":"e7","from":"n4","to":"n1"}]} as LayoutInput]],
+    },
   );
 });
 
