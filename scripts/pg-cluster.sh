@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL cluster for tests.
 #   scripts/pg-cluster.sh start DIR   -> prints a postgres:// URL on stdout
-#   scripts/pg-cluster.sh stop DIR
+#   scripts/pg-cluster.sh stop DIR     (stops and deletes it)
+#   scripts/pg-cluster.sh halt DIR     (stops it, keeping the data: an outage)
+#   scripts/pg-cluster.sh resume DIR   (starts it again on the same port)
 # Uses initdb/pg_ctl from PG_BIN (default /usr/lib/postgresql/15/bin). PostgreSQL
 # refuses to run as root, so as root the cluster runs as the postgres user.
 set -euo pipefail
@@ -19,16 +21,25 @@ case "$cmd" in
     if [ "$(id -u)" = 0 ]; then chown postgres "$dir"; fi
     as_pg "$PG_BIN/initdb" -D "$dir/data" -A trust -U postgres -E UTF8 >"$dir/initdb.log" 2>&1
     port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
+    echo "$port" >"$dir/port"
     as_pg "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
       -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
     echo "postgres://postgres@127.0.0.1:$port/postgres"
+    ;;
+  halt)
+    as_pg "$PG_BIN/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null
+    ;;
+  resume)
+    port=$(cat "$dir/port")
+    as_pg "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+      -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
     ;;
   stop)
     as_pg "$PG_BIN/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true
     rm -rf "$dir"
     ;;
   *)
-    echo "usage: $0 start|stop DIR" >&2
+    echo "usage: $0 start|stop|halt|resume DIR" >&2
     exit 2
     ;;
 esac

@@ -61,3 +61,50 @@ export function baseElement(
 export function addBound(element: ExcalidrawElement, ref: BoundRef): void {
   (element.boundElements as BoundRef[]).push(ref);
 }
+
+/** What a colour field may hold: the spec parser's rule (hex, a CSS name, rgb()/hsl()). */
+export const CSS_COLOR = /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,30}|(rgb|rgba|hsl|hsla)\([0-9.,%\s]{1,60}\))$/;
+
+const INDEX_DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Length of a fractional index key's integer part, head included (fractional-indexing's getIntegerLength). */
+function indexIntegerLength(head: string): number {
+  if (head >= 'a' && head <= 'z') return head.charCodeAt(0) - 'a'.charCodeAt(0) + 2;
+  if (head >= 'A' && head <= 'Z') return 'Z'.charCodeAt(0) - head.charCodeAt(0) + 2;
+  return 0;
+}
+
+/** Whether a value is a well-formed fractional index key, as the editor's generateKeyBetween accepts it. */
+export function isIndexKey(key: unknown): key is string {
+  if (typeof key !== 'string' || key === '') return false;
+  const length = indexIntegerLength(key[0]!);
+  if (length === 0 || key.length < length || (key.length > length && key.endsWith('0'))) return false;
+  for (let i = 1; i < key.length; i++) if (!INDEX_DIGITS.includes(key[i]!)) return false;
+  return true;
+}
+
+/**
+ * The key the editor's generateKeyBetween(key, null) returns: the next integer
+ * key, so an element appended after `key` sorts last. Null gives the first key.
+ */
+export function indexKeyAfter(key: string | null): string {
+  if (key === null) return 'a0';
+  const integer = key.slice(0, indexIntegerLength(key[0]!));
+  const head = integer[0]!;
+  const digits = integer.slice(1).split('');
+  for (let i = digits.length - 1; i >= 0; i--) {
+    const next = INDEX_DIGITS.indexOf(digits[i]!) + 1;
+    if (next < INDEX_DIGITS.length) {
+      digits[i] = INDEX_DIGITS[next]!;
+      return head + digits.join('');
+    }
+    digits[i] = '0';
+  }
+  if (head === 'Z') return 'a0';
+  // Past the largest integer key the editor appends a midpoint digit instead.
+  if (head === 'z') return `${key}V`;
+  const nextHead = String.fromCharCode(head.charCodeAt(0) + 1);
+  if (nextHead > 'a') digits.push('0');
+  else digits.pop();
+  return nextHead + digits.join('');
+}

@@ -15,18 +15,18 @@ import { centreOn, type Point, rayHitsOutline, roundPoint, stepBack } from './ge
 
 /** Widths labels wrap at, per shape; longer labels wrap and the shape grows to fit. */
 const WRAP_WIDTH = { rectangle: 240, ellipse: 220, diamond: 200, text: 400, container: 400 } as const;
-const MIN_SIZE = { rectangle: [160, 70], ellipse: [160, 80], diamond: [180, 100] } as const;
+export const MIN_SIZE = { rectangle: [160, 70], ellipse: [160, 80], diamond: [180, 100] } as const;
 /** Breathing room around a label beyond the editor's own padding. */
-const MARGIN = { rectangle: [30, 20], ellipse: [20, 12], diamond: [20, 12] } as const;
+export const MARGIN = { rectangle: [30, 20], ellipse: [20, 12], diamond: [20, 12] } as const;
 export const ICON_SIZE = 48;
-const ICON_GAP = 8;
+export const ICON_GAP = 8;
 /** The editor's minimum arrow-label width (font size × 11): wrapping there never re-wraps in the editor. */
-const EDGE_LABEL_WRAP = FONT_SIZE * 11;
+export const EDGE_LABEL_WRAP = FONT_SIZE * 11;
 const CONTAINER_HEADER_EXTRA = 10;
 
 type BoxShape = 'rectangle' | 'ellipse' | 'diamond';
 
-interface TextBlock {
+export interface TextBlock {
   text: string;
   original: string;
   width: number;
@@ -46,14 +46,14 @@ interface NodePlan {
   height: number;
 }
 
-function textBlock(label: string, wrapAt: number): TextBlock | null {
+export function textBlock(label: string, wrapAt: number): TextBlock | null {
   if (label === '') return null;
   const text = wrapText(label, FONT_SIZE, wrapAt, FONT_FAMILY_EXCALIFONT);
   const { width, height } = measureText(text, FONT_SIZE, FONT_FAMILY_EXCALIFONT);
   return { text, original: label, width, height };
 }
 
-function planNode(node: SpecNode, isContainer: boolean, depth: number): NodePlan {
+export function planNode(node: SpecNode, isContainer: boolean, depth: number): NodePlan {
   if (node.shape === 'text') {
     const label = standaloneText(node.label === '' ? node.id : node.label);
     const iconExtra = node.icon ? ICON_SIZE + ICON_GAP : 0;
@@ -101,7 +101,7 @@ function standaloneText(label: string): TextBlock & { autoResize: boolean } {
   return { text, original: label, width: WRAP_WIDTH.text, height: measureText(text, FONT_SIZE, FONT_FAMILY_EXCALIFONT).height, autoResize: false };
 }
 
-function textElement(
+export function textElement(
   id: string,
   block: TextBlock,
   box: { x: number; y: number },
@@ -126,7 +126,7 @@ function textElement(
 }
 
 /** Top-left of the area the editor gives bound text in a container (its getContainerCoords). */
-function boundTextArea(shape: BoxShape, box: { x: number; y: number; width: number; height: number }) {
+export function boundTextArea(shape: BoxShape, box: { x: number; y: number; width: number; height: number }) {
   let offsetX = BOUND_TEXT_PADDING;
   let offsetY = BOUND_TEXT_PADDING;
   if (shape === 'ellipse') {
@@ -145,7 +145,7 @@ function boundTextArea(shape: BoxShape, box: { x: number; y: number; width: numb
 }
 
 /** Where the editor puts bound text in its container (its computeBoundTextPosition). */
-function boundTextPosition(area: ReturnType<typeof boundTextArea>, block: TextBlock, verticalAlign: 'top' | 'middle' | 'bottom') {
+export function boundTextPosition(area: ReturnType<typeof boundTextArea>, block: TextBlock, verticalAlign: 'top' | 'middle' | 'bottom') {
   const x = area.x + (area.width / 2 - block.width / 2);
   const y = verticalAlign === 'top' ? area.y : verticalAlign === 'bottom' ? area.y + (area.height - block.height) : area.y + (area.height / 2 - block.height / 2);
   return { x, y };
@@ -153,7 +153,7 @@ function boundTextPosition(area: ReturnType<typeof boundTextArea>, block: TextBl
 
 const arrowhead = (name: ArrowheadName) => (name === 'none' ? null : name);
 
-function styleOf(node: SpecNode): Style {
+export function styleOf(node: SpecNode): Style {
   return { strokeColor: node.strokeColor, backgroundColor: node.backgroundColor, fillStyle: node.fillStyle };
 }
 
@@ -292,7 +292,7 @@ export function generatedElementCount(spec: DiagramSpec): number {
 
 const round = (v: number) => Math.round(v * 100) / 100;
 
-function midpointOf(points: Point[]): Point {
+export function midpointOf(points: Point[]): Point {
   // The point halfway along the polyline.
   const lengths = points.slice(1).map((p, i) => Math.hypot(p[0] - points[i]![0], p[1] - points[i]![1]));
   let remaining = lengths.reduce((a, b) => a + b, 0) / 2;
@@ -307,7 +307,7 @@ function midpointOf(points: Point[]): Point {
   return points[0]!;
 }
 
-function iconElement(node: SpecNode, at: { x: number; y: number }, order: number, updated: number, groupIds: string[]): ExcalidrawElement {
+export function iconElement(node: SpecNode, at: { x: number; y: number }, order: number, updated: number, groupIds: string[]): ExcalidrawElement {
   return {
     ...baseElement(`${node.id}-icon`, 'image', { x: at.x, y: at.y, width: ICON_SIZE, height: ICON_SIZE }, order, updated),
     strokeColor: 'transparent',
@@ -325,7 +325,7 @@ function iconElement(node: SpecNode, at: { x: number; y: number }, order: number
  * the shape's centre, as a signed fraction of the half-size; 0 through the centre.
  * The editor recomputes the end from it when the shape moves.
  */
-function focusOf(a: Point, b: Point, shape: ExcalidrawElement): number {
+export function focusOf(a: Point, b: Point, shape: ExcalidrawElement): number {
   const c: Point = [(shape.x as number) + (shape.width as number) / 2, (shape.y as number) + (shape.height as number) / 2];
   const horizontal = Math.abs(b[1] - a[1]) < 1e-6;
   const vertical = Math.abs(b[0] - a[0]) < 1e-6;
@@ -342,7 +342,7 @@ function focusOf(a: Point, b: Point, shape: ExcalidrawElement): number {
  * Moves a route's ends from the layout's boxes onto the real outlines (an
  * ellipse or diamond is smaller than its box), leaving the binding gap.
  */
-function attachEnds(route: Point[], source: ExcalidrawElement, target: ExcalidrawElement): Point[] {
+export function attachEnds(route: Point[], source: ExcalidrawElement, target: ExcalidrawElement): Point[] {
   if (route.length < 2) return route;
   const points = route.map((p) => [...p] as Point);
   const outline = (e: ExcalidrawElement) => ({ type: e.type, x: e.x as number, y: e.y as number, width: e.width as number, height: e.height as number });

@@ -3,6 +3,7 @@ import { createDiagram } from './diagrams/createDiagram.ts';
 import { getDiagram } from './diagrams/getDiagram.ts';
 import { addComment } from './comments/addComment.ts';
 import { listComments } from './comments/listComments.ts';
+import { editDiagram } from './diagrams/editDiagram.ts';
 import { lintDiagram } from './diagrams/lintDiagram.ts';
 import { regenerateDiagram } from './diagrams/regenerateDiagram.ts';
 import { listDiagrams } from './diagrams/listDiagrams.ts';
@@ -31,6 +32,7 @@ export const apiRoutes: RouteDef[] = [
   restoreDiagram,
   setPublicLink,
   lintDiagram,
+  editDiagram,
   regenerateDiagram,
   listComments,
   addComment,
