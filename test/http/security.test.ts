@@ -27,6 +27,7 @@ const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/api/v1/diagrams/:id', capability: 'read', target: 'diagram', action: 'read' },
   { method: 'GET', path: '/api/v1/diagrams/:id/lint', capability: 'read', target: 'diagram', action: 'read' },
   { method: 'POST', path: '/api/v1/diagrams/:id/edit', capability: 'write', target: 'diagram', action: 'write', body: () => ({ addNodes: [{ id: `n${Math.random().toString(36).slice(2, 8)}` }] }) },
+  { method: 'POST', path: '/api/v1/diagrams/:id/patch', capability: 'write', target: 'diagram', action: 'write', body: () => ({ ops: [{ op: 'move', id: 'el-0', dx: 5, dy: 0 }] }) },
   { method: 'POST', path: '/api/v1/diagrams/:id/regenerate', capability: 'write', target: 'diagram', action: 'write', body: () => ({ scene: sceneOf(2) }) },
   { method: 'GET', path: '/api/v1/diagrams/:id/comments', capability: 'read', target: 'diagram', action: 'read' },
   { method: 'POST', path: '/api/v1/diagrams/:id/comments', capability: 'write', target: 'diagram', action: 'write', body: () => ({ body: 'Looks good' }) },
@@ -163,12 +164,12 @@ for (const route of ROUTES) {
       test(`without the "${missing}" capability is 403 insufficient_scope and changes nothing`, async () => {
         const token = await tokenFor(owner, ALL_CAPS.filter((c) => c !== missing).join(','));
         const url = await urlFor(route);
-        const before = await h.call('GET', url.startsWith('/api/v1/folders') ? '/api/v1/folders' : url.replace(/\/(restore|public-link|regenerate|comments|edit)$/, ''), { token: owner.token });
+        const before = await h.call('GET', url.startsWith('/api/v1/folders') ? '/api/v1/folders' : url.replace(/\/(restore|public-link|regenerate|comments|edit|patch)$/, ''), { token: owner.token });
         const res = await send(route, url, token);
         assert.equal(res.statusCode, 403);
         assert.equal(res.json().error, 'insufficient_scope');
         assert.match(res.json().message, new RegExp(missing));
-        const afterRead = await h.call('GET', url.startsWith('/api/v1/folders') ? '/api/v1/folders' : url.replace(/\/(restore|public-link|regenerate|comments|edit)$/, ''), { token: owner.token });
+        const afterRead = await h.call('GET', url.startsWith('/api/v1/folders') ? '/api/v1/folders' : url.replace(/\/(restore|public-link|regenerate|comments|edit|patch)$/, ''), { token: owner.token });
         if (route.method !== 'GET') assert.equal(afterRead.body, before.body);
       });
 
@@ -183,14 +184,14 @@ for (const route of ROUTES) {
       test("on another user's resource is 404, byte-identical to a missing id, and changes nothing", async () => {
         const url = await urlFor(route);
         const missingUrl = route.path.replace(':id', randomUUID());
-        const before = await h.call('GET', route.target === 'folder' ? '/api/v1/folders' : url.replace(/\/(restore|public-link|regenerate|comments|edit)$/, ''), { token: owner.token });
+        const before = await h.call('GET', route.target === 'folder' ? '/api/v1/folders' : url.replace(/\/(restore|public-link|regenerate|comments|edit|patch)$/, ''), { token: owner.token });
         const res = await send(route, url, stranger.token);
         const missing = await send(route, missingUrl, stranger.token);
         assert.equal(res.statusCode, 404);
         assert.equal(res.body, JSON.stringify({ error: 'not_found' }));
         assert.equal(res.body, missing.body);
         assert.equal(res.headers['content-type'], missing.headers['content-type']);
-        const afterRead = await h.call('GET', route.target === 'folder' ? '/api/v1/folders' : url.replace(/\/(restore|public-link|regenerate|comments|edit)$/, ''), { token: owner.token });
+        const afterRead = await h.call('GET', route.target === 'folder' ? '/api/v1/folders' : url.replace(/\/(restore|public-link|regenerate|comments|edit|patch)$/, ''), { token: owner.token });
         assert.equal(afterRead.body, before.body);
       });
     }

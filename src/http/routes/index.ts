@@ -5,6 +5,7 @@ import { addComment } from './comments/addComment.ts';
 import { listComments } from './comments/listComments.ts';
 import { editDiagram } from './diagrams/editDiagram.ts';
 import { lintDiagram } from './diagrams/lintDiagram.ts';
+import { patchDiagram } from './diagrams/patchDiagram.ts';
 import { regenerateDiagram } from './diagrams/regenerateDiagram.ts';
 import { listDiagrams } from './diagrams/listDiagrams.ts';
 import { restoreDiagram } from './diagrams/restoreDiagram.ts';
@@ -34,6 +35,7 @@ export const apiRoutes: RouteDef[] = [
   lintDiagram,
   editDiagram,
   regenerateDiagram,
+  patchDiagram,
   listComments,
   addComment,
   listFolders,

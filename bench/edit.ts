@@ -1,0 +1,112 @@
+/**
+ * `npm run bench:edit`: on a 1000-element diagram, a 20-op patch and a 5-node
+ * edit, p50/p99 over 200 runs each, beside a plain GET of the same diagram
+ * measured in the same run (target: patch p50 under 3× the GET's).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runAdminCommand } from '../src/admin/commands.ts';
+import { openStore } from '../src/store/open.ts';
+import { children, freePort, startChild, stopChild, waitForHttp } from './processes.ts';
+
+const RUNS = Number(process.env.RUNS ?? 200);
+/** 300 nodes with labels and 400 edges: 1000 elements. */
+const NODES = 300;
+const EDGES = 400;
+
+function baseSpec() {
+  const nodes = Array.from({ length: NODES }, (_, i) => ({ id: `n${i}`, label: `Service ${i}` }));
+  const edges: string[] = [];
+  for (let i = 1; edges.length < EDGES; i++) {
+    edges.push(`n${Math.floor((i * 7919) % NODES)} -> n${(i * 104729 + 13) % NODES}`);
+  }
+  return { nodes, edges: [...new Set(edges)].slice(0, EDGES) };
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+
+async function timed(runs: number, run: (i: number) => Promise<Response>, reset?: (i: number) => Promise<void>): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    if (reset) await reset(i);
+    const start = performance.now();
+    const res = await run(i);
+    const body = await res.text();
+    times.push(performance.now() - start);
+    if (!res.ok) throw new Error(`run ${i} answered ${res.status}: ${body.slice(0, 300)}`);
+  }
+  return times.sort((a, b) => a - b);
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-bench-edit-'));
+  let exitCode = 0;
+  try {
+    const store = await openStore({ dataDir });
+    await runAdminCommand(['user', 'create', '--email', 'bench@example.com', '--quota', '1000'], store);
+    const { token } = (await runAdminCommand(['token', 'mint', '--email', 'bench@example.com', '--caps', 'read,write'], store)) as { token: string };
+    await store.close();
+    const port = await freePort();
+    const server = startChild('server', ['--import', 'tsx', 'src/main.ts'], {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_READ_PER_MIN: '1000000000',
+      RATE_LIMIT_WRITE_PER_MIN: '1000000000',
+      DATABASE_URL: '',
+    });
+    const base = `http://127.0.0.1:${port}`;
+    await waitForHttp(server, `${base}/healthz`);
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const post = (url: string, body: unknown) => fetch(`${base}${url}`, { method: 'POST', headers, body: JSON.stringify(body) });
+
+    const created = await post('/api/v1/diagrams', { spec: baseSpec() });
+    const { id, elementCount } = (await created.json()) as { id: string; elementCount: number };
+    console.log(`# Drawbridge edit benchmark — ${os.cpus().length} CPU(s), node ${process.version}, SQLite; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(`# diagram of ${elementCount} elements; ${RUNS} sequential runs per operation`);
+
+    const get = await timed(RUNS, () => fetch(`${base}/api/v1/diagrams/${id}`, { headers }));
+    const patch = await timed(RUNS, (i) => {
+      const sign = i % 2 === 0 ? 1 : -1;
+      const ops = Array.from({ length: 20 }, (_, k) => {
+        const target = `n${(i * 20 + k) % NODES}`;
+        if (k % 4 === 0) return { op: 'restyle', id: target, strokeColor: k % 8 === 0 ? '#1971c2' : '#1e1e1e' };
+        if (k % 4 === 1) return { op: 'update', id: target, set: { opacity: 90 + (i % 10) } };
+        return { op: 'move', id: target, dx: 3 * sign, dy: 0 };
+      });
+      return post(`/api/v1/diagrams/${id}/patch`, { ops });
+    });
+    // Every 20 edits the diagram goes back to its 1000 elements (untimed), so it stays the size measured.
+    const edit = await timed(
+      RUNS,
+      (i) =>
+        post(`/api/v1/diagrams/${id}/edit`, {
+          addNodes: Array.from({ length: 5 }, (_, k) => ({ id: `new-${i}-${k}`, label: `New ${k}` })),
+          addEdges: Array.from({ length: 5 }, (_, k) => `n${(i * 5 + k) % NODES} -> new-${i}-${k}`),
+        }),
+      async (i) => {
+        if (i % 20 === 0) await (await post(`/api/v1/diagrams/${id}/regenerate`, { spec: baseSpec() })).text();
+      },
+    );
+
+    const row = (label: string, t: number[]) =>
+      console.log(`${label.padEnd(34)} p50 ${percentile(t, 0.5).toFixed(1).padStart(7)} ms   p99 ${percentile(t, 0.99).toFixed(1).padStart(7)} ms   ${(percentile(t, 0.5) / percentile(get, 0.5)).toFixed(2)}× GET`);
+    console.log('');
+    row('GET /diagrams/:id (baseline)', get);
+    row('POST /patch, 20 ops', patch);
+    row('POST /edit, 5 nodes + 5 edges', edit);
+    console.log(`target: patch p50 < 3× GET p50: ${percentile(patch, 0.5) < 3 * percentile(get, 0.5) ? 'MET' : 'MISSED'}`);
+  } catch (error) {
+    console.error(`bench:edit failed: ${(error as Error).stack ?? error}`);
+    for (const child of children) if (child.output.length) console.error(`--- ${child.name} output ---\n${child.output.join('').slice(-4000)}`);
+    exitCode = 1;
+  } finally {
+    await Promise.all(children.map(stopChild));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  process.exit(exitCode);
+}
+
+await main();
