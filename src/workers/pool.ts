@@ -57,7 +57,9 @@ export class WorkerPool<In, Out> {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(new URL('./bootstrap.mjs', import.meta.url), { workerData: { entry: this.file.href } });
+    // execArgv: []: the parent's preloads (e.g. a test runner's --import) are not the worker's business;
+    // the bootstrap registers the TypeScript loader itself.
+    const worker = new Worker(new URL('./bootstrap.mjs', import.meta.url), { workerData: { entry: this.file.href }, execArgv: [] });
     const slot: Slot = { worker, busy: false };
     slot.worker.unref();
     this.slots.push(slot);
