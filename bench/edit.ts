@@ -17,11 +17,13 @@ const EDGES = 400;
 
 function baseSpec() {
   const nodes = Array.from({ length: NODES }, (_, i) => ({ id: `n${i}`, label: `Service ${i}` }));
-  const edges: string[] = [];
-  for (let i = 1; edges.length < EDGES; i++) {
-    edges.push(`n${Math.floor((i * 7919) % NODES)} -> n${(i * 104729 + 13) % NODES}`);
+  const edges = new Set<string>();
+  for (let k = 0; edges.size < EDGES; k++) {
+    const from = k % NODES;
+    const to = (from + 1 + ((k * 37 + Math.floor(k / NODES) * 101) % (NODES - 1))) % NODES;
+    edges.add(`n${from} -> n${to}`);
   }
-  return { nodes, edges: [...new Set(edges)].slice(0, EDGES) };
+  return { nodes, edges: [...edges] };
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;

@@ -418,7 +418,7 @@ export class SqlStore implements Store {
   }
 
   async writeContent(write: ContentWrite): Promise<ContentWriteResult> {
-    return this.db.transaction().execute(async (trx) => {
+    const result: ContentWriteResult = await this.db.transaction().execute(async (trx) => {
       const current = await trx
         .selectFrom('diagrams')
         .select(['doc_updated_at'])
@@ -458,6 +458,9 @@ export class SqlStore implements Store {
       }
       return { status: 'written', docUpdatedAt, orphanedComments: orphaned.length } as const;
     });
+    // The next read of this diagram (often the writer's own) finds the new content in memory.
+    if (result.status === 'written') this.elementsCache.set(write.id, result.docUpdatedAt, write.elementsJson);
+    return result;
   }
 
   async addComment(comment: CommentRecord): Promise<CommentRecord> {

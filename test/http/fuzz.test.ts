@@ -22,7 +22,7 @@ import { BODY_LIMIT_BYTES } from '../../src/http/app.ts';
 import { type Harness, sceneOf, startHarness, type TestUser } from '../helpers/harness.ts';
 
 // Failure reports name the broken assertion, not only the counterexample.
-fc.configureGlobal({ includeErrorInReport: true });
+fc.configureGlobal({ ...fc.readConfigureGlobal(), includeErrorInReport: true });
 
 let h: Harness;
 /** A folder of another user: naming it as a destination is folder_forbidden. */

@@ -1,7 +1,8 @@
 /**
  * Two real server processes over one PostgreSQL database: the limits and
  * guarantees that only hold if they live in the database (rate-limit buckets,
- * the diagram quota, keyset pagination) must hold across instances too.
+ * the diagram quota, keyset pagination, the expectedUpdatedAt check of a
+ * regenerate) must hold across instances too.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -360,6 +361,60 @@ describe('two server processes on one PostgreSQL database', { skip: skipWithoutP
     for (const server of roomy) {
       const all = (await listAll(server, erin.token)).map((d) => d.id).sort();
       assert.deepEqual(all, [...known].sort(), `${server.name} lists every created diagram`);
+    }
+  });
+
+  test('of 10 regenerates racing with the same expectedUpdatedAt across both servers exactly one wins; the rest are 409 stale_read', async () => {
+    const fay = await newUser(1000);
+    /** A different small spec per writer: its ids name the writer. */
+    const specOf = (tag: string) => ({ nodes: [{ id: `n${tag}` }, { id: `m${tag}`, shape: 'ellipse' }], edges: [`n${tag} -> m${tag}`] });
+    const idsOf = (tag: string) => [`m${tag}`, `m${tag}-label`, `n${tag}`, `n${tag}-label`, `n${tag}-to-m${tag}`].sort();
+    const read = async (server: ServerProcess, id: string) => {
+      const reply = await call(server, 'GET', `/api/v1/diagrams/${id}`, fay.token);
+      assert.equal(reply.status, 200, `${server.name}: ${JSON.stringify(reply.body)}`);
+      return reply.body as { title: string; docUpdatedAt: string; scene: { elements: Array<{ id: string }> } };
+    };
+    const elementIds = (diagram: { scene: { elements: Array<{ id: string }> } }) => diagram.scene.elements.map((e) => e.id).sort();
+
+    const created = await call(roomy[0], 'POST', '/api/v1/diagrams', fay.token, { title: 'Race', spec: specOf('-start') });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const id = created.body.id as string;
+
+    // Three rounds, each racing from the revision the previous one left.
+    for (let round = 0; round < 3; round += 1) {
+      const before = await read(roomy[round % 2]!, id);
+      const replies = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          call(roomy[i % 2]!, 'POST', `/api/v1/diagrams/${id}/regenerate`, fay.token, { spec: specOf(`${round}w${i}`), expectedUpdatedAt: before.docUpdatedAt }),
+        ),
+      );
+      const statuses = replies.map((r) => r.status);
+      assert.deepEqual([...statuses].sort(), [200, ...Array(9).fill(409)], `round ${round}: statuses ${statuses.join(',')}`);
+      const winner = statuses.indexOf(200);
+      assert.deepEqual(replies[winner]!.body, { id, replaced: 5, orphanedComments: 0 }, `round ${round}: the winner's result`);
+      for (const refused of replies.filter((r) => r.status === 409)) {
+        assert.equal(refused.body.error, 'stale_read', `round ${round}: ${JSON.stringify(refused.body)}`);
+      }
+
+      // Both servers now show the winner's scene, at one new revision: nothing of a loser was written.
+      const [a, b] = await Promise.all([read(roomy[0], id), read(roomy[1], id)]);
+      for (const [server, diagram] of [[roomy[0], a], [roomy[1], b]] as const) {
+        assert.deepEqual(elementIds(diagram), idsOf(`${round}w${winner}`), `round ${round}: ${server.name} holds writer ${winner}'s elements`);
+        assert.ok(diagram.docUpdatedAt > before.docUpdatedAt, `round ${round}: ${server.name} docUpdatedAt moved on from ${before.docUpdatedAt}`);
+        assert.equal(diagram.title, 'Race');
+      }
+      assert.equal(a.docUpdatedAt, b.docUpdatedAt, `round ${round}: both servers report the same revision`);
+    }
+
+    // Without expectedUpdatedAt the write is forced, whichever server takes it.
+    const settled = await read(roomy[1], id);
+    const forced = await call(roomy[1], 'POST', `/api/v1/diagrams/${id}/regenerate`, fay.token, { spec: specOf('-forced') });
+    assert.equal(forced.status, 200, JSON.stringify(forced.body));
+    assert.deepEqual(forced.body, { id, replaced: 5, orphanedComments: 0 });
+    for (const server of roomy) {
+      const diagram = await read(server, id);
+      assert.deepEqual(elementIds(diagram), idsOf('-forced'), `${server.name} holds the forced regenerate's elements`);
+      assert.ok(diagram.docUpdatedAt > settled.docUpdatedAt, `${server.name}: docUpdatedAt moved on`);
     }
   });
 });

@@ -33,8 +33,8 @@ export const editDiagram = defineRoute<EditBody>({
   ],
   handler: async ({ body, params, actor, deps }) => {
     const stamp = writeStamp(deps);
-    const { next } = await writeContent(deps, actor, params.id!, null, (current) =>
-      applyEdit(JSON.parse(current.elementsJson) as SceneElement[], body, stamp, { isIcon: isCatalogIcon }),
+    const { next } = await writeContent(deps, actor, params.id!, null, (elements) =>
+      applyEdit(elements as SceneElement[], body, stamp, { isIcon: isCatalogIcon }),
     );
     return { json: { added: next.added, updated: next.updated, merged: next.merged } };
   },

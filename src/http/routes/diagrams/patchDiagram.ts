@@ -19,8 +19,8 @@ export const patchDiagram = defineRoute<PatchBody>({
   errors: ['not_found', 'stale_read', 'INVALID_SPEC', 'NOT_A_SCENE', 'BAD_LINK_SCHEME', 'UNKNOWN_ICON', 'SCENE_TOO_LARGE'],
   handler: async ({ body, params, actor, deps }) => {
     const stamp = writeStamp(deps);
-    const { next, result } = await writeContent(deps, actor, params.id!, body.expectedUpdatedAt ?? null, (current) =>
-      applyPatch(JSON.parse(current.elementsJson) as SceneElement[], body.ops, stamp, { isIcon: isCatalogIcon }),
+    const { next, result } = await writeContent(deps, actor, params.id!, body.expectedUpdatedAt ?? null, (elements) =>
+      applyPatch(elements as SceneElement[], body.ops, stamp, { isIcon: isCatalogIcon }),
     );
     return {
       json: { id: params.id!, applied: next.applied, elements: next.elements.length, deleted: next.deleted, orphanedComments: result.orphanedComments },

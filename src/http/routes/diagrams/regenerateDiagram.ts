@@ -28,8 +28,8 @@ export const regenerateDiagram = defineRoute<RegenerateBody>({
     const content = body.spec !== undefined ? await contentFromSpec(deps, body.spec) : contentFromScene(body.scene);
     const elements = JSON.parse(content.elementsJson) as SceneElement[];
     const stamp = writeStamp(deps);
-    const { result } = await writeContent(deps, actor, params.id!, body.expectedUpdatedAt ?? null, (current) => ({
-      elements: body.spec !== undefined ? continueVersions(JSON.parse(current.elementsJson) as SceneElement[], elements, stamp) : elements,
+    const { result } = await writeContent(deps, actor, params.id!, body.expectedUpdatedAt ?? null, (previous) => ({
+      elements: body.spec !== undefined ? continueVersions(previous, elements, stamp) : elements,
       ...(title === undefined ? {} : { title }),
     }));
     return {
