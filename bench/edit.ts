@@ -6,9 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runAdminCommand } from '../src/admin/commands.ts';
-import { openStore } from '../src/store/open.ts';
-import { children, freePort, startChild, stopChild, waitForHttp } from './processes.ts';
+import { children, seedBenchUser, startApiServer, stopChild } from './processes.ts';
 
 const RUNS = Number(process.env.RUNS ?? 200);
 /** 300 nodes with labels and 400 edges: 1000 elements. */
@@ -45,22 +43,8 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-bench-edit-'));
   let exitCode = 0;
   try {
-    const store = await openStore({ dataDir });
-    await runAdminCommand(['user', 'create', '--email', 'bench@example.com', '--quota', '1000'], store);
-    const { token } = (await runAdminCommand(['token', 'mint', '--email', 'bench@example.com', '--caps', 'read,write'], store)) as { token: string };
-    await store.close();
-    const port = await freePort();
-    const server = startChild('server', ['--import', 'tsx', 'src/main.ts'], {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_READ_PER_MIN: '1000000000',
-      RATE_LIMIT_WRITE_PER_MIN: '1000000000',
-      DATABASE_URL: '',
-    });
-    const base = `http://127.0.0.1:${port}`;
-    await waitForHttp(server, `${base}/healthz`);
+    const token = await seedBenchUser(dataDir, 'read,write');
+    const { base } = await startApiServer(dataDir);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const post = (url: string, body: unknown) => fetch(`${base}${url}`, { method: 'POST', headers, body: JSON.stringify(body) });
 

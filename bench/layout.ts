@@ -9,13 +9,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runAdminCommand } from '../src/admin/commands.ts';
 import { lintScene } from '../src/domain/lint/lint.ts';
 import { measureLayout } from '../src/domain/layout/metrics.ts';
 import type { LayoutInput, LayoutResult } from '../src/domain/layout/types.ts';
-import { openStore } from '../src/store/open.ts';
 import { flowchart, layeredDag, layoutWithElk, tree } from './layout-engine.ts';
-import { children, freePort, startChild, stopChild, waitForHttp } from './processes.ts';
+import { children, seedBenchUser, startApiServer, stopChild } from './processes.ts';
 
 type Element = Record<string, any>;
 
@@ -65,23 +63,8 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-bench-layout-'));
   let exitCode = 0;
   try {
-    const store = await openStore({ dataDir });
-    await runAdminCommand(['user', 'create', '--email', 'bench@example.com', '--quota', '1000000'], store);
-    const { token } = (await runAdminCommand(['token', 'mint', '--email', 'bench@example.com', '--caps', 'read,write,publish,delete'], store)) as { token: string };
-    await store.close();
-
-    const port = await freePort();
-    const server = startChild('server', ['--import', 'tsx', 'src/main.ts'], {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_READ_PER_MIN: '1000000000',
-      RATE_LIMIT_WRITE_PER_MIN: '1000000000',
-      DATABASE_URL: '',
-    });
-    const base = `http://127.0.0.1:${port}`;
-    await waitForHttp(server, `${base}/healthz`);
+    const token = await seedBenchUser(dataDir, 'read,write,publish,delete');
+    const { base } = await startApiServer(dataDir);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const create = async (spec: unknown) => {
       const start = performance.now();

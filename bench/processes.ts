@@ -80,3 +80,33 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => process.exit(130));
 }
 
+
+/** The real server on the SQLite database in `dataDir`, rate limits lifted, ready to serve. */
+export async function startApiServer(dataDir: string): Promise<{ child: Child; base: string }> {
+  const port = await freePort();
+  const child = startChild('server', ['--import', 'tsx', 'src/main.ts'], {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_READ_PER_MIN: '1000000000',
+    RATE_LIMIT_WRITE_PER_MIN: '1000000000',
+    DATABASE_URL: '',
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitForHttp(child, `${base}/healthz`);
+  return { child, base };
+}
+
+/** One user with a large quota and a token, made with the admin commands before the server starts. */
+export async function seedBenchUser(dataDir: string, caps: string): Promise<string> {
+  const { openStore } = await import('../src/store/open.ts');
+  const { runAdminCommand } = await import('../src/admin/commands.ts');
+  const store = await openStore({ dataDir });
+  try {
+    await runAdminCommand(['user', 'create', '--email', 'bench@example.com', '--quota', '1000000'], store);
+    return ((await runAdminCommand(['token', 'mint', '--email', 'bench@example.com', '--caps', caps], store)) as { token: string }).token;
+  } finally {
+    await store.close();
+  }
+}

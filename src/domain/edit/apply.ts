@@ -31,7 +31,7 @@ import {
   textBlock,
   textElement,
 } from '../scene/from-spec.ts';
-import { addBound, baseElement, BINDING_GAP, type ExcalidrawElement, FONT_FAMILY_EXCALIFONT, FONT_SIZE } from '../scene/elements.ts';
+import { addBound, baseElement, BINDING_GAP, type ExcalidrawElement, FONT_FAMILY_EXCALIFONT, FONT_SIZE, indexKeyAfter, isIndexKey } from '../scene/elements.ts';
 import { centreOn, type Point, roundPoint } from '../scene/geometry.ts';
 import { MAX_SCENE_ELEMENTS } from '../scene/validate.ts';
 import { generatedNodeIds, parseEdge, parseNode } from '../spec/parse.ts';
@@ -390,52 +390,11 @@ function createdCount(edit: ParsedEdit): number {
 // ---------------------------------------------------------------------------
 // Fractional indices for appended elements
 
-const INDEX_DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
-/** Length of a key's integer part (head character included), as fractional-indexing reads it. */
-function integerLength(head: string): number {
-  if (head >= 'a' && head <= 'z') return head.charCodeAt(0) - 'a'.charCodeAt(0) + 2;
-  if (head >= 'A' && head <= 'Z') return 'Z'.charCodeAt(0) - head.charCodeAt(0) + 2;
-  return 0;
-}
-
-function isIndexKey(key: unknown): key is string {
-  if (typeof key !== 'string' || key.length === 0) return false;
-  const length = integerLength(key[0]!);
-  if (length === 0 || key.length < length || (key.length > length && key.endsWith('0'))) return false;
-  for (let i = 1; i < key.length; i++) if (!INDEX_DIGITS.includes(key[i]!)) return false;
-  return true;
-}
-
-/** The next integer key (fractional-indexing's incrementInteger), or null past the largest. */
-function incrementInteger(integer: string): string | null {
-  const head = integer[0]!;
-  const digits = integer.slice(1).split('');
-  for (let i = digits.length - 1; i >= 0; i--) {
-    const next = INDEX_DIGITS.indexOf(digits[i]!) + 1;
-    if (next < INDEX_DIGITS.length) {
-      digits[i] = INDEX_DIGITS[next]!;
-      return head + digits.join('');
-    }
-    digits[i] = '0';
-  }
-  if (head === 'Z') return 'a0';
-  if (head === 'z') return null;
-  const nextHead = String.fromCharCode(head.charCodeAt(0) + 1);
-  if (nextHead > 'a') digits.push('0');
-  else digits.pop();
-  return nextHead + digits.join('');
-}
-
 /** Keys after every index in the scene, one per call, so appended elements sort last. */
 function indexKeysAfter(elements: readonly SceneElement[]): () => string {
   let last: string | null = null;
   for (const element of elements) if (isIndexKey(element.index) && (last === null || element.index > last)) last = element.index;
-  return () => {
-    if (last === null) last = 'a0';
-    else last = incrementInteger(last.slice(0, integerLength(last[0]!))) ?? `${last}V`;
-    return last;
-  };
+  return () => (last = indexKeyAfter(last));
 }
 
 // ---------------------------------------------------------------------------

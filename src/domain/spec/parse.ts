@@ -1,5 +1,6 @@
 import { ApiError, type ErrorCode } from '../../errors.ts';
 import { inspectPayload, isPlainObject } from '../payload.ts';
+import { CSS_COLOR } from '../scene/elements.ts';
 import { ShorthandError, parseShorthand } from './shorthand.ts';
 import {
   ARROWHEADS,
@@ -25,7 +26,6 @@ export interface ParseOptions {
   allowGeometry?: boolean;
 }
 
-const COLOR = /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,30}|(rgb|rgba|hsl|hsla)\([0-9.,%\s]{1,60}\))$/;
 const NODE_KEYS = new Set(['id', 'label', 'shape', 'icon', 'strokeColor', 'backgroundColor', 'fillStyle', 'parent']);
 const GEOMETRY_KEYS = new Set(['x', 'y', 'width', 'height']);
 const EDGE_KEYS = new Set(['from', 'to', 'label', 'arrowhead', 'startArrowhead', 'style']);
@@ -54,7 +54,7 @@ function oneOf<T extends string>(value: unknown, allowed: readonly T[], where: s
 
 function color(value: unknown, where: string): string | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || !COLOR.test(value)) return fail('INVALID_SPEC', `${where} must be a CSS colour such as "#1e1e1e" or "transparent"`);
+  if (typeof value !== 'string' || !CSS_COLOR.test(value)) return fail('INVALID_SPEC', `${where} must be a CSS colour such as "#1e1e1e" or "transparent"`);
   return value;
 }
 
