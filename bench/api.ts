@@ -22,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { runAdminCommand } from '../src/admin/commands.ts';
+import { seededRandom } from '../src/domain/layout/random.ts';
 import { children, freePort, startChild, stopChild, waitForHttp } from './processes.ts';
 import { openStore } from '../src/store/open.ts';
 import type { DiagramRecord } from '../src/store/store.ts';
@@ -51,19 +52,8 @@ const TARGET_RSS_MB = 200;
 // ---------------------------------------------------------------------------
 // A realistic Excalidraw scene: boxes with bound labels, chained by bound arrows.
 
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function buildScene(count: number): Record<string, unknown>[] {
-  const random = prng(20240601);
+  const random = seededRandom(20240601);
   const int = () => Math.floor(random() * 2 ** 31);
   const id = () => {
     const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-';

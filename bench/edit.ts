@@ -3,10 +3,8 @@
  * edit, p50/p99 over 200 runs each, beside a plain GET of the same diagram
  * measured in the same run (target: patch p50 under 3× the GET's).
  */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { children, seedBenchUser, startApiServer, stopChild } from './processes.ts';
+import { runBenchmark, seedBenchUser, startApiServer } from './processes.ts';
 
 const RUNS = Number(process.env.RUNS ?? 200);
 /** 300 nodes with labels and 400 edges: 1000 elements. */
@@ -39,10 +37,7 @@ async function timed(runs: number, run: (i: number) => Promise<Response>, reset?
   return times.sort((a, b) => a - b);
 }
 
-async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-bench-edit-'));
-  let exitCode = 0;
-  try {
+await runBenchmark('bench:edit', async (dataDir) => {
     const token = await seedBenchUser(dataDir, 'read,write');
     const { base } = await startApiServer(dataDir);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -84,15 +79,4 @@ async function main(): Promise<void> {
     row('POST /patch, 20 ops', patch);
     row('POST /edit, 5 nodes + 5 edges', edit);
     console.log(`target: patch p50 < 3× GET p50: ${percentile(patch, 0.5) < 3 * percentile(get, 0.5) ? 'MET' : 'MISSED'}`);
-  } catch (error) {
-    console.error(`bench:edit failed: ${(error as Error).stack ?? error}`);
-    for (const child of children) if (child.output.length) console.error(`--- ${child.name} output ---\n${child.output.join('').slice(-4000)}`);
-    exitCode = 1;
-  } finally {
-    await Promise.all(children.map(stopChild));
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-  process.exit(exitCode);
-}
-
-await main();
+});

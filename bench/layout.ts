@@ -6,14 +6,12 @@
  * clipped labels. Then the latency of a stream of small requests while the
  * 1000-node layout runs, against the same stream on an idle server.
  */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { lintScene } from '../src/domain/lint/lint.ts';
 import { measureLayout } from '../src/domain/layout/metrics.ts';
 import type { LayoutInput, LayoutResult } from '../src/domain/layout/types.ts';
 import { flowchart, layeredDag, layoutWithElk, tree } from './layout-engine.ts';
-import { children, seedBenchUser, startApiServer, stopChild } from './processes.ts';
+import { runBenchmark, seedBenchUser, startApiServer } from './processes.ts';
 
 type Element = Record<string, any>;
 
@@ -59,10 +57,7 @@ async function probe(url: string, headers: Record<string, string>, until: Promis
   return latencies.sort((a, b) => a - b);
 }
 
-async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-bench-layout-'));
-  let exitCode = 0;
-  try {
+await runBenchmark('bench:layout', async (dataDir) => {
     const token = await seedBenchUser(dataDir, 'read,write,publish,delete');
     const { base } = await startApiServer(dataDir);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -118,15 +113,4 @@ async function main(): Promise<void> {
     line('GET /me, idle server', idle);
     line('GET /me, while a 1000-node spec is laid out', busy);
     console.log('targets: 1000-node create < 2000 ms and crossings <= elkjs; 50-node < 50 ms; 0 overlaps, 0 clipped; p99 lag < 20 ms');
-  } catch (error) {
-    console.error(`bench:layout failed: ${(error as Error).stack ?? error}`);
-    for (const child of children) if (child.output.length) console.error(`--- ${child.name} output ---\n${child.output.join('').slice(-4000)}`);
-    exitCode = 1;
-  } finally {
-    await Promise.all(children.map(stopChild));
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-  process.exit(exitCode);
-}
-
-await main();
+});

@@ -1,5 +1,7 @@
 /** Child processes for the benchmarks: the real server and baselines, always killed on exit. */
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -109,4 +111,25 @@ export async function seedBenchUser(dataDir: string, caps: string): Promise<stri
   } finally {
     await store.close();
   }
+}
+
+/**
+ * Runs a benchmark with a fresh data directory: a failure is reported with the
+ * children's last output; the children are always stopped and the directory
+ * removed; the process exits with the outcome.
+ */
+export async function runBenchmark(name: string, body: (dataDir: string) => Promise<void>): Promise<never> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `drawbridge-${name.replace(/\W/g, '-')}-`));
+  let exitCode = 0;
+  try {
+    await body(dataDir);
+  } catch (error) {
+    console.error(`${name} failed: ${(error as Error).stack ?? error}`);
+    for (const child of children) if (child.output.length) console.error(`--- ${child.name} output ---\n${child.output.join('').slice(-4000)}`);
+    exitCode = 1;
+  } finally {
+    await Promise.all(children.map(stopChild));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  process.exit(exitCode);
 }

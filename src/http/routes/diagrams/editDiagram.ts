@@ -4,6 +4,7 @@ import type { SceneElement } from '../../../domain/edit/types.ts';
 import { isCatalogIcon } from '../../../domain/icons/catalog.ts';
 import { writeContent, writeStamp } from '../../content-write.ts';
 import { defineRoute } from '../../route.ts';
+import { SPEC_CONTENT_ERRORS } from './createDiagram.ts';
 
 export const editDiagram = defineRoute<EditBody>({
   operationId: 'editDiagram',
@@ -16,21 +17,8 @@ export const editDiagram = defineRoute<EditBody>({
     'Existing elements are never moved, resized or deleted. New nodes without x/y are placed next to the nodes they connect to, overlapping nothing; new edges are bound at both ends. `updateNodes` may change only strokeColor, backgroundColor, fillStyle and label. The change is visible to the next read and render. 502 upstream_unavailable (nothing written) when the database cannot be reached.',
   body: EditBody,
   response: { status: 200, schema: EditResult, description: 'Ids added and updated, and how many elements the merge wrote' },
-  errors: [
-    'not_found',
-    'upstream_unavailable',
-    'INVALID_SPEC',
-    'MISSING_NODE_ID',
-    'DUPLICATE_NODE_ID',
-    'UNKNOWN_SHAPE',
-    'UNKNOWN_ICON',
-    'DANGLING_EDGE',
-    'MALFORMED_SHORTHAND',
-    'MALFORMED_EDGE',
-    'SPEC_TOO_LARGE',
-    'ID_COLLISION',
-    'SCENE_TOO_LARGE',
-  ],
+  // Edits carry no version and no scene, so those codes cannot arise.
+  errors: ['not_found', 'upstream_unavailable', ...SPEC_CONTENT_ERRORS.filter((c) => !['UNSUPPORTED_VERSION', 'NOT_A_SCENE', 'BAD_LINK_SCHEME'].includes(c))],
   handler: async ({ body, params, actor, deps }) => {
     const stamp = writeStamp(deps);
     const { next } = await writeContent(deps, actor, params.id!, null, (elements) =>
