@@ -1,0 +1,166 @@
+import type { z } from 'zod';
+import type * as S from '../api/schemas.ts';
+
+/** An API failure as the server stated it: status, machine code, message, request id. */
+export class DrawbridgeApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly requestId: string | null;
+
+  constructor(status: number, code: string, message: string, requestId: string | null) {
+    super(message);
+    this.name = 'DrawbridgeApiError';
+    this.status = status;
+    this.code = code;
+    this.requestId = requestId;
+  }
+}
+
+export interface ClientOptions {
+  apiUrl: string;
+  token: string | null;
+  /** How many times a 429 is retried after its Retry-After (default 3). */
+  maxRetries?: number;
+  /** Longest wait honoured for one Retry-After, in seconds (default 60). */
+  maxRetryAfterSeconds?: number;
+  fetch?: typeof fetch;
+}
+
+type Out<T extends z.ZodType> = z.output<T>;
+type Query = Record<string, string | number | undefined>;
+
+/**
+ * The typed client of the Drawbridge API, shared by the CLI and the MCP server.
+ * Request bodies are the server's own schema types; every failure is a
+ * DrawbridgeApiError carrying the server's code and message.
+ */
+export class DrawbridgeClient {
+  private readonly options: Required<Omit<ClientOptions, 'token'>> & { token: string | null };
+
+  constructor(options: ClientOptions) {
+    this.options = { maxRetries: 3, maxRetryAfterSeconds: 60, fetch: globalThis.fetch, ...options, apiUrl: options.apiUrl.replace(/\/+$/, '') };
+  }
+
+  private async send(method: string, path: string, options: { body?: unknown; query?: Query; raw?: boolean } = {}): Promise<any> {
+    const url = new URL(`${this.options.apiUrl}/api/v1${path}`);
+    for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+    const headers: Record<string, string> = { accept: options.raw ? '*/*' : 'application/json' };
+    if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    for (let attempt = 0; ; attempt++) {
+      const res = await this.options.fetch(url, { method, headers, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) });
+      if (res.status === 429 && attempt < this.options.maxRetries) {
+        const wait = Math.min(Number(res.headers.get('retry-after')) || 1, this.options.maxRetryAfterSeconds);
+        await res.arrayBuffer();
+        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+        continue;
+      }
+      if (res.status === 204) return undefined;
+      if (!res.ok) {
+        const text = await res.text();
+        let code = 'http_error';
+        let message = `HTTP ${res.status}`;
+        try {
+          const envelope = JSON.parse(text) as { error?: string; message?: string };
+          code = envelope.error ?? code;
+          message = envelope.message ?? code;
+        } catch {
+          // not an envelope: keep the status line
+        }
+        throw new DrawbridgeApiError(res.status, code, message, res.headers.get('x-request-id'));
+      }
+      return options.raw ? Buffer.from(await res.arrayBuffer()) : res.json();
+    }
+  }
+
+  me(): Promise<Out<typeof S.Identity>> {
+    return this.send('GET', '/me');
+  }
+
+  listDiagrams(query: { limit?: number; cursor?: string; filter?: 'active' | 'trash' } = {}): Promise<Out<typeof S.DiagramPage>> {
+    return this.send('GET', '/diagrams', { query });
+  }
+
+  /** Every diagram, following cursors page by page. */
+  async *allDiagrams(query: { filter?: 'active' | 'trash'; pageSize?: number } = {}): AsyncGenerator<Out<typeof S.DiagramListItem>> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.listDiagrams({ limit: query.pageSize ?? 100, ...(cursor ? { cursor } : {}), ...(query.filter ? { filter: query.filter } : {}) });
+      yield* page.items;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+  }
+
+  createDiagram(body: S.CreateDiagramBody): Promise<Out<typeof S.CreatedDiagram>> {
+    return this.send('POST', '/diagrams', { body });
+  }
+
+  getDiagram(id: string): Promise<Out<typeof S.Diagram>> {
+    return this.send('GET', `/diagrams/${encodeURIComponent(id)}`);
+  }
+
+  updateDiagram(id: string, body: S.UpdateDiagramBody): Promise<Out<typeof S.UpdatedDiagram>> {
+    return this.send('PATCH', `/diagrams/${encodeURIComponent(id)}`, { body });
+  }
+
+  trashDiagram(id: string): Promise<void> {
+    return this.send('DELETE', `/diagrams/${encodeURIComponent(id)}`);
+  }
+
+  restoreDiagram(id: string): Promise<void> {
+    return this.send('POST', `/diagrams/${encodeURIComponent(id)}/restore`);
+  }
+
+  setPublicLink(id: string, body: S.PublicLinkBody): Promise<Out<typeof S.PublicLink>> {
+    return this.send('PUT', `/diagrams/${encodeURIComponent(id)}/public-link`, { body });
+  }
+
+  lintDiagram(id: string): Promise<Out<typeof S.LintReport>> {
+    return this.send('GET', `/diagrams/${encodeURIComponent(id)}/lint`);
+  }
+
+  editDiagram(id: string, body: S.EditBody): Promise<Out<typeof S.EditResult>> {
+    return this.send('POST', `/diagrams/${encodeURIComponent(id)}/edit`, { body });
+  }
+
+  regenerateDiagram(id: string, body: S.RegenerateBody): Promise<Out<typeof S.RegenerateResult>> {
+    return this.send('POST', `/diagrams/${encodeURIComponent(id)}/regenerate`, { body });
+  }
+
+  patchDiagram(id: string, body: S.PatchBody): Promise<Out<typeof S.PatchResult>> {
+    return this.send('POST', `/diagrams/${encodeURIComponent(id)}/patch`, { body });
+  }
+
+  listComments(id: string): Promise<Out<typeof S.CommentList>> {
+    return this.send('GET', `/diagrams/${encodeURIComponent(id)}/comments`);
+  }
+
+  addComment(id: string, body: S.CommentBody): Promise<Out<typeof S.Comment>> {
+    return this.send('POST', `/diagrams/${encodeURIComponent(id)}/comments`, { body });
+  }
+
+  listFolders(): Promise<Out<typeof S.FolderList>> {
+    return this.send('GET', '/folders');
+  }
+
+  createFolder(body: S.CreateFolderBody): Promise<Out<typeof S.Folder>> {
+    return this.send('POST', '/folders', { body });
+  }
+
+  renameFolder(id: string, body: S.UpdateFolderBody): Promise<Out<typeof S.Folder>> {
+    return this.send('PATCH', `/folders/${encodeURIComponent(id)}`, { body });
+  }
+
+  deleteFolder(id: string): Promise<void> {
+    return this.send('DELETE', `/folders/${encodeURIComponent(id)}`);
+  }
+
+  listIcons(query: { q?: string; category?: string } = {}): Promise<Out<typeof S.IconList>> {
+    return this.send('GET', '/icons', { query });
+  }
+
+  /** The raw SVG of a catalog icon. */
+  getIcon(id: string): Promise<Buffer> {
+    return this.send('GET', `/icons/${encodeURIComponent(id)}`, { raw: true });
+  }
+}
