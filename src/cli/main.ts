@@ -1,0 +1,4 @@
+import { runCli } from './program.ts';
+
+const code = await runCli(process.argv.slice(2), { env: process.env, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
+process.exitCode = code;

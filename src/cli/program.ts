@@ -1,0 +1,472 @@
+import fs from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { DrawbridgeApiError, DrawbridgeClient } from '../client/client.ts';
+import { configPath, DEFAULT_API_URL, readStoredLogin, resolveCredentials, writeStoredLogin } from '../client/credentials.ts';
+
+/** Exit codes (docs/cli.md): 0 ok, 1 API error, 2 usage, 3 auth. */
+export const EXIT = { ok: 0, api: 1, usage: 2, auth: 3 } as const;
+
+export interface CliStream {
+  write(chunk: string): unknown;
+  isTTY?: boolean;
+}
+
+export interface CliInput extends AsyncIterable<Buffer | string> {
+  isTTY?: boolean;
+  setRawMode?(mode: boolean): unknown;
+  on?(event: string, listener: (...args: any[]) => void): unknown;
+  removeListener?(event: string, listener: (...args: any[]) => void): unknown;
+  resume?(): unknown;
+  pause?(): unknown;
+}
+
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  stdout: CliStream;
+  stderr: CliStream;
+  stdin?: CliInput;
+}
+
+/** A failure with a chosen exit code and a message already meant for people. */
+class CliFailure extends Error {
+  constructor(
+    readonly exitCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const LOGIN_HINT = 'Log in with `drawbridge auth login`, or set SERVICE_TOKEN (and SERVICE_API_URL) in the environment.';
+
+async function readAll(input: CliInput | undefined): Promise<string> {
+  if (!input) throw new CliFailure(EXIT.usage, 'no standard input available');
+  let text = '';
+  for await (const chunk of input) text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+  return text;
+}
+
+/** Reads one line from a TTY without echoing it. */
+function promptHidden(io: CliIo, question: string): Promise<string> {
+  const input = io.stdin!;
+  io.stderr.write(question);
+  return new Promise((resolve, reject) => {
+    let value = '';
+    input.setRawMode?.(true);
+    input.resume?.();
+    const done = (error?: Error) => {
+      input.setRawMode?.(false);
+      input.pause?.();
+      input.removeListener?.('data', onData);
+      io.stderr.write('\n');
+      if (error) reject(error);
+      else resolve(value);
+    };
+    const onData = (chunk: Buffer | string) => {
+      for (const ch of chunk.toString()) {
+        if (ch === '\r' || ch === '\n' || ch === '\u0004') return done();
+        if (ch === '\u0003') return done(new CliFailure(EXIT.usage, 'cancelled'));
+        if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
+        else value += ch;
+      }
+    };
+    input.on?.('data', onData);
+  });
+}
+
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const { env, stdout, stderr } = io;
+  const colour = Boolean(stdout.isTTY) && env.NO_COLOR === undefined;
+  const paint = (code: string, text: string) => (colour ? `\u001b[${code}m${text}\u001b[0m` : text);
+  const bold = (t: string) => paint('1', t);
+  const dim = (t: string) => paint('2', t);
+  const out = (line = '') => void stdout.write(`${line}\n`);
+  const json = (value: unknown) => out(JSON.stringify(value, null, 2));
+  const errColour = Boolean(stderr.isTTY) && env.NO_COLOR === undefined;
+
+  const client = (): DrawbridgeClient => {
+    const creds = resolveCredentials(env, configPath(env));
+    if (!creds.token) throw new CliFailure(EXIT.auth, `Not logged in. ${LOGIN_HINT}`);
+    return new DrawbridgeClient({ apiUrl: creds.apiUrl, token: creds.token });
+  };
+
+  const readSource = async (file: string): Promise<string> => {
+    if (file === '-') return readAll(io.stdin);
+    try {
+      return fs.readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new CliFailure(EXIT.usage, `cannot read ${file}: ${(error as Error).message}`);
+    }
+  };
+  const readJson = async (file: string): Promise<unknown> => {
+    const text = await readSource(file);
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw new CliFailure(EXIT.usage, `${file === '-' ? 'standard input' : file} is not valid JSON: ${(error as Error).message}`);
+    }
+  };
+
+  const table = (headers: string[], rows: string[][]) => {
+    if (rows.length === 0) return;
+    const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+    const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+    out(bold(line(headers)));
+    for (const row of rows) out(line(row));
+  };
+
+  const program = new Command('drawbridge');
+  program
+    .description('Command-line client for the Drawbridge diagram API')
+    .version('0.1.0', '-V, --version')
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({
+      writeOut: (s) => void stdout.write(s),
+      writeErr: (s) => void stderr.write(s),
+      outputError: (s, write) => write(errColour ? `\u001b[31m${s}\u001b[0m` : s),
+    });
+  const jsonOpt = () => new Option('--json', 'machine-readable JSON output');
+
+  // auth
+  const auth = program.command('auth').description('log in, log out and show which credentials are in use');
+  auth
+    .command('login')
+    .description('validate a token with GET /me and store it (mode 600) for later commands')
+    .option('--token <token>', 'the token (otherwise read from standard input, or prompted for without echo)')
+    .option('--api-url <url>', 'the API base URL to store with the login (default: SERVICE_API_URL or the stored one)')
+    .action(async (opts: { token?: string; apiUrl?: string }) => {
+      let token = opts.token;
+      if (token === undefined) {
+        if (io.stdin?.isTTY) token = await promptHidden(io, 'Paste your Drawbridge token: ');
+        else token = await readAll(io.stdin);
+      }
+      token = token.trim();
+      if (!token) throw new CliFailure(EXIT.usage, 'no token given');
+      const file = configPath(env);
+      const apiUrl = (opts.apiUrl || env.SERVICE_API_URL || readStoredLogin(file)?.apiUrl || DEFAULT_API_URL).replace(/\/+$/, '');
+      let identity;
+      try {
+        identity = await new DrawbridgeClient({ apiUrl, token }).me();
+      } catch (error) {
+        if (error instanceof DrawbridgeApiError && error.status === 401) throw new CliFailure(EXIT.auth, `The token was refused (${error.message}); nothing was saved.`);
+        throw error;
+      }
+      writeStoredLogin(file, { token, apiUrl });
+      out(`Logged in to ${apiUrl} as ${bold(identity.email)} (capabilities: ${identity.capabilities.join(', ')}). Saved to ${file}.`);
+      if (env.SERVICE_TOKEN) stderr.write('Note: SERVICE_TOKEN is set in the environment and takes precedence over the stored login.\n');
+    });
+  auth
+    .command('logout')
+    .description('remove the stored login')
+    .action(() => {
+      const file = configPath(env);
+      if (fs.existsSync(file)) {
+        fs.rmSync(file);
+        out(`Removed the stored login (${file}).`);
+      } else out('No stored login.');
+      if (env.SERVICE_TOKEN) stderr.write('Note: SERVICE_TOKEN is still set in the environment.\n');
+    });
+  auth
+    .command('status')
+    .description('show which credential source is in use and whose token it is')
+    .addOption(jsonOpt())
+    .action(async (opts: { json?: boolean }) => {
+      const file = configPath(env);
+      const creds = resolveCredentials(env, file);
+      if (!creds.token) throw new CliFailure(EXIT.auth, `Not logged in. ${LOGIN_HINT}`);
+      const source = creds.source === 'env' ? 'the SERVICE_TOKEN environment variable' : `the stored login (${file})`;
+      const identity = await new DrawbridgeClient({ apiUrl: creds.apiUrl, token: creds.token }).me();
+      if (opts.json) return json({ source: creds.source, apiUrl: creds.apiUrl, identity });
+      out(`Logged in to ${creds.apiUrl} as ${bold(identity.email)}`);
+      out(`Token from: ${source}`);
+      out(`Capabilities: ${identity.capabilities.join(', ')}`);
+    });
+
+  program
+    .command('me')
+    .description('show the identity and capabilities of the current token')
+    .addOption(jsonOpt())
+    .action(async (opts: { json?: boolean }) => {
+      const me = await client().me();
+      if (opts.json) return json(me);
+      out(`${bold(me.email)}  ${dim(me.id)}`);
+      out(`Capabilities: ${me.capabilities.join(', ')} (scope ${me.scope})`);
+    });
+
+  // diagrams
+  const diagrams = program.command('diagrams').description('list, create and change diagrams');
+  diagrams
+    .command('list')
+    .description('list diagrams, newest first')
+    .addOption(jsonOpt())
+    .option('--all', 'follow cursors and list every diagram')
+    .addOption(new Option('--filter <filter>', 'active diagrams or the trash').choices(['active', 'trash']))
+    .option('--limit <n>', 'page size (1..100)', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) throw new CliFailure(EXIT.usage, `--limit must be a positive integer, got ${v}`);
+      return n;
+    })
+    .action(async (opts: { json?: boolean; all?: boolean; filter?: 'active' | 'trash'; limit?: number }) => {
+      const c = client();
+      let items;
+      let nextCursor: string | null = null;
+      if (opts.all) {
+        items = [];
+        const progress = Boolean(stderr.isTTY) && !opts.json;
+        for await (const item of c.allDiagrams({ ...(opts.filter ? { filter: opts.filter } : {}), ...(opts.limit ? { pageSize: opts.limit } : {}) })) {
+          items.push(item);
+          if (progress && items.length % 50 === 0) stderr.write(`\rFetched ${items.length} diagrams…`);
+        }
+        if (progress && items.length >= 50) stderr.write('\r\u001b[K');
+      } else {
+        const page = await c.listDiagrams({ ...(opts.filter ? { filter: opts.filter } : {}), ...(opts.limit ? { limit: opts.limit } : {}) });
+        items = page.items;
+        nextCursor = page.nextCursor;
+      }
+      if (opts.json) return json({ items, nextCursor });
+      if (items.length === 0) return out(dim(opts.filter === 'trash' ? 'The trash is empty.' : 'No diagrams.'));
+      table(
+        ['ID', 'UPDATED', 'FOLDER', 'TITLE'],
+        items.map((d) => [d.id, d.updatedAt.replace('T', ' ').slice(0, 16), d.folderId ? d.folderId.slice(0, 8) : '-', d.title]),
+      );
+      if (nextCursor) out(dim('More diagrams exist; use --all to list every one.'));
+    });
+  diagrams
+    .command('get <id>')
+    .description('print a diagram, scene included, as JSON')
+    .action(async (id: string) => json(await client().getDiagram(id)));
+  diagrams
+    .command('create')
+    .description('create a diagram from a DiagramSpec (laid out by the server) or a raw scene')
+    .option('--spec <file>', 'DiagramSpec JSON file, or - for standard input')
+    .option('--scene <file>', 'Excalidraw scene JSON file, or - for standard input')
+    .option('--title <title>', 'title')
+    .option('--folder <id>', 'folder id (or root)')
+    .addOption(jsonOpt())
+    .action(async (opts: { spec?: string; scene?: string; title?: string; folder?: string; json?: boolean }) => {
+      if (Boolean(opts.spec) === Boolean(opts.scene)) throw new CliFailure(EXIT.usage, 'give exactly one of --spec or --scene');
+      const created = await client().createDiagram({
+        ...(opts.title !== undefined ? { title: opts.title } : {}),
+        ...(opts.folder !== undefined ? { folderId: opts.folder === 'root' ? null : opts.folder } : {}),
+        ...(opts.spec ? { spec: await readJson(opts.spec) } : {}),
+        ...(opts.scene ? { scene: await readJson(opts.scene) } : {}),
+      });
+      if (opts.json) return json(created);
+      out(`Created ${bold(created.title)} ${created.id} (${created.elementCount} elements)`);
+    });
+  diagrams
+    .command('rename <id> <title>')
+    .description('change the title')
+    .addOption(jsonOpt())
+    .action(async (id: string, title: string, opts: { json?: boolean }) => {
+      const d = await client().updateDiagram(id, { title });
+      if (opts.json) return json(d);
+      out(`Renamed ${d.id} to ${bold(d.title)}`);
+    });
+  diagrams
+    .command('move <id> <folder>')
+    .description('move into a folder (id), or to the root with "root"')
+    .addOption(jsonOpt())
+    .action(async (id: string, folder: string, opts: { json?: boolean }) => {
+      const d = await client().updateDiagram(id, { folderId: folder === 'root' ? null : folder });
+      if (opts.json) return json(d);
+      out(`Moved ${d.id} to ${d.folderId ?? 'the root'}`);
+    });
+  diagrams
+    .command('trash <id>')
+    .description('move to the trash (needs the delete capability)')
+    .action(async (id: string) => {
+      await client().trashDiagram(id);
+      out(`Moved ${id} to the trash.`);
+    });
+  diagrams
+    .command('restore <id>')
+    .description('restore from the trash')
+    .action(async (id: string) => {
+      await client().restoreDiagram(id);
+      out(`Restored ${id}.`);
+    });
+  diagrams
+    .command('edit <id>')
+    .description('add nodes and edges or update nodes: the file holds { addNodes?, addEdges?, updateNodes? }')
+    .requiredOption('--file <file>', 'edit JSON file, or - for standard input')
+    .addOption(jsonOpt())
+    .action(async (id: string, opts: { file: string; json?: boolean }) => {
+      const result = await client().editDiagram(id, (await readJson(opts.file)) as never);
+      if (opts.json) return json(result);
+      out(`Added ${result.added.length}, updated ${result.updated.length}, merged ${result.merged}.`);
+    });
+  diagrams
+    .command('regenerate <id>')
+    .description('replace the content from a new spec or scene')
+    .option('--spec <file>', 'DiagramSpec JSON file, or -')
+    .option('--scene <file>', 'scene JSON file, or -')
+    .option('--title <title>', 'new title')
+    .option('--if-unchanged', 'refuse (409 stale_read) if the diagram changed since it was read')
+    .addOption(jsonOpt())
+    .action(async (id: string, opts: { spec?: string; scene?: string; title?: string; ifUnchanged?: boolean; json?: boolean }) => {
+      if (Boolean(opts.spec) === Boolean(opts.scene)) throw new CliFailure(EXIT.usage, 'give exactly one of --spec or --scene');
+      const c = client();
+      let expectedUpdatedAt: string | undefined;
+      if (opts.ifUnchanged) expectedUpdatedAt = (await c.getDiagram(id)).docUpdatedAt ?? undefined;
+      const result = await c.regenerateDiagram(id, {
+        ...(opts.spec ? { spec: await readJson(opts.spec) } : { scene: await readJson(opts.scene!) }),
+        ...(opts.title !== undefined ? { title: opts.title } : {}),
+        ...(expectedUpdatedAt ? { expectedUpdatedAt } : {}),
+      });
+      if (opts.json) return json(result);
+      out(`Regenerated ${result.id}: ${result.replaced} elements, ${result.orphanedComments} orphaned comments.`);
+    });
+  diagrams
+    .command('patch <id>')
+    .description('apply element operations: the file holds { ops } or an array of ops')
+    .requiredOption('--file <file>', 'patch JSON file, or -')
+    .addOption(jsonOpt())
+    .action(async (id: string, opts: { file: string; json?: boolean }) => {
+      const data = await readJson(opts.file);
+      const body = Array.isArray(data) ? { ops: data } : (data as { ops: unknown[] });
+      if (!body || typeof body !== 'object' || !Array.isArray(body.ops)) throw new CliFailure(EXIT.usage, 'the patch file must hold { "ops": [...] } or an array of ops');
+      const result = await client().patchDiagram(id, body);
+      if (opts.json) return json(result);
+      out(`Applied ${result.applied} ops: ${result.elements} elements, ${result.deleted} deleted.`);
+    });
+  diagrams
+    .command('publish <id>')
+    .description('enable or disable the public link (needs the publish capability)')
+    .option('--enable', 'enable the public link')
+    .option('--disable', 'disable the public link')
+    .option('--password <password>', 'require a password')
+    .option('--clear-password', 'remove the password')
+    .addOption(jsonOpt())
+    .action(async (id: string, opts: { enable?: boolean; disable?: boolean; password?: string; clearPassword?: boolean; json?: boolean }) => {
+      if (Boolean(opts.enable) === Boolean(opts.disable)) throw new CliFailure(EXIT.usage, 'give exactly one of --enable or --disable');
+      if (opts.password !== undefined && opts.clearPassword) throw new CliFailure(EXIT.usage, 'give --password or --clear-password, not both');
+      const link = await client().setPublicLink(id, {
+        enabled: Boolean(opts.enable),
+        ...(opts.password !== undefined ? { password: opts.password } : opts.clearPassword ? { password: null } : {}),
+      });
+      if (opts.json) return json(link);
+      out(link.enabled ? `Public at ${bold(link.url ?? '')}${link.hasPassword ? ' (password protected)' : ''}` : 'Public link disabled.');
+    });
+  diagrams
+    .command('lint <id>')
+    .description('report layout problems (overlaps, clipped labels, unbound arrows, …)')
+    .addOption(jsonOpt())
+    .action(async (id: string, opts: { json?: boolean }) => {
+      const report = await client().lintDiagram(id);
+      if (opts.json) return json(report);
+      if (report.issues.length === 0) return out('No issues.');
+      for (const issue of report.issues) out(`${paint('33', issue.kind)}  ${issue.message}  ${dim(issue.elementIds.join(', '))}`);
+    });
+
+  // comments
+  const comments = program.command('comments').description('list and add comments on a diagram');
+  comments
+    .command('list <id>')
+    .addOption(jsonOpt())
+    .action(async (id: string, opts: { json?: boolean }) => {
+      const list = await client().listComments(id);
+      if (opts.json) return json(list);
+      if (list.items.length === 0) return out(dim('No comments.'));
+      table(
+        ['ID', 'CREATED', 'ELEMENT', 'BODY'],
+        list.items.map((c) => [c.id, c.createdAt.replace('T', ' ').slice(0, 16), c.elementId ?? '-', `${c.resolved ? '[resolved] ' : ''}${c.body}`]),
+      );
+    });
+  comments
+    .command('add <id>')
+    .requiredOption('--body <text>', 'comment text')
+    .option('--element <elementId>', 'anchor the comment to an element')
+    .addOption(jsonOpt())
+    .action(async (id: string, opts: { body: string; element?: string; json?: boolean }) => {
+      const comment = await client().addComment(id, { body: opts.body, ...(opts.element ? { elementId: opts.element } : {}) });
+      if (opts.json) return json(comment);
+      out(`Added comment ${comment.id}.`);
+    });
+
+  // folders
+  const folders = program.command('folders').description('list and manage folders');
+  folders
+    .command('list')
+    .addOption(jsonOpt())
+    .action(async (opts: { json?: boolean }) => {
+      const list = await client().listFolders();
+      if (opts.json) return json(list);
+      if (list.items.length === 0) return out(dim('No folders.'));
+      table(['ID', 'PARENT', 'NAME'], list.items.map((f) => [f.id, f.parentId ?? '-', f.name]));
+    });
+  folders
+    .command('create <name>')
+    .option('--parent <id>', 'parent folder id')
+    .addOption(jsonOpt())
+    .action(async (name: string, opts: { parent?: string; json?: boolean }) => {
+      const f = await client().createFolder({ name, ...(opts.parent ? { parentId: opts.parent } : {}) });
+      if (opts.json) return json(f);
+      out(`Created folder ${bold(f.name)} ${f.id}`);
+    });
+  folders
+    .command('rename <id> <name>')
+    .addOption(jsonOpt())
+    .action(async (id: string, name: string, opts: { json?: boolean }) => {
+      const f = await client().renameFolder(id, { name });
+      if (opts.json) return json(f);
+      out(`Renamed folder ${f.id} to ${bold(f.name)}`);
+    });
+  folders
+    .command('delete <id>')
+    .action(async (id: string) => {
+      await client().deleteFolder(id);
+      out(`Deleted folder ${id}.`);
+    });
+
+  // icons
+  const icons = program.command('icons').description('browse the icon catalog');
+  icons
+    .command('list')
+    .option('--search <text>', 'match id, label or category')
+    .option('--category <category>', 'only this category')
+    .addOption(jsonOpt())
+    .action(async (opts: { search?: string; category?: string; json?: boolean }) => {
+      const list = await client().listIcons({ ...(opts.search ? { q: opts.search } : {}), ...(opts.category ? { category: opts.category } : {}) });
+      if (opts.json) return json(list);
+      if (list.items.length === 0) return out(dim('No icons match.'));
+      table(['ID', 'CATEGORY', 'LABEL'], list.items.map((i) => [i.id, i.category, i.label]));
+    });
+
+  for (const cmd of [program, ...allCommands(program)]) cmd.exitOverride().configureOutput(program.configureOutput());
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.ok;
+  } catch (error) {
+    const fail = (code: number, message: string) => {
+      stderr.write(`${errColour ? `\u001b[31merror:\u001b[0m` : 'error:'} ${message}\n`);
+      return code;
+    };
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    if (error instanceof CliFailure) return fail(error.exitCode, error.message);
+    if (error instanceof DrawbridgeApiError) {
+      const rid = error.requestId ? ` (request ${error.requestId})` : '';
+      if (error.status === 401) return fail(EXIT.auth, `${error.message} [${error.code}]. ${LOGIN_HINT}`);
+      if (error.code === 'insufficient_scope') {
+        const cap = /"([a-z]+)" capability/.exec(error.message)?.[1];
+        const mint = cap ? `a token that includes "${cap}" (e.g. drawbridge-admin token mint --email YOU --caps read,write,${cap})` : 'a token with that capability (drawbridge-admin token mint --caps …)';
+        return fail(EXIT.api, `${error.message} [insufficient_scope]. Ask for ${mint}, then log in with it.${rid}`);
+      }
+      return fail(EXIT.api, `${error.message} [${error.code}, HTTP ${error.status}]${rid}`);
+    }
+    if (error instanceof TypeError && /fetch failed/.test(error.message)) {
+      const cause = (error as { cause?: { message?: string } }).cause?.message;
+      return fail(EXIT.api, `cannot reach the API at ${resolveCredentials(env, configPath(env)).apiUrl}${cause ? `: ${cause}` : ''}`);
+    }
+    return fail(EXIT.api, (error as Error)?.message ?? String(error));
+  }
+}
+
+function allCommands(cmd: Command): Command[] {
+  return cmd.commands.flatMap((c) => [c, ...allCommands(c)]);
+}

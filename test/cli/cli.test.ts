@@ -1,0 +1,235 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+import { configPath } from '../../src/client/credentials.ts';
+import { runCli } from '../../src/cli/program.ts';
+import { type Harness, startHarness, type TestUser } from '../helpers/harness.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/drawbridge', import.meta.url));
+
+let h: Harness;
+let alice: TestUser;
+let reader: TestUser;
+let apiUrl: string;
+before(async () => {
+  h = await startHarness();
+  alice = await h.user();
+  reader = await h.user({ caps: 'read,write' });
+  await h.app.listen({ port: 0, host: '127.0.0.1' });
+  apiUrl = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+});
+after(() => h.close());
+
+function tempHome(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-cli-home-'));
+}
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI in-process with a clean environment (HOME is a temp dir unless given). */
+async function cli(argv: string[], options: { env?: NodeJS.ProcessEnv; stdin?: string } = {}): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const env = { HOME: tempHome(), ...options.env };
+  const code = await runCli(argv, {
+    env,
+    stdout: { write: (s: string) => void (stdout += s) },
+    stderr: { write: (s: string) => void (stderr += s) },
+    ...(options.stdin !== undefined ? { stdin: Readable.from([Buffer.from(options.stdin)]) } : {}),
+  });
+  return { code, stdout, stderr };
+}
+
+const as = (user: TestUser) => ({ SERVICE_TOKEN: user.token, SERVICE_API_URL: apiUrl });
+
+describe('auth', () => {
+  test('login validates the token, stores it with mode 600, status and logout use it', async () => {
+    const HOME = tempHome();
+    const env = { HOME, SERVICE_API_URL: apiUrl };
+    const login = await cli(['auth', 'login', '--token', alice.token], { env });
+    assert.equal(login.code, 0, login.stderr);
+    const file = configPath(env);
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), { token: alice.token, apiUrl });
+
+    // the stored login carries the API URL, so no variable is needed afterwards
+    const status = await cli(['auth', 'status'], { env: { HOME } });
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(status.stdout, /stored login/);
+    assert.ok(status.stdout.includes(alice.email));
+    assert.equal(JSON.parse((await cli(['me', '--json'], { env: { HOME } })).stdout).email, alice.email);
+
+    // SERVICE_TOKEN wins over the stored login
+    const envStatus = await cli(['auth', 'status', '--json'], { env: { HOME, ...as(reader) } });
+    assert.equal(envStatus.code, 0, envStatus.stderr);
+    const parsed = JSON.parse(envStatus.stdout);
+    assert.equal(parsed.source, 'env');
+    assert.equal(parsed.identity.email, reader.email);
+    assert.match((await cli(['auth', 'status'], { env: { HOME, ...as(reader) } })).stdout, /SERVICE_TOKEN environment variable/);
+
+    assert.equal((await cli(['auth', 'logout'], { env: { HOME } })).code, 0);
+    assert.equal(fs.existsSync(file), false);
+    const gone = await cli(['auth', 'status'], { env: { HOME } });
+    assert.equal(gone.code, 3);
+    assert.match(gone.stderr, /drawbridge auth login/);
+  });
+
+  test('login reads the token from standard input when it is not a TTY', async () => {
+    const HOME = tempHome();
+    const run = await cli(['auth', 'login'], { env: { HOME, SERVICE_API_URL: apiUrl }, stdin: `${alice.token}\n` });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(JSON.parse(fs.readFileSync(configPath({ HOME }), 'utf8')).token, alice.token);
+  });
+
+  test('on a terminal, login prompts for the token without echoing it', async () => {
+    const HOME = tempHome();
+    const tty = Object.assign(new PassThrough(), { isTTY: true, rawModes: [] as boolean[], setRawMode(mode: boolean) { tty.rawModes.push(mode); } });
+    let stdout = '';
+    let stderr = '';
+    const pending = runCli(['auth', 'login'], {
+      env: { HOME, SERVICE_API_URL: apiUrl },
+      stdout: { write: (s: string) => void (stdout += s) },
+      stderr: { write: (s: string) => void (stderr += s) },
+      stdin: tty,
+    });
+    setImmediate(() => tty.write(`${alice.token}\r`));
+    assert.equal(await pending, 0, stderr);
+    assert.match(stderr, /token: \n$/);
+    assert.ok(!stderr.includes(alice.token) && !stdout.includes(alice.token), 'the token is never echoed');
+    assert.deepEqual(tty.rawModes, [true, false]);
+    assert.equal(JSON.parse(fs.readFileSync(configPath({ HOME }), 'utf8')).token, alice.token);
+  });
+
+  test('an invalid token is refused with exit 3 and nothing is saved', async () => {
+    const HOME = tempHome();
+    const run = await cli(['auth', 'login', '--token', 'not-a-real-token'], { env: { HOME, SERVICE_API_URL: apiUrl } });
+    assert.equal(run.code, 3);
+    assert.match(run.stderr, /nothing was saved/);
+    assert.equal(fs.existsSync(configPath({ HOME })), false);
+    assert.equal(fs.existsSync(path.dirname(configPath({ HOME }))), false);
+  });
+});
+
+describe('diagrams and the rest of the surface', () => {
+  test('create from a spec file, list --json shape, get, rename, lint, trash and restore', async () => {
+    const bob = await h.user();
+    const env = as(bob);
+    const dir = tempHome();
+    const specFile = path.join(dir, 'spec.json');
+    fs.writeFileSync(specFile, JSON.stringify({ nodes: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }], edges: ['a -> b'] }));
+    const created = await cli(['diagrams', 'create', '--spec', specFile, '--title', 'From spec', '--json'], { env });
+    assert.equal(created.code, 0, created.stderr);
+    const { id, elementCount } = JSON.parse(created.stdout);
+    assert.equal(elementCount, 5);
+    const fromStdin = await cli(['diagrams', 'create', '--spec', '-', '--title', 'Piped'], { env, stdin: fs.readFileSync(specFile, 'utf8') });
+    assert.equal(fromStdin.code, 0, fromStdin.stderr);
+    assert.match(fromStdin.stdout, /Created .*Piped/);
+
+    const list = await cli(['diagrams', 'list', '--json'], { env });
+    assert.equal(list.code, 0, list.stderr);
+    const page = JSON.parse(list.stdout);
+    assert.deepEqual(Object.keys(page).sort(), ['items', 'nextCursor']);
+    assert.equal(page.items.length, 2);
+    assert.deepEqual(Object.keys(page.items[1]).sort(), ['createdAt', 'folderId', 'id', 'starred', 'title', 'updatedAt']);
+    assert.equal(page.items[1].title, 'From spec');
+    const all = JSON.parse((await cli(['diagrams', 'list', '--all', '--limit', '1', '--json'], { env })).stdout);
+    assert.equal(all.items.length, 2);
+    const human = await cli(['diagrams', 'list'], { env });
+    assert.match(human.stdout, /^ID\s+UPDATED\s+FOLDER\s+TITLE/);
+    assert.ok(!human.stdout.includes('\u001b['), 'no colour when stdout is not a TTY');
+
+    assert.equal(JSON.parse((await cli(['diagrams', 'get', id], { env })).stdout).scene.elements.length, 5);
+    assert.match((await cli(['diagrams', 'rename', id, 'Renamed'], { env })).stdout, /Renamed/);
+    assert.equal((await cli(['diagrams', 'lint', id, '--json'], { env })).code, 0);
+
+    const patchFile = path.join(dir, 'patch.json');
+    fs.writeFileSync(patchFile, JSON.stringify([{ op: 'move', id: 'a', dx: 5, dy: 0 }]));
+    assert.equal(JSON.parse((await cli(['diagrams', 'patch', id, '--file', patchFile, '--json'], { env })).stdout).applied, 1);
+    const regen = await cli(['diagrams', 'regenerate', id, '--spec', specFile, '--if-unchanged', '--json'], { env });
+    assert.equal(regen.code, 0, regen.stderr);
+
+    const edit = await cli(['diagrams', 'edit', id, '--file', '-', '--json'], { env, stdin: JSON.stringify({ addNodes: [{ id: 'c' }], addEdges: ['b -> c'] }) });
+    assert.equal(edit.code, 0, edit.stderr);
+    assert.equal(JSON.parse(edit.stdout).added.length, 2);
+
+    const folder = JSON.parse((await cli(['folders', 'create', 'Work', '--json'], { env })).stdout);
+    assert.equal((await cli(['folders', 'rename', folder.id, 'Job'], { env })).code, 0);
+    assert.match((await cli(['folders', 'list'], { env })).stdout, /Job/);
+    assert.equal((await cli(['diagrams', 'move', id, folder.id], { env })).code, 0);
+    assert.equal(JSON.parse((await cli(['diagrams', 'get', id], { env })).stdout).folderId, folder.id);
+    assert.equal((await cli(['diagrams', 'move', id, 'root'], { env })).code, 0);
+
+    assert.equal((await cli(['comments', 'add', id, '--body', 'hello', '--element', 'a'], { env })).code, 0);
+    assert.equal(JSON.parse((await cli(['comments', 'list', id, '--json'], { env })).stdout).items[0].body, 'hello');
+
+    assert.equal((await cli(['diagrams', 'trash', id], { env })).code, 0);
+    assert.equal(JSON.parse((await cli(['diagrams', 'list', '--filter', 'trash', '--json'], { env })).stdout).items[0].id, id);
+    assert.equal((await cli(['diagrams', 'restore', id], { env })).code, 0);
+    assert.match((await cli(['diagrams', 'publish', id, '--enable', '--password', 'pw'], { env })).stdout, /password protected/);
+    assert.equal((await cli(['folders', 'delete', folder.id], { env })).code, 0);
+    assert.match((await cli(['icons', 'list', '--search', 'postgres'], { env })).stdout, /icon-postgresql/);
+  });
+
+  test('exit codes: 1 for API errors, 2 for usage, 3 for auth; insufficient_scope names the capability', async () => {
+    const env = as(alice);
+    const missing = await cli(['diagrams', 'get', '00000000-0000-4000-8000-000000000000'], { env });
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /not_found/);
+
+    assert.equal((await cli(['diagrams', 'frobnicate'], { env })).code, 2);
+    assert.equal((await cli(['diagrams', 'get'], { env })).code, 2);
+    assert.equal((await cli(['diagrams', 'publish', 'x'], { env })).code, 2);
+    assert.equal((await cli(['diagrams', 'create', '--spec', '/nonexistent/spec.json'], { env })).code, 2);
+
+    const noToken = await cli(['me'], { env: { SERVICE_API_URL: apiUrl } });
+    assert.equal(noToken.code, 3);
+    assert.match(noToken.stderr, /drawbridge auth login/);
+    const badToken = await cli(['me'], { env: { SERVICE_TOKEN: 'bogus', SERVICE_API_URL: apiUrl } });
+    assert.equal(badToken.code, 3);
+    assert.match(badToken.stderr, /SERVICE_TOKEN/);
+
+    assert.equal((await cli(['diagrams', 'create'], { env })).code, 2);
+    const dir = tempHome();
+    fs.writeFileSync(path.join(dir, 's.json'), '{"nodes":[{"id":"a"}]}');
+    fs.writeFileSync(path.join(dir, 'bad.json'), '{nope');
+    assert.equal((await cli(['diagrams', 'create', '--spec', path.join(dir, 'bad.json')], { env })).code, 2);
+    const invalid = await cli(['diagrams', 'create', '--spec', '-'], { env, stdin: '{"nodes":[{"id":"a","shape":"star"}]}' });
+    assert.equal(invalid.code, 1);
+    assert.match(invalid.stderr, /UNKNOWN_SHAPE/);
+    const d = JSON.parse((await cli(['diagrams', 'create', '--spec', path.join(dir, 's.json'), '--json'], { env: as(reader) })).stdout);
+    const denied = await cli(['diagrams', 'trash', d.id], { env: as(reader) });
+    assert.equal(denied.code, 1);
+    assert.match(denied.stderr, /"delete" capability/);
+    assert.match(denied.stderr, /insufficient_scope/);
+  });
+});
+
+test('colour only on a TTY and never with NO_COLOR', async () => {
+  const run = async (env: NodeJS.ProcessEnv) => {
+    let stdout = '';
+    await runCli(['me'], { env: { HOME: tempHome(), ...as(alice), ...env }, stdout: { isTTY: true, write: (s: string) => void (stdout += s) }, stderr: { write: () => true } });
+    return stdout;
+  };
+  assert.ok((await run({})).includes('\u001b['));
+  assert.ok(!(await run({ NO_COLOR: '1' })).includes('\u001b['));
+});
+
+test('the real bin/drawbridge runs: --help and me', async () => {
+  const run = promisify(execFile);
+  const HOME = tempHome();
+  const help = await run(BIN, ['--help'], { env: { PATH: process.env.PATH, HOME } });
+  assert.match(help.stdout, /Usage: drawbridge/);
+  const me = await run(BIN, ['me', '--json'], { env: { PATH: process.env.PATH, HOME, SERVICE_TOKEN: alice.token, SERVICE_API_URL: apiUrl } });
+  assert.equal(JSON.parse(me.stdout).email, alice.email);
+});
