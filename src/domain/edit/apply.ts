@@ -14,6 +14,7 @@ import { OccupiedSegments, type Heading, ROUTE_MARGIN, routeAroundObstacles } fr
 import type { Box } from '../layout/types.ts';
 import { inspectPayload, isPlainObject } from '../payload.ts';
 import {
+  arrowElement,
   attachEnds,
   boundTextArea,
   boundTextPosition,
@@ -31,11 +32,11 @@ import {
   textBlock,
   textElement,
 } from '../scene/from-spec.ts';
-import { addBound, baseElement, BINDING_GAP, type ExcalidrawElement, FONT_FAMILY_EXCALIFONT, FONT_SIZE, indexKeyAfter, isIndexKey } from '../scene/elements.ts';
+import { addBound, baseElement, type ExcalidrawElement, FONT_FAMILY_EXCALIFONT, FONT_SIZE, indexKeyAfter, isIndexKey } from '../scene/elements.ts';
 import { centreOn, type Point, roundPoint } from '../scene/geometry.ts';
 import { MAX_SCENE_ELEMENTS } from '../scene/validate.ts';
 import { generatedNodeIds, parseEdge, parseNode } from '../spec/parse.ts';
-import { type ArrowheadName, SPEC_LIMITS, type SpecEdge, type SpecNode } from '../spec/types.ts';
+import { SPEC_LIMITS, type SpecEdge, type SpecNode } from '../spec/types.ts';
 import { containerSizeForText, getBoundTextMaxWidth, getLineHeight, isKnownFontFamily, measureText, wrapText } from '../text/metrics.ts';
 import { type SceneElement, touch, type WriteStamp } from './types.ts';
 
@@ -969,8 +970,6 @@ function routeEdge(plan: EdgePlan, obstacles: Box[], occupied: OccupiedSegments,
   return route ?? directRoute(plan);
 }
 
-const arrowhead = (name: ArrowheadName) => (name === 'none' ? null : name);
-
 /** The arrow (and its label) along a route, its ends on the outlines with the binding gap, as sceneFromSpec draws one. */
 function addArrow(merge: Merge, plan: EdgePlan, route: Point[]): void {
   const { edge, source, target } = plan;
@@ -982,23 +981,7 @@ function addArrow(merge: Merge, plan: EdgePlan, route: Point[]): void {
   const endFocus = focusOf(points[points.length - 2]!, points[points.length - 1]!, target);
   const label = edge.label === null ? null : textBlock(edge.label, EDGE_LABEL_WRAP);
   const finalPoints = (label ? centreOn(points, midpointOf(points)) : points).map(roundPoint);
-  const [x0, y0] = finalPoints[0]!;
-  // The editor recomputes an arrow's size as max − min of its points, unrounded: match it exactly.
-  const relative = finalPoints.map(([x, y]) => [round(x - x0), round(y - y0)] as Point);
-  const xs = relative.map((p) => p[0]);
-  const ys = relative.map((p) => p[1]);
-  const arrow = merge.create({
-    ...baseElement(edge.id, 'arrow', { x: x0, y: y0, width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) }, 0, merge.now, {
-      strokeStyle: edge.style,
-    }),
-    points: relative,
-    lastCommittedPoint: null,
-    startBinding: { elementId: edge.from, focus: startFocus, gap: BINDING_GAP },
-    endBinding: { elementId: edge.to, focus: endFocus, gap: BINDING_GAP },
-    startArrowhead: arrowhead(edge.startArrowhead),
-    endArrowhead: arrowhead(edge.endArrowhead),
-    elbowed: false,
-  });
+  const arrow = merge.create(arrowElement(edge, finalPoints, { start: startFocus, end: endFocus }, 0, merge.now));
   merge.bind(edge.from, { id: edge.id, type: 'arrow' });
   if (edge.to !== edge.from) merge.bind(edge.to, { id: edge.id, type: 'arrow' });
   if (label) {

@@ -1,5 +1,5 @@
 import type { LayoutInput, LayoutResult } from '../layout/types.ts';
-import type { ArrowheadName, DiagramSpec, SpecNode } from '../spec/types.ts';
+import type { ArrowheadName, DiagramSpec, SpecEdge, SpecNode } from '../spec/types.ts';
 import { BOUND_TEXT_PADDING, containerSizeForText, fitTextInContainer, getBoundTextMaxHeight, getBoundTextMaxWidth, measureText, wrapText } from '../text/metrics.ts';
 import {
   addBound,
@@ -247,23 +247,7 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
     const label = edgeLabels.get(edge.id) ?? null;
     const labelAt = layout.edges[edge.id]!.label;
     const finalPoints = (label ? centreOn(points, labelAt ? [labelAt.x, labelAt.y] : midpointOf(points)) : points).map(roundPoint);
-    const [x0, y0] = finalPoints[0]!;
-    // The editor recomputes an arrow's size as max − min of its points, unrounded: match it exactly.
-    const relative = finalPoints.map(([x, y]) => [round(x - x0), round(y - y0)] as Point);
-    const xs = relative.map((p) => p[0]);
-    const ys = relative.map((p) => p[1]);
-    const arrow = push({
-      ...baseElement(edge.id, 'arrow', { x: x0, y: y0, width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) }, order++, options.updated, {
-        strokeStyle: edge.style,
-      }),
-      points: relative,
-      lastCommittedPoint: null,
-      startBinding: { elementId: edge.from, focus: startFocus, gap: BINDING_GAP },
-      endBinding: { elementId: edge.to, focus: endFocus, gap: BINDING_GAP },
-      startArrowhead: arrowhead(edge.startArrowhead),
-      endArrowhead: arrowhead(edge.endArrowhead),
-      elbowed: false,
-    });
+    const arrow = push(arrowElement(edge, finalPoints, { start: startFocus, end: endFocus }, order++, options.updated));
     addBound(source, { id: edge.id, type: 'arrow' });
     if (target !== source) addBound(target, { id: edge.id, type: 'arrow' });
     if (label) {
@@ -280,6 +264,30 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
     }
   }
   return elements;
+}
+
+/**
+ * A generated arrow along absolute `points` (already on the outlines), bound at
+ * both ends. Its first point is [0, 0] and its size is max − min of its points,
+ * unrounded, exactly as the editor recomputes it.
+ */
+export function arrowElement(edge: SpecEdge, points: Point[], focus: { start: number; end: number }, order: number, updated: number): ExcalidrawElement {
+  const [x0, y0] = points[0]!;
+  const relative = points.map(([x, y]) => [round(x - x0), round(y - y0)] as Point);
+  const xs = relative.map((p) => p[0]);
+  const ys = relative.map((p) => p[1]);
+  return {
+    ...baseElement(edge.id, 'arrow', { x: x0, y: y0, width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) }, order, updated, {
+      strokeStyle: edge.style,
+    }),
+    points: relative,
+    lastCommittedPoint: null,
+    startBinding: { elementId: edge.from, focus: focus.start, gap: BINDING_GAP },
+    endBinding: { elementId: edge.to, focus: focus.end, gap: BINDING_GAP },
+    startArrowhead: arrowhead(edge.startArrowhead),
+    endArrowhead: arrowhead(edge.endArrowhead),
+    elbowed: false,
+  };
 }
 
 /** How many elements sceneFromSpec makes for a spec: known before any layout. */

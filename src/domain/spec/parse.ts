@@ -4,11 +4,9 @@ import { CSS_COLOR } from '../scene/elements.ts';
 import { ShorthandError, parseShorthand } from './shorthand.ts';
 import {
   ARROWHEADS,
-  type ArrowheadName,
   DIRECTIONS,
   type DiagramSpec,
   EDGE_STYLES,
-  type EdgeStyle,
   FILL_STYLES,
   type FillStyle,
   SHAPES,
@@ -98,15 +96,8 @@ export function parseNode(raw: unknown, where: string, options: ParseOptions): S
   return node;
 }
 
-interface RawEdge {
-  from: string;
-  to: string;
-  label: string | null;
-  startArrowhead: ArrowheadName;
-  endArrowhead: ArrowheadName;
-  style: EdgeStyle;
-  source: string;
-}
+/** An edge before its arrow id is assigned. */
+type RawEdge = Omit<SpecEdge, 'id'>;
 
 /** Parses one edge, a shorthand string or an object; `where` is e.g. `edges[7]`. */
 export function parseEdge(raw: unknown, where: string): RawEdge {
