@@ -387,7 +387,8 @@ test('200 disconnected nodes pack into rows, not one line', () => {
   assert.ok(width / height <= 3 && width / height >= 1 / 3, `${Math.round(width)}×${Math.round(height)} is balanced`);
 });
 
-test('a 1000-node, 2000-edge layered DAG lays out in well under 1.5 s with no overlaps', () => {
+// Its speed is measured by bench/layout-engine.ts and `npm run bench:layout`, not here: the machine is shared.
+test('a 1000-node, 2000-edge layered DAG lays out with no overlaps, flowing downstream', () => {
   let state = 7;
   const random = (): number => {
     state = (state * 1103515245 + 12345) % 2147483648;
@@ -405,10 +406,7 @@ test('a 1000-node, 2000-edge layered DAG lays out in well under 1.5 s with no ov
     edges.push({ id: `x${edges.length}`, from: `v${from}`, to: `v${to}` });
   }
   const input: LayoutInput = { direction: 'TB', nodes, edges };
-  const started = performance.now();
   const result = layoutGraph(input);
-  const elapsed = performance.now() - started;
-  assert.ok(elapsed < 1500, `took ${Math.round(elapsed)} ms`);
   assert.equal(countNodeOverlaps(input, result), 0);
   assertFlowsDownstream(input, result);
 });
