@@ -33,6 +33,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { declaredUnicodeRanges, excalidrawDistDirectory, excalidrawVersion } from '../src/render/editor-fonts.ts';
 
 interface FontkitRun {
   advanceWidth: number;
@@ -75,43 +76,6 @@ export interface FontFaceFile {
   font: FontkitFont;
   /** Code points this face serves in the editor (cmap ∩ unicode-range). */
   codePoints: number[];
-}
-
-export function excalidrawDistDirectory(): string {
-  const entry = createRequire(import.meta.url).resolve('@excalidraw/excalidraw');
-  return path.dirname(entry);
-}
-
-export function excalidrawVersion(): string {
-  const packageJson = path.join(excalidrawDistDirectory(), '..', '..', 'package.json');
-  return (JSON.parse(fs.readFileSync(packageJson, 'utf8')) as { version: string }).version;
-}
-
-/** Parses the editor's bundle for each woff2 file's declared unicode-range (null: the whole font). */
-function declaredUnicodeRanges(distDirectory: string): Map<string, [number, number][] | null> {
-  const ranges = new Map<string, [number, number][] | null>();
-  for (const name of fs.readdirSync(distDirectory).filter((f) => f.endsWith('.js'))) {
-    const source = fs.readFileSync(path.join(distDirectory, name), 'utf8');
-    const fileOfVariable = new Map<string, string>();
-    for (const match of source.matchAll(/var ([\w$]+)\s*=\s*"\.\/fonts\/([^"]+\.woff2)"/g)) {
-      fileOfVariable.set(match[1]!, match[2]!);
-    }
-    const face = /uri:\s*([\w$]+)(?:,\s*descriptors:\s*\{\s*unicodeRange:\s*"([^"]+)")?/g;
-    for (const match of source.matchAll(face)) {
-      const file = fileOfVariable.get(match[1]!);
-      if (file) ranges.set(file, match[2] ? parseUnicodeRange(match[2]) : null);
-    }
-  }
-  if (ranges.size === 0) throw new Error(`no font faces found in ${distDirectory}: has the bundle's format changed?`);
-  return ranges;
-}
-
-function parseUnicodeRange(descriptor: string): [number, number][] {
-  return descriptor.split(',').map((part) => {
-    const [start, end] = part.trim().replace(/^U\+/i, '').split('-');
-    const from = Number.parseInt(start!, 16);
-    return [from, end === undefined ? from : Number.parseInt(end, 16)];
-  });
 }
 
 function isNonCharacter(codePoint: number): boolean {

@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import { type ChildProcess, fork } from 'node:child_process';
+import { type MessagePort, Worker } from 'node:worker_threads';
 
 interface Job<Out> {
   input: unknown;
@@ -6,18 +7,76 @@ interface Job<Out> {
   reject: (error: Error) => void;
 }
 
+type Reply<Out> = { ok: true; value: Out } | { ok: false; error: string };
+
+/** One worker, thread or process, as the pool drives it. */
+interface WorkerHandle {
+  readonly pid: number | undefined;
+  send(input: unknown): void;
+  on(event: 'message', listener: (reply: Reply<unknown>) => void): void;
+  on(event: 'error', listener: (error: Error) => void): void;
+  on(event: 'exit', listener: (code: number | null) => void): void;
+  off(event: 'message' | 'error' | 'exit', listener: (...args: any[]) => void): void;
+  kill(): void;
+}
+
 interface Slot {
-  worker: Worker;
+  worker: WorkerHandle;
   busy: boolean;
 }
 
 /** A worker that did not answer in time, or died. */
 export class WorkerFailure extends Error {}
 
+export interface WorkerPoolOptions {
+  size: number;
+  timeoutMs: number;
+  /**
+   * `thread` (default) for pure CPU work; `process` for work that must not
+   * share the server's heap or globals (the editor's bundle, a native
+   * rasteriser): a crash or runaway kills the process, never the server.
+   */
+  kind?: 'thread' | 'process';
+  /** Extra environment variables for process workers. */
+  env?: Readonly<Record<string, string>>;
+}
+
+function threadWorker(entry: URL): WorkerHandle {
+  // execArgv: []: the parent's preloads (e.g. a test runner's --import) are not the worker's business;
+  // the bootstrap registers the TypeScript loader itself.
+  const worker = new Worker(new URL('./bootstrap.mjs', import.meta.url), { workerData: { entry: entry.href }, execArgv: [] });
+  worker.unref();
+  return {
+    pid: undefined,
+    send: (input) => worker.postMessage(input),
+    on: (event: string, listener: (...args: any[]) => void) => void worker.on(event, listener),
+    off: (event, listener) => void worker.off(event, listener),
+    kill: () => void worker.terminate(),
+  };
+}
+
+function processWorker(entry: URL, env: Readonly<Record<string, string>>): WorkerHandle {
+  const child: ChildProcess = fork(new URL('./bootstrap.mjs', import.meta.url), [entry.href], {
+    execArgv: [],
+    env: { ...process.env, ...env },
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  child.unref();
+  child.channel?.unref();
+  return {
+    pid: child.pid,
+    send: (input) => child.send(input as never),
+    on: (event: string, listener: (...args: any[]) => void) => void child.on(event, listener),
+    off: (event, listener) => void child.off(event, listener),
+    kill: () => void child.kill('SIGKILL'),
+  };
+}
+
 /**
- * A small pool of worker threads running one module, so CPU-heavy pure work
- * (layout, scene generation) never stalls the event loop. Workers start lazily,
- * take one job at a time, and are replaced when they time out or crash.
+ * A small pool of workers running one module, so CPU-heavy work (layout,
+ * scene generation, rendering) never stalls the event loop. Workers start
+ * lazily, take one job at a time, and are replaced when they time out or crash.
  */
 export class WorkerPool<In, Out> {
   private readonly slots: Slot[] = [];
@@ -26,11 +85,15 @@ export class WorkerPool<In, Out> {
   private readonly file: URL;
   private readonly size: number;
   private readonly timeoutMs: number;
+  private readonly kind: 'thread' | 'process';
+  private readonly env: Readonly<Record<string, string>>;
 
-  constructor(file: URL, options: { size: number; timeoutMs: number }) {
+  constructor(file: URL, options: WorkerPoolOptions) {
     this.file = file;
     this.size = Math.max(1, options.size);
     this.timeoutMs = options.timeoutMs;
+    this.kind = options.kind ?? 'thread';
+    this.env = options.env ?? {};
   }
 
   run(input: In): Promise<Out> {
@@ -41,10 +104,15 @@ export class WorkerPool<In, Out> {
     });
   }
 
+  /** Process ids of the live workers (process pools only): for operators and for tests that kill or stop one. */
+  pids(): number[] {
+    return this.slots.flatMap((slot) => (slot.worker.pid === undefined ? [] : [slot.worker.pid]));
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.queue.splice(0)) job.reject(new WorkerFailure('the worker pool is closed'));
-    await Promise.all(this.slots.splice(0).map((slot) => slot.worker.terminate()));
+    for (const slot of this.slots.splice(0)) slot.worker.kill();
   }
 
   private dispatch(): void {
@@ -57,20 +125,27 @@ export class WorkerPool<In, Out> {
   }
 
   private spawn(): Slot {
-    // execArgv: []: the parent's preloads (e.g. a test runner's --import) are not the worker's business;
-    // the bootstrap registers the TypeScript loader itself.
-    const worker = new Worker(new URL('./bootstrap.mjs', import.meta.url), { workerData: { entry: this.file.href }, execArgv: [] });
+    const worker = this.kind === 'process' ? processWorker(this.file, this.env) : threadWorker(this.file);
     const slot: Slot = { worker, busy: false };
-    slot.worker.unref();
+    // An idle worker that dies is simply forgotten; a busy one fails its job (see execute).
+    worker.on('exit', () => {
+      if (!slot.busy) this.forget(slot);
+    });
+    worker.on('error', () => {
+      if (!slot.busy) this.forget(slot);
+    });
     this.slots.push(slot);
     return slot;
   }
 
-  private retire(slot: Slot): void {
+  private forget(slot: Slot): void {
     const at = this.slots.indexOf(slot);
     if (at >= 0) this.slots.splice(at, 1);
-    slot.worker.removeAllListeners();
-    void slot.worker.terminate();
+  }
+
+  private retire(slot: Slot): void {
+    this.forget(slot);
+    slot.worker.kill();
   }
 
   private execute(slot: Slot, job: Job<Out>): void {
@@ -82,10 +157,10 @@ export class WorkerPool<In, Out> {
       worker.off('error', onError);
       worker.off('exit', onExit);
     };
-    const onMessage = (message: { ok: true; value: Out } | { ok: false; error: string }) => {
+    const onMessage = (message: Reply<unknown>) => {
       finish();
       slot.busy = false;
-      if (message.ok) job.resolve(message.value);
+      if (message.ok) job.resolve(message.value as Out);
       else job.reject(new Error(message.error));
       this.dispatch();
     };
@@ -96,22 +171,42 @@ export class WorkerPool<In, Out> {
       this.dispatch();
     };
     const onError = (error: Error) => fail(new WorkerFailure(`worker failed: ${error.message}`));
-    const onExit = (code: number) => fail(new WorkerFailure(`worker exited with code ${code}`));
+    const onExit = (code: number | null) => fail(new WorkerFailure(`worker exited with code ${code}`));
     const timer = setTimeout(() => fail(new WorkerFailure(`worker did not answer within ${this.timeoutMs} ms`)), this.timeoutMs);
     worker.on('message', onMessage);
     worker.on('error', onError);
     worker.on('exit', onExit);
-    worker.postMessage(job.input);
+    try {
+      worker.send(job.input);
+    } catch (error) {
+      fail(new WorkerFailure(`worker could not take the job: ${error instanceof Error ? error.message : String(error)}`));
+    }
   }
 }
 
-/** The worker side: answers each message with `handle`'s result or its error. */
-export function serveWorker<In, Out>(port: import('node:worker_threads').MessagePort, handle: (input: In) => Out): void {
-  port.on('message', (input: In) => {
+/** Where a worker reads jobs and posts replies: a thread's parentPort, or the process itself. */
+type JobChannel = Pick<MessagePort, 'on'> & { postMessage(reply: Reply<unknown>): void };
+
+/** The worker side, in a thread: answers each message with `handle`'s result or its error. */
+export function serveWorker<In, Out>(port: MessagePort, handle: (input: In) => Out | Promise<Out>): void {
+  serve(port, handle);
+}
+
+/** The worker side, in a process forked by a `kind: 'process'` pool. */
+export function serveProcessWorker<In, Out>(handle: (input: In) => Out | Promise<Out>): void {
+  if (!process.send) throw new Error('serveProcessWorker: not started by a process pool (no IPC channel)');
+  const channel = { on: (event: 'message', listener: (input: In) => void) => process.on(event, listener), postMessage: (reply: Reply<unknown>) => process.send!(reply) };
+  serve(channel as unknown as JobChannel, handle);
+  // The parent going away (killed, crashed) must not leave this process behind.
+  process.on('disconnect', () => process.exit(0));
+}
+
+function serve<In, Out>(channel: JobChannel, handle: (input: In) => Out | Promise<Out>): void {
+  channel.on('message', async (input: In) => {
     try {
-      port.postMessage({ ok: true, value: handle(input) });
+      channel.postMessage({ ok: true, value: await handle(input) });
     } catch (error) {
-      port.postMessage({ ok: false, error: error instanceof Error ? error.message : String(error) });
+      channel.postMessage({ ok: false, error: error instanceof Error ? error.message : String(error) });
     }
   });
 }

@@ -1,0 +1,116 @@
+/**
+ * The Excalidraw editor's package (@excalidraw/excalidraw), loaded in Node.
+ * The faithful renderer runs its exporter with it; the tests use its
+ * `restore` as the oracle for "opens in the editor unchanged".
+ *
+ * The package is a browser bundle. Importing its main export
+ * (dist/prod/index.js) in Node needs, found by elimination:
+ * - a module hook sending `@excalidraw/laser-pointer` to its ESM build: the
+ *   package's `main` is a CommonJS bundle whose named exports Node cannot see;
+ * - globals read while the bundle loads: `window` (and `window.location`),
+ *   `document`, `navigator`, `devicePixelRatio`, `Element`, taken from jsdom;
+ * - a stub 2D canvas context: the bundle probes one at load time, and jsdom
+ *   has none without the native `canvas` package;
+ * - a stub `FontFace`, which the editor's font registry constructs the first
+ *   time it is asked for a family's line height (creating text, or restoring
+ *   text without a lineHeight). Nothing is ever loaded through it.
+ * Text the editor measures in Node (newTextElement, wrapping, restore with
+ * refreshDimensions) is measured with Drawbridge's font metrics
+ * (src/domain/text/metrics.ts) through the editor's
+ * setCustomTextMetricsProvider, instead of the stub.
+ *
+ * Loading takes about 1.5 s and installs process-wide globals: do it in a
+ * process of its own (the render workers) or in tests, never in the API server.
+ */
+import { createRequire, register } from 'node:module';
+import { FONT_FAMILY, getLineWidth } from '../domain/text/metrics.ts';
+
+/** The few members of the editor's module Drawbridge uses. */
+export interface ExcalidrawModule {
+  restoreElements(
+    elements: readonly unknown[] | null,
+    localElements: readonly unknown[] | null,
+    options?: { repairBindings?: boolean; refreshDimensions?: boolean },
+  ): any[];
+  convertToExcalidrawElements(skeletons: readonly unknown[], options?: { regenerateIds?: boolean }): any[];
+  setCustomTextMetricsProvider(provider: { getLineWidth(text: string, fontString: string): number }): void;
+  exportToSvg(options: {
+    elements: readonly unknown[];
+    appState?: Record<string, unknown>;
+    files: Record<string, unknown> | null;
+    exportPadding?: number;
+    skipInliningFonts?: boolean;
+  }): Promise<SVGSVGElement>;
+}
+
+interface JsdomModule {
+  JSDOM: new (html: string, options: { url: string }) => { window: any };
+}
+
+const LASER_POINTER_HOOKS = `
+export async function resolve(specifier, context, nextResolve) {
+  const resolved = await nextResolve(specifier, context);
+  if (specifier !== '@excalidraw/laser-pointer') return resolved;
+  return { ...resolved, url: resolved.url.replace(/cjs\\.js$/, 'esm.js'), format: 'module', shortCircuit: true };
+}
+export async function load(url, context, nextLoad) {
+  if (!url.endsWith('/@excalidraw/laser-pointer/dist/esm.js')) return nextLoad(url, context);
+  return { ...(await nextLoad(url, { ...context, format: 'module' })), format: 'module', shortCircuit: true };
+}
+`;
+
+class StubFontFace {
+  readonly status = 'unloaded';
+  readonly family: string;
+  readonly unicodeRange: string;
+  constructor(family: string, _source: string, descriptors: { unicodeRange?: string } = {}) {
+    this.family = family;
+    this.unicodeRange = descriptors.unicodeRange ?? 'U+0-10FFFF';
+  }
+  load(): Promise<this> {
+    return Promise.resolve(this);
+  }
+}
+
+function installBrowserGlobals(): void {
+  // jsdom ships no type declarations; the constructor is typed above.
+  const { JSDOM } = createRequire(import.meta.url)('jsdom') as JsdomModule;
+  const { window } = new JSDOM('<!doctype html><html><body></body></html>', { url: 'http://localhost/' });
+  window.HTMLCanvasElement.prototype.getContext = () => ({ measureText: () => ({ width: 0 }) });
+  const globals: Record<string, unknown> = {
+    window,
+    document: window.document,
+    navigator: window.navigator,
+    devicePixelRatio: 1,
+    Element: window.Element,
+    FontFace: StubFontFace,
+  };
+  for (const [name, value] of Object.entries(globals)) {
+    // defineProperty: newer Node versions define `navigator` as a getter.
+    Object.defineProperty(globalThis, name, { value, configurable: true, writable: true });
+  }
+}
+
+/** "20px Excalifont, Xiaolai, Segoe UI Emoji" → measured with that family's metrics. */
+function measureFontString(text: string, fontString: string): number {
+  const match = /^([\d.]+)px ([^,]+)/.exec(fontString);
+  const family = match ? FONT_FAMILY[match[2] as keyof typeof FONT_FAMILY] : undefined;
+  if (!match || family === undefined) throw new Error(`no metrics for the editor's font "${fontString}"`);
+  return getLineWidth(text, Number(match[1]), family);
+}
+
+let editor: Promise<ExcalidrawModule> | undefined;
+
+/** Imports the editor's package once per process, after setting up what it needs. */
+export function loadExcalidraw(): Promise<ExcalidrawModule> {
+  editor ??= (async () => {
+    register(`data:text/javascript,${encodeURIComponent(LASER_POINTER_HOOKS)}`);
+    installBrowserGlobals();
+    // A specifier in a variable: TypeScript would otherwise type-check the package's React-heavy declarations.
+    const specifier = '@excalidraw/excalidraw';
+    const excalidraw = (await import(specifier)) as ExcalidrawModule;
+    excalidraw.setCustomTextMetricsProvider({ getLineWidth: measureFontString });
+    return excalidraw;
+  })();
+  return editor;
+}

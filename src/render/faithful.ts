@@ -1,0 +1,92 @@
+/**
+ * The faithful renderer: the editor's own exporter (hand-drawn strokes, its
+ * fonts, embedded icons), run in a render worker process (faithful-worker.ts)
+ * since it needs the editor's browser bundle and a DOM.
+ */
+import { iconDataUrl } from '../domain/icons/catalog.ts';
+import { embeddedFontFaces } from './embed-fonts.ts';
+import type { ExcalidrawModule } from './editor-runtime.ts';
+import type { EditorFontFiles } from './font-files.ts';
+import { rasterize } from './raster.ts';
+import { sanitizeSvgTree } from './sanitize.ts';
+import { EXPORT_PADDING, IMAGE_BUDGET_BYTES, type RenderJob, type RenderOutput } from './types.ts';
+
+interface BinaryFile {
+  id: string;
+  mimeType: string;
+  dataURL: string;
+  created: number;
+}
+
+/** The editor's `files` map for the scene's images: catalog icons, in scene order, until the budget is spent. */
+export function imageFiles(elements: readonly Record<string, unknown>[], budgetBytes = IMAGE_BUDGET_BYTES) {
+  const files: Record<string, BinaryFile> = {};
+  let spent = 0;
+  let truncated = false;
+  for (const element of elements) {
+    const { fileId } = element;
+    if (element.type !== 'image' || element.isDeleted === true || typeof fileId !== 'string' || fileId in files) continue;
+    const dataURL = iconDataUrl(fileId);
+    if (dataURL === undefined) continue;
+    if (spent + dataURL.length > budgetBytes) {
+      truncated = true;
+      continue;
+    }
+    spent += dataURL.length;
+    files[fileId] = { id: fileId, mimeType: dataURL.slice(5, dataURL.indexOf(';')), dataURL, created: 1 };
+  }
+  return { files, truncated };
+}
+
+/**
+ * A copy of the export for resvg, which sizes an `<image width="100%">` inside
+ * a viewBox-less `<symbol>` against the whole document rather than the `<use>`
+ * (browsers follow SVG 2 and use the `<use>`'s size): each use of an image
+ * symbol becomes the image itself, at the use's size.
+ */
+function withImagesInlined(root: SVGSVGElement): string {
+  const copy = root.cloneNode(true) as SVGSVGElement;
+  for (const use of [...copy.querySelectorAll('use')]) {
+    const id = (use.getAttribute('href') ?? '').slice(1);
+    const image = [...copy.querySelectorAll('symbol')].find((symbol) => symbol.id === id)?.querySelector('image');
+    if (!image) continue;
+    const inlined = image.cloneNode(true) as Element;
+    for (const name of ['width', 'height', 'opacity', 'x', 'y', 'clip-path', 'mask', 'filter']) {
+      const value = use.getAttribute(name);
+      if (value === null) inlined.removeAttribute(name);
+      else inlined.setAttribute(name, value);
+    }
+    use.replaceWith(inlined);
+  }
+  return copy.outerHTML;
+}
+
+export async function renderFaithful(editor: ExcalidrawModule, fonts: EditorFontFiles, job: RenderJob): Promise<RenderOutput> {
+  // Scenes are stored as supplied: restore gives every element the fields the exporter reads.
+  const elements = editor.restoreElements(structuredClone(job.elements), null, { repairBindings: true });
+  const { files, truncated } = imageFiles(elements);
+  const root = await editor.exportToSvg({
+    elements,
+    appState: { exportBackground: true, viewBackgroundColor: '#ffffff', exportWithDarkMode: false, exportEmbedScene: false },
+    files,
+    exportPadding: EXPORT_PADDING,
+    skipInliningFonts: true,
+  });
+  sanitizeSvgTree(root);
+  const output: RenderOutput = truncated ? { imagesTruncated: true } : {};
+  if (job.png) output.png = await rasterize(withImagesInlined(root), fonts);
+  if (job.svg) {
+    const runs = [...root.querySelectorAll('text')].map((text) => ({ fontFamily: text.getAttribute('font-family') ?? '', text: text.textContent ?? '' }));
+    const css = await embeddedFontFaces(runs, fonts);
+    if (css !== '') {
+      let style = root.querySelector('defs > style');
+      if (!style) {
+        const defs = root.querySelector('defs') ?? root.insertBefore(root.ownerDocument.createElementNS('http://www.w3.org/2000/svg', 'defs'), root.firstChild);
+        style = defs.appendChild(root.ownerDocument.createElementNS('http://www.w3.org/2000/svg', 'style'));
+      }
+      style.textContent = css;
+    }
+    output.svg = root.outerHTML;
+  }
+  return output;
+}
