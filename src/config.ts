@@ -10,6 +10,12 @@ export interface Config {
   rateLimitReadPerMin: number;
   rateLimitWritePerMin: number;
   renderFaithful: boolean;
+  /** Faithful render worker processes (each holds the editor's bundle, about 150 MB). */
+  renderWorkers: number;
+  /** A render not answered within this is abandoned: the worker is replaced and the request falls back. */
+  renderTimeoutMs: number;
+  /** Size bound of the render cache under DATA_DIR; the least recently used renders go first. */
+  renderCacheBytes: number;
   logLevel: string;
 }
 
@@ -18,6 +24,12 @@ function positiveInt(name: string, raw: string | undefined, fallback: number): n
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
   return value;
+}
+
+function onOff(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  if (raw !== 'on' && raw !== 'off') throw new Error(`${name} must be "on" or "off", got "${raw}"`);
+  return raw === 'on';
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -34,7 +46,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     rateLimitReadPerMin: positiveInt('RATE_LIMIT_READ_PER_MIN', env.RATE_LIMIT_READ_PER_MIN, 120),
     rateLimitWritePerMin: positiveInt('RATE_LIMIT_WRITE_PER_MIN', env.RATE_LIMIT_WRITE_PER_MIN, 30),
-    renderFaithful: (env.RENDER_FAITHFUL || 'on') !== 'off',
+    renderFaithful: onOff('RENDER_FAITHFUL', env.RENDER_FAITHFUL, true),
+    renderWorkers: positiveInt('RENDER_WORKERS', env.RENDER_WORKERS, 2),
+    renderTimeoutMs: positiveInt('RENDER_TIMEOUT_MS', env.RENDER_TIMEOUT_MS, 15_000),
+    renderCacheBytes: positiveInt('RENDER_CACHE_MB', env.RENDER_CACHE_MB, 256) * 1024 * 1024,
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

@@ -21,6 +21,8 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 }
 
 await app.listen({ port: config.port, host: config.host });
+// The faithful render workers load the editor (a second or two each): start them now, not on the first render.
+app.renderer.warm();
 app.log.info(
   { database: store.engine === 'sqlite' ? `sqlite in ${config.dataDir}` : 'postgresql', publicUrl: config.publicUrl },
   'Drawbridge is listening',

@@ -127,6 +127,21 @@ export const IconList = z.object({ items: z.array(IconItem) });
 
 export const ErrorEnvelope = z.object({ error: z.string(), message: z.string().optional() });
 
+export const RenderFormat = z.enum(['json', 'png', 'svg']);
+export type RenderFormat = z.infer<typeof RenderFormat>;
+export const RenderQuality = z.enum(['faithful', 'fast']);
+export type RenderQuality = z.infer<typeof RenderQuality>;
+export const RenderNote = z.enum(['faithful_unavailable', 'images_truncated', 'large_diagram_placeholder', 'render_failed']);
+
+export const RenderEnvelope = z.object({
+  isEmpty: z.boolean(),
+  elementCount: z.number().int(),
+  svg: z.string().nullable().meta({ description: 'SVG document; null for an empty scene' }),
+  png: z.string().nullable().meta({ description: 'PNG, 1024 px wide, base64 without a data: prefix; null for an empty scene' }),
+  quality: RenderQuality.meta({ description: 'The fidelity actually delivered' }),
+  note: RenderNote.optional(),
+});
+
 export const LintReport = z.object({
   issues: z.array(
     z.object({

@@ -7,10 +7,18 @@ import { Authenticator } from './authenticate.ts';
 import { toApiError } from './errors.ts';
 import { RateLimits } from './rate-limit.ts';
 import type { AppDeps, RouteConfig, RouteDef, ServiceDeps } from './route.ts';
+import { Renderer } from '../render/renderer.ts';
 import { WorkerPool } from '../workers/pool.ts';
 import type { SceneJob, SceneOutput } from '../workers/scene-worker.ts';
 import { apiRoutes } from './routes/index.ts';
 import { checkPayloadShape, parseWith } from './validate.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The render service (main.ts warms it; tests reach its worker processes). */
+    renderer: Renderer;
+  }
+}
 
 export const API_PREFIX = '/api/v1';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -66,8 +74,18 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     size: Math.max(1, os.availableParallelism() - 1),
     timeoutMs: SCENE_TIMEOUT_MS,
   });
-  app.addHook('onClose', () => scenes.close());
-  const services: ServiceDeps = { ...deps, scenes };
+  const { config } = deps;
+  const renderer = new Renderer({
+    faithful: config.renderFaithful,
+    workers: config.renderWorkers,
+    timeoutMs: config.renderTimeoutMs,
+    dataDirectory: config.dataDir,
+    cacheBytes: config.renderCacheBytes,
+    log: app.log,
+  });
+  app.addHook('onClose', () => Promise.all([scenes.close(), renderer.close()]));
+  app.decorate('renderer', renderer);
+  const services: ServiceDeps = { ...deps, scenes, renderer };
   const rateLimits = new RateLimits(deps.config, deps.store.pgPool);
   const authenticator = new Authenticator(deps);
 
@@ -172,6 +190,6 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     });
   }
 
-  await app.register(publicPagePlugin, { deps });
+  await app.register(publicPagePlugin, { deps: services });
   return app;
 }

@@ -4,6 +4,7 @@ import type { Capability } from '../auth/capabilities.ts';
 import type { Config } from '../config.ts';
 import type { DiagramSpec } from '../domain/spec/types.ts';
 import type { ErrorCode } from '../errors.ts';
+import type { Renderer } from '../render/renderer.ts';
 import type { Store, UserRecord } from '../store/store.ts';
 
 export interface Actor {
@@ -27,6 +28,7 @@ export interface SceneGenerator {
 /** What handlers get: the app's dependencies plus the services buildApp starts. */
 export interface ServiceDeps extends AppDeps {
   scenes: SceneGenerator;
+  renderer: Renderer;
 }
 
 export interface HandlerContext<Body, Query> {

@@ -11,6 +11,8 @@
  *   `document`, `navigator`, `devicePixelRatio`, `Element`, taken from jsdom;
  * - a stub 2D canvas context: the bundle probes one at load time, and jsdom
  *   has none without the native `canvas` package;
+ * - a stub `Path2D`: the editor caches a freedraw's outline as one for the
+ *   canvas while it builds the SVG path it exports;
  * - a stub `FontFace`, which the editor's font registry constructs the first
  *   time it is asked for a family's line height (creating text, or restoring
  *   text without a lineHeight). Nothing is ever loaded through it.
@@ -84,6 +86,7 @@ function installBrowserGlobals(): void {
     devicePixelRatio: 1,
     Element: window.Element,
     FontFace: StubFontFace,
+    Path2D: class StubPath2D {},
   };
   for (const [name, value] of Object.entries(globals)) {
     // defineProperty: newer Node versions define `navigator` as a getter.

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { CJK_FALLBACK_FAMILY, type EditorFontFace, editorFontFaces, faceServes } from './editor-fonts.ts';
+import { CJK_FALLBACK_FAMILY, type EditorFontFace, editorFontFaces } from './editor-fonts.ts';
 import type { EditorFontFiles } from './font-files.ts';
 
 // subset-font ships no type declarations.
@@ -19,11 +19,11 @@ export interface TextRun {
 }
 
 /** The face of `family` the browser would pick for a code point (the last declared wins where ranges overlap). */
-function faceFor(family: string, codePoint: number): EditorFontFace | undefined {
+async function faceFor(family: string, codePoint: number, files: EditorFontFiles): Promise<EditorFontFace | undefined> {
   const faces = editorFontFaces();
   for (let at = faces.length - 1; at >= 0; at--) {
     const face = faces[at]!;
-    if (face.family === family && faceServes(face, codePoint)) return face;
+    if (face.family === family && (await files.draws(face, codePoint))) return face;
   }
   return undefined;
 }
@@ -32,15 +32,16 @@ function unicodeRange(codePoints: number[]): string {
   return codePoints.map((cp) => `U+${cp.toString(16).toUpperCase()}`).join(',');
 }
 
-/** The characters each face draws: the first family of a run's stack that serves a character, else the CJK fallback. */
-function charactersByFace(runs: readonly TextRun[]): Map<EditorFontFace, Set<number>> {
+/** The characters each face draws: the first family of a run's stack that has the character, else the CJK fallback. */
+async function charactersByFace(runs: readonly TextRun[], files: EditorFontFiles): Promise<Map<EditorFontFace, Set<number>>> {
   const byFace = new Map<EditorFontFace, Set<number>>();
   for (const run of runs) {
-    const stack = run.fontFamily.split(',').map((name) => name.trim().replace(/^["']|["']$/g, ''));
-    for (const char of run.text) {
+    const stack = [...run.fontFamily.split(',').map((name) => name.trim().replace(/^["']|["']$/g, '')), CJK_FALLBACK_FAMILY];
+    for (const char of new Set(run.text)) {
       const codePoint = char.codePointAt(0)!;
       if (codePoint <= 0x20) continue;
-      const face = [...stack, CJK_FALLBACK_FAMILY].map((family) => faceFor(family, codePoint)).find((found) => found !== undefined);
+      let face: EditorFontFace | undefined;
+      for (const family of stack) if ((face = await faceFor(family, codePoint, files))) break;
       if (!face) continue;
       let characters = byFace.get(face);
       if (!characters) byFace.set(face, (characters = new Set()));
@@ -53,7 +54,7 @@ function charactersByFace(runs: readonly TextRun[]): Map<EditorFontFace, Set<num
 /** CSS @font-face rules embedding subsets of the editor's fonts for these runs of text ('' when none apply). */
 export async function embeddedFontFaces(runs: readonly TextRun[], files: EditorFontFiles): Promise<string> {
   const rules: string[] = [];
-  for (const [face, characters] of charactersByFace(runs)) {
+  for (const [face, characters] of await charactersByFace(runs, files)) {
     const codePoints = [...characters].sort((a, b) => a - b);
     const ttf = await files.face(face);
     const subset = await subsetFont(fs.readFileSync(ttf.path), String.fromCodePoint(...codePoints), { targetFormat: 'truetype' });

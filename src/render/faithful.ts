@@ -6,7 +6,7 @@
 import { iconDataUrl } from '../domain/icons/catalog.ts';
 import { embeddedFontFaces } from './embed-fonts.ts';
 import type { ExcalidrawModule } from './editor-runtime.ts';
-import type { EditorFontFiles } from './font-files.ts';
+import { editorFontFiles } from './font-files.ts';
 import { rasterize } from './raster.ts';
 import { sanitizeSvgTree } from './sanitize.ts';
 import { EXPORT_PADDING, IMAGE_BUDGET_BYTES, type RenderJob, type RenderOutput } from './types.ts';
@@ -61,9 +61,10 @@ function withImagesInlined(root: SVGSVGElement): string {
   return copy.outerHTML;
 }
 
-export async function renderFaithful(editor: ExcalidrawModule, fonts: EditorFontFiles, job: RenderJob): Promise<RenderOutput> {
+export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob): Promise<RenderOutput> {
   // Scenes are stored as supplied: restore gives every element the fields the exporter reads.
-  const elements = editor.restoreElements(structuredClone(job.elements), null, { repairBindings: true });
+  const elements = editor.restoreElements(JSON.parse(job.elementsJson) as unknown[], null, { repairBindings: true });
+  if (!elements.some((element) => !element.isDeleted)) return { empty: true };
   const { files, truncated } = imageFiles(elements);
   const root = await editor.exportToSvg({
     elements,
@@ -73,6 +74,7 @@ export async function renderFaithful(editor: ExcalidrawModule, fonts: EditorFont
     skipInliningFonts: true,
   });
   sanitizeSvgTree(root);
+  const fonts = editorFontFiles(job.fontsDirectory);
   const output: RenderOutput = truncated ? { imagesTruncated: true } : {};
   if (job.png) output.png = await rasterize(withImagesInlined(root), fonts);
   if (job.svg) {

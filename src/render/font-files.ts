@@ -7,17 +7,21 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { type EditorFontFace, editorFontsDirectory, excalidrawVersion } from './editor-fonts.ts';
+import { type EditorFontFace, editorFontsDirectory, excalidrawVersion, faceServes } from './editor-fonts.ts';
 
 const require = createRequire(import.meta.url);
 // wawoff2 and fontkit ship no type declarations; the members used are typed here.
 const wawoff2 = require('wawoff2') as { decompress(woff2: Uint8Array): Promise<Uint8Array> };
-const fontkit = require('fontkit') as { create(buffer: Buffer): { familyName: string } };
+const fontkit = require('fontkit') as {
+  create(buffer: Buffer): { familyName: string; characterSet: number[]; name: { records: { preferredFamily?: Record<string, string> } } };
+};
 
 export interface TrueTypeFace {
   path: string;
-  /** The family name inside the font file, which is what resvg matches on ("Comic Shanns Regular"). */
+  /** The family name inside the font file, which is what resvg matches on ("Comic Shanns Regular"): the typographic family where there is one. */
   internalFamily: string;
+  /** The code points the face has glyphs for (some faces the editor declares without a unicode-range). */
+  characters: ReadonlySet<number>;
 }
 
 export class EditorFontFiles {
@@ -41,6 +45,11 @@ export class EditorFontFiles {
     return prepared;
   }
 
+  /** Whether the face draws this code point: in its declared range, and in its glyphs. */
+  async draws(face: EditorFontFace, codePoint: number): Promise<boolean> {
+    return faceServes(face, codePoint) && (await this.face(face)).characters.has(codePoint);
+  }
+
   private async decompress(face: EditorFontFace): Promise<TrueTypeFace> {
     const target = path.join(this.directory, face.file.replace(/\.woff2$/, '.ttf'));
     let ttf: Buffer;
@@ -56,7 +65,18 @@ export class EditorFontFiles {
       fs.writeFileSync(temporary, ttf);
       fs.renameSync(temporary, target);
     }
-    return { path: target, internalFamily: fontkit.create(ttf).familyName };
+    const font = fontkit.create(ttf);
+    const internalFamily = font.name.records.preferredFamily?.en ?? font.familyName;
+    return { path: target, internalFamily, characters: new Set(font.characterSet) };
   }
 }
 
+
+const byDirectory = new Map<string, EditorFontFiles>();
+
+/** One EditorFontFiles per directory in this thread or process, so each face is read once. */
+export function editorFontFiles(directory: string): EditorFontFiles {
+  let files = byDirectory.get(directory);
+  if (!files) byDirectory.set(directory, (files = new EditorFontFiles(directory)));
+  return files;
+}

@@ -6,8 +6,8 @@
  * machine.
  */
 import { Resvg } from '@resvg/resvg-js';
-import { editorFontFaces, faceServes } from './editor-fonts.ts';
-import type { EditorFontFiles } from './font-files.ts';
+import { type EditorFontFace, editorFontFaces, faceServes } from './editor-fonts.ts';
+import type { EditorFontFiles, TrueTypeFace } from './font-files.ts';
 
 /** The PNG width CONTRACT.md fixes. */
 export const PNG_WIDTH = 1024;
@@ -56,9 +56,10 @@ function textAndFamilies(svg: string): { codePoints: Set<number>; families: Set<
   for (const match of svg.matchAll(/<text\b[^>]*>([\s\S]*?)<\/text>/g)) {
     for (const char of decodeXmlText(match[1]!.replace(/<[^>]*>/g, ''))) codePoints.add(char.codePointAt(0)!);
   }
-  const families = new Set<string>([DEFAULT_FAMILY]);
+  const families = new Set<string>();
   for (const match of svg.matchAll(/font-family="([^"]*)"/g)) for (const family of stackFamilies(decodeXmlText(match[1]!))) families.add(family);
   if (codePoints.size > 0 && [...codePoints].some((cp) => cp >= 0x2e80)) families.add('Xiaolai');
+  families.add(DEFAULT_FAMILY);
   return { codePoints, families };
 }
 
@@ -83,10 +84,20 @@ function sizeForPng(svg: string): string {
  */
 export async function rasterize(svg: string, fonts: EditorFontFiles): Promise<Buffer> {
   const { codePoints, families } = textAndFamilies(svg);
-  const wanted = editorFontFaces().filter(
-    (face) => families.has(face.family) && (face.family === DEFAULT_FAMILY || [...codePoints].some((cp) => faceServes(face, cp))),
-  );
-  const faces = await Promise.all(wanted.map((face) => fonts.face(face).then((ttf) => ({ face, ttf }))));
+  // resvg takes the first loaded face of a family, and for a character that face lacks, the first loaded face
+  // that has it: so families go in the order the stacks name them, and within one, the face drawing most of
+  // the text goes first (the editor splits some families into faces without declaring their ranges).
+  const faces: Array<{ face: EditorFontFace; ttf: TrueTypeFace; drawn: number }> = [];
+  for (const family of families) {
+    const ofFamily: typeof faces = [];
+    for (const face of editorFontFaces().filter((candidate) => candidate.family === family)) {
+      if (family !== DEFAULT_FAMILY && ![...codePoints].some((cp) => faceServes(face, cp))) continue;
+      const ttf = await fonts.face(face);
+      const drawn = [...codePoints].filter((cp) => faceServes(face, cp) && ttf.characters.has(cp)).length;
+      if (drawn > 0 || family === DEFAULT_FAMILY) ofFamily.push({ face, ttf, drawn });
+    }
+    faces.push(...ofFamily.sort((a, b) => b.drawn - a.drawn));
+  }
   const internalName = new Map(faces.map(({ face, ttf }) => [face.family, ttf.internalFamily]));
   const mapped = sizeForPng(svg).replace(/font-family="([^"]*)"/g, (_whole, stack: string) => {
     const names = stackFamilies(decodeXmlText(stack)).flatMap((family) => internalName.get(family) ?? []);

@@ -30,6 +30,7 @@ input[type=password] { padding: .5rem; font-size: 1rem; flex: 1; max-width: 20re
 button { padding: .5rem 1rem; font-size: 1rem; }
 .error { color: #b00020; }
 ul.labels li { margin: .25rem 0; }
+img.diagram { display: block; max-width: 100%; height: auto; margin: 1.5rem 0; background: #fff; border: 1px solid #e9ecef; border-radius: 8px; }
 </style>
 </head>
 <body><main>

@@ -2,7 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { verifyPassword } from '../auth/passwords.ts';
 import { toApiError } from '../http/errors.ts';
-import type { AppDeps } from '../http/route.ts';
+import type { ServiceDeps } from '../http/route.ts';
+import type { Renderer } from '../render/renderer.ts';
 import type { DiagramRecord } from '../store/store.ts';
 import { escapeHtml, page, PAGE_HEADERS } from './html.ts';
 
@@ -25,17 +26,28 @@ ${error ? `<p class="error">${escapeHtml(error)}</p>` : ''}
   );
 }
 
-function diagramPage(diagram: DiagramRecord): string {
+/**
+ * The diagram as the editor draws it (the faithful SVG, or the fast preview
+ * when that is unavailable), shown through <img> with a data: URL: an image
+ * document runs no script and loads nothing, whatever the scene holds. Its
+ * text is listed too, for screen readers and search within the page.
+ */
+async function diagramPage(renderer: Renderer, diagram: DiagramRecord): Promise<string> {
   const elements = JSON.parse(diagram.elementsJson) as Array<Record<string, unknown>>;
   const labels = elements
     .filter((e) => e.type === 'text' && typeof e.text === 'string' && e.isDeleted !== true)
     .map((e) => `<li>${escapeHtml(e.text as string)}</li>`)
     .join('\n');
+  const { svg } = await renderer.render({ elementsJson: diagram.elementsJson, elementCount: diagram.elementCount, format: 'svg', quality: 'faithful' });
+  const picture = svg
+    ? `<img class="diagram" src="data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}" alt="${escapeHtml(diagram.title)}">`
+    : '<p class="muted">This diagram is empty.</p>';
   return page(
     diagram.title,
     `<h1>${escapeHtml(diagram.title)}</h1>
+${picture}
 <p class="muted">${elements.length} element${elements.length === 1 ? '' : 's'} · updated ${escapeHtml(diagram.updatedAt)}</p>
-${labels ? `<h2>Text in this diagram</h2><ul class="labels">${labels}</ul>` : ''}`,
+${labels ? `<details><summary>Text in this diagram</summary><ul class="labels">${labels}</ul></details>` : ''}`,
   );
 }
 
@@ -44,7 +56,7 @@ ${labels ? `<h2>Text in this diagram</h2><ul class="labels">${labels}</ul>` : ''
  * password form where one is set (`POST /p/:slug`). Disabled, trashed and
  * unknown slugs are one 404. Nothing of the owner's account is shown.
  */
-export const publicPagePlugin: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
+export const publicPagePlugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) => {
   // Password guesses are limited per address and link.
   const guesses = new RateLimiterMemory({ keyPrefix: 'public-page', points: 10, duration: 60 });
 
@@ -69,14 +81,14 @@ export const publicPagePlugin: FastifyPluginAsync<{ deps: AppDeps }> = async (ap
     reply.headers(PAGE_HEADERS);
     if (!found) return reply.code(404).send(notFoundPage());
     if (found.link.passwordHash !== null) return reply.send(passwordPage(found.link.slug, null));
-    return reply.send(diagramPage(found.diagram));
+    return reply.send(await diagramPage(deps.renderer, found.diagram));
   });
 
   app.post<{ Params: { slug: string }; Body: unknown }>('/p/:slug', async (request, reply) => {
     const found = await published(request.params.slug);
     reply.headers(PAGE_HEADERS);
     if (!found) return reply.code(404).send(notFoundPage());
-    if (found.link.passwordHash === null) return reply.send(diagramPage(found.diagram));
+    if (found.link.passwordHash === null) return reply.send(await diagramPage(deps.renderer, found.diagram));
     try {
       await guesses.consume(`${request.ip}:${found.link.slug}`);
     } catch {
@@ -87,6 +99,6 @@ export const publicPagePlugin: FastifyPluginAsync<{ deps: AppDeps }> = async (ap
     if (!(await verifyPassword(password, found.link.passwordHash))) {
       return reply.code(401).send(passwordPage(found.link.slug, 'That password is not right.'));
     }
-    return reply.send(diagramPage(found.diagram));
+    return reply.send(await diagramPage(deps.renderer, found.diagram));
   });
 };

@@ -8,12 +8,15 @@ interface Job<Out> {
 }
 
 type Reply<Out> = { ok: true; value: Out } | { ok: false; error: string };
+/** What a worker says once its module has loaded; only then does it get jobs (loading is not job time). */
+type Ready = { ready: true };
+type WorkerMessage = Reply<unknown> | Ready;
 
 /** One worker, thread or process, as the pool drives it. */
 interface WorkerHandle {
   readonly pid: number | undefined;
   send(input: unknown): void;
-  on(event: 'message', listener: (reply: Reply<unknown>) => void): void;
+  on(event: 'message', listener: (message: WorkerMessage) => void): void;
   on(event: 'error', listener: (error: Error) => void): void;
   on(event: 'exit', listener: (code: number | null) => void): void;
   off(event: 'message' | 'error' | 'exit', listener: (...args: any[]) => void): void;
@@ -22,7 +25,7 @@ interface WorkerHandle {
 
 interface Slot {
   worker: WorkerHandle;
-  busy: boolean;
+  state: 'starting' | 'idle' | 'busy';
 }
 
 /** A worker that did not answer in time, or died. */
@@ -30,15 +33,16 @@ export class WorkerFailure extends Error {}
 
 export interface WorkerPoolOptions {
   size: number;
+  /** A job not answered within this fails, and its worker is replaced. */
   timeoutMs: number;
+  /** A worker not ready within this (default 60 s) is replaced, failing one waiting job. */
+  startTimeoutMs?: number;
   /**
    * `thread` (default) for pure CPU work; `process` for work that must not
    * share the server's heap or globals (the editor's bundle, a native
    * rasteriser): a crash or runaway kills the process, never the server.
    */
   kind?: 'thread' | 'process';
-  /** Extra environment variables for process workers. */
-  env?: Readonly<Record<string, string>>;
 }
 
 function threadWorker(entry: URL): WorkerHandle {
@@ -55,10 +59,9 @@ function threadWorker(entry: URL): WorkerHandle {
   };
 }
 
-function processWorker(entry: URL, env: Readonly<Record<string, string>>): WorkerHandle {
+function processWorker(entry: URL): WorkerHandle {
   const child: ChildProcess = fork(new URL('./bootstrap.mjs', import.meta.url), [entry.href], {
     execArgv: [],
-    env: { ...process.env, ...env },
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -85,15 +88,15 @@ export class WorkerPool<In, Out> {
   private readonly file: URL;
   private readonly size: number;
   private readonly timeoutMs: number;
+  private readonly startTimeoutMs: number;
   private readonly kind: 'thread' | 'process';
-  private readonly env: Readonly<Record<string, string>>;
 
   constructor(file: URL, options: WorkerPoolOptions) {
     this.file = file;
     this.size = Math.max(1, options.size);
     this.timeoutMs = options.timeoutMs;
+    this.startTimeoutMs = options.startTimeoutMs ?? 60_000;
     this.kind = options.kind ?? 'thread';
-    this.env = options.env ?? {};
   }
 
   run(input: In): Promise<Out> {
@@ -102,6 +105,11 @@ export class WorkerPool<In, Out> {
       this.queue.push({ input, resolve, reject });
       this.dispatch();
     });
+  }
+
+  /** Starts every worker now rather than on first use, so the first jobs do not wait for workers to load. */
+  warm(): void {
+    while (!this.closed && this.slots.length < this.size) this.spawn();
   }
 
   /** Process ids of the live workers (process pools only): for operators and for tests that kill or stop one. */
@@ -117,24 +125,50 @@ export class WorkerPool<In, Out> {
 
   private dispatch(): void {
     while (this.queue.length > 0) {
-      let slot = this.slots.find((s) => !s.busy);
-      if (!slot && this.slots.length < this.size) slot = this.spawn();
-      if (!slot) return;
-      this.execute(slot, this.queue.shift()!);
+      const slot = this.slots.find((s) => s.state === 'idle');
+      if (slot) {
+        this.execute(slot, this.queue.shift()!);
+        continue;
+      }
+      const starting = this.slots.filter((s) => s.state === 'starting').length;
+      if (this.slots.length < this.size && starting < this.queue.length) this.spawn();
+      return;
     }
   }
 
   private spawn(): Slot {
-    const worker = this.kind === 'process' ? processWorker(this.file, this.env) : threadWorker(this.file);
-    const slot: Slot = { worker, busy: false };
-    // An idle worker that dies is simply forgotten; a busy one fails its job (see execute).
-    worker.on('exit', () => {
-      if (!slot.busy) this.forget(slot);
-    });
-    worker.on('error', () => {
-      if (!slot.busy) this.forget(slot);
-    });
+    const worker = this.kind === 'process' ? processWorker(this.file) : threadWorker(this.file);
+    const slot: Slot = { worker, state: 'starting' };
     this.slots.push(slot);
+    const started = () => {
+      clearTimeout(timer);
+      worker.off('message', onReady);
+    };
+    const onReady = (message: WorkerMessage) => {
+      if (!('ready' in message)) return;
+      started();
+      slot.state = 'idle';
+      this.dispatch();
+    };
+    // A worker that cannot start fails one waiting job, so a broken module cannot respawn forever.
+    const failStart = (reason: string) => {
+      if (slot.state !== 'starting') return;
+      started();
+      this.retire(slot);
+      this.queue.shift()?.reject(new WorkerFailure(`worker did not start: ${reason}`));
+      this.dispatch();
+    };
+    const timer = setTimeout(() => failStart(`not ready within ${this.startTimeoutMs} ms`), this.startTimeoutMs);
+    worker.on('message', onReady);
+    // An idle worker that dies is simply forgotten; a busy one fails its job (see execute).
+    worker.on('exit', (code) => {
+      failStart(`exited with code ${code}`);
+      if (slot.state === 'idle') this.forget(slot);
+    });
+    worker.on('error', (error) => {
+      failStart(error.message);
+      if (slot.state === 'idle') this.forget(slot);
+    });
     return slot;
   }
 
@@ -149,7 +183,7 @@ export class WorkerPool<In, Out> {
   }
 
   private execute(slot: Slot, job: Job<Out>): void {
-    slot.busy = true;
+    slot.state = 'busy';
     const { worker } = slot;
     const finish = () => {
       clearTimeout(timer);
@@ -157,9 +191,10 @@ export class WorkerPool<In, Out> {
       worker.off('error', onError);
       worker.off('exit', onExit);
     };
-    const onMessage = (message: Reply<unknown>) => {
+    const onMessage = (message: WorkerMessage) => {
+      if ('ready' in message) return;
       finish();
-      slot.busy = false;
+      slot.state = 'idle';
       if (message.ok) job.resolve(message.value as Out);
       else job.reject(new Error(message.error));
       this.dispatch();
@@ -185,7 +220,7 @@ export class WorkerPool<In, Out> {
 }
 
 /** Where a worker reads jobs and posts replies: a thread's parentPort, or the process itself. */
-type JobChannel = Pick<MessagePort, 'on'> & { postMessage(reply: Reply<unknown>): void };
+type JobChannel = Pick<MessagePort, 'on'> & { postMessage(message: WorkerMessage): void };
 
 /** The worker side, in a thread: answers each message with `handle`'s result or its error. */
 export function serveWorker<In, Out>(port: MessagePort, handle: (input: In) => Out | Promise<Out>): void {
@@ -195,7 +230,7 @@ export function serveWorker<In, Out>(port: MessagePort, handle: (input: In) => O
 /** The worker side, in a process forked by a `kind: 'process'` pool. */
 export function serveProcessWorker<In, Out>(handle: (input: In) => Out | Promise<Out>): void {
   if (!process.send) throw new Error('serveProcessWorker: not started by a process pool (no IPC channel)');
-  const channel = { on: (event: 'message', listener: (input: In) => void) => process.on(event, listener), postMessage: (reply: Reply<unknown>) => process.send!(reply) };
+  const channel = { on: (event: 'message', listener: (input: In) => void) => process.on(event, listener), postMessage: (message: WorkerMessage) => process.send!(message) };
   serve(channel as unknown as JobChannel, handle);
   // The parent going away (killed, crashed) must not leave this process behind.
   process.on('disconnect', () => process.exit(0));
@@ -209,4 +244,5 @@ function serve<In, Out>(channel: JobChannel, handle: (input: In) => Out | Promis
       channel.postMessage({ ok: false, error: error instanceof Error ? error.message : String(error) });
     }
   });
+  channel.postMessage({ ready: true });
 }

@@ -66,7 +66,8 @@ test('the public page shows an enabled diagram, escaped, with no script allowed'
   assert.match(page.headers['content-security-policy'] as string, /default-src 'none'/);
   assert.ok(page.body.includes('&#60;script&#62;alert(1)&#60;/script&#62;'));
   assert.ok(!page.body.includes('<script>'));
-  assert.ok(!page.body.includes('<img'));
+  assert.doesNotMatch(page.body, /<img(?! class="diagram" src="data:image\/svg\+xml;base64,)/, 'the only image is the rendered diagram, as a data: URL');
+  assert.match(page.body, /<img class="diagram" src="data:image\/svg\+xml;base64,/);
   assert.ok(!page.body.includes(alice.email), 'nothing of the account is shown');
 });
 

@@ -1,25 +1,58 @@
 import assert from 'node:assert/strict';
-import { after, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { WorkerFailure, WorkerPool } from '../../src/workers/pool.ts';
 
-const pool = new WorkerPool<number | string, number>(new URL('./echo-worker.ts', import.meta.url), { size: 2, timeoutMs: 2000 });
-after(() => pool.close());
+const workers = {
+  thread: new URL('./echo-worker.ts', import.meta.url),
+  process: new URL('./echo-process-worker.ts', import.meta.url),
+} as const;
 
-test('jobs run in workers and answer in order of their own completion', async () => {
-  assert.deepEqual(await Promise.all([1, 2, 3, 4, 5].map((n) => pool.run(n))), [2, 4, 6, 8, 10]);
+for (const kind of ['thread', 'process'] as const) {
+  describe(`a ${kind} pool`, () => {
+    const pool = new WorkerPool<number | string, number>(workers[kind], { size: 2, timeoutMs: 2000, kind });
+    after(() => pool.close());
+
+    test('jobs run in workers and answer in order of their own completion', async () => {
+      assert.deepEqual(await Promise.all([1, 2, 3, 4, 5].map((n) => pool.run(n))), [2, 4, 6, 8, 10]);
+    });
+
+    test('a job that throws rejects with its message and the worker keeps serving', async () => {
+      await assert.rejects(pool.run('throw'), /asked to throw/);
+      assert.equal(await pool.run(21), 42);
+    });
+
+    test('a hung worker is abandoned after the timeout and replaced', async () => {
+      await assert.rejects(pool.run('hang'), WorkerFailure);
+      assert.equal(await pool.run(5), 10);
+    });
+
+    test('a worker that dies fails its job, and the next job gets a fresh worker', async () => {
+      await assert.rejects(pool.run('exit'), WorkerFailure);
+      assert.equal(await pool.run(7), 14);
+    });
+  });
+}
+
+test('a process worker killed from outside while idle is replaced on the next job', async () => {
+  const pool = new WorkerPool<number, number>(workers.process, { size: 1, timeoutMs: 2000, kind: 'process' });
+  try {
+    assert.equal(await pool.run(1), 2);
+    const [pid] = pool.pids();
+    process.kill(pid!, 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(await pool.run(4), 8);
+    assert.notEqual(pool.pids()[0], pid);
+  } finally {
+    await pool.close();
+  }
 });
 
-test('a job that throws rejects with its message and the worker keeps serving', async () => {
-  await assert.rejects(pool.run('throw'), /asked to throw/);
-  assert.equal(await pool.run(21), 42);
-});
-
-test('a hung worker is abandoned after the timeout and replaced', async () => {
-  await assert.rejects(pool.run('hang'), WorkerFailure);
-  assert.equal(await pool.run(5), 10);
-});
-
-test('a worker that dies fails its job, and the next job gets a fresh worker', async () => {
-  await assert.rejects(pool.run('exit'), WorkerFailure);
-  assert.equal(await pool.run(7), 14);
+test('a worker that cannot start fails a waiting job instead of respawning forever', async () => {
+  const pool = new WorkerPool<number, number>(new URL('./broken-worker.ts', import.meta.url), { size: 1, timeoutMs: 2000, kind: 'process' });
+  try {
+    await assert.rejects(pool.run(1), /did not start/);
+    await assert.rejects(pool.run(2), /did not start/);
+  } finally {
+    await pool.close();
+  }
 });

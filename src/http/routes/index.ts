@@ -7,6 +7,7 @@ import { editDiagram } from './diagrams/editDiagram.ts';
 import { lintDiagram } from './diagrams/lintDiagram.ts';
 import { patchDiagram } from './diagrams/patchDiagram.ts';
 import { regenerateDiagram } from './diagrams/regenerateDiagram.ts';
+import { renderDiagram } from './diagrams/renderDiagram.ts';
 import { listDiagrams } from './diagrams/listDiagrams.ts';
 import { restoreDiagram } from './diagrams/restoreDiagram.ts';
 import { setPublicLink } from './diagrams/setPublicLink.ts';
@@ -31,6 +32,7 @@ export const apiRoutes: RouteDef[] = [
   updateDiagram,
   trashDiagram,
   restoreDiagram,
+  renderDiagram,
   setPublicLink,
   lintDiagram,
   editDiagram,

@@ -1,0 +1,133 @@
+/**
+ * `npm run bench:render`: renders of a 50-element and a 1000-element scene —
+ * fast SVG and PNG, faithful SVG and PNG on a warm pool, the first faithful
+ * render after start (cold), and cached — beside a plain GET of the same
+ * diagram measured in the same run; then the latency of a stream of small
+ * requests (GET /me) while renders run, beside the same stream idle.
+ *
+ * Every uncached figure renders a diagram never rendered before (its labels
+ * differ), so the cache cannot answer.
+ */
+import os from 'node:os';
+import { runBenchmark, seedBenchUser, startApiServer, stopChild } from './processes.ts';
+
+const RUNS = Number(process.env.RUNS ?? 20);
+
+function spec(nodes: number, edges: number, variant: number) {
+  const list = Array.from({ length: nodes }, (_, i) => ({ id: `n${i}`, label: `Service ${i}.${variant}` }));
+  const set = new Set<string>();
+  for (let k = 0; set.size < edges; k++) {
+    const from = k % nodes;
+    const to = (from + 1 + ((k * 37 + Math.floor(k / nodes) * 101) % (nodes - 1))) % nodes;
+    set.add(`n${from} -> n${to}`);
+  }
+  return { nodes: list, edges: [...set] };
+}
+
+/** About 50 and 1000 elements: a node is a shape and its label, an edge an arrow. */
+const SIZES = { '50 elements': [17, 16], '1000 elements': [300, 400] } as const;
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+const p50 = (t: number[]) => percentile(t, 0.5);
+const p99 = (t: number[]) => percentile(t, 0.99);
+
+await runBenchmark('bench:render', async (dataDir) => {
+  const token = await seedBenchUser(dataDir, 'read,write');
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  let { child, base } = await startApiServer(dataDir);
+  const get = async (url: string) => {
+    const start = performance.now();
+    const res = await fetch(`${base}${url}`, { headers });
+    const body = Buffer.from(await res.arrayBuffer());
+    const ms = performance.now() - start;
+    if (!res.ok) throw new Error(`${url} answered ${res.status}: ${body.toString().slice(0, 300)}`);
+    return { ms, quality: res.headers.get('x-render-quality'), bytes: body.length };
+  };
+  const create = async (body: unknown): Promise<{ id: string; elementCount: number }> => {
+    const res = await fetch(`${base}/api/v1/diagrams`, { method: 'POST', headers, body: JSON.stringify(body) });
+    if (res.status !== 201) throw new Error(`create answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as { id: string; elementCount: number };
+  };
+  const timed = async (ids: string[], query: string, expectQuality: string) => {
+    const times: number[] = [];
+    for (const id of ids) {
+      const { ms, quality } = await get(`/api/v1/diagrams/${id}/render?${query}`);
+      if (quality !== expectQuality) throw new Error(`${query} delivered ${quality}, not ${expectQuality}`);
+      times.push(ms);
+    }
+    return times.sort((a, b) => a - b);
+  };
+
+  console.log(`# Drawbridge render benchmark — ${os.cpus().length} CPU(s), node ${process.version}, SQLite; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`# ${RUNS} runs per figure, each uncached figure on diagrams never rendered before; PNGs 1024 px wide\n`);
+  const diagrams: Record<string, { ids: string[]; elementCount: number }> = {};
+  for (const [name, [nodes, edges]] of Object.entries(SIZES)) {
+    const ids: string[] = [];
+    let elementCount = 0;
+    // Five sets of distinct diagrams: fast svg, fast png, faithful svg, faithful png, and one for the cold start.
+    for (let i = 0; i < RUNS * 4 + 1; i++) {
+      const created = await create({ title: `${name} ${i}`, spec: spec(nodes, edges, i) });
+      ids.push(created.id);
+      elementCount = created.elementCount;
+    }
+    diagrams[name] = { ids, elementCount };
+  }
+
+  // Cold: a fresh server, and at once the first faithful PNG (the render workers are still loading the editor).
+  await stopChild(child);
+  ({ child, base } = await startApiServer(dataDir));
+  const cold = await get(`/api/v1/diagrams/${diagrams['50 elements']!.ids.at(-1)}/render?format=png`);
+
+  for (const [name, { ids, elementCount }] of Object.entries(diagrams)) {
+    const slice = (k: number) => ids.slice(k * RUNS, (k + 1) * RUNS);
+    const getTimes: number[] = [];
+    for (const id of slice(0)) {
+      const start = performance.now();
+      await (await fetch(`${base}/api/v1/diagrams/${id}`, { headers })).arrayBuffer();
+      getTimes.push(performance.now() - start);
+    }
+    getTimes.sort((a, b) => a - b);
+    const rows: Array<[string, number[]]> = [
+      ['fast SVG', await timed(slice(0), 'format=svg&quality=fast', 'fast')],
+      ['fast PNG', await timed(slice(1), 'format=png&quality=fast', 'fast')],
+      ['faithful SVG, warm pool', await timed(slice(2), 'format=svg', 'faithful')],
+      ['faithful PNG, warm pool', await timed(slice(3), 'format=png', 'faithful')],
+      ['faithful PNG, cached', await timed(slice(3), 'format=png', 'faithful')],
+      ['faithful SVG, cached', await timed(slice(2), 'format=svg', 'faithful')],
+    ];
+    console.log(`## ${name} (${elementCount})`);
+    console.log(`${'GET /diagrams/:id (baseline)'.padEnd(30)} p50 ${p50(getTimes).toFixed(1).padStart(7)} ms   p99 ${p99(getTimes).toFixed(1).padStart(7)} ms`);
+    for (const [label, t] of rows) {
+      console.log(`${label.padEnd(30)} p50 ${p50(t).toFixed(1).padStart(7)} ms   p99 ${p99(t).toFixed(1).padStart(7)} ms   ${(p50(t) / p50(getTimes)).toFixed(1).padStart(6)}× GET`);
+    }
+    console.log('');
+  }
+  console.log(`first faithful PNG after start (cold, 50 elements): ${cold.ms.toFixed(0)} ms, delivered ${cold.quality}\n`);
+
+  // Small requests while renders run: four clients rendering 1000-element diagrams (faithful and fast, uncached) against a stream of GET /me.
+  const stream = async (until: () => boolean) => {
+    const times: number[] = [];
+    while (!until()) {
+      const start = performance.now();
+      await (await fetch(`${base}/api/v1/me`, { headers })).arrayBuffer();
+      times.push(performance.now() - start);
+    }
+    return times.sort((a, b) => a - b);
+  };
+  const idleEnd = performance.now() + 3000;
+  const idle = await stream(() => performance.now() > idleEnd);
+  const fresh: string[] = [];
+  for (let i = 0; i < 8; i++) fresh.push((await create({ title: `load ${i}`, spec: spec(300, 400, 1000 + i) })).id);
+  let rendering = true;
+  const renders = Promise.all(
+    [0, 1, 2, 3].map(async (client) => {
+      for (let k = client; k < fresh.length; k += 4) {
+        await get(`/api/v1/diagrams/${fresh[k]}/render?format=json&quality=${k % 2 === 0 ? 'faithful' : 'fast'}`);
+      }
+    }),
+  ).finally(() => (rendering = false));
+  const busy = await stream(() => !rendering);
+  await renders;
+  console.log(`GET /me alone:                p50 ${p50(idle).toFixed(1)} ms   p99 ${p99(idle).toFixed(1)} ms   (${idle.length} requests)`);
+  console.log(`GET /me during 8 renders:     p50 ${p50(busy).toFixed(1)} ms   p99 ${p99(busy).toFixed(1)} ms   (${busy.length} requests; ${(p99(busy) - p99(idle)).toFixed(1)} ms added at p99)`);
+});

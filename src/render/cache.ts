@@ -1,0 +1,136 @@
+/**
+ * Rendered images on disk under DATA_DIR, keyed by a hash of what was
+ * rendered (scene content, quality, format, renderer version), bounded in
+ * total size: the least recently used go first. An unchanged scene gets the
+ * same bytes back; any edit changes the content, hence the key.
+ *
+ * Each entry is one file: a 4-byte header length, a JSON header (the notes
+ * that travel with the image), then the image bytes. Files are written to a
+ * temporary name and renamed, so a reader never sees half an entry; servers
+ * sharing a DATA_DIR may evict each other's files, which reads as a miss.
+ */
+import { createHash } from 'node:crypto';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+
+export interface CachedRender {
+  bytes: Buffer;
+  imagesTruncated: boolean;
+}
+
+interface Header {
+  imagesTruncated?: boolean;
+}
+
+export function renderCacheKey(parts: readonly string[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(`${part.length}:`).update(part);
+  return hash.digest('hex');
+}
+
+export class RenderCache {
+  private readonly directory: string;
+  private readonly maxBytes: number;
+  /** Key → size on disk, least recently used first (a Map keeps insertion order). */
+  private readonly entries = new Map<string, number>();
+  private totalBytes = 0;
+  private loaded: Promise<void> | undefined;
+
+  constructor(directory: string, maxBytes: number) {
+    this.directory = directory;
+    this.maxBytes = maxBytes;
+  }
+
+  async get(key: string): Promise<CachedRender | undefined> {
+    await this.load();
+    if (!this.entries.has(key)) return undefined;
+    let file: Buffer;
+    try {
+      file = await fsp.readFile(this.fileOf(key));
+    } catch {
+      this.drop(key);
+      return undefined;
+    }
+    this.touch(key, file.length);
+    const headerLength = file.readUInt32BE(0);
+    const header = JSON.parse(file.subarray(4, 4 + headerLength).toString('utf8')) as Header;
+    return { bytes: file.subarray(4 + headerLength), imagesTruncated: header.imagesTruncated === true };
+  }
+
+  async put(key: string, render: CachedRender): Promise<void> {
+    await this.load();
+    const header = Buffer.from(JSON.stringify(render.imagesTruncated ? { imagesTruncated: true } : {}), 'utf8');
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(header.length, 0);
+    const file = Buffer.concat([length, header, render.bytes]);
+    if (file.length > this.maxBytes) return;
+    const target = this.fileOf(key);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    const temporary = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    await fsp.writeFile(temporary, file);
+    await fsp.rename(temporary, target);
+    this.drop(key);
+    this.entries.set(key, file.length);
+    this.totalBytes += file.length;
+    await this.evict();
+  }
+
+  /** Bytes the cache holds on disk, as this process knows it. */
+  size(): number {
+    return this.totalBytes;
+  }
+
+  private fileOf(key: string): string {
+    return path.join(this.directory, key.slice(0, 2), key);
+  }
+
+  private touch(key: string, size: number): void {
+    this.drop(key);
+    this.entries.set(key, size);
+    this.totalBytes += size;
+    // The order survives a restart through the files' modification times.
+    const now = new Date();
+    fsp.utimes(this.fileOf(key), now, now).catch(() => {});
+  }
+
+  private drop(key: string): void {
+    const size = this.entries.get(key);
+    if (size === undefined) return;
+    this.entries.delete(key);
+    this.totalBytes -= size;
+  }
+
+  private async evict(): Promise<void> {
+    for (const key of this.entries.keys()) {
+      if (this.totalBytes <= this.maxBytes) return;
+      this.drop(key);
+      await fsp.rm(this.fileOf(key), { force: true });
+    }
+  }
+
+  /** Reads what a previous run left, oldest first, once. */
+  private load(): Promise<void> {
+    this.loaded ??= (async () => {
+      const found: Array<{ key: string; size: number; usedAt: number }> = [];
+      for (const shard of await fsp.readdir(this.directory).catch(() => [] as string[])) {
+        const shardDirectory = path.join(this.directory, shard);
+        for (const name of await fsp.readdir(shardDirectory).catch(() => [] as string[])) {
+          const file = path.join(shardDirectory, name);
+          const stat = await fsp.stat(file).catch(() => undefined);
+          // A temporary file an hour old was abandoned by a writer that died.
+          if (name.endsWith('.tmp')) {
+            if (stat && Date.now() - stat.mtimeMs > 3_600_000) await fsp.rm(file, { force: true });
+            continue;
+          }
+          if (stat?.isFile()) found.push({ key: name, size: stat.size, usedAt: stat.mtimeMs });
+        }
+      }
+      for (const { key, size } of found.sort((a, b) => a.usedAt - b.usedAt)) {
+        this.entries.set(key, size);
+        this.totalBytes += size;
+      }
+      await this.evict();
+    })();
+    return this.loaded;
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The fast preview renderer: a stored scene (the editor's `elements`, no
+ * files, no appState) to an SVG string, without the editor. Plain strokes,
+ * system fonts, placeholders for images and embeds, arrows with their heads,
+ * text placed as the editor's exporter places it, in a document sized like
+ * exportToSvg's. A pure function: the same elements always give the same bytes.
+ *
+ * Everything from the scene is read through fast/element.ts (checked,
+ * defaulted) and written through fast/xml.ts (escaped), so no scene string can
+ * add markup, and the output never references anything outside itself.
+ */
+import { type FastElement, isTransparent, type Point, safeColour } from './fast/element.ts';
+import { freedrawMarkup, linearMarkup } from './fast/linear.ts';
+import { Defs, elementTransform } from './fast/paint.ts';
+import { clippingFrame, type DrawItem, readScene, type Scene } from './fast/scene.ts';
+import { embedPlaceholderMarkup, frameMarkup, imagePlaceholderMarkup, shapeMarkup } from './fast/shapes.ts';
+import { textMarkup } from './fast/text.ts';
+import { num, tag } from './fast/xml.ts';
+
+export interface FastSvgOptions {
+  /** Default '#ffffff'; 'transparent' for none. */
+  background?: string;
+  /** Default 10, the editor's export padding. */
+  padding?: number;
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const DEFAULT_BACKGROUND = '#ffffff';
+const DEFAULT_PADDING = 10;
+
+/** The scene bounds the editor's exporter would use: [minX, minY, maxX, maxY] of non-deleted elements (null when nothing is drawable). */
+export function sceneBounds(elements: readonly Record<string, unknown>[]): [number, number, number, number] | null {
+  return readScene(elements).bounds;
+}
+
+export function renderFastSvg(elements: readonly Record<string, unknown>[], options: FastSvgOptions = {}): string {
+  const scene = readScene(elements);
+  const padding = typeof options.padding === 'number' && Number.isFinite(options.padding) && options.padding >= 0 ? options.padding : DEFAULT_PADDING;
+  const background = safeColour(options.background, DEFAULT_BACKGROUND);
+  const [minX, minY, maxX, maxY] = scene.bounds ?? [0, 0, 0, 0];
+  const width = maxX - minX + 2 * padding;
+  const height = maxY - minY + 2 * padding;
+  const context: DrawContext = {
+    scene,
+    offset: [padding - minX, padding - minY],
+    defs: new Defs(),
+    // Outlined arrowheads are filled with the canvas colour, as in the editor.
+    canvas: isTransparent(background) ? DEFAULT_BACKGROUND : background,
+  };
+  const body = scene.items.map((item) => drawItem(item, context));
+  return [
+    `<svg xmlns="${SVG_NS}" version="1.1" viewBox="0 0 ${num(width)} ${num(height)}" width="${num(width)}" height="${num(height)}">`,
+    context.defs.markup(),
+    isTransparent(background) ? '' : tag('rect', { x: 0, y: 0, width, height, fill: background }),
+    ...body,
+    '</svg>',
+  ]
+    .filter((part) => part !== '')
+    .join('\n');
+}
+
+interface DrawContext {
+  scene: Scene;
+  /** Scene to document coordinates. */
+  offset: Point;
+  defs: Defs;
+  canvas: string;
+}
+
+function drawItem(item: DrawItem, context: DrawContext): string {
+  if (item.kind === 'frame-label') return textMarkup(item.label, context.offset);
+  const { element } = item;
+  const clippedBy = clippingFrame(element, context.scene.frames);
+  const markup = drawElement(element, element.opacity * (clippedBy?.opacity ?? 1), context);
+  if (!clippedBy || markup === '') return markup;
+  const clip = context.defs.define('clip', clippedBy.id, (id) =>
+    tag('clipPath', { id }, tag('rect', { transform: elementTransform(clippedBy, context.offset), width: clippedBy.width, height: clippedBy.height, rx: 8, ry: 8 })),
+  );
+  return tag('g', { 'clip-path': `url(#${clip})` }, markup);
+}
+
+function drawElement(element: FastElement, opacity: number, { scene, offset, defs, canvas }: DrawContext): string {
+  switch (element.type) {
+    case 'rectangle':
+    case 'diamond':
+    case 'ellipse':
+      return shapeMarkup(element, offset, opacity, defs);
+    case 'line':
+    case 'arrow': {
+      const label = scene.boundTexts.get(element.id)?.[0];
+      return linearMarkup(element, { offset, opacity, defs, background: canvas, label: label ? [label.x, label.y, label.x + label.width, label.y + label.height] : null });
+    }
+    case 'freedraw':
+      return freedrawMarkup(element, offset, opacity, defs);
+    case 'text': {
+      const markup = textMarkup({ ...element, color: element.strokeColor }, offset);
+      return opacity === 1 || markup === '' ? markup : tag('g', { opacity }, markup);
+    }
+    case 'image':
+      return imagePlaceholderMarkup(element, offset, opacity);
+    case 'embeddable':
+    case 'iframe':
+      return embedPlaceholderMarkup(element, offset, opacity);
+    case 'frame':
+    case 'magicframe':
+      return frameMarkup(element, offset);
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * The fast renderer, in a worker thread: Drawbridge's own SVG writer
+ * (fast-svg.ts) and resvg for the PNG. Also rasterises the large-scene
+ * placeholder. Never needs the editor's bundle.
+ */
+import { parentPort } from 'node:worker_threads';
+import { serveWorker } from '../workers/pool.ts';
+import { renderFastSvg } from './fast-svg.ts';
+import { editorFontFiles } from './font-files.ts';
+import { rasterize } from './raster.ts';
+import type { RenderJob, RenderOutput } from './types.ts';
+
+export type FastJob = RenderJob | { placeholderSvg: string; fontsDirectory: string };
+
+async function renderFast(job: FastJob): Promise<RenderOutput> {
+  const fonts = editorFontFiles(job.fontsDirectory);
+  if ('placeholderSvg' in job) return { svg: job.placeholderSvg, png: await rasterize(job.placeholderSvg, fonts) };
+  const elements = JSON.parse(job.elementsJson) as Record<string, unknown>[];
+  if (!elements.some((element) => element.isDeleted !== true)) return { empty: true };
+  const svg = renderFastSvg(elements);
+  const output: RenderOutput = {};
+  if (job.svg) output.svg = svg;
+  if (job.png) {
+    try {
+      output.png = await rasterize(svg, fonts);
+    } catch (error) {
+      output.pngFailed = error instanceof Error ? error.message : String(error);
+    }
+  }
+  return output;
+}
+
+serveWorker<FastJob, RenderOutput>(parentPort!, renderFast);

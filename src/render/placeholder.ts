@@ -1,0 +1,13 @@
+/** The image a scene too large to render gets instead (SPEC.md: over 5000 elements). */
+export function placeholderSvg(elementCount: number, limit: number): string {
+  const message = `This diagram has ${elementCount.toLocaleString('en-US')} elements`;
+  const detail = `Renders stop at ${limit.toLocaleString('en-US')}: open it in the editor, or split it.`;
+  return [
+    '<svg xmlns="http://www.w3.org/2000/svg" version="1.1" viewBox="0 0 1024 640" width="1024" height="640">',
+    '<rect x="0" y="0" width="1024" height="640" fill="#f8f9fa"/>',
+    '<rect x="32" y="32" width="960" height="576" rx="24" fill="none" stroke="#adb5bd" stroke-width="4" stroke-dasharray="16 12"/>',
+    `<text x="512" y="300" font-family="Liberation Sans, Helvetica, Arial, sans-serif" font-size="40" fill="#343a40" text-anchor="middle">${message}</text>`,
+    `<text x="512" y="360" font-family="Liberation Sans, Helvetica, Arial, sans-serif" font-size="26" fill="#868e96" text-anchor="middle">${detail}</text>`,
+    '</svg>',
+  ].join('');
+}

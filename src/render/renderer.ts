@@ -1,0 +1,174 @@
+/**
+ * Rendering as the API serves it (SPEC.md, GET /diagrams/:id/render): the
+ * faithful renderer in worker processes, the fast one in worker threads, a
+ * disk cache in front of both, and the fallbacks and notes SPEC.md names.
+ * Nothing here runs a render on the caller's event loop.
+ */
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { MAX_SCENE_ELEMENTS } from '../domain/scene/validate.ts';
+import { ApiError } from '../errors.ts';
+import { WorkerPool } from '../workers/pool.ts';
+import { RenderCache, renderCacheKey } from './cache.ts';
+import { excalidrawVersion } from './editor-fonts.ts';
+import type { FastJob } from './fast-worker.ts';
+import { placeholderSvg } from './placeholder.ts';
+import type { RenderFormat, RenderJob, RenderNote, RenderOutput, RenderQuality } from './types.ts';
+
+/** Bump when a renderer's output changes for the same scene: cached renders of older versions are never served. */
+const RENDERER_VERSION = 'drawbridge-render/1';
+
+export interface RenderRequest {
+  elementsJson: string;
+  elementCount: number;
+  format: RenderFormat;
+  quality: RenderQuality;
+}
+
+export interface RenderResult {
+  isEmpty: boolean;
+  svg: string | null;
+  png: Buffer | null;
+  quality: RenderQuality;
+  note?: RenderNote;
+}
+
+export interface RendererOptions {
+  /** RENDER_FAITHFUL: false makes the faithful renderer unavailable (every render falls back). */
+  faithful: boolean;
+  workers: number;
+  timeoutMs: number;
+  dataDirectory: string;
+  cacheBytes: number;
+  log: FastifyBaseLogger;
+}
+
+type Part = 'svg' | 'png';
+
+const EMPTY: RenderResult = { isEmpty: true, svg: null, png: null, quality: 'fast' };
+
+export class Renderer {
+  private readonly faithfulPool: WorkerPool<RenderJob, RenderOutput> | undefined;
+  private readonly fastPool: WorkerPool<FastJob, RenderOutput>;
+  private readonly cache: RenderCache;
+  private readonly fontsDirectory: string;
+  private readonly log: FastifyBaseLogger;
+
+  constructor(options: RendererOptions) {
+    const timeoutMs = options.timeoutMs;
+    if (options.faithful) {
+      this.faithfulPool = new WorkerPool(new URL('./faithful-worker.ts', import.meta.url), { size: options.workers, timeoutMs, kind: 'process' });
+    }
+    this.fastPool = new WorkerPool(new URL('./fast-worker.ts', import.meta.url), { size: 2, timeoutMs });
+    this.cache = new RenderCache(path.join(options.dataDirectory, 'render-cache'), options.cacheBytes);
+    this.fontsDirectory = path.join(options.dataDirectory, 'fonts');
+    this.log = options.log;
+  }
+
+  /** Starts the faithful workers now, so the first render does not wait for the editor to load. */
+  warm(): void {
+    this.faithfulPool?.warm();
+  }
+
+  /** Process ids of the faithful render workers (for operators, and tests that kill one). */
+  faithfulWorkerPids(): number[] {
+    return this.faithfulPool?.pids() ?? [];
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.faithfulPool?.close(), this.fastPool.close()]);
+  }
+
+  async render(request: RenderRequest): Promise<RenderResult> {
+    if (request.elementCount === 0) return EMPTY;
+    const parts: Part[] = request.format === 'json' ? ['svg', 'png'] : [request.format];
+    if (request.elementCount > MAX_SCENE_ELEMENTS) return this.placeholder(request.elementCount, parts);
+    if (request.quality === 'faithful') {
+      if (this.faithfulPool) {
+        try {
+          return await this.cached('faithful', request.elementsJson, parts, (job) => this.faithfulPool!.run(job));
+        } catch (error) {
+          this.log.warn({ err: error }, 'faithful render failed; serving the fast preview');
+        }
+      }
+      return this.fast(request.elementsJson, parts, 'faithful_unavailable');
+    }
+    return this.fast(request.elementsJson, parts);
+  }
+
+  private async fast(elementsJson: string, parts: Part[], note?: RenderNote): Promise<RenderResult> {
+    let result: RenderResult;
+    try {
+      result = await this.cached('fast', elementsJson, parts, (job) => this.fastPool.run(job));
+    } catch (error) {
+      this.log.error({ err: error }, 'fast render failed');
+      throw new ApiError('render_failed', 'the diagram could not be rendered in time; try again');
+    }
+    if (result.note === 'render_failed' && parts.length === 1) {
+      throw new ApiError('render_failed', 'the PNG could not be produced; try again, or ask for format=svg');
+    }
+    return note && !result.note ? { ...result, note } : result;
+  }
+
+  private async placeholder(elementCount: number, parts: Part[]): Promise<RenderResult> {
+    const svg = placeholderSvg(elementCount, MAX_SCENE_ELEMENTS);
+    let png: Buffer | null = null;
+    if (parts.includes('png')) {
+      try {
+        const output = await this.fastPool.run({ placeholderSvg: svg, fontsDirectory: this.fontsDirectory });
+        png = Buffer.from(output.png!);
+      } catch (error) {
+        this.log.error({ err: error }, 'placeholder render failed');
+        throw new ApiError('render_failed', 'the placeholder image could not be rendered; try again');
+      }
+    }
+    return { isEmpty: false, svg: parts.includes('svg') ? svg : null, png, quality: 'fast', note: 'large_diagram_placeholder' };
+  }
+
+  /** Serves each part from the cache, renders what is missing in one job, and caches it. */
+  private async cached(quality: RenderQuality, elementsJson: string, parts: Part[], run: (job: RenderJob) => Promise<RenderOutput>): Promise<RenderResult> {
+    const keys = new Map(parts.map((part) => [part, renderCacheKey([RENDERER_VERSION, excalidrawVersion(), quality, part, elementsJson])]));
+    const found = new Map<Part, Buffer>();
+    let imagesTruncated = false;
+    let pngFailed = false;
+    for (const [part, key] of keys) {
+      const hit = await this.cache.get(key);
+      if (!hit) continue;
+      found.set(part, hit.bytes);
+      imagesTruncated ||= hit.imagesTruncated;
+    }
+    const missing = parts.filter((part) => !found.has(part));
+    if (missing.length > 0) {
+      const output = await run({ elementsJson, svg: missing.includes('svg'), png: missing.includes('png'), fontsDirectory: this.fontsDirectory });
+      if (output.empty) return EMPTY;
+      if (output.pngFailed) {
+        // Faithful falls back to fast; fast reports it (render_failed) rather than fail the SVG too.
+        if (quality === 'faithful') throw new Error(`the faithful PNG failed: ${output.pngFailed}`);
+        this.log.error({ reason: output.pngFailed }, 'PNG render failed');
+        pngFailed = true;
+      }
+      imagesTruncated ||= output.imagesTruncated === true;
+      for (const part of missing) {
+        const produced = part === 'svg' ? output.svg : output.png;
+        if (produced === undefined) {
+          if (part === 'png' && pngFailed) continue;
+          throw new Error(`the ${quality} renderer produced no ${part}`);
+        }
+        const bytes = typeof produced === 'string' ? Buffer.from(produced, 'utf8') : Buffer.from(produced);
+        found.set(part, bytes);
+        await this.cache.put(keys.get(part)!, { bytes, imagesTruncated: output.imagesTruncated === true }).catch((error: unknown) => {
+          this.log.warn({ err: error }, 'could not write the render cache');
+        });
+      }
+    }
+    const svg = found.get('svg');
+    const note: RenderNote | undefined = pngFailed ? 'render_failed' : imagesTruncated ? 'images_truncated' : undefined;
+    return {
+      isEmpty: false,
+      svg: svg === undefined ? null : svg.toString('utf8'),
+      png: found.get('png') ?? null,
+      quality,
+      ...(note ? { note } : {}),
+    };
+  }
+}

@@ -1,0 +1,2 @@
+// A worker module that cannot load.
+throw new Error('this worker cannot start');
