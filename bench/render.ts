@@ -13,8 +13,10 @@ import { runBenchmark, seedBenchUser, startApiServer, stopChild } from './proces
 
 const RUNS = Number(process.env.RUNS ?? 20);
 
+/** A binary tree of `nodes` (a typical small diagram, wider than tall), or a dense graph when `edges` says more. */
 function spec(nodes: number, edges: number, variant: number) {
   const list = Array.from({ length: nodes }, (_, i) => ({ id: `n${i}`, label: `Service ${i}.${variant}` }));
+  if (edges === nodes - 1) return { nodes: list, edges: list.slice(1).map((_, i) => `n${Math.floor(i / 2)} -> n${i + 1}`) };
   const set = new Set<string>();
   for (let k = 0; set.size < edges; k++) {
     const from = k % nodes;
@@ -26,6 +28,7 @@ function spec(nodes: number, edges: number, variant: number) {
 
 /** About 50 and 1000 elements: a node is a shape and its label, an edge an arrow. */
 const SIZES = { '50 elements': [17, 16], '1000 elements': [300, 400] } as const;
+const TARGETS = 'targets: faithful PNG (50) p50 < 100 ms warm; cached < 5 ms; fast PNG < 25 ms; GET /me p99 during renders < 20 ms';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 const p50 = (t: number[]) => percentile(t, 0.5);
@@ -41,19 +44,22 @@ await runBenchmark('bench:render', async (dataDir) => {
     const body = Buffer.from(await res.arrayBuffer());
     const ms = performance.now() - start;
     if (!res.ok) throw new Error(`${url} answered ${res.status}: ${body.toString().slice(0, 300)}`);
-    return { ms, quality: res.headers.get('x-render-quality'), bytes: body.length };
+    const png = res.headers.get('content-type') === 'image/png';
+    return { ms, quality: res.headers.get('x-render-quality'), size: png ? `${body.readUInt32BE(16)}×${body.readUInt32BE(20)} px` : `${body.length} bytes` };
   };
   const create = async (body: unknown): Promise<{ id: string; elementCount: number }> => {
     const res = await fetch(`${base}/api/v1/diagrams`, { method: 'POST', headers, body: JSON.stringify(body) });
     if (res.status !== 201) throw new Error(`create answered ${res.status}: ${await res.text()}`);
     return (await res.json()) as { id: string; elementCount: number };
   };
+  const sizes = new Map<string, string>();
   const timed = async (ids: string[], query: string, expectQuality: string) => {
     const times: number[] = [];
     for (const id of ids) {
-      const { ms, quality } = await get(`/api/v1/diagrams/${id}/render?${query}`);
+      const { ms, quality, size } = await get(`/api/v1/diagrams/${id}/render?${query}`);
       if (quality !== expectQuality) throw new Error(`${query} delivered ${quality}, not ${expectQuality}`);
       times.push(ms);
+      sizes.set(query, size);
     }
     return times.sort((a, b) => a - b);
   };
@@ -100,6 +106,7 @@ await runBenchmark('bench:render', async (dataDir) => {
     for (const [label, t] of rows) {
       console.log(`${label.padEnd(30)} p50 ${p50(t).toFixed(1).padStart(7)} ms   p99 ${p99(t).toFixed(1).padStart(7)} ms   ${(p50(t) / p50(getTimes)).toFixed(1).padStart(6)}× GET`);
     }
+    console.log(`(last PNG: ${sizes.get('format=png')}; last faithful SVG: ${sizes.get('format=svg')})`);
     console.log('');
   }
   console.log(`first faithful PNG after start (cold, 50 elements): ${cold.ms.toFixed(0)} ms, delivered ${cold.quality}\n`);
@@ -130,4 +137,5 @@ await runBenchmark('bench:render', async (dataDir) => {
   await renders;
   console.log(`GET /me alone:                p50 ${p50(idle).toFixed(1)} ms   p99 ${p99(idle).toFixed(1)} ms   (${idle.length} requests)`);
   console.log(`GET /me during 8 renders:     p50 ${p50(busy).toFixed(1)} ms   p99 ${p99(busy).toFixed(1)} ms   (${busy.length} requests; ${(p99(busy) - p99(idle)).toFixed(1)} ms added at p99)`);
+  console.log(`\n${TARGETS}`);
 });

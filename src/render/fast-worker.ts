@@ -1,10 +1,9 @@
 /**
- * The fast renderer, in a worker thread: Drawbridge's own SVG writer
+ * The fast renderer, in a worker process: Drawbridge's own SVG writer
  * (fast-svg.ts) and resvg for the PNG. Also rasterises the large-scene
- * placeholder. Never needs the editor's bundle.
+ * placeholder. Never needs the editor's bundle, so it starts in a moment.
  */
-import { parentPort } from 'node:worker_threads';
-import { serveWorker } from '../workers/pool.ts';
+import { serveProcessWorker } from '../workers/pool.ts';
 import { renderFastSvg } from './fast-svg.ts';
 import { editorFontFiles } from './font-files.ts';
 import { rasterize } from './raster.ts';
@@ -30,4 +29,4 @@ async function renderFast(job: FastJob): Promise<RenderOutput> {
   return output;
 }
 
-serveWorker<FastJob, RenderOutput>(parentPort!, renderFast);
+serveProcessWorker<FastJob, RenderOutput>(renderFast);

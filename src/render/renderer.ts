@@ -17,6 +17,9 @@ import type { RenderFormat, RenderJob, RenderNote, RenderOutput, RenderQuality }
 
 /** Bump when a renderer's output changes for the same scene: cached renders of older versions are never served. */
 const RENDERER_VERSION = 'drawbridge-render/1';
+/** Renders run below the server's priority, so API requests stay quick while every core renders. */
+const RENDER_NICE = 10;
+const FAST_WORKERS = 2;
 
 export interface RenderRequest {
   elementsJson: string;
@@ -57,17 +60,18 @@ export class Renderer {
   constructor(options: RendererOptions) {
     const timeoutMs = options.timeoutMs;
     if (options.faithful) {
-      this.faithfulPool = new WorkerPool(new URL('./faithful-worker.ts', import.meta.url), { size: options.workers, timeoutMs, kind: 'process' });
+      this.faithfulPool = new WorkerPool(new URL('./faithful-worker.ts', import.meta.url), { size: options.workers, timeoutMs, kind: 'process', nice: RENDER_NICE });
     }
-    this.fastPool = new WorkerPool(new URL('./fast-worker.ts', import.meta.url), { size: 2, timeoutMs });
+    this.fastPool = new WorkerPool(new URL('./fast-worker.ts', import.meta.url), { size: FAST_WORKERS, timeoutMs, kind: 'process', nice: RENDER_NICE });
     this.cache = new RenderCache(path.join(options.dataDirectory, 'render-cache'), options.cacheBytes);
     this.fontsDirectory = path.join(options.dataDirectory, 'fonts');
     this.log = options.log;
   }
 
-  /** Starts the faithful workers now, so the first render does not wait for the editor to load. */
+  /** Starts the render workers now, so the first render does not wait for the editor to load. */
   warm(): void {
     this.faithfulPool?.warm();
+    this.fastPool.warm();
   }
 
   /** Process ids of the faithful render workers (for operators, and tests that kill one). */

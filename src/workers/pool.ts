@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import os from 'node:os';
 import { type MessagePort, Worker } from 'node:worker_threads';
 
 interface Job<Out> {
@@ -43,6 +44,12 @@ export interface WorkerPoolOptions {
    * rasteriser): a crash or runaway kills the process, never the server.
    */
   kind?: 'thread' | 'process';
+  /**
+   * Process workers only: their scheduling priority (nice, 0–19). Background
+   * work at a lower priority than the server keeps small requests fast while
+   * every core renders.
+   */
+  nice?: number;
 }
 
 function threadWorker(entry: URL): WorkerHandle {
@@ -59,7 +66,7 @@ function threadWorker(entry: URL): WorkerHandle {
   };
 }
 
-function processWorker(entry: URL): WorkerHandle {
+function processWorker(entry: URL, nice: number): WorkerHandle {
   const child: ChildProcess = fork(new URL('./bootstrap.mjs', import.meta.url), [entry.href], {
     execArgv: [],
     serialization: 'advanced',
@@ -67,6 +74,13 @@ function processWorker(entry: URL): WorkerHandle {
   });
   child.unref();
   child.channel?.unref();
+  if (nice > 0 && child.pid !== undefined) {
+    try {
+      os.setPriority(child.pid, nice);
+    } catch {
+      // Not permitted here (some containers): the worker runs at normal priority.
+    }
+  }
   return {
     pid: child.pid,
     send: (input) => child.send(input as never),
@@ -90,6 +104,7 @@ export class WorkerPool<In, Out> {
   private readonly timeoutMs: number;
   private readonly startTimeoutMs: number;
   private readonly kind: 'thread' | 'process';
+  private readonly nice: number;
 
   constructor(file: URL, options: WorkerPoolOptions) {
     this.file = file;
@@ -97,6 +112,7 @@ export class WorkerPool<In, Out> {
     this.timeoutMs = options.timeoutMs;
     this.startTimeoutMs = options.startTimeoutMs ?? 60_000;
     this.kind = options.kind ?? 'thread';
+    this.nice = options.nice ?? 0;
   }
 
   run(input: In): Promise<Out> {
@@ -137,7 +153,7 @@ export class WorkerPool<In, Out> {
   }
 
   private spawn(): Slot {
-    const worker = this.kind === 'process' ? processWorker(this.file) : threadWorker(this.file);
+    const worker = this.kind === 'process' ? processWorker(this.file, this.nice) : threadWorker(this.file);
     const slot: Slot = { worker, state: 'starting' };
     this.slots.push(slot);
     const started = () => {
