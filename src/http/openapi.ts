@@ -36,12 +36,15 @@ function operation(def: RouteDef) {
       parameters.push({ name, in: 'query', required: false, schema: jsonSchema(schema) });
     }
   }
+  const binary = { schema: { type: 'string', format: 'binary' } };
+  const content: Record<string, object> = {
+    ...(def.response.schema ? { 'application/json': { schema: jsonSchema(def.response.schema) } } : {}),
+    ...(def.response.contentType ? { [def.response.contentType]: binary } : {}),
+    ...Object.fromEntries((def.response.rawContentTypes ?? []).map((type) => [type, binary])),
+  };
   const responses: Record<string, object> = {
-    [def.response.status]: {
-      description: def.response.description,
-      ...(def.response.schema ? { content: { 'application/json': { schema: jsonSchema(def.response.schema) } } } : {}),
-      ...(def.response.contentType ? { content: { [def.response.contentType]: { schema: { type: 'string', format: 'binary' } } } } : {}),
-    },
+    [def.response.status]: { description: def.response.description, ...(Object.keys(content).length > 0 ? { content } : {}) },
+    ...(def.response.noContent ? { 204: { description: def.response.noContent } } : {}),
   };
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(def)) byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);

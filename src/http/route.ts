@@ -65,7 +65,16 @@ export interface RouteDef<Body = unknown, Query = unknown> {
   body?: ZodType<Body>;
   query?: ZodType<Query>;
   /** The success answer; `contentType` for a non-JSON body (schema then omitted). */
-  response: { status: number; schema?: ZodType; description: string; contentType?: string };
+  response: {
+    status: number;
+    schema?: ZodType;
+    description: string;
+    contentType?: string;
+    /** Other content types the same status may carry (raw bytes), besides the JSON schema. */
+    rawContentTypes?: string[];
+    /** When the operation may also answer 204: what that means. */
+    noContent?: string;
+  };
   /** Error codes this route can answer with, besides the ones every authenticated route shares. */
   errors: ErrorCode[];
   handler: (ctx: HandlerContext<Body, Query>) => Promise<HandlerResult>;

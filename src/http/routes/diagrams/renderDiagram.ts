@@ -23,7 +23,13 @@ export const renderDiagram = defineRoute<undefined, RenderQuery>({
   description:
     'Faithful (default) is the editor\'s own exporter: hand-drawn strokes, the editor\'s fonts embedded, catalog icons. When it is unavailable the answer falls back to the fast preview, with quality `fast` and note `faithful_unavailable`. PNGs are exactly 1024 px wide. Raw image answers carry `x-render-quality` and, when a note applies, `x-render-note`; an empty scene gives 204 for png and svg.',
   query: RenderQuery,
-  response: { status: 200, schema: RenderEnvelope, description: 'The render envelope (format=json), or the image bytes (format=png: image/png; format=svg: image/svg+xml)' },
+  response: {
+    status: 200,
+    schema: RenderEnvelope,
+    rawContentTypes: ['image/png', 'image/svg+xml'],
+    description: 'The render envelope (format=json), or the image bytes (format=png: image/png; format=svg: image/svg+xml) with `x-render-quality` and, when a note applies, `x-render-note`',
+    noContent: 'format=png or svg of an empty scene: no body',
+  },
   errors: ['not_found', 'bad_request', 'invalid_quality', 'render_failed'],
   handler: async ({ params, query, actor, deps }) => {
     const quality = query.quality ?? 'faithful';
