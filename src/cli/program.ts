@@ -1,5 +1,7 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
+import type { RenderFormat, RenderQuality } from '../api/schemas.ts';
 import { DrawbridgeApiError, DrawbridgeClient } from '../client/client.ts';
 import { configPath, DEFAULT_API_URL, readStoredLogin, resolveCredentials, writeStoredLogin } from '../client/credentials.ts';
 
@@ -7,7 +9,7 @@ import { configPath, DEFAULT_API_URL, readStoredLogin, resolveCredentials, write
 export const EXIT = { ok: 0, api: 1, usage: 2, auth: 3 } as const;
 
 export interface CliStream {
-  write(chunk: string): unknown;
+  write(chunk: string | Uint8Array): unknown;
   isTTY?: boolean;
 }
 
@@ -35,6 +37,12 @@ class CliFailure extends Error {
   ) {
     super(message);
   }
+}
+
+const FORMAT_BY_EXTENSION: Record<string, RenderFormat> = { '.png': 'png', '.svg': 'svg', '.json': 'json' };
+
+function byteSize(n: number): string {
+  return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} kB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
 const LOGIN_HINT = 'Log in with `drawbridge auth login`, or set SERVICE_TOKEN (and SERVICE_API_URL) in the environment.';
@@ -359,6 +367,61 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       if (report.issues.length === 0) return out('No issues.');
       for (const issue of report.issues) out(`${paint('33', issue.kind)}  ${issue.message}  ${dim(issue.elementIds.join(', '))}`);
     });
+
+  const render = async (id: string, opts: { output?: string; format?: RenderFormat; quality?: RenderQuality; json?: boolean }) => {
+    const toStdout = opts.output === '-';
+    let format = opts.format;
+    if (!format && opts.output && !toStdout) {
+      format = FORMAT_BY_EXTENSION[path.extname(opts.output).toLowerCase()];
+      if (!format) throw new CliFailure(EXIT.usage, `cannot tell the format from "${opts.output}": name a .png, .svg or .json file, or give --format`);
+    }
+    format ??= 'png';
+    const file = opts.output ?? `${id}.${format}`;
+    if (toStdout && opts.json) throw new CliFailure(EXIT.usage, '--json describes a written file; it cannot share standard output with -o -');
+    if (toStdout && format === 'png' && stdout.isTTY) throw new CliFailure(EXIT.usage, 'refusing to write PNG bytes to a terminal; redirect standard output or give -o FILE');
+    const quality = opts.quality ? { quality: opts.quality } : {};
+    const c = client();
+    let bytes: Uint8Array | null;
+    let delivered: RenderQuality;
+    let note: string | null;
+    if (format === 'json') {
+      const envelope = await c.renderDiagram(id, { format: 'json', ...quality });
+      bytes = new TextEncoder().encode(`${JSON.stringify(envelope, null, 2)}\n`);
+      delivered = envelope.quality;
+      note = envelope.note ?? null;
+    } else {
+      const image = await c.renderDiagram(id, { format, ...quality });
+      ({ bytes, quality: delivered, note } = image);
+    }
+    if (bytes === null) {
+      if (opts.json) return json({ id, file: null, format, isEmpty: true });
+      stderr.write(`Diagram ${id} is empty: nothing to render, nothing written.\n`);
+      return;
+    }
+    if (note) stderr.write(`note: ${note}${note === 'faithful_unavailable' ? ' (the fast preview was delivered)' : ''}\n`);
+    if (toStdout) {
+      stdout.write(bytes);
+      return;
+    }
+    try {
+      fs.writeFileSync(file, bytes);
+    } catch (error) {
+      throw new CliFailure(EXIT.usage, `cannot write ${file}: ${(error as Error).message}`);
+    }
+    if (opts.json) return json({ id, file, format, bytes: bytes.length, quality: delivered, note });
+    out(`Wrote ${bold(file)} (${format.toUpperCase()}, ${byteSize(bytes.length)}, ${delivered} quality)`);
+  };
+  const renderCommand = (parent: Command, description: string) =>
+    parent
+      .command('render <id>')
+      .description(description)
+      .option('-o, --output <file>', 'where to write: the extension (.png, .svg, .json) picks the format; - for standard output (default: ID.png)')
+      .addOption(new Option('--format <format>', 'png, svg or json (the envelope with both); overrides the extension').choices(['png', 'svg', 'json']))
+      .addOption(new Option('--quality <quality>', "faithful (default: the editor's own look) or fast (a plain preview)").choices(['faithful', 'fast']))
+      .addOption(jsonOpt())
+      .action(render);
+  renderCommand(diagrams, 'render a diagram to a PNG (1024 px wide), SVG or JSON envelope file');
+  renderCommand(program, 'render a diagram to a file (same as `diagrams render`)');
 
   // comments
   const comments = program.command('comments').description('list and add comments on a diagram');

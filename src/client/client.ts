@@ -29,6 +29,19 @@ export interface ClientOptions {
 type Out<T extends z.ZodType> = z.output<T>;
 type Query = Record<string, string | number | undefined>;
 
+/** A rendered image as the server sent it. */
+export interface RenderedImage {
+  /** Null when the diagram is empty (nothing to render). */
+  bytes: Uint8Array | null;
+  contentType: string;
+  /** The fidelity actually delivered (x-render-quality). */
+  quality: S.RenderQuality;
+  /** x-render-note, e.g. faithful_unavailable; null when none applies. */
+  note: string | null;
+}
+
+const IMAGE_TYPES = { png: 'image/png', svg: 'image/svg+xml' } as const;
+
 /**
  * The typed client of the Drawbridge API, shared by the CLI and the MCP server.
  * Request bodies are the server's own schema types; every failure is a
@@ -41,10 +54,11 @@ export class DrawbridgeClient {
     this.options = { maxRetries: 3, maxRetryAfterSeconds: 60, fetch: globalThis.fetch, ...options, apiUrl: options.apiUrl.replace(/\/+$/, '') };
   }
 
-  private async send(method: string, path: string, options: { body?: unknown; query?: Query; raw?: boolean } = {}): Promise<any> {
+  /** Sends one request, waiting out 429s (bounded); resolves with the successful response, else throws the server's error. */
+  private async request(method: string, path: string, options: { body?: unknown; query?: Query; accept?: string } = {}): Promise<Response> {
     const url = new URL(`${this.options.apiUrl}/api/v1${path}`);
     for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
-    const headers: Record<string, string> = { accept: options.raw ? '*/*' : 'application/json' };
+    const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };
     if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     for (let attempt = 0; ; attempt++) {
@@ -55,22 +69,25 @@ export class DrawbridgeClient {
         await new Promise((resolve) => setTimeout(resolve, wait * 1000));
         continue;
       }
-      if (res.status === 204) return undefined;
-      if (!res.ok) {
-        const text = await res.text();
-        let code = 'http_error';
-        let message = `HTTP ${res.status}`;
-        try {
-          const envelope = JSON.parse(text) as { error?: string; message?: string };
-          code = envelope.error ?? code;
-          message = envelope.message ?? code;
-        } catch {
-          // not an envelope: keep the status line
-        }
-        throw new DrawbridgeApiError(res.status, code, message, res.headers.get('x-request-id'));
+      if (res.ok) return res;
+      const text = await res.text();
+      let code = 'http_error';
+      let message = `HTTP ${res.status}`;
+      try {
+        const envelope = JSON.parse(text) as { error?: string; message?: string };
+        code = envelope.error ?? code;
+        message = envelope.message ?? code;
+      } catch {
+        // not an envelope: keep the status line
       }
-      return options.raw ? Buffer.from(await res.arrayBuffer()) : res.json();
+      throw new DrawbridgeApiError(res.status, code, message, res.headers.get('x-request-id'));
     }
+  }
+
+  private async send(method: string, path: string, options: { body?: unknown; query?: Query; raw?: boolean } = {}): Promise<any> {
+    const res = await this.request(method, path, { ...options, accept: options.raw ? '*/*' : 'application/json' });
+    if (res.status === 204) return undefined;
+    return options.raw ? Buffer.from(await res.arrayBuffer()) : res.json();
   }
 
   me(): Promise<Out<typeof S.Identity>> {
@@ -157,6 +174,25 @@ export class DrawbridgeClient {
 
   listIcons(query: { q?: string; category?: string } = {}): Promise<Out<typeof S.IconList>> {
     return this.send('GET', '/icons', { query });
+  }
+
+  /** The render envelope: SVG and base64 PNG in one JSON answer. */
+  renderDiagram(id: string, options?: { format?: 'json'; quality?: S.RenderQuality }): Promise<Out<typeof S.RenderEnvelope>>;
+  /** The image bytes; `bytes` is null for an empty scene (the server's 204). */
+  renderDiagram(id: string, options: { format: 'png' | 'svg'; quality?: S.RenderQuality }): Promise<RenderedImage>;
+  async renderDiagram(id: string, options: { format?: S.RenderFormat; quality?: S.RenderQuality } = {}): Promise<Out<typeof S.RenderEnvelope> | RenderedImage> {
+    const format = options.format ?? 'json';
+    const path = `/diagrams/${encodeURIComponent(id)}/render`;
+    const query = { format, quality: options.quality };
+    if (format === 'json') return this.send('GET', path, { query });
+    const res = await this.request('GET', path, { query, accept: IMAGE_TYPES[format] });
+    return {
+      bytes: res.status === 204 ? null : new Uint8Array(await res.arrayBuffer()),
+      contentType: res.headers.get('content-type') ?? IMAGE_TYPES[format],
+      // SPEC.md: an empty scene is rendered at quality fast.
+      quality: res.headers.get('x-render-quality') === 'faithful' ? 'faithful' : 'fast',
+      note: res.headers.get('x-render-note'),
+    };
   }
 
   /** The raw SVG of a catalog icon. */

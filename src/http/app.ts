@@ -5,6 +5,7 @@ import { ApiError } from '../errors.ts';
 import { publicPagePlugin } from '../web/public-page.ts';
 import { Authenticator } from './authenticate.ts';
 import { toApiError } from './errors.ts';
+import { mcpEndpoint } from './mcp.ts';
 import { RateLimits } from './rate-limit.ts';
 import type { AppDeps, RouteConfig, RouteDef, ServiceDeps } from './route.ts';
 import { Renderer } from '../render/renderer.ts';
@@ -191,5 +192,6 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   }
 
   await app.register(publicPagePlugin, { deps: services });
+  await app.register(mcpEndpoint);
   return app;
 }

@@ -5,6 +5,12 @@ import type { Actor, AppDeps } from './route.ts';
 /** lastUsedAt is written at most this often per token, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000;
 
+/** The token of an `Authorization: Bearer <token>` header, unchecked; null for any other header. */
+export function bearerToken(header: string | undefined): string | null {
+  const match = typeof header === 'string' ? /^Bearer +(\S+) *$/i.exec(header) : null;
+  return match?.[1] ?? null;
+}
+
 /** Resolves the bearer token to an actor. Never logs or echoes the token. */
 export class Authenticator {
   private readonly lastTouched = new Map<string, number>();
@@ -19,9 +25,7 @@ export class Authenticator {
    * switch. `actor` is null for every kind of bad token alike.
    */
   async resolve(request: FastifyRequest): Promise<{ actor: Actor | null; apiEnabled: boolean }> {
-    const header = request.headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer +(\S+) *$/i.exec(header) : null;
-    const token = match?.[1];
+    const token = bearerToken(request.headers.authorization);
     const credential = token && isWellFormedToken(token) ? await this.deps.store.findCredential(hashToken(token)) : null;
     if (!credential) return { actor: null, apiEnabled: await this.deps.store.isApiEnabled() };
     const { token: record, user, apiEnabled } = credential;

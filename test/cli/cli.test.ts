@@ -10,7 +10,8 @@ import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { configPath } from '../../src/client/credentials.ts';
 import { runCli } from '../../src/cli/program.ts';
-import { type Harness, startHarness, type TestUser } from '../helpers/harness.ts';
+import { type Harness, sceneOf, startHarness, type TestUser } from '../helpers/harness.ts';
+import { pngSize } from '../helpers/png.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/drawbridge', import.meta.url));
 
@@ -212,6 +213,165 @@ describe('diagrams and the rest of the surface', () => {
     assert.equal(denied.code, 1);
     assert.match(denied.stderr, /"delete" capability/);
     assert.match(denied.stderr, /insufficient_scope/);
+  });
+});
+
+describe('render', () => {
+  /** Runs the CLI keeping standard output as bytes, as `-o -` writes images there. */
+  async function cliBytes(argv: string[], env: NodeJS.ProcessEnv, stdoutIsTTY = false) {
+    const chunks: Buffer[] = [];
+    let stderr = '';
+    const code = await runCli(argv, {
+      env: { HOME: tempHome(), ...env },
+      stdout: { isTTY: stdoutIsTTY, write: (chunk: string | Uint8Array) => void chunks.push(Buffer.from(chunk)) },
+      stderr: { write: (s: string | Uint8Array) => void (stderr += String(s)) },
+    });
+    return { code, stdout: Buffer.concat(chunks), stderr };
+  }
+
+  const createDiagram = async (user: TestUser, body: unknown) => (await h.call('POST', '/api/v1/diagrams', { token: user.token, body })).json().id as string;
+
+  test('writes a 1024-px-wide PNG, an SVG or the JSON envelope, the format read from the file extension', async () => {
+    const env = as(alice);
+    const id = await createDiagram(alice, { spec: { nodes: [{ id: 'a' }, { id: 'b' }], edges: ['a -> b'] } });
+    const dir = tempHome();
+
+    const png = await cli(['diagrams', 'render', id, '-o', path.join(dir, 'out.png'), '--quality', 'fast'], { env });
+    assert.equal(png.code, 0, png.stderr);
+    assert.match(png.stdout, /Wrote .*out\.png \(PNG, .*, fast quality\)/);
+    const bytes = fs.readFileSync(path.join(dir, 'out.png'));
+    assert.equal(pngSize(bytes).width, 1024); // pngSize checks the PNG signature first
+
+    assert.equal((await cli(['diagrams', 'render', id, '-o', path.join(dir, 'out.svg')], { env })).code, 0);
+    assert.match(fs.readFileSync(path.join(dir, 'out.svg'), 'utf8'), /<svg[\s>]/);
+
+    const described = await cli(['render', id, '-o', path.join(dir, 'out.json'), '--json'], { env });
+    assert.equal(described.code, 0, described.stderr);
+    assert.equal(JSON.parse(described.stdout).format, 'json');
+    const envelope = JSON.parse(fs.readFileSync(path.join(dir, 'out.json'), 'utf8'));
+    assert.equal(envelope.isEmpty, false);
+    assert.equal(pngSize(Buffer.from(envelope.png, 'base64')).width, 1024);
+
+    // --format wins over the extension
+    assert.equal((await cli(['render', id, '-o', path.join(dir, 'image.bin'), '--format', 'svg'], { env })).code, 0);
+    assert.match(fs.readFileSync(path.join(dir, 'image.bin'), 'utf8'), /<svg[\s>]/);
+  });
+
+  test('-o - writes the image bytes to standard output', async () => {
+    const id = await createDiagram(alice, { spec: { nodes: [{ id: 'a' }] } });
+    const run = await cliBytes(['render', id, '-o', '-', '--quality', 'fast'], as(alice));
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(pngSize(run.stdout).width, 1024);
+  });
+
+  test('without -o it writes ID.png in the current directory', async () => {
+    const id = await createDiagram(alice, { spec: { nodes: [{ id: 'a' }] } });
+    const dir = tempHome();
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      assert.equal((await cli(['render', id, '--quality', 'fast'], { env: as(alice) })).code, 0);
+    } finally {
+      process.chdir(cwd);
+    }
+    assert.equal(pngSize(fs.readFileSync(path.join(dir, `${id}.png`))).width, 1024);
+  });
+
+  test('an empty diagram writes nothing, says so, and exits 0', async () => {
+    const id = await createDiagram(alice, { scene: sceneOf(0) });
+    const file = path.join(tempHome(), 'empty.png');
+    const run = await cli(['render', id, '-o', file], { env: as(alice) });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /is empty: nothing to render/);
+    assert.equal(fs.existsSync(file), false);
+  });
+
+  test('usage errors exit 2 before any request: unknown extension or format, bad quality, PNG to a terminal', async () => {
+    const env = { SERVICE_TOKEN: 'drw_pat_unused', SERVICE_API_URL: 'http://127.0.0.1:1' };
+    const unknown = await cli(['render', 'some-id', '-o', 'picture.gif'], { env });
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /\.png, \.svg or \.json/);
+    assert.equal((await cli(['render', 'some-id', '-o', 'x.png', '--format', 'gif'], { env })).code, 2);
+    const quality = await cli(['diagrams', 'render', 'some-id', '-o', 'x.png', '--quality', 'best'], { env });
+    assert.equal(quality.code, 2);
+    assert.match(quality.stderr, /'best' is invalid\. Allowed choices are faithful, fast/);
+    assert.equal((await cli(['render', 'some-id', '-o', '-', '--json'], { env })).code, 2);
+    const tty = await cliBytes(['render', 'some-id', '-o', '-'], env, true);
+    assert.equal(tty.code, 2);
+    assert.match(tty.stderr, /terminal/);
+  });
+
+  test('a fallback to the fast preview is reported: the delivered quality and its note', async () => {
+    const off = await startHarness({ env: { RENDER_FAITHFUL: 'off' } });
+    try {
+      await off.app.listen({ port: 0, host: '127.0.0.1' });
+      const user = await off.user();
+      const env = { SERVICE_TOKEN: user.token, SERVICE_API_URL: `http://127.0.0.1:${(off.app.server.address() as AddressInfo).port}` };
+      const id = (await off.call('POST', '/api/v1/diagrams', { token: user.token, body: { spec: { nodes: [{ id: 'a' }, { id: 'b' }], edges: ['a -> b'] } } })).json().id as string;
+      const dir = tempHome();
+
+      const run = await cli(['render', id, '-o', path.join(dir, 'd1.png'), '--json'], { env });
+      assert.equal(run.code, 0, run.stderr);
+      const written = fs.readFileSync(path.join(dir, 'd1.png'));
+      assert.equal(pngSize(written).width, 1024);
+      assert.deepEqual(JSON.parse(run.stdout), { id, file: path.join(dir, 'd1.png'), format: 'png', bytes: written.length, quality: 'fast', note: 'faithful_unavailable' });
+      assert.match(run.stderr, /note: faithful_unavailable \(the fast preview was delivered\)/);
+
+      const human = await cli(['render', id, '-o', path.join(dir, 'd1.svg')], { env });
+      assert.equal(human.code, 0, human.stderr);
+      assert.match(human.stdout, /Wrote .*d1\.svg \(SVG, .*, fast quality\)/);
+      assert.match(human.stderr, /note: faithful_unavailable/);
+
+      const envelope = await cli(['render', id, '-o', path.join(dir, 'd1.json')], { env });
+      assert.equal(envelope.code, 0, envelope.stderr);
+      const parsed = JSON.parse(fs.readFileSync(path.join(dir, 'd1.json'), 'utf8'));
+      assert.equal(parsed.quality, 'fast');
+      assert.equal(parsed.note, 'faithful_unavailable');
+      assert.equal(pngSize(Buffer.from(parsed.png, 'base64')).width, 1024);
+    } finally {
+      await off.close();
+    }
+  });
+
+  test('an empty diagram on standard output writes no bytes; --json says isEmpty', async () => {
+    const id = await createDiagram(alice, { scene: { elements: [] } });
+    const empty = await cliBytes(['render', id, '-o', '-'], as(alice));
+    assert.equal(empty.code, 0, empty.stderr);
+    assert.equal(empty.stdout.length, 0);
+    assert.match(empty.stderr, /is empty: nothing to render/);
+
+    const file = path.join(tempHome(), 'empty.svg');
+    const described = await cli(['render', id, '-o', file, '--json'], { env: as(alice) });
+    assert.equal(described.code, 0, described.stderr);
+    assert.deepEqual(JSON.parse(described.stdout), { id, file: null, format: 'svg', isEmpty: true });
+    assert.equal(fs.existsSync(file), false);
+  });
+
+  test('a render the server refuses exits 1 with its code and writes nothing', async () => {
+    const bob = await h.user();
+    const theirs = await createDiagram(bob, { spec: { nodes: [{ id: 'a' }] } });
+    const dir = tempHome();
+    for (const id of [theirs, '00000000-0000-4000-8000-000000000000']) {
+      const run = await cli(['render', id, '-o', path.join(dir, 'x.png'), '--quality', 'fast'], { env: as(alice) });
+      assert.equal(run.code, 1);
+      assert.match(run.stderr, /not_found/);
+      assert.equal(fs.existsSync(path.join(dir, 'x.png')), false);
+    }
+
+    // a server whose renders cannot finish in time answers 503 render_failed
+    const slow = await startHarness({ env: { RENDER_FAITHFUL: 'off', RENDER_TIMEOUT_MS: '1' } });
+    try {
+      await slow.app.listen({ port: 0, host: '127.0.0.1' });
+      const user = await slow.user();
+      const env = { SERVICE_TOKEN: user.token, SERVICE_API_URL: `http://127.0.0.1:${(slow.app.server.address() as AddressInfo).port}` };
+      const id = (await slow.call('POST', '/api/v1/diagrams', { token: user.token, body: { scene: sceneOf(1) } })).json().id as string;
+      const run = await cli(['render', id, '-o', path.join(dir, 'slow.png')], { env });
+      assert.equal(run.code, 1);
+      assert.match(run.stderr, /render_failed/);
+      assert.equal(fs.existsSync(path.join(dir, 'slow.png')), false);
+    } finally {
+      await slow.close();
+    }
   });
 });
 

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { DrawbridgeApiError, DrawbridgeClient } from '../../src/client/client.ts';
 import { configPath, resolveCredentials, writeStoredLogin } from '../../src/client/credentials.ts';
 import { type Harness, sceneOf, startHarness, type TestUser } from '../helpers/harness.ts';
+import { pngSize } from '../helpers/png.ts';
 
 let h: Harness;
 let alice: TestUser;
@@ -70,25 +70,46 @@ describe('DrawbridgeClient against a running server', () => {
   });
 });
 
-test('a 429 is retried after its Retry-After, a bounded number of times', async () => {
-  let calls = 0;
-  const server = http.createServer((_req, res) => {
-    calls += 1;
-    if (calls === 1) {
-      res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"error":"rate_limited"}');
-    } else {
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"u","email":"e","capabilities":[],"scope":"read"}');
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+/** What the server logged for each request it answered: URL and status, in order. */
+function answered(server: Harness): Array<{ url: string; status: number }> {
+  const urls = new Map<string, string>();
+  const out: Array<{ url: string; status: number }> = [];
+  for (const line of server.logs().split('\n')) {
+    if (!line) continue;
+    const entry = JSON.parse(line);
+    if (entry.msg === 'incoming request') urls.set(entry.reqId, entry.req.url);
+    if (entry.msg === 'request completed') out.push({ url: urls.get(entry.reqId) ?? '?', status: entry.res.statusCode });
+  }
+  return out;
+}
+
+test('a 429 is retried after its Retry-After (capped), a bounded number of times', async () => {
+  const limited = await startHarness({ env: { RATE_LIMIT_READ_PER_MIN: '1' } });
   try {
-    assert.equal((await new DrawbridgeClient({ apiUrl: url, token: 'x' }).me()).email, 'e');
-    assert.equal(calls, 2);
-    calls = 0;
-    await assert.rejects(new DrawbridgeClient({ apiUrl: url, token: 'x', maxRetries: 0 }).me(), { code: 'rate_limited', status: 429 });
+    await limited.app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(limited.app.server.address() as AddressInfo).port}`;
+    const user = await limited.user();
+    const refused = () => answered(limited).filter((a) => a.status === 429).length;
+    // the window's one read
+    assert.equal((await new DrawbridgeClient({ apiUrl: url, token: user.token }).me()).email, user.email);
+    // the server asks for about a minute
+    const direct = await fetch(`${url}/api/v1/me`, { headers: { authorization: `Bearer ${user.token}` } });
+    assert.equal(direct.status, 429);
+    assert.ok(Number(direct.headers.get('retry-after')) > 1, `retry-after: ${direct.headers.get('retry-after')}`);
+    assert.equal(refused(), 1);
+
+    // no retries: the first 429 is the answer
+    await assert.rejects(new DrawbridgeClient({ apiUrl: url, token: user.token, maxRetries: 0 }).me(), { code: 'rate_limited', status: 429 });
+    assert.equal(refused(), 2);
+
+    // two retries, each after the server's Retry-After capped at 1 s: three requests, then the error
+    const started = Date.now();
+    await assert.rejects(new DrawbridgeClient({ apiUrl: url, token: user.token, maxRetries: 2, maxRetryAfterSeconds: 1 }).me(), { code: 'rate_limited', status: 429 });
+    const elapsed = Date.now() - started;
+    assert.ok(elapsed >= 1900 && elapsed < 10_000, `waited ${elapsed} ms`);
+    assert.equal(refused(), 5);
   } finally {
-    server.close();
+    await limited.close();
   }
 });
 
@@ -107,6 +128,78 @@ describe('credentials', () => {
       assert.deepEqual(resolveCredentials({ ...env, SERVICE_TOKEN: 'from-env', SERVICE_API_URL: 'http://x:1' }), { token: 'from-env', apiUrl: 'http://x:1', source: 'env' });
     } finally {
       fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('renderDiagram against a running server', () => {
+  test('json is the envelope; png and svg are bytes with the delivered quality; an empty scene is null bytes', async () => {
+    const client = new DrawbridgeClient({ apiUrl, token: alice.token });
+    const { id } = await client.createDiagram({ scene: sceneOf(2) });
+
+    const envelope = await client.renderDiagram(id);
+    assert.equal(envelope.isEmpty, false);
+    assert.equal(envelope.elementCount, 2);
+    assert.match(envelope.svg ?? '', /<svg[\s>]/);
+    assert.equal(pngSize(Buffer.from(envelope.png!, 'base64')).width, 1024);
+    assert.equal(envelope.quality, 'faithful');
+    assert.equal(envelope.note, undefined);
+
+    const png = await client.renderDiagram(id, { format: 'png', quality: 'fast' });
+    assert.equal(pngSize(png.bytes!).width, 1024);
+    assert.deepEqual({ ...png, bytes: null }, { bytes: null, contentType: 'image/png', quality: 'fast', note: null });
+
+    const svg = await client.renderDiagram(id, { format: 'svg', quality: 'faithful' });
+    assert.match(Buffer.from(svg.bytes!).toString('utf8'), /<svg[\s>]/);
+    assert.match(svg.contentType, /^image\/svg\+xml\b/);
+    assert.equal(svg.quality, 'faithful');
+    assert.equal(svg.note, null);
+
+    const { id: emptyId } = await client.createDiagram({ scene: { elements: [] } });
+    assert.deepEqual(await client.renderDiagram(emptyId), { isEmpty: true, elementCount: 0, svg: null, png: null, quality: 'fast' });
+    const empty = await client.renderDiagram(emptyId, { format: 'svg' });
+    assert.equal(empty.bytes, null);
+    assert.equal(empty.quality, 'fast');
+    assert.equal(empty.note, null);
+
+    // what was asked: format always, quality only when given
+    assert.deepEqual(
+      answered(h).filter((a) => a.url.includes('/render')).filter((a) => a.url.includes(id) || a.url.includes(emptyId)),
+      [
+        { url: `/api/v1/diagrams/${id}/render?format=json`, status: 200 },
+        { url: `/api/v1/diagrams/${id}/render?format=png&quality=fast`, status: 200 },
+        { url: `/api/v1/diagrams/${id}/render?format=svg&quality=faithful`, status: 200 },
+        { url: `/api/v1/diagrams/${emptyId}/render?format=json`, status: 200 },
+        { url: `/api/v1/diagrams/${emptyId}/render?format=svg`, status: 204 },
+      ],
+    );
+  });
+
+  test('refusals are DrawbridgeApiErrors: an unknown quality, a diagram that is not yours', async () => {
+    const client = new DrawbridgeClient({ apiUrl, token: alice.token });
+    const { id } = await client.createDiagram({ scene: sceneOf(1) });
+    await assert.rejects(client.renderDiagram(id, { format: 'png', quality: 'best' as 'fast' }), { code: 'invalid_quality', status: 400, message: /best/ });
+    const bob = await h.user();
+    await assert.rejects(new DrawbridgeClient({ apiUrl, token: bob.token }).renderDiagram(id, { format: 'png' }), { code: 'not_found', status: 404 });
+  });
+
+  test('with the faithful renderer off, the fast fallback and its note come through in every format', async () => {
+    const off = await startHarness({ env: { RENDER_FAITHFUL: 'off' } });
+    try {
+      await off.app.listen({ port: 0, host: '127.0.0.1' });
+      const user = await off.user();
+      const client = new DrawbridgeClient({ apiUrl: `http://127.0.0.1:${(off.app.server.address() as AddressInfo).port}`, token: user.token });
+      const { id } = await client.createDiagram({ scene: sceneOf(2) });
+      const envelope = await client.renderDiagram(id);
+      assert.equal(envelope.quality, 'fast');
+      assert.equal(envelope.note, 'faithful_unavailable');
+      assert.equal(pngSize(Buffer.from(envelope.png!, 'base64')).width, 1024);
+      const png = await client.renderDiagram(id, { format: 'png' });
+      assert.equal(pngSize(png.bytes!).width, 1024);
+      assert.equal(png.quality, 'fast');
+      assert.equal(png.note, 'faithful_unavailable');
+    } finally {
+      await off.close();
     }
   });
 });

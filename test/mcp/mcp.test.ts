@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type Harness, startHarness, type TestUser } from '../helpers/harness.ts';
+import { pngSize } from '../helpers/png.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/drawbridge-mcp', import.meta.url));
 
@@ -43,7 +44,7 @@ describe('drawbridge-mcp over stdio against a running server', () => {
 
   test('lists the tools and the two resources', async () => {
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
-    for (const name of ['generate_diagram', 'create_scene', 'read_diagram', 'get_scene', 'list_diagrams', 'rename_diagram', 'move_diagram', 'edit_diagram', 'regenerate_diagram', 'patch_elements', 'trash_diagram', 'restore_diagram', 'lint_diagram', 'list_icons', 'list_folders', 'create_folder', 'list_comments', 'add_comment']) {
+    for (const name of ['generate_diagram', 'create_scene', 'read_diagram', 'get_scene', 'list_diagrams', 'rename_diagram', 'move_diagram', 'edit_diagram', 'regenerate_diagram', 'patch_elements', 'trash_diagram', 'restore_diagram', 'lint_diagram', 'list_icons', 'list_folders', 'create_folder', 'list_comments', 'add_comment', 'export_diagram']) {
       assert.ok(names.includes(name), `missing tool ${name}`);
     }
     assert.ok(!names.some((n) => n.includes('publish')));
@@ -80,6 +81,24 @@ describe('drawbridge-mcp over stdio against a running server', () => {
     assert.match(json(trash).error, /insufficient_scope/);
     const after = json(await client.callTool({ name: 'read_diagram', arguments: { id: created.id } }));
     assert.equal(after.deletedAt, null);
+  });
+
+  test('read_diagram includes a rendered PNG image block; export_diagram returns PNG as an image and SVG as text', async () => {
+    const created = json(await client.callTool({ name: 'generate_diagram', arguments: { spec: { nodes: [{ id: 'a' }, { id: 'b' }], edges: ['a -> b'] } } }));
+    const read = (await client.callTool({ name: 'read_diagram', arguments: { id: created.id } })) as { content: Array<{ type: string; text?: string; data?: string; mimeType?: string }> };
+    assert.deepEqual(read.content.map((b) => b.type), ['text', 'image']);
+    assert.equal(JSON.parse(read.content[0]!.text!).nodes.length, 2);
+    assert.equal(read.content[1]!.mimeType, 'image/png');
+    assert.equal(pngSize(Buffer.from(read.content[1]!.data!, 'base64')).width, 1024);
+
+    const png = (await client.callTool({ name: 'export_diagram', arguments: { id: created.id, format: 'png', quality: 'fast' } })) as typeof read;
+    assert.equal(JSON.parse(png.content[0]!.text!).quality, 'fast');
+    assert.equal(png.content[1]!.type, 'image');
+    assert.equal(pngSize(Buffer.from(png.content[1]!.data!, 'base64')).width, 1024);
+
+    const svg = (await client.callTool({ name: 'export_diagram', arguments: { id: created.id, format: 'svg' } })) as typeof read;
+    assert.equal(svg.content[1]!.type, 'text');
+    assert.match(svg.content[1]!.text!, /^(<\?xml[^>]*>\s*)?<svg[\s>]/);
   });
 
   test('create_scene fills the minimal fields of terse elements', async () => {
