@@ -6,6 +6,8 @@
 export const errorStatus = {
   unauthorized: 401,
   insufficient_scope: 403,
+  /** Web app only: a state-changing request without the session's CSRF token, or from another origin. */
+  csrf_failed: 403,
   email_unverified: 403,
   quota_exceeded: 403,
   folder_forbidden: 403,

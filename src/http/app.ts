@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { ApiError } from '../errors.ts';
+import { webAssetsPlugin } from '../web/assets.ts';
 import { publicPagePlugin } from '../web/public-page.ts';
+import { webAppPlugin } from '../web/web-app.ts';
 import { Authenticator } from './authenticate.ts';
 import { toApiError } from './errors.ts';
 import { mcpEndpoint } from './mcp.ts';
@@ -191,7 +193,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     });
   }
 
+  await app.register(webAssetsPlugin);
   await app.register(publicPagePlugin, { deps: services });
+  await app.register(webAppPlugin, { deps: services });
   await app.register(mcpEndpoint);
   return app;
 }

@@ -128,6 +128,30 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
       await db.schema.createIndex('comments_diagram').on('comments').columns(['diagram_id', 'created_at']).execute();
     },
   },
+  '0004_web_accounts': {
+    async up(db: Kysely<any>) {
+      // Accounts made by the admin CLI have no password until their owner resets it.
+      await db.schema.alterTable('users').addColumn('password_hash', 'text').execute();
+      await db.schema
+        .createTable('sessions')
+        .addColumn('id_hash', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('csrf_token', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('sessions_user').on('sessions').column('user_id').execute();
+      await db.schema
+        .createTable('email_tokens')
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('purpose', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('used_at', 'text')
+        .execute();
+    },
+  },
   };
 }
 

@@ -11,6 +11,27 @@ export interface UsersTable {
   email_verified: number;
   quota: number;
   created_at: string;
+  /** scrypt hash (src/auth/passwords.ts); null for accounts without a password (made by the admin CLI). */
+  password_hash: string | null;
+}
+
+/** Web sessions: only a SHA-256 of the cookie value is stored. */
+export interface SessionsTable {
+  id_hash: string;
+  user_id: string;
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** One-use links sent by email (verification, password reset): only a SHA-256 of the token is stored. */
+export interface EmailTokensTable {
+  token_hash: string;
+  user_id: string;
+  purpose: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }
 
 export interface TokensTable {
@@ -105,4 +126,6 @@ export interface Database {
   public_links: PublicLinksTable;
   settings: SettingsTable;
   comments: CommentsTable;
+  sessions: SessionsTable;
+  email_tokens: EmailTokensTable;
 }

@@ -12,8 +12,12 @@ import {
   type ContentWriteResult,
   type DiagramMeta,
   type DiagramRecord,
+  type EmailTokenPurpose,
   type FolderRecord,
+  type OwnedDiagramCounts,
+  type OwnedDiagramsQuery,
   type PublicLinkRecord,
+  type SessionRecord,
   type Store,
   StoreConflict,
   type TokenRecord,
@@ -21,7 +25,7 @@ import {
   type WorkspaceRecord,
 } from './store.ts';
 
-const toUser = (r: Selectable<UsersTable>): UserRecord => ({
+const toUser = (r: Omit<Selectable<UsersTable>, 'password_hash'>): UserRecord => ({
   id: r.id,
   email: r.email,
   emailVerified: r.email_verified === 1,
@@ -183,6 +187,7 @@ export class SqlStore implements Store {
           email_verified: user.emailVerified ? 1 : 0,
           quota: user.quota,
           created_at: user.createdAt,
+          password_hash: null,
         })
         .execute();
     } catch (error) {
@@ -208,6 +213,72 @@ export class SqlStore implements Store {
 
   async setQuota(userId: string, quota: number): Promise<void> {
     await this.db.updateTable('users').set({ quota }).where('id', '=', userId).execute();
+  }
+
+  async findPasswordHash(userId: string): Promise<string | null> {
+    const row = await this.db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
+    return row?.password_hash ?? null;
+  }
+
+  async setPasswordHash(userId: string, hash: string): Promise<void> {
+    await this.db.updateTable('users').set({ password_hash: hash }).where('id', '=', userId).execute();
+  }
+
+  async createSession(session: SessionRecord): Promise<void> {
+    await this.db
+      .insertInto('sessions')
+      .values({ id_hash: session.idHash, user_id: session.userId, csrf_token: session.csrfToken, created_at: session.createdAt, expires_at: session.expiresAt })
+      .execute();
+  }
+
+  async findSession(idHash: string, now: string): Promise<{ session: SessionRecord; user: UserRecord } | null> {
+    const row = await this.db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select(['s.id_hash', 's.user_id', 's.csrf_token', 's.created_at', 's.expires_at', 'u.id', 'u.email', 'u.email_verified', 'u.quota', 'u.created_at as user_created_at'])
+      .where('s.id_hash', '=', idHash)
+      .where('s.expires_at', '>', now)
+      .executeTakeFirst();
+    if (!row) return null;
+    return {
+      session: { idHash: row.id_hash, userId: row.user_id, csrfToken: row.csrf_token, createdAt: row.created_at, expiresAt: row.expires_at },
+      user: { id: row.id, email: row.email, emailVerified: row.email_verified === 1, quota: Number(row.quota), createdAt: row.user_created_at },
+    };
+  }
+
+  async deleteSession(idHash: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+  }
+
+  async deleteSessionsOfUser(userId: string, except?: string): Promise<void> {
+    let query = this.db.deleteFrom('sessions').where('user_id', '=', userId);
+    if (except !== undefined) query = query.where('id_hash', '!=', except);
+    await query.execute();
+  }
+
+  async createEmailToken(token: { tokenHash: string; userId: string; purpose: EmailTokenPurpose; createdAt: string; expiresAt: string }): Promise<void> {
+    await this.db
+      .insertInto('email_tokens')
+      .values({ token_hash: token.tokenHash, user_id: token.userId, purpose: token.purpose, created_at: token.createdAt, expires_at: token.expiresAt, used_at: null })
+      .execute();
+  }
+
+  async consumeEmailToken(tokenHash: string, purpose: EmailTokenPurpose, now: string): Promise<string | null> {
+    // One statement: two requests racing for one link cannot both use it.
+    const row = await this.db
+      .updateTable('email_tokens')
+      .set({ used_at: now })
+      .where('token_hash', '=', tokenHash)
+      .where('purpose', '=', purpose)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning('user_id')
+      .executeTakeFirst();
+    return row?.user_id ?? null;
+  }
+
+  async setDiagramStarred(id: string, starred: boolean): Promise<void> {
+    await this.db.updateTable('diagrams').set({ starred: starred ? 1 : 0 }).where('id', '=', id).execute();
   }
 
   async insertToken(token: TokenRecord, tokenHash: string): Promise<void> {
@@ -373,12 +444,19 @@ export class SqlStore implements Store {
     return { diagram: toMeta(row), access: SqlStore.access(row) };
   }
 
-  async listOwnedDiagrams(query: { ownerId: string; trashed: boolean; after: { createdAt: string; id: string } | null; limit: number }) {
+  async listOwnedDiagrams(query: OwnedDiagramsQuery) {
     let q = this.db
       .selectFrom('diagrams as d')
       .select(META_COLUMNS)
       .where('d.owner_id', '=', query.ownerId)
       .where('d.deleted_at', query.trashed ? 'is not' : 'is', null);
+    if (query.folderId !== undefined) q = q.where('d.folder_id', '=', query.folderId);
+    if (query.starredOnly) q = q.where('d.starred', '=', 1);
+    if (query.titleContains) {
+      // Both sides through the same lower(), so an exact-case match is always found on either engine.
+      const pattern = `%${query.titleContains.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      q = q.where(sql<boolean>`lower(d.title) like lower(${pattern}) escape '\\'`);
+    }
     const after = query.after;
     if (after) {
       q = q.where((eb) =>
@@ -387,6 +465,28 @@ export class SqlStore implements Store {
     }
     const rows = await q.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(query.limit).execute();
     return rows.map(toMeta);
+  }
+
+  async countOwnedDiagrams(ownerId: string): Promise<OwnedDiagramCounts> {
+    const trashed = sql<number>`case when deleted_at is null then 0 else 1 end`;
+    const rows = await this.db
+      .selectFrom('diagrams')
+      .select((eb) => ['folder_id', 'starred', trashed.as('trashed'), eb.fn.countAll<number | string>().as('count')])
+      .where('owner_id', '=', ownerId)
+      .groupBy(['folder_id', 'starred', trashed])
+      .execute();
+    const counts: OwnedDiagramCounts = { active: 0, starred: 0, trashed: 0, byFolder: {} };
+    for (const row of rows) {
+      const count = Number(row.count);
+      if (Number(row.trashed) === 1) {
+        counts.trashed += count;
+        continue;
+      }
+      counts.active += count;
+      if (row.starred === 1) counts.starred += count;
+      if (row.folder_id !== null) counts.byFolder[row.folder_id] = (counts.byFolder[row.folder_id] ?? 0) + count;
+    }
+    return counts;
   }
 
   async updateDiagramMeta(id: string, change: { title?: string; folderId?: string | null; updatedAt: string }) {

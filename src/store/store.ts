@@ -11,6 +11,16 @@ export interface UserRecord {
   createdAt: string;
 }
 
+export interface SessionRecord {
+  idHash: string;
+  userId: string;
+  csrfToken: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export type EmailTokenPurpose = 'verify_email' | 'reset_password';
+
 export interface TokenRecord {
   id: string;
   userId: string;
@@ -102,6 +112,30 @@ export interface ListPosition {
   id: string;
 }
 
+/** Which owned diagrams to list: one page, newest first, strictly after `after` when given. */
+export interface OwnedDiagramsQuery {
+  ownerId: string;
+  trashed: boolean;
+  after: ListPosition | null;
+  limit: number;
+  /** Only the diagrams filed directly in this folder. */
+  folderId?: string;
+  /** Only starred diagrams. */
+  starredOnly?: boolean;
+  /** Only titles containing this text, ignoring case as the database's lower() folds it (ASCII letters everywhere). */
+  titleContains?: string;
+}
+
+/** How many diagrams a user has in each place the dashboard shows. */
+export interface OwnedDiagramCounts {
+  active: number;
+  /** Active and starred. */
+  starred: number;
+  trashed: number;
+  /** Active diagrams filed directly in each folder, by folder id (folders without any are absent). */
+  byFolder: Record<string, number>;
+}
+
 /** Thrown when an insert would break a uniqueness rule (e.g. a second user with one email). */
 export class StoreConflict extends Error {
   constructor(message: string) {
@@ -128,6 +162,22 @@ export interface Store {
   findUserById(id: string): Promise<UserRecord | null>;
   setEmailVerified(userId: string, verified: boolean): Promise<void>;
   setQuota(userId: string, quota: number): Promise<void>;
+  /** The account's password hash, or null when it has none. */
+  findPasswordHash(userId: string): Promise<string | null>;
+  setPasswordHash(userId: string, hash: string): Promise<void>;
+
+  createSession(session: SessionRecord): Promise<void>;
+  /** A session that has not expired at `now`, with its user. */
+  findSession(idHash: string, now: string): Promise<{ session: SessionRecord; user: UserRecord } | null>;
+  deleteSession(idHash: string): Promise<void>;
+  /** Ends every session of a user (password reset), but `except`. */
+  deleteSessionsOfUser(userId: string, except?: string): Promise<void>;
+
+  createEmailToken(token: { tokenHash: string; userId: string; purpose: EmailTokenPurpose; createdAt: string; expiresAt: string }): Promise<void>;
+  /** Uses a link once: the user id if it was unused, unexpired and for this purpose, else null. */
+  consumeEmailToken(tokenHash: string, purpose: EmailTokenPurpose, now: string): Promise<string | null>;
+
+  setDiagramStarred(id: string, starred: boolean): Promise<void>;
 
   insertToken(token: TokenRecord, tokenHash: string): Promise<void>;
   /**
@@ -156,8 +206,9 @@ export interface Store {
   findDiagramForUser(id: string, userId: string): Promise<{ diagram: DiagramRecord; access: AccessFacts } | null>;
   /** As findDiagramForUser, without reading the elements. */
   findDiagramMetaForUser(id: string, userId: string): Promise<{ diagram: DiagramMeta; access: AccessFacts } | null>;
-  /** Owned diagrams, newest first, strictly after `after` when given. */
-  listOwnedDiagrams(query: { ownerId: string; trashed: boolean; after: ListPosition | null; limit: number }): Promise<DiagramMeta[]>;
+  /** Owned diagrams, newest first, strictly after `after` when given, narrowed by the query's optional filters. */
+  listOwnedDiagrams(query: OwnedDiagramsQuery): Promise<DiagramMeta[]>;
+  countOwnedDiagrams(ownerId: string): Promise<OwnedDiagramCounts>;
   updateDiagramMeta(id: string, change: { title?: string; folderId?: string | null; updatedAt: string }): Promise<DiagramMeta | null>;
   /** Trashes (keeping an earlier deletedAt) or restores. */
   setDiagramTrashed(id: string, trashed: boolean, now: string): Promise<void>;

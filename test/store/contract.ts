@@ -154,6 +154,73 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
         }));
     });
 
+    describe('web accounts', () => {
+      test('a password hash is stored per user; accounts start without one', () =>
+        withStore(async (store) => {
+          const user = await createUser(store);
+          const other = await createUser(store);
+          assert.equal(await store.findPasswordHash(user.id), null);
+          await store.setPasswordHash(user.id, 'scrypt$hash');
+          assert.equal(await store.findPasswordHash(user.id), 'scrypt$hash');
+          assert.equal(await store.findPasswordHash(other.id), null);
+          assert.deepEqual(await store.findUserById(user.id), user, 'the user record never carries the hash');
+        }));
+
+      test('a session is found with its user until it expires, and not after it is deleted', () =>
+        withStore(async (store) => {
+          const user = await createUser(store);
+          const session = { idHash: `s-${randomUUID()}`, userId: user.id, csrfToken: 'csrf', createdAt: at(0), expiresAt: at(1000) };
+          await store.createSession(session);
+          assert.deepEqual(await store.findSession(session.idHash, at(999)), { session, user });
+          assert.equal(await store.findSession(session.idHash, at(1000)), null, 'expired at expiresAt');
+          await store.deleteSession(session.idHash);
+          assert.equal(await store.findSession(session.idHash, at(1)), null);
+        }));
+
+      test('deleteSessionsOfUser ends every session of that user but the one kept, and no one else\'s', () =>
+        withStore(async (store) => {
+          const user = await createUser(store);
+          const other = await createUser(store);
+          const make = async (userId: string) => {
+            const session = { idHash: `s-${randomUUID()}`, userId, csrfToken: 'c', createdAt: at(0), expiresAt: at(10_000) };
+            await store.createSession(session);
+            return session.idHash;
+          };
+          const [kept, ended, others] = [await make(user.id), await make(user.id), await make(other.id)];
+          await store.deleteSessionsOfUser(user.id, kept);
+          assert.ok(await store.findSession(kept, at(1)));
+          assert.equal(await store.findSession(ended, at(1)), null);
+          assert.ok(await store.findSession(others, at(1)));
+          await store.deleteSessionsOfUser(user.id);
+          assert.equal(await store.findSession(kept, at(1)), null);
+        }));
+
+      test('an email token is used once, only for its purpose and before it expires, even when raced', () =>
+        withStore(async (store) => {
+          const user = await createUser(store);
+          const token = (tokenHash: string) => ({ tokenHash, userId: user.id, purpose: 'verify_email' as const, createdAt: at(0), expiresAt: at(1000) });
+          await store.createEmailToken(token('t1'));
+          assert.equal(await store.consumeEmailToken('t1', 'reset_password', at(1)), null, 'wrong purpose');
+          const raced = await Promise.all([1, 2, 3].map(() => store.consumeEmailToken('t1', 'verify_email', at(2))));
+          assert.deepEqual(raced.filter((id) => id !== null), [user.id], 'exactly one use');
+          await store.createEmailToken(token('t2'));
+          assert.equal(await store.consumeEmailToken('t2', 'verify_email', at(1000)), null, 'expired');
+          assert.equal(await store.consumeEmailToken('nope', 'verify_email', at(1)), null);
+        }));
+
+      test('setDiagramStarred stars and unstars one diagram', () =>
+        withStore(async (store) => {
+          const user = await createUser(store);
+          const diagram = await createDiagram(store, diagramRecord(user.id));
+          const other = await createDiagram(store, diagramRecord(user.id));
+          await store.setDiagramStarred(diagram.id, true);
+          assert.equal((await store.findDiagram(diagram.id))?.starred, true);
+          assert.equal((await store.findDiagram(other.id))?.starred, false);
+          await store.setDiagramStarred(diagram.id, false);
+          assert.equal((await store.findDiagram(diagram.id))?.starred, false);
+        }));
+    });
+
     describe('tokens', () => {
       test('findCredential by hash returns the token and its user', () =>
         withStore(async (store) => {
@@ -476,6 +543,62 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
               [diagrams[1]!.id, at(100)],
             ],
           );
+        }));
+
+      test('listOwnedDiagrams narrows by folder, star and title substring ignoring case, combined and paged', () =>
+        withStore(async (store) => {
+          const user = await createUser(store);
+          const stranger = await createUser(store);
+          const folder = await store.createFolder(folderRecord(user.id));
+          const make = (title: string, i: number, extra: Partial<DiagramRecord> = {}) =>
+            createDiagram(store, diagramRecord(user.id, { title, createdAt: at(i), ...extra }));
+          const payments = await make('Payments flow', 1, { folderId: folder.id });
+          const refunds = await make('PAYMENT refunds', 2, { starred: true });
+          const filedStarred = await make('payment retries', 3, { folderId: folder.id, starred: true });
+          await make('Login', 4, { folderId: folder.id });
+          const percent = await make('100% done_ok', 5);
+          await make('100 percent', 6);
+          await createDiagram(store, diagramRecord(stranger.id, { title: 'Payments', folderId: folder.id, starred: true }));
+          const trashedPayment = await make('payment (old)', 7);
+          await store.setDiagramTrashed(trashedPayment.id, true, at(100));
+
+          const list = async (filters: Partial<Parameters<Store['listOwnedDiagrams']>[0]>) =>
+            (await store.listOwnedDiagrams({ ownerId: user.id, trashed: false, after: null, limit: 100, ...filters })).map((d) => d.title);
+          assert.deepEqual(await list({ titleContains: 'pAyMeNt' }), [filedStarred.title, refunds.title, payments.title]);
+          assert.deepEqual(await list({ folderId: folder.id }), ['Login', filedStarred.title, payments.title]);
+          assert.deepEqual(await list({ starredOnly: true }), [filedStarred.title, refunds.title]);
+          assert.deepEqual(await list({ titleContains: 'payment', folderId: folder.id, starredOnly: true }), [filedStarred.title]);
+          assert.deepEqual(await list({ titleContains: '%' }), [percent.title], '% is a literal character, not a wildcard');
+          assert.deepEqual(await list({ titleContains: 'e_o' }), [percent.title], '_ is a literal character, not a wildcard');
+          assert.deepEqual(await list({ titleContains: 'payment', trashed: true }), [trashedPayment.title]);
+
+          const first = await store.listOwnedDiagrams({ ownerId: user.id, trashed: false, after: null, limit: 2, titleContains: 'payment' });
+          const last = first.at(-1)!;
+          const rest = await store.listOwnedDiagrams({
+            ownerId: user.id,
+            trashed: false,
+            after: { createdAt: last.createdAt, id: last.id },
+            limit: 2,
+            titleContains: 'payment',
+          });
+          assert.deepEqual([...first, ...rest].map((d) => d.id), [filedStarred.id, refunds.id, payments.id]);
+        }));
+
+      test('countOwnedDiagrams counts active, starred, trashed and active per folder, for that owner only', () =>
+        withStore(async (store) => {
+          const user = await createUser(store);
+          const stranger = await createUser(store);
+          const [a, b] = [await store.createFolder(folderRecord(user.id)), await store.createFolder(folderRecord(user.id))];
+          await createDiagram(store, diagramRecord(user.id, { folderId: a.id, starred: true }));
+          await createDiagram(store, diagramRecord(user.id, { folderId: a.id }));
+          await createDiagram(store, diagramRecord(user.id, { starred: true }));
+          const trashed = await createDiagram(store, diagramRecord(user.id, { folderId: b.id, starred: true }));
+          await store.setDiagramTrashed(trashed.id, true, at(10));
+          await createDiagram(store, diagramRecord(stranger.id, { folderId: a.id, starred: true }));
+
+          assert.deepEqual(await store.countOwnedDiagrams(user.id), { active: 3, starred: 2, trashed: 1, byFolder: { [a.id]: 2 } });
+          const nobody = await createUser(store);
+          assert.deepEqual(await store.countOwnedDiagrams(nobody.id), { active: 0, starred: 0, trashed: 0, byFolder: {} });
         }));
 
       test('updateDiagramMeta changes only the fields given', () =>

@@ -1,0 +1,87 @@
+/** The frame of every signed-in page (and of the sign-in pages): head, navigation, headers. */
+import { escapeHtml } from './html.ts';
+import type { WebSession } from './session.ts';
+
+/**
+ * Headers for web app pages: scripts and styles only from this server (the
+ * editor's bundle is built by the project, never from a CDN), nothing framed.
+ */
+export const APP_PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'cache-control': 'no-store',
+};
+
+export interface AppPageOptions {
+  /** The signed-in person: shows the navigation and the sign-out form. */
+  session?: WebSession | null;
+  /** Extra tags for <head> (stylesheets and scripts of this server only). */
+  head?: string;
+  /** A page that fills the window (the editor): no navigation bar or margins. */
+  fullWindow?: boolean;
+}
+
+/** A hidden form field carrying the session's CSRF token: put one in every POST form. */
+export function csrfField(session: WebSession): string {
+  return `<input type="hidden" name="_csrf" value="${escapeHtml(session.csrfToken)}">`;
+}
+
+function navigation(session: WebSession): string {
+  return `<nav class="top">
+<a class="brand" href="/app">Drawbridge</a>
+<a href="/app">Diagrams</a>
+<a href="/app/settings/tokens">API tokens</a>
+<span class="spacer"></span>
+<span class="muted">${escapeHtml(session.user.email)}</span>
+<form method="post" action="/logout">${csrfField(session)}<button type="submit" class="link">Sign out</button></form>
+</nav>`;
+}
+
+export function appPage(title: string, body: string, options: AppPageOptions = {}): string {
+  const session = options.session ?? null;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · Drawbridge</title>
+<style>
+:root { color-scheme: light; --ink: #1e1e1e; --muted: #666; --line: #e3e3e8; --accent: #5b57d1; --danger: #c92a2a; }
+* { box-sizing: border-box; }
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: var(--ink); background: #fafafa; }
+main { max-width: 1100px; margin: 2rem auto; padding: 0 1.5rem; }
+main.narrow { max-width: 26rem; margin-top: 4rem; }
+nav.top { display: flex; gap: 1.25rem; align-items: center; padding: .75rem 1.5rem; background: #fff; border-bottom: 1px solid var(--line); }
+nav.top a { color: var(--ink); text-decoration: none; }
+nav.top a.brand { font-weight: 700; color: var(--accent); }
+nav.top .spacer { flex: 1; }
+nav.top form { margin: 0; }
+h1 { font-size: 1.5rem; margin: 0 0 1rem; }
+h2 { font-size: 1.15rem; margin: 2rem 0 .75rem; }
+.muted { color: var(--muted); }
+.error { color: var(--danger); }
+.notice { background: #ebfbee; border: 1px solid #b2f2bb; padding: .75rem 1rem; border-radius: 8px; }
+label { display: block; margin: .75rem 0 .25rem; font-weight: 600; }
+input[type=email], input[type=password], input[type=text], input[type=date], input[type=search], select, textarea { width: 100%; padding: .55rem .6rem; font: inherit; border: 1px solid #ccc; border-radius: 6px; background: #fff; }
+textarea { font-family: ui-monospace, monospace; min-height: 10rem; }
+button, .button { display: inline-block; padding: .5rem 1rem; font: inherit; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; text-decoration: none; }
+button.secondary, .button.secondary { background: #fff; color: var(--accent); }
+button.danger { background: #fff; color: var(--danger); border-color: var(--danger); }
+button.link { background: none; border: none; color: var(--accent); padding: 0; }
+form.stack button { margin-top: 1rem; }
+table { width: 100%; border-collapse: collapse; background: #fff; }
+th, td { text-align: left; padding: .55rem .6rem; border-bottom: 1px solid var(--line); vertical-align: middle; }
+code, .mono { font-family: ui-monospace, monospace; }
+body.full { overflow: hidden; }
+</style>
+${options.head ?? ''}
+</head>
+<body${options.fullWindow ? ' class="full"' : ''}>
+${session && !options.fullWindow ? navigation(session) : ''}
+${body}
+</body>
+</html>`;
+}

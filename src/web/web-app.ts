@@ -1,0 +1,44 @@
+/**
+ * The web app for people (issue 7): sign-up and sign-in, API tokens, the
+ * dashboard and the editor. Pages are rendered on the server; the editor is
+ * the Excalidraw component, bundled by the project (assets.ts). Every route
+ * here is session-based (session.ts); the REST API and /mcp stay bearer-only.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { ApiError } from '../errors.ts';
+import { toApiError } from '../http/errors.ts';
+import type { ServiceDeps } from '../http/route.ts';
+import { escapeHtml } from './html.ts';
+import { APP_PAGE_HEADERS, appPage } from './layout.ts';
+import { SignInRequired, sessionPlugin } from './session.ts';
+
+/** JSON endpoints of the web app (used by its own scripts), as opposed to pages. */
+export const WEB_API_PREFIX = '/app/api/';
+
+export interface WebDeps {
+  deps: ServiceDeps;
+}
+
+export const webAppPlugin: FastifyPluginAsync<WebDeps> = async (app, { deps }) => {
+  await app.register(sessionPlugin, { deps });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const isWebApi = request.url.startsWith(WEB_API_PREFIX);
+    if (error instanceof SignInRequired) {
+      if (isWebApi) return reply.code(401).send(new ApiError('unauthorized', 'sign in first').toBody());
+      const next = encodeURIComponent(request.url);
+      return reply.redirect(`/login?next=${next}`, 303);
+    }
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) request.log.error({ err: error }, 'web request failed');
+    reply.code(apiError.status).headers(apiError.headers);
+    if (isWebApi) return reply.send(apiError.toBody());
+    const message = apiError.status >= 500 ? 'Something went wrong on our side. Try again in a moment.' : apiError.message;
+    return reply
+      .headers(APP_PAGE_HEADERS)
+      .send(appPage('Error', `<main class="narrow"><h1>That did not work</h1><p class="error">${escapeHtml(message)}</p><p><a href="/app">Back to your diagrams</a></p></main>`, { session: request.webSession }));
+  });
+};
