@@ -17,6 +17,10 @@ export interface Config {
   /** Size bound of the render cache under DATA_DIR; the least recently used renders go first. */
   renderCacheBytes: number;
   logLevel: string;
+  /** `smtp://` or `smtps://` URL of the mail relay; unset, mail is written to DATA_DIR/outbox instead. */
+  smtpUrl: string | undefined;
+  /** The From of every message the service sends. */
+  mailFrom: string;
 }
 
 function positiveInt(name: string, raw: string | undefined, fallback: number): number {
@@ -38,10 +42,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new Error('DATABASE_URL must be a postgres:// URL (unset it to use the embedded SQLite database)');
   }
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl)) throw new Error('SMTP_URL must be an smtp:// or smtps:// URL (unset it to write mail to DATA_DIR/outbox)');
+  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!URL.canParse(publicUrl) || !/^https?:$/.test(new URL(publicUrl).protocol)) throw new Error(`PUBLIC_URL must be an http:// or https:// URL, got "${publicUrl}"`);
   return {
     port,
     host: env.HOST || '127.0.0.1',
-    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrl,
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl,
     rateLimitReadPerMin: positiveInt('RATE_LIMIT_READ_PER_MIN', env.RATE_LIMIT_READ_PER_MIN, 120),
@@ -51,5 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     renderTimeoutMs: positiveInt('RENDER_TIMEOUT_MS', env.RENDER_TIMEOUT_MS, 15_000),
     renderCacheBytes: positiveInt('RENDER_CACHE_MB', env.RENDER_CACHE_MB, 256) * 1024 * 1024,
     logLevel: env.LOG_LEVEL || 'info',
+    smtpUrl,
+    mailFrom: env.MAIL_FROM || `Drawbridge <no-reply@${new URL(publicUrl).hostname}>`,
   };
 }

@@ -1,6 +1,7 @@
 import { loadConfig } from './config.ts';
 import { buildApp } from './http/app.ts';
 import { openStore } from './store/open.ts';
+import { prepareWebAssets } from './web/assets.ts';
 
 /** `npm start`: open (and migrate) the database, then serve until SIGTERM/SIGINT. */
 const config = loadConfig();
@@ -20,6 +21,9 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   });
 }
 
+// The editor's browser bundle is built from the project's sources once (cached by a hash of its inputs).
+const web = await prepareWebAssets();
+app.log.info({ built: web.built, ms: Math.round(web.elapsedMs) }, 'web assets ready');
 await app.listen({ port: config.port, host: config.host });
 // The faithful render workers load the editor (a second or two each): start them now, not on the first render.
 app.renderer.warm();

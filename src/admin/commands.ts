@@ -1,23 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { Command, CommanderError, Option } from 'commander';
+import { DEFAULT_QUOTA, normaliseEmail } from '../auth/accounts.ts';
 import { parseCapabilityList } from '../auth/capabilities.ts';
+import { mintToken, tokenName } from '../auth/mint-token.ts';
 import type { ShareRole, WorkspaceRole } from '../auth/policy.ts';
-import { generateToken, hashToken } from '../auth/token.ts';
 import { sanitizeTitle } from '../domain/title.ts';
 import type { Store, UserRecord } from '../store/store.ts';
 
-export const DEFAULT_QUOTA = 3;
+export { DEFAULT_QUOTA };
 
 /** A failure the operator should read: printed as one line on stderr. */
 export class AdminError extends Error {}
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DURATION = /^(\d+)\s*(s|m|h|d|w)$/;
 const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 
-function normaliseEmail(raw: string): string {
-  const email = raw.trim().toLowerCase();
-  if (!EMAIL.test(email)) throw new AdminError(`not an email address: ${raw}`);
+function emailArgument(raw: string): string {
+  const email = normaliseEmail(raw);
+  if (!email) throw new AdminError(`not an email address: ${raw}`);
   return email;
 }
 
@@ -35,7 +35,7 @@ export function parseDuration(raw: string): number {
 }
 
 async function userByEmail(store: Store, raw: string): Promise<UserRecord> {
-  const user = await store.findUserByEmail(normaliseEmail(raw));
+  const user = await store.findUserByEmail(emailArgument(raw));
   if (!user) throw new AdminError(`no user with email ${raw}`);
   return user;
 }
@@ -66,7 +66,7 @@ export async function runAdminCommand(argv: string[], store: Store, now: () => D
     .action(async (opts: { email: string; unverified?: boolean; quota: string }) => {
       const record: UserRecord = {
         id: randomUUID(),
-        email: normaliseEmail(opts.email),
+        email: emailArgument(opts.email),
         emailVerified: !opts.unverified,
         quota: quotaValue(opts.quota),
         createdAt: now().toISOString(),
@@ -118,23 +118,14 @@ export async function runAdminCommand(argv: string[], store: Store, now: () => D
         if (Number.isNaN(at)) throw new AdminError(`--expires-at is not an ISO 8601 instant: ${opts.expiresAt}`);
         expiresAt = new Date(at).toISOString();
       }
-      const text = generateToken();
-      const id = randomUUID();
-      await store.insertToken(
-        {
-          id,
-          userId: owner.id,
-          name: sanitizeTitle(opts.name, 100) || 'admin-cli',
-          last4: text.slice(-4),
-          capabilities,
-          createdAt: minted.toISOString(),
-          expiresAt,
-          revokedAt: null,
-          lastUsedAt: null,
-        },
-        hashToken(text),
-      );
-      result = { id, token: text, capabilities, expiresAt };
+      const { record, token: text } = await mintToken(store, {
+        userId: owner.id,
+        name: tokenName(opts.name) || 'admin-cli',
+        capabilities,
+        expiresAt,
+        now: minted,
+      });
+      result = { id: record.id, token: text, capabilities, expiresAt };
     });
   token
     .command('revoke')

@@ -2,8 +2,8 @@ import { randomInt } from 'node:crypto';
 import type { SceneElement, WriteStamp } from '../domain/edit/types.ts';
 import { ApiError } from '../errors.ts';
 import type { ContentWriteResult, DiagramRecord } from '../store/store.ts';
-import { diagramWithElementsFor } from './diagram-access.ts';
-import type { Actor, ServiceDeps } from './route.ts';
+import { type Caller, diagramWithElementsFor } from './diagram-access.ts';
+import type { ServiceDeps } from './route.ts';
 
 /** Writers that lose a race without an expectedUpdatedAt recompute on the new revision this many times. */
 const ATTEMPTS = 5;
@@ -50,7 +50,7 @@ export function writeStamp(deps: ServiceDeps): WriteStamp {
  */
 export async function writeContent<T extends NextContent>(
   deps: ServiceDeps,
-  actor: Actor,
+  actor: Caller,
   id: string,
   expected: string | null,
   compute: (elements: readonly SceneElement[], current: DiagramRecord) => Promise<T> | T,

@@ -12,7 +12,15 @@ export const PAGE_HEADERS = {
   'cache-control': 'no-store',
 };
 
-export function page(title: string, body: string): string {
+export interface PageOptions {
+  /** `column` (the default) sets the body in a centred column; `full-screen` gives it the whole viewport to lay out. */
+  layout?: 'column' | 'full-screen';
+  /** CSS for this page alone, after the shared rules. */
+  style?: string;
+}
+
+export function page(title: string, body: string, options: PageOptions = {}): string {
+  const content = options.layout === 'full-screen' ? `<body class="full-screen">\n${body}\n</body>` : `<body><main>\n${body}\n</main></body>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -29,12 +37,11 @@ form { display: flex; gap: .5rem; margin-top: 1rem; }
 input[type=password] { padding: .5rem; font-size: 1rem; flex: 1; max-width: 20rem; }
 button { padding: .5rem 1rem; font-size: 1rem; }
 .error { color: #b00020; }
-ul.labels li { margin: .25rem 0; }
-img.diagram { display: block; max-width: 100%; height: auto; margin: 1.5rem 0; background: #fff; border: 1px solid #e9ecef; border-radius: 8px; }
+body.full-screen { display: flex; flex-direction: column; height: 100vh; height: 100dvh; overflow: hidden; background: #fff; }
+.sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
+${options.style ?? ''}
 </style>
 </head>
-<body><main>
-${body}
-</main></body>
+${content}
 </html>`;
 }

@@ -5,11 +5,13 @@ import type { WebSession } from './session.ts';
 /**
  * Headers for web app pages: scripts and styles only from this server (the
  * editor's bundle is built by the project, never from a CDN), nothing framed.
+ * The editor works under exactly this policy: inline styles are needed by its
+ * Mermaid import and SVG export, data: images by its toolbar icons.
  */
 export const APP_PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'content-security-policy':
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; font-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
   'cache-control': 'no-store',
@@ -20,7 +22,7 @@ export interface AppPageOptions {
   session?: WebSession | null;
   /** Extra tags for <head> (stylesheets and scripts of this server only). */
   head?: string;
-  /** A page that fills the window (the editor): no navigation bar or margins. */
+  /** A page that fills the window (the editor): no navigation bar and none of the page styles, which would reach into the editor's own. */
   fullWindow?: boolean;
 }
 
@@ -48,7 +50,7 @@ export function appPage(title: string, body: string, options: AppPageOptions = {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · Drawbridge</title>
-<style>
+${options.fullWindow ? '' : `<style>
 :root { color-scheme: light; --ink: #1e1e1e; --muted: #666; --line: #e3e3e8; --accent: #5b57d1; --danger: #c92a2a; }
 * { box-sizing: border-box; }
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: var(--ink); background: #fafafa; }
@@ -75,11 +77,10 @@ form.stack button { margin-top: 1rem; }
 table { width: 100%; border-collapse: collapse; background: #fff; }
 th, td { text-align: left; padding: .55rem .6rem; border-bottom: 1px solid var(--line); vertical-align: middle; }
 code, .mono { font-family: ui-monospace, monospace; }
-body.full { overflow: hidden; }
-</style>
+</style>`}
 ${options.head ?? ''}
 </head>
-<body${options.fullWindow ? ' class="full"' : ''}>
+<body>
 ${session && !options.fullWindow ? navigation(session) : ''}
 ${body}
 </body>

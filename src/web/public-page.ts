@@ -26,11 +26,19 @@ ${error ? `<p class="error">${escapeHtml(error)}</p>` : ''}
   );
 }
 
+/** The diagram page fills the viewport: a slim title bar, then the image, scaled to fit. */
+const DIAGRAM_STYLE = `
+header.title-bar { flex: none; padding: .5rem 1rem; border-bottom: 1px solid #e9ecef; }
+header.title-bar h1 { margin: 0; font-size: 1rem; font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+main.stage { flex: 1; min-height: 0; max-width: none; margin: 0; padding: 1rem; display: flex; align-items: center; justify-content: center; }
+img.diagram { display: block; width: 100%; height: 100%; object-fit: contain; }`;
+
 /**
  * The diagram as the editor draws it (the faithful SVG, or the fast preview
- * when that is unavailable), shown through <img> with a data: URL: an image
- * document runs no script and loads nothing, whatever the scene holds. Its
- * text is listed too, for screen readers and search within the page.
+ * when that is unavailable), shown full-screen through <img> with a data: URL:
+ * an image document runs no script and loads nothing, whatever the scene
+ * holds. Its text is listed too, out of sight, for screen readers and
+ * find-in-page.
  */
 async function diagramPage(renderer: Renderer, diagram: DiagramRecord): Promise<string> {
   const elements = JSON.parse(diagram.elementsJson) as Array<Record<string, unknown>>;
@@ -44,10 +52,10 @@ async function diagramPage(renderer: Renderer, diagram: DiagramRecord): Promise<
     : '<p class="muted">This diagram is empty.</p>';
   return page(
     diagram.title,
-    `<h1>${escapeHtml(diagram.title)}</h1>
-${picture}
-<p class="muted">${elements.length} element${elements.length === 1 ? '' : 's'} · updated ${escapeHtml(diagram.updatedAt)}</p>
-${labels ? `<details><summary>Text in this diagram</summary><ul class="labels">${labels}</ul></details>` : ''}`,
+    `<header class="title-bar"><h1>${escapeHtml(diagram.title)}</h1></header>
+<main class="stage">${picture}</main>
+${labels ? `<section class="sr-only"><h2>Text in this diagram</h2><ul class="labels">${labels}</ul></section>` : ''}`,
+    { layout: 'full-screen', style: DIAGRAM_STYLE },
   );
 }
 

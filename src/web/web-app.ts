@@ -10,7 +10,11 @@ import { toApiError } from '../http/errors.ts';
 import type { ServiceDeps } from '../http/route.ts';
 import { escapeHtml } from './html.ts';
 import { APP_PAGE_HEADERS, appPage } from './layout.ts';
+import { dashboardRoutes } from './dashboard/routes.ts';
+import { editorRoutes } from './editor/editor-routes.ts';
 import { SignInRequired, sessionPlugin } from './session.ts';
+import { accountsPlugin } from './accounts/plugin.ts';
+import { tokensPlugin } from './tokens.ts';
 
 /** JSON endpoints of the web app (used by its own scripts), as opposed to pages. */
 export const WEB_API_PREFIX = '/app/api/';
@@ -41,4 +45,10 @@ export const webAppPlugin: FastifyPluginAsync<WebDeps> = async (app, { deps }) =
       .headers(APP_PAGE_HEADERS)
       .send(appPage('Error', `<main class="narrow"><h1>That did not work</h1><p class="error">${escapeHtml(message)}</p><p><a href="/app">Back to your diagrams</a></p></main>`, { session: request.webSession }));
   });
+
+  // The parts of the app, after the error handler so they all use it.
+  await app.register(editorRoutes, { deps });
+  await app.register(dashboardRoutes, { deps });
+  await app.register(accountsPlugin, { deps });
+  await app.register(tokensPlugin, { deps });
 };

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -46,8 +47,55 @@ export function uniqueEmail(prefix = 'user'): string {
   return `${prefix}-${process.pid}-${Date.now()}-${counter}@example.com`;
 }
 
+export interface HarnessOptions {
+  engine?: Engine;
+  env?: Record<string, string>;
+  /**
+   * Also listen on 127.0.0.1 at a free port, for clients that need a real
+   * server (a browser). PUBLIC_URL is then that address, so the links the
+   * service builds lead back to it.
+   */
+  listen?: boolean;
+}
+
+export interface ListeningHarness extends Harness {
+  /** `http://127.0.0.1:<port>`, with no trailing slash; also the service's PUBLIC_URL. */
+  baseUrl: string;
+}
+
 /** A fresh service over a fresh database (SQLite in a temp dir, or a new PostgreSQL database). */
-export async function startHarness(options: { engine?: Engine; env?: Record<string, string> } = {}): Promise<Harness> {
+export async function startHarness(options: HarnessOptions & { listen: true }): Promise<ListeningHarness>;
+export async function startHarness(options?: HarnessOptions): Promise<Harness>;
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness | ListeningHarness> {
+  if (!options.listen) return buildHarness(options);
+  // PUBLIC_URL has to be known when the app is built, so the port is chosen
+  // first; should another process take it in between, try another.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const harness = await buildHarness({ ...options, env: { ...options.env, PUBLIC_URL: baseUrl } });
+    try {
+      await harness.app.listen({ port, host: '127.0.0.1' });
+      return { ...harness, baseUrl };
+    } catch (error) {
+      await harness.close();
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 3) throw error;
+    }
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function buildHarness(options: HarnessOptions): Promise<Harness> {
   const engine = options.engine ?? 'sqlite';
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-test-'));
   const env: Record<string, string> = {

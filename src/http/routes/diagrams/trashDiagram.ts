@@ -1,4 +1,4 @@
-import { diagramFor } from '../../diagram-access.ts';
+import { setTrashedFor } from '../../../commands/trash-diagram.ts';
 import { defineRoute } from '../../route.ts';
 
 export const trashDiagram = defineRoute({
@@ -12,8 +12,7 @@ export const trashDiagram = defineRoute({
   response: { status: 204, description: 'Trashed' },
   errors: ['not_found'],
   handler: async ({ params, actor, deps }) => {
-    const diagram = await diagramFor(deps, actor, params.id!, 'own');
-    await deps.store.setDiagramTrashed(diagram.id, true, deps.now().toISOString());
+    await setTrashedFor(deps, actor, params.id!, true);
     return { status: 204 };
   },
 });

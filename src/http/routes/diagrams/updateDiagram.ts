@@ -1,10 +1,7 @@
 import { UpdateDiagramBody, UpdatedDiagram } from '../../../api/schemas.ts';
-import { sanitizeTitle } from '../../../domain/title.ts';
-import { ApiError, badRequest } from '../../../errors.ts';
-import { diagramFor } from '../../diagram-access.ts';
+import { updateDiagramFor } from '../../../commands/update-diagram.ts';
 import { present } from '../../presenters.ts';
 import { defineRoute } from '../../route.ts';
-import { requireOwnFolder } from '../folders/ownership.ts';
 
 export const updateDiagram = defineRoute<UpdateDiagramBody>({
   operationId: 'updateDiagram',
@@ -19,19 +16,7 @@ export const updateDiagram = defineRoute<UpdateDiagramBody>({
   response: { status: 200, schema: UpdatedDiagram, description: 'The diagram summary' },
   errors: ['not_found', 'folder_forbidden'],
   handler: async ({ body, params, actor, deps }) => {
-    if (body.title === undefined && body.folderId === undefined) throw badRequest('send at least one of "title" or "folderId"');
-    const title = body.title === undefined ? undefined : sanitizeTitle(body.title);
-    if (title === '') throw badRequest('title is empty after removing control characters and whitespace');
-    const diagram = await diagramFor(deps, actor, params.id!, 'write');
-    if (body.folderId !== undefined) {
-      if (diagram.ownerId !== actor.user.id) throw new ApiError('folder_forbidden', 'only the owner can move a diagram between folders');
-      if (body.folderId !== null) await requireOwnFolder(deps, actor, body.folderId);
-    }
-    const updated = await deps.store.updateDiagramMeta(diagram.id, {
-      ...(title === undefined ? {} : { title }),
-      ...(body.folderId === undefined ? {} : { folderId: body.folderId }),
-      updatedAt: deps.now().toISOString(),
-    });
-    return { json: present.updated(updated ?? diagram) };
+    const updated = await updateDiagramFor(deps, actor, params.id!, body);
+    return { json: present.updated(updated) };
   },
 });

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { CreateFolderBody, Folder } from '../../../api/schemas.ts';
+import { createFolderFor } from '../../../commands/create-folder.ts';
 import { present } from '../../presenters.ts';
 import { defineRoute } from '../../route.ts';
-import { folderName, requireOwnFolder } from './ownership.ts';
 
 export const createFolder = defineRoute<CreateFolderBody>({
   operationId: 'createFolder',
@@ -16,11 +15,7 @@ export const createFolder = defineRoute<CreateFolderBody>({
   response: { status: 201, schema: Folder, description: 'The new folder' },
   errors: ['folder_forbidden'],
   handler: async ({ body, actor, deps }) => {
-    const name = folderName(body.name);
-    const parentId = body.parentId ?? null;
-    if (parentId !== null) await requireOwnFolder(deps, actor, parentId);
-    const now = deps.now().toISOString();
-    const folder = await deps.store.createFolder({ id: randomUUID(), ownerId: actor.user.id, name, parentId, createdAt: now, updatedAt: now });
+    const folder = await createFolderFor(deps, actor, body);
     return { status: 201, json: present.folder(folder) };
   },
 });

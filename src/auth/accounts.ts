@@ -1,0 +1,14 @@
+/** Rules every way of making an account shares (the admin CLI, web sign-up). */
+
+/** Diagrams a new account may keep (SPEC.md: free accounts start with 3). */
+export const DEFAULT_QUOTA = 3;
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** RFC 5321's limit on a forward path. */
+const EMAIL_MAX_LENGTH = 254;
+
+/** The stored form of an address (trimmed, lower-cased), or null when it is not one. */
+export function normaliseEmail(raw: string): string | null {
+  const email = raw.trim().toLowerCase();
+  return email.length <= EMAIL_MAX_LENGTH && EMAIL.test(email) ? email : null;
+}

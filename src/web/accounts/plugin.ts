@@ -1,0 +1,21 @@
+/**
+ * Accounts for people (issue 7): sign-up with email verification, sign-in and
+ * sign-out, password reset. Server-rendered forms that work without script.
+ * docs/web.md ("Accounts") explains the flows and the security choices.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import type { ServiceDeps } from '../../http/route.ts';
+import { createMailer } from '../mailer.ts';
+import { AccountLimits } from './limits.ts';
+import { passwordResetRoutes } from './password-reset.ts';
+import type { AccountServices } from './services.ts';
+import { signInRoutes } from './sign-in.ts';
+import { signUpRoutes } from './sign-up.ts';
+
+export const accountsPlugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) => {
+  const services: AccountServices = { deps, mailer: createMailer(deps.config, app.log, deps.now), limits: new AccountLimits(deps.store.pgPool) };
+  app.addHook('onClose', () => services.mailer.close());
+  await app.register(signUpRoutes, services);
+  await app.register(signInRoutes, services);
+  await app.register(passwordResetRoutes, services);
+};

@@ -1,0 +1,62 @@
+/** GET/POST /signup, GET /verify, POST /verify/resend. */
+import type { FastifyPluginAsync } from 'fastify';
+import { normaliseEmail } from '../../auth/accounts.ts';
+import { hashPassword } from '../../auth/passwords.ts';
+import { requireSession, verifyCsrf } from '../session.ts';
+import { createAccount, verifyEmail } from './commands.ts';
+import { issueEmailLink, linkRouteLogSerializers, useEmailLink } from './email-links.ts';
+import { formOf, passwordProblem, refuseCrossSite, sendPage } from './forms.ts';
+import { alreadyRegisteredMessage, verificationMessage } from './messages.ts';
+import { type AccountServices, mailWithinBudget } from './services.ts';
+import { checkInboxPage, invalidLinkPage, signUpPage, tooManyAttemptsPage, verificationSentPage } from './views.ts';
+
+export const signUpRoutes: FastifyPluginAsync<AccountServices> = async (app, services) => {
+  const { deps, limits } = services;
+  const { publicUrl } = deps.config;
+
+  app.get('/signup', async (request, reply) => {
+    if (request.webSession) return reply.redirect('/app', 303);
+    return sendPage(reply, 200, signUpPage());
+  });
+
+  // A taken address gets the same answer as a new one (its owner is told by mail instead), so the form does not reveal who has an account.
+  app.post('/signup', async (request, reply) => {
+    refuseCrossSite(request, publicUrl);
+    const form = formOf(request.body);
+    const email = normaliseEmail(form.email ?? '');
+    const password = form.password ?? '';
+    const problem = email ? passwordProblem(password, form.confirm ?? '') : 'Enter a valid email address.';
+    if (!email || problem) return sendPage(reply, 400, signUpPage({ email: form.email, error: problem }));
+    const wait = await limits.mailFormSubmission(request.ip);
+    if (wait !== null) return sendPage(reply.header('retry-after', String(wait)), 429, tooManyAttemptsPage('Create your account', `Too many attempts. Try again in ${wait} seconds.`));
+
+    // Hashed before looking the address up, so that both answers take as long.
+    const created = await createAccount(deps, email, await hashPassword(password));
+    const message = created
+      ? verificationMessage(email, await issueEmailLink(deps, created.id, 'verify_email'))
+      : alreadyRegisteredMessage(email, publicUrl);
+    await mailWithinBudget(services, message, request.log);
+    return sendPage(reply, 200, checkInboxPage(email));
+  });
+
+  // No HEAD twin: a link checker's HEAD request must not use the link up.
+  app.get('/verify', { logSerializers: linkRouteLogSerializers, exposeHeadRoute: false }, async (request, reply) => {
+    const userId = await useEmailLink(deps, (request.query as Record<string, unknown>).token, 'verify_email');
+    if (!userId) return sendPage(reply, 400, invalidLinkPage('verify'));
+    const session = request.webSession;
+    const sameAccount = session?.user.id === userId;
+    await verifyEmail(deps, userId, sameAccount ? session.idHash : undefined);
+    // Verifying does not sign in: whoever chose the password at sign-up must know it (or reset it).
+    return reply.redirect(sameAccount ? '/app' : '/login?verified=1', 303);
+  });
+
+  app.post('/verify/resend', async (request, reply) => {
+    const session = requireSession(request);
+    verifyCsrf(request, session, publicUrl);
+    const { user } = session;
+    if (user.emailVerified) return reply.redirect('/app', 303);
+    const sent = await mailWithinBudget(services, verificationMessage(user.email, await issueEmailLink(deps, user.id, 'verify_email')), request.log);
+    if (!sent) return sendPage(reply.header('retry-after', '3600'), 429, tooManyAttemptsPage('Verification link', 'We sent several links in the last hour: use the newest one, or try again later.'));
+    return sendPage(reply, 200, verificationSentPage(session));
+  });
+};

@@ -1,0 +1,122 @@
+/**
+ * The dashboard (issue 7, item 3): `GET /app` lists the signed-in person's
+ * diagrams; small POST forms star, rename, move, trash and restore them and
+ * create folders, each through the same command as the REST API, then send
+ * the browser back (303) to the page it came from. Works without script.
+ *
+ *   GET  /app                         ?folder=<id> &starred=1 &view=trash &q=<text> &cursor=<c>
+ *   GET  /app/d/:id/thumbnail.png     the fast PNG render, ETag and 304
+ *   GET  /app/new                     the "New diagram" form (?folder=<id> preselects one)
+ *   POST /app/diagrams                create from a spec (or blank) → 303 /app/d/:id
+ *   POST /app/d/:id/{star,rename,move,trash,restore}
+ *   POST /app/folders
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createDiagramFor } from '../../commands/create-diagram.ts';
+import { createFolderFor } from '../../commands/create-folder.ts';
+import { setStarredFor } from '../../commands/star-diagram.ts';
+import { setTrashedFor } from '../../commands/trash-diagram.ts';
+import { updateDiagramFor } from '../../commands/update-diagram.ts';
+import { type ApiError, notFound } from '../../errors.ts';
+import { BODY_LIMIT_BYTES } from '../../http/app.ts';
+import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
+import type { ServiceDeps } from '../../http/route.ts';
+import { APP_PAGE_HEADERS, appPage } from '../layout.ts';
+import { requireSession, verifyCsrf, type WebSession } from '../session.ts';
+import { type DashboardFilters, parseFilters, returnPath } from './filters.ts';
+import { folderTree } from './folder-tree.ts';
+import { contentFromForm, isFormError, type NewDiagramForm, newDiagramBody } from './new-diagram.ts';
+import { dashboardBody } from './page.ts';
+import { DASHBOARD_STYLE } from './styles.ts';
+import { serveThumbnail } from './thumbnail.ts';
+
+/** Cards per page: a multiple of the grid's usual 2, 3 and 4 columns. */
+export const DASHBOARD_PAGE_SIZE = 48;
+
+type IdRequest = FastifyRequest<{ Params: { id: string } }>;
+
+/** A text field of a submitted form; anything else (absent, or not text) is undefined. */
+function field(request: FastifyRequest, name: string): string | undefined {
+  const value = (request.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A folder picker's value: '' is the root (null). */
+function folderField(request: FastifyRequest, name: string): string | null {
+  return field(request, name) || null;
+}
+
+function sendPage(reply: FastifyReply, session: WebSession, title: string, body: string, status = 200) {
+  return reply.code(status).headers(APP_PAGE_HEADERS).send(appPage(title, body, { session, head: DASHBOARD_STYLE }));
+}
+
+async function listPage(deps: ServiceDeps, session: WebSession, filters: DashboardFilters) {
+  const ownerId = session.user.id;
+  const [folders, counts] = await Promise.all([deps.store.listFolders(ownerId), deps.store.countOwnedDiagrams(ownerId)]);
+  if (filters.folderId !== null && !folders.some((f) => f.id === filters.folderId)) throw notFound();
+  const rows = await deps.store.listOwnedDiagrams({
+    ownerId,
+    trashed: filters.view === 'trash',
+    after: filters.cursor === null ? null : decodeCursor(filters.cursor),
+    limit: DASHBOARD_PAGE_SIZE + 1,
+    ...(filters.folderId === null ? {} : { folderId: filters.folderId }),
+    ...(filters.starred ? { starredOnly: true } : {}),
+    ...(filters.q ? { titleContains: filters.q } : {}),
+  });
+  const diagrams = rows.slice(0, DASHBOARD_PAGE_SIZE);
+  const last = diagrams.at(-1);
+  const nextCursor = rows.length > DASHBOARD_PAGE_SIZE && last ? encodeCursor(last) : null;
+  return { folders: folderTree(folders), counts, diagrams, nextCursor };
+}
+
+export async function dashboardRoutes(app: FastifyInstance, { deps }: { deps: ServiceDeps }) {
+  app.get('/app', async (request, reply) => {
+    const session = requireSession(request);
+    const filters = parseFilters(request.query);
+    const model = { session, filters, now: deps.now(), ...(await listPage(deps, session, filters)) };
+    return sendPage(reply, session, 'Diagrams', dashboardBody(model));
+  });
+
+  app.get('/app/d/:id/thumbnail.png', (request: IdRequest, reply) => serveThumbnail(deps, request, reply));
+
+  /** A state-changing dashboard form: signed in, CSRF first, then the command, then back where the form was. */
+  const action = (url: string, run: (session: WebSession, request: IdRequest) => Promise<unknown>) =>
+    app.post(url, async (request: IdRequest, reply) => {
+      const session = requireSession(request);
+      verifyCsrf(request, session, deps.config.publicUrl);
+      await run(session, request);
+      return reply.redirect(returnPath(field(request, 'back')), 303);
+    });
+
+  action('/app/d/:id/star', (session, request) => setStarredFor(deps, session, request.params.id, field(request, 'starred') === '1'));
+  action('/app/d/:id/rename', (session, request) => updateDiagramFor(deps, session, request.params.id, { title: field(request, 'title') ?? '' }));
+  action('/app/d/:id/move', (session, request) => updateDiagramFor(deps, session, request.params.id, { folderId: folderField(request, 'folderId') }));
+  action('/app/d/:id/trash', (session, request) => setTrashedFor(deps, session, request.params.id, true));
+  action('/app/d/:id/restore', (session, request) => setTrashedFor(deps, session, request.params.id, false));
+  action('/app/folders', (session, request) => createFolderFor(deps, session, { name: field(request, 'name') ?? '', parentId: folderField(request, 'parentId') }));
+
+  const newDiagramPage = async (session: WebSession, reply: FastifyReply, form: NewDiagramForm, error: ApiError | null, status = 200) => {
+    const folders = folderTree(await deps.store.listFolders(session.user.id));
+    return sendPage(reply, session, 'New diagram', newDiagramBody(session, folders, form, error), status);
+  };
+
+  app.get('/app/new', async (request, reply) => {
+    const session = requireSession(request);
+    const { folderId } = parseFilters(request.query);
+    return newDiagramPage(session, reply, { title: '', folderId, spec: '' }, null);
+  });
+
+  // Form encoding can triple JSON's punctuation; the spec itself is then held to the API's 1 MiB.
+  app.post('/app/diagrams', { bodyLimit: 3 * BODY_LIMIT_BYTES }, async (request, reply) => {
+    const session = requireSession(request);
+    verifyCsrf(request, session, deps.config.publicUrl);
+    const form: NewDiagramForm = { title: field(request, 'title') ?? '', folderId: folderField(request, 'folderId'), spec: field(request, 'spec') ?? '' };
+    try {
+      const diagram = await createDiagramFor(deps, session, { title: form.title, folderId: form.folderId, ...contentFromForm(form.spec) });
+      return reply.redirect(`/app/d/${diagram.id}`, 303);
+    } catch (error) {
+      if (!isFormError(error)) throw error;
+      return newDiagramPage(session, reply, form, error, error.status);
+    }
+  });
+}

@@ -1,0 +1,51 @@
+/** The dashboard's own CSS, on top of the app frame's (layout.ts); inline styles are allowed by the page CSP. */
+export const DASHBOARD_STYLE = `<style>
+main.dashboard { max-width: 1280px; }
+.columns { display: flex; gap: 2rem; align-items: flex-start; }
+.sidebar { flex: 0 0 15rem; position: sticky; top: 1rem; }
+.sidebar ul { list-style: none; margin: 0; padding: 0; }
+.sidebar li { padding-left: calc(var(--depth, 0) * 1rem); }
+.sidebar li a { display: flex; justify-content: space-between; gap: .5rem; padding: .35rem .6rem; border-radius: 6px; color: var(--ink); text-decoration: none; }
+.sidebar li a:hover { background: #f0f0f5; }
+.sidebar li a[aria-current=page] { background: #ecebfb; color: var(--accent); font-weight: 600; }
+.sidebar .name { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.sidebar .count { color: var(--muted); font-variant-numeric: tabular-nums; }
+.sidebar h2 { font-size: .8rem; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); margin: 1.25rem .6rem .4rem; }
+.sidebar ul.views + h2 { margin-top: 1.25rem; }
+.sidebar ul.folders + ul.views, .sidebar p + ul.views { margin-top: 1rem; border-top: 1px solid var(--line); padding-top: .5rem; }
+.small { font-size: .9rem; margin: .25rem .6rem; }
+form.new-folder { margin-top: 1.5rem; display: grid; gap: .4rem; }
+form.new-folder label { margin: 0; }
+.content { flex: 1; min-width: 0; }
+.toolbar { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; }
+.toolbar h1 { margin: 0; flex: 1; min-width: 10rem; overflow-wrap: anywhere; }
+form.search { display: flex; gap: .5rem; align-items: center; }
+form.search input { width: 16rem; }
+ul.cards { list-style: none; padding: 0; margin: 1.25rem 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: 1rem; align-items: start; }
+.card { background: #fff; border: 1px solid var(--line); border-radius: 10px; overflow: hidden; display: flex; flex-direction: column; }
+/* A fixed box whatever the picture's proportions: the 1024 px render is scaled down to fit inside it. */
+.thumb { position: relative; display: flex; align-items: center; justify-content: center; aspect-ratio: 16 / 10; overflow: hidden; background: #fff; border-bottom: 1px solid var(--line); text-decoration: none; }
+.thumb img { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: contain; padding: .5rem; }
+.thumb .empty { color: var(--muted); }
+.card.trashed .thumb { opacity: .6; }
+.card-body { padding: .6rem .75rem .75rem; display: grid; gap: .35rem; }
+.title-row { display: flex; align-items: flex-start; gap: .5rem; }
+.title-row .title { flex: 1; font-weight: 600; color: var(--ink); text-decoration: none; overflow-wrap: anywhere; }
+.title-row form { margin: 0; }
+button.star { background: none; border: none; padding: 0 .2rem; font-size: 1.2rem; line-height: 1; color: #adb5bd; }
+button.star.on { color: #f59f00; }
+.meta { margin: 0; color: var(--muted); font-size: .85rem; }
+details.actions summary { cursor: pointer; color: var(--muted); font-size: .85rem; }
+details.actions form { display: flex; gap: .4rem; margin-top: .5rem; }
+details.actions input, details.actions select { min-width: 0; padding: .35rem .45rem; }
+details.actions button, .card form button { padding: .35rem .7rem; font-size: .9rem; }
+.banner { background: #fff9db; border: 1px solid #ffe066; padding: .75rem 1rem; border-radius: 8px; margin-bottom: 1.5rem; display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; }
+.banner p, .banner form { margin: 0; }
+.empty-state { margin: 2rem 0; }
+nav.pager { display: flex; gap: 1.5rem; justify-content: center; margin: 1.5rem 0; }
+.form-error { background: #fff5f5; border: 1px solid #ffc9c9; padding: .75rem 1rem; border-radius: 8px; overflow-wrap: anywhere; }
+main.new-diagram { max-width: 48rem; }
+main.new-diagram textarea { min-height: 22rem; }
+main.new-diagram .buttons { display: flex; gap: .75rem; align-items: center; margin-top: 1rem; }
+@media (max-width: 760px) { .columns { flex-direction: column; } .sidebar { position: static; flex: none; width: 100%; } }
+</style>`;

@@ -1,0 +1,60 @@
+/**
+ * The editor (issue 7, item 4): the page that mounts the Excalidraw component
+ * (src/web/client/editor.tsx), the scene it loads and saves, and a stream of
+ * the diagram's revisions so changes made elsewhere (the API, an agent,
+ * another tab) appear without a reload. Saves go through the same
+ * read-compute-write as the API's content writes, guarded by the revision the
+ * editor last saw (`expectedUpdatedAt`): a newer version is never overwritten.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import type { SceneElement } from '../../domain/edit/types.ts';
+import { isCatalogIcon } from '../../domain/icons/catalog.ts';
+import { validateScene } from '../../domain/scene/validate.ts';
+import { writeContent } from '../../http/content-write.ts';
+import { diagramFor, diagramWithElementsFor } from '../../http/diagram-access.ts';
+import { present } from '../../http/presenters.ts';
+import type { ServiceDeps } from '../../http/route.ts';
+import { checkPayloadShape, parseWith } from '../../http/validate.ts';
+import { editorAssetTags } from '../assets.ts';
+import { escapeHtml } from '../html.ts';
+import { APP_PAGE_HEADERS, appPage } from '../layout.ts';
+import { requireSession, verifyCsrf } from '../session.ts';
+import { revisionStream } from './revision-stream.ts';
+
+const SaveSceneBody = z.strictObject({
+  elements: z.array(z.unknown()),
+  /** The revision the editor's elements were based on (its docUpdatedAt). */
+  expectedUpdatedAt: z.string(),
+});
+
+export const editorRoutes: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) => {
+  app.get<{ Params: { id: string } }>('/app/d/:id', async (request, reply) => {
+    const session = requireSession(request);
+    const diagram = await diagramFor(deps, session, request.params.id, 'read');
+    const mount = `<div id="editor" data-diagram-id="${escapeHtml(diagram.id)}" data-csrf-token="${escapeHtml(session.csrfToken)}" data-doc-updated-at="${escapeHtml(diagram.docUpdatedAt ?? '')}" data-title="${escapeHtml(diagram.title)}"></div>`;
+    return reply.headers(APP_PAGE_HEADERS).send(appPage(diagram.title, mount, { session, head: editorAssetTags(), fullWindow: true }));
+  });
+
+  app.get<{ Params: { id: string } }>('/app/api/diagrams/:id', async (request, reply) => {
+    const session = requireSession(request);
+    const diagram = await diagramWithElementsFor(deps, session, request.params.id, 'read');
+    return reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(present.diagramJson(diagram));
+  });
+
+  app.put<{ Params: { id: string } }>('/app/api/diagrams/:id/scene', async (request, reply) => {
+    const session = requireSession(request);
+    verifyCsrf(request, session, deps.config.publicUrl);
+    checkPayloadShape(request.body);
+    const body = parseWith(SaveSceneBody, request.body, 'body');
+    const elements = validateScene({ elements: body.elements }, { isIcon: isCatalogIcon }).elements as SceneElement[];
+    const { result } = await writeContent(deps, session, request.params.id, body.expectedUpdatedAt, () => ({ elements }));
+    return reply.header('cache-control', 'no-store').send({ docUpdatedAt: result.docUpdatedAt });
+  });
+
+  app.get<{ Params: { id: string } }>('/app/api/diagrams/:id/events', async (request, reply) => {
+    const session = requireSession(request);
+    const diagram = await diagramFor(deps, session, request.params.id, 'read');
+    revisionStream(deps, session, diagram, request, reply);
+  });
+};

@@ -1,0 +1,169 @@
+/** The API tokens page: the mint form, a new token (shown once) and the list. Every stored value is escaped. */
+import { CAPABILITIES, type Capability } from '../auth/capabilities.ts';
+import { TOKEN_NAME_MAX_LENGTH } from '../auth/mint-token.ts';
+import type { TokenRecord } from '../store/store.ts';
+import { unverifiedBanner } from './accounts/views.ts';
+import { escapeHtml } from './html.ts';
+import { appPage, csrfField } from './layout.ts';
+import type { WebSession } from './session.ts';
+import { capabilityField, type ExpiryChoice } from './tokens-form.ts';
+
+export const TOKENS_PATH = '/app/settings/tokens';
+export const COPY_SCRIPT_PATH = `${TOKENS_PATH}/copy.js`;
+
+const CAPABILITY_HELP: Record<Capability, string> = {
+  read: 'list, get and render diagrams; list folders and icons',
+  write: 'create diagrams and folders; rename, move, edit, regenerate, patch',
+  publish: 'turn public links on and off, set their passwords',
+  delete: 'trash and restore diagrams, delete folders',
+};
+
+const EXPIRY_LABELS: Record<ExpiryChoice, string> = { '30': '30 days', '60': '60 days', '90': '90 days', date: 'On a date', none: 'Never' };
+
+export type TokenStatus = 'active' | 'expired' | 'revoked';
+
+export function tokenStatus(token: TokenRecord, now: Date): TokenStatus {
+  if (token.revokedAt !== null) return 'revoked';
+  if (token.expiresAt !== null && Date.parse(token.expiresAt) <= now.getTime()) return 'expired';
+  return 'active';
+}
+
+/** `2025-01-14 09:30 UTC` in a <time> element; `fallback` when there is no instant. */
+function instant(iso: string | null, fallback: string): string {
+  if (iso === null) return `<span class="muted">${fallback}</span>`;
+  return `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.slice(0, 16).replace('T', ' '))} UTC</time>`;
+}
+
+/** What the form held when it was refused, so that nothing has to be typed again. */
+export interface MintFormValues {
+  name: string;
+  capabilities: Capability[];
+  expires: ExpiryChoice;
+  expiresOn: string;
+}
+
+export const EMPTY_MINT_FORM: MintFormValues = { name: '', capabilities: ['read'], expires: '30', expiresOn: '' };
+
+export interface TokensPageModel {
+  session: WebSession;
+  publicUrl: string;
+  tokens: TokenRecord[];
+  now: Date;
+  /** A token minted by this request: its text appears here and nowhere else, ever. */
+  minted?: { token: string; record: TokenRecord } | undefined;
+  form?: MintFormValues;
+  problem?: string | null;
+}
+
+function mintedSection(minted: { token: string; record: TokenRecord }, publicUrl: string): string {
+  return `<section class="notice minted" aria-labelledby="minted-title">
+<h2 id="minted-title">Your new token “${escapeHtml(minted.record.name)}”</h2>
+<p><strong>Copy it now.</strong> It is shown only this once; Drawbridge keeps a hash of it, not the token.</p>
+<p class="copy-row"><input id="new-token" class="mono" type="text" readonly value="${escapeHtml(minted.token)}" aria-label="New API token" spellcheck="false" autocomplete="off">
+<button type="button" data-copy="new-token" hidden>Copy</button></p>
+<p class="muted">Use it as <code>Authorization: Bearer …</code>, or set <code>SERVICE_TOKEN</code> for the CLI and the MCP server and try <code>curl -H "Authorization: Bearer $SERVICE_TOKEN" ${escapeHtml(publicUrl)}/api/v1/me</code>.</p>
+</section>`;
+}
+
+function mintForm(session: WebSession, form: MintFormValues, problem: string | null): string {
+  const checks = CAPABILITIES.map(
+    (c) => `<label class="check"><input type="checkbox" name="${capabilityField(c)}" value="1"${form.capabilities.includes(c) ? ' checked' : ''}> <strong>${c}</strong> <span class="muted">— ${CAPABILITY_HELP[c]}</span></label>`,
+  ).join('\n');
+  const dateField = `<input id="expires-on" type="date" name="expiresOn" value="${escapeHtml(form.expiresOn)}" aria-label="Expiry date (the token works through this day, UTC)">`;
+  const expiries = (Object.keys(EXPIRY_LABELS) as ExpiryChoice[])
+    .map((e) => {
+      const radio = `<label class="check"><input type="radio" name="expires" value="${e}"${form.expires === e ? ' checked' : ''}> ${EXPIRY_LABELS[e]}</label>`;
+      return e === 'date' ? `<div class="dated">${radio} ${dateField}</div>` : radio;
+    })
+    .join('\n');
+  return `<h2>New token</h2>
+${problem ? `<p class="error" role="alert">${escapeHtml(problem)}</p>` : ''}
+<form class="stack mint" method="post" action="${TOKENS_PATH}">
+${csrfField(session)}
+<label for="token-name">Name</label>
+<input id="token-name" type="text" name="name" maxlength="${TOKEN_NAME_MAX_LENGTH}" value="${escapeHtml(form.name)}" placeholder="e.g. laptop CLI, CI pipeline" required>
+<fieldset><legend>Capabilities</legend>
+${checks}
+</fieldset>
+<fieldset><legend>Expires</legend>
+${expiries}
+</fieldset>
+<button type="submit">Create token</button>
+</form>`;
+}
+
+function tokenRow(session: WebSession, token: TokenRecord, now: Date): string {
+  const status = tokenStatus(token, now);
+  const revoke =
+    status === 'active'
+      ? `<form method="post" action="${TOKENS_PATH}/${encodeURIComponent(token.id)}/revoke">${csrfField(session)}<button type="submit" class="danger">Revoke</button></form>`
+      : '';
+  return `<tr data-token-id="${escapeHtml(token.id)}">
+<td>${escapeHtml(token.name)}</td>
+<td>${token.capabilities.map((c) => escapeHtml(c)).join(', ')}</td>
+<td class="mono">…${escapeHtml(token.last4)}</td>
+<td>${instant(token.createdAt, '')}</td>
+<td>${instant(token.expiresAt, 'never')}</td>
+<td>${instant(token.lastUsedAt, 'never')}</td>
+<td><span class="status status-${status}">${status}</span></td>
+<td>${revoke}</td>
+</tr>`;
+}
+
+function tokenTable(session: WebSession, tokens: TokenRecord[], now: Date): string {
+  if (tokens.length === 0) return '<p class="muted">No tokens yet.</p>';
+  return `<table class="tokens">
+<thead><tr><th>Name</th><th>Capabilities</th><th>Token</th><th>Created</th><th>Expires</th><th>Last used</th><th>Status</th><th></th></tr></thead>
+<tbody>
+${tokens.map((t) => tokenRow(session, t, now)).join('\n')}
+</tbody>
+</table>`;
+}
+
+const STYLE = `<style>
+label.check { font-weight: normal; margin: .35rem 0; }
+fieldset { border: 1px solid var(--line); border-radius: 8px; margin: 1rem 0 0; padding: .5rem 1rem .75rem; background: #fff; }
+legend { font-weight: 600; padding: 0 .25rem; }
+div.dated { display: flex; align-items: center; gap: .75rem; }
+#expires-on { max-width: 12rem; padding: .3rem .5rem; }
+section.minted h2 { margin-top: 0; }
+form.mint { max-width: 40rem; }
+.copy-row { display: flex; gap: .5rem; }
+.copy-row input { flex: 1; }
+.status-active { color: #2b8a3e; }
+.status-expired, .status-revoked { color: var(--muted); }
+td form { margin: 0; }
+</style>
+<script src="${COPY_SCRIPT_PATH}" defer></script>`;
+
+export function tokensPage(model: TokensPageModel): string {
+  const { session, tokens, now } = model;
+  const body = `<main>
+${unverifiedBanner(session)}
+<h1>API tokens</h1>
+<p class="muted">Personal access tokens let scripts, the <code>drawbridge</code> CLI and AI agents use the API as you. Each holds only the capabilities you choose; revoking one stops it on its next request.</p>
+${model.minted ? mintedSection(model.minted, model.publicUrl) : ''}
+${mintForm(session, model.form ?? EMPTY_MINT_FORM, model.problem ?? null)}
+<h2>Your tokens</h2>
+${tokenTable(session, tokens, now)}
+</main>`;
+  return appPage('API tokens', body, { session, head: STYLE });
+}
+
+/** Copies the new token on a click; without script the field is still there to select. */
+export const COPY_SCRIPT = `'use strict';
+for (const button of document.querySelectorAll('button[data-copy]')) {
+  const field = document.getElementById(button.dataset.copy);
+  if (!field) continue;
+  button.hidden = false;
+  button.addEventListener('click', async () => {
+    field.select();
+    try {
+      await navigator.clipboard.writeText(field.value);
+    } catch {
+      document.execCommand('copy');
+    }
+    button.textContent = 'Copied';
+  });
+}
+`;

@@ -1,0 +1,61 @@
+/**
+ * Settings → API tokens (issue 7): mint a token with a name, capabilities and
+ * an expiry, see it once, list and revoke. Revocation acts on the token's next
+ * API request, which checks it against the database every time.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { CAPABILITIES } from '../auth/capabilities.ts';
+import { mintToken } from '../auth/mint-token.ts';
+import { notFound } from '../errors.ts';
+import type { ServiceDeps } from '../http/route.ts';
+import { formOf, sendPage } from './accounts/forms.ts';
+import { requireSession, verifyCsrf } from './session.ts';
+import { capabilityField, EXPIRY_CHOICES, type ExpiryChoice, readMintForm } from './tokens-form.ts';
+import { COPY_SCRIPT, COPY_SCRIPT_PATH, EMPTY_MINT_FORM, TOKENS_PATH, tokensPage } from './tokens-view.ts';
+
+export const tokensPlugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) => {
+  const { store, config } = deps;
+
+  app.get(TOKENS_PATH, async (request, reply) => {
+    const session = requireSession(request);
+    const tokens = await store.listTokens(session.user.id);
+    return sendPage(reply, 200, tokensPage({ session, publicUrl: config.publicUrl, tokens, now: deps.now() }));
+  });
+
+  app.post(TOKENS_PATH, async (request, reply) => {
+    const session = requireSession(request);
+    verifyCsrf(request, session, config.publicUrl);
+    const form = formOf(request.body);
+    const now = deps.now();
+    const read = readMintForm(form, now);
+    if (!read.ok) {
+      const tokens = await store.listTokens(session.user.id);
+      const values = {
+        name: form.name ?? '',
+        capabilities: CAPABILITIES.filter((c) => form[capabilityField(c)] !== undefined),
+        expires: (EXPIRY_CHOICES as readonly string[]).includes(form.expires ?? '') ? (form.expires as ExpiryChoice) : EMPTY_MINT_FORM.expires,
+        expiresOn: form.expiresOn ?? '',
+      };
+      return sendPage(reply, 400, tokensPage({ session, publicUrl: config.publicUrl, tokens, now, form: values, problem: read.problem }));
+    }
+    const minted = await mintToken(store, { userId: session.user.id, ...read.choice, now });
+    const tokens = await store.listTokens(session.user.id);
+    return sendPage(reply, 200, tokensPage({ session, publicUrl: config.publicUrl, tokens, now, minted }));
+  });
+
+  // Someone else's token id is the same 404 as an unknown one, and nothing changes.
+  app.post<{ Params: { id: string } }>(`${TOKENS_PATH}/:id/revoke`, async (request, reply) => {
+    const session = requireSession(request);
+    verifyCsrf(request, session, config.publicUrl);
+    const token = await store.findToken(request.params.id);
+    if (!token || token.userId !== session.user.id) throw notFound();
+    await store.revokeToken(token.id, deps.now().toISOString());
+    return reply.redirect(TOKENS_PATH, 303);
+  });
+
+  app.get(COPY_SCRIPT_PATH, async (_request, reply) =>
+    reply
+      .headers({ 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' })
+      .send(COPY_SCRIPT),
+  );
+};

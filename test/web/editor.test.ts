@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { type ListeningHarness, startHarness } from '../helpers/harness.ts';
+import { signIn, type SignedIn } from '../helpers/web-session.ts';
+
+let h: ListeningHarness;
+let owner: { id: string; token: string };
+let web: SignedIn;
+let diagramId: string;
+
+before(async () => {
+  h = await startHarness({ listen: true });
+  owner = await h.user();
+  web = await signIn(h, owner.id);
+  const created = await h.call('POST', '/api/v1/diagrams', { token: owner.token, body: { title: 'Edit <me>', spec: { nodes: [{ id: 'a', label: 'Alpha' }] } } });
+  diagramId = created.json().id;
+});
+after(() => h.close());
+
+const headers = (extra: Record<string, string> = {}) => ({ cookie: web.cookie, ...extra });
+
+async function load() {
+  const response = await h.call('GET', `/app/api/diagrams/${diagramId}`, { headers: headers() });
+  assert.equal(response.statusCode, 200, response.body);
+  return response.json() as { docUpdatedAt: string; scene: { elements: Array<Record<string, unknown>> } };
+}
+
+function save(elements: unknown[], expectedUpdatedAt: string, extra: Record<string, string> = { 'x-csrf-token': web.csrfToken }) {
+  return h.call('PUT', `/app/api/diagrams/${diagramId}/scene`, { headers: headers(extra), body: { elements, expectedUpdatedAt } });
+}
+
+test('the editor page mounts the bundled editor with the diagram id and the session CSRF token, title escaped', async () => {
+  const page = await h.call('GET', `/app/d/${diagramId}`, { headers: headers() });
+  assert.equal(page.statusCode, 200);
+  assert.match(page.body, new RegExp(`<div id="editor" data-diagram-id="${diagramId}" data-csrf-token="${web.csrfToken}"`));
+  assert.match(page.body, /<script type="module" src="\/assets\/[0-9a-f]+\/editor\.js"><\/script>/);
+  assert.match(page.body, /Edit &#60;me&#62;/);
+  assert.match(page.headers['content-security-policy'] as string, /script-src 'self'/);
+});
+
+test('signed out, the editor page sends you to sign in and its API answers 401', async () => {
+  const page = await h.call('GET', `/app/d/${diagramId}`);
+  assert.equal(page.statusCode, 303);
+  assert.equal(page.headers.location, `/login?next=${encodeURIComponent(`/app/d/${diagramId}`)}`);
+  assert.equal((await h.call('GET', `/app/api/diagrams/${diagramId}`)).statusCode, 401);
+});
+
+test("someone else's diagram is 404 in the editor, its API and its event stream", async () => {
+  const stranger = await signIn(h, (await h.user()).id);
+  for (const url of [`/app/d/${diagramId}`, `/app/api/diagrams/${diagramId}`, `/app/api/diagrams/${diagramId}/events`]) {
+    assert.equal((await h.call('GET', url, { headers: { cookie: stranger.cookie } })).statusCode, 404, url);
+  }
+});
+
+test('a save writes the scene through the revision clock, and the API reads it back', async () => {
+  const before = await load();
+  const elements = [...before.scene.elements, { id: 'added', type: 'rectangle', x: 400, y: 0, width: 80, height: 40 }];
+  const saved = await save(elements, before.docUpdatedAt);
+  assert.equal(saved.statusCode, 200, saved.body);
+  const { docUpdatedAt } = saved.json();
+  assert.ok(docUpdatedAt > before.docUpdatedAt);
+  const read = (await h.call('GET', `/api/v1/diagrams/${diagramId}`, { token: owner.token })).json();
+  assert.equal(read.docUpdatedAt, docUpdatedAt);
+  assert.ok(read.scene.elements.some((e: { id: string }) => e.id === 'added'));
+});
+
+test('a save based on an old revision is 409 stale_read and writes nothing', async () => {
+  const before = await load();
+  const stale = await save([], '2000-01-01T00:00:00.000Z');
+  assert.equal(stale.statusCode, 409);
+  assert.equal(stale.json().error, 'stale_read');
+  assert.deepEqual(await load(), before);
+});
+
+test('a save without the CSRF token, or from another origin, is refused and writes nothing', async () => {
+  const before = await load();
+  const missing = await save([], before.docUpdatedAt, {});
+  assert.equal(missing.statusCode, 403);
+  assert.equal(missing.json().error, 'csrf_failed');
+  const foreign = await save([], before.docUpdatedAt, { 'x-csrf-token': web.csrfToken, origin: 'https://evil.example' });
+  assert.equal(foreign.statusCode, 403);
+  assert.deepEqual(await load(), before);
+});
+
+test('a save is validated like a scene sent to the API: a javascript: link is refused', async () => {
+  const before = await load();
+  const bad = await save([{ id: 'x', type: 'rectangle', link: 'javascript:alert(1)' }], before.docUpdatedAt);
+  assert.equal(bad.statusCode, 422);
+  assert.equal(bad.json().error, 'BAD_LINK_SCHEME');
+  assert.deepEqual(await load(), before);
+});
+
+test('the event stream sends the current revision, then each change made through the API', async () => {
+  const controller = new AbortController();
+  const response = await fetch(`${h.baseUrl}/app/api/diagrams/${diagramId}/events`, { headers: { cookie: web.cookie }, signal: controller.signal });
+  assert.equal(response.status, 200);
+  assert.match(response.headers.get('content-type')!, /^text\/event-stream/);
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  const nextRevision = async (): Promise<string> => {
+    for (;;) {
+      const match = /event: revision\ndata: (.*)\n\n/.exec(buffered);
+      if (match) {
+        buffered = buffered.slice(match.index + match[0].length);
+        return JSON.parse(match[1]!).docUpdatedAt;
+      }
+      const { value, done } = await reader.read();
+      assert.ok(!done, 'the stream ended');
+      buffered += decoder.decode(value, { stream: true });
+    }
+  };
+  try {
+    const first = await nextRevision();
+    assert.equal(first, (await load()).docUpdatedAt);
+    const patched = await h.call('POST', `/api/v1/diagrams/${diagramId}/patch`, { token: owner.token, body: { ops: [{ op: 'move', id: 'a', dx: 10, dy: 0 }] } });
+    assert.equal(patched.statusCode, 200, patched.body);
+    const announced = await nextRevision();
+    assert.notEqual(announced, first);
+    assert.equal(announced, (await load()).docUpdatedAt);
+  } finally {
+    controller.abort();
+  }
+});

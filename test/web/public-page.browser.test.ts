@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { PNG } from 'pngjs';
+import { screenshot, useBrowser, VIEWPORT } from '../helpers/browser.ts';
+import { type ListeningHarness, startHarness, type TestUser } from '../helpers/harness.ts';
+
+const browser = useBrowser();
+let h: ListeningHarness;
+let owner: TestUser;
+before(async () => {
+  h = await startHarness({ listen: true });
+  owner = await h.user();
+});
+after(() => h?.close());
+
+const SPEC = {
+  version: '1',
+  layout: { direction: 'LR' },
+  nodes: [
+    { id: 'user', label: 'Shopper', shape: 'ellipse', icon: 'icon-user' },
+    { id: 'web', label: 'Web app' },
+    { id: 'api', label: 'Orders API', icon: 'icon-nodejs' },
+    { id: 'db', label: 'Orders DB', icon: 'icon-postgresql', backgroundColor: '#e7f5ff' },
+  ],
+  edges: ['user -> web', 'web -> api : HTTPS', { from: 'api', to: 'db', label: 'SQL', style: 'dashed' }],
+};
+
+/** How many pixels inside `box` of a screenshot are clearly not white. */
+function inkedPixels(png: Buffer, box: { x: number; y: number; width: number; height: number }): number {
+  const image = PNG.sync.read(png);
+  let count = 0;
+  for (let y = Math.floor(box.y); y < Math.min(image.height, box.y + box.height); y++) {
+    for (let x = Math.floor(box.x); x < Math.min(image.width, box.x + box.width); x++) {
+      const i = (y * image.width + x) * 4;
+      if (image.data[i]! + image.data[i + 1]! + image.data[i + 2]! < 600) count++;
+    }
+  }
+  return count;
+}
+
+test(
+  'a stranger opens a password-protected public page: the form, a wrong password refused, then the diagram full-screen and nothing of the owner',
+  { timeout: 60_000 },
+  async (t) => {
+    const created = await h.call('POST', '/api/v1/diagrams', { token: owner.token, body: { title: 'Checkout flow', spec: SPEC } });
+    assert.equal(created.statusCode, 201, created.body);
+    const link = await h.call('PUT', `/api/v1/diagrams/${created.json().id}/public-link`, {
+      token: owner.token,
+      body: { enabled: true, password: 'correct horse' },
+    });
+    assert.equal(link.statusCode, 200, link.body);
+    const url = link.json().url as string;
+    assert.ok(url.startsWith(`${h.baseUrl}/p/`), `the public link is built from PUBLIC_URL: ${url}`);
+
+    const { page, context, allowConsoleError, problems } = await browser.newPage(t, h.baseUrl);
+    const form = await page.goto(url);
+    assert.equal(form?.status(), 200);
+    const password = page.getByLabel('Password');
+    assert.ok(await password.isVisible(), 'the password form is shown');
+    assert.equal(await page.locator('img.diagram').count(), 0, 'no diagram before the password');
+    assert.ok(!(await page.content()).includes('Orders API'), 'nothing of the diagram before the password');
+
+    // Chromium logs every 4xx document as a console error; this 401 is the point of the step.
+    allowConsoleError(/status of 401/);
+    await password.fill('wrong');
+    const [refused] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'View' }).click()]);
+    assert.equal(refused.status(), 401);
+    await page.locator('.error').waitFor();
+    assert.equal(await page.locator('.error').textContent(), 'That password is not right.');
+    assert.equal(await page.locator('img.diagram').count(), 0);
+
+    await page.getByLabel('Password').fill('correct horse');
+    const [shown] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'View' }).click()]);
+    assert.equal(shown.status(), 200);
+    const csp = shown.headers()['content-security-policy'] ?? '';
+    assert.match(csp, /default-src 'none'/);
+    assert.doesNotMatch(csp, /script-src/, 'no script source is allowed, so default-src none forbids all script');
+
+    const diagram = page.locator('img.diagram');
+    await diagram.waitFor({ state: 'visible' });
+    const decoded = await diagram.evaluate(async (img: HTMLImageElement) => {
+      await img.decode();
+      return { naturalWidth: img.naturalWidth, naturalHeight: img.naturalHeight, objectFit: getComputedStyle(img).objectFit };
+    });
+    assert.ok(decoded.naturalWidth > 0 && decoded.naturalHeight > 0, `the data: SVG decoded: ${JSON.stringify(decoded)}`);
+    assert.equal(decoded.objectFit, 'contain');
+    const box = await diagram.boundingBox();
+    assert.ok(box, 'the diagram has a box');
+    assert.ok(box.width >= VIEWPORT.width * 0.9 && box.height >= VIEWPORT.height * 0.8, `the diagram fills the viewport: ${JSON.stringify(box)}`);
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Checkout flow');
+    assert.ok(await page.getByRole('listitem').filter({ hasText: 'Orders API' }).count(), "the diagram's text is there for screen readers");
+
+    const html = await page.content();
+    assert.ok(!html.includes(owner.email) && !html.includes(owner.id), 'nothing of the owner is on the page');
+    assert.deepEqual(await context.cookies(), [], 'the public page sets no cookie');
+
+    const image = await screenshot(page, 'public-page');
+    assert.ok(inkedPixels(image, box) > 1000, 'the diagram is painted, not just laid out');
+    assert.deepEqual(problems(), [], 'no console errors, CSP violations or outside requests on the way');
+
+    // The policy in force really refuses inline script: a script element added
+    // to the page does not run, and Chromium reports the violation.
+    allowConsoleError(/(Refused to execute|Executing) inline script/);
+    const probe = await page.evaluate(async () => {
+      const violation = new Promise<string>((resolve) => {
+        document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), { once: true });
+        setTimeout(() => resolve('none reported'), 2000);
+      });
+      const script = document.createElement('script');
+      script.textContent = 'document.body.dataset.inlineScriptRan = "yes"';
+      document.head.append(script);
+      return { ran: document.body.dataset.inlineScriptRan === 'yes', directive: await violation };
+    });
+    assert.deepEqual(probe, { ran: false, directive: 'script-src-elem' });
+  },
+);
