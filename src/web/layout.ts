@@ -31,6 +31,15 @@ export function csrfField(session: WebSession): string {
   return `<input type="hidden" name="_csrf" value="${escapeHtml(session.csrfToken)}">`;
 }
 
+/** Shown on every signed-in page until the account's email is verified: what it means, and a way to get a new link. */
+export function unverifiedBanner(session: WebSession | null): string {
+  if (!session || session.user.emailVerified) return '';
+  return `<div class="notice unverified" role="status">
+<strong>Verify your email address.</strong> Until you follow the link we sent to ${escapeHtml(session.user.email)}, your API tokens answer only <code>GET /api/v1/me</code>.
+<form method="post" action="/verify/resend" class="inline">${csrfField(session)}<button type="submit" class="link">Send a new link</button></form>
+</div>`;
+}
+
 function navigation(session: WebSession): string {
   return `<nav class="top">
 <a class="brand" href="/app">Drawbridge</a>
@@ -66,6 +75,8 @@ h2 { font-size: 1.15rem; margin: 2rem 0 .75rem; }
 .muted { color: var(--muted); }
 .error { color: var(--danger); }
 .notice { background: #ebfbee; border: 1px solid #b2f2bb; padding: .75rem 1rem; border-radius: 8px; }
+.notice.unverified { background: #fff9db; border-color: #ffe066; margin-bottom: 1rem; }
+form.inline { display: inline; margin: 0; }
 label { display: block; margin: .75rem 0 .25rem; font-weight: 600; }
 input[type=email], input[type=password], input[type=text], input[type=date], input[type=search], select, textarea { width: 100%; padding: .55rem .6rem; font: inherit; border: 1px solid #ccc; border-radius: 6px; background: #fff; }
 textarea { font-family: ui-monospace, monospace; min-height: 10rem; }

@@ -2,9 +2,8 @@
 import { CAPABILITIES, type Capability } from '../auth/capabilities.ts';
 import { TOKEN_NAME_MAX_LENGTH } from '../auth/mint-token.ts';
 import type { TokenRecord } from '../store/store.ts';
-import { unverifiedBanner } from './accounts/views.ts';
 import { escapeHtml } from './html.ts';
-import { appPage, csrfField } from './layout.ts';
+import { appPage, csrfField, unverifiedBanner } from './layout.ts';
 import type { WebSession } from './session.ts';
 import { capabilityField, type ExpiryChoice } from './tokens-form.ts';
 

@@ -147,10 +147,10 @@ describe('access', () => {
   test('a person whose email is not verified sees a banner with a way to get the link again', async () => {
     const unverified = await person({ unverified: true });
     const body = await dashboard(unverified);
-    assert.match(body, /is not verified yet/);
+    assert.match(body, /Verify your email address/);
     assert.match(body, /action="\/verify\/resend"/);
     const verified = await person();
-    assert.doesNotMatch(await dashboard(verified), /not verified/);
+    assert.doesNotMatch(await dashboard(verified), /Verify your email address/);
   });
 });
 

@@ -115,10 +115,3 @@ export function tooManyAttemptsPage(title: string, message: string): string {
  * blocks, and a button for a new link. Empty for verified accounts, so any
  * page may include it.
  */
-export function unverifiedBanner(session: WebSession | null): string {
-  if (!session || session.user.emailVerified) return '';
-  return `<div class="notice unverified" role="status">
-<strong>Verify your email address.</strong> Until you follow the link we sent to ${escapeHtml(session.user.email)}, your API tokens answer only <code>GET /api/v1/me</code>.
-<form method="post" action="/verify/resend" style="display:inline">${csrfField(session)}<button type="submit" class="link">Send a new link</button></form>
-</div>`;
-}

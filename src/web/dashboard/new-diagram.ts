@@ -10,10 +10,10 @@ import { SPEC_CONTENT_ERRORS } from '../../http/routes/diagrams/createDiagram.ts
 import { checkPayloadShape } from '../../http/validate.ts';
 import type { UserRecord } from '../../store/store.ts';
 import { escapeHtml } from '../html.ts';
-import { csrfField } from '../layout.ts';
+import { csrfField, unverifiedBanner } from '../layout.ts';
 import type { WebSession } from '../session.ts';
 import type { FolderNode } from './folder-tree.ts';
-import { folderOptions, unverifiedBanner } from './page.ts';
+import { folderOptions } from './page.ts';
 
 export interface NewDiagramForm {
   title: string;

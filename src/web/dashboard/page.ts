@@ -1,7 +1,7 @@
 /** The dashboard's HTML: a sidebar of views and folders, a search, and a grid of diagram cards. Every text is escaped here. */
 import type { DiagramMeta, OwnedDiagramCounts } from '../../store/store.ts';
 import { escapeHtml } from '../html.ts';
-import { csrfField } from '../layout.ts';
+import { csrfField, unverifiedBanner } from '../layout.ts';
 import type { WebSession } from '../session.ts';
 import { ALL_DIAGRAMS, type DashboardFilters, dashboardHref } from './filters.ts';
 import type { FolderNode } from './folder-tree.ts';
@@ -181,11 +181,6 @@ function pager(model: DashboardModel): string {
   return links.length > 0 ? `<nav class="pager" aria-label="Pages">${links.join(' ')}</nav>` : '';
 }
 
-export function unverifiedBanner(session: WebSession): string {
-  if (session.user.emailVerified) return '';
-  return `<div class="banner" role="status"><p>Your email address ${escapeHtml(session.user.email)} is not verified yet. Follow the link in the message we sent to it; until then the API refuses your tokens.</p>
-<form method="post" action="/verify/resend">${csrfField(session)}<button type="submit" class="link">Send the link again</button></form></div>`;
-}
 
 export function dashboardBody(model: DashboardModel): string {
   const cards = model.diagrams.map((d) => (model.filters.view === 'trash' ? trashedCard(model, d) : activeCard(model, d))).join('\n');
