@@ -84,7 +84,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   }
 }
 
-function freePort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 at the time of asking. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);

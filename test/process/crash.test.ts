@@ -8,13 +8,13 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { SQLITE_FILE_NAME } from '../../src/store/open.ts';
+import { freePort } from '../helpers/harness.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const ROUNDS = 3;
@@ -34,17 +34,6 @@ let dataDir: string;
 let token: string;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function admin(...argv: string[]): Promise<any> {
   const { stdout } = await promisify(execFile)(process.execPath, ['bin/drawbridge-admin', ...argv], {

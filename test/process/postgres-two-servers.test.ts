@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -15,6 +14,7 @@ import { runAdminCommand } from '../../src/admin/commands.ts';
 import { openStore } from '../../src/store/open.ts';
 import type { SqlStore } from '../../src/store/sql-store.ts';
 import { freshPostgresDatabase, skipWithoutPostgres } from '../helpers/postgres.ts';
+import { freePort } from '../helpers/harness.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const WRITE_LIMIT = 10;
@@ -37,17 +37,6 @@ const children = new Set<ChildProcess>();
 process.on('exit', () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
