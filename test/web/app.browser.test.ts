@@ -13,10 +13,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Cookie, Page } from 'playwright-core';
+import type { Cookie, ElementHandle, Locator, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { screenshot, useBrowser, type WatchedPage } from '../helpers/browser.ts';
-import { type ListeningHarness, startHarness, uniqueEmail } from '../helpers/harness.ts';
+import { type ListeningHarness, startHarness } from '../helpers/harness.ts';
 import { linkIn, waitForMail } from './form-client.ts';
 
 const browser = useBrowser();
@@ -42,7 +42,7 @@ const SPEC = {
   edges: ['user -> api : HTTPS', { from: 'api', to: 'db', label: 'SQL', style: 'dashed' }],
 };
 
-/** What the steps hand on to the next ones. */
+/** What the steps hand on to the next ones. The server is this file's own, so a fixed address is free (and the screenshots stay the same from run to run). */
 const journey: {
   email: string;
   userId?: string;
@@ -51,16 +51,24 @@ const journey: {
   /** A token minted in the browser, still active. */
   token?: string;
   diagramId?: string;
-} = { email: uniqueEmail('journey') };
+} = { email: 'ada@example.com' };
 
 function need<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`an earlier step failed: no ${what}`);
   return value;
 }
 
+/** A watched page in a fresh context (no cookies): a stranger's browser. */
+async function freshPage(t: TestContext): Promise<WatchedPage> {
+  const watched = await browser.newPage(t, h.baseUrl);
+  // A missing element fails its step well inside the step's own time limit, saying what was awaited.
+  watched.page.setDefaultTimeout(15_000);
+  return watched;
+}
+
 /** A watched page in a fresh context, signed in as the journey's account. */
 async function signedInPage(t: TestContext): Promise<WatchedPage> {
-  const watched = await browser.newPage(t, h.baseUrl);
+  const watched = await freshPage(t);
   await watched.context.addCookies(need(journey.cookies, 'signed-in session'));
   return watched;
 }
@@ -86,7 +94,7 @@ async function api(method: string, path: string, token: string, body?: unknown):
 async function mintInBrowser(page: Page, name: string): Promise<string> {
   await page.goto(`${h.baseUrl}/app/settings/tokens`);
   await page.getByLabel('Name', { exact: true }).fill(name);
-  for (const capability of ['read', 'write', 'publish', 'delete']) await page.getByLabel(new RegExp(`^${capability}\\b`)).check();
+  for (const capability of ['read', 'write', 'publish', 'delete']) await page.getByRole('checkbox', { name: new RegExp(`^${capability} —`) }).check();
   await page.getByLabel('30 days').check();
   await page.getByRole('button', { name: 'Create token' }).click();
   const field = page.locator('#new-token');
@@ -95,6 +103,13 @@ async function mintInBrowser(page: Page, name: string): Promise<string> {
   const token = await field.inputValue();
   assert.ok(token.length > 20, `a token is shown: ${token}`);
   return token;
+}
+
+/** Waits for an <img> to have loaded and decoded; its natural size. */
+async function imageLoaded(page: Page, image: Locator): Promise<{ width: number; height: number }> {
+  const handle = (await image.elementHandle()) as ElementHandle<HTMLImageElement>;
+  await page.waitForFunction((img) => img.complete && img.naturalWidth > 0, handle, { timeout: 20_000 });
+  return handle.evaluate((img) => ({ width: img.naturalWidth, height: img.naturalHeight }));
 }
 
 function isDark(image: PNG, x: number, y: number): boolean {
@@ -134,7 +149,7 @@ const sceneOf = async (id: string, token: string) => {
 };
 
 test('1. sign up at /signup, verify through the link in the outbox, sign in, land on the dashboard', { timeout: 60_000 }, async (t) => {
-  const { page, context } = await browser.newPage(t, h.baseUrl);
+  const { page, context } = await freshPage(t);
 
   await page.goto(`${h.baseUrl}/signup`);
   await page.getByLabel('Email').fill(journey.email);
@@ -162,7 +177,8 @@ test('1. sign up at /signup, verify through the link in the outbox, sign in, lan
   await page.waitForURL(`${h.baseUrl}/app`);
   await page.getByRole('heading', { name: 'All diagrams', level: 1 }).waitFor();
   assert.ok(await page.getByText(journey.email).isVisible(), 'the navigation names the signed-in account');
-  assert.equal(await page.getByText('not verified yet').count(), 0, 'no unverified banner after following the link');
+  assert.equal(await page.locator('.unverified').count(), 0, 'no unverified banner after following the link');
+  assert.equal(await page.getByText(/verify your email|not verified/i).count(), 0);
   assert.ok(await page.getByText('No diagrams yet').isVisible());
 
   const cookies = await context.cookies();
@@ -209,7 +225,6 @@ test('2. settings → API tokens: mint a token, shown once; it works on the API;
     assert.ok(attempt < 10, 'the list shows the token was used');
     await sleep(100);
   }
-  await screenshot(page, 'tokens-list');
 
   await row.getByRole('button', { name: 'Revoke' }).click();
   await page.waitForURL(`${h.baseUrl}/app/settings/tokens`);
@@ -221,10 +236,22 @@ test('2. settings → API tokens: mint a token, shown once; it works on the API;
   assert.equal((await api('GET', '/diagrams', token)).status, 401);
 });
 
-test('3. a diagram created over the API with a browser-minted token is on the dashboard with its thumbnail', { timeout: 60_000 }, async (t) => {
+test('3. a second token minted in the browser (the list: one revoked, one active) creates a diagram over the API; the dashboard shows it with its thumbnail', { timeout: 60_000 }, async (t) => {
   const { page } = await signedInPage(t);
   const token = await mintInBrowser(page, 'Journey agent');
   journey.token = token;
+
+  // The list now: the revoked token and the new one, each by its last four characters only.
+  await page.goto(`${h.baseUrl}/app/settings/tokens`);
+  assert.ok(!(await page.content()).includes(token));
+  const listed = await page
+    .locator('table.tokens tbody tr')
+    .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent!.trim())).map((cells) => [cells[0], cells[2], cells[6]]));
+  assert.deepEqual(listed.find((cells) => cells[0] === 'Journey agent'), ['Journey agent', `…${token.slice(-4)}`, 'active']);
+  assert.equal(listed.find((cells) => cells[0] === 'Journey laptop')?.[2], 'revoked');
+  assert.equal(listed.length, 2);
+  await page.getByRole('heading', { name: 'Your tokens' }).evaluate((heading) => heading.scrollIntoView());
+  await screenshot(page, 'tokens-list');
 
   const created = await api('POST', '/diagrams', token, { title: DIAGRAM_TITLE, spec: SPEC });
   assert.equal(created.status, 201, JSON.stringify(created.json));
@@ -237,8 +264,7 @@ test('3. a diagram created over the API with a browser-minted token is on the da
   assert.match((await card.locator('.meta').textContent()) ?? '', /Updated just now · \d+ elements/);
   const thumbnail = card.locator('.thumb img');
   assert.match((await thumbnail.getAttribute('src')) ?? '', new RegExp(`^/app/d/${journey.diagramId}/thumbnail\\.png\\?v=`));
-  await page.waitForFunction((img) => img.complete && img.naturalWidth > 0, await thumbnail.elementHandle(), { timeout: 20_000 });
-  const size = await thumbnail.evaluate((img: HTMLImageElement) => ({ width: img.naturalWidth, height: img.naturalHeight }));
+  const size = await imageLoaded(page, thumbnail);
   assert.ok(size.width > 0 && size.height > 0, `the thumbnail decoded: ${JSON.stringify(size)}`);
   await screenshot(page, 'dashboard');
 });
@@ -320,7 +346,7 @@ test('5. published with a password, the diagram opens for a stranger after the p
   assert.ok(url.startsWith(`${h.baseUrl}/p/`), url);
 
   // A stranger: a fresh context, no cookies.
-  const { page, context } = await browser.newPage(t, h.baseUrl);
+  const { page, context } = await freshPage(t);
   await page.goto(url);
   await page.getByRole('heading', { name: 'This diagram is protected' }).waitFor();
   assert.equal(await page.locator('img.diagram').count(), 0, 'no diagram before the password');
@@ -330,7 +356,8 @@ test('5. published with a password, the diagram opens for a stranger after the p
 
   const diagram = page.locator('img.diagram');
   await diagram.waitFor({ state: 'visible' });
-  await page.waitForFunction((img) => img.complete && img.naturalWidth > 0, await diagram.elementHandle());
+  const size = await imageLoaded(page, diagram);
+  assert.ok(size.width > 0 && size.height > 0, `the diagram decoded: ${JSON.stringify(size)}`);
   assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), DIAGRAM_TITLE);
   assert.ok(await page.getByRole('listitem').filter({ hasText: LIVE_LABEL }).count(), 'it is the diagram as edited, API node included');
 
