@@ -3,40 +3,13 @@
  * fonts, embedded icons), run in a render worker process (faithful-worker.ts)
  * since it needs the editor's browser bundle and a DOM.
  */
-import { iconDataUrl } from '../domain/icons/catalog.ts';
 import { embeddedFontFaces } from './embed-fonts.ts';
 import type { ExcalidrawModule } from './editor-runtime.ts';
 import { editorFontFiles } from './font-files.ts';
 import { rasterize } from './raster.ts';
 import { sanitizeSvgTree } from './sanitize.ts';
-import { EXPORT_PADDING, IMAGE_BUDGET_BYTES, type RenderJob, type RenderOutput } from './types.ts';
-
-interface BinaryFile {
-  id: string;
-  mimeType: string;
-  dataURL: string;
-  created: number;
-}
-
-/** The editor's `files` map for the scene's images: catalog icons, in scene order, until the budget is spent. */
-export function imageFiles(elements: readonly Record<string, unknown>[], budgetBytes = IMAGE_BUDGET_BYTES) {
-  const files: Record<string, BinaryFile> = {};
-  let spent = 0;
-  let truncated = false;
-  for (const element of elements) {
-    const { fileId } = element;
-    if (element.type !== 'image' || element.isDeleted === true || typeof fileId !== 'string' || fileId in files) continue;
-    const dataURL = iconDataUrl(fileId);
-    if (dataURL === undefined) continue;
-    if (spent + dataURL.length > budgetBytes) {
-      truncated = true;
-      continue;
-    }
-    spent += dataURL.length;
-    files[fileId] = { id: fileId, mimeType: dataURL.slice(5, dataURL.indexOf(';')), dataURL, created: 1 };
-  }
-  return { files, truncated };
-}
+import { imageFiles } from './image-files.ts';
+import { EXPORT_PADDING, type RenderJob, type RenderOutput } from './types.ts';
 
 /**
  * A copy of the export for resvg, which sizes an `<image width="100%">` inside

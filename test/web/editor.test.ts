@@ -12,7 +12,7 @@ before(async () => {
   h = await startHarness({ listen: true });
   owner = await h.user();
   web = await signIn(h, owner.id);
-  const created = await h.call('POST', '/api/v1/diagrams', { token: owner.token, body: { title: 'Edit <me>', spec: { nodes: [{ id: 'a', label: 'Alpha' }] } } });
+  const created = await h.call('POST', '/api/v1/diagrams', { token: owner.token, body: { title: 'Edit <me>', spec: { nodes: [{ id: 'a', label: 'Alpha', icon: 'icon-server' }] } } });
   diagramId = created.json().id;
 });
 after(() => h.close());
@@ -36,6 +36,13 @@ test('the editor page mounts the bundled editor with the diagram id and the sess
   assert.match(page.body, /<script type="module" src="\/assets\/[0-9a-f]+\/editor\.js"><\/script>/);
   assert.match(page.body, /Edit &#60;me&#62;/);
   assert.match(page.headers['content-security-policy'] as string, /script-src 'self'/);
+});
+
+test('the editor gets the images of the catalog icons its scene shows', async () => {
+  const diagram = (await h.call('GET', `/app/api/diagrams/${diagramId}`, { headers: headers() })).json();
+  assert.deepEqual(Object.keys(diagram.files), ['icon-server']);
+  assert.match(diagram.files['icon-server'].dataURL, /^data:image\/svg\+xml;base64,/);
+  assert.ok(diagram.scene.elements.some((e: { fileId?: string }) => e.fileId === 'icon-server'));
 });
 
 test('signed out, the editor page sends you to sign in and its API answers 401', async () => {

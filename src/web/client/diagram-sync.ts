@@ -15,6 +15,8 @@ export interface DiagramDocument {
   title: string;
   docUpdatedAt: string;
   scene: { elements: unknown[]; appState?: Record<string, unknown> };
+  /** The images the scene's catalog icons show, in the editor's `files` form. */
+  files?: Record<string, unknown>;
 }
 
 /** The few things the sync needs from the editor. */
@@ -24,7 +26,7 @@ export interface EditorHandle {
   /** The elements a save writes: the visible ones. */
   elementsToSave(): readonly unknown[];
   /** Replaces the editor's elements with the server's, outside the user's undo history. */
-  replaceElements(elements: readonly unknown[]): void;
+  replaceElements(elements: readonly unknown[], files?: Record<string, unknown>): void;
 }
 
 export type SaveState =
@@ -263,7 +265,7 @@ export class DiagramSync {
     const editor = this.editor!;
     // A change made while the newer version was on its way is lost with it: say so.
     const lostLocalChange = this.isDirty();
-    editor.replaceElements(latest.scene.elements);
+    editor.replaceElements(latest.scene.elements, latest.files);
     this.baseUpdatedAt = latest.docUpdatedAt;
     this.baseVersion = editor.contentVersion();
     if (this.debounceTimer) clearTimeout(this.debounceTimer);

@@ -16,6 +16,7 @@ interface ExcalidrawApi {
   getSceneElements(): readonly unknown[];
   getSceneElementsIncludingDeleted(): readonly unknown[];
   updateScene(scene: { elements: readonly unknown[]; captureUpdate: unknown }): void;
+  addFiles(files: unknown[]): void;
 }
 
 const DASHBOARD_URL = '/app';
@@ -26,11 +27,13 @@ function editorHandle(api: ExcalidrawApi): EditorHandle {
   return {
     contentVersion: () => hashElementsVersion(api.getSceneElementsIncludingDeleted()),
     elementsToSave: () => api.getSceneElements(),
-    replaceElements: (elements) =>
+    replaceElements: (elements, files) => {
+      if (files) api.addFiles(Object.values(files));
       api.updateScene({
         elements: restoreElements(elements, null, { repairBindings: true }),
         captureUpdate: CaptureUpdateAction.NEVER,
-      }),
+      });
+    },
   };
 }
 
@@ -74,7 +77,7 @@ function Editor({ diagram, csrfToken }: { diagram: DiagramDocument; csrfToken: s
   const handle = useRef<EditorHandle | null>(null);
   const sync = useMemo(() => new DiagramSync({ diagramId: diagram.id, csrfToken, onState: setSaveState }, diagram), [diagram, csrfToken]);
   const initialData = useMemo(
-    () => ({ elements: diagram.scene.elements, appState: { viewBackgroundColor: '#ffffff' }, scrollToContent: true }),
+    () => ({ elements: diagram.scene.elements, files: diagram.files ?? {}, appState: { viewBackgroundColor: '#ffffff' }, scrollToContent: true }),
     [diagram],
   );
 

@@ -14,6 +14,7 @@ import { validateScene } from '../../domain/scene/validate.ts';
 import { writeContent } from '../../http/content-write.ts';
 import { diagramFor, diagramWithElementsFor } from '../../http/diagram-access.ts';
 import { present } from '../../http/presenters.ts';
+import { imageFiles } from '../../render/image-files.ts';
 import type { ServiceDeps } from '../../http/route.ts';
 import { checkPayloadShape, parseWith } from '../../http/validate.ts';
 import { editorAssetTags } from '../assets.ts';
@@ -39,7 +40,10 @@ export const editorRoutes: FastifyPluginAsync<{ deps: ServiceDeps }> = async (ap
   app.get<{ Params: { id: string } }>('/app/api/diagrams/:id', async (request, reply) => {
     const session = requireSession(request);
     const diagram = await diagramWithElementsFor(deps, session, request.params.id, 'read');
-    return reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(present.diagramJson(diagram));
+    // The API's diagram, plus the images its icons show in the editor (the API leaves files to the client).
+    const { files } = imageFiles(JSON.parse(diagram.elementsJson) as Record<string, unknown>[]);
+    const json = `${present.diagramJson(diagram).slice(0, -1)},"files":${JSON.stringify(files)}}`;
+    return reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(json);
   });
 
   app.put<{ Params: { id: string } }>('/app/api/diagrams/:id/scene', async (request, reply) => {
