@@ -151,6 +151,8 @@ ${tokenTable(session, tokens, now)}
 
 /** Copies the new token on a click; without script the field is still there to select. */
 export const COPY_SCRIPT = `'use strict';
+// The page showing a new token is the answer to the mint form: make a reload fetch the list, not mint again.
+if (document.querySelector('button[data-copy]')) history.replaceState(null, '', location.pathname);
 for (const button of document.querySelectorAll('button[data-copy]')) {
   const field = document.getElementById(button.dataset.copy);
   if (!field) continue;

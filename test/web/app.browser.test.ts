@@ -195,8 +195,10 @@ test('2. settings → API tokens: mint a token, shown once; it works on the API;
   const token = await mintInBrowser(page, 'Journey laptop');
   await screenshot(page, 'tokens-new');
 
-  // Loading the page again (a GET, not a re-sent form): the token is gone for good; the list keeps its last four characters.
-  await page.goto(`${h.baseUrl}/app/settings/tokens`);
+  // Reloading the page that showed it loads the list (the page script replaced the form's answer in history),
+  // so nothing is minted again; the token is gone for good and the list keeps its last four characters.
+  await page.reload();
+  assert.equal(page.url(), `${h.baseUrl}/app/settings/tokens`);
   const html = await page.content();
   assert.ok(!html.includes(token), 'the token text is nowhere in the page anymore');
   assert.equal(await page.locator('#new-token').count(), 0);
