@@ -34,8 +34,8 @@ main { max-width: 960px; margin: 3rem auto; padding: 0 1.5rem; }
 h1 { font-size: 1.6rem; }
 .muted { color: #666; }
 form { display: flex; gap: .5rem; margin-top: 1rem; }
-input[type=password] { padding: .5rem; font-size: 1rem; flex: 1; max-width: 20rem; }
-button { padding: .5rem 1rem; font-size: 1rem; }
+input[type=password] { padding: .5rem .6rem; font: inherit; flex: 1; max-width: 20rem; border: 1px solid #ccc; border-radius: 6px; }
+button { padding: .5rem 1rem; font: inherit; border-radius: 6px; border: 1px solid #5b57d1; background: #5b57d1; color: #fff; cursor: pointer; }
 .error { color: #b00020; }
 body.full-screen { display: flex; flex-direction: column; height: 100vh; height: 100dvh; overflow: hidden; background: #fff; }
 .sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
