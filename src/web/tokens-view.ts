@@ -64,7 +64,14 @@ function mintedSection(minted: { token: string; record: TokenRecord }, publicUrl
 </section>`;
 }
 
+export const UNVERIFIED_MINT_PROBLEM = 'Verify your email address first: tokens can be created once the link we sent has been followed.';
+
 function mintForm(session: WebSession, form: MintFormValues, problem: string | null): string {
+  if (!session.user.emailVerified) {
+    return `<h2>New token</h2>
+${problem ? `<p class="error" role="alert">${escapeHtml(problem)}</p>` : ''}
+<p class="muted">${UNVERIFIED_MINT_PROBLEM}</p>`;
+  }
   const checks = CAPABILITIES.map(
     (c) => `<label class="check"><input type="checkbox" name="${capabilityField(c)}" value="1"${form.capabilities.includes(c) ? ' checked' : ''}> <strong>${c}</strong> <span class="muted">— ${CAPABILITY_HELP[c]}</span></label>`,
   ).join('\n');

@@ -11,7 +11,7 @@ import type { ServiceDeps } from '../http/route.ts';
 import { formOf, sendPage } from './accounts/forms.ts';
 import { requireSession, verifyCsrf } from './session.ts';
 import { capabilityField, EXPIRY_CHOICES, type ExpiryChoice, readMintForm } from './tokens-form.ts';
-import { COPY_SCRIPT, COPY_SCRIPT_PATH, EMPTY_MINT_FORM, TOKENS_PATH, tokensPage } from './tokens-view.ts';
+import { COPY_SCRIPT, COPY_SCRIPT_PATH, EMPTY_MINT_FORM, TOKENS_PATH, tokensPage, UNVERIFIED_MINT_PROBLEM } from './tokens-view.ts';
 
 export const tokensPlugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) => {
   const { store, config } = deps;
@@ -27,7 +27,9 @@ export const tokensPlugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (ap
     verifyCsrf(request, session, config.publicUrl);
     const form = formOf(request.body);
     const now = deps.now();
-    const read = readMintForm(form, now);
+    // Until the address is proven, whoever signed up may not be its owner: a token minted now could
+    // outlive the owner taking the account back (by verifying or resetting the password).
+    const read = session.user.emailVerified ? readMintForm(form, now) : { ok: false as const, problem: UNVERIFIED_MINT_PROBLEM };
     if (!read.ok) {
       const tokens = await store.listTokens(session.user.id);
       const values = {

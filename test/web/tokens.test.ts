@@ -170,15 +170,16 @@ describe('access', () => {
     assert.match(String(post.headers.location), /^\/login/);
   });
 
-  test('an unverified account sees a banner, and its tokens answer GET /me but nothing else (SPEC: email_unverified)', async () => {
-    const { client } = await signedInClient(h, { email: uniqueEmail('unverified'), unverified: true });
+  test('an unverified account sees a banner and cannot mint a token until the address is verified', async () => {
+    const { client, userId } = await signedInClient(h, { email: uniqueEmail('unverified'), unverified: true });
     const page = await client.get(PAGE);
     assert.match(page.body, /Verify your email address/);
-    const token = mintedToken((await mint(client, { 'cap-read': '1', 'cap-write': '1' })).body);
-    assert.equal((await me(token)).statusCode, 200);
-    const list = await h.call('GET', '/api/v1/diagrams', { token });
-    assert.equal(list.statusCode, 403);
-    assert.equal(list.json().error, 'email_unverified');
+    assert.doesNotMatch(page.body, /Create token/, 'no mint form');
+    const refused = await mint(client, { 'cap-read': '1', 'cap-write': '1' });
+    assert.equal(refused.statusCode, 400);
+    assert.match(refused.body, /Verify your email address first/);
+    assert.doesNotMatch(refused.body, /drw_pat_/);
+    assert.deepEqual(await h.store.listTokens(userId), [], 'nothing minted');
   });
 });
 
