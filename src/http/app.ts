@@ -37,9 +37,16 @@ export interface BuildOptions {
 
 const TOKEN_TEXT = /drw_pat_[0-9A-Za-z_]*/g;
 
-/** A URL as it may appear in logs: anything shaped like a token is masked, wherever a client put it. */
+/**
+ * A URL as it may appear in logs, whatever route (or none) matched it:
+ * anything shaped like an API token is masked wherever a client put it, and
+ * so are the secrets of emailed links (`?token=` and `/reset/<token>`).
+ */
 export function redactUrl(url: string): string {
-  return url.replace(TOKEN_TEXT, 'drw_pat_[redacted]');
+  return url
+    .replace(TOKEN_TEXT, 'drw_pat_[redacted]')
+    .replace(/([?&]token=)[^&#]*/gi, '$1[redacted]')
+    .replace(/^\/reset\/[^/?#]+/, '/reset/[redacted]');
 }
 
 export function loggerOptions(level: string) {

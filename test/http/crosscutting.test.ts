@@ -189,3 +189,19 @@ describe('rate limits', () => {
     assert.ok(refused.headers['retry-after']);
   });
 });
+
+test('secrets of emailed links never reach the logs, whichever route (or none) a request hits', async () => {
+  const secret = 'Zq8secretLinkToken0123456789abcdef';
+  for (const [method, url] of [
+    ['HEAD', `/verify?token=${secret}`],
+    ['POST', `/verify?x=1&token=${secret}`],
+    ['GET', `/reset/${secret}`],
+    ['GET', `/reset/${secret}/more`],
+    ['GET', `/nowhere?token=${secret}`],
+  ] as const) {
+    await h.call(method, url);
+  }
+  assert.ok(!h.logs().includes(secret), 'a link secret was logged');
+  assert.match(h.logs(), /token=\[redacted\]/);
+  assert.match(h.logs(), /\/reset\/\[redacted\]/);
+});

@@ -92,6 +92,9 @@ for (const faithful of [true, false]) {
       const quality = await h.call('GET', `/api/v1/diagrams/${diagramId}/render?quality=best`, { token });
       assert.equal(quality.statusCode, 400);
       assert.equal(quality.json().error, 'invalid_quality');
+      const repeated = await h.call('GET', `/api/v1/diagrams/${diagramId}/render?quality=fast&quality=fast`, { token });
+      assert.equal(repeated.statusCode, 400);
+      assert.equal(repeated.json().error, 'invalid_quality');
       const format = await h.call('GET', `/api/v1/diagrams/${diagramId}/render?format=gif`, { token });
       assert.equal(format.statusCode, 400);
       assert.equal(format.json().error, 'bad_request');

@@ -44,15 +44,3 @@ export function isLinkTokenShape(token: string): boolean {
   return LINK_TOKEN.test(token);
 }
 
-/**
- * The request as logged on routes whose URL carries a link token: the token is
- * masked, so that the logs never hold a working link.
- */
-export const linkRouteLogSerializers = {
-  req: (req: { method: string; url: string; hostname?: string; ip?: string }) => ({
-    method: req.method,
-    url: req.url.replace(/([?&]token=)[^&#]*/g, '$1[redacted]').replace(/^\/reset\/[^/?#]+/, '/reset/[redacted]'),
-    host: req.hostname,
-    remoteAddress: req.ip,
-  }),
-};

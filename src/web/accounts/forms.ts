@@ -33,7 +33,8 @@ export const DEFAULT_NEXT = '/app';
 export function safeNextPath(raw: unknown): string {
   if (typeof raw !== 'string' || raw.length > 2000) return DEFAULT_NEXT;
   if (!raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return DEFAULT_NEXT;
-  if (/[\s\p{Cc}\\]/u.test(raw)) return DEFAULT_NEXT;
+  // Printable ASCII only: it goes into a Location header as it is.
+  if (/[^\x21-\x7e]|\\/.test(raw)) return DEFAULT_NEXT;
   return raw;
 }
 

@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { normaliseEmail } from '../../auth/accounts.ts';
 import { endSession, startSession } from '../session.ts';
 import { setNewPassword } from './commands.ts';
-import { isLinkTokenShape, issueEmailLink, linkRouteLogSerializers, useEmailLink } from './email-links.ts';
+import { isLinkTokenShape, issueEmailLink, useEmailLink } from './email-links.ts';
 import { formOf, passwordProblem, refuseCrossSite, sendPage } from './forms.ts';
 import { resetMessage } from './messages.ts';
 import { type AccountServices, mailWithinBudget } from './services.ts';
@@ -31,13 +31,13 @@ export const passwordResetRoutes: FastifyPluginAsync<AccountServices> = async (a
   });
 
   // Showing the form uses nothing up, so a mail scanner that opens the link does no harm.
-  app.get<{ Params: { token: string } }>('/reset/:token', { logSerializers: linkRouteLogSerializers }, async (request, reply) => {
+  app.get<{ Params: { token: string } }>('/reset/:token', async (request, reply) => {
     const { token } = request.params;
     if (!isLinkTokenShape(token)) return sendPage(reply, 400, invalidLinkPage('reset'));
     return sendPage(reply, 200, newPasswordPage(token));
   });
 
-  app.post<{ Params: { token: string } }>('/reset/:token', { logSerializers: linkRouteLogSerializers }, async (request, reply) => {
+  app.post<{ Params: { token: string } }>('/reset/:token', async (request, reply) => {
     refuseCrossSite(request, publicUrl);
     const { token } = request.params;
     if (!isLinkTokenShape(token)) return sendPage(reply, 400, invalidLinkPage('reset'));

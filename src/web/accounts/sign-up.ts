@@ -4,7 +4,7 @@ import { normaliseEmail } from '../../auth/accounts.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import { requireSession, verifyCsrf } from '../session.ts';
 import { createAccount, verifyEmail } from './commands.ts';
-import { issueEmailLink, linkRouteLogSerializers, useEmailLink } from './email-links.ts';
+import { issueEmailLink, useEmailLink } from './email-links.ts';
 import { formOf, passwordProblem, refuseCrossSite, sendPage } from './forms.ts';
 import { alreadyRegisteredMessage, verificationMessage } from './messages.ts';
 import { type AccountServices, mailWithinBudget } from './services.ts';
@@ -40,7 +40,7 @@ export const signUpRoutes: FastifyPluginAsync<AccountServices> = async (app, ser
   });
 
   // No HEAD twin: a link checker's HEAD request must not use the link up.
-  app.get('/verify', { logSerializers: linkRouteLogSerializers, exposeHeadRoute: false }, async (request, reply) => {
+  app.get('/verify', { exposeHeadRoute: false }, async (request, reply) => {
     const userId = await useEmailLink(deps, (request.query as Record<string, unknown>).token, 'verify_email');
     if (!userId) return sendPage(reply, 400, invalidLinkPage('verify'));
     const session = request.webSession;
