@@ -97,6 +97,55 @@ test('a save is validated like a scene sent to the API: a javascript: link is re
   assert.deepEqual(await load(), before);
 });
 
+/** Reads server-sent events from a stream as they come. */
+function eventReader(response: Response) {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  return {
+    async next(): Promise<{ event: string; data: unknown } | null> {
+      for (;;) {
+        const match = /event: (\w+)\ndata: (.*)\n\n/.exec(buffered);
+        if (match) {
+          buffered = buffered.slice(match.index + match[0].length);
+          return { event: match[1]!, data: JSON.parse(match[2]!) };
+        }
+        const { value, done } = await reader.read();
+        if (done) return null;
+        buffered += decoder.decode(value, { stream: true });
+      }
+    },
+  };
+}
+
+test('signing out ends the event stream with a gone event', async () => {
+  const session = await signIn(h, owner.id);
+  const controller = new AbortController();
+  const response = await fetch(`${h.baseUrl}/app/api/diagrams/${diagramId}/events`, { headers: { cookie: session.cookie }, signal: controller.signal });
+  const events = eventReader(response);
+  try {
+    assert.equal((await events.next())?.event, 'revision');
+    const out = await h.call('POST', '/logout', { headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: `_csrf=${session.csrfToken}` });
+    assert.equal(out.statusCode, 303);
+    assert.equal((await events.next())?.event, 'gone');
+    assert.equal(await events.next(), null, 'the stream ended');
+  } finally {
+    controller.abort();
+  }
+});
+
+test('closing the server ends open event streams instead of waiting for their clients', async () => {
+  const other = await startHarness({ listen: true });
+  const user = await other.user();
+  const session = await signIn(other, user.id);
+  const created = await other.call('POST', '/api/v1/diagrams', { token: user.token, body: { title: 'x', scene: { elements: [] } } });
+  const response = await fetch(`${other.baseUrl}/app/api/diagrams/${created.json().id}/events`, { headers: { cookie: session.cookie } });
+  const events = eventReader(response);
+  assert.equal((await events.next())?.event, 'revision');
+  await other.close();
+  assert.equal(await events.next(), null, 'the stream ended with the server');
+});
+
 test('the event stream sends the current revision, then each change made through the API', async () => {
   const controller = new AbortController();
   const response = await fetch(`${h.baseUrl}/app/api/diagrams/${diagramId}/events`, { headers: { cookie: web.cookie }, signal: controller.signal });

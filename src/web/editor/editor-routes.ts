@@ -21,7 +21,7 @@ import { editorAssetTags } from '../assets.ts';
 import { escapeHtml } from '../html.ts';
 import { APP_PAGE_HEADERS, appPage } from '../layout.ts';
 import { requireSession, verifyCsrf } from '../session.ts';
-import { revisionStream } from './revision-stream.ts';
+import { RevisionStreams } from './revision-stream.ts';
 
 const SaveSceneBody = z.strictObject({
   elements: z.array(z.unknown()),
@@ -30,6 +30,10 @@ const SaveSceneBody = z.strictObject({
 });
 
 export const editorRoutes: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) => {
+  const streams = new RevisionStreams();
+  // Open event streams would otherwise hold the server open on shutdown.
+  app.addHook('preClose', async () => streams.closeAll());
+
   app.get<{ Params: { id: string } }>('/app/d/:id', async (request, reply) => {
     const session = requireSession(request);
     const diagram = await diagramFor(deps, session, request.params.id, 'read');
@@ -59,6 +63,6 @@ export const editorRoutes: FastifyPluginAsync<{ deps: ServiceDeps }> = async (ap
   app.get<{ Params: { id: string } }>('/app/api/diagrams/:id/events', async (request, reply) => {
     const session = requireSession(request);
     const diagram = await diagramFor(deps, session, request.params.id, 'read');
-    revisionStream(deps, session, diagram, request, reply);
+    streams.start(deps, session, diagram, request, reply);
   });
 };
