@@ -7,7 +7,7 @@ import { embeddedFontFaces } from './embed-fonts.ts';
 import type { ExcalidrawModule } from './editor-runtime.ts';
 import { editorFontFiles } from './font-files.ts';
 import { rasterize } from './raster.ts';
-import { sanitizeSvgTree } from './sanitize.ts';
+import { sanitizeSvgTree, serializeSvg } from './sanitize.ts';
 import { imageFiles } from './image-files.ts';
 import { EXPORT_PADDING, type RenderJob, type RenderOutput } from './types.ts';
 
@@ -31,7 +31,7 @@ function withImagesInlined(root: SVGSVGElement): string {
     }
     use.replaceWith(inlined);
   }
-  return copy.outerHTML;
+  return serializeSvg(copy);
 }
 
 export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob): Promise<RenderOutput> {
@@ -61,7 +61,7 @@ export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob): 
       }
       style.textContent = css;
     }
-    output.svg = root.outerHTML;
+    output.svg = serializeSvg(root);
   }
   return output;
 }

@@ -16,7 +16,7 @@ import { placeholderSvg } from './placeholder.ts';
 import type { RenderFormat, RenderJob, RenderNote, RenderOutput, RenderQuality } from './types.ts';
 
 /** Bump when a renderer's output changes for the same scene: cached renders of older versions are never served. */
-const RENDERER_VERSION = 'drawbridge-render/1';
+const RENDERER_VERSION = 'drawbridge-render/2';
 /** Renders run below the server's priority, so API requests stay quick while every core renders. */
 const RENDER_NICE = 10;
 const FAST_WORKERS = 2;

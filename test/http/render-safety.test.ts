@@ -58,6 +58,22 @@ for (const quality of ['faithful', 'fast'] as const) {
   });
 }
 
+test('a label with a non-breaking space and characters XML forbids still renders faithfully, as well-formed XML and a PNG', async () => {
+  const label = 'Build\u00a0step \u0001 end\uFFFE';
+  const created = await h.call('POST', '/api/v1/diagrams', {
+    token,
+    body: { title: 'nbsp', scene: { elements: [{ ...base, id: 'nb', type: 'text', text: label, originalText: label, fontSize: 20, fontFamily: 5, textAlign: 'left', verticalAlign: 'top', containerId: null, autoResize: true, lineHeight: 1.25 }] } },
+  });
+  const nbspId = created.json().id;
+  const svg = await h.call('GET', `/api/v1/diagrams/${nbspId}/render?format=svg`, { token });
+  assert.equal(svg.headers['x-render-quality'], 'faithful');
+  assertInert(svg.body, 'nbsp label');
+  assert.ok(svg.body.includes('Build\u00a0step'), 'the non-breaking space is kept as a character');
+  assert.ok(!svg.body.includes('&nbsp;'));
+  const png = await h.call('GET', `/api/v1/diagrams/${nbspId}/render?format=png`, { token });
+  assert.equal(png.headers['x-render-quality'], 'faithful', 'resvg reads it: no fallback');
+});
+
 test('the public page of a hostile scene shows it as an inert image and escapes the title', async () => {
   const link = await h.call('PUT', `/api/v1/diagrams/${id}/public-link`, { token, body: { enabled: true } });
   assert.equal(link.statusCode, 200, link.body);
