@@ -3,7 +3,8 @@
 /** Diagrams a new account may keep (SPEC.md: free accounts start with 3). */
 export const DEFAULT_QUOTA = 3;
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** No whitespace or control characters (a NUL is not storable on PostgreSQL), one @, a dot in the domain. */
+const EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
 /** RFC 5321's limit on a forward path. */
 const EMAIL_MAX_LENGTH = 254;
 

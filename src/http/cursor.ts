@@ -9,7 +9,15 @@ export function encodeCursor(position: ListPosition): string {
 export function decodeCursor(cursor: string): ListPosition {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string') {
+    // Only what encodeCursor writes: an ISO timestamp and an id of letters, digits and dashes.
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === 'string' &&
+      typeof value[1] === 'string' &&
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(value[0]) &&
+      /^[0-9A-Za-z-]{1,64}$/.test(value[1])
+    ) {
       return { createdAt: value[0], id: value[1] };
     }
   } catch {

@@ -19,6 +19,13 @@ import { tokensPlugin } from './tokens.ts';
 /** JSON endpoints of the web app (used by its own scripts), as opposed to pages. */
 export const WEB_API_PREFIX = '/app/api/';
 
+function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(hasNul);
+  if (value !== null && typeof value === 'object') return Object.entries(value).some(([key, inner]) => key.includes('\u0000') || hasNul(inner));
+  return false;
+}
+
 export interface WebDeps {
   deps: ServiceDeps;
 }
@@ -27,6 +34,13 @@ export const webAppPlugin: FastifyPluginAsync<WebDeps> = async (app, { deps }) =
   await app.register(sessionPlugin, { deps });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  // A NUL cannot be stored as text on PostgreSQL: refuse it anywhere in a web request, before any handler.
+  app.addHook('preValidation', async (request) => {
+    if (hasNul(request.query) || hasNul(request.params) || hasNul(request.body)) {
+      throw new ApiError('bad_request', 'the request holds a NUL character');
+    }
   });
 
   app.setErrorHandler((error, request, reply) => {
