@@ -4,7 +4,7 @@
  * placeholder. Never needs the editor's bundle, so it starts in a moment.
  */
 import { serveProcessWorker } from '../workers/pool.ts';
-import { renderFastSvg } from './fast-svg.ts';
+import { renderFastSvg, sceneBounds } from './fast-svg.ts';
 import { editorFontFiles } from './font-files.ts';
 import { rasterize } from './raster.ts';
 import type { RenderJob, RenderOutput } from './types.ts';
@@ -15,7 +15,8 @@ async function renderFast(job: FastJob): Promise<RenderOutput> {
   const fonts = editorFontFiles(job.fontsDirectory);
   if ('placeholderSvg' in job) return { svg: job.placeholderSvg, png: await rasterize(job.placeholderSvg, fonts) };
   const elements = JSON.parse(job.elementsJson) as Record<string, unknown>[];
-  if (!elements.some((element) => element.isDeleted !== true)) return { empty: true };
+  // Empty as the faithful renderer sees it: nothing it would draw (deleted or unknown elements only).
+  if (sceneBounds(elements) === null) return { empty: true };
   const svg = renderFastSvg(elements);
   const output: RenderOutput = {};
   if (job.svg) output.svg = svg;

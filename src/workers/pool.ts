@@ -6,6 +6,8 @@ interface Job<Out> {
   input: unknown;
   resolve: (value: Out) => void;
   reject: (error: Error) => void;
+  /** A worker took the job: from now on the job's own timeout applies. */
+  taken: () => void;
 }
 
 type Reply<Out> = { ok: true; value: Out } | { ok: false; error: string };
@@ -118,7 +120,27 @@ export class WorkerPool<In, Out> {
   run(input: In): Promise<Out> {
     if (this.closed) return Promise.reject(new WorkerFailure('the worker pool is closed'));
     return new Promise<Out>((resolve, reject) => {
-      this.queue.push({ input, resolve, reject });
+      // A job no worker takes within the timeout fails too: under a burst, callers fall back rather than wait on.
+      // A job that a starting worker will take waits for it (loading is bounded by the start timeout).
+      let waited: NodeJS.Timeout;
+      const giveUp = () => {
+        const at = this.queue.indexOf(job);
+        if (at < 0) return;
+        if (at < this.slots.filter((slot) => slot.state === 'starting').length) {
+          waited = setTimeout(giveUp, this.timeoutMs);
+          return;
+        }
+        this.queue.splice(at, 1);
+        reject(new WorkerFailure(`no worker was free within ${this.timeoutMs} ms`));
+      };
+      waited = setTimeout(giveUp, this.timeoutMs);
+      const job: Job<Out> = {
+        input,
+        resolve: (value) => (clearTimeout(waited), resolve(value)),
+        reject: (error) => (clearTimeout(waited), reject(error)),
+        taken: () => clearTimeout(waited),
+      };
+      this.queue.push(job);
       this.dispatch();
     });
   }
@@ -199,6 +221,7 @@ export class WorkerPool<In, Out> {
   }
 
   private execute(slot: Slot, job: Job<Out>): void {
+    job.taken();
     slot.state = 'busy';
     const { worker } = slot;
     const finish = () => {

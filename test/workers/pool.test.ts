@@ -56,3 +56,19 @@ test('a worker that cannot start fails a waiting job instead of respawning forev
     await pool.close();
   }
 });
+
+test('a job no worker takes within the timeout fails instead of waiting on; one a starting worker will take waits for it', async () => {
+  const pool = new WorkerPool<number | string, number>(workers.thread, { size: 1, timeoutMs: 1000 });
+  try {
+    assert.equal(await pool.run(1), 2, 'the worker is up');
+    // The hung job's worker is replaced after the timeout; the first waiting job goes to the new worker,
+    // the second has waited as long as it may.
+    const hung = assert.rejects(pool.run('hang'), WorkerFailure);
+    const first = pool.run(3);
+    const second = assert.rejects(pool.run(4), /no worker was free/);
+    await Promise.all([hung, second]);
+    assert.equal(await first, 6);
+  } finally {
+    await pool.close();
+  }
+});
