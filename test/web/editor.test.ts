@@ -45,6 +45,23 @@ test('the editor gets the images of the catalog icons its scene shows', async ()
   assert.ok(diagram.scene.elements.some((e: { fileId?: string }) => e.fileId === 'icon-server'));
 });
 
+test('a viewer of a shared diagram gets the editor in view mode, and a save from them is 404 with nothing written', async () => {
+  const viewer = await h.user();
+  await h.store.shareDiagram(diagramId, viewer.id, 'viewer');
+  const session = await signIn(h, viewer.id);
+  const page = await h.call('GET', `/app/d/${diagramId}`, { headers: { cookie: session.cookie } });
+  assert.match(page.body, /data-can-edit="false"/);
+  const ownPage = await h.call('GET', `/app/d/${diagramId}`, { headers: headers() });
+  assert.match(ownPage.body, /data-can-edit="true"/);
+  const before = await load();
+  const saved = await h.call('PUT', `/app/api/diagrams/${diagramId}/scene`, {
+    headers: { cookie: session.cookie, 'x-csrf-token': session.csrfToken },
+    body: { elements: [], expectedUpdatedAt: before.docUpdatedAt },
+  });
+  assert.equal(saved.statusCode, 404);
+  assert.deepEqual(await load(), before);
+});
+
 test('signed out, the editor page sends you to sign in and its API answers 401', async () => {
   const page = await h.call('GET', `/app/d/${diagramId}`);
   assert.equal(page.statusCode, 303);

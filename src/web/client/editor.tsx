@@ -72,7 +72,7 @@ function TopBar({ title, status }: { title: string; status: string | null }) {
   );
 }
 
-function Editor({ diagram, csrfToken }: { diagram: DiagramDocument; csrfToken: string }) {
+function Editor({ diagram, csrfToken, canEdit }: { diagram: DiagramDocument; csrfToken: string; canEdit: boolean }) {
   const [saveState, setSaveState] = useState<SaveState>({ kind: 'saved' });
   const handle = useRef<EditorHandle | null>(null);
   const sync = useMemo(() => new DiagramSync({ diagramId: diagram.id, csrfToken, onState: setSaveState }, diagram), [diagram, csrfToken]);
@@ -86,8 +86,9 @@ function Editor({ diagram, csrfToken }: { diagram: DiagramDocument; csrfToken: s
     handle.current = editorHandle(api);
   }, []);
   const onChange = useCallback(() => {
-    if (handle.current) sync.changed(handle.current);
-  }, [sync]);
+    // Someone who may only read sees the editor in view mode, and nothing is ever saved.
+    if (canEdit && handle.current) sync.changed(handle.current);
+  }, [sync, canEdit]);
 
   useEffect(() => {
     const events = new EventSource(`/app/api/diagrams/${encodeURIComponent(diagram.id)}/events`);
@@ -113,9 +114,9 @@ function Editor({ diagram, csrfToken }: { diagram: DiagramDocument; csrfToken: s
 
   return (
     <div className="db-editor">
-      <TopBar title={diagram.title} status={saveStateLabel(saveState)} />
+      <TopBar title={diagram.title} status={canEdit ? saveStateLabel(saveState) : 'View only'} />
       <div className="db-canvas">
-        <Excalidraw initialData={initialData} excalidrawAPI={onApi} onChange={onChange} UIOptions={UI_OPTIONS} />
+        <Excalidraw initialData={initialData} excalidrawAPI={onApi} onChange={onChange} UIOptions={UI_OPTIONS} viewModeEnabled={!canEdit} />
       </div>
     </div>
   );
@@ -145,7 +146,7 @@ async function start(): Promise<void> {
   try {
     const diagram = await fetchDiagram(diagramId);
     document.title = `${diagram.title} — Drawbridge`;
-    root.render(<Editor diagram={diagram} csrfToken={csrfToken} />);
+    root.render(<Editor diagram={diagram} csrfToken={csrfToken} canEdit={mount.dataset.canEdit === 'true'} />);
   } catch (error) {
     root.render(<LoadFailed error={error} />);
   }

@@ -8,6 +8,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import { mayPerform } from '../../auth/policy.ts';
 import type { SceneElement } from '../../domain/edit/types.ts';
 import { isCatalogIcon } from '../../domain/icons/catalog.ts';
 import { validateScene } from '../../domain/scene/validate.ts';
@@ -29,6 +30,12 @@ const SaveSceneBody = z.strictObject({
   expectedUpdatedAt: z.string(),
 });
 
+/** Whether the person may save the diagram (viewers of a shared diagram get the editor in view mode). */
+async function mayEdit(deps: ServiceDeps, userId: string, diagramId: string): Promise<boolean> {
+  const found = await deps.store.findDiagramMetaForUser(diagramId, userId);
+  return found !== null && mayPerform(found.access, userId, 'write');
+}
+
 export const editorRoutes: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) => {
   const streams = new RevisionStreams();
   // Open event streams would otherwise hold the server open on shutdown.
@@ -37,7 +44,8 @@ export const editorRoutes: FastifyPluginAsync<{ deps: ServiceDeps }> = async (ap
   app.get<{ Params: { id: string } }>('/app/d/:id', async (request, reply) => {
     const session = requireSession(request);
     const diagram = await diagramFor(deps, session, request.params.id, 'read');
-    const mount = `<div id="editor" data-diagram-id="${escapeHtml(diagram.id)}" data-csrf-token="${escapeHtml(session.csrfToken)}" data-doc-updated-at="${escapeHtml(diagram.docUpdatedAt ?? '')}" data-title="${escapeHtml(diagram.title)}"></div>`;
+    const canEdit = await mayEdit(deps, session.user.id, diagram.id);
+    const mount = `<div id="editor" data-diagram-id="${escapeHtml(diagram.id)}" data-csrf-token="${escapeHtml(session.csrfToken)}" data-can-edit="${canEdit}" data-title="${escapeHtml(diagram.title)}"></div>`;
     return reply.headers(APP_PAGE_HEADERS).send(appPage(diagram.title, mount, { session, head: editorAssetTags(), fullWindow: true }));
   });
 
