@@ -277,6 +277,12 @@ export class SqlStore implements Store {
     return row?.user_id ?? null;
   }
 
+  async purgeExpired(now: string): Promise<{ sessions: number; emailTokens: number }> {
+    const sessions = await this.db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
+    const emailTokens = await this.db.deleteFrom('email_tokens').where('expires_at', '<=', now).executeTakeFirst();
+    return { sessions: Number(sessions.numDeletedRows), emailTokens: Number(emailTokens.numDeletedRows) };
+  }
+
   async setDiagramStarred(id: string, starred: boolean): Promise<void> {
     await this.db.updateTable('diagrams').set({ starred: starred ? 1 : 0 }).where('id', '=', id).execute();
   }

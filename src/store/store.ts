@@ -178,6 +178,8 @@ export interface Store {
   consumeEmailToken(tokenHash: string, purpose: EmailTokenPurpose, now: string): Promise<string | null>;
 
   setDiagramStarred(id: string, starred: boolean): Promise<void>;
+  /** Deletes sessions and emailed links that expired before `now`; how many of each. */
+  purgeExpired(now: string): Promise<{ sessions: number; emailTokens: number }>;
 
   insertToken(token: TokenRecord, tokenHash: string): Promise<void>;
   /**

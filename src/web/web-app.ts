@@ -16,6 +16,8 @@ import { SignInRequired, sessionPlugin } from './session.ts';
 import { accountsPlugin } from './accounts/plugin.ts';
 import { tokensPlugin } from './tokens.ts';
 
+const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
 /** JSON endpoints of the web app (used by its own scripts), as opposed to pages. */
 export const WEB_API_PREFIX = '/app/api/';
 
@@ -35,6 +37,13 @@ export const webAppPlugin: FastifyPluginAsync<WebDeps> = async (app, { deps }) =
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
+
+  // Expired sessions and emailed links are deleted at start and then hourly (one server doing it twice is harmless).
+  const purge = () =>
+    deps.store.purgeExpired(deps.now().toISOString()).catch((error: unknown) => app.log.warn({ err: error }, 'could not purge expired sessions'));
+  void purge();
+  const purging = setInterval(purge, PURGE_INTERVAL_MS).unref();
+  app.addHook('onClose', async () => clearInterval(purging));
 
   // A NUL cannot be stored as text on PostgreSQL: refuse it anywhere in a web request, before any handler.
   app.addHook('preValidation', async (request) => {

@@ -208,6 +208,23 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           assert.equal(await store.consumeEmailToken('nope', 'verify_email', at(1)), null);
         }));
 
+      test('purgeExpired deletes expired sessions and emailed links, and keeps live ones', () =>
+        withStore(async (store) => {
+          const user = await createUser(store);
+          const session = (idHash: string, expiresAt: string) => ({ idHash, userId: user.id, csrfToken: 'c', createdAt: at(0), expiresAt });
+          await store.createSession(session(`old-${randomUUID()}`, at(100)));
+          const live = session(`live-${randomUUID()}`, at(10_000));
+          await store.createSession(live);
+          const link = (tokenHash: string, expiresAt: string) => ({ tokenHash, userId: user.id, purpose: 'reset_password' as const, createdAt: at(0), expiresAt });
+          await store.createEmailToken(link(`old-${randomUUID()}`, at(100)));
+          const liveLink = `live-${randomUUID()}`;
+          await store.createEmailToken(link(liveLink, at(10_000)));
+          const purged = await store.purgeExpired(at(5000));
+          assert.ok(purged.sessions >= 1 && purged.emailTokens >= 1, JSON.stringify(purged));
+          assert.ok(await store.findSession(live.idHash, at(5001)));
+          assert.equal(await store.consumeEmailToken(liveLink, 'reset_password', at(5001)), user.id);
+        }));
+
       test('setDiagramStarred stars and unstars one diagram', () =>
         withStore(async (store) => {
           const user = await createUser(store);
