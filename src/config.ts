@@ -16,6 +16,12 @@ export interface Config {
   renderTimeoutMs: number;
   /** Size bound of the render cache under DATA_DIR; the least recently used renders go first. */
   renderCacheBytes: number;
+  /**
+   * TRUST_PROXY: behind a reverse proxy, which proxies to believe about the
+   * client's address (X-Forwarded-For): unset trusts none; `true`, a hop
+   * count, or a comma-separated list of addresses/CIDRs (Fastify's trustProxy).
+   */
+  trustProxy: boolean | number | string[];
   logLevel: string;
   /** `smtp://` or `smtps://` URL of the mail relay; unset, mail is written to DATA_DIR/outbox instead. */
   smtpUrl: string | undefined;
@@ -34,6 +40,17 @@ function onOff(name: string, raw: string | undefined, fallback: boolean): boolea
   if (raw === undefined || raw === '') return fallback;
   if (raw !== 'on' && raw !== 'off') throw new Error(`${name} must be "on" or "off", got "${raw}"`);
   return raw === 'on';
+}
+
+function trustProxy(raw: string | undefined): boolean | number | string[] {
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const list = raw.split(',').map((part) => part.trim()).filter(Boolean);
+  if (list.some((part) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$|^(loopback|linklocal|uniquelocal)$/.test(part))) {
+    throw new Error(`TRUST_PROXY must be true, a hop count, or addresses/CIDRs separated by commas, got "${raw}"`);
+  }
+  return list;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -58,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     renderWorkers: positiveInt('RENDER_WORKERS', env.RENDER_WORKERS, 2),
     renderTimeoutMs: positiveInt('RENDER_TIMEOUT_MS', env.RENDER_TIMEOUT_MS, 15_000),
     renderCacheBytes: positiveInt('RENDER_CACHE_MB', env.RENDER_CACHE_MB, 256) * 1024 * 1024,
+    trustProxy: trustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || 'info',
     smtpUrl,
     mailFrom: env.MAIL_FROM || `Drawbridge <no-reply@${new URL(publicUrl).hostname}>`,

@@ -23,6 +23,11 @@ declare module 'fastify' {
   }
 }
 
+/** TRUST_PROXY as a hop count: the nearest `hops` proxies are believed about the client's address. */
+function hopsTrusted(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}
+
 export const API_PREFIX = '/api/v1';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -71,6 +76,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const app = Fastify({
     logger: options.logger ?? loggerOptions(deps.config.logLevel),
     bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: typeof deps.config.trustProxy === 'number' ? hopsTrusted(deps.config.trustProxy) : deps.config.trustProxy,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();

@@ -277,6 +277,10 @@ export class SqlStore implements Store {
     return row?.user_id ?? null;
   }
 
+  async deleteEmailTokensOfUser(userId: string, purpose: EmailTokenPurpose): Promise<void> {
+    await this.db.deleteFrom('email_tokens').where('user_id', '=', userId).where('purpose', '=', purpose).execute();
+  }
+
   async purgeExpired(now: string): Promise<{ sessions: number; emailTokens: number }> {
     const sessions = await this.db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
     const emailTokens = await this.db.deleteFrom('email_tokens').where('expires_at', '<=', now).executeTakeFirst();

@@ -178,6 +178,8 @@ export interface Store {
   consumeEmailToken(tokenHash: string, purpose: EmailTokenPurpose, now: string): Promise<string | null>;
 
   setDiagramStarred(id: string, starred: boolean): Promise<void>;
+  /** Deletes a user's unused emailed links for one purpose (a password was just set: older reset links must not work). */
+  deleteEmailTokensOfUser(userId: string, purpose: EmailTokenPurpose): Promise<void>;
   /** Deletes sessions and emailed links that expired before `now`; how many of each. */
   purgeExpired(now: string): Promise<{ sessions: number; emailTokens: number }>;
 

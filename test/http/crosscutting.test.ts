@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { loadConfig } from '../../src/config.ts';
 import { errorStatus } from '../../src/errors.ts';
 import { errorCodesOf } from '../../src/http/openapi.ts';
 import { apiRoutes } from '../../src/http/routes/index.ts';
@@ -204,4 +205,34 @@ test('secrets of emailed links never reach the logs, whichever route (or none) a
   assert.ok(!h.logs().includes(secret), 'a link secret was logged');
   assert.match(h.logs(), /token=\[redacted\]/);
   assert.match(h.logs(), /\/reset\/\[redacted\]/);
+});
+
+describe('TRUST_PROXY', () => {
+  async function unauthenticatedBudget(env: Record<string, string>) {
+    const proxied = await startHarness({ env: { RATE_LIMIT_READ_PER_MIN: '2', ...env } });
+    try {
+      const from = (address: string) => proxied.call('GET', '/api/v1/me', { headers: { 'x-forwarded-for': address } });
+      const first = [await from('203.0.113.5'), await from('203.0.113.5'), await from('203.0.113.5')].map((r) => r.statusCode);
+      const other = (await from('198.51.100.7')).statusCode;
+      return { first, other };
+    } finally {
+      await proxied.close();
+    }
+  }
+
+  test('behind a trusted proxy, per-address limits count the forwarded client address', async () => {
+    const { first, other } = await unauthenticatedBudget({ TRUST_PROXY: 'loopback' });
+    assert.deepEqual(first, [401, 401, 429]);
+    assert.equal(other, 401, 'another client behind the proxy has its own budget');
+  });
+
+  test('without TRUST_PROXY, X-Forwarded-For is ignored: every client shares the connecting address', async () => {
+    const { first, other } = await unauthenticatedBudget({});
+    assert.deepEqual(first, [401, 401, 429]);
+    assert.equal(other, 429, 'a forged header does not buy a fresh budget');
+  });
+
+  test('a malformed TRUST_PROXY stops the server at start', () => {
+    assert.throws(() => loadConfig({ TRUST_PROXY: 'everyone; drop table' }), /TRUST_PROXY/);
+  });
 });

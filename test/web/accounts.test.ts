@@ -379,6 +379,21 @@ describe('password reset', () => {
     assert.equal(reused.headers['set-cookie'], undefined);
   });
 
+  test('setting a new password through one reset link cancels the other links still in the mailbox', async () => {
+    const email = uniqueEmail('two-links');
+    await verifiedAccount(email);
+    const client = new FormClient(h);
+    await client.post('/reset', { email });
+    const first = linkIn(h, await waitForMail(h, email, 2), '/reset/');
+    await client.post('/reset', { email });
+    const second = linkIn(h, await waitForMail(h, email, 3), '/reset/');
+    assert.notEqual(first, second);
+    assert.equal((await client.post(second, { password: 'new password 1', confirm: 'new password 1' })).statusCode, 303);
+    const older = await new FormClient(h).post(first, { password: 'attacker pass', confirm: 'attacker pass' });
+    assert.equal(older.statusCode, 400, 'the older link no longer works');
+    assert.equal((await new FormClient(h).post('/login', { email, password: 'new password 1' })).statusCode, 303);
+  });
+
   test('an account made by the admin CLI has no password until it sets one through reset', async () => {
     const email = uniqueEmail('admin-made');
     await h.admin('user', 'create', '--email', email);

@@ -61,5 +61,7 @@ export async function setNewPassword(deps: AppDeps, userId: string, password: st
   await deps.store.setPasswordHash(userId, hash);
   await deps.store.setEmailVerified(userId, true);
   await deps.store.deleteSessionsOfUser(userId);
+  // Any other reset link still in a mailbox must not set the password again.
+  await deps.store.deleteEmailTokensOfUser(userId, 'reset_password');
   return deps.store.findUserById(userId);
 }
