@@ -13,7 +13,7 @@ import { type FastElement, isTransparent, type Point, safeColour } from './fast/
 import { freedrawMarkup, linearMarkup } from './fast/linear.ts';
 import { Defs, elementTransform } from './fast/paint.ts';
 import { clippingFrame, type DrawItem, readScene, type Scene } from './fast/scene.ts';
-import { embedPlaceholderMarkup, frameMarkup, imagePlaceholderMarkup, shapeMarkup } from './fast/shapes.ts';
+import { embedPlaceholderMarkup, frameMarkup, imageMarkup, imagePlaceholderMarkup, shapeMarkup } from './fast/shapes.ts';
 import { textMarkup } from './fast/text.ts';
 import { num, tag } from './fast/xml.ts';
 
@@ -22,6 +22,11 @@ export interface FastSvgOptions {
   background?: string;
   /** Default 10, the editor's export padding. */
   padding?: number;
+  /**
+   * The data: URL of an image element's file, for images to draw rather than
+   * stand in for (dashboard thumbnails draw catalog icons); undefined keeps the placeholder.
+   */
+  imageData?: (fileId: string) => string | undefined;
 }
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -46,6 +51,7 @@ export function renderFastSvg(elements: readonly Record<string, unknown>[], opti
     defs: new Defs(),
     // Outlined arrowheads are filled with the canvas colour, as in the editor.
     canvas: isTransparent(background) ? DEFAULT_BACKGROUND : background,
+    imageData: options.imageData ?? (() => undefined),
   };
   const body = scene.items.map((item) => drawItem(item, context));
   return [
@@ -65,6 +71,7 @@ interface DrawContext {
   offset: Point;
   defs: Defs;
   canvas: string;
+  imageData: (fileId: string) => string | undefined;
 }
 
 function drawItem(item: DrawItem, context: DrawContext): string {
@@ -79,7 +86,7 @@ function drawItem(item: DrawItem, context: DrawContext): string {
   return tag('g', { 'clip-path': `url(#${clip})` }, markup);
 }
 
-function drawElement(element: FastElement, opacity: number, { scene, offset, defs, canvas }: DrawContext): string {
+function drawElement(element: FastElement, opacity: number, { scene, offset, defs, canvas, imageData }: DrawContext): string {
   switch (element.type) {
     case 'rectangle':
     case 'diamond':
@@ -96,8 +103,10 @@ function drawElement(element: FastElement, opacity: number, { scene, offset, def
       const markup = textMarkup({ ...element, color: element.strokeColor }, offset);
       return opacity === 1 || markup === '' ? markup : tag('g', { opacity }, markup);
     }
-    case 'image':
-      return imagePlaceholderMarkup(element, offset, opacity);
+    case 'image': {
+      const href = element.fileId === null ? undefined : imageData(element.fileId);
+      return href === undefined ? imagePlaceholderMarkup(element, offset, opacity) : imageMarkup(element, href, offset, opacity);
+    }
     case 'embeddable':
     case 'iframe':
       return embedPlaceholderMarkup(element, offset, opacity);

@@ -3,6 +3,7 @@
  * (fast-svg.ts) and resvg for the PNG. Also rasterises the large-scene
  * placeholder. Never needs the editor's bundle, so it starts in a moment.
  */
+import { iconDataUrl } from '../domain/icons/catalog.ts';
 import { serveProcessWorker } from '../workers/pool.ts';
 import { renderFastSvg, sceneBounds } from './fast-svg.ts';
 import { editorFontFiles } from './font-files.ts';
@@ -17,7 +18,7 @@ async function renderFast(job: FastJob): Promise<RenderOutput> {
   const elements = JSON.parse(job.elementsJson) as Record<string, unknown>[];
   // Empty as the faithful renderer sees it: nothing it would draw (deleted or unknown elements only).
   if (sceneBounds(elements) === null) return { empty: true };
-  const svg = renderFastSvg(elements);
+  const svg = renderFastSvg(elements, job.icons ? { imageData: iconDataUrl } : {});
   const output: RenderOutput = {};
   if (job.svg) output.svg = svg;
   if (job.png) {

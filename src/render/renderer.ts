@@ -26,6 +26,8 @@ export interface RenderRequest {
   elementCount: number;
   format: RenderFormat;
   quality: RenderQuality;
+  /** Fast renders only: draw catalog icons instead of placeholders (dashboard thumbnails; the API's fast preview keeps placeholders, as SPEC.md says). */
+  icons?: boolean;
 }
 
 export interface RenderResult {
@@ -97,13 +99,13 @@ export class Renderer {
       }
       return this.fast(request.elementsJson, parts, 'faithful_unavailable');
     }
-    return this.fast(request.elementsJson, parts);
+    return this.fast(request.elementsJson, parts, undefined, request.icons === true);
   }
 
-  private async fast(elementsJson: string, parts: Part[], note?: RenderNote): Promise<RenderResult> {
+  private async fast(elementsJson: string, parts: Part[], note?: RenderNote, icons = false): Promise<RenderResult> {
     let result: RenderResult;
     try {
-      result = await this.cached('fast', elementsJson, parts, (job) => this.fastPool.run(job));
+      result = await this.cached('fast', elementsJson, parts, (job) => this.fastPool.run(icons ? { ...job, icons } : job), icons);
     } catch (error) {
       this.log.error({ err: error }, 'fast render failed');
       throw new ApiError('render_failed', 'the diagram could not be rendered in time; try again');
@@ -130,8 +132,9 @@ export class Renderer {
   }
 
   /** Serves each part from the cache, renders what is missing in one job, and caches it. */
-  private async cached(quality: RenderQuality, elementsJson: string, parts: Part[], run: (job: RenderJob) => Promise<RenderOutput>): Promise<RenderResult> {
-    const keys = new Map(parts.map((part) => [part, renderCacheKey([RENDERER_VERSION, excalidrawVersion(), quality, part, elementsJson])]));
+  private async cached(quality: RenderQuality, elementsJson: string, parts: Part[], run: (job: RenderJob) => Promise<RenderOutput>, icons = false): Promise<RenderResult> {
+    const variant = icons ? `${quality}+icons` : quality;
+    const keys = new Map(parts.map((part) => [part, renderCacheKey([RENDERER_VERSION, excalidrawVersion(), variant, part, elementsJson])]));
     const found = new Map<Part, Buffer>();
     let imagesTruncated = false;
     let pngFailed = false;

@@ -554,3 +554,18 @@ describe('safety', () => {
     );
   });
 });
+
+describe('images', () => {
+  test('an image is a placeholder unless the caller supplies its data, and then it is drawn from that data only', () => {
+    const picture = element('image', { x: 0, y: 0, width: 64, height: 64, fileId: 'icon-server' });
+    const unknown = element('image', { x: 100, y: 0, width: 64, height: 64, fileId: 'http://evil.example/x.png' });
+    const plain = renderFastSvg([picture, unknown]);
+    assert.doesNotMatch(plain, /<image/);
+    const data = 'data:image/svg+xml;base64,PHN2Zy8+';
+    const drawn = render([picture, unknown], { imageData: (fileId) => (fileId === 'icon-server' ? data : undefined) });
+    const images = [...drawn.getElementsByTagName('image')];
+    assert.equal(images.length, 1, 'only the image whose data was supplied');
+    assert.equal(images[0]!.getAttribute('href'), data);
+    assert.equal(images[0]!.getAttribute('width'), '64');
+  });
+});

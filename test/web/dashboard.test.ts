@@ -176,6 +176,17 @@ describe('thumbnails', () => {
     assert.equal((await get(owner, '/app/d/not-a-uuid/thumbnail.png')).statusCode, 404);
   });
 
+  test('a thumbnail draws catalog icons, where the API\'s fast preview shows placeholders', async () => {
+    const owner = await person();
+    const { id } = await createDiagram(owner, { scene: undefined, spec: { nodes: [{ id: 'db', label: 'Orders', icon: 'icon-postgresql' }] } });
+    const thumbnail = (await get(owner, `/app/d/${id}/thumbnail.png`)).rawPayload;
+    const preview = (await h.call('GET', `/api/v1/diagrams/${id}/render?format=png&quality=fast`, { token: owner.token })).rawPayload;
+    const svg = (await h.call('GET', `/api/v1/diagrams/${id}/render?format=svg&quality=fast`, { token: owner.token })).body;
+    assert.doesNotMatch(svg, /<image/, 'the API preview keeps its placeholder');
+    assert.deepEqual(pngSize(thumbnail), pngSize(preview));
+    assert.ok(!thumbnail.equals(preview), 'the thumbnail shows the icon instead of the placeholder');
+  });
+
   test('revalidating an unchanged thumbnail answers 304; an edit changes its ETag and its URL', async () => {
     const owner = await person();
     const { id } = await createDiagram(owner);

@@ -50,6 +50,8 @@ export interface FastElement {
   textAlign: 'left' | 'center' | 'right';
   name: string | null;
   link: string | null;
+  /** Image elements: the file the editor would draw. */
+  fileId: string | null;
 }
 
 export const DEFAULT_STROKE_COLOR = '#1e1e1e';
@@ -168,6 +170,7 @@ export function readElement(raw: unknown): FastElement | null {
     textAlign: oneOf(element.textAlign, ['left', 'center', 'right'], 'left'),
     name: stringOrNull(element.name),
     link: stringOrNull(element.link),
+    fileId: stringOrNull(element.fileId),
   };
 }
 

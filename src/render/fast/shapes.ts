@@ -86,6 +86,16 @@ export function imagePlaceholderMarkup(element: FastElement, offset: Point, opac
   return tag('g', { transform: elementTransform(element, offset), opacity: opacityAttribute(opacity) }, placeholderBox(element) + pictureGlyph(element.width, element.height));
 }
 
+/**
+ * An image drawn from a data: URL the caller vouches for (catalog icons), fitted
+ * into the element's box as the editor does; the caller never passes a URL a
+ * scene supplied.
+ */
+export function imageMarkup(element: FastElement, href: string, offset: Point, opacity: number): string {
+  const image = tag('image', { href, x: 0, y: 0, width: element.width, height: element.height, preserveAspectRatio: 'xMidYMid meet' });
+  return tag('g', { transform: elementTransform(element, offset), opacity: opacityAttribute(opacity) }, image);
+}
+
 /** An embed's stand-in: the image placeholder with, instead of the picture, its link as plain text, sized and centred as the editor labels embeds. */
 export function embedPlaceholderMarkup(element: FastElement, offset: Point, opacity: number): string {
   const label = embedLabel(element);

@@ -34,7 +34,7 @@ export async function serveThumbnail(deps: ServiceDeps, request: FastifyRequest<
     return reply.code(304).header('etag', thumbnailEtag(meta)).send();
   }
   const diagram = await diagramWithElementsFor(deps, session, request.params.id, 'read');
-  const result = await deps.renderer.render({ elementsJson: diagram.elementsJson, elementCount: diagram.elementCount, format: 'png', quality: 'fast' });
+  const result = await deps.renderer.render({ elementsJson: diagram.elementsJson, elementCount: diagram.elementCount, format: 'png', quality: 'fast', icons: true });
   // The revision of the elements actually rendered, should a write have landed since the first read.
   reply.header('etag', thumbnailEtag(diagram));
   if (result.isEmpty || !result.png) return reply.code(204).send();

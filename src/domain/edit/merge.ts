@@ -1,0 +1,169 @@
+/**
+ * Building the merged scene: a copy-on-write view of the scene that existing
+ * elements are copied into the first time they change and new elements are
+ * appended to, with the changes `updateNodes` makes to existing nodes and the
+ * elements of each new node.
+ */
+import type { Box } from '../layout/types.ts';
+import {
+  boundTextArea,
+  boundTextPosition,
+  ICON_GAP,
+  ICON_SIZE,
+  iconElement,
+  styleOf,
+  type TextBlock,
+  textElement,
+} from '../scene/from-spec.ts';
+import { addBound, baseElement, type ExcalidrawElement, FONT_FAMILY_EXCALIFONT, FONT_SIZE, indexKeyAfter, isIndexKey } from '../scene/elements.ts';
+import { getLineHeight, isKnownFontFamily, measureText, wrapText } from '../text/metrics.ts';
+import { type BoxShape, fail, type NewNode, type NodeUpdate } from './fragment.ts';
+import { elementBox, num, type Scene } from './scene-index.ts';
+import { type SceneElement, touch, type WriteStamp } from './types.ts';
+
+/** Keys after every index in the scene, one per call, so appended elements sort last. */
+function indexKeysAfter(elements: readonly SceneElement[]): () => string {
+  let last: string | null = null;
+  for (const element of elements) if (isIndexKey(element.index) && (last === null || element.index > last)) last = element.index;
+  return () => (last = indexKeyAfter(last));
+}
+
+/** Copy-on-write view of the scene: existing elements are copied the first time they change. */
+export class Merge {
+  private readonly changed = new Map<string, SceneElement>();
+  private readonly createdById = new Map<string, ExcalidrawElement>();
+  readonly created: ExcalidrawElement[] = [];
+  private readonly nextIndex: () => string;
+
+  constructor(
+    private readonly scene: Scene,
+    readonly now: number,
+  ) {
+    this.nextIndex = indexKeysAfter(scene.elements);
+  }
+
+  get(id: string): SceneElement | undefined {
+    return this.createdById.get(id) ?? this.changed.get(id) ?? this.scene.live.get(id);
+  }
+
+  /** The element to change: a new element itself, or a copy of an existing one. */
+  edit(id: string): SceneElement {
+    const own = this.createdById.get(id) ?? this.changed.get(id);
+    if (own) return own;
+    const copy = { ...this.scene.live.get(id)! };
+    this.changed.set(id, copy);
+    return copy;
+  }
+
+  create(element: ExcalidrawElement): ExcalidrawElement {
+    element.index = this.nextIndex();
+    this.created.push(element);
+    this.createdById.set(element.id, element);
+    return element;
+  }
+
+  bind(id: string, ref: { id: string; type: 'text' | 'arrow' }): void {
+    const element = this.edit(id);
+    element.boundElements = [...(Array.isArray(element.boundElements) ? element.boundElements : []), ref];
+  }
+
+  result(stamp: WriteStamp): { elements: SceneElement[]; merged: number } {
+    const elements = this.scene.elements.map((element) => {
+      const copy = this.changed.get(element.id);
+      return copy && this.scene.live.get(element.id) === element ? touch(copy, stamp) : element;
+    });
+    return { elements: [...elements, ...this.created], merged: this.created.length + this.changed.size };
+  }
+}
+
+export function applyUpdate(merge: Merge, scene: Scene, update: NodeUpdate): void {
+  const node = merge.edit(update.id);
+  if (update.strokeColor !== null) node.strokeColor = update.strokeColor;
+  if (update.backgroundColor !== null) node.backgroundColor = update.backgroundColor;
+  if (update.fillStyle !== null) node.fillStyle = update.fillStyle;
+  const existingLabel = scene.labels.get(update.id);
+  if (existingLabel && update.strokeColor !== null) merge.edit(existingLabel.id).strokeColor = update.strokeColor;
+  if (update.label === null) return;
+  if (node.type === 'text') {
+    relabelText(node, update.label);
+    return;
+  }
+  const icon = scene.live.get(`${update.id}-icon`);
+  const label = existingLabel ? merge.edit(existingLabel.id) : null;
+  const fontSize = label && num(label.fontSize) > 0 ? num(label.fontSize) : FONT_SIZE;
+  const fontFamily = label && isKnownFontFamily(num(label.fontFamily)) ? num(label.fontFamily) : FONT_FAMILY_EXCALIFONT;
+  const shape = node.type as BoxShape;
+  const area = boundTextArea(shape, elementBox({ ...node, angle: 0 }));
+  const text = wrapText(update.label, fontSize, area.width, fontFamily);
+  const block: TextBlock = { text, original: update.label, ...measureText(text, fontSize, fontFamily) };
+  // sceneFromSpec draws an icon above the label, inside the text area; it stays where it is, and the label must fit below it.
+  const iconBox = icon && icon.type === 'image' ? elementBox(icon) : null;
+  const iconInside = iconBox !== null && iconBox.y >= area.y - 0.5 && iconBox.y + iconBox.height <= area.y + area.height + 0.5;
+  const room = iconInside ? area.y + area.height - (iconBox.y + iconBox.height + ICON_GAP) : area.height;
+  if (block.width > area.width + 0.5 || block.height > room + 0.5) {
+    fail(
+      'INVALID_SPEC',
+      `${update.named}.label needs ${Math.ceil(block.width)} × ${Math.ceil(block.height)} px but the ${shape} leaves ${Math.floor(area.width)} × ${Math.max(0, Math.floor(room))} for its label; shorten it, or resize the node with patch first`,
+    );
+  }
+  const verticalAlign = label && ['top', 'middle', 'bottom'].includes(label.verticalAlign as string) ? (label.verticalAlign as 'top' | 'middle' | 'bottom') : iconInside ? 'bottom' : 'middle';
+  const centred = boundTextPosition(area, block, verticalAlign);
+  if (!label) {
+    const created = merge.create(
+      textElement(`${update.id}-label`, block, centred, 0, merge.now, { containerId: update.id, textAlign: 'center', verticalAlign, strokeColor: node.strokeColor as string }),
+    );
+    merge.bind(update.id, { id: created.id, type: 'text' });
+    return;
+  }
+  const align = label.textAlign === 'left' || label.textAlign === 'right' ? label.textAlign : 'center';
+  const x = align === 'left' ? area.x : align === 'right' ? area.x + area.width - block.width : centred.x;
+  Object.assign(label, { text: block.text, originalText: block.original, width: block.width, height: block.height, x, y: centred.y, lineHeight: getLineHeight(fontFamily) });
+}
+
+/** A standalone text keeps its top-left corner; an auto-sized one takes its text's width, a fixed-width one wraps in its width. */
+function relabelText(element: SceneElement, label: string): void {
+  const fontSize = num(element.fontSize) > 0 ? num(element.fontSize) : FONT_SIZE;
+  const fontFamily = isKnownFontFamily(num(element.fontFamily)) ? num(element.fontFamily) : FONT_FAMILY_EXCALIFONT;
+  const fixedWidth = element.autoResize === false && num(element.width) > 0;
+  const text = fixedWidth ? wrapText(label, fontSize, num(element.width), fontFamily) : label;
+  const measured = measureText(text, fontSize, fontFamily);
+  Object.assign(element, { text, originalText: label, width: fixedWidth ? element.width : measured.width, height: measured.height, lineHeight: getLineHeight(fontFamily) });
+}
+
+/** A new node's elements, as sceneFromSpec draws a spec node in its layout box. */
+export function addNode(merge: Merge, { node, size }: NewNode, box: Box): void {
+  if (size.shape === 'text') {
+    const label = size.label!;
+    merge.create(
+      textElement(node.id, label, { x: box.x + (box.width - label.width) / 2, y: box.y + box.height - label.height }, 0, merge.now, {
+        containerId: null,
+        textAlign: 'center',
+        verticalAlign: 'top',
+        strokeColor: node.strokeColor,
+      }),
+    );
+    if (node.icon) merge.create(iconElement(node, { x: box.x + box.width / 2 - ICON_SIZE / 2, y: box.y }, 0, merge.now, []));
+    return;
+  }
+  const shape = merge.create(baseElement(node.id, size.shape, box, 0, merge.now, styleOf(node)));
+  shape.roundness = size.shape === 'rectangle' ? { type: 3 } : { type: 2 };
+  const area = boundTextArea(size.shape, box);
+  const verticalAlign = node.icon ? 'bottom' : 'middle';
+  const groupIds = node.icon ? [`${node.id}-group`] : [];
+  shape.groupIds = groupIds;
+  if (size.label) {
+    const label = merge.create(
+      textElement(`${node.id}-label`, size.label, boundTextPosition(area, size.label, verticalAlign), 0, merge.now, {
+        containerId: node.id,
+        textAlign: 'center',
+        verticalAlign,
+        strokeColor: node.strokeColor,
+      }),
+    );
+    addBound(shape, { id: label.id, type: 'text' });
+  }
+  if (node.icon) {
+    const blockHeight = ICON_SIZE + (size.label ? ICON_GAP + size.label.height : 0);
+    merge.create(iconElement(node, { x: box.x + box.width / 2 - ICON_SIZE / 2, y: area.y + area.height - blockHeight }, 0, merge.now, groupIds));
+  }
+}

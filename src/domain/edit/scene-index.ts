@@ -1,0 +1,78 @@
+/**
+ * The scene an edit starts from, as the merge reads it: its elements indexed
+ * by id (live ones, labels by container, every id ever used), and the box
+ * geometry that placing new nodes and routing new arrows both work in.
+ */
+import type { Box } from '../layout/types.ts';
+import type { Point } from '../scene/geometry.ts';
+import type { SceneElement } from './types.ts';
+
+export interface Scene {
+  elements: readonly SceneElement[];
+  /** Every element id, deleted ones included: a new element may reuse none of them. */
+  ids: Set<string>;
+  /** The elements not deleted, by id. */
+  live: Map<string, SceneElement>;
+  /** Each live shape's label: the first live text whose containerId names it. */
+  labels: Map<string, SceneElement>;
+}
+
+export function indexScene(elements: readonly SceneElement[]): Scene {
+  const ids = new Set<string>();
+  const live = new Map<string, SceneElement>();
+  const labels = new Map<string, SceneElement>();
+  for (const element of elements) {
+    ids.add(element.id);
+    if (element.isDeleted === true || live.has(element.id)) continue;
+    live.set(element.id, element);
+  }
+  for (const element of live.values()) {
+    const container = element.containerId;
+    if (element.type === 'text' && typeof container === 'string' && !labels.has(container)) labels.set(container, element);
+  }
+  return { elements, ids, live, labels };
+}
+
+/** Elements drawn as polylines rather than boxes. */
+export const LINEAR = new Set(['arrow', 'line']);
+
+export const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+
+/** An element's axis-aligned bounding box (a rotated element's, for one with an angle). */
+export function elementBox(element: SceneElement): Box {
+  let x = num(element.x);
+  let y = num(element.y);
+  let width = num(element.width);
+  let height = num(element.height);
+  if (width < 0) [x, width] = [x + width, -width];
+  if (height < 0) [y, height] = [y + height, -height];
+  const angle = num(element.angle);
+  if (Math.sin(angle) !== 0) {
+    const cos = Math.abs(Math.cos(angle));
+    const sin = Math.abs(Math.sin(angle));
+    const rotatedWidth = width * cos + height * sin;
+    const rotatedHeight = width * sin + height * cos;
+    x += (width - rotatedWidth) / 2;
+    y += (height - rotatedHeight) / 2;
+    width = rotatedWidth;
+    height = rotatedHeight;
+  }
+  return { x, y, width, height };
+}
+
+/** A linear element's points in scene coordinates. */
+export function polylineOf(element: SceneElement): Point[] {
+  const points: Point[] = [];
+  if (!Array.isArray(element.points)) return points;
+  const x = num(element.x);
+  const y = num(element.y);
+  for (const p of element.points as unknown[]) if (Array.isArray(p) && p.length >= 2) points.push([x + num(p[0]), y + num(p[1])]);
+  return points;
+}
+
+/** Which side of a box: where a node is placed relative to another, or where an arrow meets it. */
+export type Side = 'bottom' | 'right' | 'top' | 'left';
+
+export const grow = (box: Box, by: number): Box => ({ x: box.x - by, y: box.y - by, width: box.width + 2 * by, height: box.height + 2 * by });
+export const interiorsMeet = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+export const centreOf = (box: Box): Point => [box.x + box.width / 2, box.y + box.height / 2];
