@@ -6,7 +6,7 @@
  */
 import { OccupiedSegments, type Heading, ROUTE_MARGIN, routeAroundObstacles } from '../layout/obstacle-router.ts';
 import type { Box } from '../layout/types.ts';
-import { arrowElement, attachEnds, EDGE_LABEL_WRAP, focusOf, midpointOf, textBlock, textElement } from '../scene/from-spec.ts';
+import { arrowElement, arrowLabelElement, attachEnds, EDGE_LABEL_WRAP, focusOf, midpointOf, textBlock } from '../scene/from-spec.ts';
 import { addBound, type ExcalidrawElement } from '../scene/elements.ts';
 import { centreOn, type Point, roundPoint } from '../scene/geometry.ts';
 import type { SpecEdge } from '../spec/types.ts';
@@ -187,16 +187,7 @@ function addArrow(merge: Merge, plan: EdgePlan, route: Point[]): void {
   merge.bind(edge.from, { id: edge.id, type: 'arrow' });
   if (edge.to !== edge.from) merge.bind(edge.to, { id: edge.id, type: 'arrow' });
   if (label) {
-    const middle =
-      finalPoints.length % 2 === 1 ? finalPoints[(finalPoints.length - 1) / 2]! : midpointOf(finalPoints.slice(finalPoints.length / 2 - 1, finalPoints.length / 2 + 1));
-    const text = merge.create(
-      textElement(`${edge.id}-label`, label, { x: middle[0] - label.width / 2, y: middle[1] - label.height / 2 }, 0, merge.now, {
-        containerId: edge.id,
-        textAlign: 'center',
-        verticalAlign: 'middle',
-        strokeColor: null,
-      }),
-    );
+    const text = merge.create(arrowLabelElement(edge.id, label, finalPoints, 0, merge.now));
     addBound(arrow, { id: text.id, type: 'text' });
   }
 }

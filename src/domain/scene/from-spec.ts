@@ -101,6 +101,17 @@ function standaloneText(label: string): TextBlock & { autoResize: boolean } {
   return { text, original: label, width: WRAP_WIDTH.text, height: measureText(text, FONT_SIZE, FONT_FAMILY_EXCALIFONT).height, autoResize: false };
 }
 
+/** The label of a generated arrow, centred on the arrow's middle point, where the editor puts an arrow's bound text. */
+export function arrowLabelElement(edgeId: string, label: TextBlock, points: readonly Point[], order: number, updated: number): ExcalidrawElement {
+  const middle = points.length % 2 === 1 ? points[(points.length - 1) / 2]! : midpointOf(points.slice(points.length / 2 - 1, points.length / 2 + 1));
+  return textElement(`${edgeId}-label`, label, { x: middle[0] - label.width / 2, y: middle[1] - label.height / 2 }, order, updated, {
+    containerId: edgeId,
+    textAlign: 'center',
+    verticalAlign: 'middle',
+    strokeColor: null,
+  });
+}
+
 export function textElement(
   id: string,
   block: TextBlock,
@@ -251,15 +262,7 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
     addBound(source, { id: edge.id, type: 'arrow' });
     if (target !== source) addBound(target, { id: edge.id, type: 'arrow' });
     if (label) {
-      const middle = finalPoints.length % 2 === 1 ? finalPoints[(finalPoints.length - 1) / 2]! : midpointOf(finalPoints.slice(finalPoints.length / 2 - 1, finalPoints.length / 2 + 1));
-      const text = push(
-        textElement(`${edge.id}-label`, label, { x: middle[0] - label.width / 2, y: middle[1] - label.height / 2 }, order++, options.updated, {
-          containerId: edge.id,
-          textAlign: 'center',
-          verticalAlign: 'middle',
-          strokeColor: null,
-        }),
-      );
+      const text = push(arrowLabelElement(edge.id, label, finalPoints, order++, options.updated));
       addBound(arrow, { id: text.id, type: 'text' });
     }
   }
