@@ -1,0 +1,140 @@
+/**
+ * The patch's working copy of the scene: elements copied on first change,
+ * removals and changes tracked so each changed element is stamped once, and an
+ * index of who refers to whom so cascades need no scan of the scene.
+ */
+import { type SceneElement, touch, type WriteStamp } from '../edit/types.ts';
+import { indexKeyAfter, isIndexKey } from '../scene/elements.ts';
+import { bindingOf, ENDS, isLinear } from './element-geometry.ts';
+
+/** References between elements, by id, each list possibly stale: callers check the element still refers. */
+export interface Relations {
+  /** Container id → the texts whose containerId names it. */
+  labels: Map<string, string[]>;
+  /** Element id → the linear elements bound to it at an end. */
+  arrows: Map<string, string[]>;
+  /** Frame id → the elements whose frameId names it. */
+  members: Map<string, string[]>;
+  /** Group id → the images in it. */
+  images: Map<string, string[]>;
+}
+
+function indexRelations(elements: Iterable<SceneElement>): Relations {
+  const relations: Relations = { labels: new Map(), arrows: new Map(), members: new Map(), images: new Map() };
+  const note = (map: Map<string, string[]>, key: string, id: string) => {
+    const list = map.get(key);
+    if (list) list.push(id);
+    else map.set(key, [id]);
+  };
+  for (const e of elements) {
+    if (e.type === 'text' && typeof e.containerId === 'string') note(relations.labels, e.containerId, e.id);
+    if (typeof e.frameId === 'string') note(relations.members, e.frameId, e.id);
+    if (e.type === 'image' && Array.isArray(e.groupIds)) for (const group of e.groupIds) if (typeof group === 'string') note(relations.images, group, e.id);
+    if (isLinear(e)) {
+      const targets = new Set(ENDS.map((end) => bindingOf(e, end)?.elementId).filter((id) => id !== undefined));
+      for (const target of targets) note(relations.arrows, target, e.id);
+    }
+  }
+  return relations;
+}
+
+/**
+ * The scene being patched: a copy of the input array whose elements are
+ * copied on first change, with removals and changes tracked by slot so that
+ * each changed element is stamped once at the end.
+ */
+export class Draft {
+  private readonly slots: SceneElement[];
+  private readonly slotOf = new Map<string, number>();
+  private readonly owned = new Set<number>();
+  private readonly removed = new Set<number>();
+  private readonly changed = new Set<number>();
+  private lastIndex: string | null = null;
+  private relationIndex: Relations | null = null;
+
+  constructor(input: readonly SceneElement[]) {
+    this.slots = [...input];
+    this.slots.forEach((e, slot) => {
+      this.slotOf.set(e.id, slot);
+      if (isIndexKey(e.index) && (this.lastIndex === null || e.index > this.lastIndex)) this.lastIndex = e.index;
+    });
+  }
+
+  /** Whether an element (deleted-flagged ones included) holds this id. */
+  has(id: string): boolean {
+    return this.slotOf.has(id);
+  }
+
+  /** A live element: present and not flagged isDeleted. */
+  get(id: string): SceneElement | undefined {
+    const slot = this.slotOf.get(id);
+    const element = slot === undefined ? undefined : this.slots[slot];
+    return element && element.isDeleted !== true ? element : undefined;
+  }
+
+  /** The element, copied if this patch has not changed it yet, and marked changed. */
+  edit(id: string): SceneElement {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) throw new Error(`patch draft: no element ${id}`);
+    if (!this.owned.has(slot)) {
+      this.slots[slot] = { ...this.slots[slot]! };
+      this.owned.add(slot);
+    }
+    this.changed.add(slot);
+    return this.slots[slot]!;
+  }
+
+  insert(element: SceneElement): void {
+    const slot = this.slots.push(element) - 1;
+    this.slotOf.set(element.id, slot);
+    this.owned.add(slot);
+    this.changed.add(slot);
+    this.relationsChanged();
+  }
+
+  remove(id: string): void {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return;
+    this.removed.add(slot);
+    this.slotOf.delete(id);
+    this.relationsChanged();
+  }
+
+  /** Who refers to whom; built on first use after a change, so that lookups need no scan of the scene. */
+  relations(): Relations {
+    this.relationIndex ??= indexRelations(this.live());
+    return this.relationIndex;
+  }
+
+  /** To be called when a containerId, binding, frameId or groupIds changes. */
+  relationsChanged(): void {
+    this.relationIndex = null;
+  }
+
+  /** Live elements, in scene order. */
+  *live(): Generator<SceneElement> {
+    for (let slot = 0; slot < this.slots.length; slot++) {
+      const element = this.slots[slot]!;
+      if (!this.removed.has(slot) && element.isDeleted !== true) yield element;
+    }
+  }
+
+  /** The next fractional index: after every index in the scene, so an appended element sorts last. */
+  nextIndex(): string {
+    this.lastIndex = indexKeyAfter(this.lastIndex);
+    return this.lastIndex;
+  }
+
+  get removedCount(): number {
+    return this.removed.size;
+  }
+
+  result(stamp: WriteStamp): SceneElement[] {
+    const out: SceneElement[] = [];
+    this.slots.forEach((element, slot) => {
+      if (this.removed.has(slot)) return;
+      out.push(this.changed.has(slot) ? touch(element, stamp) : element);
+    });
+    return out;
+  }
+}
