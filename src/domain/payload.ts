@@ -58,3 +58,6 @@ export function inspectPayload(value: unknown, rootPath = ''): PayloadProblem | 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** A client's value as error messages quote it: JSON-quoted, long values cut to 60 characters. */
+export const quote = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text);

@@ -6,7 +6,7 @@
  * arrows get their ids.
  */
 import { ApiError, type ErrorCode } from '../../errors.ts';
-import { inspectPayload, isPlainObject } from '../payload.ts';
+import { inspectPayload, isPlainObject, quote } from '../payload.ts';
 import { ICON_GAP, ICON_SIZE, MARGIN, MIN_SIZE, planNode, type TextBlock } from '../scene/from-spec.ts';
 import { FONT_FAMILY_EXCALIFONT, FONT_SIZE } from '../scene/elements.ts';
 import { generatedNodeIds, parseEdge, parseNode } from '../spec/parse.ts';
@@ -34,7 +34,6 @@ export const fail = (code: ErrorCode, message: string): never => {
   throw new ApiError(code, message);
 };
 
-const quote = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text);
 
 /** What an arrow may be bound to here: a shape, or a text that is not a label. */
 function isBindable(element: SceneElement): boolean {

@@ -5,7 +5,7 @@
  * and attached to its shapes' outlines.
  */
 import type { SceneElement } from '../edit/types.ts';
-import { FORBIDDEN_KEYS, isPlainObject } from '../payload.ts';
+import { FORBIDDEN_KEYS, isPlainObject, quote } from '../payload.ts';
 import { baseElement, BINDING_GAP, FONT_FAMILY_EXCALIFONT, FONT_SIZE } from '../scene/elements.ts';
 import type { Point } from '../scene/geometry.ts';
 import { getLineHeight, wrapText } from '../text/metrics.ts';
@@ -22,7 +22,6 @@ import {
   MANAGED_FIELDS,
   nonNegative,
   type OpContext,
-  quote,
   RELATION_FIELDS,
   TEXT_CONTAINERS,
   TYPE_FIELDS,

@@ -15,7 +15,7 @@
  */
 import { ApiError } from '../../errors.ts';
 import type { SceneElement, WriteStamp } from '../edit/types.ts';
-import { FORBIDDEN_KEYS, isPlainObject } from '../payload.ts';
+import { FORBIDDEN_KEYS, isPlainObject, quote } from '../payload.ts';
 import { validateScene } from '../scene/validate.ts';
 import { getLineHeight } from '../text/metrics.ts';
 import { addElement } from './add.ts';
@@ -34,7 +34,6 @@ import {
   OpContext,
   type OpKind,
   positive,
-  quote,
   RELATION_FIELDS,
   relationHint,
   STYLE_CHECKS,

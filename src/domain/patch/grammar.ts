@@ -6,7 +6,7 @@
  */
 import { ApiError } from '../../errors.ts';
 import type { SceneElement, WriteStamp } from '../edit/types.ts';
-import { isPlainObject } from '../payload.ts';
+import { isPlainObject, quote } from '../payload.ts';
 import { CSS_COLOR } from '../scene/elements.ts';
 import { FILL_STYLES } from '../spec/types.ts';
 import { isKnownFontFamily } from '../text/metrics.ts';
@@ -147,7 +147,6 @@ export const MANAGED_FIELDS = new Set(['index', 'version', 'versionNonce', 'upda
 /** What a text may be bound to. */
 export const TEXT_CONTAINERS = new Set(['rectangle', 'ellipse', 'diamond', 'arrow']);
 
-export const quote = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text);
 
 export function describe(element: SceneElement): string {
   if (isBoundText(element)) return `the label of ${quote(element.containerId as string)}`;

@@ -1,5 +1,5 @@
 import { ApiError, type ErrorCode } from '../../errors.ts';
-import { inspectPayload, isPlainObject } from '../payload.ts';
+import { inspectPayload, isPlainObject, quote } from '../payload.ts';
 import { CSS_COLOR } from '../scene/elements.ts';
 import { ShorthandError, parseShorthand } from './shorthand.ts';
 import {
@@ -33,7 +33,6 @@ const fail = (code: ErrorCode, message: string): never => {
   throw new ApiError(code, message);
 };
 
-const quote = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text);
 
 function optionalString(value: unknown, where: string, code: ErrorCode, max: number): string | null {
   if (value === undefined || value === null) return null;
