@@ -4,7 +4,7 @@
  * dummy nodes, minimise crossings, place nodes, route edges, draw self-loops.
  */
 import { assignCompactCoordinates, assignHorizontalCoordinates, drawingWidth, straightenJogs, widestLayerSpan } from './coordinates.ts';
-import { findReversedEdges } from './cycles.ts';
+import { backEdgesInInputOrder } from './cycles.ts';
 import { buildProperGraph } from './dummies.ts';
 import { networkSimplexLayers } from './layering.ts';
 import { orderLayers } from './ordering.ts';
@@ -58,7 +58,7 @@ export interface ComponentLayout {
 export function layoutComponent(input: ComponentInput): ComponentLayout {
   const n = input.width.length;
   const m = input.from.length;
-  const reversed = findReversedEdges(n, input.from, input.to);
+  const reversed = backEdgesInInputOrder(n, input.from, input.to);
   const upper = new Int32Array(m);
   const lower = new Int32Array(m);
   const alone = new Uint8Array(m);
