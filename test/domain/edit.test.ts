@@ -7,10 +7,11 @@ import { ApiError } from '../../src/errors.ts';
 import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
 import { layoutGraph } from '../../src/domain/layout/layout.ts';
 import { lintScene } from '../../src/domain/lint/lint.ts';
-import { sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
+import { ICON_GAP, sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
 import { parseSpec } from '../../src/domain/spec/parse.ts';
-import { getBoundTextMaxHeight, getBoundTextMaxWidth, measureText } from '../../src/domain/text/metrics.ts';
-import { assertSurvivesRestore } from '../helpers/excalidraw.ts';
+import { fontSizeFloor } from '../../src/domain/edit/label-fit.ts';
+import { getBoundTextMaxHeight, getBoundTextMaxWidth, measureText, wrapText } from '../../src/domain/text/metrics.ts';
+import { assertLabelAsTheEditorDrawsIt, assertSurvivesRestore } from '../helpers/excalidraw.ts';
 
 const NOW = 1_750_000_000_000;
 const options = { isIcon: isCatalogIcon };
@@ -313,25 +314,79 @@ describe('updateNodes', () => {
     assert.ok(Math.abs(text.x + text.width / 2 - (shape.x + shape.width / 2)) < 0.01 && Math.abs(text.y + text.height / 2 - (shape.y + shape.height / 2)) < 0.01, 're-centred');
   });
 
-  test('a label too tall for the container is refused, naming the room it has', () => {
+  test('a label too big at its font size keeps the node as it is and takes the largest smaller font size that fits', async () => {
+    // A 49-character label on a 150 × 60 rectangle, with a label and without one yet.
+    const label = 'Order service: validates carts and reserves stock';
+    assert.equal(label.length, 49);
+    const before = edit(build(SERVICES), {
+      addNodes: [
+        { id: 'orders', label: 'Orders', x: 0, y: 400, width: 150, height: 60 },
+        { id: 'blank', label: '', x: 300, y: 400, width: 150, height: 60 },
+      ],
+    }).elements;
+    const result = edit(before, { updateNodes: [{ id: 'orders', label }, { id: 'blank', label }] });
+    const index = byId(result.elements);
+    for (const id of ['orders', 'blank']) {
+      const shape = index.get(id);
+      assert.equal(geometry(shape), geometry(byId(before).get(id)), `${id} keeps its place and size`);
+      const text = index.get(`${id}-label`);
+      const [areaWidth, areaHeight] = [getBoundTextMaxWidth('rectangle', 150), getBoundTextMaxHeight('rectangle', 60)];
+      const fits = (fontSize: number) => {
+        const size = measureText(wrapText(label, fontSize, areaWidth, 5), fontSize, 5);
+        return size.width <= areaWidth && size.height <= areaHeight;
+      };
+      assert.ok(!fits(20), 'the label does not fit at 20 px');
+      assert.ok(text.fontSize < 20 && text.fontSize >= 12, `shrunk within the floor, to ${text.fontSize} px`);
+      assert.ok(fits(text.fontSize) && !fits(text.fontSize + 1), 'the largest whole font size that fits');
+      assert.equal(text.text, wrapText(label, text.fontSize, areaWidth, 5));
+      assert.deepEqual([text.width, text.height], [measureText(text.text, text.fontSize, 5).width, measureText(text.text, text.fontSize, 5).height]);
+      assert.ok(text.width <= areaWidth && text.height <= areaHeight, 'the wrapped text fits the text area');
+      await assertLabelAsTheEditorDrawsIt(shape, text);
+    }
+    assertConsistent(result.elements);
+    await assertSurvivesRestore(result.elements, { refreshDimensions: true });
+  });
+
+  test('a label shrinks to no less than 60 % of its font size, and never under 12 px', () => {
+    assert.deepEqual([20, 28, 16, 36, 12, 10].map(fontSizeFloor), [12, 17, 12, 22, 12, 10]);
+    // The ellipse's label fits at 12 px: the floor of a 20 px label, so it is accepted there.
+    const index = byId(edit(build(SERVICES), { updateNodes: [{ id: 'db', label: 'The primary orders database cluster' }] }).elements);
+    assert.equal(index.get('db-label').fontSize, 12);
+  });
+
+  test('a label that does not fit even at the smallest font size is refused with INVALID_SPEC, naming the node and the sizes, and nothing changes', () => {
     const before = build(SERVICES);
     const frozen = structuredClone(before);
+    const db = byId(before).get('db');
+    const room = `${getBoundTextMaxWidth('ellipse', db.width)} × ${getBoundTextMaxHeight('ellipse', db.height)} px`;
     assertRefused(
-      () => edit(before, { updateNodes: [{ id: 'db', label: 'The primary orders database cluster' }] }),
+      () => edit(before, { updateNodes: [{ id: 'web', label: 'Web' }, { id: 'db', label: 'The primary orders database cluster, its read replicas and the nightly backups' }] }),
       'INVALID_SPEC',
-      /^updateNodes\[0\] \(id "db"\)\.label needs \d+ × \d+ px but the ellipse leaves \d+ × \d+ for its label; shorten it, or resize the node with patch first$/,
+      new RegExp(
+        `^updateNodes\\[1\\] \\(id "db"\\)\\.label does not fit the ellipse even at the smallest font size, 12 px \\(shrunk from 20 px\\): ` +
+          `it needs \\d+ × \\d+ px and the ellipse leaves ${room} for its label; an edit never resizes a node: shorten the label, or resize the node with patch first$`,
+      ),
     );
     assert.deepEqual(before, frozen);
   });
 
-  test('a node with an icon keeps the icon where it is; its new label goes below it, or is refused', () => {
+  test('a node with an icon keeps the icon where it is; its new label goes below it, clear of it, shrinking if it must, or is refused', async () => {
     const before = build({ nodes: [{ id: 'user', label: 'User', icon: 'icon-user' }], edges: [] });
-    const index = byId(edit(before, { updateNodes: [{ id: 'user', label: 'Admin' }] }).elements);
+    const result = edit(before, { updateNodes: [{ id: 'user', label: 'Site reliability engineers' }] });
+    const index = byId(result.elements);
     const [icon, label, shape] = [index.get('user-icon'), index.get('user-label'), index.get('user')];
     assert.equal(icon, byId(before).get('user-icon'));
-    assert.ok(label.y >= icon.y + icon.height, 'below the icon');
+    assert.equal(geometry(shape), geometry(byId(before).get('user')));
+    assert.ok(label.fontSize < 20, `shrunk to ${label.fontSize} px`);
+    assert.ok(label.y >= icon.y + icon.height + ICON_GAP - 0.5, 'below the icon, clear of it');
     assert.ok(label.y + label.height <= shape.y + shape.height);
-    assertRefused(() => edit(before, { updateNodes: [{ id: 'user', label: 'Administrators and operators' }] }), 'INVALID_SPEC', /updateNodes\[0\] \(id "user"\)\.label needs/);
+    await assertLabelAsTheEditorDrawsIt(shape, label);
+    await assertSurvivesRestore(result.elements, { refreshDimensions: true });
+    assertRefused(
+      () => edit(before, { updateNodes: [{ id: 'user', label: 'Administrators and operators' }] }),
+      'INVALID_SPEC',
+      /updateNodes\[0\] \(id "user"\)\.label does not fit the rectangle even at the smallest font size, 12 px \(shrunk from 20 px\): it needs \d+ × 30 px and the rectangle leaves 150 × 25 px for its label below its icon/,
+    );
   });
 
   test('a node without a label gets <id>-label; a text node is re-measured where it stands', async () => {
@@ -520,8 +575,8 @@ describe('fuzz: random edits of random scenes keep every invariant', () => {
           try {
             result = applyEdit(elements, fragment, stampOf(NOW + stepNo), options);
           } catch (error) {
-            // A new label taller than its fixed container is refused; the same edit without label changes goes through.
-            if (!(error instanceof ApiError && /\.label needs/.test(error.message))) throw error;
+            // A new label too big for its fixed container even at the smallest font is refused; the same edit without label changes goes through.
+            if (!(error instanceof ApiError && /\.label does not fit/.test(error.message))) throw error;
             assert.equal(JSON.stringify(elements), frozen, 'a refused edit changes nothing');
             fragment.updateNodes = fragment.updateNodes.map(({ label: _label, ...rest }: any) => rest).filter((u: any) => Object.keys(u).length > 1);
             if (fragment.addNodes.length + fragment.addEdges.length + fragment.updateNodes.length === 0) continue;

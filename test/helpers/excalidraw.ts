@@ -91,3 +91,24 @@ export async function assertSurvivesRestore(elements: any[], options: RestoreOpt
   if (difference) assert.fail(difference);
   return restored;
 }
+
+/**
+ * Asserts that a container's label is exactly what the editor itself draws for
+ * that label in that container: the editor's convertToExcalidrawElements binds
+ * the label's originalText, with its font and alignment, to a copy of the
+ * container, and wraps, measures and places it with its own code
+ * (redrawTextBoundingBox, computeBoundTextPosition); text, size, position and
+ * font must match, and the copy must not have grown to hold the label.
+ */
+export async function assertLabelAsTheEditorDrawsIt(container: any, label: any): Promise<void> {
+  const excalidraw = await loadExcalidraw();
+  const { id, type, x, y, width, height } = container;
+  const { originalText, fontSize, fontFamily, textAlign, verticalAlign } = label;
+  const [drawnContainer, drawn] = excalidraw.convertToExcalidrawElements(
+    [{ id, type, x, y, width, height, label: { text: originalText, fontSize, fontFamily, textAlign, verticalAlign } }],
+    { regenerateIds: false },
+  );
+  const fields = (e: any) => ({ text: e.text, fontSize: e.fontSize, width: e.width, height: e.height, x: e.x, y: e.y });
+  assert.deepEqual(fields(label), fields(drawn), `the label of ${JSON.stringify(id)} is what the editor draws`);
+  assert.deepEqual([drawnContainer.width, drawnContainer.height], [width, height], `the editor fits the label in ${JSON.stringify(id)} without growing it`);
+}

@@ -4,10 +4,11 @@
  * Pure: a scene and a fragment in, the merged scene out, or an ApiError that
  * names the offending item (and nothing changed). Existing elements keep their
  * geometry byte for byte; they only gain arrow bindings, or new style and
- * label text from `updateNodes`. New nodes are sized exactly as sceneFromSpec
- * sizes spec nodes and placed beside what they connect to, clear of
- * everything already drawn; new edges are routed around the boxes in their way
- * and bound at both ends.
+ * label text from `updateNodes` (a label too big for its node at its font
+ * size takes a smaller one: label-fit.ts). New nodes are sized exactly as
+ * sceneFromSpec sizes spec nodes and placed beside what they connect to, clear
+ * of everything already drawn; new edges are routed around the boxes in their
+ * way and bound at both ends.
  */
 import { MAX_SCENE_ELEMENTS } from '../scene/validate.ts';
 import { createdCount, type EditOptions, fail, parseFragment } from './fragment.ts';

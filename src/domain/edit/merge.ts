@@ -5,19 +5,11 @@
  * elements of each new node.
  */
 import type { Box } from '../layout/types.ts';
-import {
-  boundTextArea,
-  boundTextPosition,
-  ICON_GAP,
-  ICON_SIZE,
-  iconElement,
-  styleOf,
-  type TextBlock,
-  textElement,
-} from '../scene/from-spec.ts';
+import { boundTextArea, boundTextPosition, ICON_GAP, ICON_SIZE, iconElement, styleOf, textElement } from '../scene/from-spec.ts';
 import { addBound, baseElement, type ExcalidrawElement, FONT_FAMILY_EXCALIFONT, FONT_SIZE, indexKeyAfter, isIndexKey } from '../scene/elements.ts';
 import { getLineHeight, isKnownFontFamily, measureText, wrapText } from '../text/metrics.ts';
 import { type BoxShape, fail, type NewNode, type NodeUpdate } from './fragment.ts';
+import { fitLabelInContainer, type LabelMisfit, type TextAlign, type VerticalAlign } from './label-fit.ts';
 import { elementBox, num, type Scene } from './scene-index.ts';
 import { type SceneElement, touch, type WriteStamp } from './types.ts';
 
@@ -76,6 +68,9 @@ export class Merge {
   }
 }
 
+const VERTICAL_ALIGNS = new Set(['top', 'middle', 'bottom']);
+const TEXT_ALIGNS = new Set(['left', 'center', 'right']);
+
 export function applyUpdate(merge: Merge, scene: Scene, update: NodeUpdate): void {
   const node = merge.edit(update.id);
   if (update.strokeColor !== null) node.strokeColor = update.strokeColor;
@@ -90,34 +85,51 @@ export function applyUpdate(merge: Merge, scene: Scene, update: NodeUpdate): voi
   }
   const icon = scene.live.get(`${update.id}-icon`);
   const label = existingLabel ? merge.edit(existingLabel.id) : null;
-  const fontSize = label && num(label.fontSize) > 0 ? num(label.fontSize) : FONT_SIZE;
-  const fontFamily = label && isKnownFontFamily(num(label.fontFamily)) ? num(label.fontFamily) : FONT_FAMILY_EXCALIFONT;
   const shape = node.type as BoxShape;
-  const area = boundTextArea(shape, elementBox({ ...node, angle: 0 }));
-  const text = wrapText(update.label, fontSize, area.width, fontFamily);
-  const block: TextBlock = { text, original: update.label, ...measureText(text, fontSize, fontFamily) };
-  // sceneFromSpec draws an icon above the label, inside the text area; it stays where it is, and the label must fit below it.
-  const iconBox = icon && icon.type === 'image' ? elementBox(icon) : null;
-  const iconInside = iconBox !== null && iconBox.y >= area.y - 0.5 && iconBox.y + iconBox.height <= area.y + area.height + 0.5;
-  const room = iconInside ? area.y + area.height - (iconBox.y + iconBox.height + ICON_GAP) : area.height;
-  if (block.width > area.width + 0.5 || block.height > room + 0.5) {
-    fail(
-      'INVALID_SPEC',
-      `${update.named}.label needs ${Math.ceil(block.width)} × ${Math.ceil(block.height)} px but the ${shape} leaves ${Math.floor(area.width)} × ${Math.max(0, Math.floor(room))} for its label; shorten it, or resize the node with patch first`,
-    );
-  }
-  const verticalAlign = label && ['top', 'middle', 'bottom'].includes(label.verticalAlign as string) ? (label.verticalAlign as 'top' | 'middle' | 'bottom') : iconInside ? 'bottom' : 'middle';
-  const centred = boundTextPosition(area, block, verticalAlign);
+  // A node drawn with an icon has its label below it (sceneFromSpec's layout).
+  const verticalAlign = label && VERTICAL_ALIGNS.has(label.verticalAlign as string) ? (label.verticalAlign as VerticalAlign) : icon ? 'bottom' : 'middle';
+  const fontFamily = label && isKnownFontFamily(num(label.fontFamily)) ? num(label.fontFamily) : FONT_FAMILY_EXCALIFONT;
+  const fontSize = label && num(label.fontSize) > 0 ? num(label.fontSize) : FONT_SIZE;
+  const textAlign = label && TEXT_ALIGNS.has(label.textAlign as string) ? (label.textAlign as TextAlign) : 'center';
+  const fit = fitLabelInContainer({
+    label: update.label,
+    shape,
+    box: elementBox({ ...node, angle: 0 }),
+    fontSize,
+    fontFamily,
+    textAlign,
+    verticalAlign,
+    icon: icon && icon.type === 'image' ? elementBox(icon) : null,
+  });
+  if (!fit.fits) return refuseLabel(update, shape, fontSize, fit);
+  const { block, position } = fit.label;
   if (!label) {
-    const created = merge.create(
-      textElement(`${update.id}-label`, block, centred, 0, merge.now, { containerId: update.id, textAlign: 'center', verticalAlign, strokeColor: node.strokeColor as string }),
-    );
+    const created = merge.create(textElement(`${update.id}-label`, block, position, 0, merge.now, { containerId: update.id, textAlign, verticalAlign, strokeColor: node.strokeColor as string }));
+    // textElement draws spec labels, always at FONT_SIZE; this one may have shrunk.
+    created.fontSize = fit.label.fontSize;
     merge.bind(update.id, { id: created.id, type: 'text' });
     return;
   }
-  const align = label.textAlign === 'left' || label.textAlign === 'right' ? label.textAlign : 'center';
-  const x = align === 'left' ? area.x : align === 'right' ? area.x + area.width - block.width : centred.x;
-  Object.assign(label, { text: block.text, originalText: block.original, width: block.width, height: block.height, x, y: centred.y, lineHeight: getLineHeight(fontFamily) });
+  Object.assign(label, {
+    text: block.text,
+    originalText: block.original,
+    fontSize: fit.label.fontSize,
+    width: block.width,
+    height: block.height,
+    ...position,
+    lineHeight: getLineHeight(fontFamily),
+  });
+}
+
+/** `updateNodes[0] (id "db").label does not fit the ellipse even at the smallest font size, 12 px (shrunk from 20 px): it needs …` */
+function refuseLabel(update: NodeUpdate, shape: BoxShape, fontSize: number, { floor, room }: LabelMisfit): never {
+  const sizes = floor.fontSize === fontSize ? `its font size, ${fontSize} px, the smallest it may take` : `the smallest font size, ${floor.fontSize} px (shrunk from ${fontSize} px)`;
+  return fail(
+    'INVALID_SPEC',
+    `${update.named}.label does not fit the ${shape} even at ${sizes}: it needs ${Math.ceil(floor.block.width)} × ${Math.ceil(floor.block.height)} px ` +
+      `and the ${shape} leaves ${Math.floor(room.width)} × ${Math.floor(room.height)} px for its label${room.belowIcon ? ' below its icon' : ''}; ` +
+      'an edit never resizes a node: shorten the label, or resize the node with patch first',
+  );
 }
 
 /** A standalone text keeps its top-left corner; an auto-sized one takes its text's width, a fixed-width one wraps in its width. */
