@@ -118,7 +118,7 @@ export async function layoutWithElk(input: LayoutInput): Promise<LayoutResult> {
   return result;
 }
 
-async function timeBest<T>(runs: number, run: () => T | Promise<T>): Promise<{ ms: number; value: T }> {
+export async function timeBest<T>(runs: number, run: () => T | Promise<T>): Promise<{ ms: number; value: T }> {
   let value = await run();
   let best = Infinity;
   for (let i = 0; i < runs; i++) {

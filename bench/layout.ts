@@ -9,9 +9,10 @@
 import os from 'node:os';
 import { lintScene } from '../src/domain/lint/lint.ts';
 import { measureLayout } from '../src/domain/layout/metrics.ts';
-import type { LayoutInput, LayoutResult } from '../src/domain/layout/types.ts';
+import type { LayoutInput } from '../src/domain/layout/types.ts';
 import { flowchart, layeredDag, layoutWithElk, tree } from './layout-engine.ts';
 import { runBenchmark, seedBenchUser, startApiServer } from './processes.ts';
+import { asLayout } from './scene-as-layout.ts';
 
 type Element = Record<string, any>;
 
@@ -22,21 +23,6 @@ function specOf(input: LayoutInput) {
     nodes: input.nodes.map((n, i) => ({ id: n.id, label: `Step ${i + 1}`, ...(n.width === 130 && n.height === 80 ? { shape: 'diamond', label: `OK ${i + 1}?` } : {}) })),
     edges: input.edges.map((e) => ({ from: e.from, to: e.to, ...(e.labelWidth ? { label: e.labelWidth > 40 ? 'retry' : 'yes' } : {}) })),
   };
-}
-
-/** Reads a generated scene back as boxes and routes, so the layout metrics apply to it. */
-function asLayout(elements: Element[]): { input: LayoutInput; result: LayoutResult } {
-  const shapes = elements.filter((e) => ['rectangle', 'ellipse', 'diamond'].includes(e.type) || (e.type === 'text' && !e.containerId));
-  const arrows = elements.filter((e) => e.type === 'arrow');
-  const input: LayoutInput = {
-    direction: 'TB',
-    nodes: shapes.map((e) => ({ id: e.id, width: e.width, height: e.height })),
-    edges: arrows.map((a) => ({ id: a.id, from: a.startBinding.elementId, to: a.endBinding.elementId })),
-  };
-  const result: LayoutResult = { nodes: {}, edges: {} };
-  for (const e of shapes) result.nodes[e.id] = { x: e.x, y: e.y, width: e.width, height: e.height };
-  for (const a of arrows) result.edges[a.id] = { points: a.points.map((p: number[]) => [a.x + p[0]!, a.y + p[1]!] as [number, number]) };
-  return { input, result };
 }
 
 function percentile(sorted: number[], p: number): number {
