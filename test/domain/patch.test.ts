@@ -7,12 +7,12 @@ import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
 import { layoutGraph } from '../../src/domain/layout/layout.ts';
 import { applyPatch, MAX_PATCH_OPS } from '../../src/domain/patch/apply.ts';
 import { BINDING_GAP } from '../../src/domain/scene/elements.ts';
-import { sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
+import { boundTextArea, ICON_GAP, sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
 import { rayHitsOutline } from '../../src/domain/scene/geometry.ts';
 import { MAX_SCENE_ELEMENTS } from '../../src/domain/scene/validate.ts';
 import { parseSpec } from '../../src/domain/spec/parse.ts';
 import { getBoundTextMaxWidth, wrapText } from '../../src/domain/text/metrics.ts';
-import { assertSurvivesRestore } from '../helpers/excalidraw.ts';
+import { assertLabelAsTheEditorDrawsIt, assertSurvivesRestore, loadExcalidraw } from '../helpers/excalidraw.ts';
 
 type El = SceneElement & Record<string, any>;
 type Point = [number, number];
@@ -72,6 +72,8 @@ function gapAlongEnd(arrow: El, end: 'start' | 'end', shape: El): number {
   assert.ok(hit, `${arrow.id} ${end} points at ${shape.id}`);
   return Math.hypot(hit[0] - tip[0], hit[1] - tip[1]);
 }
+
+const boxOf = (e: El) => ({ x: e.x, y: e.y, width: e.width, height: e.height });
 
 function isOrthogonal(arrow: El): boolean {
   const pts: Point[] = arrow.points;
@@ -208,6 +210,45 @@ describe('update', () => {
     await assertSurvivesRestore(elements);
   });
 
+  test('a label’s new text grows its shape as the editor grows it', async () => {
+    const scene = build(SPEC);
+    const text = 'API server\nwith\nfour lines';
+    const { elements, byId } = patch(scene, [{ op: 'update', id: 'api-label', set: { text } }]);
+    const [api, label, old] = [byId('api')!, byId('api-label')!, find(scene, 'api')];
+    assert.ok(api.height > old.height, 'the shape grew');
+    // The editor, given the shape as it was and the new text, grows it to the same size and draws the same label.
+    const excalidraw = await loadExcalidraw();
+    const [drawnShape, drawn] = excalidraw.convertToExcalidrawElements([{ id: 'api', type: 'rectangle', x: old.x, y: old.y, width: old.width, height: old.height, label: { text } }], { regenerateIds: false });
+    assert.deepEqual([api.width, api.height], [drawnShape.width, drawnShape.height]);
+    assert.deepEqual([label.text, label.x, label.y, label.width, label.height], [drawn.text, drawn.x, drawn.y, drawn.width, drawn.height]);
+    assertConsistent(elements);
+    await assertSurvivesRestore(elements, { refreshDimensions: true });
+  });
+
+  for (const shape of ['rectangle', 'ellipse', 'diamond'] as const) {
+    test(`a label’s new text never covers its shape’s icon: the ${shape} grows until both fit and the icon sits above the label`, async () => {
+      const scene = build({ nodes: [{ id: 'user', label: 'User', shape, icon: 'icon-user' }, { id: 'api' }], edges: ['user -> api'] });
+      const { elements, byId } = patch(scene, [{ op: 'update', id: 'user-label', set: { text: 'Administrators and operators of the platform' } }]);
+      const [node, label, icon] = [byId('user')!, byId('user-label')!, byId('user-icon')!];
+      assert.ok(node.height > find(scene, 'user').height, 'the shape grew');
+      assert.ok(label.y >= icon.y + icon.height + ICON_GAP - 1e-9, `the label (top ${label.y}) is below the icon (bottom ${icon.y + icon.height}), ${ICON_GAP} px clear`);
+      const area = boundTextArea(shape, boxOf(node));
+      assert.ok(icon.y >= area.y - 1e-9 && label.y + label.height <= area.y + area.height + 1e-9, 'icon and label are inside the text area');
+      assert.equal(icon.x + icon.width / 2, node.x + node.width / 2, 'the icon stays centred');
+      await assertLabelAsTheEditorDrawsIt(node, label);
+      assert.ok(Math.abs(gapAlongEnd(byId('user-to-api')!, 'start', node) - BINDING_GAP) < 0.05, 'the arrow is re-attached to the grown outline');
+      assertConsistent(elements);
+      await assertSurvivesRestore(elements, { refreshDimensions: true });
+    });
+  }
+
+  test('a label’s new text that stays clear of the icon moves neither the icon nor the shape', () => {
+    const scene = build(SPEC);
+    const { byId } = patch(scene, [{ op: 'update', id: 'cache-label', set: { text: 'Redis' } }]);
+    assert.equal(byId('cache-icon'), find(scene, 'cache-icon'));
+    assert.deepEqual([byId('cache')!.width, byId('cache')!.height], [find(scene, 'cache').width, find(scene, 'cache').height]);
+  });
+
   test('id, type, the binding fields and the server’s fields are refused with the field named', () => {
     const scene = build(SPEC);
     assertThrowsCode(() => patch(scene, [{ op: 'update', id: 'api', set: { id: 'x' } }]), 'INVALID_SPEC', /^ops\[0\]: set\.id cannot be changed/);
@@ -318,6 +359,15 @@ describe('resize', () => {
     const scene = build({ nodes: [{ id: 'a', label: 'Three\nline\nlabel' }], edges: [] });
     const { byId } = patch(scene, [{ op: 'resize', id: 'a', width: 200, height: 20 }]);
     assert.ok(byId('a')!.height >= byId('a-label')!.height + 10);
+  });
+
+  test('a shape resized too small for its label and its icon grows until both fit, the icon above the label', () => {
+    const scene = build(SPEC);
+    const { byId } = patch(scene, [{ op: 'resize', id: 'cache', width: 200, height: 60 }]);
+    const [cache, label, icon] = [byId('cache')!, byId('cache-label')!, byId('cache-icon')!];
+    assert.ok(cache.height > 60);
+    assert.ok(label.y >= icon.y + icon.height + ICON_GAP - 1e-9, 'the label is below the icon, clear of it');
+    assert.ok(icon.y >= boundTextArea('diamond', boxOf(cache)).y - 1e-9, 'the icon is inside the text area');
   });
 
   test('non-positive sizes, texts and arrows are refused', () => {
@@ -594,6 +644,34 @@ function patchFor(intent: Intent, elements: El[], serial: number): { ops: Op[]; 
   return { ops: [{ op: 'restyle', id: any?.id ?? 'x', opacity: 90 }], valid: any !== undefined };
 }
 
+/** The shapes whose label the ops lay out again: resized, relabelled, given a new label or a new font. */
+function relaidShapes(ops: Op[], before: El[]): string[] {
+  const containerOf = (id: unknown) => before.find((e) => e.id === id)?.containerId ?? id;
+  return ops.flatMap((o) => {
+    const set = (o.set ?? {}) as Record<string, unknown>;
+    if (o.op === 'resize' || (o.op === 'update' && (set.width !== undefined || set.height !== undefined))) return [o.id];
+    if ((o.op === 'update' && set.text !== undefined) || (o.op === 'restyle' && (o.fontSize !== undefined || o.fontFamily !== undefined))) return [containerOf(o.id)];
+    const element = o.element as El | undefined;
+    return o.op === 'add' && element?.type === 'text' && element.containerId ? [element.containerId] : [];
+  }) as string[];
+}
+
+/** A shape's label keeps ICON_GAP (give or take rounding) from each of the shape's icons: images grouped with it, centred inside it. */
+function assertLabelClearOfIcons(elements: El[], shapeId: string): void {
+  const shape = elements.find((e) => e.id === shapeId);
+  const label = elements.find((e) => e.type === 'text' && e.containerId === shapeId);
+  if (!shape || !label || !['rectangle', 'ellipse', 'diamond'].includes(shape.type)) return;
+  const icons = elements.filter((e) => {
+    if (e.type !== 'image' || !e.groupIds.some((g: string) => shape.groupIds.includes(g))) return false;
+    const [cx, cy] = [e.x + e.width / 2, e.y + e.height / 2];
+    return cx >= shape.x && cx <= shape.x + shape.width && cy >= shape.y && cy <= shape.y + shape.height;
+  });
+  for (const icon of icons) {
+    const apart = Math.max(icon.x - (label.x + label.width), label.x - (icon.x + icon.width), icon.y - (label.y + label.height), label.y - (icon.y + icon.height));
+    assert.ok(apart >= ICON_GAP - 0.5, `the label of ${shapeId} is ${apart} px from its icon ${icon.id}`);
+  }
+}
+
 /** Runs one scenario: each intent becomes a one- or two-op patch, checked after every step. */
 async function runScenario(spec: unknown, intents: Intent[], restoreEvery: number): Promise<void> {
   let elements = build(spec);
@@ -630,6 +708,7 @@ async function runScenario(spec: unknown, intents: Intent[], restoreEvery: numbe
     }
     try {
       assertConsistent(next);
+      for (const shapeId of relaidShapes(ops, elements)) assertLabelClearOfIcons(next, shapeId);
       if (step % restoreEvery === restoreEvery - 1) await assertSurvivesRestore(next);
     } catch (error) {
       throw new Error(`step ${step} after ${JSON.stringify(ops)}: ${(error as Error).message}`);

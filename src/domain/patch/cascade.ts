@@ -4,12 +4,14 @@
  * arrows bound to it are re-routed, moved whole, or unbound. Shared by the
  * move, resize, update and restyle ops, and by add for a new label.
  */
+import { isClearOfIcon } from '../edit/label-fit.ts';
+import { boundTextArea, ICON_GAP } from '../scene/from-spec.ts';
 import type { Outline, Point } from '../scene/geometry.ts';
-import { wrapText } from '../text/metrics.ts';
+import { containerSizeForText, wrapText } from '../text/metrics.ts';
 import { attachEnd, reroute } from './arrow-routing.ts';
 import type { Draft } from './draft.ts';
 import { absolutePoints, bindingOf, centreOf, type End, ENDS, FRAMES, isFiniteNumber, num, outlineOf, sameBox, setAbsolutePoints } from './element-geometry.ts';
-import { fitLabel, measure, refitArrowLabel, textStyleOf } from './label-layout.ts';
+import { fitLabel, measure, refitArrowLabel, textContainerType, textStyleOf } from './label-layout.ts';
 import { arrowsBoundTo, iconsOf, labelOf, labelsOf, removeBoundRef } from './references.ts';
 
 /**
@@ -98,7 +100,8 @@ function unbind(draft: Draft, arrowId: string, end: End): void {
 /**
  * Gives a shape a new size, top-left corner fixed; its label is re-wrapped in
  * it as the editor does (the shape grows when the label cannot fit), its
- * icons keep their place, and its arrows are re-attached to the new outline.
+ * icons keep their place unless the label would cover them, and its arrows
+ * are re-attached to the new outline.
  */
 export function reshape(draft: Draft, id: string, width: number, height: number): void {
   const before = outlineOf(draft.get(id)!);
@@ -109,6 +112,36 @@ export function reshape(draft: Draft, id: string, width: number, height: number)
   const label = labelOf(draft, id);
   if (label) fitLabel(draft, label.id);
   followBox(draft, id, before, icons);
+  if (label) keepIconsClearOfLabel(draft, id, label.id, icons);
+}
+
+/**
+ * The editor knows nothing of icons, so the label it fits may cover one. Then
+ * the shape grows further, until its text area holds the label and the icons
+ * ICON_GAP apart, and the icons move next to the label: above it, as
+ * sceneFromSpec draws them, or below a label aligned to the top.
+ */
+function keepIconsClearOfLabel(draft: Draft, id: string, labelId: string, icons: string[]): void {
+  const labelBox = () => outlineOf(draft.get(labelId)!);
+  const iconBoxes = () => icons.map((iconId) => outlineOf(draft.get(iconId)!));
+  if (iconBoxes().every((icon) => isClearOfIcon(labelBox(), icon))) return;
+  const align = draft.get(labelId)!.verticalAlign;
+  const stackHeight = (boxes: Outline[]) => Math.max(...boxes.map((b) => b.y + b.height)) - Math.min(...boxes.map((b) => b.y));
+  // A centred label needs the icons' room on both sides to keep them above it.
+  const needed = labelBox().height + (ICON_GAP + stackHeight(iconBoxes())) * (align === 'top' || align === 'bottom' ? 1 : 2);
+  const container = draft.get(id)!;
+  const type = textContainerType(container.type);
+  if (boundTextArea(type, outlineOf(container)).height < needed) {
+    const before = outlineOf(container);
+    draft.edit(id).height = containerSizeForText(type, 0, needed).height;
+    fitLabel(draft, labelId);
+    followBox(draft, id, before, icons);
+  }
+  const label = labelBox();
+  const boxes = iconBoxes();
+  const top = Math.min(...boxes.map((b) => b.y));
+  const dy = (align === 'top' ? label.y + label.height + ICON_GAP : label.y - ICON_GAP - stackHeight(boxes)) - top;
+  for (const iconId of icons) draft.edit(iconId).y = num(draft.get(iconId)!.y) + dy;
 }
 
 /** Re-fits a container around its label after the label changed. */

@@ -30,7 +30,7 @@ function middleOf(pts: Point[]): Point | null {
   return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
 }
 
-function textContainerType(type: string): ShapeContainerType {
+export function textContainerType(type: string): ShapeContainerType {
   return type === 'ellipse' || type === 'diamond' ? type : 'rectangle';
 }
 
