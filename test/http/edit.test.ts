@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { ICON_GAP } from '../../src/domain/scene/from-spec.ts';
+import { getBoundTextMaxHeight, getBoundTextMaxWidth, measureText, wrapText } from '../../src/domain/text/metrics.ts';
 import { type Harness, startHarness, type TestUser } from '../helpers/harness.ts';
 
 let h: Harness;
@@ -74,6 +76,57 @@ test('bad fragments are refused with the content codes, naming the item, and wri
     assert.match(res.json().message, message);
   }
   assert.equal(JSON.stringify(await read(id)), before);
+});
+
+/** A diagram with a 150 × 60 rectangle "orders" and a node "user" drawn with an icon. */
+async function diagramWithSmallNodes() {
+  const res = await h.call('POST', '/api/v1/diagrams', { token: alice.token, body: { spec: { nodes: [{ id: 'api' }, { id: 'user', label: 'User', icon: 'icon-user' }], edges: ['user -> api'] } } });
+  const id = res.json().id as string;
+  assert.equal((await edit(id, { addNodes: [{ id: 'orders', label: 'Orders', width: 150, height: 60 }] })).statusCode, 200);
+  return id;
+}
+
+const elementsOf = (diagram: any) => new Map<string, any>(diagram.scene.elements.map((e: any) => [e.id, e]));
+const box = (e: any) => [e.x, e.y, e.width, e.height];
+
+test('a label too big for its node at its font size is drawn smaller in the node as it stands, below the node’s icon', async () => {
+  const id = await diagramWithSmallNodes();
+  const before = elementsOf(await read(id));
+  const label = 'Order service: validates carts and reserves stock';
+  const res = await edit(id, { updateNodes: [{ id: 'orders', label }, { id: 'user', label: 'Site reliability engineers' }] });
+  assert.equal(res.statusCode, 200, res.body);
+  assert.deepEqual(res.json().updated, ['orders', 'user']);
+
+  const after = elementsOf(await read(id));
+  for (const nodeId of ['orders', 'user', 'user-icon']) assert.deepEqual(box(after.get(nodeId)), box(before.get(nodeId)), `${nodeId} keeps its place and size`);
+  const text = after.get('orders-label');
+  assert.equal(text.originalText, label);
+  assert.ok(text.fontSize < 20 && text.fontSize >= 12, `shrunk to ${text.fontSize} px, within the floor`);
+  const [areaWidth, areaHeight] = [getBoundTextMaxWidth('rectangle', 150), getBoundTextMaxHeight('rectangle', 60)];
+  assert.equal(text.text, wrapText(label, text.fontSize, areaWidth, text.fontFamily), 'wrapped as the editor wraps it in that node');
+  const measured = measureText(text.text, text.fontSize, text.fontFamily);
+  assert.deepEqual([text.width, text.height], [measured.width, measured.height]);
+  assert.ok(measured.width <= areaWidth && measured.height <= areaHeight, `${measured.width} × ${measured.height} fits ${areaWidth} × ${areaHeight}`);
+  const [icon, userLabel] = [after.get('user-icon'), after.get('user-label')];
+  assert.ok(userLabel.fontSize < 20);
+  assert.ok(userLabel.y >= icon.y + icon.height + ICON_GAP - 0.5, 'the label is below the icon, clear of it');
+  const lint = (await h.call('GET', `/api/v1/diagrams/${id}/lint`, { token: alice.token })).json();
+  const mine = new Set(['orders', 'orders-label', 'user', 'user-label', 'user-icon']);
+  assert.deepEqual(lint.issues.filter((i: any) => i.elementIds.some((e: string) => mine.has(e))), []);
+});
+
+test('a label that fits its node at no font size is 422 INVALID_SPEC saying so, and writes nothing', async () => {
+  const id = await diagramWithSmallNodes();
+  const before = JSON.stringify(await read(id));
+  const label = 'Order service: validates carts, reserves stock, takes payments, and emails the customer a receipt';
+  const res = await edit(id, { updateNodes: [{ id: 'api', backgroundColor: '#a5d8ff' }, { id: 'orders', label }] });
+  assert.equal(res.statusCode, 422, res.body);
+  assert.equal(res.json().error, 'INVALID_SPEC');
+  assert.match(
+    res.json().message,
+    /^updateNodes\[1\] \(id "orders"\)\.label does not fit the rectangle even at the smallest font size, 12 px \(shrunk from 20 px\): it needs \d+ × \d+ px and the rectangle leaves 140 × 50 px for its label/,
+  );
+  assert.equal(JSON.stringify(await read(id)), before, 'nothing written: same scene, same revision');
 });
 
 test('a viewer cannot edit; an editor can', async () => {

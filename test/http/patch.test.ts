@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { ICON_GAP } from '../../src/domain/scene/from-spec.ts';
 import { type Harness, startHarness, type TestUser } from '../helpers/harness.ts';
 
 let h: Harness;
@@ -43,6 +44,21 @@ test('move carries the label and re-routes bound arrows; restyle and delete casc
   assert.ok(after.get('db').version > before.get('db').version);
   const lint = (await h.call('GET', `/api/v1/diagrams/${id}/lint`, { token: alice.token })).json().issues;
   assert.deepEqual(lint.map((i: { kind: string }) => i.kind), ['unbound_arrow']);
+});
+
+test('a patched label never covers its shape’s icon: the shape grows until it holds both', async () => {
+  const created = await h.call('POST', '/api/v1/diagrams', { token: alice.token, body: { spec: { nodes: [{ id: 'user', label: 'User', icon: 'icon-user' }, { id: 'api' }], edges: ['user -> api'] } } });
+  const id = created.json().id as string;
+  const before = byId(await read(id));
+  const res = await patch(id, { ops: [{ op: 'update', id: 'user-label', set: { text: 'Administrators and operators of the platform' } }] });
+  assert.equal(res.statusCode, 200, res.body);
+  const after = byId(await read(id));
+  const [user, label, icon] = [after.get('user'), after.get('user-label'), after.get('user-icon')];
+  assert.ok(user.height > before.get('user').height, 'the shape grew');
+  assert.equal(user.width, before.get('user').width, 'the label wraps in the shape’s width');
+  assert.ok(label.y >= icon.y + icon.height + ICON_GAP - 0.5, `the label (top ${label.y}) is below the icon (bottom ${icon.y + icon.height})`);
+  assert.ok(icon.y >= user.y && label.y + label.height <= user.y + user.height, 'both inside the shape');
+  assert.equal(after.get('user-to-api').startBinding.elementId, 'user', 'its arrow is still bound');
 });
 
 test('a failing op at the end of the list leaves the diagram byte-identical', async () => {
