@@ -148,7 +148,7 @@ export function createMcpServer(client: DrawbridgeClient | null, options: McpSer
   tool('move_diagram', 'Move a diagram into a folder (folderId from list_folders), or to the root with null.', { id: diagramId, folderId: S.UpdateDiagramBody.shape.folderId.unwrap() }, (a, c) => c.updateDiagram(a.id, { folderId: a.folderId }), { idempotentHint: true });
   tool(
     'edit_diagram',
-    'Grow or restyle a diagram semantically, keeping the existing layout: addNodes (spec nodes, optionally with x/y/width/height), addEdges (spec edges between existing or new node ids), updateNodes ({ id, label?, strokeColor?, backgroundColor?, fillStyle? }). Returns the ids added and updated.',
+    'Grow or restyle a diagram semantically, keeping the existing layout: addNodes (spec nodes, optionally with x/y/width/height), addEdges (spec edges between existing or new node ids), updateNodes ({ id, label?, strokeColor?, backgroundColor?, fillStyle? }; a new label keeps its node\'s size and shrinks its font, down to 60 % and never under 12 px, to fit; one that fits at no size is refused). Returns the ids added and updated.',
     { id: diagramId, ...S.EditBody.shape },
     ({ id, ...body }, c) => c.editDiagram(id, body as S.EditBody),
   );
@@ -160,7 +160,7 @@ export function createMcpServer(client: DrawbridgeClient | null, options: McpSer
   );
   tool(
     'patch_elements',
-    'Apply precise element operations to a diagram: { op: "add", element } | { op: "update", id, set } | { op: "move", id, dx, dy } | { op: "resize", id, width, height } | { op: "restyle", id, ... } | { op: "delete", id }. All ops apply atomically. Optional expectedUpdatedAt guards against concurrent changes (stale_read).',
+    'Apply precise element operations to a diagram: { op: "add", element } | { op: "update", id, set } | { op: "move", id, dx, dy } | { op: "resize", id, width, height } | { op: "restyle", id, ... } | { op: "delete", id }. A label given new text is re-wrapped and its shape grows to hold it, as the editor does, never letting the text cover the shape\'s icon. All ops apply atomically. Optional expectedUpdatedAt guards against concurrent changes (stale_read).',
     { id: diagramId, ...S.PatchBody.shape },
     ({ id, ...body }, c) => c.patchDiagram(id, body as S.PatchBody),
   );
