@@ -170,7 +170,8 @@ function fromDotJson(input: LayoutInput, graph: DotGraph, json: DotJson): Layout
     const points = endOnBoxes(sampleSpline(controlPoints(drawn.pos).map(flip)), from, to);
     if (drawn.lp) {
       const label = flip(numbers(drawn.lp) as Point);
-      result.edges[edge.id] = { points: simplify(bendThrough(points, label)), label: { x: label[0], y: label[1] } };
+      const bent = bendThrough(points, label);
+      result.edges[edge.id] = { points: simplify(bent.points, bent.run), label: { x: label[0], y: label[1] } };
     } else {
       result.edges[edge.id] = { points: simplify(points) };
     }
@@ -247,44 +248,76 @@ function lastExit(points: Point[], box: Box): { index: number; point: Point } | 
   return { index, point: [a[0] + (b[0] - a[0]) * hi, a[1] + (b[1] - a[1]) * hi] };
 }
 
+/** Half the length of the short run, centred on the label, that is moved onto the label whole. */
+const LABEL_RUN = 2;
+
 /**
- * Bends the polyline so it passes through `label`: the point of the curve
- * nearest to the label moves onto it and its neighbours follow with a smooth
- * (cosine) falloff along the curve, leaving the ends where they are.
+ * Bends the polyline so that it passes through `label`: a short run around the
+ * curve's point nearest to the label is moved onto the label whole (so the
+ * label lies exactly on a segment, where the editor's label goes), and the
+ * curve on either side follows with a smooth (cosine) falloff along its length;
+ * the ends stay where they are. Returns the points and the run's two ends,
+ * which simplification must keep.
  */
-function bendThrough(points: Point[], label: Point): Point[] {
-  const lengths = [0];
-  for (let i = 1; i < points.length; i++) lengths.push(lengths[i - 1]! + distance(points[i - 1]!, points[i]!));
+function bendThrough(points: Point[], label: Point): { points: Point[]; run: Point[] } {
+  const lengths = arcLengths(points);
   const total = lengths.at(-1)!;
-  let best = { distance: Infinity, at: 0, point: points[0]! };
+  let nearest = { distance: Infinity, at: 0, point: points[0]! };
   for (let i = 0; i + 1 < points.length; i++) {
     const [a, b] = [points[i]!, points[i + 1]!];
     const length = distance(a, b);
     const t = length === 0 ? 0 : Math.max(0, Math.min(1, ((label[0] - a[0]) * (b[0] - a[0]) + (label[1] - a[1]) * (b[1] - a[1])) / (length * length)));
     const point: Point = [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
     const d = distance(point, label);
-    if (d < best.distance) best = { distance: d, at: lengths[i]! + t * length, point };
+    if (d < nearest.distance) nearest = { distance: d, at: lengths[i]! + t * length, point };
   }
-  const shift: Point = [label[0] - best.point[0], label[1] - best.point[1]];
-  const reach = Math.min(Math.max(40, 1.5 * best.distance), best.at - 1, total - best.at - 1);
-  if (reach <= 0) return points;
-  return points.map((p, i) => {
-    const along = Math.abs(lengths[i]! - best.at);
-    if (along >= reach || i === 0 || i === points.length - 1) return p;
-    const weight = Math.cos((Math.PI / 2) * (along / reach)) ** 2;
+  if (total <= 2 * LABEL_RUN) return { points, run: [] };
+  const runStart = Math.min(Math.max(nearest.at - LABEL_RUN, 0), total - 2 * LABEL_RUN);
+  const runEnd = runStart + 2 * LABEL_RUN;
+  const shift: Point = [label[0] - nearest.point[0], label[1] - nearest.point[1]];
+  const reach = Math.min(Math.max(40, 1.5 * nearest.distance), runStart, total - runEnd);
+  const moved = (p: Point, at: number): Point => {
+    const along = at < runStart ? runStart - at : at > runEnd ? at - runEnd : 0;
+    const weight = along === 0 ? 1 : along >= reach ? 0 : Math.cos((Math.PI / 2) * (along / reach)) ** 2;
     return [p[0] + shift[0] * weight, p[1] + shift[1] * weight];
-  });
+  };
+  const run = [moved(pointAt(points, lengths, runStart), runStart), moved(pointAt(points, lengths, runEnd), runEnd)];
+  const before: Point[] = [];
+  const after: Point[] = [];
+  for (let i = 1; i + 1 < points.length; i++) {
+    if (lengths[i]! < runStart) before.push(moved(points[i]!, lengths[i]!));
+    else if (lengths[i]! > runEnd) after.push(moved(points[i]!, lengths[i]!));
+  }
+  return { points: [points[0]!, ...before, ...run, ...after, points.at(-1)!], run };
 }
 
-/** Drops the points within END_SEGMENT of either end and those on a straight run (Douglas–Peucker). */
-function simplify(points: Point[]): Point[] {
+function arcLengths(points: Point[]): number[] {
+  const lengths = [0];
+  for (let i = 1; i < points.length; i++) lengths.push(lengths[i - 1]! + distance(points[i - 1]!, points[i]!));
+  return lengths;
+}
+
+/** The point `at` along the polyline. */
+function pointAt(points: Point[], lengths: number[], at: number): Point {
+  let i = 0;
+  while (i + 2 < points.length && lengths[i + 1]! < at) i++;
+  const [a, b] = [points[i]!, points[i + 1]!];
+  const length = lengths[i + 1]! - lengths[i]!;
+  const t = length === 0 ? 0 : (at - lengths[i]!) / length;
+  return [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
+}
+
+/**
+ * Drops the points within END_SEGMENT of either end and those on a straight
+ * run (Douglas–Peucker), keeping `pinned` points.
+ */
+function simplify(points: Point[], pinned: Point[] = []): Point[] {
   const first = points[0]!;
   const last = points.at(-1)!;
-  const middle = points.slice(1, -1).filter((p) => distance(p, first) >= END_SEGMENT && distance(p, last) >= END_SEGMENT);
+  const middle = points.slice(1, -1).filter((p) => pinned.includes(p) || (distance(p, first) >= END_SEGMENT && distance(p, last) >= END_SEGMENT));
   const kept = [first, ...middle, last];
   const keep = new Uint8Array(kept.length);
-  keep[0] = 1;
-  keep[kept.length - 1] = 1;
+  kept.forEach((p, i) => (keep[i] = Number(i === 0 || i === kept.length - 1 || pinned.includes(p))));
   const visit = (from: number, to: number): void => {
     let worst = -1;
     let worstDistance = FLATNESS;

@@ -1,0 +1,87 @@
+/**
+ * What the quality benchmark and the gallery measure on a drawn scene, by the
+ * same code whichever engine laid it out: crossings (the layout metrics over
+ * the scene read back as boxes and routes), every lint issue by kind, arrows
+ * drawn against the flow, and the drawing's bounding box.
+ */
+import { countEdgeCrossings } from '../../src/domain/layout/metrics.ts';
+import type { Direction } from '../../src/domain/layout/types.ts';
+import { lintScene } from '../../src/domain/lint/lint.ts';
+import { asLayout } from '../scene-as-layout.ts';
+
+type Element = Record<string, any>;
+
+/** An arrow whose end node's centre lies further upstream than this (px) runs against the flow. */
+export const AGAINST_FLOW_SLACK = 8;
+
+export interface SceneMeasures {
+  crossings: number;
+  /** Lint issues by kind; kinds that did not occur are absent. */
+  lint: Map<string, number>;
+  /** Ids of the arrows whose end lies upstream of their start. */
+  againstFlow: string[];
+  width: number;
+  height: number;
+}
+
+export function measureScene(elements: Element[], direction: Direction): SceneMeasures {
+  const { input, result } = asLayout(elements);
+  const lint = new Map<string, number>();
+  for (const issue of lintScene(elements)) lint.set(issue.kind, (lint.get(issue.kind) ?? 0) + 1);
+  const { width, height } = boundsOf(elements);
+  return { crossings: countEdgeCrossings(input, result), lint, againstFlow: againstFlow(elements, direction), width, height };
+}
+
+export function defectCount(measures: SceneMeasures): number {
+  return [...measures.lint.values()].reduce((a, b) => a + b, 0);
+}
+
+/**
+ * Arrows the author wrote from → to whose target's centre lies upstream of the
+ * source's along the layout direction (TB: above it), by more than the slack.
+ */
+function againstFlow(elements: Element[], direction: Direction): string[] {
+  const byId = new Map(elements.map((e) => [e.id as string, e]));
+  const downstream = (from: Element, to: Element): number => {
+    const [fx, fy] = centreOf(from);
+    const [tx, ty] = centreOf(to);
+    if (direction === 'TB') return ty - fy;
+    if (direction === 'BT') return fy - ty;
+    if (direction === 'LR') return tx - fx;
+    return fx - tx;
+  };
+  return elements
+    .filter((e) => e.type === 'arrow' && e.startBinding && e.endBinding && e.startBinding.elementId !== e.endBinding.elementId)
+    .filter((arrow) => {
+      const from = byId.get(arrow.startBinding.elementId);
+      const to = byId.get(arrow.endBinding.elementId);
+      return from !== undefined && to !== undefined && downstream(from, to) < -AGAINST_FLOW_SLACK;
+    })
+    .map((arrow) => arrow.id as string);
+}
+
+function centreOf(e: Element): [number, number] {
+  return [e.x + e.width / 2, e.y + e.height / 2];
+}
+
+/** The box holding every element, arrows by their points. */
+export function boundsOf(elements: Element[]): { width: number; height: number } {
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  const take = (x: number, y: number) => {
+    minX = Math.min(minX, x);
+    minY = Math.min(minY, y);
+    maxX = Math.max(maxX, x);
+    maxY = Math.max(maxY, y);
+  };
+  for (const e of elements) {
+    if (Array.isArray(e.points)) for (const [px, py] of e.points) take(e.x + px, e.y + py);
+    else {
+      take(e.x, e.y);
+      take(e.x + e.width, e.y + e.height);
+    }
+  }
+  return minX === Infinity ? { width: 0, height: 0 } : { width: maxX - minX, height: maxY - minY };
+}
