@@ -185,7 +185,7 @@ function numbers(text: string): number[] {
 
 /** The bezier control points of an edge's `pos` (arrowhead end points, `s,…`/`e,…`, are skipped; edges are drawn without them). */
 function controlPoints(pos: string): Point[] {
-  // A curve split by a cluster boundary can come as several `;`-separated splines: join them.
+  // An edge dot draws in several pieces has `;`-separated splines: they join end to end.
   return pos
     .split(';')
     .flatMap((spline) => spline.trim().split(/\s+/))
@@ -213,16 +213,16 @@ function sampleSpline(control: Point[]): Point[] {
 
 /**
  * Dot clips a curve at its endpoints' boxes (or at a cluster's border with
- * lhead/ltail), to 1/100 pt. Where it did not (an edge between a container and
- * something inside it), the polyline is cut where it leaves the source's box
- * and enters the target's, so both ends lie on the boxes as the contract says.
+ * lhead/ltail). Where it did not (an edge between a container and a node
+ * inside it, where dot ignores lhead/ltail), the polyline is cut where it
+ * leaves the source's box and where it enters the target's.
  */
 function endOnBoxes(points: Point[], from: Box, to: Box): Point[] {
   let route = points;
-  const start = lastExit(route, from);
+  const start = firstExit(route, from);
   if (start) route = [start.point, ...route.slice(start.index + 1)];
   const reversed = [...route].reverse();
-  const end = lastExit(reversed, to);
+  const end = firstExit(reversed, to);
   if (end) route = [...reversed.slice(end.index + 1)].reverse().concat([end.point]);
   return route;
 }
@@ -230,8 +230,8 @@ function endOnBoxes(points: Point[], from: Box, to: Box): Point[] {
 const SLACK = 0.5;
 const inside = ([x, y]: Point, box: Box) => x > box.x + SLACK && x < box.x + box.width - SLACK && y > box.y + SLACK && y < box.y + box.height - SLACK;
 
-/** Where the polyline last leaves the box's interior, if its start is inside. */
-function lastExit(points: Point[], box: Box): { index: number; point: Point } | null {
+/** Where the polyline, starting inside the box, first leaves it; null when it starts outside or never leaves. */
+function firstExit(points: Point[], box: Box): { index: number; point: Point } | null {
   if (!inside(points[0]!, box)) return null;
   let index = 0;
   while (index + 1 < points.length && inside(points[index + 1]!, box)) index++;
