@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CAPABILITIES } from '../auth/capabilities.ts';
 import { ICON_CATEGORIES } from '../domain/icons/catalog.ts';
+import { LINT_KINDS } from '../domain/lint/issue.ts';
 
 /**
  * The request and response shapes of the API: one schema per body, used by the
@@ -145,7 +146,7 @@ export const RenderEnvelope = z.object({
 export const LintReport = z.object({
   issues: z.array(
     z.object({
-      kind: z.enum(['overlap', 'clipped_label', 'unbound_arrow', 'dangling_binding', 'outlier', 'low_contrast']),
+      kind: z.enum(LINT_KINDS).meta({ description: 'What is wrong; each kind and its thresholds are described in docs/api.md' }),
       elementIds: z.array(z.string()),
       message: z.string(),
     }),

@@ -1,13 +1,15 @@
 import { getBoundTextMaxHeight, getBoundTextMaxWidth, isKnownFontFamily, measureText } from '../text/metrics.ts';
+import { arrowsThroughLabels, misplacedArrowLabels } from './arrow-labels.ts';
 import { contrastRatio, parseColor, type Rgb } from './color.ts';
+import { edgesThroughContainerLabels } from './container-labels.ts';
+import { edgesThroughShapes } from './edge-through-shape.ts';
+import { overlappingEdges } from './edges-overlap.ts';
+import { isLayoutKind, LINT_KINDS, type LintIssue, type LintKind } from './issue.ts';
+import { buildSceneModel } from './scene-model.ts';
+import { overlappingTexts } from './text-overlap.ts';
+import { MAX_ISSUES_PER_KIND } from './thresholds.ts';
 
-export type LintKind = 'overlap' | 'clipped_label' | 'unbound_arrow' | 'dangling_binding' | 'outlier' | 'low_contrast';
-
-export interface LintIssue {
-  kind: LintKind;
-  elementIds: string[];
-  message: string;
-}
+export { isLayoutKind, LINT_KINDS, type LintIssue, type LintKind };
 
 type Element = Record<string, any>;
 
@@ -142,22 +144,49 @@ function lowContrast(texts: Element[], byId: Map<string, Element>, background: R
   return issues;
 }
 
+/** What a person sees wrong in the drawing: routes through shapes and labels, lines on lines, labels on things or adrift. */
+function layoutIssues(elements: Element[]): LintIssue[] {
+  const model = buildSceneModel(elements);
+  const routes = edgesThroughShapes(model);
+  const arrowLabels = misplacedArrowLabels(model);
+  const texts = overlappingTexts(model, routes.reported);
+  return [
+    ...routes.issues,
+    ...overlappingEdges(model),
+    ...edgesThroughContainerLabels(model),
+    ...arrowsThroughLabels(model),
+    ...arrowLabels.crowded,
+    ...arrowLabels.detached,
+    ...texts.labels,
+    ...texts.icons,
+  ];
+}
+
+/** The first `limit` issues of each kind, in kind order. */
+function capPerKind(issues: LintIssue[], limit: number): LintIssue[] {
+  return LINT_KINDS.flatMap((kind) => issues.filter((issue) => issue.kind === kind).slice(0, limit));
+}
+
 /**
  * Checks a scene for what makes a diagram hard to read or broken in the editor:
  * overlapping shapes, clipped labels, arrows not bound (or bound to nothing),
- * stray elements far from the rest, and low-contrast text. Pure.
+ * stray elements far from the rest, low-contrast text, and the layout defects a
+ * person sees (see layoutIssues). At most `maxIssuesPerKind` issues of each
+ * kind are listed. Pure; about linear in the number of elements.
  */
-export function lintScene(rawElements: unknown[], options: { background?: string } = {}): LintIssue[] {
+export function lintScene(rawElements: unknown[], options: { background?: string; maxIssuesPerKind?: number } = {}): LintIssue[] {
   const elements = rawElements.filter((e): e is Element => typeof e === 'object' && e !== null && !(e as Element).isDeleted);
   const byId = new Map(elements.map((e) => [e.id as string, e]));
   const texts = elements.filter((e) => e.type === 'text');
   const arrows = elements.filter((e) => e.type === 'arrow');
   const background = parseColor(options.background) ?? WHITE;
-  return [
+  const issues = [
     ...overlaps(elements.filter((e) => SHAPES.has(e.type))),
     ...clippedLabels(texts, byId),
     ...arrowBindings(arrows, byId),
     ...outliers(elements),
     ...lowContrast(texts, byId, background),
+    ...layoutIssues(elements),
   ];
+  return capPerKind(issues, options.maxIssuesPerKind ?? MAX_ISSUES_PER_KIND);
 }

@@ -1,0 +1,268 @@
+import {
+  arcLengths,
+  type Box,
+  boxArea,
+  boxContains,
+  boxOfPoints,
+  boxPolygon,
+  diamondPolygon,
+  ellipsePolygon,
+  inflate,
+  lengthInside,
+  type Point,
+  type Polygon,
+  rotate,
+  segmentToPolygon,
+} from './geometry.ts';
+import { quote } from '../payload.ts';
+import { SpatialGrid } from './grid.ts';
+import { SHAPE_CLEARANCE, TOUCH_SLACK } from './thresholds.ts';
+
+type Element = Record<string, any>;
+
+/** Something drawn with an area: a box, ellipse or diamond ("body"), an image, or text bound to nothing. */
+export interface Shape {
+  index: number;
+  id: string;
+  type: string;
+  kind: 'body' | 'image' | 'text';
+  outline: Polygon;
+  box: Box;
+  area: number;
+  /** The smallest body whose box holds this one's. */
+  parent: Shape | null;
+  /** A body holding another body: a VPC, a cluster. */
+  isContainer: boolean;
+  /** The node this is part of (an icon or caption grouped with it, or lying in a plain node), else itself. */
+  owner: Shape;
+  label: Text | null;
+}
+
+export interface Text {
+  index: number;
+  id: string;
+  content: string;
+  outline: Polygon;
+  box: Box;
+  /** The shape or arrow this text is bound to (its `containerId`). */
+  boundTo: Shape | Path | null;
+  /** The text as a shape, when it is bound to nothing. */
+  shape: Shape | null;
+  /** What the text belongs to: its node (for labels and a node's captions), its arrow, or itself. */
+  ownerId: string;
+}
+
+export interface Path {
+  index: number;
+  id: string;
+  type: 'arrow' | 'line';
+  points: Point[];
+  /** Distance along the path to each point. */
+  lengths: number[];
+  /** The shapes an arrow starts and ends at: bound, or else the smallest shape its free end touches. */
+  ends: [Shape | null, Shape | null];
+  label: Text | null;
+  /** Its segments of non-zero length, in order. */
+  segments: Segment[];
+}
+
+export interface Segment {
+  index: number;
+  path: Path;
+  /** Position in the path: the segment from points[at] to points[at + 1]. */
+  at: number;
+  a: Point;
+  b: Point;
+  box: Box;
+}
+
+/** A scene as lint sees it: geometry, nesting and ownership, with grids to find what is near. */
+export interface SceneModel {
+  shapes: Shape[];
+  texts: Text[];
+  paths: Path[];
+  segments: Segment[];
+  shapeGrid: SpatialGrid;
+  textGrid: SpatialGrid;
+  segmentGrid: SpatialGrid;
+}
+
+const BODIES = new Set(['rectangle', 'ellipse', 'diamond', 'embeddable', 'iframe']);
+const finite = (...values: unknown[]) => values.every((v) => typeof v === 'number' && Number.isFinite(v));
+
+function outlineOf(e: Element): { outline: Polygon; box: Box } | null {
+  if (!finite(e.x, e.y, e.width, e.height, e.x + e.width, e.y + e.height)) return null;
+  const box = boxOfPoints([
+    [e.x, e.y],
+    [e.x + e.width, e.y + e.height],
+  ]);
+  const corners = e.type === 'ellipse' ? ellipsePolygon(box) : e.type === 'diamond' ? diamondPolygon(box) : boxPolygon(box);
+  const angle = finite(e.angle) ? (e.angle as number) : 0;
+  const outline = rotate(corners, angle, [(box.x1 + box.x2) / 2, (box.y1 + box.y2) / 2]);
+  return { outline, box: angle ? boxOfPoints(outline) : box };
+}
+
+function pointsOf(e: Element): Point[] | null {
+  if (!finite(e.x, e.y) || !Array.isArray(e.points) || e.points.length < 2) return null;
+  if (!e.points.every((p: unknown) => Array.isArray(p) && finite(p[0], p[1], e.x + p[0], e.y + p[1]))) return null;
+  const points: Point[] = e.points.map((p: number[]) => [e.x + p[0]!, e.y + p[1]!]);
+  const box = boxOfPoints(points);
+  return rotate(points, finite(e.angle) ? e.angle : 0, [(box.x1 + box.x2) / 2, (box.y1 + box.y2) / 2]);
+}
+
+/** Builds the model from live elements (deleted ones already dropped); elements without usable geometry are left out. */
+export function buildSceneModel(elements: Element[]): SceneModel {
+  const byId = new Map(elements.map((e) => [e.id as string, e]));
+  const shapes: Shape[] = [];
+  const texts: Text[] = [];
+  const paths: Path[] = [];
+  const pathElements: Element[] = [];
+  const textElements: Element[] = [];
+
+  for (const e of elements) {
+    if (e.type === 'arrow' || e.type === 'line') {
+      const points = pointsOf(e);
+      if (!points) continue;
+      paths.push({ index: paths.length, id: e.id, type: e.type, points, lengths: arcLengths(points), ends: [null, null], label: null, segments: [] });
+      pathElements.push(e);
+      continue;
+    }
+    const kind = BODIES.has(e.type) ? 'body' : e.type === 'image' ? 'image' : e.type === 'text' && !boundTarget(e, byId) ? 'text' : null;
+    if (e.type === 'text') textElements.push(e);
+    if (!kind) continue;
+    const geometry = outlineOf(e);
+    if (!geometry) continue;
+    const shape: Shape = { index: shapes.length, id: e.id, type: e.type, kind, ...geometry, area: boxArea(geometry.box), parent: null, isContainer: false, owner: null!, label: null };
+    shape.owner = shape;
+    shapes.push(shape);
+  }
+
+  const extent = inflate(boxOfPoints([...shapes.flatMap((s) => boxCorners(s.box)), ...paths.flatMap((p) => p.points), ...textElements.flatMap(textCorners)]), 1);
+  const shapeGrid = new SpatialGrid(extent, shapes.length);
+  for (const shape of shapes) shapeGrid.insert(shape.index, shape.box);
+  nest(shapes, shapeGrid);
+  assignOwners(shapes, elements.filter((e) => BODIES.has(e.type)), byId);
+
+  const shapesById = new Map(shapes.map((s) => [s.id, s]));
+  const pathsById = new Map(paths.map((p) => [p.id, p]));
+  for (const e of textElements) {
+    const geometry = outlineOf(e);
+    if (!geometry) continue;
+    const shape = shapesById.get(e.id) ?? null;
+    const boundTo = shape ? null : (shapesById.get(e.containerId) ?? pathsById.get(e.containerId) ?? null);
+    const ownerId = shape ? shape.owner.id : boundTo && isShape(boundTo) ? boundTo.owner.id : (boundTo?.id ?? e.id);
+    const text: Text = { index: texts.length, id: e.id, content: String(e.originalText ?? e.text ?? ''), ...geometry, boundTo, shape, ownerId };
+    texts.push(text);
+    if (boundTo) boundTo.label ??= text;
+    if (shape) shape.label = text;
+  }
+  const textGrid = new SpatialGrid(extent, texts.length);
+  for (const text of texts) textGrid.insert(text.index, text.box);
+
+  const segments: Segment[] = [];
+  for (const path of paths) {
+    for (let at = 0; at + 1 < path.points.length; at++) {
+      const [a, b] = [path.points[at]!, path.points[at + 1]!];
+      if (a[0] === b[0] && a[1] === b[1]) continue;
+      const segment = { index: segments.length, path, at, a, b, box: boxOfPoints([a, b]) };
+      segments.push(segment);
+      path.segments.push(segment);
+    }
+  }
+  const segmentGrid = new SpatialGrid(extent, segments.length);
+  for (const segment of segments) segmentGrid.insert(segment.index, segment.box);
+
+  for (const path of paths) {
+    if (path.type !== 'arrow') continue;
+    const e = pathElements[path.index]!;
+    path.ends = [
+      shapesById.get(e.startBinding?.elementId) ?? shapeAt(path.points[0]!, shapes, shapeGrid),
+      shapesById.get(e.endBinding?.elementId) ?? shapeAt(path.points[path.points.length - 1]!, shapes, shapeGrid),
+    ];
+  }
+  return { shapes, texts, paths, segments, shapeGrid, textGrid, segmentGrid };
+}
+
+const boxCorners = (box: Box): Point[] => [
+  [box.x1, box.y1],
+  [box.x2, box.y2],
+];
+const textCorners = (e: Element): Point[] => (finite(e.x, e.y, e.width, e.height) ? [[e.x, e.y], [e.x + e.width, e.y + e.height]] : []);
+
+/** The live shape or arrow a text is bound to, if any. */
+function boundTarget(text: Element, byId: Map<string, Element>): Element | undefined {
+  const target = typeof text.containerId === 'string' ? byId.get(text.containerId) : undefined;
+  return target && target.type !== 'text' ? target : undefined;
+}
+
+/** Each shape's parent: the smallest body whose box holds it and is larger. */
+function nest(shapes: Shape[], grid: SpatialGrid): void {
+  for (const shape of shapes) {
+    for (const i of grid.near(shape.box)) {
+      const candidate = shapes[i]!;
+      if (candidate.kind !== 'body' || candidate.area <= shape.area || !boxContains(candidate.box, shape.box)) continue;
+      if (!shape.parent || candidate.area < shape.parent.area) shape.parent = candidate;
+    }
+  }
+  for (const shape of shapes) if (shape.kind === 'body' && shape.parent) shape.parent.isContainer = true;
+}
+
+/**
+ * An image or free text belongs to a node when it shares its innermost group
+ * with exactly one body (an icon grouped with its box), or else when it lies in
+ * a body that holds no other body (a caption typed inside a box).
+ */
+function assignOwners(shapes: Shape[], bodies: Element[], byId: Map<string, Element>): void {
+  const bodiesByGroup = new Map<string, string[]>();
+  for (const body of bodies) for (const group of Array.isArray(body.groupIds) ? body.groupIds : []) bodiesByGroup.set(group, [...(bodiesByGroup.get(group) ?? []), body.id]);
+  const shapesById = new Map(shapes.map((s) => [s.id, s]));
+  for (const shape of shapes) {
+    if (shape.kind === 'body') continue;
+    const innermost = byId.get(shape.id)?.groupIds?.[0];
+    const grouped = typeof innermost === 'string' ? bodiesByGroup.get(innermost) : undefined;
+    const groupOwner = grouped?.length === 1 ? shapesById.get(grouped[0]!) : undefined;
+    if (groupOwner) shape.owner = groupOwner;
+    else if (shape.parent && !shape.parent.isContainer) shape.owner = shape.parent;
+  }
+}
+
+/** The smallest shape within the clearance of a free arrow end: the shape a person sees the arrow end at. */
+function shapeAt(point: Point, shapes: Shape[], grid: SpatialGrid): Shape | null {
+  let best: Shape | null = null;
+  for (const i of grid.near(inflate({ x1: point[0], y1: point[1], x2: point[0], y2: point[1] }, SHAPE_CLEARANCE))) {
+    const shape = shapes[i]!;
+    if (segmentToPolygon(point, point, shape.outline) <= SHAPE_CLEARANCE && (!best || shape.area < best.area)) best = shape;
+  }
+  return best;
+}
+
+/** The paths (of those accepted) running inside a convex area for more than the slack, in scene order. */
+export function pathsThrough(model: SceneModel, area: Polygon, accept: (path: Path) => boolean): Path[] {
+  const found = new Set<Path>();
+  for (const i of model.segmentGrid.near(boxOfPoints(area))) {
+    const s = model.segments[i]!;
+    if (!found.has(s.path) && accept(s.path) && lengthInside(s.a, s.b, area) > TOUCH_SLACK) found.add(s.path);
+  }
+  return [...found].sort((a, b) => a.index - b.index);
+}
+
+export const isShape = (target: Shape | Path): target is Shape => 'owner' in target;
+
+/** Ancestors of a shape, nearest first. */
+export function ancestorsOf(shape: Shape): Shape[] {
+  const out: Shape[] = [];
+  for (let p = shape.parent; p; p = p.parent) out.push(p);
+  return out;
+}
+
+/** The words of a text on one line, quoted and shortened. */
+const words = (text: Text) => quote(text.content.replace(/\s+/g, ' ').trim());
+
+/** How a message names a shape: its type, id and the words on it. */
+export function describeShape(shape: Shape): string {
+  return shape.label ? `${shape.type} "${shape.id}" (${words(shape.label)})` : `${shape.type} "${shape.id}"`;
+}
+
+export function describeText(text: Text): string {
+  return `text "${text.id}" (${words(text)})`;
+}
