@@ -42,7 +42,8 @@ to connect them to shapes.
 }
 
 Afterwards, read_diagram summarises it as nodes a ("Client"), b ("Server") and the edge a -> b;
-lint_diagram reports overlaps, clipped labels and unbound arrows to fix with patch_elements.
+lint_diagram reports overlaps, clipped labels, unbound arrows, arrows through shapes or labels and
+misplaced labels, each with the element ids to fix with patch_elements.
 `;
 
 export function registerResources(server: McpServer): void {
