@@ -27,7 +27,8 @@ export interface SceneMeasures {
 export function measureScene(elements: Element[], direction: Direction): SceneMeasures {
   const { input, result } = asLayout(elements);
   const lint = new Map<string, number>();
-  for (const issue of lintScene(elements)) lint.set(issue.kind, (lint.get(issue.kind) ?? 0) + 1);
+  // Every issue counts here: the lint endpoint's cap per kind keeps responses short, not figures honest.
+  for (const issue of lintScene(elements, { maxIssuesPerKind: Number.POSITIVE_INFINITY })) lint.set(issue.kind, (lint.get(issue.kind) ?? 0) + 1);
   const { width, height } = boundsOf(elements);
   return { crossings: countEdgeCrossings(input, result), lint, againstFlow: againstFlow(elements, direction), width, height };
 }
