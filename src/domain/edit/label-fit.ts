@@ -82,9 +82,7 @@ export function fitLabelInContainer(request: LabelRequest): LabelFit {
   const at = (fontSize: number): FittedLabel => {
     const text = wrapText(request.label, fontSize, area.width, request.fontFamily);
     const block = { text, original: request.label, ...measureText(text, fontSize, request.fontFamily) };
-    const centred = boundTextPosition(area, block, request.verticalAlign);
-    const x = request.textAlign === 'left' ? area.x : request.textAlign === 'right' ? area.x + (area.width - block.width) : centred.x;
-    return { block, fontSize, position: { x, y: centred.y } };
+    return { block, fontSize, position: boundTextPosition(area, block, request.verticalAlign, request.textAlign) };
   };
   // The editor grows a container whose text area is narrower or shorter than its text: the label must fit it exactly.
   const fitsArea = ({ block, position }: FittedLabel) =>

@@ -1,12 +1,7 @@
 /**
- * Routes for the edges that the levels' layered routers leave unfinished.
- *
- * An edge between nodes in different containers already has a layered route
- * between the two outer boxes it descends from (laid out in the level that holds
- * both ends, with room for its label). It is extended inwards: inside each outer
- * box, from the port where the layered route touches it to the real end node,
- * around the boxes in between. An edge between a container and something inside
- * it is routed inside that container. Ends spread over their node's side among
+ * Routes for the edges that the levels' layered routers leave unfinished: an
+ * edge between a container and something inside it is routed inside that
+ * container, around the boxes in its way. Ends spread over their node's side among
  * the other edges there; routes avoid running on top of routes already drawn.
  */
 import { ancestorChain, type NestedEdge, type NestedLayout } from './containers.ts';
@@ -27,17 +22,6 @@ interface EdgeEnd {
   /** A fixed port (a container's side facing a child inside it), or undefined to be spread. */
   fixed?: Point;
   port?: Point;
-}
-
-/** Extends a layered route between outer boxes into the real end nodes inside them. */
-interface ExtendJob {
-  kind: 'extend';
-  edge: number;
-  route: Point[];
-  outerFrom: number;
-  outerTo: number;
-  fromEnd: EdgeEnd | null;
-  toEnd: EdgeEnd | null;
 }
 
 /** Routes an edge from scratch around the boxes in its way (a container and something inside it). */
@@ -85,120 +69,30 @@ export function routeCrossEdges(
   /** Header height of each node (its given height): a container's label strip. */
   headers: ArrayLike<number>,
 ): void {
-  const { routes, labels, partial } = layout;
+  const { routes, labels } = layout;
   const hierarchy = new Hierarchy(parent, boxes.length);
   const vertical = direction === 'TB' || direction === 'BT';
-  const jobs: Array<ExtendJob | AroundJob> = [];
+  const jobs: AroundJob[] = [];
   edges.forEach((edge, e) => {
     if (routes[e] !== null) return;
-    const part = partial[e];
-    if (part) {
-      const first = part.route[0]!;
-      const last = part.route[part.route.length - 1]!;
-      const exitSide = sideOfPoint(boxes[part.from]!, first) ?? 'bottom';
-      const entrySide = sideOfPoint(boxes[part.to]!, last) ?? 'top';
-      jobs.push({
-        kind: 'extend',
-        edge: e,
-        route: part.route,
-        outerFrom: part.from,
-        outerTo: part.to,
-        fromEnd: part.from === edge.from ? null : innerEnd(e, edge.from, exitSide, first, boxes),
-        toEnd: part.to === edge.to ? null : innerEnd(e, edge.to, entrySide, last, boxes),
-      });
-    } else {
-      const [source, target] = chooseSides(e, edge, boxes, parent, vertical);
-      jobs.push({ kind: 'around', edge: e, source, target });
-    }
+    const [source, target] = chooseSides(e, edge, boxes, parent, vertical);
+    jobs.push({ kind: 'around', edge: e, source, target });
   });
   if (jobs.length === 0) return;
-  const ends = jobs.flatMap((job) => (job.kind === 'around' ? [job.source, job.target] : [job.fromEnd, job.toEnd].filter((end) => end !== null)));
+  const ends = jobs.flatMap((job) => [job.source, job.target]);
   const alone = assignPorts(ends, boxes, edges, routes);
-  for (const job of jobs) if (job.kind === 'around') alignLonePorts(job.source, job.target, boxes, alone);
+  for (const job of jobs) alignLonePorts(job.source, job.target, boxes, alone);
 
   const occupied = new OccupiedSegments();
   for (const route of routes) if (route) occupied.add(route);
-  for (const part of partial) if (part) occupied.add(part.route);
 
   for (const job of jobs) {
     const edge = edges[job.edge]!;
-    let route = job.kind === 'extend' ? extendInwards(job, edge, boxes, hierarchy, occupied) : null;
-    if (route) {
-      routes[job.edge] = route;
-    } else {
-      const around = job.kind === 'around' ? job : fallbackJob(job.edge, edge, boxes, parent, vertical);
-      const best = routeFromScratch(around, edge, boxes, hierarchy, headers, occupied);
-      route = best.route;
-      routes[job.edge] = route;
-      labels[job.edge] = best.label;
-    }
-    occupied.add(route);
+    const best = routeFromScratch(job, edge, boxes, hierarchy, headers, occupied);
+    routes[job.edge] = best.route;
+    labels[job.edge] = best.label;
+    occupied.add(best.route);
   }
-}
-
-/** The end of an inner leg: straight in line with where the route crosses the outer border, when the node's side reaches that far. */
-function innerEnd(e: number, node: number, side: Side, border: Point, boxes: Box[]): EdgeEnd {
-  const box = boxes[node]!;
-  const along = alongSide(side, border);
-  const [start, length] = side === 'top' || side === 'bottom' ? [box.x, box.width] : [box.y, box.height];
-  const end: EdgeEnd = { edge: e, node, side, towards: along };
-  if (along >= start + 0.1 * length && along <= start + 0.9 * length) end.fixed = sidePoint(box, side, (along - start) / length);
-  return end;
-}
-
-function fallbackJob(e: number, edge: NestedEdge, boxes: Box[], parent: ArrayLike<number>, vertical: boolean): AroundJob {
-  const [source, target] = chooseSides(e, edge, boxes, parent, vertical);
-  source.port = source.fixed ?? sidePoint(boxes[source.node]!, source.side, 0.5);
-  target.port = target.fixed ?? sidePoint(boxes[target.node]!, target.side, 0.5);
-  return { kind: 'around', edge: e, source, target };
-}
-
-/** The layered route with an inner leg at each end that lies inside its outer box; null if a leg is walled off. */
-function extendInwards(job: ExtendJob, edge: NestedEdge, boxes: Box[], hierarchy: Hierarchy, occupied: OccupiedSegments): Point[] | null {
-  const first = job.route[0]!;
-  const last = job.route[job.route.length - 1]!;
-  let head: Point[] = [];
-  let tail: Point[] = [];
-  if (job.fromEnd) {
-    const leg = routeAroundObstacles({
-      start: job.fromEnd.port!,
-      startHeading: OUTWARD[job.fromEnd.side],
-      end: first,
-      endHeading: OUTWARD[job.fromEnd.side],
-      obstacles: innerObstacles(job.outerFrom, edge.from, boxes, hierarchy),
-      occupied,
-      window: boxes[job.outerFrom]!,
-    });
-    if (!leg) return null;
-    head = leg;
-  }
-  if (job.toEnd) {
-    const leg = routeAroundObstacles({
-      start: last,
-      startHeading: INWARD[job.toEnd.side],
-      end: job.toEnd.port!,
-      endHeading: INWARD[job.toEnd.side],
-      obstacles: innerObstacles(job.outerTo, edge.to, boxes, hierarchy),
-      occupied,
-      window: boxes[job.outerTo]!,
-    });
-    if (!leg) return null;
-    tail = leg;
-  }
-  return simplify([...head, ...job.route, ...tail]);
-}
-
-/** Inside `outer`, the boxes between its border and `inner` (a descendant): everything off the path between them, and `inner` itself. */
-function innerObstacles(outer: number, inner: number, boxes: Box[], hierarchy: Hierarchy): Box[] {
-  const path = [inner];
-  for (const ancestor of ancestorChain(hierarchy.parent, inner)) {
-    path.push(ancestor);
-    if (ancestor === outer) break;
-  }
-  const open = new Set(path);
-  const obstacles = hierarchy.obstaclesAround(open, boxes, path.slice(1));
-  obstacles.push(boxes[inner]!);
-  return obstacles;
 }
 
 interface Attempt {

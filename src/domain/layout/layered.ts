@@ -5,7 +5,7 @@
  */
 import { assignCompactCoordinates, assignHorizontalCoordinates, drawingWidth, straightenJogs, widestLayerSpan } from './coordinates.ts';
 import { backEdgesInInputOrder } from './cycles.ts';
-import { buildProperGraph } from './dummies.ts';
+import { buildProperGraph, type ProperGraph } from './dummies.ts';
 import { networkSimplexLayers } from './layering.ts';
 import { orderLayers } from './ordering.ts';
 import { assignPorts, LAYER_GAP, routeChannels, type Point } from './routing.ts';
@@ -13,6 +13,8 @@ import { wrapWideLayers } from './wrapping.ts';
 
 const NODE_HALF_GAP = 20;
 const EDGE_HALF_GAP = 8;
+/** Room on each side of an edge label, beyond which the next line or node keeps its gap. */
+const LABEL_MARGIN = 6;
 const LOOP_REACH = 20;
 const LOOP_LABEL_GAP = 4;
 /** Keep Brandes–Köpf's placement unless it is this many times wider than the widest layer (and too wide for its height). */
@@ -35,6 +37,8 @@ export interface ComponentInput {
   fromPort: ArrayLike<number>;
   toPort: ArrayLike<number>;
   loops: SelfLoop[];
+  /** -1: the node goes on the first layer, 1: on the last, 0: wherever the layering puts it (a container's ports). */
+  pin: ArrayLike<number>;
   /** Target width / height in the internal frame, for wrapping over-wide layers. */
   aspect: number;
 }
@@ -68,12 +72,18 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
     alone[e] = input.labelWidth[e]! > 0 && input.labelHeight[e]! > 0 ? 1 : 0;
   }
   const edges = { upper, lower, alone };
-  const ranks = networkSimplexLayers(n, upper, lower);
-  const { layer, wrapped } = wrapWideLayers(
+  const ranks = pinRanks(networkSimplexLayers(n, upper, lower), input.pin);
+  const wrapping = wrapWideLayers(
     { nodeCount: n, width: input.width, height: input.height, hint: input.hint, edges, aspect: input.aspect },
     ranks,
   );
+  const { wrapped } = wrapping;
+  // Labelled edges get a layer of their own between every two layers (ranks doubled, as dot does): the label is a node there.
+  const labelLayers = alone.some((a) => a === 1);
+  const pinned = wrapped ? pinRanks(wrapping.layer, input.pin) : wrapping.layer;
+  const layer = labelLayers ? pinned.map((l) => 2 * l) : pinned;
   const graph = buildProperGraph(n, layer, edges, wrapped);
+  const labelNode = labelNodes(graph, layer, upper, alone);
   const order = orderLayers(graph, input.hint);
 
   const total = graph.nodeCount;
@@ -91,6 +101,16 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
     rightExtent[v] = width[v]! / 2 + loopReach[v]!;
     halfGap[v] = NODE_HALF_GAP;
     isDummy[v] = 0;
+  }
+  for (let e = 0; e < m; e++) {
+    const d = labelNode[e]!;
+    if (d < 0) continue;
+    // The label sits on its edge's line: its node is as wide as the label and keeps a node's gap to its neighbours.
+    width[d] = input.labelWidth[e]! + 2 * LABEL_MARGIN;
+    height[d] = input.labelHeight[e]!;
+    leftExtent[d] = width[d]! / 2;
+    rightExtent[d] = width[d]! / 2;
+    halfGap[d] = NODE_HALF_GAP / 2;
   }
   // A pinned port belongs to the end of the input edge; in the proper graph that is the first or last proper edge.
   const pinnedBottom = new Float64Array(graph.upper.length).fill(Number.NaN);
@@ -124,7 +144,7 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
   };
   let x = assignHorizontalCoordinates(horizontal);
   const narrowest = widestLayerSpan(horizontal);
-  const tall = estimatedHeight(graph.layerCount, layer, height, n);
+  const tall = estimatedHeight(graph.layerCount, graph.layerOf, height, labelLayers ? LAYER_GAP / 2 : LAYER_GAP);
   const wide = drawingWidth(horizontal, x);
   if (wide > WIDTH_SLACK * narrowest && wide > 1.5 * input.aspect * tall) {
     // Brandes–Köpf spreads bushy graphs far wider than their widest layer: trade some alignment for a compact drawing.
@@ -140,7 +160,7 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
   for (let v = 0; v < total; v++) minX = Math.min(minX, x[v]! - leftExtent[v]!);
   for (let v = 0; v < total; v++) x[v]! -= minX;
 
-  const routing = routeChannels({ graph, order, x, ports, height, labelWidth: input.labelWidth, labelHeight: input.labelHeight });
+  const routing = routeChannels({ graph, order, x, ports, height, labelNode, minChannel: labelLayers ? LAYER_GAP / 2 : LAYER_GAP });
   const left = new Float64Array(n);
   for (let v = 0; v < n; v++) left[v] = x[v]! - width[v]! / 2;
   const routes = routing.routes.map((route, e) => (reversed[e] ? route.slice().reverse() : route));
@@ -148,13 +168,48 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
   return { x: left, y: routing.y, routes, labels: routing.labels, loopRoutes, loopLabels };
 }
 
+/** Pinned nodes move to a layer of their own before the first or after the last of the others. */
+function pinRanks(rank: Int32Array, pin: ArrayLike<number>): Int32Array {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let v = 0; v < rank.length; v++) {
+    if (pin[v] !== 0) continue;
+    lo = Math.min(lo, rank[v]!);
+    hi = Math.max(hi, rank[v]!);
+  }
+  if (lo === Infinity) return rank;
+  let first = Infinity;
+  for (let v = 0; v < rank.length; v++) {
+    if (pin[v] !== 0) rank[v] = pin[v]! < 0 ? lo - 1 : hi + 1;
+    first = Math.min(first, rank[v]!);
+  }
+  for (let v = 0; v < rank.length; v++) rank[v]! -= first;
+  return rank;
+}
+
 /** Layer heights plus the minimum gaps: a lower bound on the drawing's height. */
-function estimatedHeight(layerCount: number, layer: Int32Array, height: Float64Array, realCount: number): number {
+function estimatedHeight(layerCount: number, layer: Int32Array, height: Float64Array, gap: number): number {
   const layerHeight = new Float64Array(layerCount);
-  for (let v = 0; v < realCount; v++) layerHeight[layer[v]!] = Math.max(layerHeight[layer[v]!]!, height[v]!);
-  let total = (layerCount - 1) * LAYER_GAP;
+  for (let v = 0; v < layer.length; v++) layerHeight[layer[v]!] = Math.max(layerHeight[layer[v]!]!, height[v]!);
+  let total = (layerCount - 1) * gap;
   for (const h of layerHeight) total += h;
   return total;
+}
+
+/**
+ * The node that carries each labelled edge's label (-1: none): its dummy on the
+ * label layer (odd, ranks being doubled) nearest the middle of its span.
+ */
+function labelNodes(graph: ProperGraph, layer: Int32Array, upper: Int32Array, alone: Uint8Array): Int32Array {
+  const node = new Int32Array(alone.length).fill(-1);
+  graph.chains.forEach((chain, e) => {
+    if (!alone[e]) return;
+    const top = layer[upper[e]!]!;
+    let middle = top + chain.length / 2;
+    if (middle % 2 === 0) middle--;
+    node[e] = graph.lower[chain[middle - top - 1]!]!;
+  });
+  return node;
 }
 
 /** The ids of the edges at each node (by the given end), in CSR form. */

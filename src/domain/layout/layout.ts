@@ -45,7 +45,8 @@ export function layoutGraph(input: LayoutInput): LayoutResult {
   const result: LayoutResult = { nodes: {}, edges: {} };
   nodes.forEach((node, i) => {
     const box = laid.boxes[i]!;
-    result.nodes[node.id] = { x: round(box.x), y: round(box.y), width: round(box.width), height: round(box.height) };
+    const align = laid.headerAlign[i];
+    result.nodes[node.id] = { x: round(box.x), y: round(box.y), width: round(box.width), height: round(box.height), ...(align ? { labelAlign: align } : {}) };
   });
   edges.forEach((edge, e) => {
     const points = laid.routes[e]!.map(([x, y]): [number, number] => [round(x), round(y)]);

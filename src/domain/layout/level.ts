@@ -18,6 +18,8 @@ export interface LevelNode {
   height: number;
   /** Input order, for deterministic tie-breaks that follow the spec. */
   hint: number;
+  /** -1: on the first layer, 1: on the last (where a container's edges enter and leave it). */
+  pin?: number;
 }
 
 export interface LevelEdge {
@@ -55,7 +57,9 @@ interface PlacedComponent {
 export function layoutLevel(direction: Direction, nodes: LevelNode[], edges: LevelEdge[]): LevelLayout {
   const components = connectedComponents(nodes, edges);
   const placed = components.map((component) => layoutOneComponent(direction, nodes, edges, component));
-  return packComponents(nodes.length, edges.length, placed);
+  // With a container's ports, components sit side by side across the flow: a port's line to the border then meets no other component.
+  const acrossFlow = nodes.some((node) => node.pin) ? (transposed(direction) ? 'column' : 'row') : null;
+  return packComponents(nodes.length, edges.length, placed, acrossFlow);
 }
 
 function connectedComponents(nodes: LevelNode[], edges: LevelEdge[]): Array<{ nodes: number[]; edges: number[] }> {
@@ -136,6 +140,7 @@ function layoutOneComponent(
     fromPort: linkEdges.map((e) => edges[e]!.fromPort ?? Number.NaN),
     toPort: linkEdges.map((e) => edges[e]!.toPort ?? Number.NaN),
     loops,
+    pin: component.nodes.map((v) => nodes[v]!.pin ?? 0),
     aspect: swap ? 1 / TARGET_ASPECT : TARGET_ASPECT,
   });
 
@@ -194,7 +199,7 @@ function layoutOneComponent(
 }
 
 /** Shelf packing in input order, rows about as wide as a block of the target aspect would be. */
-function packComponents(nodeCount: number, edgeCount: number, placed: PlacedComponent[]): LevelLayout {
+function packComponents(nodeCount: number, edgeCount: number, placed: PlacedComponent[], acrossFlow: 'row' | 'column' | null): LevelLayout {
   let area = 0;
   let widest = 0;
   for (const c of placed) {
@@ -213,7 +218,7 @@ function packComponents(nodeCount: number, edgeCount: number, placed: PlacedComp
   let rowHeight = 0;
   let width = 0;
   for (const c of placed) {
-    if (x > 0 && x + c.width > rowWidth) {
+    if (acrossFlow === 'column' ? x > 0 : acrossFlow === null && x > 0 && x + c.width > rowWidth) {
       y += rowHeight + COMPONENT_GAP;
       x = 0;
       rowHeight = 0;

@@ -21,8 +21,7 @@ export const LAYER_GAP = 80;
 const TRACK_SPACING = 10;
 const CROWDED_TRACK_SPACING = 6;
 const CROWDED_TRACKS = 30;
-const CHANNEL_MARGIN = 12;
-const LABEL_GAP = 6;
+const CHANNEL_MARGIN = 20;
 const PORT_SPACING = 20;
 const MIN_PORT_GAP = 8;
 
@@ -32,11 +31,12 @@ export interface ChannelRoutingInput {
   /** Centre x of every proper-graph node. */
   x: Float64Array;
   ports: PortOffsets;
-  /** Height of every proper-graph node (dummies: 0). */
+  /** Height of every proper-graph node (dummies: 0, label nodes: their label's). */
   height: Float64Array;
-  /** Label size of each input edge (0 when unlabelled), in the internal frame. */
-  labelWidth: ArrayLike<number>;
-  labelHeight: ArrayLike<number>;
+  /** The proper-graph node that carries each input edge's label (-1: unlabelled). */
+  labelNode: Int32Array;
+  /** The least height of a channel between two layers. */
+  minChannel: number;
 }
 
 export interface ChannelRouting {
@@ -77,30 +77,20 @@ export function routeChannels(input: ChannelRoutingInput): ChannelRouting {
 
   const layerCount = layers.length;
   const layerHeight = new Float64Array(layerCount);
-  for (let v = 0; v < realCount; v++) layerHeight[layerOf[v]!] = Math.max(layerHeight[layerOf[v]!]!, height[v]!);
-
-  // Label slots: each labelled edge shows its label in the channel of its middle proper edge.
-  const labelEdgeOf = new Int32Array(edgeCount).fill(-1);
-  input.graph.chains.forEach((chain, e) => {
-    if (input.labelWidth[e]! > 0 && input.labelHeight[e]! > 0) labelEdgeOf[chain[Math.floor(chain.length / 2)]!] = e;
-  });
+  for (let v = 0; v < graph.nodeCount; v++) layerHeight[layerOf[v]!] = Math.max(layerHeight[layerOf[v]!]!, height[v]!);
 
   const channelEdges: number[][] = Array.from({ length: Math.max(0, layerCount - 1) }, () => []);
   for (let e = 0; e < edgeCount; e++) channelEdges[layerOf[upper[e]!]!]!.push(e);
 
   const trackOf = new Int32Array(edgeCount).fill(-1);
   const trackCount = new Int32Array(Math.max(0, layerCount - 1));
-  const labelRow = new Int32Array(edgeCount).fill(-1);
-  const labelRowHeights: number[][] = [];
   for (let c = 0; c < layerCount - 1; c++) {
     const bundles = bundleChannel(channelEdges[c]!, graph, bottomX, topX);
     trackCount[c] = assignTracks(bundles);
     for (const bundle of bundles) for (const e of [...bundle.tops, ...bundle.bottoms]) trackOf[e] = bundle.track;
-    labelRowHeights.push(assignLabelRows(channelEdges[c]!, labelEdgeOf, bottomX, input, labelRow));
   }
 
   const layerTop = new Float64Array(layerCount);
-  const channelTop = new Float64Array(Math.max(0, layerCount - 1));
   const trackZoneTop = new Float64Array(Math.max(0, layerCount - 1));
   const trackZoneHeight = new Float64Array(Math.max(0, layerCount - 1));
   let yCursor = 0;
@@ -108,14 +98,11 @@ export function routeChannels(input: ChannelRoutingInput): ChannelRouting {
     layerTop[l] = yCursor;
     yCursor += layerHeight[l]!;
     if (l === layerCount - 1) break;
-    const rows = labelRowHeights[l]!;
-    const labelsHeight = rows.reduce((sum, h) => sum + h + LABEL_GAP, 0);
     const spacing = trackCount[l]! > CROWDED_TRACKS ? CROWDED_TRACK_SPACING : TRACK_SPACING;
     const tracksNeeded = (trackCount[l]! + 1) * spacing;
-    const channel = Math.max(LAYER_GAP, 2 * CHANNEL_MARGIN + labelsHeight + tracksNeeded);
-    channelTop[l] = yCursor;
-    trackZoneTop[l] = yCursor + CHANNEL_MARGIN + labelsHeight;
-    trackZoneHeight[l] = channel - 2 * CHANNEL_MARGIN - labelsHeight;
+    const channel = Math.max(input.minChannel, 2 * CHANNEL_MARGIN + tracksNeeded);
+    trackZoneTop[l] = yCursor + CHANNEL_MARGIN;
+    trackZoneHeight[l] = channel - 2 * CHANNEL_MARGIN;
     yCursor += channel;
   }
 
@@ -126,13 +113,6 @@ export function routeChannels(input: ChannelRoutingInput): ChannelRouting {
     const c = layerOf[upper[e]!]!;
     return trackZoneTop[c]! + (trackZoneHeight[c]! * (trackOf[e]! + 1)) / (trackCount[c]! + 1);
   };
-  const labelY = (e: number): number => {
-    const c = layerOf[upper[e]!]!;
-    const rows = labelRowHeights[c]!;
-    let top = channelTop[c]! + CHANNEL_MARGIN;
-    for (let r = 0; r < labelRow[e]!; r++) top += rows[r]! + LABEL_GAP;
-    return top + rows[labelRow[e]!]! / 2;
-  };
 
   const routes: Point[][] = [];
   const labels: Array<Point | null> = [];
@@ -142,17 +122,17 @@ export function routeChannels(input: ChannelRoutingInput): ChannelRouting {
     const source = upper[first]!;
     const target = lower[last]!;
     const points: Point[] = [[bottomX[first]!, y[source]! + height[source]!]];
-    let label: Point | null = null;
     for (const pe of chain) {
       if (trackOf[pe]! >= 0 && bottomX[pe] !== topX[pe]) {
         const ty = trackY(pe);
         points.push([bottomX[pe]!, ty], [topX[pe]!, ty]);
       }
-      if (labelEdgeOf[pe] === e) label = [bottomX[pe]!, labelY(pe)];
     }
     points.push([topX[last]!, y[target]!]);
     routes.push(simplify(points));
-    labels.push(label);
+    const d = input.labelNode[e]!;
+    // The route runs straight down through its label node: the label sits on it, in the middle of its layer.
+    labels.push(d >= 0 ? [x[d]!, layerTop[layerOf[d]!]! + layerHeight[layerOf[d]!]! / 2] : null);
   });
   return { y, routes, labels };
 }
@@ -358,35 +338,6 @@ function assignTracks(bundles: Bundle[]): number {
     for (let j = outStart[a]!; j < outStart[a + 1]!; j++) forcedBelow[next[j]!] = Math.max(forcedBelow[next[j]!]!, track + 1);
   }
   return tracks;
-}
-
-/** Label rows at the top of a channel: labels that would overlap side by side go to separate rows. Returns row heights. */
-function assignLabelRows(
-  edges: number[],
-  labelEdgeOf: Int32Array,
-  bottomX: Float64Array,
-  input: ChannelRoutingInput,
-  labelRow: Int32Array,
-): number[] {
-  const labelled = edges.filter((pe) => labelEdgeOf[pe]! >= 0);
-  labelled.sort((a, b) => bottomX[a]! - bottomX[b]! || a - b);
-  const rowEnd: number[] = [];
-  const rowHeight: number[] = [];
-  for (const pe of labelled) {
-    const e = labelEdgeOf[pe]!;
-    const half = input.labelWidth[e]! / 2;
-    const left = bottomX[pe]! - half;
-    let row = rowEnd.findIndex((end) => end + LABEL_GAP <= left);
-    if (row < 0) {
-      row = rowEnd.length;
-      rowEnd.push(-Infinity);
-      rowHeight.push(0);
-    }
-    rowEnd[row] = bottomX[pe]! + half;
-    rowHeight[row] = Math.max(rowHeight[row]!, input.labelHeight[e]!);
-    labelRow[pe] = row;
-  }
-  return rowHeight;
 }
 
 /** Drops repeated points and the middle of three collinear points. */

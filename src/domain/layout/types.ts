@@ -36,8 +36,12 @@ export interface Box {
 }
 
 export interface LayoutResult {
-  /** Every node's final box (top-left corner). Containers enclose their children with padding and their header. */
-  nodes: Record<string, Box>;
+  /**
+   * Every node's final box (top-left corner). Containers enclose their children
+   * with padding and their header, and say where along the top their label goes
+   * (clear of the edges that enter there).
+   */
+  nodes: Record<string, Box & { labelAlign?: 'left' | 'center' | 'right' }>;
   /**
    * Every edge's route as an absolute polyline: the first point on the boundary of
    * the source's box, the last on the target's, segments axis-aligned or straight,

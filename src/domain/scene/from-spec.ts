@@ -156,8 +156,13 @@ export function boundTextArea(shape: BoxShape, box: { x: number; y: number; widt
 }
 
 /** Where the editor puts bound text in its container (its computeBoundTextPosition). */
-export function boundTextPosition(area: ReturnType<typeof boundTextArea>, block: TextBlock, verticalAlign: 'top' | 'middle' | 'bottom') {
-  const x = area.x + (area.width / 2 - block.width / 2);
+export function boundTextPosition(
+  area: ReturnType<typeof boundTextArea>,
+  block: TextBlock,
+  verticalAlign: 'top' | 'middle' | 'bottom',
+  textAlign: 'left' | 'center' | 'right' = 'center',
+) {
+  const x = textAlign === 'left' ? area.x : textAlign === 'right' ? area.x + area.width - block.width : area.x + (area.width / 2 - block.width / 2);
   const y = verticalAlign === 'top' ? area.y : verticalAlign === 'bottom' ? area.y + (area.height - block.height) : area.y + (area.height / 2 - block.height / 2);
   return { x, y };
 }
@@ -235,9 +240,10 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
     const groupIds = node.icon ? [`${node.id}-group`] : [];
     shape.groupIds = groupIds;
     if (plan.label) {
-      const position = boundTextPosition(area, plan.label, verticalAlign);
+      const textAlign = box.labelAlign ?? 'center';
+      const position = boundTextPosition(area, plan.label, verticalAlign, textAlign);
       const label = push(
-        textElement(`${node.id}-label`, plan.label, position, order++, options.updated, { containerId: node.id, textAlign: 'center', verticalAlign, strokeColor: node.strokeColor }),
+        textElement(`${node.id}-label`, plan.label, position, order++, options.updated, { containerId: node.id, textAlign, verticalAlign, strokeColor: node.strokeColor }),
       );
       addBound(shape, { id: label.id, type: 'text' });
     }
