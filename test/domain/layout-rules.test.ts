@@ -1,0 +1,66 @@
+/**
+ * The rules a person judges a generated diagram by, each on a small crafted
+ * spec: the author's flow, labels with room on their arrows, edges between
+ * containers that cross only borders and never a container's label.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
+import { layoutGraph } from '../../src/domain/layout/layout.ts';
+import { lintScene } from '../../src/domain/lint/lint.ts';
+import { sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
+import { parseSpec } from '../../src/domain/spec/parse.ts';
+
+type Element = Record<string, any>;
+const build = (raw: unknown): Element[] => sceneFromSpec(parseSpec(raw, { isIcon: isCatalogIcon }), { updated: 1, layout: layoutGraph });
+const byId = (elements: Element[]) => new Map(elements.map((e) => [e.id as string, e]));
+const centreY = (e: Element) => e.y + e.height / 2;
+const kinds = (elements: Element[]) => lintScene(elements).map((issue) => issue.kind);
+
+test('a loop points back against the flow and the main path runs with it', () => {
+  const elements = byId(
+    build({
+      nodes: [{ id: 'cart' }, { id: 'addr', label: 'Collect shipping address' }, { id: 'valid', label: 'Address valid?', shape: 'diamond' }, { id: 'fix', label: 'Ask user to fix' }, { id: 'pay' }],
+      edges: ['cart -> addr', 'addr -> valid', 'valid -> fix : no', 'fix -> addr', 'valid -> pay : yes'],
+    }),
+  );
+  const order = ['cart', 'addr', 'valid'].map((id) => centreY(elements.get(id)!));
+  assert.ok(order[0]! < order[1]! && order[1]! < order[2]!, `cart, addr, valid run down the page: ${order}`);
+  assert.ok(centreY(elements.get('fix')!) > centreY(elements.get('valid')!), 'the fix step comes after the decision');
+});
+
+test('an edge label sits on its arrow with room on both sides, even on a short arrow', () => {
+  for (const direction of ['TB', 'LR']) {
+    const elements = build({ layout: { direction }, nodes: [{ id: 'web' }, { id: 'api' }, { id: 'db' }], edges: ['web -> api : HTTPS', 'api -> db : SQL'] });
+    const found = kinds(elements).filter((k) => ['crowded_arrow_label', 'detached_arrow_label', 'arrow_through_label', 'label_overlap'].includes(k));
+    assert.deepEqual(found, [], direction);
+  }
+});
+
+test('labels of edges fanning out of one node get their own room', () => {
+  const elements = build({
+    nodes: [{ id: 'gw', label: 'API gateway' }, { id: 'orders' }, { id: 'payments' }, { id: 'search' }],
+    edges: ['gw -> orders : /orders', 'gw -> payments : /pay', 'gw -> search : /search'],
+  });
+  assert.deepEqual(kinds(elements), []);
+});
+
+test('edges between containers cross only borders, never a container label or a shape', () => {
+  for (const direction of ['TB', 'BT', 'LR', 'RL']) {
+    const elements = build({
+      layout: { direction },
+      nodes: [
+        { id: 'users', label: 'Users', shape: 'ellipse' },
+        { id: 'vpc', label: 'Production VPC' },
+        { id: 'cluster', label: 'Kubernetes cluster', parent: 'vpc' },
+        { id: 'gw', label: 'API gateway', parent: 'cluster' },
+        { id: 'orders', label: 'Orders service', parent: 'cluster' },
+        { id: 'db', label: 'Orders DB', parent: 'vpc' },
+        { id: 'stripe', label: 'Stripe' },
+      ],
+      edges: ['users -> gw : HTTPS', 'gw -> orders', 'orders -> db : SQL', 'orders -> stripe : charge'],
+    });
+    const found = kinds(elements).filter((k) => ['edge_through_shape', 'edge_through_container_label', 'arrow_through_label'].includes(k));
+    assert.deepEqual(found, [], direction);
+  }
+});
