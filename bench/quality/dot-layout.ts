@@ -27,16 +27,18 @@
  * label's centre (into the room dot reserved for the label).
  */
 import { spawnSync } from 'node:child_process';
+import { CONTAINER_PADDING } from '../../src/domain/layout/containers.ts';
+import { NODE_HALF_GAP } from '../../src/domain/layout/layered.ts';
+import { LAYER_GAP } from '../../src/domain/layout/routing.ts';
 import type { Box, LayoutInput, LayoutResult } from '../../src/domain/layout/types.ts';
 
 type Point = [number, number];
 
 const POINTS_PER_INCH = 72;
-/** Our engine's gaps between neighbours in a layer and between layers, in px. */
-const NODE_GAP = 40;
-const RANK_GAP = 80;
-/** Our engine's padding between a container's border and its children. */
-const CLUSTER_MARGIN = 20;
+/** Our engine's gaps between neighbours in a layer and between layers, and its container padding, in px. */
+const NODE_GAP = 2 * NODE_HALF_GAP;
+const RANK_GAP = LAYER_GAP;
+const CLUSTER_MARGIN = CONTAINER_PADDING;
 const SAMPLES_PER_BEZIER = 12;
 /**
  * The editor draws an arrowhead at most half as long as the arrow's last

@@ -11,7 +11,8 @@ import { orderLayers } from './ordering.ts';
 import { assignPorts, LAYER_GAP, routeChannels, type Point } from './routing.ts';
 import { wrapWideLayers } from './wrapping.ts';
 
-const NODE_HALF_GAP = 20;
+/** Half the gap between two nodes side by side in a layer. */
+export const NODE_HALF_GAP = 20;
 const EDGE_HALF_GAP = 8;
 /** Room on each side of an edge label, beyond which the next line or node keeps its gap. */
 const LABEL_MARGIN = 6;

@@ -4,9 +4,11 @@
  *
  * Pipeline: sanitise the input (unknown parents and parent cycles fall back to
  * the top level; edges naming unknown nodes are dropped) → lay out every
- * container level, innermost first, with the layered engine (layered.ts) →
- * place the levels inside their containers → route the edges that cross
- * container borders around the boxes in their way → turn the result into ids.
+ * container level, innermost first, with the layered engine (layered.ts), an
+ * edge that crosses container borders taking part in every level it crosses →
+ * place the levels inside their containers and join each crossing edge's pieces
+ * at the borders → route the edges between a container and a node inside it
+ * around the boxes in their way → turn the result into ids.
  */
 import { layoutNested, type NestedEdge, type NestedNode } from './containers.ts';
 import { routeCrossEdges } from './cross-edges.ts';
