@@ -13,9 +13,9 @@ import { wrapWideLayers } from './wrapping.ts';
 
 /** Half the gap between two nodes side by side in a layer. */
 export const NODE_HALF_GAP = 20;
-const EDGE_HALF_GAP = 8;
+export const EDGE_HALF_GAP = 8;
 /** Room on each side of an edge label, beyond which the next line or node keeps its gap. */
-const LABEL_MARGIN = 6;
+export const LABEL_MARGIN = 6;
 const LOOP_REACH = 20;
 const LOOP_LABEL_GAP = 4;
 /** Keep Brandes–Köpf's placement unless it is this many times wider than the widest layer (and too wide for its height). */
@@ -236,13 +236,13 @@ function loopGeometry(loop: SelfLoop, reachedSoFar: number): { reach: number; ou
 }
 
 /** How far each node's self-loops (and their labels) reach out of its right side. */
-function selfLoopReach(n: number, loops: SelfLoop[]): Float64Array {
+export function selfLoopReach(n: number, loops: SelfLoop[]): Float64Array {
   const reach = new Float64Array(n);
   for (const loop of loops) reach[loop.node] = loopGeometry(loop, reach[loop.node]!).outer;
   return reach;
 }
 
-function drawSelfLoops(
+export function drawSelfLoops(
   loops: SelfLoop[],
   left: Float64Array,
   top: Float64Array,

@@ -11,14 +11,39 @@ export function networkSimplexLayers(nodeCount: number, from: ArrayLike<number>,
   const rank = new Int32Array(n);
   if (n <= 1) return rank;
   const graph = simpleGraph(n, from, to);
+  solve(graph, rank);
+  balanceLayers(graph, rank);
+  return rank;
+}
+
+/**
+ * The general problem network simplex solves: integer values for n variables
+ * with value[head] − value[tail] ≥ minlen for every edge, minimising the sum of
+ * weight × (value[head] − value[tail]). The edges must form a connected acyclic
+ * graph (parallel edges are merged: the larger minlen, the summed weight).
+ * Values come out with the smallest at 0. Used for dot's coordinate assignment.
+ */
+export function networkSimplex(
+  nodeCount: number,
+  tail: ArrayLike<number>,
+  head: ArrayLike<number>,
+  minlen: ArrayLike<number>,
+  weight: ArrayLike<number>,
+): Int32Array {
+  const rank = new Int32Array(nodeCount);
+  if (nodeCount <= 1) return rank;
+  solve(simpleGraph(nodeCount, tail, head, minlen, weight), rank);
+  return rank;
+}
+
+function solve(graph: SimpleGraph, rank: Int32Array): void {
+  const n = graph.n;
   initialRanks(graph, rank);
   const simplex = new NetworkSimplex(graph, rank);
   simplex.run(Math.max(200, 20 * n));
   let min = Infinity;
   for (let v = 0; v < n; v++) min = Math.min(min, rank[v]!);
   for (let v = 0; v < n; v++) rank[v]! -= min;
-  balanceLayers(graph, rank);
-  return rank;
 }
 
 interface SimpleGraph {
@@ -26,30 +51,36 @@ interface SimpleGraph {
   tail: Int32Array;
   head: Int32Array;
   weight: Float64Array;
+  minlen: Int32Array;
   /** Incident edges of each node (in and out) in CSR form. */
   incidentStart: Int32Array;
   incident: Int32Array;
 }
 
-function simpleGraph(n: number, from: ArrayLike<number>, to: ArrayLike<number>): SimpleGraph {
+function simpleGraph(n: number, from: ArrayLike<number>, to: ArrayLike<number>, minlen?: ArrayLike<number>, weight?: ArrayLike<number>): SimpleGraph {
   const index = new Map<number, number>();
   const tails: number[] = [];
   const heads: number[] = [];
   const weights: number[] = [];
+  const minlens: number[] = [];
   for (let e = 0; e < from.length; e++) {
     const u = from[e]!;
     const v = to[e]!;
     if (u === v) continue;
     const key = u * n + v;
     const existing = index.get(key);
+    const w = weight ? weight[e]! : 1;
+    const len = minlen ? minlen[e]! : 1;
     if (existing !== undefined) {
-      weights[existing]!++;
+      weights[existing]! += w;
+      minlens[existing] = Math.max(minlens[existing]!, len);
       continue;
     }
     index.set(key, tails.length);
     tails.push(u);
     heads.push(v);
-    weights.push(1);
+    weights.push(w);
+    minlens.push(len);
   }
   const m = tails.length;
   const incidentStart = new Int32Array(n + 1);
@@ -69,6 +100,7 @@ function simpleGraph(n: number, from: ArrayLike<number>, to: ArrayLike<number>):
     tail: Int32Array.from(tails),
     head: Int32Array.from(heads),
     weight: Float64Array.from(weights),
+    minlen: Int32Array.from(minlens),
     incidentStart,
     incident,
   };
@@ -76,7 +108,7 @@ function simpleGraph(n: number, from: ArrayLike<number>, to: ArrayLike<number>):
 
 /** Longest path from the sinks: every node as low as its successors allow (a feasible ranking). */
 function initialRanks(graph: SimpleGraph, rank: Int32Array): void {
-  const { n, tail, head, incidentStart, incident } = graph;
+  const { n, tail, head, minlen, incidentStart, incident } = graph;
   const pendingOut = new Int32Array(n);
   for (let e = 0; e < tail.length; e++) pendingOut[tail[e]!]!++;
   const queue: number[] = [];
@@ -90,7 +122,7 @@ function initialRanks(graph: SimpleGraph, rank: Int32Array): void {
     for (let i = incidentStart[v]!; i < incidentStart[v + 1]!; i++) {
       const e = incident[i]!;
       if (tail[e] !== v) continue;
-      const candidate = rank[head[e]!]! - 1;
+      const candidate = rank[head[e]!]! - minlen[e]!;
       r = hasSuccessor ? Math.min(r, candidate) : candidate;
       hasSuccessor = true;
     }
@@ -102,6 +134,7 @@ function initialRanks(graph: SimpleGraph, rank: Int32Array): void {
       if (--pendingOut[u]! === 0) queue.push(u);
     }
   }
+  if (queue.length < n) throw new Error('network simplex needs an acyclic constraint graph');
 }
 
 /**
@@ -138,7 +171,7 @@ class NetworkSimplex {
   }
 
   private slack(e: number): number {
-    return this.rank[this.graph.head[e]!]! - this.rank[this.graph.tail[e]!]! - 1;
+    return this.rank[this.graph.head[e]!]! - this.rank[this.graph.tail[e]!]! - this.graph.minlen[e]!;
   }
 
   private other(e: number, v: number): number {

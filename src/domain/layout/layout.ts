@@ -10,6 +10,7 @@
  * at the borders → route the edges between a container and a node inside it
  * around the boxes in their way → turn the result into ids.
  */
+import { layoutClustered } from './clustered.ts';
 import { layoutNested, type NestedEdge, type NestedNode } from './containers.ts';
 import { routeCrossEdges } from './cross-edges.ts';
 import type { LayoutInput, LayoutResult } from './types.ts';
@@ -41,7 +42,7 @@ export function layoutGraph(input: LayoutInput): LayoutResult {
     labelHeight: Math.max(0, finite(edge.labelHeight ?? 0)),
   }));
 
-  const laid = layoutNested(direction, nested, nestedEdges);
+  const laid = parent.some((p) => p >= 0) ? layoutClustered(direction, nested, nestedEdges) : layoutNested(direction, nested, nestedEdges);
   routeCrossEdges(direction, laid.boxes, parent, nestedEdges, laid, nested.map((node) => node.height));
 
   const result: LayoutResult = { nodes: {}, edges: {} };

@@ -94,7 +94,7 @@ function connectedComponents(nodes: LevelNode[], edges: LevelEdge[]): Array<{ no
 const transposed = (direction: Direction): boolean => direction === 'LR' || direction === 'RL';
 
 /** Internal frame → scene frame. */
-function toScene(direction: Direction, [x, y]: Point): Point {
+export function toScene(direction: Direction, [x, y]: Point): Point {
   switch (direction) {
     case 'TB':
       return [x, y];

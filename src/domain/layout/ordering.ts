@@ -3,6 +3,14 @@
  * sweeps, down and up, from a few deterministic starting orders, each polished
  * by transposing neighbours while that removes crossings. The best order seen
  * (fewest crossings, counted exactly with an accumulator tree) is kept.
+ *
+ * With clusters (containers), every cluster's nodes stay contiguous in every
+ * layer, nested clusters inside their parents, a cluster's header node first in
+ * its block, and sibling clusters in the same left-to-right order on every layer
+ * they share, so that their boxes never overlap: nodes are sorted by their
+ * barycenter within their cluster, clusters by the mean barycenter of their
+ * nodes, and after each sweep sibling clusters are put in one order for all
+ * layers (by their mean position).
  */
 import type { ProperGraph } from './dummies.ts';
 import { seededRandom } from './random.ts';
@@ -30,10 +38,134 @@ function adjacency(nodeCount: number, from: Int32Array, to: Int32Array): Adjacen
   return { start, list };
 }
 
+export interface OrderClusters {
+  /** Innermost cluster of every proper-graph node (-1: none). */
+  of: Int32Array;
+  /** Parent of every cluster (-1: top level). */
+  parent: Int32Array;
+  /** Nodes that go first in their cluster's block (a cluster's header). */
+  first: Uint8Array;
+  /**
+   * Nodes of a cluster's spine (a chain of empty nodes through its layers): an
+   * edge crossing a spine edge would cut through the cluster, so such a crossing
+   * counts as many ordinary ones.
+   */
+  spine: Uint8Array;
+}
+
+/** Sifting nodes past cluster blocks is tried on graphs up to this size (nodes + edges). */
+const SIFT_WORK = 4000;
+/** What one crossing of a spine edge costs, in ordinary crossings. */
+const SPINE_CROSSING = 50;
+
 /** `hint` orders real nodes (lower first) when building the first starting order; usually input order. */
-export function orderLayers(graph: ProperGraph, hint: ArrayLike<number>): LayerOrder {
-  const minimizer = new CrossingMinimizer(graph);
+export function orderLayers(graph: ProperGraph, hint: ArrayLike<number>, clusters?: OrderClusters): LayerOrder {
+  const minimizer = new CrossingMinimizer(graph, clusters ? new ClusterTree(clusters, graph.nodeCount) : null);
   return minimizer.run(hint);
+}
+
+/** Cluster membership for ordering: each node's chain of clusters, outermost first. */
+class ClusterTree {
+  readonly chain: Int32Array[];
+  readonly first: Uint8Array;
+  readonly spine: Uint8Array;
+  readonly clusterCount: number;
+
+  constructor(clusters: OrderClusters, nodeCount: number) {
+    this.first = clusters.first;
+    this.spine = clusters.spine;
+    this.clusterCount = clusters.parent.length;
+    const chainOf: Int32Array[] = [];
+    for (let c = 0; c < this.clusterCount; c++) {
+      const list: number[] = [];
+      for (let p = c; p !== -1; p = clusters.parent[p]!) list.unshift(p);
+      chainOf.push(Int32Array.from(list));
+    }
+    const empty = new Int32Array(0);
+    this.chain = Array.from({ length: nodeCount }, (_, v) => (clusters.of[v]! < 0 ? empty : chainOf[clusters.of[v]!]!));
+  }
+
+  /**
+   * Sorts a layer: the key of a node among its siblings is key[v] (-Infinity for
+   * a header), a cluster's the mean key of its nodes in the layer; ties keep the
+   * current order. Clusters come out contiguous.
+   */
+  sortLayer(layer: Int32Array, key: Float64Array, position: Int32Array): void {
+    const sum = new Map<number, number>();
+    const count = new Map<number, number>();
+    const firstPosition = new Map<number, number>();
+    for (const v of layer) {
+      for (const c of this.chain[v]!) {
+        sum.set(c, (sum.get(c) ?? 0) + key[v]!);
+        count.set(c, (count.get(c) ?? 0) + 1);
+        if (!firstPosition.has(c)) firstPosition.set(c, position[v]!);
+      }
+    }
+    const nodes = Array.from(layer);
+    nodes.sort((a, b) => {
+      const ca = this.chain[a]!;
+      const cb = this.chain[b]!;
+      let i = 0;
+      while (i < ca.length && i < cb.length && ca[i] === cb[i]) i++;
+      const itemA = i < ca.length ? ca[i]! : -1;
+      const itemB = i < cb.length ? cb[i]! : -1;
+      const keyA = itemA >= 0 ? sum.get(itemA)! / count.get(itemA)! : this.first[a] ? -Infinity : key[a]!;
+      const keyB = itemB >= 0 ? sum.get(itemB)! / count.get(itemB)! : this.first[b] ? -Infinity : key[b]!;
+      if (keyA !== keyB) return keyA < keyB ? -1 : 1;
+      const posA = itemA >= 0 ? firstPosition.get(itemA)! : position[a]!;
+      const posB = itemB >= 0 ? firstPosition.get(itemB)! : position[b]!;
+      return posA - posB || position[a]! - position[b]!;
+    });
+    layer.set(nodes);
+    layer.forEach((v, i) => (position[v] = i));
+  }
+
+  /** Puts sibling clusters in one order on every layer (by their mean position over all layers), keeping each layer's slots. */
+  unify(layers: Int32Array[], position: Int32Array): void {
+    const sum = new Float64Array(this.clusterCount);
+    const count = new Float64Array(this.clusterCount);
+    for (const layer of layers) {
+      for (const v of layer) {
+        for (const c of this.chain[v]!) {
+          sum[c]! += position[v]! / Math.max(1, layer.length - 1);
+          count[c]!++;
+        }
+      }
+    }
+    const mean = (c: number): number => sum[c]! / Math.max(1, count[c]!);
+    const arrange = (nodes: number[], depth: number, out: number[]): void => {
+      const groups: Array<{ cluster: number; nodes: number[] }> = [];
+      for (const v of nodes) {
+        const chain = this.chain[v]!;
+        const cluster = depth < chain.length ? chain[depth]! : -1;
+        const last = groups[groups.length - 1];
+        if (cluster >= 0 && last && last.cluster === cluster) last.nodes.push(v);
+        else groups.push({ cluster, nodes: [v] });
+      }
+      const clusters = groups.filter((g) => g.cluster >= 0).sort((a, b) => mean(a.cluster) - mean(b.cluster) || a.cluster - b.cluster);
+      let next = 0;
+      for (const group of groups) {
+        if (group.cluster < 0) out.push(group.nodes[0]!);
+        else {
+          const placed = clusters[next++]!;
+          arrange(placed.nodes, depth + 1, out);
+        }
+      }
+    };
+    for (const layer of layers) {
+      const out: number[] = [];
+      arrange(Array.from(layer), 0, out);
+      layer.set(out);
+      layer.forEach((v, i) => (position[v] = i));
+    }
+  }
+
+  /** Whether two neighbours may swap without breaking a cluster's block. */
+  swappable(u: number, v: number): boolean {
+    const cu = this.chain[u]!;
+    const cv = this.chain[v]!;
+    return cu.length === cv.length && (cu.length === 0 || cu[cu.length - 1] === cv[cv.length - 1]) && !this.first[u] && !this.first[v];
+  }
 }
 
 class CrossingMinimizer {
@@ -48,7 +180,10 @@ class CrossingMinimizer {
   private readonly tree: Int32Array;
   private readonly layerCrossings: Float64Array;
 
-  constructor(private readonly graph: ProperGraph) {
+  constructor(
+    private readonly graph: ProperGraph,
+    private readonly clusters: ClusterTree | null,
+  ) {
     const { nodeCount, upper, lower, layerOf, layerCount } = graph;
     this.down = adjacency(nodeCount, upper, lower);
     this.up = adjacency(nodeCount, lower, upper);
@@ -80,6 +215,7 @@ class CrossingMinimizer {
     for (let start = 0; start < starts && bestCrossings > 0; start++) {
       if (start === 0) this.depthFirstStart(hint);
       else this.shuffledStart(start);
+      this.groupClusters();
       const crossings = this.sweep(maxSweeps, bestCrossings);
       if (crossings < bestCrossings) {
         bestCrossings = crossings;
@@ -88,7 +224,78 @@ class CrossingMinimizer {
     }
     this.restore(best!);
     bestCrossings = this.transposeAll(bestCrossings);
+    if (this.clusters && work <= SIFT_WORK) {
+      for (let round = 0; round < 2; round++) {
+        const sifted = this.siftAll(bestCrossings);
+        if (sifted >= bestCrossings) break;
+        bestCrossings = this.transposeAll(sifted);
+      }
+    }
     return { layers: this.layers, position: this.position, crossings: bestCrossings };
+  }
+
+  /**
+   * Moves each node to the best place among the items of its own cluster in its
+   * layer (between its sibling nodes and whole child clusters), which
+   * transposition cannot do: it never swaps a node past a cluster's block.
+   */
+  private siftAll(crossings: number): number {
+    const clusters = this.clusters!;
+    for (let l = 0; l < this.layers.length; l++) {
+      const layer = this.layers[l]!;
+      const local = (): number => (l > 0 ? this.crossingsBelow(l - 1) : 0) + (l + 1 < this.layers.length ? this.crossingsBelow(l) : 0);
+      for (const v of Array.from(layer)) {
+        if (clusters.first[v] || clusters.spine[v]) continue;
+        const chain = clusters.chain[v]!;
+        const depth = chain.length;
+        const inScope = (w: number): boolean => depth === 0 || clusters.chain[w]![depth - 1] === chain[depth - 1];
+        const itemOf = (w: number): number => (clusters.chain[w]!.length > depth ? -1 - clusters.chain[w]![depth]! : w);
+        const before = local();
+        const from = this.position[v]!;
+        const nodes = Array.from(layer);
+        nodes.splice(from, 1);
+        // Insertion points: the start of every item of v's cluster in this layer, and the end of the last.
+        const slots: number[] = [];
+        for (let i = 0; i <= nodes.length; i++) {
+          const here = i < nodes.length && inScope(nodes[i]!);
+          const previous = i > 0 && inScope(nodes[i - 1]!);
+          if (!here && !previous) continue;
+          if (here && previous && itemOf(nodes[i]!) === itemOf(nodes[i - 1]!)) continue;
+          if (here && clusters.first[nodes[i]!] && itemOf(nodes[i]!) === nodes[i]) continue;
+          slots.push(i);
+        }
+        let best = from;
+        let bestCount = before;
+        for (const slot of slots) {
+          if (slot === from) continue;
+          nodes.splice(slot, 0, v);
+          layer.set(nodes);
+          nodes.forEach((w, i) => (this.position[w] = i));
+          const count = local();
+          nodes.splice(slot, 1);
+          if (count < bestCount) {
+            bestCount = count;
+            best = slot;
+          }
+        }
+        nodes.splice(best, 0, v);
+        layer.set(nodes);
+        nodes.forEach((w, i) => (this.position[w] = i));
+        crossings -= before - bestCount;
+      }
+    }
+    return crossings;
+  }
+
+  /** Makes every cluster contiguous (keeping the order otherwise) and sibling clusters consistent across layers. */
+  private groupClusters(): void {
+    if (!this.clusters) return;
+    const key = this.barycenter;
+    for (const layer of this.layers) {
+      for (const v of layer) key[v] = this.position[v]!;
+      this.clusters.sortLayer(layer, key, this.position);
+    }
+    this.clusters.unify(this.layers, this.position);
   }
 
   private restore(layers: Int32Array[]): void {
@@ -147,6 +354,7 @@ class CrossingMinimizer {
       const downward = round % 2 === 0;
       if (downward) for (let l = 1; l < this.layers.length; l++) this.reorderByBarycenter(l, this.up);
       else for (let l = this.layers.length - 2; l >= 0; l--) this.reorderByBarycenter(l, this.down);
+      this.clusters?.unify(this.layers, this.position);
       const crossings = this.totalCrossings();
       if (crossings < bestCrossings) {
         bestCrossings = crossings;
@@ -189,6 +397,10 @@ class CrossingMinimizer {
       const right = next < layer.length ? bary[layer[next]!]! : undefined;
       bary[layer[i]!] = left !== undefined && right !== undefined ? (left + right) / 2 : (left ?? right ?? i);
     }
+    if (this.clusters) {
+      this.clusters.sortLayer(layer, bary, this.position);
+      return;
+    }
     const nodes = Array.from(layer);
     nodes.sort((a, b) => bary[a]! - bary[b]! || this.position[a]! - this.position[b]!);
     for (let i = 0; i < nodes.length; i++) {
@@ -217,18 +429,25 @@ class CrossingMinimizer {
     const scratch = this.scratchA;
     for (const u of this.layers[l]!) {
       const count = this.sortedPositions(u, this.down, scratch);
+      // Weighted count: the tree holds the weight of the edges inserted at each position.
+      const weight = this.edgeWeight(u);
       for (let k = 0; k < count; k++) {
         const p = scratch[k]!;
         let atMost = 0;
         for (let i = p + 1; i > 0; i -= i & -i) atMost += tree[i]!;
-        crossings += inserted - atMost;
+        crossings += weight * (inserted - atMost);
       }
       for (let k = 0; k < count; k++) {
-        for (let i = scratch[k]! + 1; i <= lowerSize; i += i & -i) tree[i]!++;
-        inserted++;
+        for (let i = scratch[k]! + 1; i <= lowerSize; i += i & -i) tree[i]! += weight;
+        inserted += weight;
       }
     }
     return crossings;
+  }
+
+  /** The weight of every edge at v: a spine node's edges are all spine edges. */
+  private edgeWeight(v: number): number {
+    return this.clusters?.spine[v] ? SPINE_CROSSING : 1;
   }
 
   private sortedPositions(v: number, side: Adjacency, out: Int32Array): number {
@@ -251,7 +470,7 @@ class CrossingMinimizer {
       while (j < nb && b[j]! < a[i]!) j++;
       crossings += j;
     }
-    return crossings;
+    return crossings * this.edgeWeight(u) * this.edgeWeight(v);
   }
 
   /** Swaps neighbours while that lowers the crossings on both sides of their layer. */
@@ -265,6 +484,7 @@ class CrossingMinimizer {
         for (let i = 0; i + 1 < layer.length; i++) {
           const u = layer[i]!;
           const v = layer[i + 1]!;
+          if (this.clusters && !this.clusters.swappable(u, v)) continue;
           const now = this.pairCrossings(u, v, this.up) + this.pairCrossings(u, v, this.down);
           if (now === 0) continue;
           const swapped = this.pairCrossings(v, u, this.up) + this.pairCrossings(v, u, this.down);

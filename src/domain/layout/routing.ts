@@ -37,6 +37,12 @@ export interface ChannelRoutingInput {
   labelNode: Int32Array;
   /** The least height of a channel between two layers. */
   minChannel: number;
+  /**
+   * Per channel (below layer l), room kept free of tracks under layer l (`above`,
+   * e.g. for container borders) and over layer l + 1 (`below`), and a least
+   * height of its own (`least`, overriding minChannel where set, NaN elsewhere).
+   */
+  channels?: { above: Float64Array; below: Float64Array; least: Float64Array };
 }
 
 export interface ChannelRouting {
@@ -100,9 +106,12 @@ export function routeChannels(input: ChannelRoutingInput): ChannelRouting {
     if (l === layerCount - 1) break;
     const spacing = trackCount[l]! > CROWDED_TRACKS ? CROWDED_TRACK_SPACING : TRACK_SPACING;
     const tracksNeeded = (trackCount[l]! + 1) * spacing;
-    const channel = Math.max(input.minChannel, 2 * CHANNEL_MARGIN + tracksNeeded);
-    trackZoneTop[l] = yCursor + CHANNEL_MARGIN;
-    trackZoneHeight[l] = channel - 2 * CHANNEL_MARGIN;
+    const above = input.channels?.above[l] ?? 0;
+    const below = input.channels?.below[l] ?? 0;
+    const least = input.channels && !Number.isNaN(input.channels.least[l]) ? input.channels.least[l]! : input.minChannel;
+    const channel = Math.max(least, 2 * CHANNEL_MARGIN + tracksNeeded) + above + below;
+    trackZoneTop[l] = yCursor + CHANNEL_MARGIN + above;
+    trackZoneHeight[l] = channel - 2 * CHANNEL_MARGIN - above - below;
     yCursor += channel;
   }
 

@@ -60,9 +60,11 @@ export function planNode(node: SpecNode, isContainer: boolean, depth: number): N
     return { node, label, isContainer: false, depth, shape: 'text', width: Math.max(label.width, node.icon ? ICON_SIZE : 0), height: label.height + iconExtra };
   }
   if (isContainer) {
+    // A container's header: its label, and its icon after the label on the same row.
     const label = textBlock(node.label, WRAP_WIDTH.container);
-    const width = (label?.width ?? 0) + 2 * BOUND_TEXT_PADDING + 2 * CONTAINER_HEADER_EXTRA;
-    const height = (label?.height ?? 0) + 2 * BOUND_TEXT_PADDING + CONTAINER_HEADER_EXTRA;
+    const iconWidth = node.icon ? ICON_SIZE + (label ? ICON_GAP : 0) : 0;
+    const width = (label?.width ?? 0) + iconWidth + 2 * BOUND_TEXT_PADDING + 2 * CONTAINER_HEADER_EXTRA;
+    const height = Math.max(label?.height ?? 0, node.icon ? ICON_SIZE : 0) + 2 * BOUND_TEXT_PADDING + CONTAINER_HEADER_EXTRA;
     return { node, label, isContainer: true, depth, shape: 'rectangle', width: Math.ceil(width), height: Math.ceil(height) };
   }
   const shape = node.shape as BoxShape;
@@ -231,7 +233,7 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
     shape.roundness = plan.shape === 'rectangle' ? { type: 3 } : { type: 2 };
     shapes.set(node.id, shape);
     const area = boundTextArea(plan.shape, box);
-    if (plan.isContainer && plan.label) {
+    if (plan.isContainer && plan.label && !node.icon) {
       // The box grew around its children: wrap the label in its final width, as the editor would.
       const text = wrapText(plan.label.original, FONT_SIZE, area.width, FONT_FAMILY_EXCALIFONT);
       plan.label = { ...plan.label, text, ...measureText(text, FONT_SIZE, FONT_FAMILY_EXCALIFONT) };
@@ -247,7 +249,10 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
       );
       addBound(shape, { id: label.id, type: 'text' });
     }
-    if (node.icon) {
+    if (node.icon && plan.isContainer) {
+      // In the header, after the label (which keeps the wrapping it was measured with, so the two never meet).
+      push(iconElement(node, { x: area.x + (plan.label ? plan.label.width + ICON_GAP : 0), y: area.y }, order++, options.updated, groupIds));
+    } else if (node.icon) {
       const blockHeight = ICON_SIZE + (plan.label ? ICON_GAP + plan.label.height : 0);
       const top = area.y + area.height - blockHeight;
       push(iconElement(node, { x: box.x + box.width / 2 - ICON_SIZE / 2, y: top }, order++, options.updated, groupIds));

@@ -1,0 +1,816 @@
+/**
+ * Layout of a graph with containers, the way dot draws clusters: one layered
+ * drawing of all the leaf nodes, where each container is a cluster, a block
+ * of consecutive nodes on every layer it spans, drawn as a box around them.
+ *
+ * - Layers come from the whole graph (network simplex over the leaves), so an
+ *   edge the author wrote forward runs forward even when it leaves a container
+ *   and comes back into it (a producer and a consumer in one cluster, their
+ *   queue in another: the queue sits beside the cluster, between them).
+ * - A container's header label gets a layer of its own above its first layer
+ *   (below its last when the flow runs upwards; in a left-to-right flow, a strip
+ *   along the cluster's top side), with the header node first in the cluster's
+ *   block, so no edge crosses it.
+ * - Every cluster has a spine: one empty node per layer it spans, chained, so
+ *   crossing minimisation counts an edge that would cut through a cluster and
+ *   avoids it, and a layer where the cluster has no node still holds its block.
+ * - An edge's dummy nodes belong to the innermost cluster of an end whose span
+ *   holds their layer, so an edge leaves and enters containers through their
+ *   borders, nearest the end it is closer to.
+ * - x comes from dot's network simplex over an auxiliary graph: the edges pull
+ *   their ends into line (long edges hardest), neighbours in a layer keep their
+ *   gaps, and each cluster's two sides are variables its members keep padding
+ *   from, so boxes never overlap and no foreign node lies inside one.
+ * - y and the routes come from the channel router, with room for the borders.
+ *
+ * Edges with a container at one end are left to the cross-edge router.
+ */
+import type { NestedEdge, NestedLayout, NestedNode, HeaderAlign } from './containers.ts';
+import { backEdgesInInputOrder } from './cycles.ts';
+import { buildProperGraph, type ProperGraph } from './dummies.ts';
+import { drawSelfLoops, EDGE_HALF_GAP, LABEL_MARGIN, NODE_HALF_GAP, selfLoopReach, type SelfLoop } from './layered.ts';
+import { networkSimplex } from './layering.ts';
+import { toScene } from './level.ts';
+import { segmentCrossesBox } from './metrics.ts';
+import { orderLayers } from './ordering.ts';
+import { assignPorts, LAYER_GAP, routeChannels, simplify, type Point } from './routing.ts';
+import type { Box, Direction } from './types.ts';
+
+/** Room between a container's border and its content. */
+const PAD = 20;
+/** Room a container's border keeps from a neighbour outside it, beyond the neighbour's own half gap. */
+const BORDER_GAP = 12;
+/** The least room between a header layer and the layer it heads. */
+const HEADER_CHANNEL = 20;
+/** Weights pulling an edge straight: between two nodes, a node and a dummy, two dummies (dot's 1, 2, 8). */
+const STRAIGHTEN = [1, 2, 8];
+/** Keeps a header at its cluster's left side. */
+const HEADER_PULL = 1000;
+/** How much harder an edge just under a header is pulled straight. */
+const UNDER_HEADER = 50;
+/** How hard a door is pulled against its container, beyond its edge's pull away (1). */
+const DOOR_PULL = 1.5;
+
+type HeaderSide = 'start' | 'end' | 'strip';
+const NO_LAYER = 2 ** 31 - 1;
+
+export function layoutClustered(direction: Direction, nodes: NestedNode[], edges: NestedEdge[]): NestedLayout {
+  const n = nodes.length;
+  const swap = direction === 'LR' || direction === 'RL';
+  const headerSide: HeaderSide = swap ? 'strip' : direction === 'TB' ? 'start' : 'end';
+  const isContainer = new Uint8Array(n);
+  for (const node of nodes) if (node.parent >= 0) isContainer[node.parent] = 1;
+
+  // Clusters are the containers; leaves are everything else.
+  const clusterOf = new Int32Array(n).fill(-1);
+  const clusterNode: number[] = [];
+  const leafOf = new Int32Array(n).fill(-1);
+  const leafNode: number[] = [];
+  for (let v = 0; v < n; v++) {
+    if (isContainer[v]) {
+      clusterOf[v] = clusterNode.length;
+      clusterNode.push(v);
+    } else {
+      leafOf[v] = leafNode.length;
+      leafNode.push(v);
+    }
+  }
+  const C = clusterNode.length;
+  const L = leafNode.length;
+  const clusterParent = Int32Array.from(clusterNode, (v) => (nodes[v]!.parent >= 0 ? clusterOf[nodes[v]!.parent]! : -1));
+  const leafCluster = Int32Array.from(leafNode, (v) => (nodes[v]!.parent >= 0 ? clusterOf[nodes[v]!.parent]! : -1));
+  const clusterDepth = new Int32Array(C);
+  for (let c = 0; c < C; c++) for (let p = clusterParent[c]!; p >= 0; p = clusterParent[p]!) clusterDepth[c]!++;
+  /** Clusters innermost first: children before their parents. */
+  const innermostFirst = Array.from({ length: C }, (_, c) => c).sort((a, b) => clusterDepth[b]! - clusterDepth[a]! || a - b);
+
+  const inner = (v: number): { w: number; h: number } => (swap ? { w: nodes[v]!.height, h: nodes[v]!.width } : { w: nodes[v]!.width, h: nodes[v]!.height });
+
+  // Edges between two leaves are laid out; self-loops are drawn beside their node; the rest wait for the cross-edge router.
+  const linkEdges: number[] = [];
+  const loops: SelfLoop[] = [];
+  const loopEdges: number[] = [];
+  edges.forEach((edge, e) => {
+    if (isContainer[edge.from] || isContainer[edge.to]) return;
+    const [labelWidth, labelHeight] = swap ? [edge.labelHeight, edge.labelWidth] : [edge.labelWidth, edge.labelHeight];
+    if (edge.from === edge.to) {
+      loops.push({ node: leafOf[edge.from]!, labelWidth, labelHeight });
+      loopEdges.push(e);
+    } else linkEdges.push(e);
+  });
+  const leafEdgeCount = linkEdges.length;
+  const from = Int32Array.from(linkEdges, (e) => leafOf[edges[e]!.from]!);
+  const to = Int32Array.from(linkEdges, (e) => leafOf[edges[e]!.to]!);
+  const leafReversed = backEdgesInInputOrder(L, from, to);
+  const upperList: number[] = [];
+  const lowerList: number[] = [];
+  const reversedList: number[] = [];
+  for (let i = 0; i < leafEdgeCount; i++) {
+    upperList.push(leafReversed[i] ? to[i]! : from[i]!);
+    lowerList.push(leafReversed[i] ? from[i]! : to[i]!);
+    reversedList.push(leafReversed[i]!);
+  }
+  // Layers of the leaves: network simplex, with a root above every leaf (weightless but for a pull up) holding the components together.
+  let rank = layerRanks(L, Int32Array.from(upperList), Int32Array.from(lowerList), [], [], []);
+
+  // An edge with a container at an end runs to a door: a point just outside the container's first (or last) layer,
+  // from where it goes straight to the border. Its direction follows the layers found without it.
+  const doors = planDoors(nodes, edges, isContainer, clusterOf, leafOf, leafCluster, clusterParent, innermostFirst, rank, L);
+  for (const link of doors.links) {
+    linkEdges.push(link.edge);
+    upperList.push(link.upper);
+    lowerList.push(link.lower);
+    reversedList.push(link.reversed ? 1 : 0);
+  }
+  const K = L + doors.cluster.length;
+  const m = linkEdges.length;
+  const upper = Int32Array.from(upperList);
+  const lower = Int32Array.from(lowerList);
+  const reversed = Uint8Array.from(reversedList);
+  const alone = new Uint8Array(m);
+  for (let i = 0; i < m; i++) {
+    const edge = edges[linkEdges[i]!]!;
+    alone[i] = edge.labelWidth > 0 && edge.labelHeight > 0 ? 1 : 0;
+  }
+  const labelled = alone.some((a) => a === 1);
+  const layoutCluster = Int32Array.from({ length: K }, (_, i) => (i < L ? leafCluster[i]! : doors.member[i - L]!));
+  if (K > L) rank = layerRanks(K, upper, lower, doors.constraintUpper, doors.constraintLower, doors.constraintWeight);
+  // A door sits on the odd layer next to its container: its edge keeps a whole layer pair for its label.
+  const base = Int32Array.from(rank, (r, i) => (!labelled ? r : i < L ? 2 * r : doors.below[i - L] ? 2 * r - 1 : 2 * r + 1));
+
+  // Spans of the clusters over the leaves' layers, then header layers inserted.
+  const span = clusterSpans(C, K, layoutCluster, clusterParent, innermostFirst, base);
+  const { layerOfLeaf, headerLayer, isLabelLayer, layerCount } = insertHeaderLayers(headerSide, C, clusterParent, span, base, labelled);
+  for (let c = 0; c < C; c++) {
+    span.lo[c] = NO_LAYER;
+    span.hi[c] = -1;
+  }
+  const widen = (c: number, l: number): void => {
+    for (let p = c; p >= 0; p = clusterParent[p]!) {
+      span.lo[p] = Math.min(span.lo[p]!, l);
+      span.hi[p] = Math.max(span.hi[p]!, l);
+    }
+  };
+  for (let i = 0; i < K; i++) if (layoutCluster[i]! >= 0) widen(layoutCluster[i]!, layerOfLeaf[i]!);
+  for (let c = 0; c < C; c++) if (headerLayer[c]! >= 0) widen(c, headerLayer[c]!);
+
+  // Real nodes of the proper graph: leaves, headers, then the spines' nodes.
+  const layer: number[] = Array.from(layerOfLeaf);
+  const of: number[] = Array.from(layoutCluster);
+  const headerNode = new Int32Array(C).fill(-1);
+  for (let c = 0; c < C; c++) {
+    if (headerLayer[c]! < 0) continue;
+    headerNode[c] = layer.length;
+    layer.push(headerLayer[c]!);
+    of.push(c);
+  }
+  const spineUpper: number[] = [];
+  const spineLower: number[] = [];
+  for (let c = 0; c < C; c++) {
+    let previous = -1;
+    for (let l = span.lo[c]!; l <= span.hi[c]!; l++) {
+      const s = layer.length;
+      layer.push(l);
+      of.push(c);
+      if (previous >= 0) {
+        spineUpper.push(previous);
+        spineLower.push(s);
+      }
+      previous = s;
+    }
+  }
+  const realCount = layer.length;
+  const properGraph = buildProperGraph(
+    realCount,
+    Int32Array.from(layer),
+    {
+      upper: [...upper, ...spineUpper],
+      lower: [...lower, ...spineLower],
+      alone: [...alone, ...spineUpper.map(() => 0)],
+    },
+    false,
+  );
+  const total = properGraph.nodeCount;
+  // The graph the router sees: the spines' edges are only there for the ordering.
+  const routedEdges = m === 0 ? 0 : properGraph.chains[m - 1]![properGraph.chains[m - 1]!.length - 1]! + 1;
+  const graph: ProperGraph = {
+    ...properGraph,
+    upper: properGraph.upper.subarray(0, routedEdges),
+    lower: properGraph.lower.subarray(0, routedEdges),
+    chains: properGraph.chains.slice(0, m),
+  };
+
+  // Dummies join the innermost cluster of an end whose span holds their layer, the nearer end first.
+  const membership = Int32Array.from({ length: total }, (_, v) => (v < realCount ? of[v]! : -1));
+  // A door lies outside its container's layers but belongs to its block for ordering and x: it stays under (or over) the box.
+  doors.cluster.forEach((c, k) => (membership[L + k] = c));
+  graph.chains.forEach((chain, i) => {
+    const u = upper[i]!;
+    const w = lower[i]!;
+    const shared = new Set(clusterChain(layoutCluster[u]!, clusterParent));
+    const commonCluster = clusterChain(layoutCluster[w]!, clusterParent).find((c) => shared.has(c)) ?? -1;
+    const sourceSide = clusterChain(layoutCluster[u]!, clusterParent).filter((c) => c !== commonCluster && !isAncestorOrSelf(c, commonCluster, clusterParent));
+    const targetSide = clusterChain(layoutCluster[w]!, clusterParent).filter((c) => c !== commonCluster && !isAncestorOrSelf(c, commonCluster, clusterParent));
+    const top = layerOfLeaf[u]!;
+    const bottom = layerOfLeaf[w]!;
+    for (let k = 0; k + 1 < chain.length; k++) {
+      const d = graph.lower[chain[k]!]!;
+      const l = properGraph.layerOf[d]!;
+      const inSpan = (c: number): boolean => span.lo[c]! <= l && l <= span.hi[c]!;
+      const fromSource = sourceSide.find(inSpan);
+      const fromTarget = targetSide.find(inSpan);
+      const nearerSource = l - top <= bottom - l;
+      membership[d] = (nearerSource ? (fromSource ?? fromTarget) : (fromTarget ?? fromSource)) ?? commonCluster;
+    }
+  });
+
+  const labelNode = labelNodes(graph, properGraph.layerOf, upper, alone, isLabelLayer, layerOfLeaf);
+  const isHeader = new Uint8Array(total);
+  for (let c = 0; c < C; c++) if (headerNode[c]! >= 0) isHeader[headerNode[c]!] = 1;
+  const hint = Float64Array.from({ length: realCount }, (_, v) => (v < L ? leafNode[v]! : n + v));
+  const isSpine = new Uint8Array(total);
+  for (let v = K; v < realCount; v++) if (!isHeader[v]) isSpine[v] = 1;
+  const order = orderLayers(properGraph, hint, { of: membership, parent: clusterParent, first: isHeader, spine: isSpine });
+
+  // Sizes in the internal frame.
+  const width = new Float64Array(total);
+  const height = new Float64Array(total);
+  const leftExtent = new Float64Array(total);
+  const rightExtent = new Float64Array(total);
+  const halfGap = new Float64Array(total).fill(EDGE_HALF_GAP);
+  const isDummy = new Uint8Array(total).fill(1);
+  const loopReach = selfLoopReach(L, loops);
+  for (let i = 0; i < L; i++) {
+    const { w, h } = inner(leafNode[i]!);
+    width[i] = w;
+    height[i] = h;
+    leftExtent[i] = w / 2;
+    rightExtent[i] = w / 2 + loopReach[i]!;
+    halfGap[i] = NODE_HALF_GAP;
+    isDummy[i] = 0;
+  }
+  for (let c = 0; c < C; c++) {
+    const h = headerNode[c]!;
+    if (h < 0) continue;
+    width[h] = nodes[clusterNode[c]!]!.width;
+    height[h] = nodes[clusterNode[c]!]!.height;
+    leftExtent[h] = width[h]! / 2;
+    rightExtent[h] = width[h]! / 2;
+    halfGap[h] = NODE_HALF_GAP;
+    isDummy[h] = 0;
+  }
+  for (let v = K; v < realCount; v++) if (!isHeader[v]) halfGap[v] = 0;
+  for (let i = 0; i < m; i++) {
+    const d = labelNode[i]!;
+    if (d < 0) continue;
+    const edge = edges[linkEdges[i]!]!;
+    const [labelWidth, labelHeight] = swap ? [edge.labelHeight, edge.labelWidth] : [edge.labelWidth, edge.labelHeight];
+    width[d] = labelWidth + 2 * LABEL_MARGIN;
+    height[d] = labelHeight;
+    leftExtent[d] = width[d]! / 2;
+    rightExtent[d] = width[d]! / 2;
+    halfGap[d] = NODE_HALF_GAP / 2;
+  }
+
+  const nan = new Float64Array(graph.upper.length).fill(Number.NaN);
+  const ports = assignPorts(graph, order.position, width, nan, nan);
+
+  // The header strip of a left-to-right cluster lies along its internal left side.
+  const padLeft = Float64Array.from({ length: C }, (_, c) => PAD + (headerSide === 'strip' ? nodes[clusterNode[c]!]!.height : 0));
+  const coordinates = clusterCoordinates({
+    graph,
+    layers: order.layers,
+    ports,
+    isDummy,
+    isSpine,
+    leftExtent,
+    rightExtent,
+    halfGap,
+    membership,
+    clusterParent,
+    headerNode,
+    headerWidth: Float64Array.from(clusterNode, (v) => (headerSide === 'strip' ? 0 : nodes[v]!.width)),
+    padLeft,
+    headerLayer: Uint8Array.from({ length: layerCount }, (_, l) => (headerLayer.includes(l) ? 1 : 0)),
+    headerSide,
+    doors: doors.cluster.map((c, k) => {
+      // Within its container's sides, and clear of the headers on the side it enters by.
+      const headed = headerSide === (doors.below[k] ? 'end' : 'start');
+      const clear: Array<{ cluster: number; left: number }> = [];
+      for (let p = c; p >= 0 && p !== doors.member[k]; p = clusterParent[p]!) {
+        clear.push({ cluster: p, left: headed ? nodes[clusterNode[p]!]!.width + PAD : padLeft[p]! });
+      }
+      return { node: L + k, clear };
+    }),
+  });
+  const { x, left: clusterLeft, right: clusterRight } = coordinates;
+
+  // Channels keep room under each cluster's last layer (over its first) for the borders nested there.
+  const channels = channelRoom(headerSide, C, layerCount, span, clusterParent, headerLayer);
+  const routeInput = { graph, order, x, ports, height, labelNode, minChannel: labelled ? LAYER_GAP / 2 : LAYER_GAP, channels };
+  let routing = routeChannels(routeInput);
+  let clusterBoxes = clusterExtents(headerSide, C, L, realCount, innermostFirst, clusterParent, leafCluster, headerNode, routing.y, height, clusterLeft, clusterRight);
+  if (headerSide === 'strip') {
+    // Along the flow, a cluster is at least as long as its header; lengthen the channel after it if not.
+    let grew = false;
+    for (const c of innermostFirst) {
+      const short = nodes[clusterNode[c]!]!.width - clusterBoxes[c]!.height;
+      if (short <= 0) continue;
+      const l = direction === 'LR' ? span.hi[c]! : span.lo[c]! - 1;
+      if (l < 0 || l >= layerCount - 1) continue;
+      if (direction === 'LR') channels.above[l]! += short;
+      else channels.below[l]! += short;
+      grew = true;
+    }
+    if (grew) {
+      routing = routeChannels(routeInput);
+      clusterBoxes = clusterExtents(headerSide, C, L, realCount, innermostFirst, clusterParent, leafCluster, headerNode, routing.y, height, clusterLeft, clusterRight);
+    }
+    // Whatever the channels could not give, the box takes (and the boxes around it with it).
+    for (const c of innermostFirst) {
+      const box = clusterBoxes[c]!;
+      const short = nodes[clusterNode[c]!]!.width - box.height;
+      if (short > 0) {
+        if (direction === 'RL') box.y -= short;
+        box.height += short;
+      }
+      const p = clusterParent[c]!;
+      if (p < 0) continue;
+      const outer = clusterBoxes[p]!;
+      const top = Math.min(outer.y, box.y - PAD);
+      const bottom = Math.max(outer.y + outer.height, box.y + box.height + PAD);
+      outer.y = top;
+      outer.height = bottom - top;
+    }
+  }
+
+  const leftOf = new Float64Array(L);
+  for (let i = 0; i < L; i++) leftOf[i] = x[i]! - width[i]! / 2;
+  const loopDrawing = drawSelfLoops(loops, leftOf, routing.y, width, height);
+
+  // Back to the scene's frame.
+  const boxes: Box[] = new Array<Box>(n);
+  const sceneBox = (bx: number, by: number, bw: number, bh: number): Box => {
+    const [ax, ay] = toScene(direction, [bx, by]);
+    const [cx, cy] = toScene(direction, [bx + bw, by + bh]);
+    return { x: Math.min(ax, cx), y: Math.min(ay, cy), width: Math.abs(cx - ax), height: Math.abs(cy - ay) };
+  };
+  for (let i = 0; i < L; i++) {
+    const v = leafNode[i]!;
+    const box = sceneBox(leftOf[i]!, routing.y[i]!, width[i]!, height[i]!);
+    boxes[v] = { x: box.x, y: box.y, width: nodes[v]!.width, height: nodes[v]!.height };
+  }
+  for (let c = 0; c < C; c++) {
+    const b = clusterBoxes[c]!;
+    boxes[clusterNode[c]!] = sceneBox(b.x, b.y, b.width, b.height);
+  }
+  const routes: Array<Point[] | null> = edges.map(() => null);
+  const labels: Array<Point | null> = edges.map(() => null);
+  linkEdges.forEach((e, i) => {
+    const internal = routing.routes[i]!.slice();
+    // A door's end runs on straight to its container's border.
+    if (upper[i]! >= L) {
+      const box = clusterBoxes[doors.cluster[upper[i]! - L]!]!;
+      internal.unshift([internal[0]![0], box.y + box.height]);
+    }
+    if (lower[i]! >= L) {
+      const box = clusterBoxes[doors.cluster[lower[i]! - L]!]!;
+      internal.push([internal[internal.length - 1]![0], box.y]);
+    }
+    const route = simplify(internal).map((p) => toScene(direction, p));
+    routes[e] = reversed[i] ? route.reverse() : route;
+    const label = routing.labels[i];
+    labels[e] = label ? toScene(direction, label) : null;
+  });
+  loopEdges.forEach((e, i) => {
+    routes[e] = loopDrawing.loopRoutes[i]!.map((p) => toScene(direction, p));
+    const label = loopDrawing.loopLabels[i];
+    labels[e] = label ? toScene(direction, label) : null;
+  });
+
+  // Top-left origin over everything drawn.
+  let minX = Infinity;
+  let minY = Infinity;
+  for (const box of boxes) {
+    minX = Math.min(minX, box.x);
+    minY = Math.min(minY, box.y);
+  }
+  for (const route of routes) for (const [px, py] of route ?? []) (minX = Math.min(minX, px)), (minY = Math.min(minY, py));
+  labels.forEach((label, e) => {
+    if (!label) return;
+    minX = Math.min(minX, label[0] - edges[e]!.labelWidth / 2);
+    minY = Math.min(minY, label[1] - edges[e]!.labelHeight / 2);
+  });
+  for (const box of boxes) {
+    box.x -= minX;
+    box.y -= minY;
+  }
+  const shift = (p: Point): Point => [p[0] - minX, p[1] - minY];
+  const headerAlign: Array<HeaderAlign | null> = nodes.map((_, v) => (isContainer[v] ? 'left' : null));
+  const shifted = routes.map((route) => route?.map(shift) ?? null);
+  const shiftedLabels = labels.map((label) => (label ? shift(label) : null));
+  dropRoutesThroughBoxes(nodes, edges, boxes, shifted, shiftedLabels);
+  return { boxes, routes: shifted, labels: shiftedLabels, headerAlign };
+}
+
+/**
+ * An edge between two layers can still cross a container it has no end in
+ * (when no order of the layer keeps every such edge beside it): its route is
+ * dropped, and the cross-edge router draws it around the boxes instead.
+ */
+function dropRoutesThroughBoxes(nodes: NestedNode[], edges: NestedEdge[], boxes: Box[], routes: Array<Point[] | null>, labels: Array<Point | null>): void {
+  const ancestors = (v: number): number[] => {
+    const list: number[] = [];
+    for (let p = nodes[v]!.parent; p >= 0; p = nodes[p]!.parent) list.push(p);
+    return list;
+  };
+  edges.forEach((edge, e) => {
+    const route = routes[e];
+    if (!route || edge.from === edge.to) return;
+    const exempt = new Set([edge.from, edge.to, ...ancestors(edge.from), ...ancestors(edge.to)]);
+    const blocked = boxes.some(
+      (box, v) => !exempt.has(v) && route.some((p, k) => k + 1 < route.length && segmentCrossesBox(p[0], p[1], route[k + 1]![0], route[k + 1]![1], box)),
+    );
+    if (!blocked) return;
+    routes[e] = null;
+    labels[e] = null;
+  });
+}
+
+/**
+ * Layers by network simplex over the laid-out edges and the doors' constraints
+ * (a door right above or below every leaf of its container, pulled close); a
+ * root above everything keeps the graph connected and pulls each component up.
+ */
+function layerRanks(K: number, upper: Int32Array, lower: Int32Array, constraintUpper: number[], constraintLower: number[], constraintWeight: number[]): Int32Array {
+  const m = upper.length;
+  const c = constraintUpper.length;
+  const size = m + c + K;
+  const tail = new Int32Array(size);
+  const head = new Int32Array(size);
+  const minlen = new Int32Array(size).fill(1);
+  const weight = new Float64Array(size);
+  tail.set(upper);
+  head.set(lower);
+  weight.fill(1, 0, m);
+  for (let i = 0; i < c; i++) {
+    tail[m + i] = constraintUpper[i]!;
+    head[m + i] = constraintLower[i]!;
+    weight[m + i] = constraintWeight[i]!;
+  }
+  for (let i = 0; i < K; i++) {
+    tail[m + c + i] = K;
+    head[m + c + i] = i;
+    weight[m + c + i] = 1e-3;
+  }
+  const value = networkSimplex(K + 1, tail, head, minlen, weight);
+  let min = Infinity;
+  for (let i = 0; i < K; i++) min = Math.min(min, value[i]!);
+  return Int32Array.from(value.subarray(0, K), (r) => r - min);
+}
+
+interface Doors {
+  /** Per door: its container (cluster index), whether it is below it, and the cluster it lies in. */
+  cluster: number[];
+  below: boolean[];
+  member: number[];
+  /** Per edge through doors: its ends as layered nodes (doors numbered from L), upper first. */
+  links: Array<{ edge: number; upper: number; lower: number; reversed: boolean }>;
+  /** Layering constraints: each door above (or below) every leaf of its container. */
+  constraintUpper: number[];
+  constraintLower: number[];
+  constraintWeight: number[];
+}
+
+function planDoors(
+  nodes: NestedNode[],
+  edges: NestedEdge[],
+  isContainer: Uint8Array,
+  clusterOf: Int32Array,
+  leafOf: Int32Array,
+  leafCluster: Int32Array,
+  clusterParent: Int32Array,
+  innermostFirst: number[],
+  rank: Int32Array,
+  L: number,
+): Doors {
+  const doors: Doors = { cluster: [], below: [], member: [], links: [], constraintUpper: [], constraintLower: [], constraintWeight: [] };
+  const C = clusterParent.length;
+  const span = clusterSpans(C, L, leafCluster, clusterParent, innermostFirst, rank);
+  const leavesOf: number[][] = Array.from({ length: C }, () => []);
+  for (let i = 0; i < L; i++) for (let c = leafCluster[i]!; c >= 0; c = clusterParent[c]!) leavesOf[c]!.push(i);
+  const range = (v: number): [number, number] => (isContainer[v] ? [span.lo[clusterOf[v]!]!, span.hi[clusterOf[v]!]!] : [rank[leafOf[v]!]!, rank[leafOf[v]!]!]);
+  const within = (inner: number, outer: number): boolean => {
+    for (let p = nodes[inner]!.parent; p >= 0; p = nodes[p]!.parent) if (p === outer) return true;
+    return false;
+  };
+  const door = (v: number, below: boolean): number => {
+    if (!isContainer[v]) return leafOf[v]!;
+    const c = clusterOf[v]!;
+    const index = L + doors.cluster.length;
+    doors.cluster.push(c);
+    doors.below.push(below);
+    // The door lies in the innermost cluster around c that reaches past c's end.
+    let member = clusterParent[c]!;
+    while (member >= 0 && (below ? span.hi[member] === span.hi[c] : span.lo[member] === span.lo[c])) member = clusterParent[member]!;
+    doors.member.push(member);
+    for (const leaf of leavesOf[c]!) {
+      doors.constraintUpper.push(below ? leaf : index);
+      doors.constraintLower.push(below ? index : leaf);
+      doors.constraintWeight.push(DOOR_PULL / leavesOf[c]!.length);
+    }
+    return index;
+  };
+  edges.forEach((edge, e) => {
+    if (!isContainer[edge.from] && !isContainer[edge.to]) return;
+    if (edge.from === edge.to || within(edge.from, edge.to) || within(edge.to, edge.from)) return;
+    const [a0, a1] = range(edge.from);
+    const [b0, b1] = range(edge.to);
+    // Side by side (their layers overlap): left to the cross-edge router.
+    if (a1 >= b0 && b1 >= a0) return;
+    const forward = a1 < b0;
+    const upperEnd = forward ? edge.from : edge.to;
+    const lowerEnd = forward ? edge.to : edge.from;
+    doors.links.push({ edge: e, upper: door(upperEnd, true), lower: door(lowerEnd, false), reversed: !forward });
+  });
+  return doors;
+}
+
+function clusterChain(c: number, parent: Int32Array): number[] {
+  const chain: number[] = [];
+  for (let p = c; p >= 0; p = parent[p]!) chain.push(p);
+  return chain;
+}
+
+function isAncestorOrSelf(a: number, c: number, parent: Int32Array): boolean {
+  for (let p = c; p >= 0; p = parent[p]!) if (p === a) return true;
+  return false;
+}
+
+function clusterSpans(
+  C: number,
+  L: number,
+  leafCluster: Int32Array,
+  parent: Int32Array,
+  innermostFirst: number[],
+  layer: Int32Array,
+): { lo: Int32Array; hi: Int32Array } {
+  const lo = new Int32Array(C).fill(NO_LAYER);
+  const hi = new Int32Array(C).fill(-1);
+  for (let i = 0; i < L; i++) {
+    const c = leafCluster[i]!;
+    if (c < 0) continue;
+    lo[c] = Math.min(lo[c]!, layer[i]!);
+    hi[c] = Math.max(hi[c]!, layer[i]!);
+  }
+  for (const c of innermostFirst) {
+    const p = parent[c]!;
+    if (p < 0) continue;
+    lo[p] = Math.min(lo[p]!, lo[c]!);
+    hi[p] = Math.max(hi[p]!, hi[c]!);
+  }
+  return { lo, hi };
+}
+
+/**
+ * Inserts a layer for each cluster's header before its first layer ('start') or
+ * after its last ('end'), nested headers one layer apart, outermost furthest out.
+ */
+function insertHeaderLayers(
+  side: HeaderSide,
+  C: number,
+  parent: Int32Array,
+  span: { lo: Int32Array; hi: Int32Array },
+  base: Int32Array,
+  labelled: boolean,
+): { layerOfLeaf: Int32Array; headerLayer: Int32Array; isLabelLayer: Uint8Array; layerCount: number } {
+  let baseCount = 0;
+  for (const l of base) baseCount = Math.max(baseCount, l + 1);
+  const headerLayer = new Int32Array(C).fill(-1);
+  if (side === 'strip') {
+    const isLabelLayer = Uint8Array.from({ length: baseCount }, (_, l) => (labelled && l % 2 === 1 ? 1 : 0));
+    return { layerOfLeaf: base.slice(), headerLayer, isLabelLayer, layerCount: baseCount };
+  }
+  const edgeOf = side === 'start' ? span.lo : span.hi;
+  // Nesting index: how many ancestors head (or foot) the same layer.
+  const nest = new Int32Array(C);
+  const slots = new Int32Array(baseCount);
+  for (let c = 0; c < C; c++) {
+    for (let p = parent[c]!; p >= 0; p = parent[p]!) if (edgeOf[p] === edgeOf[c]) nest[c]!++;
+    slots[edgeOf[c]!] = Math.max(slots[edgeOf[c]!]!, nest[c]! + 1);
+  }
+  const newLayer = new Int32Array(baseCount);
+  let shift = 0;
+  for (let l = 0; l < baseCount; l++) {
+    if (side === 'start') shift += slots[l]!;
+    newLayer[l] = l + shift;
+    if (side === 'end') shift += slots[l]!;
+  }
+  const layerCount = baseCount + shift;
+  const isLabelLayer = new Uint8Array(layerCount);
+  if (labelled) for (let l = 1; l < baseCount; l += 2) isLabelLayer[newLayer[l]!] = 1;
+  for (let c = 0; c < C; c++) {
+    const l = edgeOf[c]!;
+    headerLayer[c] = side === 'start' ? newLayer[l]! - slots[l]! + nest[c]! : newLayer[l]! + slots[l]! - nest[c]!;
+  }
+  return { layerOfLeaf: Int32Array.from(base, (l) => newLayer[l]!), headerLayer, isLabelLayer, layerCount };
+}
+
+/** The dummy that carries each labelled edge's label: on a label layer, nearest the middle of its span (-1: unlabelled). */
+function labelNodes(graph: ProperGraph, layerOf: Int32Array, upper: Int32Array, alone: Uint8Array, isLabelLayer: Uint8Array, layerOfLeaf: Int32Array): Int32Array {
+  const node = new Int32Array(alone.length).fill(-1);
+  graph.chains.forEach((chain, e) => {
+    if (!alone[e] || chain.length < 2) return;
+    const top = layerOfLeaf[upper[e]!]!;
+    const bottom = top + chain.length;
+    const middle = (top + bottom) / 2;
+    let best = -1;
+    let bestDistance = Infinity;
+    for (let k = 0; k + 1 < chain.length; k++) {
+      const d = graph.lower[chain[k]!]!;
+      if (!isLabelLayer[layerOf[d]!]) continue;
+      const distance = Math.abs(layerOf[d]! - middle);
+      if (distance < bestDistance) {
+        bestDistance = distance;
+        best = d;
+      }
+    }
+    node[e] = best;
+  });
+  return node;
+}
+
+interface CoordinateInput {
+  graph: ProperGraph;
+  layers: Int32Array[];
+  ports: { bottom: Float64Array; top: Float64Array };
+  isDummy: Uint8Array;
+  isSpine: Uint8Array;
+  leftExtent: Float64Array;
+  rightExtent: Float64Array;
+  halfGap: Float64Array;
+  membership: Int32Array;
+  clusterParent: Int32Array;
+  headerNode: Int32Array;
+  headerWidth: Float64Array;
+  padLeft: Float64Array;
+  /** Which layers hold headers, and on which side of their clusters. */
+  headerLayer: Uint8Array;
+  headerSide: HeaderSide;
+  /** Each door node and the clusters whose sides it keeps within (the room it keeps from their left side). */
+  doors: Array<{ node: number; clear: Array<{ cluster: number; left: number }> }>;
+}
+
+/**
+ * dot's x coordinates: network simplex on an auxiliary graph. Each edge becomes
+ * a node below both its ends, so the cost is its weighted horizontal length
+ * (ports included); each pair of neighbours in a layer, and each cluster side
+ * and its members, becomes a constraint edge with the gap as its length.
+ */
+function clusterCoordinates(input: CoordinateInput): { x: Float64Array; left: Float64Array; right: Float64Array } {
+  const { graph, layers, ports, isDummy, isSpine, leftExtent, rightExtent, halfGap, membership, clusterParent, headerNode } = input;
+  const total = graph.nodeCount;
+  const C = clusterParent.length;
+  const E = graph.upper.length;
+  const leftVar = (c: number) => total + 2 * c;
+  const rightVar = (c: number) => total + 2 * c + 1;
+  const edgeVar = (e: number) => total + 2 * C + e;
+  const anchor = total + 2 * C + E;
+  const tail: number[] = [];
+  const head: number[] = [];
+  const minlen: number[] = [];
+  const weight: number[] = [];
+  const add = (t: number, h: number, length: number, w: number): void => {
+    tail.push(t);
+    head.push(h);
+    minlen.push(Math.ceil(length));
+    weight.push(w);
+  };
+  const realCount = graph.realCount;
+  const kind = (v: number): number => (v >= realCount || isDummy[v] ? 1 : 0);
+  for (let e = 0; e < E; e++) {
+    const u = graph.upper[e]!;
+    const v = graph.lower[e]!;
+    const delta = Math.round(ports.top[e]! - ports.bottom[e]!);
+    // Between a header's layer and the layer it heads, an edge runs straight: a jog there would run under the header's text.
+    const underHeader = input.headerLayer[graph.layerOf[input.headerSide === 'start' ? u : v]!] === 1;
+    const w = STRAIGHTEN[kind(u) + kind(v)]! * (underHeader ? UNDER_HEADER : 1);
+    add(edgeVar(e), u, Math.max(0, delta), w);
+    add(edgeVar(e), v, Math.max(0, -delta), w);
+  }
+  const chains = Array.from({ length: total }, (_, v) => clusterChain(membership[v]!, clusterParent).reverse());
+  const keepApart = (a: number, b: number): void => {
+    const ca = chains[a]!;
+      const cb = chains[b]!;
+      let k = 0;
+      while (k < ca.length && k < cb.length && ca[k] === cb[k]) k++;
+      const outerA = k < ca.length ? ca[k]! : -1;
+      const outerB = k < cb.length ? cb[k]! : -1;
+      const leftEnd = outerA >= 0 ? rightVar(outerA) : a;
+      const rightEnd = outerB >= 0 ? leftVar(outerB) : b;
+      const gap = (outerA >= 0 ? BORDER_GAP : halfGap[a]!) + (outerB >= 0 ? BORDER_GAP : halfGap[b]!);
+      add(leftEnd, rightEnd, (outerA >= 0 ? 0 : rightExtent[a]!) + gap + (outerB >= 0 ? 0 : leftExtent[b]!), 0);
+  };
+  for (const layer of layers) {
+    if (layer.length > 0) add(anchor, layer[0]!, 0, 0);
+    for (let i = 0; i + 1 < layer.length; i++) keepApart(layer[i]!, layer[i + 1]!);
+  }
+  const isHeader = new Set(headerNode);
+  for (let v = 0; v < total; v++) {
+    const c = membership[v]!;
+    if (c < 0) continue;
+    if (isHeader.has(v)) {
+      add(leftVar(c), v, leftExtent[v]!, HEADER_PULL);
+      add(v, rightVar(c), rightExtent[v]!, 0);
+      continue;
+    }
+    // A spine node is a point with no room of its own: it may lie anywhere inside its cluster.
+    add(leftVar(c), v, isSpine[v] ? 0 : leftExtent[v]! + input.padLeft[c]!, 0);
+    add(v, rightVar(c), isSpine[v] ? 0 : rightExtent[v]! + PAD, 0);
+  }
+  for (let c = 0; c < C; c++) {
+    add(leftVar(c), rightVar(c), input.headerWidth[c]!, 1);
+    const p = clusterParent[c]!;
+    if (p < 0) continue;
+    add(leftVar(p), leftVar(c), input.padLeft[p]!, 0);
+    add(rightVar(c), rightVar(p), PAD, 0);
+  }
+  for (const door of input.doors) {
+    for (const { cluster, left } of door.clear) {
+      add(leftVar(cluster), door.node, left, 0);
+      add(door.node, rightVar(cluster), PAD, 0);
+    }
+  }
+  const value = networkSimplex(anchor + 1, tail, head, minlen, weight);
+  const x = Float64Array.from(value.subarray(0, total));
+  const left = Float64Array.from({ length: C }, (_, c) => value[leftVar(c)]!);
+  const right = Float64Array.from({ length: C }, (_, c) => value[rightVar(c)]!);
+  return { x, left, right };
+}
+
+/** Room in the channels for the borders of clusters that end (or, without a header layer there, begin) at a layer. */
+function channelRoom(
+  side: HeaderSide,
+  C: number,
+  layerCount: number,
+  span: { lo: Int32Array; hi: Int32Array },
+  parent: Int32Array,
+  headerLayer: Int32Array,
+): { above: Float64Array; below: Float64Array; least: Float64Array } {
+  const channelCount = Math.max(0, layerCount - 1);
+  const above = new Float64Array(channelCount);
+  const below = new Float64Array(channelCount);
+  const least = new Float64Array(channelCount).fill(Number.NaN);
+  for (let c = 0; c < C; c++) {
+    // How many clusters, this one and those inside it, have their border in the same channel.
+    let nestedHi = 1;
+    let nestedLo = 1;
+    for (let p = parent[c]!; p >= 0; p = parent[p]!) {
+      if (span.hi[p] === span.hi[c]) nestedHi++;
+      if (span.lo[p] === span.lo[c]) nestedLo++;
+    }
+    if (side !== 'end' && span.hi[c]! < channelCount) above[span.hi[c]!] = Math.max(above[span.hi[c]!]!, PAD * nestedHi);
+    if (side !== 'start' && span.lo[c]! > 0) below[span.lo[c]! - 1] = Math.max(below[span.lo[c]! - 1]!, PAD * nestedLo);
+    const h = headerLayer[c]!;
+    if (side === 'start' && h < channelCount) least[h] = HEADER_CHANNEL;
+    if (side === 'end' && h > 0) least[h - 1] = HEADER_CHANNEL;
+  }
+  return { above, below, least };
+}
+
+/** Each cluster's box in the internal frame: its sides from the coordinates, its ends from its members (and header). */
+function clusterExtents(
+  side: HeaderSide,
+  C: number,
+  L: number,
+  realCount: number,
+  innermostFirst: number[],
+  parent: Int32Array,
+  leafCluster: Int32Array,
+  headerNode: Int32Array,
+  y: Float64Array,
+  height: Float64Array,
+  left: Float64Array,
+  right: Float64Array,
+): Box[] {
+  const top = new Float64Array(C).fill(Infinity);
+  const bottom = new Float64Array(C).fill(-Infinity);
+  for (let i = 0; i < L; i++) {
+    const c = leafCluster[i]!;
+    if (c < 0) continue;
+    top[c] = Math.min(top[c]!, y[i]! - PAD);
+    bottom[c] = Math.max(bottom[c]!, y[i]! + height[i]! + PAD);
+  }
+  for (const c of innermostFirst) {
+    const h = headerNode[c]!;
+    if (h >= 0 && h < realCount) {
+      if (side === 'start') top[c] = y[h]!;
+      if (side === 'end') bottom[c] = y[h]! + height[h]!;
+    }
+    const p = parent[c]!;
+    if (p < 0) continue;
+    top[p] = Math.min(top[p]!, top[c]! - PAD);
+    bottom[p] = Math.max(bottom[p]!, bottom[c]! + PAD);
+  }
+  return Array.from({ length: C }, (_, c) => ({ x: left[c]!, y: top[c]!, width: right[c]! - left[c]!, height: bottom[c]! - top[c]! }));
+}
