@@ -180,10 +180,16 @@ class CrossingMinimizer {
   private readonly tree: Int32Array;
   private readonly layerCrossings: Float64Array;
 
+  private useMedian = false;
+  /** No clusters: every node in one scope, nothing first, no spines. */
+  private readonly flat: Pick<ClusterTree, 'chain' | 'first' | 'spine'>;
+
   constructor(
     private readonly graph: ProperGraph,
     private readonly clusters: ClusterTree | null,
   ) {
+    const none = new Int32Array(0);
+    this.flat = { chain: Array.from({ length: graph.nodeCount }, () => none), first: new Uint8Array(graph.nodeCount), spine: new Uint8Array(graph.nodeCount) };
     const { nodeCount, upper, lower, layerOf, layerCount } = graph;
     this.down = adjacency(nodeCount, upper, lower);
     this.up = adjacency(nodeCount, lower, upper);
@@ -208,15 +214,18 @@ class CrossingMinimizer {
     const { nodeCount, upper } = this.graph;
     const work = nodeCount + upper.length;
     // Fewer restarts and sweeps on big graphs keep a 1000-node layout well inside its time budget.
-    const starts = work > 12000 ? 2 : work > 3000 ? 4 : 7;
+    const starts = work > 12000 ? 2 : work > 3000 ? 4 : work > 600 ? 7 : 24;
     const maxSweeps = work > 12000 ? 12 : 20;
     let best: Int32Array[] | null = null;
     let bestCrossings = Infinity;
     for (let start = 0; start < starts && bestCrossings > 0; start++) {
       if (start === 0) this.depthFirstStart(hint);
       else this.shuffledStart(start);
+      // Every other start sorts by the neighbours' median instead of their mean: they find different orders.
+      this.useMedian = start % 2 === 1;
       this.groupClusters();
-      const crossings = this.sweep(maxSweeps, bestCrossings);
+      let crossings = this.sweep(maxSweeps, bestCrossings);
+      if (work <= SIFT_WORK) crossings = this.polish(crossings);
       if (crossings < bestCrossings) {
         bestCrossings = crossings;
         best = this.layers.map((layer) => layer.slice());
@@ -224,14 +233,17 @@ class CrossingMinimizer {
     }
     this.restore(best!);
     bestCrossings = this.transposeAll(bestCrossings);
-    if (this.clusters && work <= SIFT_WORK) {
-      for (let round = 0; round < 2; round++) {
-        const sifted = this.siftAll(bestCrossings);
-        if (sifted >= bestCrossings) break;
-        bestCrossings = this.transposeAll(sifted);
-      }
-    }
     return { layers: this.layers, position: this.position, crossings: bestCrossings };
+  }
+
+  /** Sifting and transposition, alternated while they remove crossings. */
+  private polish(crossings: number): number {
+    for (let round = 0; round < 4; round++) {
+      const sifted = this.siftAll(crossings);
+      if (sifted >= crossings) break;
+      crossings = this.transposeAll(sifted);
+    }
+    return crossings;
   }
 
   /**
@@ -240,45 +252,58 @@ class CrossingMinimizer {
    * transposition cannot do: it never swaps a node past a cluster's block.
    */
   private siftAll(crossings: number): number {
-    const clusters = this.clusters!;
+    const clusters = this.clusters ?? this.flat;
+    const cross = (u: number, v: number): number => this.pairCrossings(u, v, this.up) + this.pairCrossings(u, v, this.down);
     for (let l = 0; l < this.layers.length; l++) {
       const layer = this.layers[l]!;
-      const local = (): number => (l > 0 ? this.crossingsBelow(l - 1) : 0) + (l + 1 < this.layers.length ? this.crossingsBelow(l) : 0);
       for (const v of Array.from(layer)) {
         if (clusters.first[v] || clusters.spine[v]) continue;
         const chain = clusters.chain[v]!;
         const depth = chain.length;
         const inScope = (w: number): boolean => depth === 0 || clusters.chain[w]![depth - 1] === chain[depth - 1];
         const itemOf = (w: number): number => (clusters.chain[w]!.length > depth ? -1 - clusters.chain[w]![depth]! : w);
-        const before = local();
-        const from = this.position[v]!;
         const nodes = Array.from(layer);
+        const from = this.position[v]!;
         nodes.splice(from, 1);
-        // Insertion points: the start of every item of v's cluster in this layer, and the end of the last.
-        const slots: number[] = [];
-        for (let i = 0; i <= nodes.length; i++) {
-          const here = i < nodes.length && inScope(nodes[i]!);
-          const previous = i > 0 && inScope(nodes[i - 1]!);
-          if (!here && !previous) continue;
-          if (here && previous && itemOf(nodes[i]!) === itemOf(nodes[i - 1]!)) continue;
-          if (here && clusters.first[nodes[i]!] && itemOf(nodes[i]!) === nodes[i]) continue;
-          slots.push(i);
+        // The items of v's cluster in this layer (single nodes, whole child clusters), each with v's crossings
+        // against it when v stands to its left and to its right; a header stays first.
+        const items: Array<{ at: number; left: number; right: number }> = [];
+        for (let i = 0; i < nodes.length; i++) {
+          const w = nodes[i]!;
+          if (!inScope(w)) continue;
+          const last = items[items.length - 1];
+          const item = itemOf(w);
+          if (last && i > 0 && inScope(nodes[i - 1]!) && itemOf(nodes[i - 1]!) === item && item < 0) {
+            last.left += cross(v, w);
+            last.right += cross(w, v);
+            continue;
+          }
+          items.push({ at: i, left: cross(v, w), right: cross(w, v) });
         }
-        let best = from;
-        let bestCount = before;
-        for (const slot of slots) {
-          if (slot === from) continue;
-          nodes.splice(slot, 0, v);
-          layer.set(nodes);
-          nodes.forEach((w, i) => (this.position[w] = i));
-          const count = local();
-          nodes.splice(slot, 1);
-          if (count < bestCount) {
-            bestCount = count;
-            best = slot;
+        if (items.length === 0) continue;
+        const headerFirst = clusters.first[nodes[items[0]!.at]!] === 1 && itemOf(nodes[items[0]!.at]!) >= 0;
+        // Crossings of v in front of item j: right of every item before j, left of every item from j on.
+        let current = 0;
+        for (const item of items) current += item.left;
+        let best = -1;
+        let bestCount = Infinity;
+        let atOld = -1;
+        for (let j = 0; j <= items.length; j++) {
+          if (j > 0) current += items[j - 1]!.right - items[j - 1]!.left;
+          const slot = j < items.length ? items[j]!.at : items[items.length - 1]!.at + 1;
+          if (slot === from) atOld = j;
+          if (j === 0 && headerFirst) continue;
+          if (current < bestCount) {
+            bestCount = current;
+            best = j;
           }
         }
-        nodes.splice(best, 0, v);
+        if (atOld < 0 || best < 0 || best === atOld) continue;
+        let before = 0;
+        for (let j = 0; j < items.length; j++) before += j < atOld ? items[j]!.right : items[j]!.left;
+        if (bestCount >= before) continue;
+        const slot = best < items.length ? items[best]!.at : items[items.length - 1]!.at + 1;
+        nodes.splice(slot, 0, v);
         layer.set(nodes);
         nodes.forEach((w, i) => (this.position[w] = i));
         crossings -= before - bestCount;
@@ -370,6 +395,19 @@ class CrossingMinimizer {
   }
 
   /** Sorts one layer by the mean position of each node's neighbours in the fixed layer. */
+  /** Gansner et al.'s weighted median of the neighbours' positions (dot's ordering heuristic). */
+  private medianPosition(v: number, side: Adjacency): number {
+    const scratch = this.scratchA;
+    const count = this.sortedPositions(v, side, scratch);
+    const middle = count >> 1;
+    if (count % 2 === 1) return scratch[middle]!;
+    if (count === 2) return (scratch[0]! + scratch[1]!) / 2;
+    const left = scratch[middle - 1]! - scratch[0]!;
+    const right = scratch[count - 1]! - scratch[middle]!;
+    if (left + right === 0) return (scratch[middle - 1]! + scratch[middle]!) / 2;
+    return (scratch[middle - 1]! * right + scratch[middle]! * left) / (left + right);
+  }
+
   private reorderByBarycenter(l: number, fixed: Adjacency): void {
     const layer = this.layers[l]!;
     const bary = this.barycenter;
@@ -379,9 +417,13 @@ class CrossingMinimizer {
       const from = fixed.start[v]!;
       const to = fixed.start[v + 1]!;
       if (to === from) continue;
-      let sum = 0;
-      for (let k = from; k < to; k++) sum += this.position[fixed.list[k]!]!;
-      bary[v] = sum / (to - from);
+      if (this.useMedian) {
+        bary[v] = this.medianPosition(v, fixed);
+      } else {
+        let sum = 0;
+        for (let k = from; k < to; k++) sum += this.position[fixed.list[k]!]!;
+        bary[v] = sum / (to - from);
+      }
       known[i] = 1;
     }
     // A node without neighbours there keeps its place between the nodes around it.
