@@ -115,7 +115,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
 
   // An edge with a container at an end runs to a door: a point just outside the container's first (or last) layer,
   // from where it goes straight to the border. Its direction follows the layers found without it.
-  const doors = planDoors(nodes, edges, isContainer, clusterOf, leafOf, leafCluster, clusterParent, innermostFirst, rank, L);
+  const doors = planDoors(nodes, edges, isContainer, clusterOf, leafOf, leafCluster, clusterParent, innermostFirst, rank, L, upperList, lowerList);
   for (const link of doors.links) {
     linkEdges.push(link.edge);
     upperList.push(link.upper);
@@ -493,6 +493,8 @@ function planDoors(
   innermostFirst: number[],
   rank: Int32Array,
   L: number,
+  leafUpper: number[],
+  leafLower: number[],
 ): Doors {
   const doors: Doors = { cluster: [], below: [], member: [], links: [], constraintUpper: [], constraintLower: [], constraintWeight: [] };
   const C = clusterParent.length;
@@ -521,14 +523,40 @@ function planDoors(
     }
     return index;
   };
+  // What reaches what among the leaves, so that no door's edge closes a cycle; a door's edge joins every leaf on one side to every leaf on the other.
+  const next: number[][] = Array.from({ length: L }, () => []);
+  leafUpper.forEach((u, i) => next[u]!.push(leafLower[i]!));
+  const leavesAt = (v: number): number[] => (isContainer[v] ? leavesOf[clusterOf[v]!]! : [leafOf[v]!]);
+  const reaches = (sources: number[], targets: number[]): boolean => {
+    const goal = new Set(targets);
+    const seen = new Uint8Array(L);
+    const queue = [...sources];
+    for (const v of queue) seen[v] = 1;
+    for (let i = 0; i < queue.length; i++) {
+      const v = queue[i]!;
+      if (goal.has(v)) return true;
+      for (const w of next[v]!) {
+        if (seen[w]) continue;
+        seen[w] = 1;
+        queue.push(w);
+      }
+    }
+    return false;
+  };
   edges.forEach((edge, e) => {
     if (!isContainer[edge.from] && !isContainer[edge.to]) return;
     if (edge.from === edge.to || within(edge.from, edge.to) || within(edge.to, edge.from)) return;
     const [a0, a1] = range(edge.from);
     const [b0, b1] = range(edge.to);
-    // Side by side (their layers overlap): left to the cross-edge router.
-    if (a1 >= b0 && b1 >= a0) return;
-    const forward = a1 < b0;
+    const fromLeaves = leavesAt(edge.from);
+    const toLeaves = leavesAt(edge.to);
+    // Apart in the layers, the edge runs the way they lie; side by side, the author's way; either way, not so that it closes a cycle.
+    const preferred = a1 < b0 || b1 < a0 ? a1 < b0 : true;
+    let forward: boolean;
+    if (!(preferred ? reaches(toLeaves, fromLeaves) : reaches(fromLeaves, toLeaves))) forward = preferred;
+    else if (!(preferred ? reaches(fromLeaves, toLeaves) : reaches(toLeaves, fromLeaves))) forward = !preferred;
+    else return;
+    for (const a of forward ? fromLeaves : toLeaves) next[a]!.push(...(forward ? toLeaves : fromLeaves));
     const upperEnd = forward ? edge.from : edge.to;
     const lowerEnd = forward ? edge.to : edge.from;
     doors.links.push({ edge: e, upper: door(upperEnd, true), lower: door(lowerEnd, false), reversed: !forward });

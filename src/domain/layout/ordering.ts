@@ -267,7 +267,7 @@ class CrossingMinimizer {
         nodes.splice(from, 1);
         // The items of v's cluster in this layer (single nodes, whole child clusters), each with v's crossings
         // against it when v stands to its left and to its right; a header stays first.
-        const items: Array<{ at: number; left: number; right: number }> = [];
+        const items: Array<{ at: number; end: number; left: number; right: number }> = [];
         for (let i = 0; i < nodes.length; i++) {
           const w = nodes[i]!;
           if (!inScope(w)) continue;
@@ -276,9 +276,10 @@ class CrossingMinimizer {
           if (last && i > 0 && inScope(nodes[i - 1]!) && itemOf(nodes[i - 1]!) === item && item < 0) {
             last.left += cross(v, w);
             last.right += cross(w, v);
+            last.end = i + 1;
             continue;
           }
-          items.push({ at: i, left: cross(v, w), right: cross(w, v) });
+          items.push({ at: i, end: i + 1, left: cross(v, w), right: cross(w, v) });
         }
         if (items.length === 0) continue;
         const headerFirst = clusters.first[nodes[items[0]!.at]!] === 1 && itemOf(nodes[items[0]!.at]!) >= 0;
@@ -290,7 +291,7 @@ class CrossingMinimizer {
         let atOld = -1;
         for (let j = 0; j <= items.length; j++) {
           if (j > 0) current += items[j - 1]!.right - items[j - 1]!.left;
-          const slot = j < items.length ? items[j]!.at : items[items.length - 1]!.at + 1;
+          const slot = j < items.length ? items[j]!.at : items[items.length - 1]!.end;
           if (slot === from) atOld = j;
           if (j === 0 && headerFirst) continue;
           if (current < bestCount) {
@@ -302,7 +303,7 @@ class CrossingMinimizer {
         let before = 0;
         for (let j = 0; j < items.length; j++) before += j < atOld ? items[j]!.right : items[j]!.left;
         if (bestCount >= before) continue;
-        const slot = best < items.length ? items[best]!.at : items[items.length - 1]!.at + 1;
+        const slot = best < items.length ? items[best]!.at : items[items.length - 1]!.end;
         nodes.splice(slot, 0, v);
         layer.set(nodes);
         nodes.forEach((w, i) => (this.position[w] = i));
