@@ -133,10 +133,9 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     alone[i] = edge.labelWidth > 0 && edge.labelHeight > 0 ? 1 : 0;
   }
   const labelled = alone.some((a) => a === 1);
-  const layoutCluster = Int32Array.from({ length: K }, (_, i) => (i < L ? leafCluster[i]! : doors.member[i - L]!));
+  const layoutCluster = Int32Array.from({ length: K }, (_, i) => (i < L ? leafCluster[i]! : doors.cluster[i - L]!));
   if (K > L) rank = layerRanks(K, upper, lower, doors.constraintUpper, doors.constraintLower, doors.constraintWeight);
-  // A door sits on the odd layer next to its container: its edge keeps a whole layer pair for its label.
-  const base = Int32Array.from(rank, (r, i) => (!labelled ? r : i < L ? 2 * r : doors.below[i - L] ? 2 * r - 1 : 2 * r + 1));
+  const base = Int32Array.from(rank, (r) => (labelled ? 2 * r : r));
 
   // Spans of the clusters over the leaves' layers, then header layers inserted.
   const span = clusterSpans(C, K, layoutCluster, clusterParent, innermostFirst, base);
@@ -202,8 +201,6 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
 
   // Dummies join the innermost cluster of an end whose span holds their layer, the nearer end first.
   const membership = Int32Array.from({ length: total }, (_, v) => (v < realCount ? of[v]! : -1));
-  // A door lies outside its container's layers but belongs to its block for ordering and x: it stays under (or over) the box.
-  doors.cluster.forEach((c, k) => (membership[L + k] = c));
   graph.chains.forEach((chain, i) => {
     const u = upper[i]!;
     const w = lower[i]!;
@@ -293,15 +290,6 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     padLeft,
     headerLayer: Uint8Array.from({ length: layerCount }, (_, l) => (headerLayer.includes(l) ? 1 : 0)),
     headerSide,
-    doors: doors.cluster.map((c, k) => {
-      // Within its container's sides, and clear of the headers on the side it enters by.
-      const headed = headerSide === (doors.below[k] ? 'end' : 'start');
-      const clear: Array<{ cluster: number; left: number }> = [];
-      for (let p = c; p >= 0 && p !== doors.member[k]; p = clusterParent[p]!) {
-        clear.push({ cluster: p, left: headed ? nodes[clusterNode[p]!]!.width + PAD : padLeft[p]! });
-      }
-      return { node: L + k, clear };
-    }),
   });
   const { x, left: clusterLeft, right: clusterRight } = coordinates;
 
@@ -367,16 +355,10 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   const routes: Array<Point[] | null> = edges.map(() => null);
   const labels: Array<Point | null> = edges.map(() => null);
   linkEdges.forEach((e, i) => {
-    const internal = routing.routes[i]!.slice();
-    // A door's end runs on straight to its container's border.
-    if (upper[i]! >= L) {
-      const box = clusterBoxes[doors.cluster[upper[i]! - L]!]!;
-      internal.unshift([internal[0]![0], box.y + box.height]);
-    }
-    if (lower[i]! >= L) {
-      const box = clusterBoxes[doors.cluster[lower[i]! - L]!]!;
-      internal.push([internal[internal.length - 1]![0], box.y]);
-    }
+    let internal = routing.routes[i]!;
+    // A door is inside its container, on its first (last) layer: the route stops at the border it crossed to get there.
+    if (upper[i]! >= L) internal = fromBorder(internal, clusterBoxes[doors.cluster[upper[i]! - L]!]!);
+    if (lower[i]! >= L) internal = fromBorder(internal.slice().reverse(), clusterBoxes[doors.cluster[lower[i]! - L]!]!).reverse();
     const route = simplify(internal).map((p) => toScene(direction, p));
     routes[e] = reversed[i] ? route.reverse() : route;
     const label = routing.labels[i];
@@ -437,6 +419,21 @@ function dropRoutesThroughBoxes(nodes: NestedNode[], edges: NestedEdge[], boxes:
   });
 }
 
+/** The part of a route (starting inside the box) from where it last leaves the box. */
+function fromBorder(route: Point[], box: Box): Point[] {
+  const inside = ([x, y]: Point): boolean => x > box.x && x < box.x + box.width && y > box.y && y < box.y + box.height;
+  let k = 0;
+  while (k + 1 < route.length && inside(route[k + 1]!)) k++;
+  if (k + 1 >= route.length) return route;
+  const [ax, ay] = route[k]!;
+  const [bx, by] = route[k + 1]!;
+  // Segments are axis-aligned: this one meets the border where it crosses the side it leaves by.
+  const t =
+    ay === by ? ((bx > ax ? box.x + box.width : box.x) - ax) / (bx - ax) : ((by > ay ? box.y + box.height : box.y) - ay) / (by - ay);
+  const clamped = Math.max(0, Math.min(1, t));
+  return [[ax + clamped * (bx - ax), ay + clamped * (by - ay)], ...route.slice(k + 1)];
+}
+
 /**
  * Layers by network simplex over the laid-out edges and the doors' constraints
  * (a door right above or below every leaf of its container, pulled close); a
@@ -457,6 +454,7 @@ function layerRanks(K: number, upper: Int32Array, lower: Int32Array, constraintU
     tail[m + i] = constraintUpper[i]!;
     head[m + i] = constraintLower[i]!;
     weight[m + i] = constraintWeight[i]!;
+    minlen[m + i] = 0;
   }
   for (let i = 0; i < K; i++) {
     tail[m + c + i] = K;
@@ -470,13 +468,12 @@ function layerRanks(K: number, upper: Int32Array, lower: Int32Array, constraintU
 }
 
 interface Doors {
-  /** Per door: its container (cluster index), whether it is below it, and the cluster it lies in. */
+  /** Per door: its container (cluster index), and whether it is on the container's last layer (else its first). */
   cluster: number[];
   below: boolean[];
-  member: number[];
   /** Per edge through doors: its ends as layered nodes (doors numbered from L), upper first. */
   links: Array<{ edge: number; upper: number; lower: number; reversed: boolean }>;
-  /** Layering constraints: each door above (or below) every leaf of its container. */
+  /** Layering constraints: each door on or above (on or below) every leaf of its container. */
   constraintUpper: number[];
   constraintLower: number[];
   constraintWeight: number[];
@@ -496,7 +493,7 @@ function planDoors(
   leafUpper: number[],
   leafLower: number[],
 ): Doors {
-  const doors: Doors = { cluster: [], below: [], member: [], links: [], constraintUpper: [], constraintLower: [], constraintWeight: [] };
+  const doors: Doors = { cluster: [], below: [], links: [], constraintUpper: [], constraintLower: [], constraintWeight: [] };
   const C = clusterParent.length;
   const span = clusterSpans(C, L, leafCluster, clusterParent, innermostFirst, rank);
   const leavesOf: number[][] = Array.from({ length: C }, () => []);
@@ -512,10 +509,6 @@ function planDoors(
     const index = L + doors.cluster.length;
     doors.cluster.push(c);
     doors.below.push(below);
-    // The door lies in the innermost cluster around c that reaches past c's end.
-    let member = clusterParent[c]!;
-    while (member >= 0 && (below ? span.hi[member] === span.hi[c] : span.lo[member] === span.lo[c])) member = clusterParent[member]!;
-    doors.member.push(member);
     for (const leaf of leavesOf[c]!) {
       doors.constraintUpper.push(below ? leaf : index);
       doors.constraintLower.push(below ? index : leaf);
@@ -685,8 +678,6 @@ interface CoordinateInput {
   /** Which layers hold headers, and on which side of their clusters. */
   headerLayer: Uint8Array;
   headerSide: HeaderSide;
-  /** Each door node and the clusters whose sides it keeps within (the room it keeps from their left side). */
-  doors: Array<{ node: number; clear: Array<{ cluster: number; left: number }> }>;
 }
 
 /**
@@ -762,12 +753,6 @@ function clusterCoordinates(input: CoordinateInput): { x: Float64Array; left: Fl
     if (p < 0) continue;
     add(leftVar(p), leftVar(c), input.padLeft[p]!, 0);
     add(rightVar(c), rightVar(p), PAD, 0);
-  }
-  for (const door of input.doors) {
-    for (const { cluster, left } of door.clear) {
-      add(leftVar(cluster), door.node, left, 0);
-      add(door.node, rightVar(cluster), PAD, 0);
-    }
   }
   const value = networkSimplex(anchor + 1, tail, head, minlen, weight);
   const x = Float64Array.from(value.subarray(0, total));
