@@ -23,6 +23,10 @@ const CROWDED_TRACK_SPACING = 6;
 const CROWDED_TRACKS = 30;
 const CHANNEL_MARGIN = 20;
 const PORT_SPACING = 20;
+/** Two vertical legs closer than this read as one line: the tracks are ordered so that they never run side by side. */
+const LEG_CLEARANCE = 8;
+/** What running side by side costs, in crossings. */
+const ALONGSIDE = 100;
 const MIN_PORT_GAP = 8;
 
 export interface ChannelRoutingInput {
@@ -258,6 +262,16 @@ function uniqueSorted(values: number[]): number[] {
   return values.filter((v, i) => i === 0 || v !== values[i - 1]);
 }
 
+/** Whether a point of one list lies within LEG_CLEARANCE of a point of the other (both sorted). */
+function near(a: number[], b: number[]): boolean {
+  let j = 0;
+  for (const p of a) {
+    while (j < b.length && b[j]! < p - LEG_CLEARANCE) j++;
+    if (j < b.length && b[j]! <= p + LEG_CLEARANCE) return true;
+  }
+  return false;
+}
+
 function countInside(points: number[], lo: number, hi: number): number {
   let count = 0;
   for (const p of points) if (p > lo && p < hi) count++;
@@ -287,8 +301,9 @@ function assignTracks(bundles: Bundle[]): number {
       const B = items[b]!;
       if (B.lo > A.hi) break;
       // Cost of a above b: b's legs from the top cross a's run; a's legs to the bottom cross b's run.
-      const aAbove = countInside(B.topPoints, A.lo, A.hi) + countInside(A.bottomPoints, B.lo, B.hi);
-      const bAbove = countInside(A.topPoints, B.lo, B.hi) + countInside(B.bottomPoints, A.lo, A.hi);
+      // A leg rising from a's run to the bottom next to a leg dropping from the top to b's run runs along it unless b is above.
+      const aAbove = countInside(B.topPoints, A.lo, A.hi) + countInside(A.bottomPoints, B.lo, B.hi) + (near(A.bottomPoints, B.topPoints) ? ALONGSIDE : 0);
+      const bAbove = countInside(A.topPoints, B.lo, B.hi) + countInside(B.bottomPoints, A.lo, A.hi) + (near(B.bottomPoints, A.topPoints) ? ALONGSIDE : 0);
       if (aAbove < bAbove) {
         from.push(a);
         to.push(b);
