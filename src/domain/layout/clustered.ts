@@ -25,7 +25,7 @@
  *
  * Edges with a container at one end are left to the cross-edge router.
  */
-import type { NestedEdge, NestedLayout, NestedNode, HeaderAlign } from './containers.ts';
+import { CONTAINER_PADDING, type HeaderAlign, type NestedEdge, type NestedLayout, type NestedNode } from './containers.ts';
 import { backEdgesInInputOrder } from './cycles.ts';
 import { buildProperGraph, type ProperGraph } from './dummies.ts';
 import { drawSelfLoops, EDGE_HALF_GAP, LABEL_MARGIN, NODE_HALF_GAP, selfLoopReach, type SelfLoop } from './layered.ts';
@@ -37,7 +37,7 @@ import { assignPorts, LAYER_GAP, routeChannels, simplify, type Point } from './r
 import type { Box, Direction } from './types.ts';
 
 /** Room between a container's border and its content. */
-const PAD = 20;
+const PAD = CONTAINER_PADDING;
 /** Room a container's border keeps from a neighbour outside it, beyond the neighbour's own half gap. */
 const BORDER_GAP = 12;
 /** The least room between a header layer and the layer it heads. */
@@ -269,8 +269,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     halfGap[d] = NODE_HALF_GAP / 2;
   }
 
-  const nan = new Float64Array(graph.upper.length).fill(Number.NaN);
-  const ports = assignPorts(graph, order.position, width, nan, nan);
+  const ports = assignPorts(graph, order.position, width);
 
   // The header strip of a left-to-right cluster lies along its internal left side.
   const padLeft = Float64Array.from({ length: C }, (_, c) => PAD + (headerSide === 'strip' ? nodes[clusterNode[c]!]!.height : 0));

@@ -34,12 +34,7 @@ export interface ComponentInput {
   to: ArrayLike<number>;
   labelWidth: ArrayLike<number>;
   labelHeight: ArrayLike<number>;
-  /** Requested port offsets from the centre of `from` / `to` along their side (NaN: spread evenly). */
-  fromPort: ArrayLike<number>;
-  toPort: ArrayLike<number>;
   loops: SelfLoop[];
-  /** -1: the node goes on the first layer, 1: on the last, 0: wherever the layering puts it (a container's ports). */
-  pin: ArrayLike<number>;
   /** Target width / height in the internal frame, for wrapping over-wide layers. */
   aspect: number;
 }
@@ -73,7 +68,7 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
     alone[e] = input.labelWidth[e]! > 0 && input.labelHeight[e]! > 0 ? 1 : 0;
   }
   const edges = { upper, lower, alone };
-  const ranks = pinRanks(networkSimplexLayers(n, upper, lower), input.pin);
+  const ranks = networkSimplexLayers(n, upper, lower);
   const wrapping = wrapWideLayers(
     { nodeCount: n, width: input.width, height: input.height, hint: input.hint, edges, aspect: input.aspect },
     ranks,
@@ -81,8 +76,7 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
   const { wrapped } = wrapping;
   // Labelled edges get a layer of their own between every two layers (ranks doubled, as dot does): the label is a node there.
   const labelLayers = alone.some((a) => a === 1);
-  const pinned = wrapped ? pinRanks(wrapping.layer, input.pin) : wrapping.layer;
-  const layer = labelLayers ? pinned.map((l) => 2 * l) : pinned;
+  const layer = labelLayers ? wrapping.layer.map((l) => 2 * l) : wrapping.layer;
   const graph = buildProperGraph(n, layer, edges, wrapped);
   const labelNode = labelNodes(graph, layer, upper, alone);
   const order = orderLayers(graph, input.hint);
@@ -113,15 +107,7 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
     rightExtent[d] = width[d]! / 2;
     halfGap[d] = NODE_HALF_GAP / 2;
   }
-  // A pinned port belongs to the end of the input edge; in the proper graph that is the first or last proper edge.
-  const pinnedBottom = new Float64Array(graph.upper.length).fill(Number.NaN);
-  const pinnedTop = new Float64Array(graph.upper.length).fill(Number.NaN);
-  graph.chains.forEach((chain, e) => {
-    const [upperPin, lowerPin] = reversed[e] ? [input.toPort[e]!, input.fromPort[e]!] : [input.fromPort[e]!, input.toPort[e]!];
-    pinnedBottom[chain[0]!] = upperPin;
-    pinnedTop[chain[chain.length - 1]!] = lowerPin;
-  });
-  const ports = assignPorts(graph, order.position, width, pinnedBottom, pinnedTop);
+  const ports = assignPorts(graph, order.position, width);
   const multiplicity = new Float64Array(graph.upper.length);
   for (const chain of graph.chains) for (const pe of chain) multiplicity[pe]!++;
   const up = edgesByNode(total, graph.lower);
@@ -167,25 +153,6 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
   const routes = routing.routes.map((route, e) => (reversed[e] ? route.slice().reverse() : route));
   const { loopRoutes, loopLabels } = drawSelfLoops(input.loops, left, routing.y, width, height);
   return { x: left, y: routing.y, routes, labels: routing.labels, loopRoutes, loopLabels };
-}
-
-/** Pinned nodes move to a layer of their own before the first or after the last of the others. */
-function pinRanks(rank: Int32Array, pin: ArrayLike<number>): Int32Array {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (let v = 0; v < rank.length; v++) {
-    if (pin[v] !== 0) continue;
-    lo = Math.min(lo, rank[v]!);
-    hi = Math.max(hi, rank[v]!);
-  }
-  if (lo === Infinity) return rank;
-  let first = Infinity;
-  for (let v = 0; v < rank.length; v++) {
-    if (pin[v] !== 0) rank[v] = pin[v]! < 0 ? lo - 1 : hi + 1;
-    first = Math.min(first, rank[v]!);
-  }
-  for (let v = 0; v < rank.length; v++) rank[v]! -= first;
-  return rank;
 }
 
 /** Layer heights plus the minimum gaps: a lower bound on the drawing's height. */

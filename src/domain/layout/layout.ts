@@ -11,8 +11,9 @@
  * around the boxes in their way → turn the result into ids.
  */
 import { layoutClustered } from './clustered.ts';
-import { layoutNested, type NestedEdge, type NestedNode } from './containers.ts';
+import type { NestedEdge, NestedLayout, NestedNode } from './containers.ts';
 import { routeCrossEdges } from './cross-edges.ts';
+import { layoutLevel } from './level.ts';
 import type { LayoutInput, LayoutResult } from './types.ts';
 
 export type { Box, Direction, LayoutEdge, LayoutInput, LayoutNode, LayoutResult } from './types.ts';
@@ -42,7 +43,7 @@ export function layoutGraph(input: LayoutInput): LayoutResult {
     labelHeight: Math.max(0, finite(edge.labelHeight ?? 0)),
   }));
 
-  const laid = parent.some((p) => p >= 0) ? layoutClustered(direction, nested, nestedEdges) : layoutNested(direction, nested, nestedEdges);
+  const laid = parent.some((p) => p >= 0) ? layoutClustered(direction, nested, nestedEdges) : layoutFlat(direction, nested, nestedEdges);
   routeCrossEdges(direction, laid.boxes, parent, nestedEdges, laid, nested.map((node) => node.height));
 
   const result: LayoutResult = { nodes: {}, edges: {} };
@@ -57,6 +58,16 @@ export function layoutGraph(input: LayoutInput): LayoutResult {
     result.edges[edge.id] = label ? { points, label: { x: round(label[0]), y: round(label[1]) } } : { points };
   });
   return result;
+}
+
+/** A graph without containers: one level, laid out by the layered engine component by component. */
+function layoutFlat(direction: LayoutInput['direction'], nodes: NestedNode[], edges: NestedEdge[]): NestedLayout {
+  const laid = layoutLevel(
+    direction,
+    nodes.map((node, i) => ({ width: node.width, height: node.height, hint: i })),
+    edges,
+  );
+  return { boxes: laid.boxes, routes: laid.routes, labels: laid.labels, headerAlign: nodes.map(() => null) };
 }
 
 function finite(value: number): number {

@@ -18,8 +18,6 @@ export interface LevelNode {
   height: number;
   /** Input order, for deterministic tie-breaks that follow the spec. */
   hint: number;
-  /** -1: on the first layer, 1: on the last (where a container's edges enter and leave it). */
-  pin?: number;
 }
 
 export interface LevelEdge {
@@ -27,12 +25,6 @@ export interface LevelEdge {
   to: number;
   labelWidth: number;
   labelHeight: number;
-  /**
-   * Where the edge should leave `from` / enter `to`: an offset from the node's
-   * centre along the side it uses (x for TB/BT, y for LR/RL). Unset: spread evenly.
-   */
-  fromPort?: number;
-  toPort?: number;
 }
 
 export interface LevelLayout {
@@ -57,9 +49,7 @@ interface PlacedComponent {
 export function layoutLevel(direction: Direction, nodes: LevelNode[], edges: LevelEdge[]): LevelLayout {
   const components = connectedComponents(nodes, edges);
   const placed = components.map((component) => layoutOneComponent(direction, nodes, edges, component));
-  // With a container's ports, components sit side by side across the flow: a port's line to the border then meets no other component.
-  const acrossFlow = nodes.some((node) => node.pin) ? (transposed(direction) ? 'column' : 'row') : null;
-  return packComponents(nodes.length, edges.length, placed, acrossFlow);
+  return packComponents(nodes.length, edges.length, placed);
 }
 
 function connectedComponents(nodes: LevelNode[], edges: LevelEdge[]): Array<{ nodes: number[]; edges: number[] }> {
@@ -137,10 +127,7 @@ function layoutOneComponent(
     to: linkEdges.map((e) => local.get(edges[e]!.to)!),
     labelWidth: linkEdges.map((e) => labelSize(e)[0]),
     labelHeight: linkEdges.map((e) => labelSize(e)[1]),
-    fromPort: linkEdges.map((e) => edges[e]!.fromPort ?? Number.NaN),
-    toPort: linkEdges.map((e) => edges[e]!.toPort ?? Number.NaN),
     loops,
-    pin: component.nodes.map((v) => nodes[v]!.pin ?? 0),
     aspect: swap ? 1 / TARGET_ASPECT : TARGET_ASPECT,
   });
 
@@ -199,7 +186,7 @@ function layoutOneComponent(
 }
 
 /** Shelf packing in input order, rows about as wide as a block of the target aspect would be. */
-function packComponents(nodeCount: number, edgeCount: number, placed: PlacedComponent[], acrossFlow: 'row' | 'column' | null): LevelLayout {
+function packComponents(nodeCount: number, edgeCount: number, placed: PlacedComponent[]): LevelLayout {
   let area = 0;
   let widest = 0;
   for (const c of placed) {
@@ -218,7 +205,7 @@ function packComponents(nodeCount: number, edgeCount: number, placed: PlacedComp
   let rowHeight = 0;
   let width = 0;
   for (const c of placed) {
-    if (acrossFlow === 'column' ? x > 0 : acrossFlow === null && x > 0 && x + c.width > rowWidth) {
+    if (x > 0 && x + c.width > rowWidth) {
       y += rowHeight + COMPONENT_GAP;
       x = 0;
       rowHeight = 0;

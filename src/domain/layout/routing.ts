@@ -27,7 +27,6 @@ const PORT_SPACING = 20;
 const LEG_CLEARANCE = 8;
 /** What running side by side costs, in crossings. */
 const ALONGSIDE = 100;
-const MIN_PORT_GAP = 8;
 
 export interface ChannelRoutingInput {
   graph: ProperGraph;
@@ -159,17 +158,9 @@ export interface PortOffsets {
 
 /**
  * Ports along the bottom and top of each node, ordered by the position of the
- * other end; dummies use their centre. A pinned port (an edge that really ends
- * at a node inside a container) keeps its offset where the side allows; the
- * ports of one side then keep a minimum spacing.
+ * other end; dummies use their centre.
  */
-export function assignPorts(
-  graph: ProperGraph,
-  position: Int32Array,
-  width: Float64Array,
-  pinnedBottom: Float64Array,
-  pinnedTop: Float64Array,
-): PortOffsets {
+export function assignPorts(graph: ProperGraph, position: Int32Array, width: Float64Array): PortOffsets {
   const { upper, lower, realCount } = graph;
   const bottom = new Float64Array(upper.length);
   const top = new Float64Array(upper.length);
@@ -179,48 +170,19 @@ export function assignPorts(
     if (upper[e]! < realCount) downEdges[upper[e]!]!.push(e);
     if (lower[e]! < realCount) upEdges[lower[e]!]!.push(e);
   }
-  const spread = (v: number, edges: number[], otherEnd: Int32Array, pinned: Float64Array, out: Float64Array): void => {
+  const spread = (v: number, edges: number[], otherEnd: Int32Array, out: Float64Array): void => {
     if (edges.length === 0) return;
     const half = (width[v]! * 0.8) / 2;
     edges.sort((a, b) => position[otherEnd[a]!]! - position[otherEnd[b]!]! || a - b);
     const last = edges.length - 1;
     const spacing = last > 0 ? Math.min(PORT_SPACING, (2 * half) / last) : 0;
     edges.forEach((e, k) => (out[e] = (k - last / 2) * spacing));
-    if (!edges.some((e) => !Number.isNaN(pinned[e]!))) return;
-    // Pinned ports pull towards their pins, in the same left-to-right order and a minimum gap apart.
-    const gap = Math.min(MIN_PORT_GAP, last > 0 ? (2 * half) / last : 0);
-    const target = edges.map((e, k) => (Number.isNaN(pinned[e]!) ? out[e]! : pinned[e]!) - k * gap);
-    const weight = edges.map((e) => (Number.isNaN(pinned[e]!) ? 0.1 : 1));
-    const fitted = isotonicFit(target, weight);
-    edges.forEach((e, k) => (out[e] = Math.min(half - last * gap, Math.max(-half, fitted[k]!)) + k * gap));
   };
   for (let v = 0; v < realCount; v++) {
-    spread(v, downEdges[v]!, lower, pinnedBottom, bottom);
-    spread(v, upEdges[v]!, upper, pinnedTop, top);
+    spread(v, downEdges[v]!, lower, bottom);
+    spread(v, upEdges[v]!, upper, top);
   }
   return { bottom, top };
-}
-
-/** The non-decreasing sequence closest to `target` in weighted least squares (pool adjacent violators). */
-function isotonicFit(target: number[], weight: number[]): number[] {
-  const value: number[] = [];
-  const mass: number[] = [];
-  const count: number[] = [];
-  target.forEach((t, i) => {
-    value.push(t);
-    mass.push(weight[i]!);
-    count.push(1);
-    while (value.length > 1 && value[value.length - 2]! >= value[value.length - 1]!) {
-      const m = mass.pop()!;
-      const v = value.pop()!;
-      const c = count.pop()!;
-      const k = value.length - 1;
-      value[k] = (value[k]! * mass[k]! + v * m) / (mass[k]! + m);
-      mass[k]! += m;
-      count[k]! += c;
-    }
-  });
-  return value.flatMap((v, k) => new Array<number>(count[k]!).fill(v));
 }
 
 /** Groups a channel's edges into bundles: edges leaving one dummy point together, or entering one together. */
