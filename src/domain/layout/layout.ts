@@ -3,12 +3,13 @@
  * deterministic function (no clock, no randomness beyond fixed seeds).
  *
  * Pipeline: sanitise the input (unknown parents and parent cycles fall back to
- * the top level; edges naming unknown nodes are dropped) → lay out every
- * container level, innermost first, with the layered engine (layered.ts), an
- * edge that crosses container borders taking part in every level it crosses →
- * place the levels inside their containers and join each crossing edge's pieces
- * at the borders → route the edges between a container and a node inside it
- * around the boxes in their way → turn the result into ids.
+ * the top level; edges naming unknown nodes are dropped) → without containers,
+ * lay out each connected component with the layered engine (layered.ts) and
+ * pack them (level.ts); with containers, lay out every leaf in one layered
+ * drawing with each container as a cluster (clustered.ts) → route what is left
+ * (an edge between a container and a node inside it, or between containers
+ * side by side) around the boxes in its way (cross-edges.ts) → turn the result
+ * into ids.
  */
 import { layoutClustered } from './clustered.ts';
 import type { NestedEdge, NestedLayout, NestedNode } from './containers.ts';
