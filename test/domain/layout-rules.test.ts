@@ -64,3 +64,35 @@ test('edges between containers cross only borders, never a container label or a 
     assert.deepEqual(found, [], direction);
   }
 });
+
+test('the branches of a decision leave from distinct vertices', () => {
+  for (const direction of ['TB', 'LR']) {
+    const elements = build({
+      layout: { direction },
+      nodes: [
+        { id: 'cart', label: 'Review cart' },
+        { id: 'signed', label: 'Signed in?', shape: 'diamond' },
+        { id: 'login', label: 'Sign in or continue as guest' },
+        { id: 'address', label: 'Collect shipping address' },
+      ],
+      edges: ['cart -> signed', 'signed -> address : yes', 'signed -> login : no', 'login -> address'],
+    });
+    const byIds = byId(elements);
+    const diamond = byIds.get('signed')!;
+    const vertices: Array<[string, number, number]> = [
+      ['top', diamond.x + diamond.width / 2, diamond.y],
+      ['bottom', diamond.x + diamond.width / 2, diamond.y + diamond.height],
+      ['left', diamond.x, diamond.y + diamond.height / 2],
+      ['right', diamond.x + diamond.width, diamond.y + diamond.height / 2],
+    ];
+    const vertexOf = (arrowId: string): string => {
+      const arrow = byIds.get(arrowId)!;
+      const [x, y] = [arrow.x + arrow.points[0][0], arrow.y + arrow.points[0][1]];
+      const [name, vx, vy] = vertices.reduce((best, v) => (Math.hypot(v[1] - x, v[2] - y) < Math.hypot(best[1] - x, best[2] - y) ? v : best));
+      assert.ok(Math.hypot(vx - x, vy - y) <= 8, `${direction}: ${arrowId} leaves from a vertex (${name} is ${Math.hypot(vx - x, vy - y).toFixed(1)} px away)`);
+      return name;
+    };
+    assert.notEqual(vertexOf('signed-to-address'), vertexOf('signed-to-login'), direction);
+    assert.deepEqual(kinds(elements), [], direction);
+  }
+});

@@ -9,10 +9,12 @@
  * drawing with each container as a cluster (clustered.ts) → route what is left
  * (an edge between a container and a node inside it, or between containers
  * side by side) around the boxes in its way (cross-edges.ts) → turn the result
+ * (a decision's branches then leave from distinct vertices: branches.ts) → turn the result
  * into ids.
  */
 import { layoutClustered } from './clustered.ts';
 import type { NestedEdge, NestedLayout, NestedNode } from './containers.ts';
+import { spreadDiamondBranches } from './branches.ts';
 import { routeCrossEdges } from './cross-edges.ts';
 import { layoutLevel } from './level.ts';
 import type { LayoutInput, LayoutResult } from './types.ts';
@@ -46,6 +48,15 @@ export function layoutGraph(input: LayoutInput): LayoutResult {
 
   const laid = parent.some((p) => p >= 0) ? layoutClustered(direction, nested, nestedEdges) : layoutFlat(direction, nested, nestedEdges);
   routeCrossEdges(direction, laid.boxes, parent, nestedEdges, laid, nested.map((node) => node.height));
+  spreadDiamondBranches(
+    direction,
+    laid.boxes,
+    nodes.map((node) => node.diamond === true),
+    nestedEdges.map((edge) => edge.from),
+    nestedEdges.map((edge) => edge.to),
+    laid.routes,
+    laid.labels,
+  );
 
   const result: LayoutResult = { nodes: {}, edges: {} };
   nodes.forEach((node, i) => {

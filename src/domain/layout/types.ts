@@ -11,6 +11,8 @@ export interface LayoutNode {
   height: number;
   /** Id of the container node this node is nested in, if any. */
   parent?: string | null;
+  /** A diamond (a decision): its branches leave from distinct vertices. */
+  diamond?: boolean;
 }
 
 export interface LayoutEdge {

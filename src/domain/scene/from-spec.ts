@@ -202,7 +202,13 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
   const edgeLabels = new Map(spec.edges.map((edge) => [edge.id, edge.label === null ? null : textBlock(edge.label, EDGE_LABEL_WRAP)]));
   const layout = options.layout({
     direction: spec.direction,
-    nodes: spec.nodes.map((n) => ({ id: n.id, width: plans.get(n.id)!.width, height: plans.get(n.id)!.height, parent: n.parent })),
+    nodes: spec.nodes.map((n) => ({
+      id: n.id,
+      width: plans.get(n.id)!.width,
+      height: plans.get(n.id)!.height,
+      parent: n.parent,
+      ...(plans.get(n.id)!.shape === 'diamond' ? { diamond: true } : {}),
+    })),
     edges: spec.edges.map((e) => {
       const label = edgeLabels.get(e.id);
       return { id: e.id, from: e.from, to: e.to, ...(label ? { labelWidth: Math.ceil(label.width), labelHeight: Math.ceil(label.height) } : {}) };

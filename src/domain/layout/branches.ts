@@ -1,0 +1,76 @@
+/**
+ * A decision's branches leave from distinct vertices: when two or more edges
+ * leave a diamond by the same side (its bottom vertex, in a top-to-bottom flow),
+ * the one whose route turns left first leaves from the left vertex instead, and
+ * the one that turns right from the right vertex: out sideways, then along the
+ * flow to where its route ran on; a branch left alone on that side then leaves
+ * from the middle vertex. Routes whose label sits on that first stretch keep
+ * their place.
+ */
+import { simplify, type Point } from './routing.ts';
+import type { Box, Direction } from './types.ts';
+
+/** How far a branch runs out of its side vertex before it turns along the flow. */
+const BRANCH_REACH = 16;
+const EPSILON = 0.5;
+
+export function spreadDiamondBranches(
+  direction: Direction,
+  boxes: Box[],
+  diamond: ArrayLike<boolean>,
+  from: ArrayLike<number>,
+  to: ArrayLike<number>,
+  routes: Array<Point[] | null>,
+  labels: Array<Point | null>,
+): void {
+  // Work in a frame where the flow is vertical: transpose left-to-right drawings.
+  const swap = direction === 'LR' || direction === 'RL';
+  const t = (p: Point): Point => (swap ? [p[1], p[0]] : p);
+  const frameBox = (b: Box): Box => (swap ? { x: b.y, y: b.x, width: b.height, height: b.width } : b);
+  const leaving = new Map<number, number[]>();
+  for (let e = 0; e < from.length; e++) {
+    if (!diamond[from[e]!] || from[e] === to[e] || !routes[e]) continue;
+    const list = leaving.get(from[e]!) ?? [];
+    list.push(e);
+    leaving.set(from[e]!, list);
+  }
+  for (const [v, list] of leaving) {
+    const box = frameBox(boxes[v]!);
+    const moved = new Set<number>();
+    const centreY = box.y + box.height / 2;
+    for (const side of [box.y, box.y + box.height]) {
+      // Branches that leave by this side, turning left or right on their first run along it.
+      const turning: Array<{ e: number; x0: number; towards: -1 | 1 }> = [];
+      for (const e of list) {
+        const route = routes[e]!.map(t);
+        if (route.length < 3 || Math.abs(route[0]![1] - side) > EPSILON) continue;
+        const [p0, p1, p2] = route as [Point, Point, Point];
+        if (Math.abs(p0[0] - p1[0]) > EPSILON || Math.abs(p1[1] - p2[1]) > EPSILON || Math.abs(p2[0] - p1[0]) < EPSILON) continue;
+        const label = labels[e] ? t(labels[e]!) : null;
+        if (label && Math.abs(label[0] - p0[0]) <= EPSILON && (label[1] - p0[1]) * (label[1] - p1[1]) <= 0) continue;
+        turning.push({ e, x0: p0[0], towards: p2[0] < p1[0] ? -1 : 1 });
+      }
+      const sharing = list.filter((e) => Math.abs(routes[e]!.map(t)[0]![1] - side) <= EPSILON).length;
+      if (sharing < 2) continue;
+      for (const towards of [-1, 1] as const) {
+        const candidates = turning.filter((c) => c.towards === towards).sort((a, b) => towards * (b.x0 - a.x0));
+        const chosen = candidates[0];
+        if (!chosen) continue;
+        const route = routes[chosen.e]!.map(t);
+        const vertexX = towards < 0 ? box.x : box.x + box.width;
+        const outX = vertexX + towards * BRANCH_REACH;
+        const turned: Point[] = [[vertexX, centreY], [outX, centreY], [outX, route[1]![1]], ...route.slice(2)];
+        routes[chosen.e] = simplify(turned).map(t);
+        moved.add(chosen.e);
+      }
+      // The one branch left on this side leaves from its vertex, when its first run can shift there.
+      const staying = list.filter((e) => !moved.has(e) && Math.abs(routes[e]!.map(t)[0]![1] - side) <= EPSILON);
+      const only = staying.length === 1 ? turning.find((c) => c.e === staying[0]) : undefined;
+      if (only) {
+        const route = routes[only.e]!.map(t);
+        const centreX = box.x + box.width / 2;
+        routes[only.e] = simplify([[centreX, route[0]![1]], [centreX, route[1]![1]], ...route.slice(2)]).map(t);
+      }
+    }
+  }
+}
