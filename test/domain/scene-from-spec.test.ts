@@ -99,8 +99,7 @@ describe('generated scenes', () => {
         const elements = build({ ...(spec as object), layout: { direction } });
         assert.equal(elements.length, generatedElementCount(parseSpec({ ...(spec as object), layout: { direction } }, { isIcon: isCatalogIcon })));
         checkInvariants(elements);
-        // Layout-quality kinds are asserted by the layout's own tests.
-        assert.deepEqual(lintScene(elements).filter((i) => !isLayoutKind(i.kind)), []);
+        assert.deepEqual(lintScene(elements), []);
         await assertSurvivesRestore(elements, { refreshDimensions: true });
       });
     }

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { isLayoutKind } from '../../src/domain/lint/lint.ts';
 import { type Harness, sceneOf, startHarness, type TestUser } from '../helpers/harness.ts';
 
 let h: Harness;
@@ -35,8 +34,7 @@ describe('POST /diagrams with a spec', () => {
     assert.equal(arrow.strokeStyle, 'dashed');
     const lint = await h.call('GET', `/api/v1/diagrams/${res.json().id}/lint`, { token: alice.token });
     assert.equal(lint.statusCode, 200);
-    // Layout-quality kinds are asserted by the layout's own tests.
-    assert.deepEqual(lint.json().issues.filter((i: { kind: string }) => !isLayoutKind(i.kind)), []);
+    assert.deepEqual(lint.json().issues, []);
   });
 
   test('the same spec twice gives byte-identical elements', async () => {

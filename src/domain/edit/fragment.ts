@@ -7,7 +7,7 @@
  */
 import { ApiError, type ErrorCode } from '../../errors.ts';
 import { inspectPayload, isPlainObject, quote } from '../payload.ts';
-import { ICON_GAP, ICON_SIZE, MARGIN, MIN_SIZE, planNode, type TextBlock } from '../scene/from-spec.ts';
+import { ICON_GAP, ICON_SIZE, MARGIN, MIN_SIZE, planNode, textNodeSize, type TextBlock } from '../scene/from-spec.ts';
 import { FONT_FAMILY_EXCALIFONT, FONT_SIZE } from '../scene/elements.ts';
 import { generatedNodeIds, parseEdge, parseNode } from '../spec/parse.ts';
 import { SPEC_LIMITS, type SpecEdge, type SpecNode } from '../spec/types.ts';
@@ -170,19 +170,21 @@ function sizeNode(node: SpecNode, named: string): NodeSize {
 
 function sizeTextNode(node: SpecNode, planned: TextBlock, named: string): NodeSize {
   let label = planned;
-  if (node.width !== undefined) {
+  // The given width is the node's: with an icon, the text has what the icon leaves beside it.
+  const room = node.width === undefined ? undefined : node.width - (node.icon ? ICON_SIZE + ICON_GAP : 0);
+  if (room !== undefined && room > 0) {
     const oneLine = measureText(planned.original, FONT_SIZE, FONT_FAMILY_EXCALIFONT);
-    if (oneLine.width <= node.width) label = { text: planned.original, original: planned.original, ...oneLine, autoResize: true };
+    if (oneLine.width <= room) label = { text: planned.original, original: planned.original, ...oneLine, autoResize: true };
     else {
-      const text = wrapText(planned.original, FONT_SIZE, node.width, FONT_FAMILY_EXCALIFONT);
-      label = { text, original: planned.original, width: node.width, height: measureText(text, FONT_SIZE, FONT_FAMILY_EXCALIFONT).height, autoResize: false };
+      const text = wrapText(planned.original, FONT_SIZE, room, FONT_FAMILY_EXCALIFONT);
+      label = { text, original: planned.original, width: room, height: measureText(text, FONT_SIZE, FONT_FAMILY_EXCALIFONT).height, autoResize: false };
     }
   }
-  const width = node.width ?? Math.max(label.width, node.icon ? ICON_SIZE : 0);
-  const needed = label.height + (node.icon ? ICON_SIZE + ICON_GAP : 0);
-  const height = node.height ?? needed;
-  if (needed > height + 0.5 || (node.icon && width < ICON_SIZE)) {
-    fail('INVALID_SPEC', `${named}: its text needs at least ${Math.ceil(Math.max(label.width, node.icon ? ICON_SIZE : 0))} × ${Math.ceil(needed)} px; this one is ${width} × ${height}`);
+  const needed = textNodeSize(label, Boolean(node.icon), false);
+  const width = node.width ?? needed.width;
+  const height = node.height ?? needed.height;
+  if (needed.height > height + 0.5 || needed.width > width + 0.5) {
+    fail('INVALID_SPEC', `${named}: its text needs at least ${Math.ceil(needed.width)} × ${Math.ceil(needed.height)} px; this one is ${width} × ${height}`);
   }
   return { shape: 'text', width, height, label };
 }

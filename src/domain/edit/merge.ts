@@ -5,7 +5,7 @@
  * elements of each new node.
  */
 import type { Box } from '../layout/types.ts';
-import { boundTextArea, boundTextPosition, ICON_GAP, ICON_SIZE, iconElement, styleOf, textElement } from '../scene/from-spec.ts';
+import { boundTextArea, boundTextPosition, ICON_GAP, ICON_SIZE, iconElement, styleOf, textElement, textNodePlaces } from '../scene/from-spec.ts';
 import { addBound, baseElement, type ExcalidrawElement, FONT_FAMILY_EXCALIFONT, FONT_SIZE, indexKeyAfter, isIndexKey } from '../scene/elements.ts';
 import { getLineHeight, isKnownFontFamily, measureText, wrapText } from '../text/metrics.ts';
 import { type BoxShape, fail, type NewNode, type NodeUpdate } from './fragment.ts';
@@ -146,15 +146,17 @@ function relabelText(element: SceneElement, label: string): void {
 export function addNode(merge: Merge, { node, size }: NewNode, box: Box): void {
   if (size.shape === 'text') {
     const label = size.label!;
+    // Added nodes keep the default arrangement: the icon on the left.
+    const place = textNodePlaces(box, label, false);
     merge.create(
-      textElement(node.id, label, { x: box.x + (box.width - label.width) / 2, y: box.y + box.height - label.height }, 0, merge.now, {
+      textElement(node.id, label, place.text, 0, merge.now, {
         containerId: null,
         textAlign: 'center',
         verticalAlign: 'top',
         strokeColor: node.strokeColor,
       }),
     );
-    if (node.icon) merge.create(iconElement(node, { x: box.x + box.width / 2 - ICON_SIZE / 2, y: box.y }, 0, merge.now, []));
+    if (node.icon) merge.create(iconElement(node, place.icon, 0, merge.now, []));
     return;
   }
   const shape = merge.create(baseElement(node.id, size.shape, box, 0, merge.now, styleOf(node)));

@@ -77,7 +77,7 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
   // Labelled edges get a layer of their own between every two layers (ranks doubled, as dot does): the label is a node there.
   const labelLayers = alone.some((a) => a === 1);
   const layer = labelLayers ? wrapping.layer.map((l) => 2 * l) : wrapping.layer;
-  const graph = buildProperGraph(n, layer, edges, wrapped);
+  const graph = buildProperGraph(n, layer, edges, false);
   const labelNode = labelNodes(graph, layer, upper, alone);
   const order = orderLayers(graph, input.hint);
 

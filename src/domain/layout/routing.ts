@@ -27,6 +27,7 @@ const PORT_SPACING = 20;
 const LEG_CLEARANCE = 8;
 /** What running side by side costs, in crossings. */
 const ALONGSIDE = 100;
+const ALONGSIDE_WEIGHT = 20;
 
 export interface ChannelRoutingInput {
   graph: ProperGraph;
@@ -261,17 +262,22 @@ function assignTracks(bundles: Bundle[]): number {
     for (let jj = ii + 1; jj < k; jj++) {
       const b = sorted[jj]!;
       const B = items[b]!;
-      if (B.lo > A.hi) break;
+      // Runs that end within the clearance of each other are as good as overlapping: their legs would run alongside.
+      if (B.lo > A.hi + LEG_CLEARANCE) break;
       // Cost of a above b: b's legs from the top cross a's run; a's legs to the bottom cross b's run.
       // A leg rising from a's run to the bottom next to a leg dropping from the top to b's run runs along it unless b is above.
       const aAbove = countInside(B.topPoints, A.lo, A.hi) + countInside(A.bottomPoints, B.lo, B.hi) + (near(A.bottomPoints, B.topPoints) ? ALONGSIDE : 0);
       const bAbove = countInside(A.topPoints, B.lo, B.hi) + countInside(B.bottomPoints, A.lo, A.hi) + (near(B.bottomPoints, A.topPoints) ? ALONGSIDE : 0);
-      if (aAbove < bAbove) {
-        from.push(a);
-        to.push(b);
-      } else if (bAbove < aAbove) {
-        from.push(b);
-        to.push(a);
+      // Where cycles are broken (Eades et al. count edges), a constraint against running alongside weighs as many.
+      const copies = Math.abs(aAbove - bAbove) >= ALONGSIDE ? ALONGSIDE_WEIGHT : 1;
+      for (let c = 0; c < copies; c++) {
+        if (aAbove < bAbove) {
+          from.push(a);
+          to.push(b);
+        } else if (bAbove < aAbove) {
+          from.push(b);
+          to.push(a);
+        }
       }
     }
   }
@@ -311,7 +317,7 @@ function assignTracks(bundles: Bundle[]): number {
     taken.length = 0;
     for (let j = 0; j < i; j++) {
       const B = items[sequence[j]!]!;
-      if (B.lo <= A.hi && A.lo <= B.hi) taken.push(B.track);
+      if (B.lo <= A.hi + LEG_CLEARANCE && A.lo <= B.hi + LEG_CLEARANCE) taken.push(B.track);
     }
     taken.sort((p, q) => p - q);
     let track = forcedBelow[a]!;

@@ -53,11 +53,33 @@ export function textBlock(label: string, wrapAt: number): TextBlock | null {
   return { text, original: label, width, height };
 }
 
-export function planNode(node: SpecNode, isContainer: boolean, depth: number): NodePlan {
+/**
+ * A text node with an icon: the icon beside the text, across the flow (on the
+ * left in a vertical flow, on top in a horizontal one), so an arrow that
+ * reaches the text along the flow never runs across the icon.
+ */
+export function textNodeSize(label: { width: number; height: number }, hasIcon: boolean, iconOnTop: boolean): { width: number; height: number } {
+  if (!hasIcon) return { width: label.width, height: label.height };
+  if (iconOnTop) return { width: Math.max(label.width, ICON_SIZE), height: ICON_SIZE + ICON_GAP + label.height };
+  return { width: ICON_SIZE + ICON_GAP + label.width, height: Math.max(label.height, ICON_SIZE) };
+}
+
+/** Where a text node's text and icon go in its box (see textNodeSize). */
+export function textNodePlaces(box: { x: number; y: number; width: number; height: number }, label: { width: number; height: number }, iconOnTop: boolean) {
+  if (iconOnTop) {
+    return { text: { x: box.x + (box.width - label.width) / 2, y: box.y + box.height - label.height }, icon: { x: box.x + box.width / 2 - ICON_SIZE / 2, y: box.y } };
+  }
+  return {
+    text: { x: box.x + box.width - label.width, y: box.y + (box.height - label.height) / 2 },
+    icon: { x: box.x, y: box.y + (box.height - ICON_SIZE) / 2 },
+  };
+}
+
+/** `iconOnTop`: where a text node's icon goes (on top in a horizontal flow, on the left in a vertical one). */
+export function planNode(node: SpecNode, isContainer: boolean, depth: number, iconOnTop = false): NodePlan {
   if (node.shape === 'text') {
     const label = standaloneText(node.label === '' ? node.id : node.label);
-    const iconExtra = node.icon ? ICON_SIZE + ICON_GAP : 0;
-    return { node, label, isContainer: false, depth, shape: 'text', width: Math.max(label.width, node.icon ? ICON_SIZE : 0), height: label.height + iconExtra };
+    return { node, label, isContainer: false, depth, shape: 'text', ...textNodeSize(label, Boolean(node.icon), iconOnTop) };
   }
   if (isContainer) {
     // A container's header: its label, and its icon after the label on the same row.
@@ -197,7 +219,8 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
     for (let p = node.parent; p; p = byId.get(p)!.parent) depth++;
     return depth;
   };
-  const plans = new Map(spec.nodes.map((node) => [node.id, planNode(node, children.has(node.id), depthOf(node))]));
+  const iconOnTop = spec.direction === 'LR' || spec.direction === 'RL';
+  const plans = new Map(spec.nodes.map((node) => [node.id, planNode(node, children.has(node.id), depthOf(node), iconOnTop)]));
 
   const edgeLabels = new Map(spec.edges.map((edge) => [edge.id, edge.label === null ? null : textBlock(edge.label, EDGE_LABEL_WRAP)]));
   const layout = options.layout({
@@ -229,10 +252,10 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
     const { node } = plan;
     const box = layout.nodes[node.id]!;
     if (plan.shape === 'text') {
-      const textBox = { x: box.x + (box.width - plan.label!.width) / 2, y: box.y + box.height - plan.label!.height };
-      const text = push(textElement(node.id, plan.label!, textBox, order++, options.updated, { containerId: null, textAlign: 'center', verticalAlign: 'top', strokeColor: node.strokeColor }));
+      const place = textNodePlaces(box, plan.label!, iconOnTop);
+      const text = push(textElement(node.id, plan.label!, place.text, order++, options.updated, { containerId: null, textAlign: 'center', verticalAlign: 'top', strokeColor: node.strokeColor }));
       shapes.set(node.id, text);
-      if (node.icon) push(iconElement(node, { x: box.x + box.width / 2 - ICON_SIZE / 2, y: box.y }, order++, options.updated, []));
+      if (node.icon) push(iconElement(node, place.icon, order++, options.updated, []));
       continue;
     }
     const shape = push(baseElement(node.id, plan.shape, box, order++, options.updated, plan.isContainer ? { strokeColor: node.strokeColor, backgroundColor: node.backgroundColor, fillStyle: node.fillStyle, strokeStyle: 'dashed' } : styleOf(node)));
