@@ -10,6 +10,8 @@ import type { Point } from './routing.ts';
 import type { Box } from './types.ts';
 
 export const ROUTE_MARGIN = 12;
+/** Segments within this many pixels of a line count as on it. */
+const ALONGSIDE_TOLERANCE = 5;
 const BEND_COST = 40;
 /** Running right along an obstacle costs a little more than running down the middle of a gap. */
 const HUGGING_FACTOR = 1.15;
@@ -63,12 +65,16 @@ export class OccupiedSegments {
     const n = across.length;
     out.fill(0, 0, lines.length * n);
     for (let j = 0; j < lines.length; j++) {
-      const list = map.get(Math.round(lines[j]!));
-      if (!list) continue;
-      for (const [lo, hi] of list) {
-        for (let i = Math.max(0, indexOf(across, lo) - 1); i + 1 < n && across[i]! < hi; i++) {
-          const overlap = Math.min(hi, across[i + 1]!) - Math.max(lo, across[i]!);
-          if (overlap > 0) out[j * n + i]! += overlap;
+      // A segment a few pixels off the line runs along it just the same, once drawn by hand.
+      const line = Math.round(lines[j]!);
+      for (let key = line - ALONGSIDE_TOLERANCE; key <= line + ALONGSIDE_TOLERANCE; key++) {
+        const list = map.get(key);
+        if (!list) continue;
+        for (const [lo, hi] of list) {
+          for (let i = Math.max(0, indexOf(across, lo) - 1); i + 1 < n && across[i]! < hi; i++) {
+            const overlap = Math.min(hi, across[i + 1]!) - Math.max(lo, across[i]!);
+            if (overlap > 0) out[j * n + i]! += overlap;
+          }
         }
       }
     }
