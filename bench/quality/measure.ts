@@ -39,24 +39,30 @@ export function defectCount(measures: SceneMeasures): number {
 
 /**
  * Arrows the author wrote from → to whose target's centre lies upstream of the
- * source's along the layout direction (TB: above it), by more than the slack.
+ * source's along the layout direction (TB: above it), by more than the slack,
+ * unless the arrow both leaves its source and enters its target moving
+ * downstream: that is a drawing folded into bands (a long chain wrapped into
+ * rows), read like lines of text, where the arrow runs on into the next band.
  */
 function againstFlow(elements: Element[], direction: Direction): string[] {
   const byId = new Map(elements.map((e) => [e.id as string, e]));
-  const downstream = (from: Element, to: Element): number => {
-    const [fx, fy] = centreOf(from);
-    const [tx, ty] = centreOf(to);
+  const along = ([fx, fy]: [number, number], [tx, ty]: [number, number]): number => {
     if (direction === 'TB') return ty - fy;
     if (direction === 'BT') return fy - ty;
     if (direction === 'LR') return tx - fx;
     return fx - tx;
+  };
+  const downstream = (from: Element, to: Element): number => along(centreOf(from), centreOf(to));
+  const runsOn = (arrow: Element): boolean => {
+    const points = (arrow.points as Array<[number, number]>).map(([x, y]): [number, number] => [arrow.x + x, arrow.y + y]);
+    return points.length >= 2 && along(points[0]!, points[1]!) > 0 && along(points[points.length - 2]!, points[points.length - 1]!) > 0;
   };
   return elements
     .filter((e) => e.type === 'arrow' && e.startBinding && e.endBinding && e.startBinding.elementId !== e.endBinding.elementId)
     .filter((arrow) => {
       const from = byId.get(arrow.startBinding.elementId);
       const to = byId.get(arrow.endBinding.elementId);
-      return from !== undefined && to !== undefined && downstream(from, to) < -AGAINST_FLOW_SLACK;
+      return from !== undefined && to !== undefined && downstream(from, to) < -AGAINST_FLOW_SLACK && !runsOn(arrow);
     })
     .map((arrow) => arrow.id as string);
 }

@@ -100,18 +100,26 @@ function assertWellFormed(input: LayoutInput, result: LayoutResult): void {
   }
 }
 
-/** Each edge's target lies wholly beyond its source in the flow direction. */
+/**
+ * Each edge's target lies wholly beyond its source in the flow direction, or
+ * (in a drawing folded into bands) its route leaves the source and enters the
+ * target moving downstream: it runs on into the next band.
+ */
 function assertFlowsDownstream(input: LayoutInput, result: LayoutResult): void {
+  const along = ([ax, ay]: [number, number], [bx, by]: [number, number]): number =>
+    ({ TB: by - ay, BT: ay - by, LR: bx - ax, RL: ax - bx })[input.direction];
   for (const edge of input.edges) {
     const s = result.nodes[edge.from]!;
     const t = result.nodes[edge.to]!;
-    const ok = {
+    const beyond = {
       TB: t.y >= s.y + s.height - TOLERANCE,
       BT: t.y + t.height <= s.y + TOLERANCE,
       LR: t.x >= s.x + s.width - TOLERANCE,
       RL: t.x + t.width <= s.x + TOLERANCE,
     }[input.direction];
-    assert.ok(ok, `${input.direction}: ${edge.from} → ${edge.to} points downstream`);
+    const points = result.edges[edge.id]!.points;
+    const runsOn = along(points[0]!, points[1]!) > 0 && along(points[points.length - 2]!, points[points.length - 1]!) > 0;
+    assert.ok(beyond || runsOn, `${input.direction}: ${edge.from} → ${edge.to} points downstream`);
   }
 }
 
@@ -211,6 +219,20 @@ test('a chain is a straight column with straight arrows and the standard gaps', 
   for (const edge of input.edges) {
     assert.equal(result.edges[edge.id]!.points.length, 2, `${edge.id} is a single straight segment`);
     assert.equal(result.nodes[edge.to]!.y - (result.nodes[edge.from]!.y + 50), 80, 'layers 80 px apart');
+  }
+});
+
+test('a chain longer than a page folds into bands side by side, within 3:1, every arrow running on downstream', () => {
+  for (const direction of ['TB', 'LR'] as const) {
+    const input = chainInput(direction, 16);
+    const result = layoutGraph(input);
+    assertWellFormed(input, result);
+    assertFlowsDownstream(input, result);
+    const boxes = Object.values(result.nodes);
+    const width = Math.max(...boxes.map((b) => b.x + b.width)) - Math.min(...boxes.map((b) => b.x));
+    const height = Math.max(...boxes.map((b) => b.y + b.height)) - Math.min(...boxes.map((b) => b.y));
+    assert.ok(width / height <= 3 && height / width <= 3, `${direction}: ${width} × ${height}`);
+    assert.equal(countEdgeCrossings(input, result), 0, `${direction}: no crossings`);
   }
 });
 

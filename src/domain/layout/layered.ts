@@ -1,11 +1,13 @@
 /**
  * The layered (Sugiyama) pipeline for one connected component, in the internal
  * top-to-bottom frame: break cycles, assign layers, wrap over-wide layers, add
- * dummy nodes, minimise crossings, place nodes, route edges, draw self-loops.
+ * dummy nodes, minimise crossings, place nodes, route edges, fold a drawing
+ * that comes out too long into bands (fold.ts), draw self-loops.
  */
 import { assignCompactCoordinates, assignHorizontalCoordinates, drawingWidth, straightenJogs, widestLayerSpan } from './coordinates.ts';
 import { backEdgesInInputOrder } from './cycles.ts';
 import { buildProperGraph, type ProperGraph } from './dummies.ts';
+import { foldLongDrawing } from './fold.ts';
 import { networkSimplexLayers } from './layering.ts';
 import { orderLayers } from './ordering.ts';
 import { assignPorts, LAYER_GAP, routeChannels, type Point } from './routing.ts';
@@ -150,6 +152,29 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
   const routing = routeChannels({ graph, order, x, ports, height, labelNode, minChannel: labelLayers ? LAYER_GAP / 2 : LAYER_GAP });
   const left = new Float64Array(n);
   for (let v = 0; v < n; v++) left[v] = x[v]! - width[v]! / 2;
+  // A long thin drawing folds into bands side by side.
+  const channelEdges = new Int32Array(Math.max(0, graph.layerCount - 1));
+  const channelBackEdges = new Int32Array(Math.max(0, graph.layerCount - 1));
+  graph.chains.forEach((chain, e) => {
+    for (const pe of chain) {
+      channelEdges[graph.layerOf[graph.upper[pe]!]!]!++;
+      if (reversed[e]) channelBackEdges[graph.layerOf[graph.upper[pe]!]!]!++;
+    }
+  });
+  foldLongDrawing({
+    layerTop: routing.layerTop,
+    layerHeight: routing.layerHeight,
+    channelEdges,
+    channelBackEdges,
+    left,
+    top: routing.y,
+    width: input.width,
+    height: input.height,
+    layerOf: graph.layerOf,
+    routes: routing.routes,
+    labels: routing.labels,
+    aspect: input.aspect,
+  });
   const routes = routing.routes.map((route, e) => (reversed[e] ? route.slice().reverse() : route));
   const { loopRoutes, loopLabels } = drawSelfLoops(input.loops, left, routing.y, width, height);
   return { x: left, y: routing.y, routes, labels: routing.labels, loopRoutes, loopLabels };

@@ -52,6 +52,9 @@ export interface ChannelRoutingInput {
 export interface ChannelRouting {
   /** Top y of every real node. */
   y: Float64Array;
+  /** Top y and height of every layer. */
+  layerTop: Float64Array;
+  layerHeight: Float64Array;
   /** Each input edge's route from its upper end to its lower end. */
   routes: Point[][];
   /** Each input edge's label centre, when it has a label. */
@@ -147,7 +150,7 @@ export function routeChannels(input: ChannelRoutingInput): ChannelRouting {
     // The route runs straight down through its label node: the label sits on it, in the middle of its layer.
     labels.push(d >= 0 ? [x[d]!, layerTop[layerOf[d]!]! + layerHeight[layerOf[d]!]! / 2] : null);
   });
-  return { y, routes, labels };
+  return { y, layerTop, layerHeight, routes, labels };
 }
 
 export interface PortOffsets {
