@@ -54,8 +54,12 @@ export function foldLongDrawing(input: FoldInput): boolean {
   const length = layerTop[layerCount - 1]! + layerHeight[layerCount - 1]!;
   if (length <= FOLD_AT * drawingWidth || length <= FOLD_MIN_LENGTH) return false;
 
-  const bands = Math.max(2, Math.round(Math.sqrt((input.aspect * length) / drawingWidth)));
-  const cuts = chooseCuts(input, bands, length);
+  // As many bands as bring the drawing near its target shape, fewer if the cuts allowed leave a band too short.
+  let cuts: number[] = [];
+  for (let bands = Math.max(2, Math.round(Math.sqrt((input.aspect * length) / drawingWidth))); bands >= 2 && cuts.length === 0; bands--) {
+    const candidate = chooseCuts(input, bands, length);
+    if (candidate.length === bands - 1 && balanced(input, candidate, length / bands)) cuts = candidate;
+  }
   if (cuts.length === 0) return false;
 
   // Band j runs from the top of layer start[j] to the bottom of layer end[j]; it moves right by dx[j] and up by dy[j].
@@ -133,6 +137,18 @@ export function foldLongDrawing(input: FoldInput): boolean {
     }
     routes[e] = simplify(out);
   });
+  return true;
+}
+
+/** Whether every band is at least half the even share long. */
+function balanced(input: FoldInput, cuts: number[], share: number): boolean {
+  const { layerTop, layerHeight } = input;
+  const ends = [...cuts, layerTop.length - 1];
+  let from = 0;
+  for (const end of ends) {
+    if (layerTop[end]! + layerHeight[end]! - layerTop[from]! < share / 2) return false;
+    from = end + 1;
+  }
   return true;
 }
 
