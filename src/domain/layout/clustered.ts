@@ -90,9 +90,17 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   const linkEdges: number[] = [];
   const loops: SelfLoop[] = [];
   const loopEdges: number[] = [];
+  // A container's self-loops run out of its right side, as a node's do.
+  const clusterLoops: SelfLoop[] = [];
+  const clusterLoopEdges: number[] = [];
   edges.forEach((edge, e) => {
-    if (isContainer[edge.from] || isContainer[edge.to]) return;
     const [labelWidth, labelHeight] = swap ? [edge.labelHeight, edge.labelWidth] : [edge.labelWidth, edge.labelHeight];
+    if (edge.from === edge.to && isContainer[edge.from]) {
+      clusterLoops.push({ node: clusterOf[edge.from]!, labelWidth, labelHeight });
+      clusterLoopEdges.push(e);
+      return;
+    }
+    if (isContainer[edge.from] || isContainer[edge.to]) return;
     if (edge.from === edge.to) {
       loops.push({ node: leafOf[edge.from]!, labelWidth, labelHeight });
       loopEdges.push(e);
@@ -289,6 +297,11 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     padLeft,
     headerLayer: Uint8Array.from({ length: layerCount }, (_, l) => (headerLayer.includes(l) ? 1 : 0)),
     headerSide,
+    clusterLoopReach: selfLoopReach(C, clusterLoops),
+    // An inner door's run to the border passes the header's row: it keeps right of the header.
+    clearOfHeader: doors.cluster.flatMap((c, k) =>
+      doors.inner[k] && headerSide === (doors.below[k] ? 'end' : 'start') ? [{ node: L + k, cluster: c, gap: nodes[clusterNode[c]!]!.width + PAD }] : [],
+    ),
   });
   const { x, left: clusterLeft, right: clusterRight } = coordinates;
 
@@ -296,7 +309,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   const channels = channelRoom(headerSide, C, layerCount, span, clusterParent, headerLayer);
   const routeInput = { graph, order, x, ports, height, labelNode, minChannel: labelled ? LAYER_GAP / 2 : LAYER_GAP, channels };
   let routing = routeChannels(routeInput);
-  let clusterBoxes = clusterExtents(headerSide, C, L, realCount, innermostFirst, clusterParent, leafCluster, headerNode, routing.y, height, clusterLeft, clusterRight);
+  let clusterBoxes = clusterExtents(headerSide, C, K, realCount, innermostFirst, clusterParent, layoutCluster, headerNode, routing.y, height, clusterLeft, clusterRight);
   if (headerSide === 'strip') {
     // Along the flow, a cluster is at least as long as its header; lengthen the channel after it if not.
     let grew = false;
@@ -311,7 +324,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     }
     if (grew) {
       routing = routeChannels(routeInput);
-      clusterBoxes = clusterExtents(headerSide, C, L, realCount, innermostFirst, clusterParent, leafCluster, headerNode, routing.y, height, clusterLeft, clusterRight);
+      clusterBoxes = clusterExtents(headerSide, C, K, realCount, innermostFirst, clusterParent, layoutCluster, headerNode, routing.y, height, clusterLeft, clusterRight);
     }
     // Whatever the channels could not give, the box takes (and the boxes around it with it).
     for (const c of innermostFirst) {
@@ -334,6 +347,13 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   const leftOf = new Float64Array(L);
   for (let i = 0; i < L; i++) leftOf[i] = x[i]! - width[i]! / 2;
   const loopDrawing = drawSelfLoops(loops, leftOf, routing.y, width, height);
+  const clusterLoopDrawing = drawSelfLoops(
+    clusterLoops,
+    Float64Array.from(clusterBoxes, (b) => b.x),
+    Float64Array.from(clusterBoxes, (b) => b.y),
+    Float64Array.from(clusterBoxes, (b) => b.width),
+    Float64Array.from(clusterBoxes, (b) => b.height),
+  );
 
   // Back to the scene's frame.
   const boxes: Box[] = new Array<Box>(n);
@@ -356,8 +376,13 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   linkEdges.forEach((e, i) => {
     let internal = routing.routes[i]!;
     // A door is inside its container, on its first (last) layer: the route stops at the border it crossed to get there.
-    if (upper[i]! >= L) internal = fromBorder(internal, clusterBoxes[doors.cluster[upper[i]! - L]!]!);
-    if (lower[i]! >= L) internal = fromBorder(internal.slice().reverse(), clusterBoxes[doors.cluster[lower[i]! - L]!]!).reverse();
+    // An inner door's edge starts (ends) at its container's border straight above (below) the door.
+    if (upper[i]! >= L && doors.inner[upper[i]! - L]) internal = [[internal[0]![0], clusterBoxes[doors.cluster[upper[i]! - L]!]!.y], ...internal];
+    else if (upper[i]! >= L) internal = fromBorder(internal, clusterBoxes[doors.cluster[upper[i]! - L]!]!);
+    if (lower[i]! >= L && doors.inner[lower[i]! - L]) {
+      const box = clusterBoxes[doors.cluster[lower[i]! - L]!]!;
+      internal = [...internal, [internal[internal.length - 1]![0], box.y + box.height]];
+    } else if (lower[i]! >= L) internal = fromBorder(internal.slice().reverse(), clusterBoxes[doors.cluster[lower[i]! - L]!]!).reverse();
     const route = simplify(internal).map((p) => toScene(direction, p));
     routes[e] = reversed[i] ? route.reverse() : route;
     const label = routing.labels[i];
@@ -366,6 +391,11 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   loopEdges.forEach((e, i) => {
     routes[e] = loopDrawing.loopRoutes[i]!.map((p) => toScene(direction, p));
     const label = loopDrawing.loopLabels[i];
+    labels[e] = label ? toScene(direction, label) : null;
+  });
+  clusterLoopEdges.forEach((e, i) => {
+    routes[e] = clusterLoopDrawing.loopRoutes[i]!.map((p) => toScene(direction, p));
+    const label = clusterLoopDrawing.loopLabels[i];
     labels[e] = label ? toScene(direction, label) : null;
   });
 
@@ -467,9 +497,14 @@ function layerRanks(K: number, upper: Int32Array, lower: Int32Array, constraintU
 }
 
 interface Doors {
-  /** Per door: its container (cluster index), and whether it is on the container's last layer (else its first). */
+  /**
+   * Per door: its container (cluster index), whether it is on the container's
+   * last layer (else its first), and whether its edge runs inside the container
+   * (to or from a node the container holds) rather than outside.
+   */
   cluster: number[];
   below: boolean[];
+  inner: boolean[];
   /** Per edge through doors: its ends as layered nodes (doors numbered from L), upper first. */
   links: Array<{ edge: number; upper: number; lower: number; reversed: boolean }>;
   /** Layering constraints: each door on or above (on or below) every leaf of its container. */
@@ -492,7 +527,7 @@ function planDoors(
   leafUpper: number[],
   leafLower: number[],
 ): Doors {
-  const doors: Doors = { cluster: [], below: [], links: [], constraintUpper: [], constraintLower: [], constraintWeight: [] };
+  const doors: Doors = { cluster: [], below: [], inner: [], links: [], constraintUpper: [], constraintLower: [], constraintWeight: [] };
   const C = clusterParent.length;
   const span = clusterSpans(C, L, leafCluster, clusterParent, innermostFirst, rank);
   const leavesOf: number[][] = Array.from({ length: C }, () => []);
@@ -502,12 +537,13 @@ function planDoors(
     for (let p = nodes[inner]!.parent; p >= 0; p = nodes[p]!.parent) if (p === outer) return true;
     return false;
   };
-  const door = (v: number, below: boolean): number => {
+  const door = (v: number, below: boolean, inner = false): number => {
     if (!isContainer[v]) return leafOf[v]!;
     const c = clusterOf[v]!;
     const index = L + doors.cluster.length;
     doors.cluster.push(c);
     doors.below.push(below);
+    doors.inner.push(inner);
     for (const leaf of leavesOf[c]!) {
       doors.constraintUpper.push(below ? leaf : index);
       doors.constraintLower.push(below ? index : leaf);
@@ -537,7 +573,16 @@ function planDoors(
   };
   edges.forEach((edge, e) => {
     if (!isContainer[edge.from] && !isContainer[edge.to]) return;
-    if (edge.from === edge.to || within(edge.from, edge.to) || within(edge.to, edge.from)) return;
+    if (edge.from === edge.to) return;
+    // A container's edge to (from) something it holds starts at its first layer (ends at its last), inside it.
+    if (within(edge.to, edge.from)) {
+      doors.links.push({ edge: e, upper: door(edge.from, false, true), lower: isContainer[edge.to] ? door(edge.to, false) : leafOf[edge.to]!, reversed: false });
+      return;
+    }
+    if (within(edge.from, edge.to)) {
+      doors.links.push({ edge: e, upper: isContainer[edge.from] ? door(edge.from, true) : leafOf[edge.from]!, lower: door(edge.to, true, true), reversed: false });
+      return;
+    }
     const [a0, a1] = range(edge.from);
     const [b0, b1] = range(edge.to);
     const fromLeaves = leavesAt(edge.from);
@@ -552,6 +597,20 @@ function planDoors(
     const upperEnd = forward ? edge.from : edge.to;
     const lowerEnd = forward ? edge.to : edge.from;
     doors.links.push({ edge: e, upper: door(upperEnd, true), lower: door(lowerEnd, false), reversed: !forward });
+  });
+  // A door leading into (out of) a container is on or above (below) every other door inside it.
+  const inside = (d: number, c: number): boolean => {
+    for (let p = d; p >= 0; p = clusterParent[p]!) if (p === c) return true;
+    return false;
+  };
+  doors.cluster.forEach((c, outer) => {
+    if (doors.inner[outer]) return;
+    doors.cluster.forEach((d, inner) => {
+      if (inner === outer || !inside(d, c) || (d === c && !doors.inner[inner])) return;
+      doors.constraintUpper.push(L + (doors.below[outer] ? inner : outer));
+      doors.constraintLower.push(L + (doors.below[outer] ? outer : inner));
+      doors.constraintWeight.push(0);
+    });
   });
   return doors;
 }
@@ -677,6 +736,10 @@ interface CoordinateInput {
   /** Which layers hold headers, and on which side of their clusters. */
   headerLayer: Uint8Array;
   headerSide: HeaderSide;
+  /** Nodes that keep this far right of their cluster's left side. */
+  clearOfHeader: Array<{ node: number; cluster: number; gap: number }>;
+  /** How far each cluster's self-loops reach out of its right side. */
+  clusterLoopReach: Float64Array;
 }
 
 /**
@@ -726,7 +789,7 @@ function clusterCoordinates(input: CoordinateInput): { x: Float64Array; left: Fl
       const outerB = k < cb.length ? cb[k]! : -1;
       const leftEnd = outerA >= 0 ? rightVar(outerA) : a;
       const rightEnd = outerB >= 0 ? leftVar(outerB) : b;
-      const gap = (outerA >= 0 ? BORDER_GAP : halfGap[a]!) + (outerB >= 0 ? BORDER_GAP : halfGap[b]!);
+      const gap = (outerA >= 0 ? BORDER_GAP + input.clusterLoopReach[outerA]! : halfGap[a]!) + (outerB >= 0 ? BORDER_GAP : halfGap[b]!);
       add(leftEnd, rightEnd, (outerA >= 0 ? 0 : rightExtent[a]!) + gap + (outerB >= 0 ? 0 : leftExtent[b]!), 0);
   };
   for (const layer of layers) {
@@ -751,8 +814,9 @@ function clusterCoordinates(input: CoordinateInput): { x: Float64Array; left: Fl
     const p = clusterParent[c]!;
     if (p < 0) continue;
     add(leftVar(p), leftVar(c), input.padLeft[p]!, 0);
-    add(rightVar(c), rightVar(p), PAD, 0);
+    add(rightVar(c), rightVar(p), PAD + input.clusterLoopReach[c]!, 0);
   }
+  for (const { node, cluster, gap } of input.clearOfHeader) add(leftVar(cluster), node, gap, 0);
   const value = networkSimplex(anchor + 1, tail, head, minlen, weight);
   const x = Float64Array.from(value.subarray(0, total));
   const left = Float64Array.from({ length: C }, (_, c) => value[leftVar(c)]!);
@@ -794,11 +858,12 @@ function channelRoom(
 function clusterExtents(
   side: HeaderSide,
   C: number,
-  L: number,
+  /** Leaves and doors: the nodes that belong to one cluster each. */
+  K: number,
   realCount: number,
   innermostFirst: number[],
   parent: Int32Array,
-  leafCluster: Int32Array,
+  memberOf: Int32Array,
   headerNode: Int32Array,
   y: Float64Array,
   height: Float64Array,
@@ -807,8 +872,8 @@ function clusterExtents(
 ): Box[] {
   const top = new Float64Array(C).fill(Infinity);
   const bottom = new Float64Array(C).fill(-Infinity);
-  for (let i = 0; i < L; i++) {
-    const c = leafCluster[i]!;
+  for (let i = 0; i < K; i++) {
+    const c = memberOf[i]!;
     if (c < 0) continue;
     top[c] = Math.min(top[c]!, y[i]! - PAD);
     bottom[c] = Math.max(bottom[c]!, y[i]! + height[i]! + PAD);
