@@ -193,9 +193,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     {
       upper: [...upper, ...spineUpper],
       lower: [...lower, ...spineLower],
-      alone: [...alone, ...spineUpper.map(() => 0)],
     },
-    false,
   );
   const total = properGraph.nodeCount;
   // The graph the router sees: the spines' edges are only there for the ordering.

@@ -69,7 +69,7 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
     lower[e] = reversed[e] ? input.from[e]! : input.to[e]!;
     alone[e] = input.labelWidth[e]! > 0 && input.labelHeight[e]! > 0 ? 1 : 0;
   }
-  const edges = { upper, lower, alone };
+  const edges = { upper, lower };
   const ranks = networkSimplexLayers(n, upper, lower);
   const wrapping = wrapWideLayers(
     { nodeCount: n, width: input.width, height: input.height, hint: input.hint, edges, aspect: input.aspect },
@@ -79,7 +79,7 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
   // Labelled edges get a layer of their own between every two layers (ranks doubled, as dot does): the label is a node there.
   const labelLayers = alone.some((a) => a === 1);
   const layer = labelLayers ? wrapping.layer.map((l) => 2 * l) : wrapping.layer;
-  const graph = buildProperGraph(n, layer, edges, false);
+  const graph = buildProperGraph(n, layer, edges);
   const labelNode = labelNodes(graph, layer, upper, alone);
   const order = orderLayers(graph, input.hint);
 

@@ -5,19 +5,16 @@
  * budget (each goes to the first layer at or below its network-simplex rank that
  * has room, and below all its predecessors), and the budget is searched so that
  * the drawing comes out close to the target aspect ratio. Edges then span
- * several layers; the proper graph concentrates them into trunks.
+ * several layers, each with dummies of its own (no shared trunks: two edges
+ * along one line read as one).
  */
 import { buildProperGraph, type DownwardEdges } from './dummies.ts';
 import { LAYER_GAP } from './routing.ts';
 
 const NODE_GAP = 40;
 const DUMMY_SLOT = 16;
-/**
- * Wrap only when the plain layering is at least this many times wider than tall
- * (internal frame). Wrapping costs long edges, so a bushy tree a few times wider
- * than tall stays as it is; a star or a two-level fan-out does not.
- */
-const WRAP_THRESHOLD = 5;
+/** Wrap when the plain layering is more than this many times wider than tall (internal frame): past 3:1 on the page. */
+const WRAP_THRESHOLD = 3;
 
 export interface WrapInput {
   nodeCount: number;
@@ -34,8 +31,8 @@ interface Extent {
   height: number;
 }
 
-function estimateExtent(input: WrapInput, layer: Int32Array, concentrate: boolean): Extent {
-  const graph = buildProperGraph(input.nodeCount, layer, input.edges, concentrate);
+function estimateExtent(input: WrapInput, layer: Int32Array): Extent {
+  const graph = buildProperGraph(input.nodeCount, layer, input.edges);
   const layerWidth = new Float64Array(graph.layerCount);
   const layerHeight = new Float64Array(graph.layerCount);
   const count = new Int32Array(graph.layerCount);
@@ -59,7 +56,7 @@ function estimateExtent(input: WrapInput, layer: Int32Array, concentrate: boolea
 
 /** The given layering, or a wrapped one when the graph would be far wider than the target aspect. */
 export function wrapWideLayers(input: WrapInput, layer: Int32Array): { layer: Int32Array; wrapped: boolean } {
-  const plain = estimateExtent(input, layer, false);
+  const plain = estimateExtent(input, layer);
   if (plain.width / plain.height <= WRAP_THRESHOLD || input.nodeCount < 8) {
     return { layer, wrapped: false };
   }
@@ -72,7 +69,7 @@ export function wrapWideLayers(input: WrapInput, layer: Int32Array): { layer: In
   for (let step = 0; step < 14 && high - low > 1; step++) {
     const budget = (low + high) / 2;
     const candidate = layerUnderBudget(input, layer, budget);
-    const extent = estimateExtent(input, candidate, true);
+    const extent = estimateExtent(input, candidate);
     const ratio = extent.width / extent.height;
     const score = Math.abs(Math.log(ratio / input.aspect));
     if (score < bestScore) {
