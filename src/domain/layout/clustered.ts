@@ -23,13 +23,17 @@
  *   from, so boxes never overlap and no foreign node lies inside one.
  * - y and the routes come from the channel router, with room for the borders.
  *
- * Edges with a container at one end are left to the cross-edge router.
+ * Edges with a container at an end go through doors (cluster-doors.ts); the x
+ * coordinates are in cluster-coordinates.ts. What no door can carry is left to
+ * the cross-edge router.
  */
 import { CONTAINER_PADDING, type HeaderAlign, type NestedEdge, type NestedLayout, type NestedNode } from './containers.ts';
+import { clusterCoordinates } from './cluster-coordinates.ts';
+import { fromBorder, layerRanks, planDoors } from './cluster-doors.ts';
+import { clusterChain, clusterSpans, type HeaderSide, isAncestorOrSelf, NO_LAYER } from './cluster-tree.ts';
 import { backEdgesInInputOrder } from './cycles.ts';
 import { buildProperGraph, type ProperGraph } from './dummies.ts';
 import { drawSelfLoops, EDGE_HALF_GAP, LABEL_MARGIN, NODE_HALF_GAP, selfLoopReach, type SelfLoop } from './layered.ts';
-import { networkSimplex } from './layering.ts';
 import { toScene } from './level.ts';
 import { segmentCrossesBox } from './metrics.ts';
 import { orderLayers } from './ordering.ts';
@@ -38,21 +42,9 @@ import type { Box, Direction } from './types.ts';
 
 /** Room between a container's border and its content. */
 const PAD = CONTAINER_PADDING;
-/** Room a container's border keeps from a neighbour outside it, beyond the neighbour's own half gap. */
-const BORDER_GAP = 12;
 /** The least room between a header layer and the layer it heads. */
 const HEADER_CHANNEL = 20;
-/** Weights pulling an edge straight: between two nodes, a node and a dummy, two dummies (dot's 1, 2, 8). */
-const STRAIGHTEN = [1, 2, 8];
-/** Keeps a header at its cluster's left side. */
-const HEADER_PULL = 1000;
-/** How much harder an edge just under a header is pulled straight. */
-const UNDER_HEADER = 50;
-/** How hard a door is pulled against its container, beyond its edge's pull away (1). */
-const DOOR_PULL = 1.5;
 
-type HeaderSide = 'start' | 'end' | 'strip';
-const NO_LAYER = 2 ** 31 - 1;
 
 export function layoutClustered(direction: Direction, nodes: NestedNode[], edges: NestedEdge[]): NestedLayout {
   const n = nodes.length;
@@ -446,209 +438,6 @@ function dropRoutesThroughBoxes(nodes: NestedNode[], edges: NestedEdge[], boxes:
   });
 }
 
-/** The part of a route (starting inside the box) from where it last leaves the box. */
-function fromBorder(route: Point[], box: Box): Point[] {
-  const inside = ([x, y]: Point): boolean => x > box.x && x < box.x + box.width && y > box.y && y < box.y + box.height;
-  let k = 0;
-  while (k + 1 < route.length && inside(route[k + 1]!)) k++;
-  if (k + 1 >= route.length) return route;
-  const [ax, ay] = route[k]!;
-  const [bx, by] = route[k + 1]!;
-  // Segments are axis-aligned: this one meets the border where it crosses the side it leaves by.
-  const t =
-    ay === by ? ((bx > ax ? box.x + box.width : box.x) - ax) / (bx - ax) : ((by > ay ? box.y + box.height : box.y) - ay) / (by - ay);
-  const clamped = Math.max(0, Math.min(1, t));
-  return [[ax + clamped * (bx - ax), ay + clamped * (by - ay)], ...route.slice(k + 1)];
-}
-
-/**
- * Layers by network simplex over the laid-out edges and the doors' constraints
- * (a door right above or below every leaf of its container, pulled close); a
- * root above everything keeps the graph connected and pulls each component up.
- */
-function layerRanks(K: number, upper: Int32Array, lower: Int32Array, constraintUpper: number[], constraintLower: number[], constraintWeight: number[]): Int32Array {
-  const m = upper.length;
-  const c = constraintUpper.length;
-  const size = m + c + K;
-  const tail = new Int32Array(size);
-  const head = new Int32Array(size);
-  const minlen = new Int32Array(size).fill(1);
-  const weight = new Float64Array(size);
-  tail.set(upper);
-  head.set(lower);
-  weight.fill(1, 0, m);
-  for (let i = 0; i < c; i++) {
-    tail[m + i] = constraintUpper[i]!;
-    head[m + i] = constraintLower[i]!;
-    weight[m + i] = constraintWeight[i]!;
-    minlen[m + i] = 0;
-  }
-  for (let i = 0; i < K; i++) {
-    tail[m + c + i] = K;
-    head[m + c + i] = i;
-    weight[m + c + i] = 1e-3;
-  }
-  const value = networkSimplex(K + 1, tail, head, minlen, weight);
-  let min = Infinity;
-  for (let i = 0; i < K; i++) min = Math.min(min, value[i]!);
-  return Int32Array.from(value.subarray(0, K), (r) => r - min);
-}
-
-interface Doors {
-  /**
-   * Per door: its container (cluster index), whether it is on the container's
-   * last layer (else its first), and whether its edge runs inside the container
-   * (to or from a node the container holds) rather than outside.
-   */
-  cluster: number[];
-  below: boolean[];
-  inner: boolean[];
-  /** Per edge through doors: its ends as layered nodes (doors numbered from L), upper first. */
-  links: Array<{ edge: number; upper: number; lower: number; reversed: boolean }>;
-  /** Layering constraints: each door on or above (on or below) every leaf of its container. */
-  constraintUpper: number[];
-  constraintLower: number[];
-  constraintWeight: number[];
-}
-
-function planDoors(
-  nodes: NestedNode[],
-  edges: NestedEdge[],
-  isContainer: Uint8Array,
-  clusterOf: Int32Array,
-  leafOf: Int32Array,
-  leafCluster: Int32Array,
-  clusterParent: Int32Array,
-  innermostFirst: number[],
-  rank: Int32Array,
-  L: number,
-  leafUpper: number[],
-  leafLower: number[],
-): Doors {
-  const doors: Doors = { cluster: [], below: [], inner: [], links: [], constraintUpper: [], constraintLower: [], constraintWeight: [] };
-  const C = clusterParent.length;
-  const span = clusterSpans(C, L, leafCluster, clusterParent, innermostFirst, rank);
-  const leavesOf: number[][] = Array.from({ length: C }, () => []);
-  for (let i = 0; i < L; i++) for (let c = leafCluster[i]!; c >= 0; c = clusterParent[c]!) leavesOf[c]!.push(i);
-  const range = (v: number): [number, number] => (isContainer[v] ? [span.lo[clusterOf[v]!]!, span.hi[clusterOf[v]!]!] : [rank[leafOf[v]!]!, rank[leafOf[v]!]!]);
-  const within = (inner: number, outer: number): boolean => {
-    for (let p = nodes[inner]!.parent; p >= 0; p = nodes[p]!.parent) if (p === outer) return true;
-    return false;
-  };
-  const door = (v: number, below: boolean, inner = false): number => {
-    if (!isContainer[v]) return leafOf[v]!;
-    const c = clusterOf[v]!;
-    const index = L + doors.cluster.length;
-    doors.cluster.push(c);
-    doors.below.push(below);
-    doors.inner.push(inner);
-    for (const leaf of leavesOf[c]!) {
-      doors.constraintUpper.push(below ? leaf : index);
-      doors.constraintLower.push(below ? index : leaf);
-      doors.constraintWeight.push(DOOR_PULL / leavesOf[c]!.length);
-    }
-    return index;
-  };
-  // What reaches what among the leaves, so that no door's edge closes a cycle; a door's edge joins every leaf on one side to every leaf on the other.
-  const next: number[][] = Array.from({ length: L }, () => []);
-  leafUpper.forEach((u, i) => next[u]!.push(leafLower[i]!));
-  const leavesAt = (v: number): number[] => (isContainer[v] ? leavesOf[clusterOf[v]!]! : [leafOf[v]!]);
-  const reaches = (sources: number[], targets: number[]): boolean => {
-    const goal = new Set(targets);
-    const seen = new Uint8Array(L);
-    const queue = [...sources];
-    for (const v of queue) seen[v] = 1;
-    for (let i = 0; i < queue.length; i++) {
-      const v = queue[i]!;
-      if (goal.has(v)) return true;
-      for (const w of next[v]!) {
-        if (seen[w]) continue;
-        seen[w] = 1;
-        queue.push(w);
-      }
-    }
-    return false;
-  };
-  edges.forEach((edge, e) => {
-    if (!isContainer[edge.from] && !isContainer[edge.to]) return;
-    if (edge.from === edge.to) return;
-    // A container's edge to (from) something it holds starts at its first layer (ends at its last), inside it.
-    if (within(edge.to, edge.from)) {
-      doors.links.push({ edge: e, upper: door(edge.from, false, true), lower: isContainer[edge.to] ? door(edge.to, false) : leafOf[edge.to]!, reversed: false });
-      return;
-    }
-    if (within(edge.from, edge.to)) {
-      doors.links.push({ edge: e, upper: isContainer[edge.from] ? door(edge.from, true) : leafOf[edge.from]!, lower: door(edge.to, true, true), reversed: false });
-      return;
-    }
-    const [a0, a1] = range(edge.from);
-    const [b0, b1] = range(edge.to);
-    const fromLeaves = leavesAt(edge.from);
-    const toLeaves = leavesAt(edge.to);
-    // Apart in the layers, the edge runs the way they lie; side by side, the author's way; either way, not so that it closes a cycle.
-    const preferred = a1 < b0 || b1 < a0 ? a1 < b0 : true;
-    let forward: boolean;
-    if (!(preferred ? reaches(toLeaves, fromLeaves) : reaches(fromLeaves, toLeaves))) forward = preferred;
-    else if (!(preferred ? reaches(fromLeaves, toLeaves) : reaches(toLeaves, fromLeaves))) forward = !preferred;
-    else return;
-    for (const a of forward ? fromLeaves : toLeaves) next[a]!.push(...(forward ? toLeaves : fromLeaves));
-    const upperEnd = forward ? edge.from : edge.to;
-    const lowerEnd = forward ? edge.to : edge.from;
-    doors.links.push({ edge: e, upper: door(upperEnd, true), lower: door(lowerEnd, false), reversed: !forward });
-  });
-  // A door leading into (out of) a container is on or above (below) every other door inside it.
-  const inside = (d: number, c: number): boolean => {
-    for (let p = d; p >= 0; p = clusterParent[p]!) if (p === c) return true;
-    return false;
-  };
-  doors.cluster.forEach((c, outer) => {
-    if (doors.inner[outer]) return;
-    doors.cluster.forEach((d, inner) => {
-      if (inner === outer || !inside(d, c) || (d === c && !doors.inner[inner])) return;
-      doors.constraintUpper.push(L + (doors.below[outer] ? inner : outer));
-      doors.constraintLower.push(L + (doors.below[outer] ? outer : inner));
-      doors.constraintWeight.push(0);
-    });
-  });
-  return doors;
-}
-
-function clusterChain(c: number, parent: Int32Array): number[] {
-  const chain: number[] = [];
-  for (let p = c; p >= 0; p = parent[p]!) chain.push(p);
-  return chain;
-}
-
-function isAncestorOrSelf(a: number, c: number, parent: Int32Array): boolean {
-  for (let p = c; p >= 0; p = parent[p]!) if (p === a) return true;
-  return false;
-}
-
-function clusterSpans(
-  C: number,
-  L: number,
-  leafCluster: Int32Array,
-  parent: Int32Array,
-  innermostFirst: number[],
-  layer: Int32Array,
-): { lo: Int32Array; hi: Int32Array } {
-  const lo = new Int32Array(C).fill(NO_LAYER);
-  const hi = new Int32Array(C).fill(-1);
-  for (let i = 0; i < L; i++) {
-    const c = leafCluster[i]!;
-    if (c < 0) continue;
-    lo[c] = Math.min(lo[c]!, layer[i]!);
-    hi[c] = Math.max(hi[c]!, layer[i]!);
-  }
-  for (const c of innermostFirst) {
-    const p = parent[c]!;
-    if (p < 0) continue;
-    lo[p] = Math.min(lo[p]!, lo[c]!);
-    hi[p] = Math.max(hi[p]!, hi[c]!);
-  }
-  return { lo, hi };
-}
-
 /**
  * Inserts a layer for each cluster's header before its first layer ('start') or
  * after its last ('end'), nested headers one layer apart, outermost furthest out.
@@ -715,111 +504,6 @@ function labelNodes(graph: ProperGraph, layerOf: Int32Array, upper: Int32Array, 
     node[e] = best;
   });
   return node;
-}
-
-interface CoordinateInput {
-  graph: ProperGraph;
-  layers: Int32Array[];
-  ports: { bottom: Float64Array; top: Float64Array };
-  isDummy: Uint8Array;
-  isSpine: Uint8Array;
-  leftExtent: Float64Array;
-  rightExtent: Float64Array;
-  halfGap: Float64Array;
-  membership: Int32Array;
-  clusterParent: Int32Array;
-  headerNode: Int32Array;
-  headerWidth: Float64Array;
-  padLeft: Float64Array;
-  /** Which layers hold headers, and on which side of their clusters. */
-  headerLayer: Uint8Array;
-  headerSide: HeaderSide;
-  /** Nodes that keep this far right of their cluster's left side. */
-  clearOfHeader: Array<{ node: number; cluster: number; gap: number }>;
-  /** How far each cluster's self-loops reach out of its right side. */
-  clusterLoopReach: Float64Array;
-}
-
-/**
- * dot's x coordinates: network simplex on an auxiliary graph. Each edge becomes
- * a node below both its ends, so the cost is its weighted horizontal length
- * (ports included); each pair of neighbours in a layer, and each cluster side
- * and its members, becomes a constraint edge with the gap as its length.
- */
-function clusterCoordinates(input: CoordinateInput): { x: Float64Array; left: Float64Array; right: Float64Array } {
-  const { graph, layers, ports, isDummy, isSpine, leftExtent, rightExtent, halfGap, membership, clusterParent, headerNode } = input;
-  const total = graph.nodeCount;
-  const C = clusterParent.length;
-  const E = graph.upper.length;
-  const leftVar = (c: number) => total + 2 * c;
-  const rightVar = (c: number) => total + 2 * c + 1;
-  const edgeVar = (e: number) => total + 2 * C + e;
-  const anchor = total + 2 * C + E;
-  const tail: number[] = [];
-  const head: number[] = [];
-  const minlen: number[] = [];
-  const weight: number[] = [];
-  const add = (t: number, h: number, length: number, w: number): void => {
-    tail.push(t);
-    head.push(h);
-    minlen.push(Math.ceil(length));
-    weight.push(w);
-  };
-  const realCount = graph.realCount;
-  const kind = (v: number): number => (v >= realCount || isDummy[v] ? 1 : 0);
-  for (let e = 0; e < E; e++) {
-    const u = graph.upper[e]!;
-    const v = graph.lower[e]!;
-    const delta = Math.round(ports.top[e]! - ports.bottom[e]!);
-    // Between a header's layer and the layer it heads, an edge runs straight: a jog there would run under the header's text.
-    const underHeader = input.headerLayer[graph.layerOf[input.headerSide === 'start' ? u : v]!] === 1;
-    const w = STRAIGHTEN[kind(u) + kind(v)]! * (underHeader ? UNDER_HEADER : 1);
-    add(edgeVar(e), u, Math.max(0, delta), w);
-    add(edgeVar(e), v, Math.max(0, -delta), w);
-  }
-  const chains = Array.from({ length: total }, (_, v) => clusterChain(membership[v]!, clusterParent).reverse());
-  const keepApart = (a: number, b: number): void => {
-    const ca = chains[a]!;
-      const cb = chains[b]!;
-      let k = 0;
-      while (k < ca.length && k < cb.length && ca[k] === cb[k]) k++;
-      const outerA = k < ca.length ? ca[k]! : -1;
-      const outerB = k < cb.length ? cb[k]! : -1;
-      const leftEnd = outerA >= 0 ? rightVar(outerA) : a;
-      const rightEnd = outerB >= 0 ? leftVar(outerB) : b;
-      const gap = (outerA >= 0 ? BORDER_GAP + input.clusterLoopReach[outerA]! : halfGap[a]!) + (outerB >= 0 ? BORDER_GAP : halfGap[b]!);
-      add(leftEnd, rightEnd, (outerA >= 0 ? 0 : rightExtent[a]!) + gap + (outerB >= 0 ? 0 : leftExtent[b]!), 0);
-  };
-  for (const layer of layers) {
-    if (layer.length > 0) add(anchor, layer[0]!, 0, 0);
-    for (let i = 0; i + 1 < layer.length; i++) keepApart(layer[i]!, layer[i + 1]!);
-  }
-  const isHeader = new Set(headerNode);
-  for (let v = 0; v < total; v++) {
-    const c = membership[v]!;
-    if (c < 0) continue;
-    if (isHeader.has(v)) {
-      add(leftVar(c), v, leftExtent[v]!, HEADER_PULL);
-      add(v, rightVar(c), rightExtent[v]!, 0);
-      continue;
-    }
-    // A spine node is a point with no room of its own: it may lie anywhere inside its cluster.
-    add(leftVar(c), v, isSpine[v] ? 0 : leftExtent[v]! + input.padLeft[c]!, 0);
-    add(v, rightVar(c), isSpine[v] ? 0 : rightExtent[v]! + PAD, 0);
-  }
-  for (let c = 0; c < C; c++) {
-    add(leftVar(c), rightVar(c), input.headerWidth[c]!, 1);
-    const p = clusterParent[c]!;
-    if (p < 0) continue;
-    add(leftVar(p), leftVar(c), input.padLeft[p]!, 0);
-    add(rightVar(c), rightVar(p), PAD + input.clusterLoopReach[c]!, 0);
-  }
-  for (const { node, cluster, gap } of input.clearOfHeader) add(leftVar(cluster), node, gap, 0);
-  const value = networkSimplex(anchor + 1, tail, head, minlen, weight);
-  const x = Float64Array.from(value.subarray(0, total));
-  const left = Float64Array.from({ length: C }, (_, c) => value[leftVar(c)]!);
-  const right = Float64Array.from({ length: C }, (_, c) => value[rightVar(c)]!);
-  return { x, left, right };
 }
 
 /** Room in the channels for the borders of clusters that end (or, without a header layer there, begin) at a layer. */

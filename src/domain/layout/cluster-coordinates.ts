@@ -1,0 +1,124 @@
+/**
+ * dot's x coordinates for a clustered layout: network simplex on an auxiliary
+ * graph where edges pull their ends into line and each cluster's two sides are
+ * variables its members keep their padding from.
+ */
+import { CONTAINER_PADDING } from './containers.ts';
+import { clusterChain, type HeaderSide } from './cluster-tree.ts';
+import type { ProperGraph } from './dummies.ts';
+import { networkSimplex } from './layering.ts';
+
+const PAD = CONTAINER_PADDING;
+/** Room a container's border keeps from a neighbour outside it, beyond the neighbour's own half gap. */
+const BORDER_GAP = 12;
+/** Weights pulling an edge straight: between two nodes, a node and a dummy, two dummies (dot's 1, 2, 8). */
+const STRAIGHTEN = [1, 2, 8];
+/** Keeps a header at its cluster's left side. */
+const HEADER_PULL = 1000;
+/** How much harder an edge just under a header is pulled straight. */
+const UNDER_HEADER = 50;
+
+export interface CoordinateInput {
+  graph: ProperGraph;
+  layers: Int32Array[];
+  ports: { bottom: Float64Array; top: Float64Array };
+  isDummy: Uint8Array;
+  isSpine: Uint8Array;
+  leftExtent: Float64Array;
+  rightExtent: Float64Array;
+  halfGap: Float64Array;
+  membership: Int32Array;
+  clusterParent: Int32Array;
+  headerNode: Int32Array;
+  headerWidth: Float64Array;
+  padLeft: Float64Array;
+  /** Which layers hold headers, and on which side of their clusters. */
+  headerLayer: Uint8Array;
+  headerSide: HeaderSide;
+  /** Nodes that keep this far right of their cluster's left side. */
+  clearOfHeader: Array<{ node: number; cluster: number; gap: number }>;
+  /** How far each cluster's self-loops reach out of its right side. */
+  clusterLoopReach: Float64Array;
+}
+
+/**
+ * dot's x coordinates: network simplex on an auxiliary graph. Each edge becomes
+ * a node below both its ends, so the cost is its weighted horizontal length
+ * (ports included); each pair of neighbours in a layer, and each cluster side
+ * and its members, becomes a constraint edge with the gap as its length.
+ */
+export function clusterCoordinates(input: CoordinateInput): { x: Float64Array; left: Float64Array; right: Float64Array } {
+  const { graph, layers, ports, isDummy, isSpine, leftExtent, rightExtent, halfGap, membership, clusterParent, headerNode } = input;
+  const total = graph.nodeCount;
+  const C = clusterParent.length;
+  const E = graph.upper.length;
+  const leftVar = (c: number) => total + 2 * c;
+  const rightVar = (c: number) => total + 2 * c + 1;
+  const edgeVar = (e: number) => total + 2 * C + e;
+  const anchor = total + 2 * C + E;
+  const tail: number[] = [];
+  const head: number[] = [];
+  const minlen: number[] = [];
+  const weight: number[] = [];
+  const add = (t: number, h: number, length: number, w: number): void => {
+    tail.push(t);
+    head.push(h);
+    minlen.push(Math.ceil(length));
+    weight.push(w);
+  };
+  const realCount = graph.realCount;
+  const kind = (v: number): number => (v >= realCount || isDummy[v] ? 1 : 0);
+  for (let e = 0; e < E; e++) {
+    const u = graph.upper[e]!;
+    const v = graph.lower[e]!;
+    const delta = Math.round(ports.top[e]! - ports.bottom[e]!);
+    // Between a header's layer and the layer it heads, an edge runs straight: a jog there would run under the header's text.
+    const underHeader = input.headerLayer[graph.layerOf[input.headerSide === 'start' ? u : v]!] === 1;
+    const w = STRAIGHTEN[kind(u) + kind(v)]! * (underHeader ? UNDER_HEADER : 1);
+    add(edgeVar(e), u, Math.max(0, delta), w);
+    add(edgeVar(e), v, Math.max(0, -delta), w);
+  }
+  const chains = Array.from({ length: total }, (_, v) => clusterChain(membership[v]!, clusterParent).reverse());
+  const keepApart = (a: number, b: number): void => {
+    const ca = chains[a]!;
+      const cb = chains[b]!;
+      let k = 0;
+      while (k < ca.length && k < cb.length && ca[k] === cb[k]) k++;
+      const outerA = k < ca.length ? ca[k]! : -1;
+      const outerB = k < cb.length ? cb[k]! : -1;
+      const leftEnd = outerA >= 0 ? rightVar(outerA) : a;
+      const rightEnd = outerB >= 0 ? leftVar(outerB) : b;
+      const gap = (outerA >= 0 ? BORDER_GAP + input.clusterLoopReach[outerA]! : halfGap[a]!) + (outerB >= 0 ? BORDER_GAP : halfGap[b]!);
+      add(leftEnd, rightEnd, (outerA >= 0 ? 0 : rightExtent[a]!) + gap + (outerB >= 0 ? 0 : leftExtent[b]!), 0);
+  };
+  for (const layer of layers) {
+    if (layer.length > 0) add(anchor, layer[0]!, 0, 0);
+    for (let i = 0; i + 1 < layer.length; i++) keepApart(layer[i]!, layer[i + 1]!);
+  }
+  const isHeader = new Set(headerNode);
+  for (let v = 0; v < total; v++) {
+    const c = membership[v]!;
+    if (c < 0) continue;
+    if (isHeader.has(v)) {
+      add(leftVar(c), v, leftExtent[v]!, HEADER_PULL);
+      add(v, rightVar(c), rightExtent[v]!, 0);
+      continue;
+    }
+    // A spine node is a point with no room of its own: it may lie anywhere inside its cluster.
+    add(leftVar(c), v, isSpine[v] ? 0 : leftExtent[v]! + input.padLeft[c]!, 0);
+    add(v, rightVar(c), isSpine[v] ? 0 : rightExtent[v]! + PAD, 0);
+  }
+  for (let c = 0; c < C; c++) {
+    add(leftVar(c), rightVar(c), input.headerWidth[c]!, 1);
+    const p = clusterParent[c]!;
+    if (p < 0) continue;
+    add(leftVar(p), leftVar(c), input.padLeft[p]!, 0);
+    add(rightVar(c), rightVar(p), PAD + input.clusterLoopReach[c]!, 0);
+  }
+  for (const { node, cluster, gap } of input.clearOfHeader) add(leftVar(cluster), node, gap, 0);
+  const value = networkSimplex(anchor + 1, tail, head, minlen, weight);
+  const x = Float64Array.from(value.subarray(0, total));
+  const left = Float64Array.from({ length: C }, (_, c) => value[leftVar(c)]!);
+  const right = Float64Array.from({ length: C }, (_, c) => value[rightVar(c)]!);
+  return { x, left, right };
+}
