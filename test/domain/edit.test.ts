@@ -6,7 +6,7 @@ import type { SceneElement, WriteStamp } from '../../src/domain/edit/types.ts';
 import { ApiError } from '../../src/errors.ts';
 import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
 import { layoutGraph } from '../../src/domain/layout/layout.ts';
-import { isLayoutKind, lintScene } from '../../src/domain/lint/lint.ts';
+import { lintScene } from '../../src/domain/lint/lint.ts';
 import { ICON_GAP, sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
 import { parseSpec } from '../../src/domain/spec/parse.ts';
 import { fontSizeFloor } from '../../src/domain/edit/label-fit.ts';
@@ -259,8 +259,7 @@ describe('new edges', () => {
     assert.equal(index.get('a-to-b-2-label').containerId, 'a-to-b-2');
     assert.deepEqual(index.get('a-to-b-2').boundElements, [{ id: 'a-to-b-2-label', type: 'text' }]);
     assertConsistent(result.elements);
-    // Layout-quality kinds are asserted by the routing's own tests.
-    assert.deepEqual(lintScene(result.elements).filter((i) => i.kind !== 'outlier' && !isLayoutKind(i.kind)), []);
+    assert.deepEqual(lintScene(result.elements).filter((i) => i.kind !== 'outlier'), []);
   });
 
   test('end on the outlines with the binding gap and run orthogonally around what is in the way', () => {

@@ -35,6 +35,17 @@ function facingSides(source: Box, target: Box): [Side, Side] | null {
   return target.x > source.x ? ['right', 'left'] : ['left', 'right'];
 }
 
+/** The side of a box a point (on or near its outline) is nearest to. */
+function nearestSide(box: Box, [x, y]: Point): Side {
+  const distances: Array<[Side, number]> = [
+    ['top', Math.abs(y - box.y)],
+    ['bottom', Math.abs(y - (box.y + box.height))],
+    ['left', Math.abs(x - box.x)],
+    ['right', Math.abs(x - (box.x + box.width))],
+  ];
+  return distances.reduce((best, d) => (d[1] < best[1] ? d : best))[0];
+}
+
 function pointOnSide(box: Box, side: Side, along: number): Point {
   switch (side) {
     case 'bottom':
@@ -63,7 +74,7 @@ interface EdgePlan {
  * over its middle three fifths, ordered by where their other ends lie, so that
  * they neither coincide nor cross.
  */
-function planEdges(edges: SpecEdge[], endpoint: (id: string) => Endpoint): EdgePlan[] {
+function planEdges(edges: SpecEdge[], endpoint: (id: string) => Endpoint, taken: (id: string, side: Side) => number[]): EdgePlan[] {
   const plans = edges.map((edge) => {
     const source = endpoint(edge.from);
     const target = endpoint(edge.to);
@@ -86,12 +97,21 @@ function planEdges(edges: SpecEdge[], endpoint: (id: string) => Endpoint): EdgeP
   const alone = new Set<string>();
   for (const ends of bySide.values()) {
     ends.sort((a, b) => a.key - b.key || a.order - b.order || a.end - b.end);
+    const first = ends[0]!;
+    const box = first.end === 0 ? first.plan.source : first.plan.target;
+    const side = first.plan.sides[first.end];
+    const [from, length] = side === 'top' || side === 'bottom' ? [box.x, box.width] : [box.y, box.height];
+    // Slots for these ends and the arrows already there; each arrow already there keeps the slot nearest it.
+    const existing = taken(box.id, side);
+    const slots = Array.from({ length: ends.length + existing.length }, (_, i) => round(from + length * (0.2 + (0.6 * (i + 1)) / (ends.length + existing.length + 1))));
+    for (const at of existing) {
+      let nearest = 0;
+      slots.forEach((slot, i) => (Math.abs(slot - at) < Math.abs(slots[nearest]! - at) ? (nearest = i) : 0));
+      slots.splice(nearest, 1);
+    }
     ends.forEach(({ plan, end }, i) => {
-      const box = end === 0 ? plan.source : plan.target;
-      const side = plan.sides[end];
-      const [from, length] = side === 'top' || side === 'bottom' ? [box.x, box.width] : [box.y, box.height];
-      plan.ports[end] = pointOnSide(box, side, round(from + length * (0.2 + (0.6 * (i + 1)) / (ends.length + 1))));
-      if (ends.length === 1) alone.add(`${plans.indexOf(plan)}:${end}`);
+      plan.ports[end] = pointOnSide(box, side, slots[i]!);
+      if (ends.length === 1 && existing.length === 0) alone.add(`${plans.indexOf(plan)}:${end}`);
     });
   }
   plans.forEach((plan, i) => straighten(plan, alone.has(`${i}:0`), alone.has(`${i}:1`)));
@@ -198,7 +218,25 @@ export function addEdges(merge: Merge, scene: Scene, edges: SpecEdge[]): void {
     const element = merge.get(id)!;
     return { id, type: element.type, ...elementBox({ ...element, angle: 0 }) };
   };
-  const plans = planEdges(edges, endpoint);
+  // Where arrows already bound to a shape meet each of its sides.
+  const ends = new Map<string, number[]>();
+  for (const element of scene.live.values()) {
+    if (element.type !== 'arrow') continue;
+    const points = polylineOf(element);
+    for (const [binding, point] of [
+      [element.startBinding, points[0]],
+      [element.endBinding, points[points.length - 1]],
+    ] as const) {
+      const id = (binding as { elementId?: string } | null)?.elementId;
+      const shape = id ? merge.get(id) : undefined;
+      if (!shape || !point) continue;
+      const box = elementBox({ ...shape, angle: 0 });
+      const side = nearestSide(box, point);
+      const key = `${id}\u0000${side}`;
+      ends.set(key, [...(ends.get(key) ?? []), side === 'top' || side === 'bottom' ? point[0] : point[1]]);
+    }
+  }
+  const plans = planEdges(edges, endpoint, (id, side) => ends.get(`${id}\u0000${side}`) ?? []);
   const obstacles: Box[] = [];
   const occupied = new OccupiedSegments();
   for (const element of [...scene.live.values(), ...merge.created]) {
