@@ -6,7 +6,7 @@
 import { CONTAINER_PADDING } from './containers.ts';
 import { clusterChain, type HeaderSide } from './cluster-tree.ts';
 import type { ProperGraph } from './dummies.ts';
-import { networkSimplex } from './layering.ts';
+import { exchangeBudget, networkSimplex } from './layering.ts';
 
 const PAD = CONTAINER_PADDING;
 /** Room a container's border keeps from a neighbour outside it, beyond the neighbour's own half gap. */
@@ -116,7 +116,8 @@ export function clusterCoordinates(input: CoordinateInput): { x: Float64Array; l
     add(rightVar(c), rightVar(p), PAD + input.clusterLoopReach[c]!, 0);
   }
   for (const { node, cluster, gap } of input.clearOfHeader) add(leftVar(cluster), node, gap, 0);
-  const value = networkSimplex(anchor + 1, tail, head, minlen, weight);
+  // Small drawings get the optimum; a big one stops after a bounded number of exchanges, still feasible.
+  const value = networkSimplex(anchor + 1, tail, head, minlen, weight, exchangeBudget(anchor + 1));
   const x = Float64Array.from(value.subarray(0, total));
   const left = Float64Array.from({ length: C }, (_, c) => value[leftVar(c)]!);
   const right = Float64Array.from({ length: C }, (_, c) => value[rightVar(c)]!);

@@ -10,7 +10,7 @@
  */
 import type { NestedEdge, NestedNode } from './containers.ts';
 import { clusterSpans } from './cluster-tree.ts';
-import { networkSimplex } from './layering.ts';
+import { exchangeBudget, networkSimplex } from './layering.ts';
 import type { Point } from './routing.ts';
 import type { Box } from './types.ts';
 
@@ -59,7 +59,7 @@ export function layerRanks(K: number, upper: Int32Array, lower: Int32Array, cons
     head[m + c + i] = i;
     weight[m + c + i] = 1e-3;
   }
-  const value = networkSimplex(K + 1, tail, head, minlen, weight);
+  const value = networkSimplex(K + 1, tail, head, minlen, weight, exchangeBudget(K + 1));
   let min = Infinity;
   for (let i = 0; i < K; i++) min = Math.min(min, value[i]!);
   return Int32Array.from(value.subarray(0, K), (r) => r - min);

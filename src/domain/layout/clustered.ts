@@ -42,6 +42,8 @@ import type { Box, Direction } from './types.ts';
 
 /** Room between a container's border and its content. */
 const PAD = CONTAINER_PADDING;
+/** Work (in boxes squared) the obstacle router may spend on routes the layering could not keep clear. */
+const REROUTE_BUDGET = 2_000_000;
 /** The least room between a header layer and the layer it heads. */
 const HEADER_CHANNEL = 20;
 
@@ -425,14 +427,17 @@ function dropRoutesThroughBoxes(nodes: NestedNode[], edges: NestedEdge[], boxes:
     for (let p = nodes[v]!.parent; p >= 0; p = nodes[p]!.parent) list.push(p);
     return list;
   };
+  // Each route around the boxes costs about the square of the boxes it may meet: past a budget, routes stay as drawn.
+  let budget = REROUTE_BUDGET;
   edges.forEach((edge, e) => {
     const route = routes[e];
-    if (!route || edge.from === edge.to) return;
+    if (!route || edge.from === edge.to || budget < boxes.length * boxes.length) return;
     const exempt = new Set([edge.from, edge.to, ...ancestors(edge.from), ...ancestors(edge.to)]);
     const blocked = boxes.some(
       (box, v) => !exempt.has(v) && route.some((p, k) => k + 1 < route.length && segmentCrossesBox(p[0], p[1], route[k + 1]![0], route[k + 1]![1], box)),
     );
     if (!blocked) return;
+    budget -= boxes.length * boxes.length;
     routes[e] = null;
     labels[e] = null;
   });

@@ -17,6 +17,15 @@ export function networkSimplexLayers(nodeCount: number, from: ArrayLike<number>,
 }
 
 /**
+ * Exchanges worth spending on a problem of n variables: enough for the optimum
+ * on drawings of a few hundred nodes; on big ones each exchange walks a large
+ * tree, so the count shrinks as n grows (about 4·10⁶ node visits in all).
+ */
+export function exchangeBudget(n: number): number {
+  return Math.max(200, Math.min(20 * n, Math.floor(4_000_000 / Math.max(1, n))));
+}
+
+/**
  * The general problem network simplex solves: integer values for n variables
  * with value[head] − value[tail] ≥ minlen for every edge, minimising the sum of
  * weight × (value[head] − value[tail]). The edges must form a connected acyclic
@@ -29,18 +38,20 @@ export function networkSimplex(
   head: ArrayLike<number>,
   minlen: ArrayLike<number>,
   weight: ArrayLike<number>,
+  /** Stop after this many exchanges (the values are feasible after any number, optimal when it runs out of them). */
+  maxIterations = Math.max(200, 20 * nodeCount),
 ): Int32Array {
   const rank = new Int32Array(nodeCount);
   if (nodeCount <= 1) return rank;
-  solve(simpleGraph(nodeCount, tail, head, minlen, weight), rank);
+  solve(simpleGraph(nodeCount, tail, head, minlen, weight), rank, maxIterations);
   return rank;
 }
 
-function solve(graph: SimpleGraph, rank: Int32Array): void {
+function solve(graph: SimpleGraph, rank: Int32Array, maxIterations = Math.max(200, 20 * graph.n)): void {
   const n = graph.n;
   initialRanks(graph, rank);
   const simplex = new NetworkSimplex(graph, rank);
-  simplex.run(Math.max(200, 20 * n));
+  simplex.run(maxIterations);
   let min = Infinity;
   for (let v = 0; v < n; v++) min = Math.min(min, rank[v]!);
   for (let v = 0; v < n; v++) rank[v]! -= min;
