@@ -89,6 +89,29 @@ export function layeredDag(): LayoutInput {
   return { direction: 'TB', nodes, edges };
 }
 
+/** The layered DAG with 300 of its nodes spread over 6 containers (two nested in others): a big architecture-like drawing. */
+export function clusteredDag(): LayoutInput {
+  const dag = layeredDag();
+  const random = seededRandom(2000);
+  const containers: LayoutNode[] = Array.from({ length: 6 }, (_, i) => ({ id: `c${i}`, width: 120, height: 30, ...(i >= 4 ? { parent: `c${i - 4}` } : {}) }));
+  const nodes = dag.nodes.map((node, i) => (i % 10 < 3 ? { ...node, parent: `c${Math.floor(random() * 6)}` } : node));
+  return { direction: 'TB', nodes: [...containers, ...nodes], edges: dag.edges };
+}
+
+/** elkjs's layered algorithm over the whole hierarchy at once (containers as compound nodes), timed as a peer for clusteredDag. */
+export async function layoutWithElkNested(input: LayoutInput): Promise<void> {
+  const elk = new ELK();
+  const byId = new Map<string, ElkNode>(input.nodes.map((n) => [n.id, { id: n.id, width: n.width, height: n.height, children: [] }]));
+  const root: ElkNode = {
+    id: 'root',
+    layoutOptions: { 'elk.algorithm': 'layered', 'elk.direction': 'DOWN', 'elk.hierarchyHandling': 'INCLUDE_CHILDREN' },
+    children: [],
+    edges: input.edges.map((e): ElkExtendedEdge => ({ id: e.id, sources: [e.from], targets: [e.to] })),
+  };
+  for (const node of input.nodes) (node.parent ? byId.get(node.parent)! : root).children!.push(byId.get(node.id)!);
+  await elk.layout(root);
+}
+
 export async function layoutWithElk(input: LayoutInput): Promise<LayoutResult> {
   const elk = new ELK();
   const graph: ElkNode = {
