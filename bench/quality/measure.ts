@@ -40,9 +40,9 @@ export function defectCount(measures: SceneMeasures): number {
 /**
  * Arrows the author wrote from → to whose target's centre lies upstream of the
  * source's along the layout direction (TB: above it), by more than the slack,
- * unless the arrow both leaves its source and enters its target moving
- * downstream: that is a drawing folded into bands (a long chain wrapped into
- * rows), read like lines of text, where the arrow runs on into the next band.
+ * unless the arrow's first and last moves along the flow both go downstream:
+ * that is a drawing folded into bands (a long chain wrapped into rows), read
+ * like lines of text, where the arrow runs on into the next band.
  */
 function againstFlow(elements: Element[], direction: Direction): string[] {
   const byId = new Map(elements.map((e) => [e.id as string, e]));
@@ -53,9 +53,11 @@ function againstFlow(elements: Element[], direction: Direction): string[] {
     return fx - tx;
   };
   const downstream = (from: Element, to: Element): number => along(centreOf(from), centreOf(to));
+  // The first and last moves along the flow (a branch leaving a decision's side vertex first runs across it).
   const runsOn = (arrow: Element): boolean => {
     const points = (arrow.points as Array<[number, number]>).map(([x, y]): [number, number] => [arrow.x + x, arrow.y + y]);
-    return points.length >= 2 && along(points[0]!, points[1]!) > 0 && along(points[points.length - 2]!, points[points.length - 1]!) > 0;
+    const moves = points.slice(1).map((p, k) => along(points[k]!, p)).filter((move) => Math.abs(move) > 0.5);
+    return moves.length > 0 && moves[0]! > 0 && moves[moves.length - 1]! > 0;
   };
   return elements
     .filter((e) => e.type === 'arrow' && e.startBinding && e.endBinding && e.startBinding.elementId !== e.endBinding.elementId)
