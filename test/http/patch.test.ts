@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { isLayoutKind } from '../../src/domain/lint/lint.ts';
 import { ICON_GAP } from '../../src/domain/scene/from-spec.ts';
 import { type Harness, startHarness, type TestUser } from '../helpers/harness.ts';
 
@@ -44,8 +43,10 @@ test('move carries the label and re-routes bound arrows; restyle and delete casc
   assert.equal(after.get('api-to-cache').endBinding, null, 'arrows to a deleted shape are unbound, not deleted');
   assert.ok(after.get('db').version > before.get('db').version);
   const lint = (await h.call('GET', `/api/v1/diagrams/${id}/lint`, { token: alice.token })).json().issues;
-  // Layout-quality kinds are asserted by the routing's own tests.
-  assert.deepEqual(lint.map((i: { kind: string }) => i.kind).filter((kind: string) => !isLayoutKind(kind)), ['unbound_arrow']);
+  assert.deepEqual(
+    lint.map((i: { kind: string }) => i.kind),
+    ['unbound_arrow'],
+  );
 });
 
 test('a patched label never covers its shape’s icon: the shape grows until it holds both', async () => {

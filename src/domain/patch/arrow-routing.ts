@@ -120,6 +120,13 @@ function rerouteEnd(draft: Draft, arrow: SceneElement, pts: Point[], end: End, t
         moved[i]![along] = from[along] + ((pts[i]![along] - from[along]) / was) * now;
       }
       setEnd(arrow, end, focusOf(from, newTip, draft.get(binding.elementId)!), gap);
+      // Moved across onto another line, the route is re-drawn as a Z instead when that keeps clear.
+      const others = otherSegments(draft, arrow.id);
+      if (runsAlongAny(moved, others)) {
+        const z = elbow(draft, arrow, pts, end);
+        if (z && !runsAlongAny(z, others)) return z;
+        setEnd(arrow, end, focusOf(from, newTip, draft.get(binding.elementId)!), gap);
+      }
       return moved;
     }
     return elbow(draft, arrow, pts, end) ?? straighten(draft, arrow, pts);
@@ -158,9 +165,49 @@ function elbow(draft: Draft, arrow: SceneElement, pts: Point[], end: End): Point
   if ((entry - fixed[along]) * direction < 2 * MIN_END_SEGMENT) return null;
   const middle = (fixed[along] + entry) / 2;
   const [cx, cy] = centreOf(box);
-  const route: Point[] = along ? [fixed, [fixed[0], middle], [cx, middle], [cx, entry]] : [fixed, [middle, fixed[1]], [middle, cy], [entry, cy]];
+  // Into the facing side at its centre line, or off it where another line already runs there.
+  const others = otherSegments(draft, arrow.id);
+  const [from, length] = along ? [box.x, box.width] : [box.y, box.height];
+  const across = [0, -0.2, 0.2, -0.35, 0.35].map((f) => (along ? cx : cy) + f * length).find((at) => {
+    const leg: [Point, Point] = along ? [[at, middle], [at, entry]] : [[middle, at], [entry, at]];
+    return at > from && at < from + length && !others.some((segment) => runAlong(leg, segment));
+  }) ?? (along ? cx : cy);
+  const route: Point[] = along ? [fixed, [fixed[0], middle], [across, middle], [across, entry]] : [fixed, [middle, fixed[1]], [middle, across], [entry, across]];
   setEnd(arrow, end, 0, gap);
   return end === 'start' ? route.reverse() : route;
+}
+
+/** A line closer than this to another, along it, reads as the same line. */
+const ALONGSIDE = 5;
+/** Runs shorter than this may be shared (where lines meet). */
+const SHARED_RUN = 10;
+
+/** The segments of every other arrow and line in the scene. */
+function otherSegments(draft: Draft, except: string): Array<[Point, Point]> {
+  const segments: Array<[Point, Point]> = [];
+  for (const element of draft.live()) {
+    if (element.id === except || (element.type !== 'arrow' && element.type !== 'line')) continue;
+    const pts = absolutePoints(element);
+    for (let k = 0; k + 1 < pts.length; k++) segments.push([pts[k]!, pts[k + 1]!]);
+  }
+  return segments;
+}
+
+function runsAlongAny(pts: Point[], others: Array<[Point, Point]>): boolean {
+  for (let k = 0; k + 1 < pts.length; k++) if (others.some((segment) => runAlong([pts[k]!, pts[k + 1]!], segment))) return true;
+  return false;
+}
+
+/** Whether an axis-parallel leg runs along a segment (parallel, within ALONGSIDE, sharing more than SHARED_RUN). */
+function runAlong([a, b]: [Point, Point], [c, d]: [Point, Point]): boolean {
+  const axis = axisOf(a, b);
+  if (axis === null || axisOf(c, d) !== axis) return false;
+  const vertical = axis === 'vertical';
+  const offAxis = (p: Point): number => (vertical ? p[0] : p[1]);
+  const onAxis = (p: Point): number => (vertical ? p[1] : p[0]);
+  if (Math.abs(offAxis(a) - offAxis(c)) > ALONGSIDE) return false;
+  const overlap = Math.min(Math.max(onAxis(a), onAxis(b)), Math.max(onAxis(c), onAxis(d))) - Math.max(Math.min(onAxis(a), onAxis(b)), Math.min(onAxis(c), onAxis(d)));
+  return overlap > SHARED_RUN;
 }
 
 /**
