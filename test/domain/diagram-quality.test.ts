@@ -22,7 +22,7 @@ for (const entry of loadCorpus()) {
   test(`corpus ${entry.name}: lints clean and survives the editor's restore unchanged`, async () => {
     const elements = draw(entry.spec);
     assert.deepEqual(
-      layoutIssues(elements).map((issue) => issue.message),
+      lintScene(elements as any[]).map((issue) => issue.message),
       [],
     );
     await assertSurvivesRestore(elements);
