@@ -233,7 +233,59 @@ class CrossingMinimizer {
     }
     this.restore(best!);
     bestCrossings = this.transposeAll(bestCrossings);
+    if (this.clusters && work <= SIFT_WORK) bestCrossings = this.swapSiblingClusters(bestCrossings, maxSweeps);
     return { layers: this.layers, position: this.position, crossings: bestCrossings };
+  }
+
+  /**
+   * Tries each pair of sibling clusters the other way round (their blocks
+   * exchanged on every layer), re-sweeping from there so that the edges around
+   * them follow; keeps an order that crosses less. Whole clusters change sides,
+   * which no move of single nodes can do.
+   */
+  private swapSiblingClusters(crossings: number, maxSweeps: number): number {
+    const clusters = this.clusters!;
+    const pairs = new Set<string>();
+    for (const layer of this.layers) {
+      for (let i = 0; i + 1 < layer.length; i++) {
+        const a = clusters.chain[layer[i]!]!;
+        const b = clusters.chain[layer[i + 1]!]!;
+        let k = 0;
+        while (k < a.length && k < b.length && a[k] === b[k]) k++;
+        if (k < a.length && k < b.length) pairs.add(`${a[k]},${b[k]}`);
+      }
+    }
+    let best = this.layers.map((layer) => layer.slice());
+    for (const pair of pairs) {
+      const [p, q] = pair.split(',').map(Number) as [number, number];
+      this.restore(best);
+      let moved = false;
+      for (const layer of this.layers) {
+        const nodes = Array.from(layer);
+        const inP = nodes.filter((v) => clusters.chain[v]!.includes(p));
+        const inQ = nodes.filter((v) => clusters.chain[v]!.includes(q));
+        if (inP.length === 0 || inQ.length === 0) continue;
+        // The two blocks are neighbours here when nothing else lies between them: exchange them.
+        const start = Math.min(nodes.indexOf(inP[0]!), nodes.indexOf(inQ[0]!));
+        const end = Math.max(nodes.indexOf(inP[inP.length - 1]!), nodes.indexOf(inQ[inQ.length - 1]!));
+        if (end - start + 1 !== inP.length + inQ.length) continue;
+        const pFirst = nodes.indexOf(inP[0]!) < nodes.indexOf(inQ[0]!);
+        const swapped = pFirst ? [...inQ, ...inP] : [...inP, ...inQ];
+        nodes.splice(start, swapped.length, ...swapped);
+        layer.set(nodes);
+        layer.forEach((v, i) => (this.position[v] = i));
+        moved = true;
+      }
+      if (!moved) continue;
+      let count = this.sweep(Math.min(6, maxSweeps), crossings);
+      count = this.polish(count);
+      if (count < crossings) {
+        crossings = count;
+        best = this.layers.map((layer) => layer.slice());
+      }
+    }
+    this.restore(best);
+    return crossings;
   }
 
   /** Sifting and transposition, alternated while they remove crossings. */
