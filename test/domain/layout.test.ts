@@ -236,6 +236,22 @@ test('a chain longer than a page folds into bands side by side, within 3:1, ever
   }
 });
 
+test('a long chain with a container folds between layers the container does not span, the container whole in one band', () => {
+  for (const direction of ['TB', 'LR'] as const) {
+    const input = chainInput(direction, 16);
+    input.nodes.push({ id: 'box', width: 80, height: 30 });
+    for (const id of ['s6', 's7', 's8']) input.nodes.find((n) => n.id === id)!.parent = 'box';
+    const result = layoutGraph(input);
+    assertWellFormed(input, result);
+    assertFlowsDownstream(input, result);
+    const boxes = Object.values(result.nodes);
+    const width = Math.max(...boxes.map((b) => b.x + b.width)) - Math.min(...boxes.map((b) => b.x));
+    const height = Math.max(...boxes.map((b) => b.y + b.height)) - Math.min(...boxes.map((b) => b.y));
+    assert.ok(width / height <= 3 && height / width <= 3, `${direction}: ${width} × ${height}`);
+    assert.equal(countEdgeCrossings(input, result), 0, `${direction}: no crossings`);
+  }
+});
+
 test('a chain in LR is a straight row', () => {
   const input = chainInput('LR', 5);
   const result = layoutGraph(input);

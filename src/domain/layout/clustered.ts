@@ -21,7 +21,8 @@
  *   their ends into line (long edges hardest), neighbours in a layer keep their
  *   gaps, and each cluster's two sides are variables its members keep padding
  *   from, so boxes never overlap and no foreign node lies inside one.
- * - y and the routes come from the channel router, with room for the borders.
+ * - y and the routes come from the channel router, with room for the borders;
+ *   a long drawing folds into bands (fold.ts) where no container spans the cut.
  *
  * Edges with a container at an end go through doors (cluster-doors.ts); the x
  * coordinates are in cluster-coordinates.ts. What no door can carry is left to
@@ -33,6 +34,7 @@ import { fromBorder, layerRanks, planDoors } from './cluster-doors.ts';
 import { clusterChain, clusterSpans, type HeaderSide, isAncestorOrSelf, NO_LAYER } from './cluster-tree.ts';
 import { backEdgesInInputOrder } from './cycles.ts';
 import { buildProperGraph, type ProperGraph } from './dummies.ts';
+import { foldLongDrawing } from './fold.ts';
 import { drawSelfLoops, EDGE_HALF_GAP, LABEL_MARGIN, NODE_HALF_GAP, selfLoopReach, type SelfLoop } from './layered.ts';
 import { toScene } from './level.ts';
 import { segmentCrossesBox } from './metrics.ts';
@@ -44,6 +46,8 @@ import type { Box, Direction } from './types.ts';
 const PAD = CONTAINER_PADDING;
 /** Work (in boxes squared) the obstacle router may spend on routes the layering could not keep clear. */
 const REROUTE_BUDGET = 2_000_000;
+/** Width over length a folded drawing aims at (as a level's components do). */
+const FOLD_ASPECT = 1.4;
 /** The least room between a header layer and the layer it heads. */
 const HEADER_CHANNEL = 20;
 
@@ -318,6 +322,50 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
       routing = routeChannels(routeInput);
       clusterBoxes = clusterExtents(headerSide, C, K, realCount, innermostFirst, clusterParent, layoutCluster, headerNode, routing.y, height, clusterLeft, clusterRight);
     }
+  }
+  // A long drawing folds into bands, cut only where no container spans the cut; each container moves with its band.
+  const nodeLeft = Float64Array.from({ length: realCount }, (_, v) => x[v]! - width[v]! / 2);
+  const channelEdges = new Int32Array(Math.max(0, layerCount - 1));
+  const channelBackEdges = new Int32Array(Math.max(0, layerCount - 1));
+  graph.chains.forEach((chain, i) => {
+    for (const pe of chain) {
+      channelEdges[properGraph.layerOf[graph.upper[pe]!]!]!++;
+      if (reversed[i]) channelBackEdges[properGraph.layerOf[graph.upper[pe]!]!]!++;
+    }
+  });
+  const uncuttable = new Uint8Array(Math.max(0, layerCount - 1));
+  for (let c = 0; c < C; c++) for (let l = span.lo[c]!; l < span.hi[c]!; l++) uncuttable[l] = 1;
+  const fold = foldLongDrawing({
+    layerTop: routing.layerTop,
+    layerHeight: routing.layerHeight,
+    channelEdges,
+    channelBackEdges,
+    left: nodeLeft,
+    top: routing.y,
+    width,
+    height,
+    layerOf: properGraph.layerOf,
+    routes: routing.routes,
+    labels: routing.labels,
+    aspect: swap ? 1 / FOLD_ASPECT : FOLD_ASPECT,
+    clusters: {
+      minX: Math.min(...clusterLeft),
+      maxX: Math.max(...clusterRight),
+      uncuttable,
+      borderUnder: channels.above,
+      borderOver: channels.below,
+    },
+  });
+  if (fold) {
+    for (let v = 0; v < realCount; v++) x[v] = nodeLeft[v]! + width[v]! / 2;
+    for (let c = 0; c < C; c++) {
+      const band = fold.bandOfLayer[span.lo[c]!]!;
+      clusterLeft[c]! += fold.dx[band]!;
+      clusterRight[c]! += fold.dx[band]!;
+    }
+    clusterBoxes = clusterExtents(headerSide, C, K, realCount, innermostFirst, clusterParent, layoutCluster, headerNode, routing.y, height, clusterLeft, clusterRight);
+  }
+  if (headerSide === 'strip') {
     // Whatever the channels could not give, the box takes (and the boxes around it with it).
     for (const c of innermostFirst) {
       const box = clusterBoxes[c]!;

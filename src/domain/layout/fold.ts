@@ -37,12 +37,21 @@ export interface FoldInput {
   labels: Array<Point | null>;
   /** The width over the length the folded drawing aims at. */
   aspect: number;
+  /** Containers: the x range their boxes reach, the channels no cut may use (a container spans them), and the room their borders take under (over) each layer. */
+  clusters?: { minX: number; maxX: number; uncuttable: Uint8Array; borderUnder: Float64Array; borderOver: Float64Array };
 }
 
-export function foldLongDrawing(input: FoldInput): boolean {
+export interface Fold {
+  /** The band of every layer, and how far each band moved. */
+  bandOfLayer: Int32Array;
+  dx: number[];
+  dy: number[];
+}
+
+export function foldLongDrawing(input: FoldInput): Fold | null {
   const { layerTop, layerHeight, left, top, width, routes, labels } = input;
   const layerCount = layerTop.length;
-  if (layerCount < 4) return false;
+  if (layerCount < 4) return null;
   let minX = Infinity;
   let maxX = -Infinity;
   for (let v = 0; v < left.length; v++) {
@@ -50,9 +59,13 @@ export function foldLongDrawing(input: FoldInput): boolean {
     maxX = Math.max(maxX, left[v]! + width[v]!);
   }
   for (const route of routes) for (const [x] of route) (minX = Math.min(minX, x)), (maxX = Math.max(maxX, x));
+  if (input.clusters) {
+    minX = Math.min(minX, input.clusters.minX);
+    maxX = Math.max(maxX, input.clusters.maxX);
+  }
   const drawingWidth = Math.max(1, maxX - minX);
   const length = layerTop[layerCount - 1]! + layerHeight[layerCount - 1]!;
-  if (length <= FOLD_AT * drawingWidth || length <= FOLD_MIN_LENGTH) return false;
+  if (length <= FOLD_AT * drawingWidth || length <= FOLD_MIN_LENGTH) return null;
 
   // As many bands as bring the drawing near its target shape, fewer if the cuts allowed leave a band too short.
   let cuts: number[] = [];
@@ -60,7 +73,7 @@ export function foldLongDrawing(input: FoldInput): boolean {
     const candidate = chooseCuts(input, bands, length);
     if (candidate.length === bands - 1 && balanced(input, candidate, length / bands)) cuts = candidate;
   }
-  if (cuts.length === 0) return false;
+  if (cuts.length === 0) return null;
 
   // Band j runs from the top of layer start[j] to the bottom of layer end[j]; it moves right by dx[j] and up by dy[j].
   const start = [0, ...cuts.map((l) => l + 1)];
@@ -70,8 +83,12 @@ export function foldLongDrawing(input: FoldInput): boolean {
   const crossing = cuts.map((l) => input.channelEdges[l]!);
   const most = Math.max(...crossing);
   const gap = 2 * MARGIN + TRACK * (most - 1);
+  // Container borders under a cut's layer (over the next) push the runs round the fold further out.
+  const under = (l: number): number => input.clusters?.borderUnder[l] ?? 0;
+  const over = (l: number): number => input.clusters?.borderOver[l] ?? 0;
+  const overRoom = Math.max(0, ...cuts.map(over));
   // Every band starts at the same height, under the room the edges coming round into it need.
-  const headroom = 2 * MARGIN + TRACK * (most - 1);
+  const headroom = 2 * MARGIN + TRACK * (most - 1) + overRoom;
   const dx = start.map((_, j) => j * (drawingWidth + gap));
   const dy = start.map((_, j) => headroom - bandTop[j]!);
   const bandOf = (y: number): number => {
@@ -127,17 +144,19 @@ export function foldLongDrawing(input: FoldInput): boolean {
       }
       // This leg leaves band j through the cut: under the band, up the gap, over band j + 1 and down where it entered it.
       const { r, count } = rank[j]!.get(e)!;
-      const under = bandBottom[j]! + dy[j]! + MARGIN + TRACK * (count - 1 - r);
+      const below = bandBottom[j]! + dy[j]! + under(cuts[j]!) + MARGIN + TRACK * (count - 1 - r);
       const column = minX + dx[j]! + drawingWidth + MARGIN + TRACK * (count - 1 - r);
-      const over = headroom - MARGIN - TRACK * r;
+      const above = headroom - overRoom - MARGIN - TRACK * r;
       let m = k + 1;
       while (m < route.length - 1 && route[m]![1] < bandTop[j + 1]! - 0.5) m++;
-      out.push([point[0] + dx[j]!, under], [column, under], [column, over], [route[m]![0] + dx[j + 1]!, over]);
+      out.push([point[0] + dx[j]!, below], [column, below], [column, above], [route[m]![0] + dx[j + 1]!, above]);
       k = m;
     }
     routes[e] = simplify(out);
   });
-  return true;
+  const bandOfLayer = new Int32Array(layerCount);
+  start.forEach((from, j) => bandOfLayer.fill(j, from, end[j]! + 1));
+  return { bandOfLayer, dx, dy };
 }
 
 /** Whether every band is at least half the even share long. */
@@ -164,7 +183,7 @@ function chooseCuts(input: FoldInput, bands: number, length: number): number[] {
     for (let l = previous + 1; l + 1 < layerTop.length; l++) {
       const count = channelEdges[l]!;
       // An edge drawn back against the flow would have to come round the fold backwards: never cut one.
-      if (count === 0 || count > MAX_CUT_EDGES || input.channelBackEdges[l]! > 0) continue;
+      if (count === 0 || count > MAX_CUT_EDGES || input.channelBackEdges[l]! > 0 || input.clusters?.uncuttable[l]) continue;
       const at = layerTop[l]! + layerHeight[l]!;
       // Near the even split first; each more edge across the cut costs a quarter of a band.
       const score = Math.abs(at - target) + ((count - 1) * length) / (4 * bands);
