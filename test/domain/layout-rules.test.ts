@@ -96,3 +96,34 @@ test('the branches of a decision leave from distinct vertices', () => {
     assert.deepEqual(kinds(elements), [], direction);
   }
 });
+
+test('an edge that skips a layer goes around the box in its way, 20 px clear', () => {
+  for (const direction of ['TB', 'LR']) {
+    const elements = build({
+      layout: { direction },
+      nodes: [{ id: 'api', label: 'API' }, { id: 'queue', label: 'Queue' }, { id: 'worker', label: 'Worker' }],
+      edges: ['api -> queue', 'queue -> worker', 'api -> worker : direct'],
+    });
+    const byIds = byId(elements);
+    const queue = byIds.get('queue')!;
+    const arrow = byIds.get('api-to-worker')!;
+    const points = arrow.points.map(([x, y]: number[]) => [arrow.x + x, arrow.y + y]);
+    for (let k = 0; k + 1 < points.length; k++) {
+      const [[ax, ay], [bx, by]] = [points[k], points[k + 1]];
+      const clear = Math.max(Math.min(ax, bx) - (queue.x + queue.width), queue.x - Math.max(ax, bx), Math.min(ay, by) - (queue.y + queue.height), queue.y - Math.max(ay, by));
+      assert.ok(clear >= 20, `${direction}: segment ${k} of api-to-worker keeps ${clear} px from queue`);
+    }
+    assert.deepEqual(kinds(elements), [], direction);
+  }
+});
+
+test('edges between the same layers never share a run, even when many fan out and in', () => {
+  for (const direction of ['TB', 'LR']) {
+    const elements = build({
+      layout: { direction },
+      nodes: ['gw', 'a', 'b', 'c', 'd', 'db'].map((id) => ({ id })),
+      edges: ['gw -> a', 'gw -> b', 'gw -> c', 'gw -> d', 'a -> db', 'b -> db', 'c -> db', 'd -> db', 'gw -> db : audit'],
+    });
+    assert.deepEqual(kinds(elements), [], direction);
+  }
+});
