@@ -121,7 +121,7 @@ function rerouteEnd(draft: Draft, arrow: SceneElement, pts: Point[], end: End, t
       }
       setEnd(arrow, end, focusOf(from, newTip, draft.get(binding.elementId)!), gap);
       // Moved across onto another line, the route is re-drawn as a Z instead when that keeps clear.
-      const others = otherSegments(draft, arrow.id);
+      const others = otherSegments(draft, arrow);
       if (runsAlongAny(moved, others)) {
         const z = elbow(draft, arrow, pts, end);
         if (z && !runsAlongAny(z, others)) return z;
@@ -166,7 +166,7 @@ function elbow(draft: Draft, arrow: SceneElement, pts: Point[], end: End): Point
   const middle = (fixed[along] + entry) / 2;
   const [cx, cy] = centreOf(box);
   // Into the facing side at its centre line, or off it where another line already runs there.
-  const others = otherSegments(draft, arrow.id);
+  const others = otherSegments(draft, arrow);
   const [from, length] = along ? [box.x, box.width] : [box.y, box.height];
   const across = [0, -0.2, 0.2, -0.35, 0.35].map((f) => (along ? cx : cy) + f * length).find((at) => {
     const leg: [Point, Point] = along ? [[at, middle], [at, entry]] : [[middle, at], [entry, at]];
@@ -182,11 +182,22 @@ const ALONGSIDE = 5;
 /** Runs shorter than this may be shared (where lines meet). */
 const SHARED_RUN = 10;
 
-/** The segments of every other arrow and line in the scene. */
-function otherSegments(draft: Draft, except: string): Array<[Point, Point]> {
+/** Past this many arrows at one shape (a hub), a re-route is not checked against them: the check stays cheap. */
+const NEIGHBOUR_LIMIT = 64;
+
+/** The segments of the other arrows and lines bound to this arrow's shapes: the ones a re-route could run along. */
+function otherSegments(draft: Draft, arrow: SceneElement): Array<[Point, Point]> {
+  const ids = new Set<string>();
+  for (const end of ENDS) {
+    const binding = bindingOf(arrow, end);
+    for (const id of binding ? (draft.relations().arrows.get(binding.elementId) ?? []) : []) ids.add(id);
+  }
+  ids.delete(arrow.id);
+  if (ids.size > NEIGHBOUR_LIMIT) return [];
   const segments: Array<[Point, Point]> = [];
-  for (const element of draft.live()) {
-    if (element.id === except || (element.type !== 'arrow' && element.type !== 'line')) continue;
+  for (const id of ids) {
+    const element = draft.get(id);
+    if (!element) continue;
     const pts = absolutePoints(element);
     for (let k = 0; k + 1 < pts.length; k++) segments.push([pts[k]!, pts[k + 1]!]);
   }
