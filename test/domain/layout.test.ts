@@ -222,17 +222,22 @@ test('a chain is a straight column with straight arrows and the standard gaps', 
   }
 });
 
+/** Well formed, every arrow downstream or running on into the next band, within 3:1 either way, no crossings. */
+function assertFoldedWithoutCrossings(input: LayoutInput): void {
+  const result = layoutGraph(input);
+  assertWellFormed(input, result);
+  assertFlowsDownstream(input, result);
+  const boxes = Object.values(result.nodes);
+  const width = Math.max(...boxes.map((b) => b.x + b.width)) - Math.min(...boxes.map((b) => b.x));
+  const height = Math.max(...boxes.map((b) => b.y + b.height)) - Math.min(...boxes.map((b) => b.y));
+  assert.ok(width / height <= 3 && height / width <= 3, `${input.direction}: ${width} × ${height}`);
+  assert.equal(countEdgeCrossings(input, result), 0, `${input.direction}: no crossings`);
+}
+
 test('a chain longer than a page folds into bands side by side, within 3:1, every arrow running on downstream', () => {
   for (const direction of ['TB', 'LR'] as const) {
     const input = chainInput(direction, 16);
-    const result = layoutGraph(input);
-    assertWellFormed(input, result);
-    assertFlowsDownstream(input, result);
-    const boxes = Object.values(result.nodes);
-    const width = Math.max(...boxes.map((b) => b.x + b.width)) - Math.min(...boxes.map((b) => b.x));
-    const height = Math.max(...boxes.map((b) => b.y + b.height)) - Math.min(...boxes.map((b) => b.y));
-    assert.ok(width / height <= 3 && height / width <= 3, `${direction}: ${width} × ${height}`);
-    assert.equal(countEdgeCrossings(input, result), 0, `${direction}: no crossings`);
+    assertFoldedWithoutCrossings(input);
   }
 });
 
@@ -241,14 +246,7 @@ test('a long chain with a container folds between layers the container does not 
     const input = chainInput(direction, 16);
     input.nodes.push({ id: 'box', width: 80, height: 30 });
     for (const id of ['s6', 's7', 's8']) input.nodes.find((n) => n.id === id)!.parent = 'box';
-    const result = layoutGraph(input);
-    assertWellFormed(input, result);
-    assertFlowsDownstream(input, result);
-    const boxes = Object.values(result.nodes);
-    const width = Math.max(...boxes.map((b) => b.x + b.width)) - Math.min(...boxes.map((b) => b.x));
-    const height = Math.max(...boxes.map((b) => b.y + b.height)) - Math.min(...boxes.map((b) => b.y));
-    assert.ok(width / height <= 3 && height / width <= 3, `${direction}: ${width} × ${height}`);
-    assert.equal(countEdgeCrossings(input, result), 0, `${direction}: no crossings`);
+    assertFoldedWithoutCrossings(input);
   }
 });
 

@@ -8,8 +8,8 @@
  * constraints that keep them on or beyond every leaf of their container, and
  * each edge's direction is chosen so that it never closes a cycle.
  */
-import type { NestedEdge, NestedNode } from './containers.ts';
-import { clusterSpans } from './cluster-tree.ts';
+import { ancestorChain, type NestedEdge, type NestedNode } from './containers.ts';
+import { clusterSpans, isAncestorOrSelf } from './cluster-tree.ts';
 import { exchangeBudget, networkSimplex } from './layering.ts';
 import type { Point } from './routing.ts';
 import type { Box } from './types.ts';
@@ -102,10 +102,8 @@ export function planDoors(
   const leavesOf: number[][] = Array.from({ length: C }, () => []);
   for (let i = 0; i < L; i++) for (let c = leafCluster[i]!; c >= 0; c = clusterParent[c]!) leavesOf[c]!.push(i);
   const range = (v: number): [number, number] => (isContainer[v] ? [span.lo[clusterOf[v]!]!, span.hi[clusterOf[v]!]!] : [rank[leafOf[v]!]!, rank[leafOf[v]!]!]);
-  const within = (inner: number, outer: number): boolean => {
-    for (let p = nodes[inner]!.parent; p >= 0; p = nodes[p]!.parent) if (p === outer) return true;
-    return false;
-  };
+  const parent = nodes.map((node) => node.parent);
+  const within = (inner: number, outer: number): boolean => ancestorChain(parent, inner).includes(outer);
   const door = (v: number, below: boolean, inner = false): number => {
     if (!isContainer[v]) return leafOf[v]!;
     const c = clusterOf[v]!;
@@ -168,14 +166,10 @@ export function planDoors(
     doors.links.push({ edge: e, upper: door(upperEnd, true), lower: door(lowerEnd, false), reversed: !forward });
   });
   // A door leading into (out of) a container is on or above (below) every other door inside it.
-  const inside = (d: number, c: number): boolean => {
-    for (let p = d; p >= 0; p = clusterParent[p]!) if (p === c) return true;
-    return false;
-  };
   doors.cluster.forEach((c, outer) => {
     if (doors.inner[outer]) return;
     doors.cluster.forEach((d, inner) => {
-      if (inner === outer || !inside(d, c) || (d === c && !doors.inner[inner])) return;
+      if (inner === outer || !isAncestorOrSelf(c, d, clusterParent) || (d === c && !doors.inner[inner])) return;
       doors.constraintUpper.push(L + (doors.below[outer] ? inner : outer));
       doors.constraintLower.push(L + (doors.below[outer] ? outer : inner));
       doors.constraintWeight.push(0);

@@ -28,14 +28,14 @@
  * coordinates are in cluster-coordinates.ts. What no door can carry is left to
  * the cross-edge router.
  */
-import { CONTAINER_PADDING, type HeaderAlign, type NestedEdge, type NestedLayout, type NestedNode } from './containers.ts';
+import { ancestorChain, CONTAINER_PADDING, type HeaderAlign, type NestedEdge, type NestedLayout, type NestedNode } from './containers.ts';
 import { clusterCoordinates } from './cluster-coordinates.ts';
 import { fromBorder, layerRanks, planDoors } from './cluster-doors.ts';
 import { clusterChain, clusterSpans, type HeaderSide, isAncestorOrSelf, NO_LAYER } from './cluster-tree.ts';
 import { backEdgesInInputOrder } from './cycles.ts';
 import { buildProperGraph, type ProperGraph } from './dummies.ts';
 import { foldLongDrawing } from './fold.ts';
-import { drawSelfLoops, EDGE_HALF_GAP, LABEL_MARGIN, NODE_HALF_GAP, selfLoopReach, type SelfLoop } from './layered.ts';
+import { drawSelfLoops, NodeSizes, selfLoopReach, type SelfLoop } from './layered.ts';
 import { toScene } from './level.ts';
 import { segmentCrossesBox } from './metrics.ts';
 import { orderLayers } from './ordering.ts';
@@ -234,43 +234,17 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   const order = orderLayers(properGraph, hint, { of: membership, parent: clusterParent, first: isHeader, spine: isSpine });
 
   // Sizes in the internal frame.
-  const width = new Float64Array(total);
-  const height = new Float64Array(total);
-  const leftExtent = new Float64Array(total);
-  const rightExtent = new Float64Array(total);
-  const halfGap = new Float64Array(total).fill(EDGE_HALF_GAP);
-  const isDummy = new Uint8Array(total).fill(1);
+  const sizes = new NodeSizes(total);
+  const { width, height, leftExtent, rightExtent, halfGap, isDummy } = sizes;
   const loopReach = selfLoopReach(L, loops);
-  for (let i = 0; i < L; i++) {
-    const { w, h } = inner(leafNode[i]!);
-    width[i] = w;
-    height[i] = h;
-    leftExtent[i] = w / 2;
-    rightExtent[i] = w / 2 + loopReach[i]!;
-    halfGap[i] = NODE_HALF_GAP;
-    isDummy[i] = 0;
-  }
-  for (let c = 0; c < C; c++) {
-    const h = headerNode[c]!;
-    if (h < 0) continue;
-    width[h] = nodes[clusterNode[c]!]!.width;
-    height[h] = nodes[clusterNode[c]!]!.height;
-    leftExtent[h] = width[h]! / 2;
-    rightExtent[h] = width[h]! / 2;
-    halfGap[h] = NODE_HALF_GAP;
-    isDummy[h] = 0;
-  }
+  for (let i = 0; i < L; i++) sizes.node(i, inner(leafNode[i]!).w, inner(leafNode[i]!).h, loopReach[i]!);
+  for (let c = 0; c < C; c++) if (headerNode[c]! >= 0) sizes.node(headerNode[c]!, nodes[clusterNode[c]!]!.width, nodes[clusterNode[c]!]!.height);
   for (let v = K; v < realCount; v++) if (!isHeader[v]) halfGap[v] = 0;
   for (let i = 0; i < m; i++) {
-    const d = labelNode[i]!;
-    if (d < 0) continue;
+    if (labelNode[i]! < 0) continue;
     const edge = edges[linkEdges[i]!]!;
     const [labelWidth, labelHeight] = swap ? [edge.labelHeight, edge.labelWidth] : [edge.labelWidth, edge.labelHeight];
-    width[d] = labelWidth + 2 * LABEL_MARGIN;
-    height[d] = labelHeight;
-    leftExtent[d] = width[d]! / 2;
-    rightExtent[d] = width[d]! / 2;
-    halfGap[d] = NODE_HALF_GAP / 2;
+    sizes.label(labelNode[i]!, labelWidth, labelHeight);
   }
 
   const ports = assignPorts(graph, order.position, width);
@@ -343,8 +317,6 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     left: nodeLeft,
     top: routing.y,
     width,
-    height,
-    layerOf: properGraph.layerOf,
     routes: routing.routes,
     labels: routing.labels,
     aspect: swap ? 1 / FOLD_ASPECT : FOLD_ASPECT,
@@ -470,11 +442,8 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
  * dropped, and the cross-edge router draws it around the boxes instead.
  */
 function dropRoutesThroughBoxes(nodes: NestedNode[], edges: NestedEdge[], boxes: Box[], routes: Array<Point[] | null>, labels: Array<Point | null>): void {
-  const ancestors = (v: number): number[] => {
-    const list: number[] = [];
-    for (let p = nodes[v]!.parent; p >= 0; p = nodes[p]!.parent) list.push(p);
-    return list;
-  };
+  const parent = nodes.map((node) => node.parent);
+  const ancestors = (v: number): number[] => ancestorChain(parent, v);
   // Each route around the boxes costs about the square of the boxes it may meet: past a budget, routes stay as drawn.
   let budget = REROUTE_BUDGET;
   edges.forEach((edge, e) => {

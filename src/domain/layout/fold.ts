@@ -26,12 +26,10 @@ export interface FoldInput {
   /** How many proper edges run through the channel under each layer, and how many of them belong to edges drawn back against the flow. */
   channelEdges: Int32Array;
   channelBackEdges: Int32Array;
-  /** Left x, top y, size and layer of every real node (moved in place). */
+  /** Left x, top y and width of every real node (moved in place). */
   left: Float64Array;
   top: Float64Array;
   width: ArrayLike<number>;
-  height: ArrayLike<number>;
-  layerOf: ArrayLike<number>;
   /** Routes from their upper end down (moved in place), and label points. */
   routes: Point[][];
   labels: Array<Point | null>;

@@ -15,9 +15,9 @@ import { wrapWideLayers } from './wrapping.ts';
 
 /** Half the gap between two nodes side by side in a layer. */
 export const NODE_HALF_GAP = 20;
-export const EDGE_HALF_GAP = 8;
+const EDGE_HALF_GAP = 8;
 /** Room on each side of an edge label, beyond which the next line or node keeps its gap. */
-export const LABEL_MARGIN = 6;
+const LABEL_MARGIN = 6;
 const LOOP_REACH = 20;
 const LOOP_LABEL_GAP = 4;
 /** Keep Brandes–Köpf's placement unless it is this many times wider than the widest layer (and too wide for its height). */
@@ -39,6 +39,47 @@ export interface ComponentInput {
   loops: SelfLoop[];
   /** Target width / height in the internal frame, for wrapping over-wide layers. */
   aspect: number;
+}
+
+/**
+ * The size of every proper-graph node in the internal frame. A dummy is a point
+ * keeping an edge's half gap; a real node keeps a node's, and reaches right as
+ * far as its self-loops; a label node is as wide as its label plus a margin on
+ * each side (it sits on its edge's line) and keeps half a node's gap.
+ */
+export class NodeSizes {
+  readonly width: Float64Array;
+  readonly height: Float64Array;
+  readonly leftExtent: Float64Array;
+  readonly rightExtent: Float64Array;
+  readonly halfGap: Float64Array;
+  readonly isDummy: Uint8Array;
+
+  constructor(total: number) {
+    this.width = new Float64Array(total);
+    this.height = new Float64Array(total);
+    this.leftExtent = new Float64Array(total);
+    this.rightExtent = new Float64Array(total);
+    this.halfGap = new Float64Array(total).fill(EDGE_HALF_GAP);
+    this.isDummy = new Uint8Array(total).fill(1);
+  }
+
+  node(v: number, width: number, height: number, loopReach = 0): void {
+    this.width[v] = width;
+    this.height[v] = height;
+    this.leftExtent[v] = width / 2;
+    this.rightExtent[v] = width / 2 + loopReach;
+    this.halfGap[v] = NODE_HALF_GAP;
+    this.isDummy[v] = 0;
+  }
+
+  label(d: number, labelWidth: number, labelHeight: number): void {
+    this.width[d] = labelWidth + 2 * LABEL_MARGIN;
+    this.height[d] = labelHeight;
+    this.leftExtent[d] = this.width[d]! / 2;
+    this.rightExtent[d] = this.width[d]! / 2;
+    this.halfGap[d] = NODE_HALF_GAP / 2;
+  }
 }
 
 export interface SelfLoop {
@@ -84,31 +125,11 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
   const order = orderLayers(graph, input.hint);
 
   const total = graph.nodeCount;
-  const width = new Float64Array(total);
-  const height = new Float64Array(total);
-  const leftExtent = new Float64Array(total);
-  const rightExtent = new Float64Array(total);
-  const halfGap = new Float64Array(total).fill(EDGE_HALF_GAP);
-  const isDummy = new Uint8Array(total).fill(1);
+  const sizes = new NodeSizes(total);
+  const { width, height, leftExtent, rightExtent, halfGap, isDummy } = sizes;
   const loopReach = selfLoopReach(n, input.loops);
-  for (let v = 0; v < n; v++) {
-    width[v] = input.width[v]!;
-    height[v] = input.height[v]!;
-    leftExtent[v] = width[v]! / 2;
-    rightExtent[v] = width[v]! / 2 + loopReach[v]!;
-    halfGap[v] = NODE_HALF_GAP;
-    isDummy[v] = 0;
-  }
-  for (let e = 0; e < m; e++) {
-    const d = labelNode[e]!;
-    if (d < 0) continue;
-    // The label sits on its edge's line: its node is as wide as the label and keeps a node's gap to its neighbours.
-    width[d] = input.labelWidth[e]! + 2 * LABEL_MARGIN;
-    height[d] = input.labelHeight[e]!;
-    leftExtent[d] = width[d]! / 2;
-    rightExtent[d] = width[d]! / 2;
-    halfGap[d] = NODE_HALF_GAP / 2;
-  }
+  for (let v = 0; v < n; v++) sizes.node(v, input.width[v]!, input.height[v]!, loopReach[v]!);
+  for (let e = 0; e < m; e++) if (labelNode[e]! >= 0) sizes.label(labelNode[e]!, input.labelWidth[e]!, input.labelHeight[e]!);
   const ports = assignPorts(graph, order.position, width);
   const multiplicity = new Float64Array(graph.upper.length);
   for (const chain of graph.chains) for (const pe of chain) multiplicity[pe]!++;
@@ -169,8 +190,6 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
     left,
     top: routing.y,
     width: input.width,
-    height: input.height,
-    layerOf: graph.layerOf,
     routes: routing.routes,
     labels: routing.labels,
     aspect: input.aspect,
