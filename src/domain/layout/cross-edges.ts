@@ -1,12 +1,13 @@
 /**
- * Routes for the edges that the levels' layered routers leave unfinished: an
- * edge between a container and something inside it is routed inside that
- * container, around the boxes in its way. Ends spread over their node's side among
+ * Routes for the edges the layered drawing leaves unfinished (an edge to a
+ * container whose direction no layering allows, or one the layering could not
+ * keep out of a container it has no end in): routed around the boxes in their
+ * way, inside a container they start or end in. Ends spread over their node's side among
  * the other edges there; routes avoid running on top of routes already drawn.
  */
 import { ancestorChain, type NestedEdge, type NestedLayout } from './containers.ts';
 import { OccupiedSegments, routeAroundObstacles, type Heading } from './obstacle-router.ts';
-import { simplify, type Point } from './routing.ts';
+import type { Point } from './routing.ts';
 import type { Box, Direction } from './types.ts';
 
 type Side = 'top' | 'bottom' | 'left' | 'right';

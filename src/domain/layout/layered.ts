@@ -112,14 +112,13 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
   }
   const edges = { upper, lower };
   const ranks = networkSimplexLayers(n, upper, lower);
-  const wrapping = wrapWideLayers(
+  const wrapped = wrapWideLayers(
     { nodeCount: n, width: input.width, height: input.height, hint: input.hint, edges, aspect: input.aspect },
     ranks,
   );
-  const { wrapped } = wrapping;
   // Labelled edges get a layer of their own between every two layers (ranks doubled, as dot does): the label is a node there.
   const labelLayers = alone.some((a) => a === 1);
-  const layer = labelLayers ? wrapping.layer.map((l) => 2 * l) : wrapping.layer;
+  const layer = labelLayers ? wrapped.map((l) => 2 * l) : wrapped;
   const graph = buildProperGraph(n, layer, edges);
   const labelNode = labelNodes(graph, layer, upper, alone);
   const order = orderLayers(graph, input.hint);

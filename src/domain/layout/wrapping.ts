@@ -55,10 +55,10 @@ function estimateExtent(input: WrapInput, layer: Int32Array): Extent {
 }
 
 /** The given layering, or a wrapped one when the graph would be far wider than the target aspect. */
-export function wrapWideLayers(input: WrapInput, layer: Int32Array): { layer: Int32Array; wrapped: boolean } {
+export function wrapWideLayers(input: WrapInput, layer: Int32Array): Int32Array {
   const plain = estimateExtent(input, layer);
   if (plain.width / plain.height <= WRAP_THRESHOLD || input.nodeCount < 8) {
-    return { layer, wrapped: false };
+    return layer;
   }
   let widest = 0;
   for (let v = 0; v < input.nodeCount; v++) widest = Math.max(widest, input.width[v]!);
@@ -79,7 +79,7 @@ export function wrapWideLayers(input: WrapInput, layer: Int32Array): { layer: In
     if (ratio > input.aspect) high = budget;
     else low = budget;
   }
-  return { layer: best, wrapped: best !== layer };
+  return best;
 }
 
 /**
