@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
 import { layoutGraph } from '../../src/domain/layout/layout.ts';
+import { countEdgeCrossings } from '../../src/domain/layout/metrics.ts';
 import { lintScene } from '../../src/domain/lint/lint.ts';
 import { sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
 import { parseSpec } from '../../src/domain/spec/parse.ts';
@@ -125,5 +126,29 @@ test('edges between the same layers never share a run, even when many fan out an
       edges: ['gw -> a', 'gw -> b', 'gw -> c', 'gw -> d', 'a -> db', 'b -> db', 'c -> db', 'd -> db', 'gw -> db : audit'],
     });
     assert.deepEqual(kinds(elements), [], direction);
+  }
+});
+
+test('edges entering a container from one side and leaving it from the other cross nothing', () => {
+  // A topic container whose middle topic is fed from a consumer above it and feeds one below it: entering and leaving
+  // a container crosses only its border, so the ordering must not trade that for a real crossing.
+  for (const direction of ['TB', 'LR'] as const) {
+    const input = {
+      direction,
+      nodes: [
+        { id: 'kafka', width: 150, height: 30 },
+        ...['orders', 'payments', 'dlq'].map((id) => ({ id, width: 150, height: 60, parent: 'kafka' })),
+        ...['billing', 'fulfil'].map((id) => ({ id, width: 150, height: 60 })),
+      ],
+      edges: [
+        ['orders', 'billing'],
+        ['orders', 'fulfil'],
+        ['billing', 'payments'],
+        ['payments', 'fulfil'],
+        ['billing', 'dlq'],
+        ['fulfil', 'dlq'],
+      ].map(([from, to]) => ({ id: `${from}-${to}`, from: from!, to: to! })),
+    };
+    assert.equal(countEdgeCrossings(input, layoutGraph(input)), 0, direction);
   }
 });

@@ -47,21 +47,25 @@ export interface OrderClusters {
   first: Uint8Array;
   /**
    * Nodes of a cluster's spine (a chain of empty nodes through its layers): an
-   * edge crossing a spine edge would cut through the cluster, so such a crossing
-   * counts as many ordinary ones.
+   * edge with both ends outside the cluster that crosses a spine edge cuts
+   * through the cluster, so such a crossing counts as many ordinary ones. An
+   * edge entering or leaving the cluster crosses its border, which is no
+   * crossing at all, wherever the spine runs inside the block.
    */
   spine: Uint8Array;
 }
 
 /** Sifting nodes past cluster blocks is tried on graphs up to this size (nodes + edges). */
 const SIFT_WORK = 4000;
-/** What one crossing of a spine edge costs, in ordinary crossings. */
+/** What cutting through a cluster costs, in ordinary crossings. */
 const SPINE_CROSSING = 50;
 
 /** `hint` orders real nodes (lower first) when building the first starting order; usually input order. */
 export function orderLayers(graph: ProperGraph, hint: ArrayLike<number>, clusters?: OrderClusters): LayerOrder {
   const minimizer = new CrossingMinimizer(graph, clusters ? new ClusterTree(clusters, graph.nodeCount) : null);
-  return minimizer.run(hint);
+  const result = minimizer.run(hint);
+  (globalThis as any).__orderLog?.push(result.crossings);
+  return result;
 }
 
 /** Cluster membership for ordering: each node's chain of clusters, outermost first. */
@@ -514,35 +518,88 @@ class CrossingMinimizer {
     return total;
   }
 
-  /** Crossings between layer l and l+1 (Barth, Jünger, Mutzel: inversions counted with a Fenwick tree). */
+  /** Crossings between layer l and l+1: ordinary edges counted exactly, then what the spines there add. */
   private crossingsBelow(l: number): number {
+    return this.ordinaryCrossingsBelow(l) + this.spineCrossingsBelow(l);
+  }
+
+  /** Crossings among the edges that are not spine edges (Barth, Jünger, Mutzel: inversions counted with a Fenwick tree). */
+  private ordinaryCrossingsBelow(l: number): number {
     const lowerSize = this.layerSize[l + 1]!;
     const tree = this.tree;
     tree.fill(0, 0, lowerSize + 1);
     let inserted = 0;
     let crossings = 0;
     const scratch = this.scratchA;
+    const spine = this.clusters?.spine;
     for (const u of this.layers[l]!) {
+      if (spine?.[u]) continue;
       const count = this.sortedPositions(u, this.down, scratch);
-      // Weighted count: the tree holds the weight of the edges inserted at each position.
-      const weight = this.edgeWeight(u);
       for (let k = 0; k < count; k++) {
         const p = scratch[k]!;
         let atMost = 0;
         for (let i = p + 1; i > 0; i -= i & -i) atMost += tree[i]!;
-        crossings += weight * (inserted - atMost);
+        crossings += inserted - atMost;
       }
       for (let k = 0; k < count; k++) {
-        for (let i = scratch[k]! + 1; i <= lowerSize; i += i & -i) tree[i]! += weight;
-        inserted += weight;
+        for (let i = scratch[k]! + 1; i <= lowerSize; i += i & -i) tree[i]!++;
+        inserted++;
       }
     }
     return crossings;
   }
 
-  /** The weight of every edge at v: a spine node's edges are all spine edges. */
-  private edgeWeight(v: number): number {
-    return this.clusters?.spine[v] ? SPINE_CROSSING : 1;
+  /**
+   * What the spines between layer l and l+1 cost: each edge with both ends
+   * outside a cluster that passes from one side of its block to the other cuts
+   * through the cluster (SPINE_CROSSING each). An edge entering or leaving a
+   * cluster crosses only its border, which costs nothing: where a spine runs
+   * inside its block means nothing.
+   */
+  private spineCrossingsBelow(l: number): number {
+    const clusters = this.clusters;
+    if (!clusters) return 0;
+    let crossings = 0;
+    const layer = this.layers[l]!;
+    for (let i = 0; i < layer.length; i++) {
+      const s = layer[i]!;
+      if (!clusters.spine[s] || this.down.start[s + 1] === this.down.start[s]) continue;
+      for (let j = 0; j < layer.length; j++) {
+        const u = layer[j]!;
+        if (u === s || (clusters.spine[u] && j < i)) continue;
+        crossings += this.spinePair(s, u, this.down, i < j);
+      }
+    }
+    return crossings;
+  }
+
+  /**
+   * Weighted crossings between a spine node's edge and the edges of u on one
+   * side, the spine standing left of u or not: SPINE_CROSSING for each edge of u with both
+   * ends outside the spine's cluster that crosses it, nothing for the others.
+   * Two spines cross at that cost only when neither cluster holds the other.
+   */
+  private spinePair(s: number, u: number, side: Adjacency, sLeft: boolean): number {
+    const clusters = this.clusters!;
+    const c = this.spineCluster(s);
+    if (clusters.chain[u]!.includes(c)) return 0;
+    if (clusters.spine[u] && clusters.chain[s]!.includes(this.spineCluster(u))) return 0;
+    const from = side.start[s]!;
+    if (side.start[s + 1] === from) return 0;
+    const sNeighbour = this.position[side.list[from]!]!;
+    let crossings = 0;
+    for (let k = side.start[u]!; k < side.start[u + 1]!; k++) {
+      const w = side.list[k]!;
+      if (clusters.chain[w]!.includes(c)) continue;
+      if (sLeft !== sNeighbour < this.position[w]!) crossings++;
+    }
+    return crossings * SPINE_CROSSING;
+  }
+
+  /** The cluster a spine node belongs to: its innermost one. */
+  private spineCluster(s: number): number {
+    const chain = this.clusters!.chain[s]!;
+    return chain[chain.length - 1]!;
   }
 
   private sortedPositions(v: number, side: Adjacency, out: Int32Array): number {
@@ -553,8 +610,12 @@ class CrossingMinimizer {
     return count;
   }
 
-  /** Crossings among the edges of u and v on one side when u stands left of v. */
+  /** Crossings among the edges of u and v on one side when u stands left of v (weighted where a spine is one of them). */
   private pairCrossings(u: number, v: number, side: Adjacency): number {
+    const spine = this.clusters?.spine;
+    if (spine && (spine[u] || spine[v])) {
+      return spine[u] ? this.spinePair(u, v, side, true) : this.spinePair(v, u, side, false);
+    }
     const a = this.scratchA;
     const b = this.scratchB;
     const na = this.sortedPositions(u, side, a);
@@ -565,7 +626,7 @@ class CrossingMinimizer {
       while (j < nb && b[j]! < a[i]!) j++;
       crossings += j;
     }
-    return crossings * this.edgeWeight(u) * this.edgeWeight(v);
+    return crossings;
   }
 
   /** Swaps neighbours while that lowers the crossings on both sides of their layer. */
