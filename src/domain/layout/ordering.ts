@@ -641,6 +641,22 @@ class CrossingMinimizer {
 
   /** One pass of transposition that also swaps neighbours whose crossings stay the same. */
   private transposeTies(crossings: number): number {
+    return this.transposePass(crossings, true).crossings;
+  }
+
+  /** Swaps neighbours while that lowers the crossings on both sides of their layer. */
+  private transposeAll(crossings: number): number {
+    for (let round = 0; round < 20; round++) {
+      const pass = this.transposePass(crossings, false);
+      crossings = pass.crossings;
+      if (!pass.swapped) break;
+    }
+    return crossings;
+  }
+
+  /** Swaps each pair of neighbours (that may swap) where that lowers their crossings, or with `ties` keeps them equal. */
+  private transposePass(crossings: number, ties: boolean): { crossings: number; swapped: boolean } {
+    let swappedAny = false;
     for (let l = 0; l < this.layers.length; l++) {
       const layer = this.layers[l]!;
       for (let i = 0; i + 1 < layer.length; i++) {
@@ -650,44 +666,16 @@ class CrossingMinimizer {
         const now = this.pairCrossings(u, v, this.up) + this.pairCrossings(u, v, this.down);
         if (now === 0) continue;
         const swapped = this.pairCrossings(v, u, this.up) + this.pairCrossings(v, u, this.down);
-        if (swapped <= now) {
+        if (swapped < now || (ties && swapped === now)) {
           layer[i] = v;
           layer[i + 1] = u;
           this.position[v] = i;
           this.position[u] = i + 1;
           crossings -= now - swapped;
+          swappedAny = true;
         }
       }
     }
-    return crossings;
-  }
-
-  /** Swaps neighbours while that lowers the crossings on both sides of their layer. */
-  private transposeAll(crossings: number): number {
-    let improved = true;
-    let rounds = 0;
-    while (improved && rounds++ < 20) {
-      improved = false;
-      for (let l = 0; l < this.layers.length; l++) {
-        const layer = this.layers[l]!;
-        for (let i = 0; i + 1 < layer.length; i++) {
-          const u = layer[i]!;
-          const v = layer[i + 1]!;
-          if (this.clusters && !this.clusters.swappable(u, v)) continue;
-          const now = this.pairCrossings(u, v, this.up) + this.pairCrossings(u, v, this.down);
-          if (now === 0) continue;
-          const swapped = this.pairCrossings(v, u, this.up) + this.pairCrossings(v, u, this.down);
-          if (swapped < now) {
-            layer[i] = v;
-            layer[i + 1] = u;
-            this.position[v] = i;
-            this.position[u] = i + 1;
-            crossings -= now - swapped;
-            improved = true;
-          }
-        }
-      }
-    }
-    return crossings;
+    return { crossings, swapped: swappedAny };
   }
 }
