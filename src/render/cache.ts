@@ -5,9 +5,12 @@
  * same bytes back; any edit changes the content, hence the key.
  *
  * Each entry is one file: a 4-byte header length, a JSON header (the notes
- * that travel with the image), then the image bytes. Files are written to a
- * temporary name and renamed, so a reader never sees half an entry; servers
- * sharing a DATA_DIR may evict each other's files, which reads as a miss.
+ * that travel with the image), the image bytes, then a SHA-256 of everything
+ * before it. Files are written to a temporary name and renamed, so a reader
+ * never sees half an entry; servers sharing a DATA_DIR may evict each other's
+ * files, which reads as a miss. A file that fails its checks anyway (a disk
+ * error, a hand edit, the format before the checksum) also reads as a miss:
+ * it is deleted, so the caller renders afresh and stores a good entry.
  */
 import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
@@ -22,6 +25,16 @@ interface Header {
   imagesTruncated?: boolean;
 }
 
+/** Where the cache reports an entry it found damaged and dropped. */
+export interface RenderCacheLog {
+  warn(fields: { key: string; reason: string }, message: string): void;
+}
+
+const LENGTH_BYTES = 4;
+const CHECKSUM_BYTES = 32;
+/** Far above any header put writes; a larger length is damage, not a header. */
+const MAX_HEADER_BYTES = 4096;
+
 export function renderCacheKey(parts: readonly string[]): string {
   const hash = createHash('sha256');
   for (const part of parts) hash.update(`${part.length}:`).update(part);
@@ -35,10 +48,12 @@ export class RenderCache {
   private readonly entries = new Map<string, number>();
   private totalBytes = 0;
   private loaded: Promise<void> | undefined;
+  private readonly log: RenderCacheLog | undefined;
 
-  constructor(directory: string, maxBytes: number) {
+  constructor(directory: string, maxBytes: number, log?: RenderCacheLog) {
     this.directory = directory;
     this.maxBytes = maxBytes;
+    this.log = log;
   }
 
   async get(key: string): Promise<CachedRender | undefined> {
@@ -51,18 +66,21 @@ export class RenderCache {
       this.drop(key);
       return undefined;
     }
+    const entry = parseEntry(file);
+    if (typeof entry === 'string') {
+      // A concurrent reader of the same damaged file may have dropped it already: report it once.
+      if (this.entries.has(key)) this.log?.warn({ key, reason: entry }, 'damaged render cache entry dropped; rendering afresh');
+      this.drop(key);
+      await fsp.rm(this.fileOf(key), { force: true });
+      return undefined;
+    }
     this.touch(key, file.length);
-    const headerLength = file.readUInt32BE(0);
-    const header = JSON.parse(file.subarray(4, 4 + headerLength).toString('utf8')) as Header;
-    return { bytes: file.subarray(4 + headerLength), imagesTruncated: header.imagesTruncated === true };
+    return entry;
   }
 
   async put(key: string, render: CachedRender): Promise<void> {
     await this.load();
-    const header = Buffer.from(JSON.stringify(render.imagesTruncated ? { imagesTruncated: true } : {}), 'utf8');
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(header.length, 0);
-    const file = Buffer.concat([length, header, render.bytes]);
+    const file = formatEntry(render);
     if (file.length > this.maxBytes) return;
     const target = this.fileOf(key);
     await fsp.mkdir(path.dirname(target), { recursive: true });
@@ -133,4 +151,29 @@ export class RenderCache {
     })();
     return this.loaded;
   }
+}
+
+function formatEntry(render: CachedRender): Buffer {
+  const header = Buffer.from(JSON.stringify(render.imagesTruncated ? { imagesTruncated: true } : {}), 'utf8');
+  const length = Buffer.alloc(LENGTH_BYTES);
+  length.writeUInt32BE(header.length, 0);
+  const content = Buffer.concat([length, header, render.bytes]);
+  return Buffer.concat([content, createHash('sha256').update(content).digest()]);
+}
+
+/** The render a file holds, or why it holds none. */
+function parseEntry(file: Buffer): CachedRender | string {
+  if (file.length < LENGTH_BYTES + CHECKSUM_BYTES) return `short file (${file.length} bytes)`;
+  const content = file.subarray(0, file.length - CHECKSUM_BYTES);
+  if (!createHash('sha256').update(content).digest().equals(file.subarray(content.length))) return 'checksum mismatch';
+  const headerLength = content.readUInt32BE(0);
+  if (headerLength > MAX_HEADER_BYTES || LENGTH_BYTES + headerLength > content.length) return `header length ${headerLength} out of range`;
+  let header: unknown;
+  try {
+    header = JSON.parse(content.subarray(LENGTH_BYTES, LENGTH_BYTES + headerLength).toString('utf8'));
+  } catch {
+    return 'unparseable header';
+  }
+  if (typeof header !== 'object' || header === null) return 'unparseable header';
+  return { bytes: content.subarray(LENGTH_BYTES + headerLength), imagesTruncated: (header as Header).imagesTruncated === true };
 }

@@ -65,7 +65,7 @@ export class Renderer {
       this.faithfulPool = new WorkerPool(new URL('./faithful-worker.ts', import.meta.url), { size: options.workers, timeoutMs, kind: 'process', nice: RENDER_NICE });
     }
     this.fastPool = new WorkerPool(new URL('./fast-worker.ts', import.meta.url), { size: FAST_WORKERS, timeoutMs, kind: 'process', nice: RENDER_NICE });
-    this.cache = new RenderCache(path.join(options.dataDirectory, 'render-cache'), options.cacheBytes);
+    this.cache = new RenderCache(path.join(options.dataDirectory, 'render-cache'), options.cacheBytes, options.log);
     this.fontsDirectory = path.join(options.dataDirectory, 'fonts');
     this.log = options.log;
   }

@@ -57,3 +57,74 @@ test('cache keys separate their parts: ["ab", "c"] and ["a", "bc"] differ', () =
   assert.notEqual(renderCacheKey(['ab', 'c']), renderCacheKey(['a', 'bc']));
   assert.equal(renderCacheKey(['ab', 'c']), renderCacheKey(['ab', 'c']));
 });
+
+/** A cache whose warnings are kept, in a fresh directory, holding one entry; and where that entry's file is. */
+async function cacheWithOneEntry(render = { bytes: bytes(200, 9), imagesTruncated: true }) {
+  const directory = tempDirectory();
+  const warnings: Array<{ fields: { key: string; reason: string }; message: string }> = [];
+  const cache = new RenderCache(directory, 1024 * 1024, { warn: (fields, message) => void warnings.push({ fields, message }) });
+  const key = renderCacheKey(['scene']);
+  await cache.put(key, render);
+  return { cache, key, file: path.join(directory, key.slice(0, 2), key), warnings, render };
+}
+
+const damages: Record<string, (file: Buffer) => Buffer> = {
+  'truncated': (file) => file.subarray(0, file.length - 50),
+  'with one image byte flipped': (file) => flipByte(file, file.length - 100),
+  // A header that still parses ("hmagesTruncated"): only a checksum over the header sees it.
+  'with one header byte flipped': (file) => flipByte(file, 6),
+  'with its header length overwritten': (file) => Buffer.from(file).fill(0xff, 0, 4),
+  'emptied': () => Buffer.alloc(0),
+};
+
+function flipByte(file: Buffer, at: number): Buffer {
+  const copy = Buffer.from(file);
+  copy[at] = copy[at]! ^ 0x01;
+  return copy;
+}
+
+for (const [damage, apply] of Object.entries(damages)) {
+  test(`an entry ${damage} on disk reads as a miss, is deleted and reported once, and a fresh put is served`, async () => {
+    const { cache, key, file, warnings, render } = await cacheWithOneEntry();
+    fs.writeFileSync(file, apply(fs.readFileSync(file)));
+    assert.equal(await cache.get(key), undefined);
+    assert.equal(fs.existsSync(file), false);
+    assert.equal(cache.size(), 0);
+    assert.equal(warnings.length, 1);
+    assert.equal(warnings[0]!.fields.key, key);
+    assert.equal(await cache.get(key), undefined);
+    assert.equal(warnings.length, 1, 'a dropped entry is not reported again');
+    await cache.put(key, render);
+    assert.deepEqual(await cache.get(key), render);
+  });
+}
+
+test('two readers of the same damaged entry both miss, and it is reported once', async () => {
+  const { cache, key, file, warnings } = await cacheWithOneEntry();
+  fs.writeFileSync(file, flipByte(fs.readFileSync(file), 10));
+  assert.deepEqual(await Promise.all([cache.get(key), cache.get(key)]), [undefined, undefined]);
+  assert.equal(warnings.length, 1);
+});
+
+test('the report of a damaged entry names its key and reason, never its bytes', async () => {
+  const { cache, key, file, warnings } = await cacheWithOneEntry({ bytes: Buffer.from('SECRET-IMAGE-BYTES'.repeat(10)), imagesTruncated: false });
+  fs.writeFileSync(file, fs.readFileSync(file).subarray(0, 60));
+  await cache.get(key);
+  assert.deepEqual(Object.keys(warnings[0]!.fields).sort(), ['key', 'reason']);
+  assert.doesNotMatch(JSON.stringify(warnings), /SECRET/);
+});
+
+test('an entry in the format before checksums, found after a restart, reads as a miss and is deleted', async () => {
+  const directory = tempDirectory();
+  const key = renderCacheKey(['old scene']);
+  const header = Buffer.from('{}', 'utf8');
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(header.length, 0);
+  const file = path.join(directory, key.slice(0, 2), key);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, Buffer.concat([length, header, bytes(300, 5)]));
+  const cache = new RenderCache(directory, 1024 * 1024);
+  assert.equal(await cache.get(key), undefined);
+  assert.equal(fs.existsSync(file), false);
+  assert.equal(cache.size(), 0);
+});
