@@ -2,7 +2,9 @@
  * Rendering as the API serves it (SPEC.md, GET /diagrams/:id/render): the
  * faithful renderer in worker processes, the fast one in worker threads, a
  * disk cache in front of both, and the fallbacks and notes SPEC.md names.
- * Nothing here runs a render on the caller's event loop.
+ * Nothing here runs a render on the caller's event loop. Each caller gets a
+ * fair share of the workers (FairShare), so one caller's burst cannot starve
+ * the others.
  */
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -20,6 +22,11 @@ const RENDERER_VERSION = 'drawbridge-render/2';
 /** Renders run below the server's priority, so API requests stay quick while every core renders. */
 const RENDER_NICE = 10;
 const FAST_WORKERS = 2;
+/**
+ * Renders one caller may have in each worker pool at once, running or waiting
+ * for a worker; their others wait in a queue of their own (docs/rendering.md, "Fair share").
+ */
+export const RENDERS_PER_CALLER = 2;
 
 export interface RenderRequest {
   elementsJson: string;
@@ -28,6 +35,8 @@ export interface RenderRequest {
   quality: RenderQuality;
   /** Fast renders only: draw catalog icons instead of placeholders (dashboard thumbnails; the API's fast preview keeps placeholders, as SPEC.md says). */
   icons?: boolean;
+  /** Who asks (`user:<id>`, …), for their fair share of the workers; a render without one is not held back. */
+  caller?: string;
 }
 
 export interface RenderResult {
@@ -55,6 +64,8 @@ const EMPTY: RenderResult = { isEmpty: true, svg: null, png: null, quality: 'fas
 export class Renderer {
   private readonly faithfulPool: WorkerPool<RenderJob, RenderOutput> | undefined;
   private readonly fastPool: WorkerPool<FastJob, RenderOutput>;
+  private readonly faithfulShare = new FairShare(RENDERS_PER_CALLER);
+  private readonly fastShare = new FairShare(RENDERS_PER_CALLER);
   private readonly cache: RenderCache;
   private readonly fontsDirectory: string;
   private readonly log: FastifyBaseLogger;
@@ -88,24 +99,26 @@ export class Renderer {
   async render(request: RenderRequest): Promise<RenderResult> {
     if (request.elementCount === 0) return EMPTY;
     const parts: Part[] = request.format === 'json' ? ['svg', 'png'] : [request.format];
-    if (request.elementCount > MAX_SCENE_ELEMENTS) return this.placeholder(request.elementCount, parts);
+    if (request.elementCount > MAX_SCENE_ELEMENTS) return this.placeholder(request, parts);
     if (request.quality === 'faithful') {
-      if (this.faithfulPool) {
+      const pool = this.faithfulPool;
+      if (pool) {
         try {
-          return await this.cached('faithful', request.elementsJson, parts, (job) => this.faithfulPool!.run(job));
+          return await this.cached('faithful', request.elementsJson, parts, (job) => this.faithfulShare.run(request.caller, () => pool.run(job)));
         } catch (error) {
           this.log.warn({ err: error }, 'faithful render failed; serving the fast preview');
         }
       }
-      return this.fast(request.elementsJson, parts, 'faithful_unavailable');
+      return this.fast({ ...request, icons: false }, parts, 'faithful_unavailable');
     }
-    return this.fast(request.elementsJson, parts, undefined, request.icons === true);
+    return this.fast(request, parts);
   }
 
-  private async fast(elementsJson: string, parts: Part[], note?: RenderNote, icons = false): Promise<RenderResult> {
+  private async fast(request: RenderRequest, parts: Part[], note?: RenderNote): Promise<RenderResult> {
+    const icons = request.icons === true;
     let result: RenderResult;
     try {
-      result = await this.cached('fast', elementsJson, parts, (job) => this.fastPool.run(icons ? { ...job, icons } : job), icons);
+      result = await this.cached('fast', request.elementsJson, parts, (job) => this.fastShare.run(request.caller, () => this.fastPool.run(icons ? { ...job, icons } : job)), icons);
     } catch (error) {
       this.log.error({ err: error }, 'fast render failed');
       throw new ApiError('render_failed', 'the diagram could not be rendered in time; try again');
@@ -116,12 +129,12 @@ export class Renderer {
     return note && !result.note ? { ...result, note } : result;
   }
 
-  private async placeholder(elementCount: number, parts: Part[]): Promise<RenderResult> {
-    const svg = placeholderSvg(elementCount, MAX_SCENE_ELEMENTS);
+  private async placeholder(request: RenderRequest, parts: Part[]): Promise<RenderResult> {
+    const svg = placeholderSvg(request.elementCount, MAX_SCENE_ELEMENTS);
     let png: Buffer | null = null;
     if (parts.includes('png')) {
       try {
-        const output = await this.fastPool.run({ placeholderSvg: svg, fontsDirectory: this.fontsDirectory });
+        const output = await this.fastShare.run(request.caller, () => this.fastPool.run({ placeholderSvg: svg, fontsDirectory: this.fontsDirectory }));
         png = Buffer.from(output.png!);
       } catch (error) {
         this.log.error({ err: error }, 'placeholder render failed');
@@ -177,5 +190,61 @@ export class Renderer {
       quality,
       ...(note ? { note } : {}),
     };
+  }
+}
+
+/**
+ * At most `limit` tasks per caller at once; a caller's further tasks wait, in
+ * order and without a deadline, for one of theirs to finish. A waiting task
+ * holds no place in a worker pool, so it neither queues ahead of another
+ * caller's render nor times out there. Per process: instances sharing a
+ * database each keep their own count.
+ */
+export class FairShare {
+  private readonly limit: number;
+  /** Caller → tasks running; a caller with none has no entry. */
+  private readonly running = new Map<string, number>();
+  /** Caller → their waiting tasks' starts, oldest first; a caller with none has no entry. */
+  private readonly waiting = new Map<string, Array<() => void>>();
+
+  constructor(limit: number) {
+    this.limit = limit;
+  }
+
+  async run<T>(caller: string | undefined, task: () => Promise<T>): Promise<T> {
+    if (caller === undefined) return task();
+    await this.enter(caller);
+    try {
+      return await task();
+    } finally {
+      this.leave(caller);
+    }
+  }
+
+  private enter(caller: string): Promise<void> {
+    const running = this.running.get(caller) ?? 0;
+    if (running < this.limit) {
+      this.running.set(caller, running + 1);
+      return Promise.resolve();
+    }
+    return new Promise((start) => {
+      const queue = this.waiting.get(caller);
+      if (queue) queue.push(start);
+      else this.waiting.set(caller, [start]);
+    });
+  }
+
+  private leave(caller: string): void {
+    const queue = this.waiting.get(caller);
+    if (queue) {
+      // The place passes to the caller's next task: their running count stays.
+      const next = queue.shift()!;
+      if (queue.length === 0) this.waiting.delete(caller);
+      next();
+      return;
+    }
+    const running = (this.running.get(caller) ?? 1) - 1;
+    if (running === 0) this.running.delete(caller);
+    else this.running.set(caller, running);
   }
 }

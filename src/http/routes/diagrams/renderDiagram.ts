@@ -39,7 +39,7 @@ export const renderDiagram = defineRoute<undefined, RenderQuery>({
     }
     const format = query.format ?? 'json';
     const diagram = await diagramWithElementsFor(deps, actor, params.id!, 'read');
-    const result = await deps.renderer.render({ elementsJson: diagram.elementsJson, elementCount: diagram.elementCount, format, quality });
+    const result = await deps.renderer.render({ elementsJson: diagram.elementsJson, elementCount: diagram.elementCount, format, quality, caller: `user:${actor.user.id}` });
     if (format === 'json') {
       const { isEmpty, svg, png, note } = result;
       return {
