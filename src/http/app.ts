@@ -14,7 +14,7 @@ import { Renderer } from '../render/renderer.ts';
 import { WorkerPool } from '../workers/pool.ts';
 import type { SceneJob, SceneOutput } from '../workers/scene-worker.ts';
 import { apiRoutes } from './routes/index.ts';
-import { checkPayloadShape, parseWith } from './validate.ts';
+import { checkPayloadShape, parseWith, refuseUnstorableText } from './validate.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -173,6 +173,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       config: { def } satisfies RouteConfig,
       handler: async (request, reply) => {
         if (request.body !== undefined) checkPayloadShape(request.body);
+        refuseUnstorableText({ params: request.params, query: request.query, body: request.body });
         const body = def.body ? parseWith(def.body, request.body, 'body') : undefined;
         const query = def.query ? parseWith(def.query, request.query, 'query') : undefined;
         const result = await def.handler({

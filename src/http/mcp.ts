@@ -1,6 +1,7 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyPluginAsync } from 'fastify';
 import { DrawbridgeClient } from '../client/client.ts';
+import { connectGuarded } from '../mcp/argument-guard.ts';
 import { createMcpServer } from '../mcp/tools.ts';
 import { bearerToken } from './authenticate.ts';
 import { inProcessFetch } from './in-process-fetch.ts';
@@ -60,7 +61,7 @@ export const mcpEndpoint: FastifyPluginAsync = async (app) => {
       void server.close();
     });
     try {
-      await server.connect(transport);
+      await connectGuarded(server, transport);
       await transport.handleRequest(request.raw, res, request.body);
     } catch (error) {
       request.log.error({ err: error }, 'MCP request failed');

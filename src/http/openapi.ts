@@ -4,6 +4,8 @@ import { type ErrorCode, errorStatus } from '../errors.ts';
 import type { RouteDef } from './route.ts';
 import { apiRoutes } from './routes/index.ts';
 
+/** Any route: a path parameter or query holding text that cannot be stored (validate.ts). */
+const REQUEST_ERRORS: ErrorCode[] = ['bad_request'];
 const TOKEN_ERRORS: ErrorCode[] = ['unauthorized', 'rate_limited', 'api_disabled'];
 const BODY_ERRORS: ErrorCode[] = ['bad_request', 'invalid_json', 'payload_too_large', 'PROTO_KEY'];
 
@@ -11,14 +13,13 @@ const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { target: 'open
 
 /** Every error code a route can answer with, including those shared by all authenticated routes. */
 export function errorCodesOf(def: RouteDef): ErrorCode[] {
-  const codes = new Set<ErrorCode>(def.errors);
+  const codes = new Set<ErrorCode>([...REQUEST_ERRORS, ...def.errors]);
   if (!('public' in def.access)) {
     TOKEN_ERRORS.forEach((c) => codes.add(c));
     if (!def.allowUnverified) codes.add('email_unverified');
     if ('capability' in def.access) codes.add('insufficient_scope');
   }
   if (def.body) BODY_ERRORS.forEach((c) => codes.add(c));
-  if (def.query) codes.add('bad_request');
   if (def.url.includes(':')) codes.add('method_not_allowed');
   return [...codes];
 }

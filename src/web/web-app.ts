@@ -8,6 +8,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { toApiError } from '../http/errors.ts';
 import type { ServiceDeps } from '../http/route.ts';
+import { refuseUnstorableText } from '../http/validate.ts';
 import { escapeHtml } from './html.ts';
 import { APP_PAGE_HEADERS, appPage } from './layout.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
@@ -20,13 +21,6 @@ const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** JSON endpoints of the web app (used by its own scripts), as opposed to pages. */
 export const WEB_API_PREFIX = '/app/api/';
-
-function hasNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(hasNul);
-  if (value !== null && typeof value === 'object') return Object.entries(value).some(([key, inner]) => key.includes('\u0000') || hasNul(inner));
-  return false;
-}
 
 export interface WebDeps {
   deps: ServiceDeps;
@@ -45,11 +39,9 @@ export const webAppPlugin: FastifyPluginAsync<WebDeps> = async (app, { deps }) =
   const purging = setInterval(purge, PURGE_INTERVAL_MS).unref();
   app.addHook('onClose', async () => clearInterval(purging));
 
-  // A NUL cannot be stored as text on PostgreSQL: refuse it anywhere in a web request, before any handler.
+  // Text PostgreSQL cannot store is refused anywhere in a web request, before any handler, as the API refuses it.
   app.addHook('preValidation', async (request) => {
-    if (hasNul(request.query) || hasNul(request.params) || hasNul(request.body)) {
-      throw new ApiError('bad_request', 'the request holds a NUL character');
-    }
+    refuseUnstorableText({ params: request.params, query: request.query, body: request.body });
   });
 
   app.setErrorHandler((error, request, reply) => {

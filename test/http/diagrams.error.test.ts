@@ -92,7 +92,7 @@ test('the quota is enforced with 403 quota_exceeded', async () => {
 
 test('PATCH needs at least one field and a non-empty title', async () => {
   const { id } = (await h.call('POST', '/api/v1/diagrams', { token: alice.token, body: { title: 'Keep', scene: sceneOf(1) } })).json();
-  for (const [body, part] of [[{}, /at least one/], [{ title: ' \u0000 ' }, /empty/], [{ title: 3 }, /title/], [{ folderId: 'x' }, /folderId/], [{ starred: true }, /starred/]] as const) {
+  for (const [body, part] of [[{}, /at least one/], [{ title: ' \u0001 ' }, /empty/], [{ title: 3 }, /title/], [{ folderId: 'x' }, /folderId/], [{ starred: true }, /starred/]] as const) {
     const res = await h.call('PATCH', `/api/v1/diagrams/${id}`, { token: alice.token, body });
     assert.equal(res.statusCode, 400, JSON.stringify(body));
     assert.equal(res.json().error, 'bad_request');
