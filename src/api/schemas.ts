@@ -150,7 +150,9 @@ export const LintReport = z.object({
       elementIds: z.array(z.string()),
       message: z.string(),
     }),
-  ),
+  ).meta({ description: 'At most 100 issues of each kind, in kind order' }),
+  counts: z.partialRecord(z.enum(LINT_KINDS), z.number().int().min(1)).meta({ description: 'How many issues of each kind were found, listed or not; a kind with none is absent' }),
+  complete: z.boolean().meta({ description: 'False when the scene was too large to check every pair of elements (thousands piled on one spot): the counts are then lower bounds' }),
 });
 
 const Revision = z.string().meta({ description: 'The docUpdatedAt read last; the write is refused with 409 stale_read if the diagram changed since' });

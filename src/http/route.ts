@@ -2,10 +2,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodType } from 'zod';
 import type { Capability } from '../auth/capabilities.ts';
 import type { Config } from '../config.ts';
-import type { DiagramSpec } from '../domain/spec/types.ts';
 import type { ErrorCode } from '../errors.ts';
 import type { Renderer } from '../render/renderer.ts';
 import type { Store, UserRecord } from '../store/store.ts';
+import type { SceneJob, SceneOutput } from '../workers/scene-worker.ts';
 
 export interface Actor {
   user: UserRecord;
@@ -20,14 +20,14 @@ export interface AppDeps {
   now: () => Date;
 }
 
-/** Lays out a parsed spec and generates its elements, off the event loop. */
-export interface SceneGenerator {
-  run(job: { spec: DiagramSpec; updated: number }): Promise<{ elementsJson: string; elementCount: number }>;
+/** Work on a scene whose cost grows with it (generating it from a spec, linting it), done off the event loop. */
+export interface SceneWorkers {
+  run(job: SceneJob): Promise<SceneOutput>;
 }
 
 /** What handlers get: the app's dependencies plus the services buildApp starts. */
 export interface ServiceDeps extends AppDeps {
-  scenes: SceneGenerator;
+  scenes: SceneWorkers;
   renderer: Renderer;
 }
 

@@ -3,6 +3,7 @@ import { MAX_SCENE_ELEMENTS, validateScene } from '../domain/scene/validate.ts';
 import { generatedElementCount } from '../domain/scene/from-spec.ts';
 import { parseSpec } from '../domain/spec/parse.ts';
 import { ApiError } from '../errors.ts';
+import type { GeneratedScene } from '../workers/scene-worker.ts';
 import type { ServiceDeps } from './route.ts';
 
 /**
@@ -29,5 +30,5 @@ export async function contentFromSpec(deps: ServiceDeps, rawSpec: unknown): Prom
   if (count > MAX_SCENE_ELEMENTS) {
     throw new ApiError('SCENE_TOO_LARGE', `this spec would make ${count} elements; the limit is ${MAX_SCENE_ELEMENTS}`);
   }
-  return deps.scenes.run({ spec, updated: GENERATED_UPDATED });
+  return (await deps.scenes.run({ task: 'generate', spec, updated: GENERATED_UPDATED })) as GeneratedScene;
 }

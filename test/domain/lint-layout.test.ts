@@ -364,8 +364,7 @@ describe('the spatial grid', () => {
     fc.assert(
       fc.property(fc.array(box, { minLength: 1, maxLength: 60 }), box, (items, query) => {
         const extent = { x1: Math.min(...items.map((b) => b.x1)), y1: Math.min(...items.map((b) => b.y1)), x2: Math.max(...items.map((b) => b.x2)), y2: Math.max(...items.map((b) => b.y2)) };
-        const grid = new SpatialGrid(extent, items.length);
-        items.forEach((b, i) => grid.insert(i, b));
+        const grid = new SpatialGrid(extent, items);
         const found = new Set(grid.near(query));
         items.forEach((b, i) => {
           if (b.x1 <= query.x2 && query.x1 <= b.x2 && b.y1 <= query.y2 && query.y1 <= b.y2) assert.ok(found.has(i), `item ${i}`);

@@ -5,6 +5,7 @@ import { edgesThroughContainerLabels } from './container-labels.ts';
 import { edgesThroughShapes } from './edge-through-shape.ts';
 import { overlappingEdges } from './edges-overlap.ts';
 import { isLayoutKind, LINT_KINDS, type LintIssue, type LintKind } from './issue.ts';
+import { WorkBudget, WorkExhausted } from './grid.ts';
 import { buildSceneModel } from './scene-model.ts';
 import { overlappingTexts } from './text-overlap.ts';
 import { MAX_ISSUES_PER_KIND } from './thresholds.ts';
@@ -43,19 +44,29 @@ const contains = (outer: Box, inner: Box) => outer.x1 <= inner.x1 && outer.y1 <=
 const overlapArea = (a: Box, b: Box) => Math.max(0, Math.min(a.x2, b.x2) - Math.max(a.x1, b.x1)) * Math.max(0, Math.min(a.y2, b.y2) - Math.max(a.y1, b.y1));
 const shareGroup = (a: Element, b: Element) => Array.isArray(a.groupIds) && Array.isArray(b.groupIds) && a.groupIds.some((g: string) => b.groupIds.includes(g));
 
-/** Shapes whose boxes intersect without one holding the other (nesting is a container, not an overlap). */
-function overlaps(shapes: Element[]): LintIssue[] {
+/** Pairs of shapes a sweep examines at most: past this, overlaps are no longer counted (the report says it is incomplete). */
+const MAX_OVERLAP_PAIRS = 4_000_000;
+
+/**
+ * Shapes whose boxes intersect without one holding the other (nesting is a
+ * container, not an overlap): a sweep along x, listing the first `limit` pairs
+ * and counting the rest without building them.
+ */
+function overlaps(shapes: Element[], limit: number): { issues: LintIssue[]; count: number; complete: boolean } {
   const issues: LintIssue[] = [];
+  let count = 0;
+  let examined = 0;
   const items = shapes.map((e) => ({ e, box: boxOf(e) })).sort((a, b) => a.box.x1 - b.box.x1);
   for (let i = 0; i < items.length; i++) {
     const a = items[i]!;
     for (let j = i + 1; j < items.length && items[j]!.box.x1 < a.box.x2; j++) {
+      if (++examined > MAX_OVERLAP_PAIRS) return { issues, count, complete: false };
       const b = items[j]!;
       if (overlapArea(a.box, b.box) <= 0 || contains(a.box, b.box) || contains(b.box, a.box) || shareGroup(a.e, b.e)) continue;
-      issues.push({ kind: 'overlap', elementIds: [a.e.id, b.e.id], message: `${a.e.type} "${a.e.id}" overlaps ${b.e.type} "${b.e.id}"` });
+      if (count++ < limit) issues.push({ kind: 'overlap', elementIds: [a.e.id, b.e.id], message: `${a.e.type} "${a.e.id}" overlaps ${b.e.type} "${b.e.id}"` });
     }
   }
-  return issues;
+  return { issues, count, complete: true };
 }
 
 /** Bound text wider or taller than the area its container gives it, as measured with the editor's font. */
@@ -144,49 +155,76 @@ function lowContrast(texts: Element[], byId: Map<string, Element>, background: R
   return issues;
 }
 
-/** What a person sees wrong in the drawing: routes through shapes and labels, lines on lines, labels on things or adrift. */
-function layoutIssues(elements: Element[]): LintIssue[] {
-  const model = buildSceneModel(elements);
-  const routes = edgesThroughShapes(model);
-  const arrowLabels = misplacedArrowLabels(model);
-  const texts = overlappingTexts(model, routes.reported);
-  return [
-    ...routes.issues,
-    ...overlappingEdges(model),
-    ...edgesThroughContainerLabels(model),
-    ...arrowsThroughLabels(model),
-    ...arrowLabels.crowded,
-    ...arrowLabels.detached,
-    ...texts.labels,
-    ...texts.icons,
-  ];
+/**
+ * Work the layout checks may spend on candidate pairs (items a grid query looks
+ * at, 50 for each it finds): a realistic 1,000-node diagram spends well under a
+ * tenth of it; a pile of thousands of shapes on one spot stops here.
+ */
+const LAYOUT_WORK = 10_000_000;
+
+/**
+ * What a person sees wrong in the drawing: routes through shapes and labels,
+ * lines on lines, labels on things or adrift. Checks that run out of work are
+ * left out (complete: false); those done before stand.
+ */
+function layoutIssues(elements: Element[]): { issues: LintIssue[]; complete: boolean } {
+  const issues: LintIssue[] = [];
+  try {
+    const model = buildSceneModel(elements, new WorkBudget(LAYOUT_WORK));
+    const routes = edgesThroughShapes(model);
+    issues.push(...routes.issues);
+    issues.push(...overlappingEdges(model));
+    issues.push(...edgesThroughContainerLabels(model));
+    issues.push(...arrowsThroughLabels(model));
+    const arrowLabels = misplacedArrowLabels(model);
+    issues.push(...arrowLabels.crowded, ...arrowLabels.detached);
+    const texts = overlappingTexts(model, routes.reported);
+    issues.push(...texts.labels, ...texts.icons);
+  } catch (error) {
+    if (error instanceof WorkExhausted) return { issues, complete: false };
+    throw error;
+  }
+  return { issues, complete: true };
 }
 
-/** The first `limit` issues of each kind, in kind order. */
-function capPerKind(issues: LintIssue[], limit: number): LintIssue[] {
-  return LINT_KINDS.flatMap((kind) => issues.filter((issue) => issue.kind === kind).slice(0, limit));
+export interface LintReport {
+  /** At most `maxIssuesPerKind` issues of each kind, in kind order. */
+  issues: LintIssue[];
+  /** How many issues of each kind were found, listed or not (a kind with none is absent). */
+  counts: Partial<Record<LintKind, number>>;
+  /** False when the scene was too large to check every pair (shapes piled on one spot): the counts are then lower bounds. */
+  complete: boolean;
 }
 
 /**
  * Checks a scene for what makes a diagram hard to read or broken in the editor:
  * overlapping shapes, clipped labels, arrows not bound (or bound to nothing),
  * stray elements far from the rest, low-contrast text, and the layout defects a
- * person sees (see layoutIssues). At most `maxIssuesPerKind` issues of each
- * kind are listed. Pure; about linear in the number of elements.
+ * person sees (see layoutIssues). Lists at most `maxIssuesPerKind` issues of
+ * each kind and counts them all. Pure; about linear in the number of elements,
+ * its work bounded however the shapes pile up.
  */
-export function lintScene(rawElements: unknown[], options: { background?: string; maxIssuesPerKind?: number } = {}): LintIssue[] {
+export function lintReport(rawElements: unknown[], options: { background?: string; maxIssuesPerKind?: number } = {}): LintReport {
   const elements = rawElements.filter((e): e is Element => typeof e === 'object' && e !== null && !(e as Element).isDeleted);
   const byId = new Map(elements.map((e) => [e.id as string, e]));
   const texts = elements.filter((e) => e.type === 'text');
   const arrows = elements.filter((e) => e.type === 'arrow');
   const background = parseColor(options.background) ?? WHITE;
-  const issues = [
-    ...overlaps(elements.filter((e) => SHAPES.has(e.type))),
-    ...clippedLabels(texts, byId),
-    ...arrowBindings(arrows, byId),
-    ...outliers(elements),
-    ...lowContrast(texts, byId, background),
-    ...layoutIssues(elements),
-  ];
-  return capPerKind(issues, options.maxIssuesPerKind ?? MAX_ISSUES_PER_KIND);
+  const limit = options.maxIssuesPerKind ?? MAX_ISSUES_PER_KIND;
+  const overlap = overlaps(
+    elements.filter((e) => SHAPES.has(e.type)),
+    limit,
+  );
+  const layout = layoutIssues(elements);
+  const rest = [...clippedLabels(texts, byId), ...arrowBindings(arrows, byId), ...outliers(elements), ...lowContrast(texts, byId, background), ...layout.issues];
+  const counts: Partial<Record<LintKind, number>> = {};
+  if (overlap.count > 0) counts.overlap = overlap.count;
+  for (const issue of rest) counts[issue.kind] = (counts[issue.kind] ?? 0) + 1;
+  const issues = [...overlap.issues, ...rest];
+  return { issues: LINT_KINDS.flatMap((kind) => issues.filter((issue) => issue.kind === kind).slice(0, limit)), counts, complete: overlap.complete && layout.complete };
+}
+
+/** The issues lintReport lists. */
+export function lintScene(rawElements: unknown[], options: { background?: string; maxIssuesPerKind?: number } = {}): LintIssue[] {
+  return lintReport(rawElements, options).issues;
 }

@@ -15,7 +15,7 @@ import {
   segmentToPolygon,
 } from './geometry.ts';
 import { quote } from '../payload.ts';
-import { SpatialGrid } from './grid.ts';
+import { SpatialGrid, type WorkBudget } from './grid.ts';
 import { SHAPE_CLEARANCE, TOUCH_SLACK } from './thresholds.ts';
 
 type Element = Record<string, any>;
@@ -111,7 +111,8 @@ function pointsOf(e: Element): Point[] | null {
 }
 
 /** Builds the model from live elements (deleted ones already dropped); elements without usable geometry are left out. */
-export function buildSceneModel(elements: Element[]): SceneModel {
+/** The scene read for the layout checks; its grids spend every candidate they look at from `budget`. */
+export function buildSceneModel(elements: Element[], budget?: WorkBudget): SceneModel {
   const byId = new Map(elements.map((e) => [e.id as string, e]));
   const shapes: Shape[] = [];
   const texts: Text[] = [];
@@ -138,8 +139,11 @@ export function buildSceneModel(elements: Element[]): SceneModel {
   }
 
   const extent = inflate(boxOfPoints([...shapes.flatMap((s) => boxCorners(s.box)), ...paths.flatMap((p) => p.points), ...textElements.flatMap(textCorners)]), 1);
-  const shapeGrid = new SpatialGrid(extent, shapes.length);
-  for (const shape of shapes) shapeGrid.insert(shape.index, shape.box);
+  const shapeGrid = new SpatialGrid(
+    extent,
+    shapes.map((s) => s.box),
+    budget,
+  );
   nest(shapes, shapeGrid);
   assignOwners(shapes, elements.filter((e) => BODIES.has(e.type)), byId);
 
@@ -156,8 +160,11 @@ export function buildSceneModel(elements: Element[]): SceneModel {
     if (boundTo) boundTo.label ??= text;
     if (shape) shape.label = text;
   }
-  const textGrid = new SpatialGrid(extent, texts.length);
-  for (const text of texts) textGrid.insert(text.index, text.box);
+  const textGrid = new SpatialGrid(
+    extent,
+    texts.map((t) => t.box),
+    budget,
+  );
 
   const segments: Segment[] = [];
   for (const path of paths) {
@@ -169,8 +176,11 @@ export function buildSceneModel(elements: Element[]): SceneModel {
       path.segments.push(segment);
     }
   }
-  const segmentGrid = new SpatialGrid(extent, segments.length);
-  for (const segment of segments) segmentGrid.insert(segment.index, segment.box);
+  const segmentGrid = new SpatialGrid(
+    extent,
+    segments.map((s) => s.box),
+    budget,
+  );
 
   for (const path of paths) {
     if (path.type !== 'arrow') continue;

@@ -1,0 +1,49 @@
+/**
+ * Noisy neighbours: while one caller sends the worst case an endpoint can be
+ * given, another caller's requests are answered throughout. No timing
+ * thresholds: the observable is that the neighbour's answers arrive while the
+ * heavy request is still in flight, which cannot happen if the heavy work holds
+ * the event loop.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { type Harness, startHarness, type TestUser } from '../helpers/harness.ts';
+
+let h: Harness;
+let heavy: TestUser;
+let neighbour: TestUser;
+before(async () => {
+  // The neighbour asks as fast as it can: the read limit must not be what answers it.
+  h = await startHarness({ env: { RATE_LIMIT_READ_PER_MIN: '1000000', RATE_LIMIT_WRITE_PER_MIN: '1000000' } });
+  heavy = await h.user();
+  neighbour = await h.user();
+});
+after(() => h.close());
+
+/** Calls GET /me as the neighbour until `work` settles; returns how many answered (each must be 200) meanwhile. */
+async function answeredDuring<T>(work: Promise<T>): Promise<{ result: T; answered: number }> {
+  let settled = false;
+  const done = work.finally(() => (settled = true));
+  let answered = 0;
+  while (!settled) {
+    const me = await h.call('GET', '/api/v1/me', { token: neighbour.token });
+    assert.equal(me.statusCode, 200, me.body);
+    if (!settled) answered++;
+    // Let the event loop turn (an injected request may complete without one), as requests from a socket would.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return { result: await done, answered };
+}
+
+test('lint of 5,000 shapes piled on one spot: the neighbour is answered meanwhile, and lint answers with bounded issues', async () => {
+  const elements = Array.from({ length: 5000 }, (_, i) => ({ id: `r${i}`, type: 'rectangle', x: i % 50, y: Math.floor(i / 50), width: 100, height: 100 }));
+  const created = await h.call('POST', '/api/v1/diagrams', { token: heavy.token, body: { title: 'pile', scene: { elements } } });
+  assert.equal(created.statusCode, 201, created.body);
+  const { result: lint, answered } = await answeredDuring(h.call('GET', `/api/v1/diagrams/${created.json().id}/lint`, { token: heavy.token }));
+  assert.equal(lint.statusCode, 200, lint.body);
+  const report = lint.json();
+  assert.equal(report.issues.length, 100);
+  assert.equal(report.complete, false);
+  assert.ok(report.counts.overlap > 100);
+  assert.ok(answered > 0, 'GET /me answered while lint ran');
+});
