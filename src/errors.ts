@@ -16,9 +16,15 @@ export const errorStatus = {
   invalid_json: 400,
   invalid_quality: 400,
   method_not_allowed: 405,
+  /** The request did not arrive in full within the server's time limit. */
+  request_timeout: 408,
   stale_read: 409,
   payload_too_large: 413,
+  /** A path segment longer than the router takes (an id of thousands of characters). */
+  uri_too_long: 414,
   rate_limited: 429,
+  /** The request's headers are larger than the HTTP parser takes. */
+  request_header_too_large: 431,
   api_disabled: 503,
   render_failed: 503,
   upstream_unavailable: 502,

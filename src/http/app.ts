@@ -6,7 +6,7 @@ import { webAssetsPlugin } from '../web/assets.ts';
 import { publicPagePlugin } from '../web/public-page.ts';
 import { webAppPlugin } from '../web/web-app.ts';
 import { Authenticator } from './authenticate.ts';
-import { toApiError } from './errors.ts';
+import { answerClientError, answerFrameworkError, toApiError } from './errors.ts';
 import { mcpEndpoint } from './mcp.ts';
 import { RateLimits } from './rate-limit.ts';
 import type { AppDeps, RouteConfig, RouteDef, ServiceDeps } from './route.ts';
@@ -85,6 +85,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     onProtoPoisoning: 'ignore',
     onConstructorPoisoning: 'ignore',
     routerOptions: { ignoreTrailingSlash: true },
+    // What is refused before any route or error handler runs answers in the envelope too.
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
   const scenes = new WorkerPool<SceneJob, SceneOutput>(new URL('../workers/scene-worker.ts', import.meta.url), {
     size: Math.max(1, os.availableParallelism() - 1),

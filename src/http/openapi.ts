@@ -4,8 +4,11 @@ import { type ErrorCode, errorStatus } from '../errors.ts';
 import type { RouteDef } from './route.ts';
 import { apiRoutes } from './routes/index.ts';
 
-/** Any route: a path parameter or query holding text that cannot be stored (validate.ts). */
-const REQUEST_ERRORS: ErrorCode[] = ['bad_request'];
+/**
+ * Any route: a path parameter or query holding text that cannot be stored
+ * (validate.ts), a request the HTTP parser or the router refuses (errors.ts).
+ */
+const REQUEST_ERRORS: ErrorCode[] = ['bad_request', 'request_timeout', 'request_header_too_large'];
 const TOKEN_ERRORS: ErrorCode[] = ['unauthorized', 'rate_limited', 'api_disabled'];
 const BODY_ERRORS: ErrorCode[] = ['bad_request', 'invalid_json', 'payload_too_large', 'PROTO_KEY'];
 
@@ -20,7 +23,10 @@ export function errorCodesOf(def: RouteDef): ErrorCode[] {
     if ('capability' in def.access) codes.add('insufficient_scope');
   }
   if (def.body) BODY_ERRORS.forEach((c) => codes.add(c));
-  if (def.url.includes(':')) codes.add('method_not_allowed');
+  if (def.url.includes(':')) {
+    codes.add('method_not_allowed');
+    codes.add('uri_too_long');
+  }
   return [...codes];
 }
 

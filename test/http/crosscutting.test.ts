@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { errorStatus } from '../../src/errors.ts';
@@ -89,6 +89,61 @@ describe('over a real socket', () => {
     });
     assert.equal(status, 413);
     assert.equal(JSON.parse(body).error, 'payload_too_large');
+  });
+
+  /** Writes the bytes on a fresh connection and reads the one response, however the server ends it. */
+  function rawExchange(request: string | Buffer): Promise<{ status: number; contentType: string; body: string }> {
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(port, '127.0.0.1', () => socket.end(request));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+      socket.on('error', (error) => ((error as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(error)));
+      socket.on('close', () => {
+        const split = text.indexOf('\r\n\r\n');
+        const head = text.slice(0, split).split('\r\n');
+        resolve({
+          status: Number(head[0]!.split(' ')[1]),
+          contentType: head.find((line) => /^content-type:/i.test(line))?.replace(/^content-type:\s*/i, '') ?? '',
+          body: Buffer.from(text.slice(split + 4), 'latin1').toString('utf8'),
+        });
+      });
+    });
+  }
+
+  /** Checks a refusal is the envelope with a catalogue code, at that code's status. */
+  function assertEnvelope(answer: { status: number; contentType: string; body: string }, code: keyof typeof errorStatus, what: string) {
+    assert.equal(answer.status, errorStatus[code], `${what}: status`);
+    assert.match(answer.contentType, /^application\/json/, `${what}: content type`);
+    const envelope = JSON.parse(answer.body);
+    assert.equal(envelope.error, code, `${what}: ${answer.body}`);
+    assert.deepEqual(Object.keys(envelope).filter((key) => key !== 'error' && key !== 'message'), [], `${what}: only error and message`);
+  }
+
+  test('requests the HTTP parser or the router refuse are answered with the envelope and a catalogue code', async () => {
+    const auth = `Authorization: Bearer ${alice.token}\r\n`;
+    const cases: Array<[string, string | Buffer, keyof typeof errorStatus]> = [
+      ['a 60 KB header', `GET /api/v1/me HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(60_000)}\r\n\r\n`, 'request_header_too_large'],
+      ['a control byte in a header', Buffer.from(`GET /api/v1/me HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n`, 'latin1'), 'bad_request'],
+      ['a garbled request line', 'NOT HTTP AT ALL\r\n\r\n', 'bad_request'],
+      ['both Content-Length and chunked', 'POST /api/v1/folders HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 'bad_request'],
+      ['a 5,000-character id', `GET /api/v1/diagrams/${'a'.repeat(5000)} HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n\r\n`, 'uri_too_long'],
+      ['%ff in an API path', `GET /api/v1/diagrams/%ff HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n\r\n`, 'bad_request'],
+      ['%ff in a web path', 'GET /app/%ff HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 'bad_request'],
+      ['%ff in a public page path', 'GET /p/%ff HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 'bad_request'],
+      ['an unparseable Content-Type', `POST /api/v1/folders HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: ;;\r\nContent-Length: 12\r\nConnection: close\r\n\r\n{"name":"a"}`, 'bad_request'],
+    ];
+    for (const [what, request, code] of cases) assertEnvelope(await rawExchange(request), code, what);
+    const folders = (await h.call('GET', '/api/v1/folders', { token: alice.token })).json().items as Array<{ name: string }>;
+    assert.ok(!folders.some((f) => f.name === 'a'), 'no refused request was handled');
+  });
+
+  test('a request that does not arrive in time is answered 408 request_timeout in the envelope', async () => {
+    // Node reports a slow request as a clientError after its headers timeout (a minute); the listener is what is under test.
+    const accepted = new Promise<net.Socket>((resolve) => h.app.server.once('connection', resolve));
+    const answer = rawExchange('GET /api/v1/me HTTP/1.1\r\n');
+    const serverSide = await accepted;
+    h.app.server.emit('clientError', Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), serverSide);
+    assertEnvelope(await answer, 'request_timeout', 'a slow request');
   });
 });
 
