@@ -43,6 +43,13 @@ export interface RenderedImage {
 const IMAGE_TYPES = { png: 'image/png', svg: 'image/svg+xml' } as const;
 
 /**
+ * A path segment that is empty, `.` or `..`: an id written into a path as one
+ * (an empty id, say) would make the URL name another route, the list or a
+ * parent, instead of a resource.
+ */
+const NOT_A_SEGMENT = /\/\.{0,2}(?=\/|$)/;
+
+/**
  * The typed client of the Drawbridge API, shared by the CLI and the MCP server.
  * Request bodies are the server's own schema types; every failure is a
  * DrawbridgeApiError carrying the server's code and message.
@@ -56,6 +63,8 @@ export class DrawbridgeClient {
 
   /** Sends one request, waiting out 429s (bounded); resolves with the successful response, else throws the server's error. */
   private async request(method: string, path: string, options: { body?: unknown; query?: Query; accept?: string } = {}): Promise<Response> {
+    // The server answers an id that names nothing with not_found; so does the client, for one it cannot even send.
+    if (NOT_A_SEGMENT.test(path)) throw new DrawbridgeApiError(404, 'not_found', 'an id must not be empty, "." or ".."', null);
     const url = new URL(`${this.options.apiUrl}/api/v1${path}`);
     for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
     const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };

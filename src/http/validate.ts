@@ -6,9 +6,9 @@ function formatPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)), '');
 }
 
-/** Refuses poisoned or absurdly nested JSON before any schema sees it. */
-export function checkPayloadShape(body: unknown): void {
-  const problem = inspectPayload(body);
+/** Refuses poisoned or absurdly nested JSON before any schema sees it; `root` prefixes the path in messages. */
+export function checkPayloadShape(body: unknown, root = ''): void {
+  const problem = inspectPayload(body, root);
   if (problem?.kind === 'forbidden_key') {
     throw new ApiError('PROTO_KEY', `${problem.path}: the key "${problem.key}" is not allowed anywhere in a payload`);
   }

@@ -2,11 +2,12 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../errors.ts';
-import { refuseUnstorableText } from '../http/validate.ts';
+import { checkPayloadShape, refuseUnstorableText } from '../http/validate.ts';
 
 /** Why tool arguments, as they arrived, are refused; null when they may go on to the tool. */
 function refusalOf(args: unknown): ApiError | null {
   try {
+    checkPayloadShape(args, 'arguments');
     refuseUnstorableText({ arguments: args });
     return null;
   } catch (error) {
@@ -17,10 +18,12 @@ function refusalOf(args: unknown): ApiError | null {
 
 /**
  * Connects `server` to `transport`, checking every tool call's arguments as
- * the API checks a request body, before the SDK's schemas parse them: a
- * refused call is answered as a tool error carrying the API's code and message
- * (`{ "error": "bad_request", "message": "arguments.body contains a NUL
- * character" }`) and never reaches a tool.
+ * the API checks a request body, before the SDK's schemas parse them (which
+ * would silently drop a top-level `__proto__` key): a refused call is answered
+ * as a tool error carrying the API's code and message (`{ "error":
+ * "PROTO_KEY", "message": "arguments.__proto__: the key ..." }`, `{ "error":
+ * "bad_request", "message": "arguments.body contains a NUL character" }`) and
+ * never reaches a tool.
  */
 export async function connectGuarded(server: McpServer, transport: Transport): Promise<void> {
   await server.connect(transport);

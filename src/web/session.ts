@@ -76,8 +76,9 @@ export function requireSession(request: FastifyRequest): WebSession {
  */
 export function verifyCsrf(request: FastifyRequest, session: WebSession, publicUrl: string): void {
   if (SAFE_METHODS.has(request.method)) return;
+  // Any Origin but this site's is refused, `null` included (a sandboxed frame, a data: or file: page, a cross-site redirect).
   const origin = request.headers.origin;
-  if (typeof origin === 'string' && origin !== 'null' && origin !== new URL(publicUrl).origin) {
+  if (typeof origin === 'string' && origin !== new URL(publicUrl).origin) {
     throw new ApiError('csrf_failed', 'this request came from another site');
   }
   const body = request.body as Record<string, unknown> | undefined;

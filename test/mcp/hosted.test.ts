@@ -29,12 +29,12 @@ function json(result: unknown): any {
   return JSON.parse(content[0]!.text);
 }
 
-/** A JSON-RPC request as a client would POST it, for checks below the SDK. */
-function post(headers: Record<string, string>) {
+/** A JSON-RPC request as a client would POST it (tools/list unless given as text), for checks below the SDK. */
+function post(headers: Record<string, string>, body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} })) {
   return fetch(`${baseUrl}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    body,
   });
 }
 
@@ -99,6 +99,39 @@ describe('hosted MCP at /mcp with a read+write token', () => {
     const res = await h.call('GET', `/api/v1/diagrams/${created.id}`, { token: user.token });
     assert.equal(res.statusCode, 200);
     assert.equal(res.json().deletedAt, null);
+  });
+
+  test('a top-level __proto__ in tool arguments is PROTO_KEY, as the API answers it, and nothing is written', async () => {
+    const args = '{"name":"Polluted","__proto__":{"polluted":true}}';
+    const res = await post({ authorization: `Bearer ${user.token}` }, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"create_folder","arguments":${args}}}`);
+    assert.equal(res.status, 200);
+    const answer = await res.json();
+    assert.equal(answer.id, 7);
+    assert.equal(answer.result.isError, true);
+    assert.deepEqual(json(answer.result), { error: 'PROTO_KEY', message: 'arguments.__proto__: the key "__proto__" is not allowed anywhere in a payload' });
+    assert.equal((await h.call('POST', '/api/v1/folders', { token: user.token, body: args })).json().error, 'PROTO_KEY', 'the API answers the same');
+    const folders = (await h.call('GET', '/api/v1/folders', { token: user.token })).json().items as Array<{ name: string }>;
+    assert.ok(!folders.some((f) => f.name === 'Polluted'));
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+
+  test('every tool taking a diagram id refuses an empty, "." or ".." id with not_found, as the API refuses an id that names nothing', async () => {
+    const extra: Record<string, Record<string, unknown>> = {
+      rename_diagram: { title: 'x' },
+      move_diagram: { folderId: null },
+      patch_elements: { ops: [] },
+      regenerate_diagram: { spec: { nodes: [{ id: 'a' }] } },
+      add_comment: { body: 'x' },
+      read_diagram: { image: false },
+    };
+    const tools = ['read_diagram', 'export_diagram', 'get_scene', 'rename_diagram', 'move_diagram', 'edit_diagram', 'regenerate_diagram', 'patch_elements', 'trash_diagram', 'restore_diagram', 'lint_diagram', 'list_comments', 'add_comment'];
+    for (const name of tools) {
+      for (const id of ['', '.', '..']) {
+        const result = await client.callTool({ name, arguments: { id, ...extra[name] } });
+        assert.equal(result.isError, true, `${name} ${JSON.stringify(id)}: ${JSON.stringify(result)}`);
+        assert.equal(json(result).error, 'not_found', `${name} ${JSON.stringify(id)}: ${JSON.stringify(result)}`);
+      }
+    }
   });
 
   test("another user's diagram is not_found through the tools, as over the API", async () => {

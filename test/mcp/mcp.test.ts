@@ -108,6 +108,25 @@ describe('drawbridge-mcp over stdio against a running server', () => {
     assert.deepEqual(summary.counts, { rectangle: 1, ellipse: 1 });
   });
 
+  test('tool arguments are checked as they arrive: a top-level __proto__ is PROTO_KEY, a NUL is bad_request, and nothing is written', async () => {
+    const polluted = await client.callTool({ name: 'create_folder', arguments: JSON.parse('{"name":"Polluted","__proto__":{"polluted":true}}') });
+    assert.equal(polluted.isError, true);
+    assert.deepEqual(json(polluted), { error: 'PROTO_KEY', message: 'arguments.__proto__: the key "__proto__" is not allowed anywhere in a payload' });
+    const nul = await client.callTool({ name: 'create_folder', arguments: { name: 'Nul\u0000' } });
+    assert.equal(nul.isError, true);
+    assert.deepEqual(json(nul), { error: 'bad_request', message: 'arguments.name contains a NUL character' });
+    const folders = (await h.call('GET', '/api/v1/folders', { token: alice.token })).json().items as Array<{ name: string }>;
+    assert.ok(!folders.some((f) => f.name.startsWith('Polluted') || f.name.startsWith('Nul')));
+  });
+
+  test('an empty diagram id is not_found, not a crash', async () => {
+    for (const name of ['get_scene', 'read_diagram']) {
+      const result = await client.callTool({ name, arguments: { id: '' } });
+      assert.equal(result.isError, true, name);
+      assert.equal(json(result).error, 'not_found', name);
+    }
+  });
+
   test('a server error comes back as isError with its code', async () => {
     const result = await client.callTool({ name: 'read_diagram', arguments: { id: '00000000-0000-4000-8000-000000000000' } });
     assert.equal(result.isError, true);

@@ -288,7 +288,7 @@ describe('sign-in', () => {
 });
 
 describe('CSRF', () => {
-  test('sign-out without the CSRF token, with a wrong one, or from another origin is refused and the session lives on', async () => {
+  test('sign-out without the CSRF token, with a wrong one, or from another origin (null included) is refused and the session lives on', async () => {
     const { client } = await signedInClient(h, { email: uniqueEmail('csrf') });
     const page = await client.get(TOKENS_PAGE);
     const csrf = csrfOf(page.body);
@@ -298,6 +298,7 @@ describe('CSRF', () => {
       // One character changed (never to itself: a token may end in x).
       [{ _csrf: `${csrf.slice(0, -1)}${csrf.endsWith('x') ? 'y' : 'x'}` }, {}],
       [{ _csrf: csrf }, { origin: 'https://evil.example' }],
+      [{ _csrf: csrf }, { origin: 'null' }],
     ] as Array<[Record<string, string>, Record<string, string>]>) {
       const response = await client.post('/logout', fields, headers);
       assert.equal(response.statusCode, 403, JSON.stringify([fields, headers]));

@@ -96,13 +96,16 @@ test('a save based on an old revision is 409 stale_read and writes nothing', asy
   assert.deepEqual(await load(), before);
 });
 
-test('a save without the CSRF token, or from another origin, is refused and writes nothing', async () => {
+test('a save without the CSRF token, or from another origin (null included), is refused and writes nothing', async () => {
   const before = await load();
   const missing = await save([], before.docUpdatedAt, {});
   assert.equal(missing.statusCode, 403);
   assert.equal(missing.json().error, 'csrf_failed');
-  const foreign = await save([], before.docUpdatedAt, { 'x-csrf-token': web.csrfToken, origin: 'https://evil.example' });
-  assert.equal(foreign.statusCode, 403);
+  for (const origin of ['https://evil.example', 'null']) {
+    const foreign = await save([], before.docUpdatedAt, { 'x-csrf-token': web.csrfToken, origin });
+    assert.equal(foreign.statusCode, 403, origin);
+    assert.equal(foreign.json().error, 'csrf_failed', origin);
+  }
   assert.deepEqual(await load(), before);
 });
 
