@@ -2,40 +2,34 @@ import { randomInt } from 'node:crypto';
 import type { SceneElement, WriteStamp } from '../domain/edit/types.ts';
 import { ApiError } from '../errors.ts';
 import type { ContentWriteResult, DiagramRecord } from '../store/store.ts';
+import type { ChangedScene } from '../workers/scene-worker.ts';
 import { type Caller, diagramWithElementsFor } from './diagram-access.ts';
 import type { ServiceDeps } from './route.ts';
 
-/** Writers that lose a race without an expectedUpdatedAt recompute on the new revision this many times. */
-const ATTEMPTS = 5;
-/** Parsed scenes kept for the next write: agents patch the same diagram again and again. */
-const PARSED_SCENES = 32;
-
 /**
- * Parsed elements by (diagram, revision). The domain functions never mutate
- * their input, so a parsed scene can be shared; a revision's content never
- * changes, so an entry is never stale.
+ * Writers that lose a race without an expectedUpdatedAt recompute on the new
+ * revision this many times, waiting a random while (up to 10 ms, doubling each
+ * time) between tries so that writers from several instances fall out of step.
  */
-const parsedScenes = new Map<string, readonly SceneElement[]>();
+const ATTEMPTS = 10;
+const BACKOFF_MS = 10;
 
-function remember(id: string, revision: string, elements: readonly SceneElement[]): void {
-  parsedScenes.delete(`${id}\u0000${revision}`);
-  parsedScenes.set(`${id}\u0000${revision}`, elements);
-  if (parsedScenes.size > PARSED_SCENES) parsedScenes.delete(parsedScenes.keys().next().value!);
+/** The writes to each diagram in progress in this process, chained: they run one after another, never racing. */
+const writing = new Map<string, Promise<unknown>>();
+
+async function oneAtATime<T>(id: string, work: () => Promise<T>): Promise<T> {
+  const run = (writing.get(id) ?? Promise.resolve()).then(work, work);
+  const tail = run.catch(() => undefined);
+  writing.set(id, tail);
+  try {
+    return await run;
+  } finally {
+    if (writing.get(id) === tail) writing.delete(id);
+  }
 }
 
-function elementsOf(diagram: DiagramRecord): readonly SceneElement[] {
-  const key = `${diagram.id}\u0000${diagram.docUpdatedAt}`;
-  const cached = parsedScenes.get(key);
-  if (cached) return cached;
-  const elements = JSON.parse(diagram.elementsJson) as SceneElement[];
-  if (diagram.docUpdatedAt !== null) remember(diagram.id, diagram.docUpdatedAt, elements);
-  return elements;
-}
-
-export interface NextContent {
-  elements: readonly SceneElement[];
-  title?: string;
-}
+/** The content to write: elements, or elements a worker already serialised. */
+export type NextContent = ({ elements: readonly SceneElement[] } | ChangedScene) & { title?: string };
 
 export function writeStamp(deps: ServiceDeps): WriteStamp {
   return { now: deps.now().getTime(), nonce: () => randomInt(1, 2 ** 31) };
@@ -46,33 +40,44 @@ export function writeStamp(deps: ServiceDeps): WriteStamp {
  * the revision read and written only if that revision is still current. With
  * `expected` (the client's expectedUpdatedAt) a changed diagram is 409
  * stale_read and nothing is written; without it, a lost race is recomputed on
- * the newer revision, so no concurrent write is ever silently overwritten.
+ * the newer revision, so no concurrent write is ever silently overwritten, and
+ * contention is never the client's error. Writes to one diagram from this
+ * process run one after another, so only writers on other instances can race.
  */
 export async function writeContent<T extends NextContent>(
   deps: ServiceDeps,
   actor: Caller,
   id: string,
   expected: string | null,
-  compute: (elements: readonly SceneElement[], current: DiagramRecord) => Promise<T> | T,
+  compute: (elements: () => readonly SceneElement[], current: DiagramRecord) => Promise<T> | T,
+): Promise<{ next: T; result: Extract<ContentWriteResult, { status: 'written' }> }> {
+  return oneAtATime(id, () => readComputeWrite(deps, actor, id, expected, compute));
+}
+
+async function readComputeWrite<T extends NextContent>(
+  deps: ServiceDeps,
+  actor: Caller,
+  id: string,
+  expected: string | null,
+  compute: (elements: () => readonly SceneElement[], current: DiagramRecord) => Promise<T> | T,
 ): Promise<{ next: T; result: Extract<ContentWriteResult, { status: 'written' }> }> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * BACKOFF_MS * 2 ** attempt));
     const current = await diagramWithElementsFor(deps, actor, id, 'write');
     if (expected !== null && expected !== current.docUpdatedAt) throw staleRead(current.docUpdatedAt);
-    const next = await compute(elementsOf(current), current);
-    const elementsJson = JSON.stringify(next.elements);
+    const next = await compute(() => JSON.parse(current.elementsJson) as SceneElement[], current);
+    const content =
+      'elements' in next
+        ? { elementsJson: JSON.stringify(next.elements), elementCount: next.elements.length, elementIds: new Set(next.elements.map((e) => e.id)) }
+        : { elementsJson: next.elementsJson, elementCount: next.elementCount, elementIds: new Set(next.elementIds) };
     const result = await deps.store.writeContent({
       id: current.id,
-      elementsJson,
-      elementCount: next.elements.length,
-      elementIds: new Set(next.elements.map((e) => e.id)),
+      ...content,
       expectedDocUpdatedAt: current.docUpdatedAt,
       now: deps.now(),
       ...(next.title === undefined ? {} : { title: next.title }),
     });
-    if (result.status === 'written') {
-      remember(current.id, result.docUpdatedAt, next.elements);
-      return { next, result };
-    }
+    if (result.status === 'written') return { next, result };
     if (result.status === 'missing') throw new ApiError('not_found');
     if (expected !== null) throw staleRead(result.docUpdatedAt);
   }

@@ -3,7 +3,7 @@ import { MAX_SCENE_ELEMENTS, validateScene } from '../domain/scene/validate.ts';
 import { generatedElementCount } from '../domain/scene/from-spec.ts';
 import { parseSpec } from '../domain/spec/parse.ts';
 import { ApiError } from '../errors.ts';
-import type { GeneratedScene } from '../workers/scene-worker.ts';
+import type { GeneratedScene, SceneJob, SceneOutput } from '../workers/scene-worker.ts';
 import type { ServiceDeps } from './route.ts';
 
 /**
@@ -23,6 +23,16 @@ export function contentFromScene(scene: unknown): SceneContent {
   return { elementsJson: JSON.stringify(elements), elementCount: elements.length };
 }
 
+/**
+ * Runs work on a scene in a worker thread, off the event loop; a refusal there
+ * (the client's mistake) is thrown here as the ApiError it was.
+ */
+export async function sceneWork<T extends Exclude<SceneOutput, { refused: unknown }>>(deps: ServiceDeps, job: SceneJob): Promise<T> {
+  const output = await deps.scenes.run(job);
+  if ('refused' in output) throw new ApiError(output.refused.code, output.refused.message);
+  return output as T;
+}
+
 /** A spec validated here, then laid out and generated in a worker thread. */
 export async function contentFromSpec(deps: ServiceDeps, rawSpec: unknown): Promise<SceneContent> {
   const spec = parseSpec(rawSpec, { isIcon: isCatalogIcon });
@@ -30,5 +40,5 @@ export async function contentFromSpec(deps: ServiceDeps, rawSpec: unknown): Prom
   if (count > MAX_SCENE_ELEMENTS) {
     throw new ApiError('SCENE_TOO_LARGE', `this spec would make ${count} elements; the limit is ${MAX_SCENE_ELEMENTS}`);
   }
-  return (await deps.scenes.run({ task: 'generate', spec, updated: GENERATED_UPDATED })) as GeneratedScene;
+  return sceneWork<GeneratedScene>(deps, { task: 'generate', spec, updated: GENERATED_UPDATED });
 }

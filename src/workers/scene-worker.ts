@@ -1,23 +1,73 @@
+import { randomInt } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
+import { applyEdit } from '../domain/edit/apply.ts';
+import type { SceneElement, WriteStamp } from '../domain/edit/types.ts';
+import { isCatalogIcon } from '../domain/icons/catalog.ts';
 import { layoutGraph } from '../domain/layout/layout.ts';
 import { lintReport, type LintReport } from '../domain/lint/lint.ts';
+import { applyPatch } from '../domain/patch/apply.ts';
 import { sceneFromSpec } from '../domain/scene/from-spec.ts';
 import type { DiagramSpec } from '../domain/spec/types.ts';
+import { ApiError, type ErrorCode } from '../errors.ts';
 import { serveWorker } from './pool.ts';
 
 /** Work on a scene whose cost grows with it, done off the API's event loop. */
-export type SceneJob = { task: 'generate'; spec: DiagramSpec; updated: number } | { task: 'lint'; elementsJson: string };
+export type SceneJob =
+  | { task: 'generate'; spec: DiagramSpec; updated: number }
+  | { task: 'lint'; elementsJson: string }
+  /** A patch's ops, or an edit's fragment, applied to a stored scene at time `now`. */
+  | { task: 'patch'; elementsJson: string; ops: unknown; now: number }
+  | { task: 'edit'; elementsJson: string; fragment: unknown; now: number };
 
 export interface GeneratedScene {
   elementsJson: string;
   elementCount: number;
 }
 
-export type SceneOutput = GeneratedScene | LintReport;
+/** A changed scene, serialised here, with what the write needs to know of it. */
+export interface ChangedScene extends GeneratedScene {
+  elementIds: string[];
+}
+
+export type PatchedScene = ChangedScene & { applied: number; deleted: number };
+export type EditedScene = ChangedScene & { added: string[]; updated: string[]; merged: number };
+
+export type SceneOutput =
+  | GeneratedScene
+  | LintReport
+  | PatchedScene
+  | EditedScene
+  /** The client's mistake, as an ApiError's code and message: it crosses back to be thrown as one. */
+  | { refused: { code: ErrorCode; message: string } };
+
+const changed = (elements: readonly SceneElement[]): ChangedScene => ({
+  elementsJson: JSON.stringify(elements),
+  elementCount: elements.length,
+  elementIds: elements.map((e) => e.id),
+});
+
+const stampAt = (now: number): WriteStamp => ({ now, nonce: () => randomInt(1, 2 ** 31) });
 
 serveWorker<SceneJob, SceneOutput>(parentPort!, (job) => {
-  if (job.task === 'lint') return lintReport(JSON.parse(job.elementsJson) as unknown[]);
-  // Lays out a parsed spec and generates its elements.
-  const elements = sceneFromSpec(job.spec, { updated: job.updated, layout: layoutGraph });
-  return { elementsJson: JSON.stringify(elements), elementCount: elements.length };
+  try {
+    switch (job.task) {
+      case 'lint':
+        return lintReport(JSON.parse(job.elementsJson) as unknown[]);
+      case 'patch': {
+        const { elements, applied, deleted } = applyPatch(JSON.parse(job.elementsJson) as SceneElement[], job.ops, stampAt(job.now), { isIcon: isCatalogIcon });
+        return { ...changed(elements), applied, deleted };
+      }
+      case 'edit': {
+        const { elements, added, updated, merged } = applyEdit(JSON.parse(job.elementsJson) as SceneElement[], job.fragment, stampAt(job.now), { isIcon: isCatalogIcon });
+        return { ...changed(elements), added, updated, merged };
+      }
+      case 'generate': {
+        const elements = sceneFromSpec(job.spec, { updated: job.updated, layout: layoutGraph });
+        return { elementsJson: JSON.stringify(elements), elementCount: elements.length };
+      }
+    }
+  } catch (error) {
+    if (error instanceof ApiError) return { refused: { code: error.code, message: error.message } };
+    throw error;
+  }
 });

@@ -6,6 +6,7 @@ import { ApiError } from '../../src/errors.ts';
 import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
 import { layoutGraph } from '../../src/domain/layout/layout.ts';
 import { applyPatch, MAX_PATCH_OPS } from '../../src/domain/patch/apply.ts';
+import { Draft, MAX_ROUTED_POINTS, RoutingExhausted } from '../../src/domain/patch/draft.ts';
 import { BINDING_GAP } from '../../src/domain/scene/elements.ts';
 import { boundTextArea, ICON_GAP, sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
 import { rayHitsOutline } from '../../src/domain/scene/geometry.ts';
@@ -314,6 +315,33 @@ describe('move', () => {
     assert.deepEqual(absoluteMove, relativeMove);
     assertThrowsCode(() => patch(scene, [{ op: 'move', id: 'api', x: 1, y: 2, dx: 3, dy: 4 }]), 'INVALID_SPEC', /either "x" and "y" or "dx" and "dy"/);
     assertThrowsCode(() => patch(scene, [{ op: 'move', id: 'api', dx: 3 }]), 'INVALID_SPEC', /"dy" must be a finite number/);
+  });
+
+  test('a run of moves of one shape lands where one move of their sum does, and re-routes its arrows once', () => {
+    const scene = build(SPEC);
+    const nudges = Array.from({ length: 400 }, (_, i) => ({ op: 'move', id: 'api', dx: i % 2 ? 3 : -1, dy: 1 }));
+    const many = patch(scene, nudges);
+    const once = patch(scene, [{ op: 'move', id: 'api', dx: 400, dy: 400 }]);
+    assert.equal(many.applied, 400);
+    assert.deepEqual(many.elements, once.elements);
+  });
+
+  test('a move that would take a coordinate past the largest number is refused, naming the op, and nothing changes', () => {
+    const scene = build(SPEC);
+    const before = JSON.stringify(scene);
+    assertThrowsCode(
+      () => patch(scene, [{ op: 'move', id: 'api', dx: 1e308, dy: 0 }, { op: 'restyle', id: 'db', strokeColor: '#ff0000' }, { op: 'move', id: 'api', dx: 1e308, dy: 0 }]),
+      'INVALID_SPEC',
+      /^ops\[\d\]: this would put "[^"]+" out of range/,
+    );
+    assertThrowsCode(() => patch(scene, [{ op: 'resize', id: 'db', width: 1e308, height: 50 }, { op: 'resize', id: 'db', width: 1.7e308, height: 50 }, { op: 'move', id: 'db', dx: 1.7e308, dy: 0 }]), 'INVALID_SPEC', /out of range/);
+    assert.equal(JSON.stringify(scene), before);
+  });
+
+  test('a patch that would re-route more arrow points than the allowance is refused, naming the op where it ran out', () => {
+    const draft = new Draft([]);
+    draft.spendRouting(MAX_ROUTED_POINTS);
+    assert.throws(() => draft.spendRouting(1), RoutingExhausted);
   });
 
   test('a shape with an icon carries the icon; a self-loop moves whole', () => {

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type Harness, startHarness, type TestUser } from '../helpers/harness.ts';
+import { skipWithoutPostgres } from '../helpers/postgres.ts';
 
 let h: Harness;
 let heavy: TestUser;
@@ -47,3 +48,44 @@ test('lint of 5,000 shapes piled on one spot: the neighbour is answered meanwhil
   assert.ok(report.counts.overlap > 100);
   assert.ok(answered > 0, 'GET /me answered while lint ran');
 });
+
+test('a hub bound to 1,998 arrows, moved by 500 ops in one patch: the neighbour is answered meanwhile, and the patch applies', async () => {
+  const leaves = Array.from({ length: 999 }, (_, i) => `n${i}`);
+  const spec = { nodes: [{ id: 'hub' }, ...leaves.map((id) => ({ id }))], edges: leaves.flatMap((id) => [`hub -> ${id}`, `${id} -> hub`]) };
+  const { result: created, answered: duringCreate } = await answeredDuring(h.call('POST', '/api/v1/diagrams', { token: heavy.token, body: { title: 'hub', spec } }));
+  assert.equal(created.statusCode, 201, created.body);
+  assert.ok(duringCreate > 0, 'GET /me answered while the spec was laid out');
+  const id = created.json().id;
+  const before = (await h.call('GET', `/api/v1/diagrams/${id}`, { token: heavy.token })).json().scene.elements.find((e: { id: string }) => e.id === 'hub');
+  const ops = Array.from({ length: 500 }, (_, i) => ({ op: 'move', id: 'hub', dx: i % 2 ? 3 : -1, dy: 1 }));
+  const { result: patched, answered } = await answeredDuring(h.call('POST', `/api/v1/diagrams/${id}/patch`, { token: heavy.token, body: { ops } }));
+  assert.equal(patched.statusCode, 200, patched.body);
+  assert.equal(patched.json().applied, 500);
+  assert.ok(answered > 0, 'GET /me answered while the patch ran');
+  const after = (await h.call('GET', `/api/v1/diagrams/${id}`, { token: heavy.token })).json().scene.elements.find((e: { id: string }) => e.id === 'hub');
+  assert.deepEqual([after.x - before.x, after.y - before.y], [500, 500]);
+});
+
+for (const engine of ['sqlite', 'postgres'] as const) {
+  test(`${engine}: ten concurrent patches without expectedUpdatedAt all apply — contention is never the client's error`, { skip: engine === 'postgres' && skipWithoutPostgres }, async () => {
+    const own = await startHarness({ engine, env: { RATE_LIMIT_WRITE_PER_MIN: '1000000' } });
+    try {
+      const writer = await own.user();
+      const created = await own.call('POST', '/api/v1/diagrams', { token: writer.token, body: { spec: { nodes: [{ id: 'a' }, { id: 'b' }], edges: ['a -> b'] } } });
+      const id = created.json().id;
+      const xOfA = async () => (await own.call('GET', `/api/v1/diagrams/${id}`, { token: writer.token })).json().scene.elements.find((e: { id: string }) => e.id === 'a').x;
+      const start = await xOfA();
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () => own.call('POST', `/api/v1/diagrams/${id}/patch`, { token: writer.token, body: { ops: [{ op: 'move', id: 'a', dx: 1, dy: 0 }] } })),
+      );
+      assert.deepEqual(
+        results.map((r) => r.statusCode),
+        Array(10).fill(200),
+        results.map((r) => r.body).join('\n'),
+      );
+      assert.equal(await xOfA(), start + 10, 'every move applied, none lost');
+    } finally {
+      await own.close();
+    }
+  });
+}

@@ -21,7 +21,7 @@ import { getLineHeight } from '../text/metrics.ts';
 import { addElement } from './add.ts';
 import { attachEnd } from './arrow-routing.ts';
 import { moveTo, relayoutText, reshape, translate } from './cascade.ts';
-import { Draft } from './draft.ts';
+import { Draft, MAX_ROUTED_POINTS, RoutingExhausted } from './draft.ts';
 import { absolutePoints, bindingOf, boundRefs, ENDS, hasPoints, isBoundText, isLinear, num, setAbsolutePoints } from './element-geometry.ts';
 import {
   type Check,
@@ -68,10 +68,62 @@ export function applyPatch(elements: SceneElement[], ops: unknown, stamp: WriteS
   if (ops.length === 0) throw new ApiError('INVALID_SPEC', 'ops must hold at least one op');
   if (ops.length > MAX_PATCH_OPS) throw new ApiError('INVALID_SPEC', `ops holds ${ops.length} ops; the limit is ${MAX_PATCH_OPS}`);
   const draft = new Draft(elements);
-  ops.forEach((op, index) => applyOp(new OpContext(draft, stamp, index), op));
+  for (const { op, index } of coalesceMoves(ops)) {
+    const ctx = new OpContext(draft, stamp, index);
+    draft.mark();
+    try {
+      applyOp(ctx, op);
+    } catch (error) {
+      if (error instanceof RoutingExhausted) {
+        ctx.fail(`this patch re-routes more than ${MAX_ROUTED_POINTS.toLocaleString('en')} arrow points in all (a shape with many long arrows moved many times): split it, or move the shape once`);
+      }
+      throw error;
+    }
+    for (const element of draft.touched()) {
+      const field = nonFiniteField(element);
+      if (field) ctx.fail(`this would put ${quote(element.id)} out of range (${field === 'points' ? 'its points would not be finite' : `${field} would be ${String(element[field])}`}): coordinates and sizes must stay finite numbers`);
+    }
+  }
   const result = draft.result(stamp);
   validateScene({ elements: result }, options);
   return { elements: result, applied: ops.length, deleted: draft.removedCount };
+}
+
+/**
+ * The ops with each run of relative moves of one element merged into one
+ * move (their sum), under the index of the run's first op: a client that
+ * nudges a shape 500 times pays for re-routing its arrows once. Only plain,
+ * valid relative moves whose sum stays finite are merged; anything else is
+ * applied, and checked, as it is.
+ */
+function coalesceMoves(ops: unknown[]): Array<{ op: unknown; index: number }> {
+  const plan: Array<{ op: unknown; index: number }> = [];
+  const relativeMove = (op: unknown): op is { op: 'move'; id: string; dx: number; dy: number } =>
+    isPlainObject(op) &&
+    op.op === 'move' &&
+    typeof op.id === 'string' &&
+    Object.keys(op).length === 4 &&
+    Number.isFinite(op.dx) &&
+    Number.isFinite(op.dy);
+  ops.forEach((op, index) => {
+    const last = plan[plan.length - 1];
+    if (last && relativeMove(op) && relativeMove(last.op) && last.op.id === op.id) {
+      const [dx, dy] = [last.op.dx + op.dx, last.op.dy + op.dy];
+      if (Number.isFinite(dx) && Number.isFinite(dy)) {
+        last.op = { op: 'move', id: op.id, dx, dy };
+        return;
+      }
+    }
+    plan.push({ op, index });
+  });
+  return plan;
+}
+
+/** The first coordinate or size of an element that is not a finite number, if any. */
+function nonFiniteField(element: SceneElement): string | null {
+  for (const field of ['x', 'y', 'width', 'height'] as const) if (element[field] !== undefined && !Number.isFinite(element[field])) return field;
+  if (Array.isArray(element.points) && element.points.some((p: unknown) => !Array.isArray(p) || !p.every((v) => Number.isFinite(v)))) return 'points';
+  return null;
 }
 
 const FONT_KEYS = new Set(['fontSize', 'fontFamily']);

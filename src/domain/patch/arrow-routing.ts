@@ -62,6 +62,7 @@ export function reroute(draft: Draft, arrowId: string, ends: End[], transform: (
   const arrow = draft.edit(arrowId);
   let pts = absolutePoints(arrow);
   if (pts.length < 2) return;
+  draft.spendRouting(pts.length);
   for (const end of ends) pts = rerouteEnd(draft, arrow, pts, end, transform);
   setAbsolutePoints(arrow, pts);
   refitArrowLabel(draft, arrowId);
@@ -190,7 +191,10 @@ function otherSegments(draft: Draft, arrow: SceneElement): Array<[Point, Point]>
   const ids = new Set<string>();
   for (const end of ENDS) {
     const binding = bindingOf(arrow, end);
-    for (const id of binding ? (draft.relations().arrows.get(binding.elementId) ?? []) : []) ids.add(id);
+    const bound = binding ? (draft.relations().arrows.get(binding.elementId) ?? []) : [];
+    // A hub's list alone is past the limit (each arrow is listed once per shape): no need to gather it.
+    if (bound.length > NEIGHBOUR_LIMIT + 1) return [];
+    for (const id of bound) ids.add(id);
   }
   ids.delete(arrow.id);
   if (ids.size > NEIGHBOUR_LIMIT) return [];

@@ -38,6 +38,12 @@ function indexRelations(elements: Iterable<SceneElement>): Relations {
   return relations;
 }
 
+/** Arrow points one patch may re-route in all: a few seconds of work at most. */
+export const MAX_ROUTED_POINTS = 10_000_000;
+
+/** A patch re-routed more arrow points than MAX_ROUTED_POINTS. */
+export class RoutingExhausted extends Error {}
+
 /**
  * The scene being patched: a copy of the input array whose elements are
  * copied on first change, with removals and changes tracked by slot so that
@@ -51,6 +57,10 @@ export class Draft {
   private readonly changed = new Set<number>();
   private lastIndex: string | null = null;
   private relationIndex: Relations | null = null;
+  /** Slots changed since the last `mark`: what one op touched. */
+  private readonly recent = new Set<number>();
+  /** Arrow points a patch may still re-route (see spendRouting). */
+  private routingLeft = MAX_ROUTED_POINTS;
 
   constructor(input: readonly SceneElement[]) {
     this.slots = [...input];
@@ -81,7 +91,28 @@ export class Draft {
       this.owned.add(slot);
     }
     this.changed.add(slot);
+    this.recent.add(slot);
     return this.slots[slot]!;
+  }
+
+  /** Starts a new op: `touched` lists what is changed from here on. */
+  mark(): void {
+    this.recent.clear();
+  }
+
+  /** The live elements changed since the last mark. */
+  touched(): SceneElement[] {
+    return [...this.recent].filter((slot) => !this.removed.has(slot)).map((slot) => this.slots[slot]!);
+  }
+
+  /**
+   * Counts the points of an arrow about to be re-routed against the patch's
+   * allowance, so that no patch can take unbounded time (500 moves of a hub
+   * with thousands of long arrows); past it, RoutingExhausted is thrown.
+   */
+  spendRouting(points: number): void {
+    this.routingLeft -= points;
+    if (this.routingLeft < 0) throw new RoutingExhausted();
   }
 
   insert(element: SceneElement): void {
@@ -89,6 +120,7 @@ export class Draft {
     this.slotOf.set(element.id, slot);
     this.owned.add(slot);
     this.changed.add(slot);
+    this.recent.add(slot);
     this.relationsChanged();
   }
 

@@ -1,8 +1,7 @@
 import { EditBody, EditResult } from '../../../api/schemas.ts';
-import { applyEdit } from '../../../domain/edit/apply.ts';
-import type { SceneElement } from '../../../domain/edit/types.ts';
-import { isCatalogIcon } from '../../../domain/icons/catalog.ts';
-import { writeContent, writeStamp } from '../../content-write.ts';
+import type { EditedScene } from '../../../workers/scene-worker.ts';
+import { writeContent } from '../../content-write.ts';
+import { sceneWork } from '../../scene-content.ts';
 import { defineRoute } from '../../route.ts';
 import { SPEC_CONTENT_ERRORS } from './createDiagram.ts';
 
@@ -20,9 +19,10 @@ export const editDiagram = defineRoute<EditBody>({
   // Edits carry no version and no scene, so those codes cannot arise.
   errors: ['not_found', 'upstream_unavailable', ...SPEC_CONTENT_ERRORS.filter((c) => !['UNSUPPORTED_VERSION', 'NOT_A_SCENE', 'BAD_LINK_SCHEME'].includes(c))],
   handler: async ({ body, params, actor, deps }) => {
-    const stamp = writeStamp(deps);
-    const { next } = await writeContent(deps, actor, params.id!, null, (elements) =>
-      applyEdit(elements as SceneElement[], body, stamp, { isIcon: isCatalogIcon }),
+    const now = deps.now().getTime();
+    // The merge (placing new nodes around the existing ones) runs in a worker, off the event loop.
+    const { next } = await writeContent(deps, actor, params.id!, null, (_elements, current) =>
+      sceneWork<EditedScene>(deps, { task: 'edit', elementsJson: current.elementsJson, fragment: body, now }),
     );
     return { json: { added: next.added, updated: next.updated, merged: next.merged } };
   },

@@ -1,8 +1,7 @@
 import { PatchBody, PatchResult } from '../../../api/schemas.ts';
-import type { SceneElement } from '../../../domain/edit/types.ts';
-import { isCatalogIcon } from '../../../domain/icons/catalog.ts';
-import { applyPatch } from '../../../domain/patch/apply.ts';
-import { writeContent, writeStamp } from '../../content-write.ts';
+import type { PatchedScene } from '../../../workers/scene-worker.ts';
+import { writeContent } from '../../content-write.ts';
+import { sceneWork } from '../../scene-content.ts';
 import { defineRoute } from '../../route.ts';
 
 export const patchDiagram = defineRoute<PatchBody>({
@@ -18,12 +17,13 @@ export const patchDiagram = defineRoute<PatchBody>({
   response: { status: 200, schema: PatchResult, description: 'What the patch did' },
   errors: ['not_found', 'stale_read', 'INVALID_SPEC', 'NOT_A_SCENE', 'BAD_LINK_SCHEME', 'UNKNOWN_ICON', 'SCENE_TOO_LARGE'],
   handler: async ({ body, params, actor, deps }) => {
-    const stamp = writeStamp(deps);
-    const { next, result } = await writeContent(deps, actor, params.id!, body.expectedUpdatedAt ?? null, (elements) =>
-      applyPatch(elements as SceneElement[], body.ops, stamp, { isIcon: isCatalogIcon }),
+    const now = deps.now().getTime();
+    // The ops run in a worker: a patch's cost grows with the scene (re-routing a hub's arrows), never the event loop's.
+    const { next, result } = await writeContent(deps, actor, params.id!, body.expectedUpdatedAt ?? null, (_elements, current) =>
+      sceneWork<PatchedScene>(deps, { task: 'patch', elementsJson: current.elementsJson, ops: body.ops, now }),
     );
     return {
-      json: { id: params.id!, applied: next.applied, elements: next.elements.length, deleted: next.deleted, orphanedComments: result.orphanedComments },
+      json: { id: params.id!, applied: next.applied, elements: next.elementCount, deleted: next.deleted, orphanedComments: result.orphanedComments },
     };
   },
 });

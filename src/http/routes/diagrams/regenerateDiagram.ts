@@ -29,7 +29,7 @@ export const regenerateDiagram = defineRoute<RegenerateBody>({
     const elements = JSON.parse(content.elementsJson) as SceneElement[];
     const stamp = writeStamp(deps);
     const { result } = await writeContent(deps, actor, params.id!, body.expectedUpdatedAt ?? null, (previous) => ({
-      elements: body.spec !== undefined ? continueVersions(previous, elements, stamp) : elements,
+      elements: body.spec !== undefined ? continueVersions(previous(), elements, stamp) : elements,
       ...(title === undefined ? {} : { title }),
     }));
     return {
