@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FairShare } from '../../src/render/renderer.ts';
+import { FairShare } from '../../src/workers/fair-share.ts';
 
 /** A task that runs until the test finishes it, recording when it started. */
 function controlledTask(started: string[], name: string) {
