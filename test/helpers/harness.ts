@@ -24,6 +24,8 @@ export interface Harness {
   call(method: string, url: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
   /** Everything the app logged, as text. */
   logs(): string;
+  /** Resolves once the logs match `pattern` (at once if they already do); rejects if they do not within `timeoutMs`. */
+  logged(pattern: RegExp, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -110,7 +112,13 @@ async function buildHarness(options: HarnessOptions): Promise<Harness> {
   const config = loadConfig(env);
   const store = await openStore(config);
   let logText = '';
-  const stream = { write: (line: string) => void (logText += line) };
+  const logWaiters = new Set<{ pattern: RegExp; resolve: () => void }>();
+  const stream = {
+    write: (line: string) => {
+      logText += line;
+      for (const waiter of logWaiters) if (waiter.pattern.test(logText)) waiter.resolve();
+    },
+  };
   const app = await buildApp({ config, store, now: () => new Date() }, { logger: { ...loggerOptions('info'), stream } as any });
   await app.ready();
 
@@ -141,6 +149,24 @@ async function buildHarness(options: HarnessOptions): Promise<Harness> {
       return app.inject(request);
     },
     logs: () => logText,
+    logged(pattern, timeoutMs = 5000) {
+      if (pattern.test(logText)) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const waiter = {
+          pattern,
+          resolve: () => {
+            clearTimeout(timer);
+            logWaiters.delete(waiter);
+            resolve();
+          },
+        };
+        const timer = setTimeout(() => {
+          logWaiters.delete(waiter);
+          reject(new Error(`nothing matching ${pattern} was logged within ${timeoutMs} ms`));
+        }, timeoutMs);
+        logWaiters.add(waiter);
+      });
+    },
     async close() {
       await app.close();
       await store.close();

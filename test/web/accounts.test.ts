@@ -487,7 +487,8 @@ describe('pages and logs', () => {
       assert.match(message.data, /Subject: Verify your Drawbridge email address/);
       assert.match(message.data.replace(/=\r\n/g, ''), /http:\/\/drawbridge\.test\/verify\?token=/);
       assert.equal(fs.existsSync(outboxDirectory(smtp.config.dataDir)), false);
-      assert.match(smtp.logs(), /"msg":"mail sent"/);
+      // The relay holds the message before the mailer has read its acknowledgement, and only then logs the sending.
+      await smtp.logged(/"msg":"mail sent"/);
     } finally {
       await smtp.close();
       await relay.close();
@@ -497,7 +498,14 @@ describe('pages and logs', () => {
 
 /** Just enough of an SMTP server (no TLS, no auth) to receive what the mailer sends. */
 async function fakeSmtpRelay() {
-  const received: Array<{ from: string; to: string[]; data: string }> = [];
+  type Message = { from: string; to: string[]; data: string };
+  const received: Message[] = [];
+  const waiting: Array<(message: Message) => void> = [];
+  const deliver = (message: Message) => {
+    const waiter = waiting.shift();
+    if (waiter) waiter(message);
+    else received.push(message);
+  };
   const server = net.createServer((socket) => {
     let buffer = '';
     let envelope = { from: '', to: [] as string[] };
@@ -511,7 +519,7 @@ async function fakeSmtpRelay() {
         buffer = buffer.slice(end + 2);
         if (data !== null) {
           if (line === '.') {
-            received.push({ ...envelope, data });
+            deliver({ ...envelope, data });
             envelope = { from: '', to: [] };
             data = null;
             socket.write('250 queued\r\n');
@@ -541,13 +549,21 @@ async function fakeSmtpRelay() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as net.AddressInfo).port,
-    async nextMessage() {
-      for (let waited = 0; waited < 5000; waited += 20) {
-        const message = received.shift();
-        if (message) return message;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      throw new Error('the relay received nothing');
+    /** The next message the relay receives (or has received), as soon as its data has ended. */
+    nextMessage(timeoutMs = 5000): Promise<Message> {
+      const message = received.shift();
+      if (message) return Promise.resolve(message);
+      return new Promise((resolve, reject) => {
+        const waiter = (arrived: Message) => {
+          clearTimeout(timer);
+          resolve(arrived);
+        };
+        const timer = setTimeout(() => {
+          waiting.splice(waiting.indexOf(waiter), 1);
+          reject(new Error(`the relay received nothing within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiting.push(waiter);
+      });
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
