@@ -24,7 +24,7 @@ export interface NewDiagram {
 export async function createDiagramFor(deps: ServiceDeps, caller: Caller, input: NewDiagram): Promise<DiagramRecord> {
   const hasSpec = input.spec !== undefined;
   if (hasSpec === (input.scene !== undefined)) throw badRequest('send exactly one of "spec" or "scene"');
-  const content = hasSpec ? await contentFromSpec(deps, input.spec) : contentFromScene(input.scene);
+  const content = hasSpec ? await contentFromSpec(deps, input.spec, caller) : contentFromScene(input.scene);
   const folderId = input.folderId ?? null;
   if (folderId !== null) await requireOwnFolder(deps, caller, folderId);
 

@@ -9,9 +9,10 @@ import { Authenticator } from './authenticate.ts';
 import { answerClientError, answerFrameworkError, toApiError } from './errors.ts';
 import { mcpEndpoint } from './mcp.ts';
 import { RateLimits } from './rate-limit.ts';
-import type { AppDeps, RouteConfig, RouteDef, ServiceDeps } from './route.ts';
+import type { AppDeps, RouteConfig, RouteDef, SceneWorkers, ServiceDeps } from './route.ts';
 import { Renderer } from '../render/renderer.ts';
 import { WorkerPool } from '../workers/pool.ts';
+import { FairShare } from '../workers/fair-share.ts';
 import type { SceneJob, SceneOutput } from '../workers/scene-worker.ts';
 import { apiRoutes } from './routes/index.ts';
 import { checkPayloadShape, parseWith, refuseUnstorableText } from './validate.ts';
@@ -33,6 +34,8 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 /** A layout that takes longer than this is abandoned (its worker replaced). */
 const SCENE_TIMEOUT_MS = 30_000;
+/** Scene worker jobs (layout, lint, patch, edit) one caller may have running at once; the rest wait their turn. */
+const SCENE_JOBS_PER_CALLER = 2;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface BuildOptions {
@@ -89,10 +92,13 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
   });
-  const scenes = new WorkerPool<SceneJob, SceneOutput>(new URL('../workers/scene-worker.ts', import.meta.url), {
+  const scenePool = new WorkerPool<SceneJob, SceneOutput>(new URL('../workers/scene-worker.ts', import.meta.url), {
     size: Math.max(1, os.availableParallelism() - 1),
     timeoutMs: SCENE_TIMEOUT_MS,
   });
+  // Each caller has a share of the scene workers: one caller's burst of layouts or patches queues behind itself.
+  const sceneShare = new FairShare(SCENE_JOBS_PER_CALLER);
+  const scenes: SceneWorkers = { run: (job, caller) => sceneShare.run(caller, () => scenePool.run(job)) };
   const { config } = deps;
   const renderer = new Renderer({
     faithful: config.renderFaithful,
@@ -102,7 +108,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     cacheBytes: config.renderCacheBytes,
     log: app.log,
   });
-  app.addHook('onClose', () => Promise.all([scenes.close(), renderer.close()]));
+  app.addHook('onClose', () => Promise.all([scenePool.close(), renderer.close()]));
   app.decorate('renderer', renderer);
   const services: ServiceDeps = { ...deps, scenes, renderer };
   const rateLimits = new RateLimits(deps.config, deps.store.pgPool);

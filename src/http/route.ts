@@ -22,7 +22,8 @@ export interface AppDeps {
 
 /** Work on a scene whose cost grows with it (generating it from a spec, linting it), done off the event loop. */
 export interface SceneWorkers {
-  run(job: SceneJob): Promise<SceneOutput>;
+  /** `caller` (user:<id>) gets a fair share of the workers: their jobs past it wait behind their own. */
+  run(job: SceneJob, caller?: string): Promise<SceneOutput>;
 }
 
 /** What handlers get: the app's dependencies plus the services buildApp starts. */

@@ -89,3 +89,24 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     }
   });
 }
+
+test('one caller\'s burst of heavy jobs waits behind itself: another caller\'s job is served before most of the burst', async () => {
+  const pile = Array.from({ length: 5000 }, (_, i) => ({ id: `r${i}`, type: 'rectangle', x: i % 50, y: Math.floor(i / 50), width: 100, height: 100 }));
+  const heavyDiagram = (await h.call('POST', '/api/v1/diagrams', { token: heavy.token, body: { scene: { elements: pile } } })).json().id;
+  const small = (await h.call('POST', '/api/v1/diagrams', { token: neighbour.token, body: { spec: { nodes: [{ id: 'a' }] } } })).json().id;
+  const finished: string[] = [];
+  const burst = Array.from({ length: 8 }, (_, i) =>
+    h.call('GET', `/api/v1/diagrams/${heavyDiagram}/lint`, { token: heavy.token }).then((res) => {
+      assert.equal(res.statusCode, 200, res.body);
+      finished.push(`burst ${i}`);
+    }),
+  );
+  // The neighbour asks once the burst has been handed out (every request of it read from the store).
+  await new Promise((resolve) => setImmediate(resolve));
+  const mine = h.call('GET', `/api/v1/diagrams/${small}/lint`, { token: neighbour.token }).then((res) => {
+    assert.equal(res.statusCode, 200, res.body);
+    finished.push('neighbour');
+  });
+  await Promise.all([...burst, mine]);
+  assert.ok(finished.indexOf('neighbour') < 4, `finished in this order: ${finished.join(', ')}`);
+});

@@ -22,7 +22,7 @@ export const editDiagram = defineRoute<EditBody>({
     const now = deps.now().getTime();
     // The merge (placing new nodes around the existing ones) runs in a worker, off the event loop.
     const { next } = await writeContent(deps, actor, params.id!, null, (_elements, current) =>
-      sceneWork<EditedScene>(deps, { task: 'edit', elementsJson: current.elementsJson, fragment: body, now }),
+      sceneWork<EditedScene>(deps, { task: 'edit', elementsJson: current.elementsJson, fragment: body, now }, actor),
     );
     return { json: { added: next.added, updated: next.updated, merged: next.merged } };
   },

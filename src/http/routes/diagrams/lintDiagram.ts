@@ -18,6 +18,6 @@ export const lintDiagram = defineRoute({
   handler: async ({ params, actor, deps }) => {
     const diagram = await diagramWithElementsFor(deps, actor, params.id!, 'read');
     // Off the event loop: however large the scene, other callers are not kept waiting.
-    return { json: await sceneWork<LintReport>(deps, { task: 'lint', elementsJson: diagram.elementsJson }) };
+    return { json: await sceneWork<LintReport>(deps, { task: 'lint', elementsJson: diagram.elementsJson }, actor) };
   },
 });

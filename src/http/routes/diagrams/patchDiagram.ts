@@ -20,7 +20,7 @@ export const patchDiagram = defineRoute<PatchBody>({
     const now = deps.now().getTime();
     // The ops run in a worker: a patch's cost grows with the scene (re-routing a hub's arrows), never the event loop's.
     const { next, result } = await writeContent(deps, actor, params.id!, body.expectedUpdatedAt ?? null, (_elements, current) =>
-      sceneWork<PatchedScene>(deps, { task: 'patch', elementsJson: current.elementsJson, ops: body.ops, now }),
+      sceneWork<PatchedScene>(deps, { task: 'patch', elementsJson: current.elementsJson, ops: body.ops, now }, actor),
     );
     return {
       json: { id: params.id!, applied: next.applied, elements: next.elementCount, deleted: next.deleted, orphanedComments: result.orphanedComments },

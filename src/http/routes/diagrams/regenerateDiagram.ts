@@ -25,7 +25,7 @@ export const regenerateDiagram = defineRoute<RegenerateBody>({
     const title = body.title === undefined ? undefined : sanitizeTitle(body.title);
     if (title === '') throw badRequest('title is empty after removing control characters and whitespace');
     // Validate and lay out once; only the version continuation depends on the revision read.
-    const content = body.spec !== undefined ? await contentFromSpec(deps, body.spec) : contentFromScene(body.scene);
+    const content = body.spec !== undefined ? await contentFromSpec(deps, body.spec, actor) : contentFromScene(body.scene);
     const elements = JSON.parse(content.elementsJson) as SceneElement[];
     const stamp = writeStamp(deps);
     const { result } = await writeContent(deps, actor, params.id!, body.expectedUpdatedAt ?? null, (previous) => ({
