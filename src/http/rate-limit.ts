@@ -5,6 +5,35 @@ import type { Config } from '../config.ts';
 export type Bucket = 'read' | 'write';
 export const WINDOW_SECONDS = 60;
 
+/** A fixed-window budget: `points` requests per key every `duration` seconds. */
+export interface Budget {
+  keyPrefix: string;
+  points: number;
+  duration: number;
+}
+
+/**
+ * A counter for one budget, kept where the service keeps all its limits: in
+ * this process's memory on SQLite (one process), in PostgreSQL's rate_limits
+ * table when the service runs on it, so that every instance counts together.
+ */
+export function budgetCounter(budget: Budget, pool: pg.Pool | null): RateLimiterAbstract {
+  return pool
+    ? new RateLimiterPostgres({ ...budget, storeClient: pool, storeType: 'pool', tableName: 'rate_limits', tableCreated: true })
+    : new RateLimiterMemory(budget);
+}
+
+/** Counts one request against `key`: null when it is within the budget, else the seconds to wait. */
+export async function consumeOrWait(counter: RateLimiterAbstract, key: string): Promise<number | null> {
+  try {
+    await counter.consume(key);
+    return null;
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes) return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+    throw rejection;
+  }
+}
+
 export interface RateDecision {
   bucket: Bucket;
   allowed: boolean;
@@ -24,12 +53,7 @@ export class RateLimits {
 
   constructor(config: Pick<Config, 'rateLimitReadPerMin' | 'rateLimitWritePerMin'>, pool: pg.Pool | null) {
     this.quotas = { read: config.rateLimitReadPerMin, write: config.rateLimitWritePerMin };
-    const make = (bucket: Bucket) => {
-      const options = { keyPrefix: bucket, points: this.quotas[bucket], duration: WINDOW_SECONDS };
-      return pool
-        ? new RateLimiterPostgres({ ...options, storeClient: pool, storeType: 'pool', tableName: 'rate_limits', tableCreated: true })
-        : new RateLimiterMemory(options);
-    };
+    const make = (bucket: Bucket) => budgetCounter({ keyPrefix: bucket, points: this.quotas[bucket], duration: WINDOW_SECONDS }, pool);
     this.limiters = { read: make('read'), write: make('write') };
   }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type pg from 'pg';
+import { budgetCounter, consumeOrWait } from '../../http/rate-limit.ts';
 
 /**
  * Budgets of the account pages. Like the API's (src/http/rate-limit.ts) they
@@ -30,12 +31,7 @@ export class AccountLimits {
   private readonly limiters: Record<LimitName, RateLimiterAbstract>;
 
   constructor(pool: pg.Pool | null) {
-    const make = (name: LimitName) => {
-      const options = { keyPrefix: `web-${name}`, ...ACCOUNT_LIMITS[name] };
-      return pool
-        ? new RateLimiterPostgres({ ...options, storeClient: pool, storeType: 'pool', tableName: 'rate_limits', tableCreated: true })
-        : new RateLimiterMemory(options);
-    };
+    const make = (name: LimitName) => budgetCounter({ keyPrefix: `web-${name}`, ...ACCOUNT_LIMITS[name] }, pool);
     this.limiters = {
       loginPerIpAndEmail: make('loginPerIpAndEmail'),
       loginPerIp: make('loginPerIp'),
@@ -65,13 +61,7 @@ export class AccountLimits {
     return (await this.consume('mailPerAddress', hashed(email))) === null;
   }
 
-  private async consume(name: LimitName, key: string): Promise<Wait> {
-    try {
-      await this.limiters[name].consume(key);
-      return null;
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      throw rejection;
-    }
+  private consume(name: LimitName, key: string): Promise<Wait> {
+    return consumeOrWait(this.limiters[name], key);
   }
 }
