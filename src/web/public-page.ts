@@ -1,13 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { verifyPassword } from '../auth/passwords.ts';
 import { toApiError } from '../http/errors.ts';
+import { type Budget, budgetCounter, consumeOrWait } from '../http/rate-limit.ts';
 import type { ServiceDeps } from '../http/route.ts';
 import type { Renderer } from '../render/renderer.ts';
 import type { DiagramRecord } from '../store/store.ts';
 import { escapeHtml, page, PAGE_HEADERS } from './html.ts';
 
 const SLUG = /^[0-9A-Za-z]{20,64}$/;
+
+/** Password guesses at one link from one client address, counted with the service's other limits (shared by every instance on PostgreSQL). */
+export const PASSWORD_GUESSES: Budget = { keyPrefix: 'public-page', points: 10, duration: 60 };
 
 function notFoundPage(): string {
   return page('Not found', '<h1>Not found</h1><p class="muted">This link does not exist or is no longer shared.</p>');
@@ -65,8 +68,7 @@ ${labels ? `<section class="sr-only"><h2>Text in this diagram</h2><ul class="lab
  * unknown slugs are one 404. Nothing of the owner's account is shown.
  */
 export const publicPagePlugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) => {
-  // Password guesses are limited per address and link.
-  const guesses = new RateLimiterMemory({ keyPrefix: 'public-page', points: 10, duration: 60 });
+  const guesses = budgetCounter(PASSWORD_GUESSES, deps.store.pgPool);
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -97,10 +99,9 @@ export const publicPagePlugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async
     reply.headers(PAGE_HEADERS);
     if (!found) return reply.code(404).send(notFoundPage());
     if (found.link.passwordHash === null) return reply.send(await diagramPage(deps.renderer, found.diagram));
-    try {
-      await guesses.consume(`${request.ip}:${found.link.slug}`);
-    } catch {
-      return reply.code(429).header('retry-after', '60').send(passwordPage(found.link.slug, 'Too many attempts. Wait a minute and try again.'));
+    const wait = await consumeOrWait(guesses, `${request.ip}:${found.link.slug}`);
+    if (wait !== null) {
+      return reply.code(429).header('retry-after', String(wait)).send(passwordPage(found.link.slug, 'Too many attempts. Wait a minute and try again.'));
     }
     const body = request.body as Record<string, unknown> | undefined;
     const password = typeof body?.password === 'string' ? body.password : '';

@@ -58,6 +58,12 @@ export interface HarnessOptions {
    * service builds lead back to it.
    */
   listen?: boolean;
+  /**
+   * PostgreSQL only: run on this database (another harness's
+   * `config.databaseUrl`) instead of a fresh one, as a second instance of
+   * the service would.
+   */
+  databaseUrl?: string;
 }
 
 export interface ListeningHarness extends Harness {
@@ -108,7 +114,8 @@ async function buildHarness(options: HarnessOptions): Promise<Harness> {
     RATE_LIMIT_WRITE_PER_MIN: '100000',
     ...options.env,
   };
-  if (engine === 'postgres') env.DATABASE_URL = await freshPostgresDatabase();
+  if (engine === 'postgres') env.DATABASE_URL = options.databaseUrl ?? (await freshPostgresDatabase());
+  else if (options.databaseUrl) throw new Error('databaseUrl needs engine: postgres');
   const config = loadConfig(env);
   const store = await openStore(config);
   let logText = '';
