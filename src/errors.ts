@@ -27,6 +27,7 @@ export const errorStatus = {
   request_header_too_large: 431,
   api_disabled: 503,
   render_failed: 503,
+  service_busy: 503,
   upstream_unavailable: 502,
   internal_error: 500,
   INVALID_SPEC: 422,

@@ -3,6 +3,7 @@ import os from 'node:os';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { ApiError } from '../errors.ts';
 import { webAssetsPlugin } from '../web/assets.ts';
+import { pageRequestLimit } from '../web/page-limits.ts';
 import { publicPagePlugin } from '../web/public-page.ts';
 import { webAppPlugin } from '../web/web-app.ts';
 import { Authenticator } from './authenticate.ts';
@@ -15,6 +16,7 @@ import { WorkerPool } from '../workers/pool.ts';
 import { FairShare } from '../workers/fair-share.ts';
 import type { SceneJob, SceneOutput } from '../workers/scene-worker.ts';
 import { apiRoutes } from './routes/index.ts';
+import { SCENE_HEAP_MB, SCENE_TIMEOUT_MS } from './scene-content.ts';
 import { checkPayloadShape, parseWith, refuseUnstorableText } from './validate.ts';
 
 declare module 'fastify' {
@@ -32,8 +34,6 @@ function hopsTrusted(hops: number) {
 export const API_PREFIX = '/api/v1';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-/** A layout that takes longer than this is abandoned (its worker replaced). */
-const SCENE_TIMEOUT_MS = 30_000;
 /** Scene worker jobs (layout, lint, patch, edit) one caller may have running at once; the rest wait their turn. */
 const SCENE_JOBS_PER_CALLER = 2;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -95,6 +95,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const scenePool = new WorkerPool<SceneJob, SceneOutput>(new URL('../workers/scene-worker.ts', import.meta.url), {
     size: Math.max(1, os.availableParallelism() - 1),
     timeoutMs: SCENE_TIMEOUT_MS,
+    heapLimitMb: SCENE_HEAP_MB,
   });
   // Each caller has a share of the scene workers: one caller's burst of layouts or patches queues behind itself.
   const sceneShare = new FairShare(SCENE_JOBS_PER_CALLER);
@@ -112,6 +113,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.decorate('renderer', renderer);
   const services: ServiceDeps = { ...deps, scenes, renderer };
   const rateLimits = new RateLimits(deps.config, deps.store.pgPool);
+  const pageLimit = pageRequestLimit(deps.config, deps.store.pgPool);
   const authenticator = new Authenticator(deps);
 
   app.removeAllContentTypeParsers();
@@ -217,8 +219,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   }
 
   await app.register(webAssetsPlugin);
-  await app.register(publicPagePlugin, { deps: services });
-  await app.register(webAppPlugin, { deps: services });
+  await app.register(publicPagePlugin, { deps: services, pageLimit });
+  await app.register(webAppPlugin, { deps: services, pageLimit });
   await app.register(mcpEndpoint);
   return app;
 }

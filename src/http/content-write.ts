@@ -81,7 +81,8 @@ async function readComputeWrite<T extends NextContent>(
     if (result.status === 'missing') throw new ApiError('not_found');
     if (expected !== null) throw staleRead(result.docUpdatedAt);
   }
-  throw new ApiError('stale_read', 'the diagram kept changing under this write; read it again and retry');
+  // Ten lost races against writers on other instances: the diagram is too busy to write now, which is not the client's doing.
+  throw new ApiError('service_busy', 'the diagram kept changing under this write (writers on other servers); retry in a few seconds', { 'retry-after': '2' });
 }
 
 function staleRead(current: string | null): ApiError {

@@ -3,6 +3,7 @@ import { MAX_SCENE_ELEMENTS, validateScene } from '../domain/scene/validate.ts';
 import { generatedElementCount } from '../domain/scene/from-spec.ts';
 import { parseSpec } from '../domain/spec/parse.ts';
 import { ApiError } from '../errors.ts';
+import { WorkerFailure } from '../workers/pool.ts';
 import type { GeneratedScene, SceneJob, SceneOutput } from '../workers/scene-worker.ts';
 import type { Caller } from './diagram-access.ts';
 import type { ServiceDeps } from './route.ts';
@@ -24,12 +25,29 @@ export function contentFromScene(scene: unknown): SceneContent {
   return { elementsJson: JSON.stringify(elements), elementCount: elements.length };
 }
 
+/** A scene job that takes longer than this is abandoned (its worker replaced) and refused as too large. */
+export const SCENE_TIMEOUT_MS = 30_000;
+/** The heap a scene worker may hold: a job needing more is refused as too large, and the server's memory stays bounded. */
+export const SCENE_HEAP_MB = 256;
+
+/** The errors work in a scene worker can end in beyond the job's own: too heavy, or no worker free. */
+export const SCENE_WORK_ERRORS = ['SCENE_TOO_LARGE', 'service_busy'] as const;
+
 /**
  * Runs work on a scene in a worker thread, off the event loop; a refusal there
  * (the client's mistake) is thrown here as the ApiError it was.
  */
 export async function sceneWork<T extends Exclude<SceneOutput, { refused: unknown }>>(deps: ServiceDeps, job: SceneJob, caller: Caller): Promise<T> {
-  const output = await deps.scenes.run(job, `user:${caller.user.id}`);
+  let output: SceneOutput;
+  try {
+    output = await deps.scenes.run(job, `user:${caller.user.id}`);
+  } catch (error) {
+    if (!(error instanceof WorkerFailure)) throw error;
+    if (error.reason === 'timeout' || error.reason === 'crashed') {
+      throw new ApiError('SCENE_TOO_LARGE', `working on this scene needed more than a job may take (${SCENE_TIMEOUT_MS / 1000} s, ${SCENE_HEAP_MB} MB); send a smaller scene, spec or patch`);
+    }
+    throw new ApiError('service_busy', 'the server is too busy to work on scenes right now; retry in a few seconds', { 'retry-after': '5' });
+  }
   if ('refused' in output) throw new ApiError(output.refused.code, output.refused.message);
   return output as T;
 }

@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import os from 'node:os';
+import v8 from 'node:v8';
 import { type MessagePort, Worker } from 'node:worker_threads';
 
 interface Job<Out> {
@@ -10,7 +11,8 @@ interface Job<Out> {
   taken: () => void;
 }
 
-type Reply<Out> = { ok: true; value: Out } | { ok: false; error: string };
+/** A worker's answer; `retire` when its heap grew past its bound: it is replaced rather than given another job. */
+type Reply<Out> = ({ ok: true; value: Out } | { ok: false; error: string }) & { retire?: boolean };
 /** What a worker says once its module has loaded; only then does it get jobs (loading is not job time). */
 type Ready = { ready: true };
 type WorkerMessage = Reply<unknown> | Ready;
@@ -31,8 +33,19 @@ interface Slot {
   state: 'starting' | 'idle' | 'busy';
 }
 
-/** A worker that did not answer in time, or died. */
-export class WorkerFailure extends Error {}
+/**
+ * A job that no worker finished: it ran past the timeout (`timeout`), its
+ * worker crashed or ran out of heap (`crashed`), no worker took it in time
+ * (`busy`), the pool closed (`closed`), or no worker could start (`start`).
+ */
+export class WorkerFailure extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'timeout' | 'crashed' | 'busy' | 'closed' | 'start',
+  ) {
+    super(message);
+  }
+}
 
 export interface WorkerPoolOptions {
   size: number;
@@ -46,6 +59,8 @@ export interface WorkerPoolOptions {
    * rasteriser): a crash or runaway kills the process, never the server.
    */
   kind?: 'thread' | 'process';
+  /** Thread workers only: the most heap (V8's old generation, MB) a worker may hold; past it the worker dies and its job fails as `crashed`. */
+  heapLimitMb?: number;
   /**
    * Process workers only: their scheduling priority (nice, 0–19). Background
    * work at a lower priority than the server keeps small requests fast while
@@ -54,10 +69,14 @@ export interface WorkerPoolOptions {
   nice?: number;
 }
 
-function threadWorker(entry: URL): WorkerHandle {
+function threadWorker(entry: URL, heapLimitMb: number | undefined): WorkerHandle {
   // execArgv: []: the parent's preloads (e.g. a test runner's --import) are not the worker's business;
   // the bootstrap registers the TypeScript loader itself.
-  const worker = new Worker(new URL('./bootstrap.mjs', import.meta.url), { workerData: { entry: entry.href }, execArgv: [] });
+  const worker = new Worker(new URL('./bootstrap.mjs', import.meta.url), {
+    workerData: { entry: entry.href },
+    execArgv: [],
+    ...(heapLimitMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapLimitMb } }),
+  });
   worker.unref();
   return {
     pid: undefined,
@@ -107,8 +126,10 @@ export class WorkerPool<In, Out> {
   private readonly startTimeoutMs: number;
   private readonly kind: 'thread' | 'process';
   private readonly nice: number;
+  private readonly heapLimitMb: number | undefined;
 
   constructor(file: URL, options: WorkerPoolOptions) {
+    this.heapLimitMb = options.heapLimitMb;
     this.file = file;
     this.size = Math.max(1, options.size);
     this.timeoutMs = options.timeoutMs;
@@ -118,7 +139,7 @@ export class WorkerPool<In, Out> {
   }
 
   run(input: In): Promise<Out> {
-    if (this.closed) return Promise.reject(new WorkerFailure('the worker pool is closed'));
+    if (this.closed) return Promise.reject(new WorkerFailure('the worker pool is closed', 'closed'));
     return new Promise<Out>((resolve, reject) => {
       // A job no worker takes within the timeout fails too: under a burst, callers fall back rather than wait on.
       // A job that a starting worker will take waits for it (loading is bounded by the start timeout).
@@ -131,7 +152,7 @@ export class WorkerPool<In, Out> {
           return;
         }
         this.queue.splice(at, 1);
-        reject(new WorkerFailure(`no worker was free within ${this.timeoutMs} ms`));
+        reject(new WorkerFailure(`no worker was free within ${this.timeoutMs} ms`, 'busy'));
       };
       waited = setTimeout(giveUp, this.timeoutMs);
       const job: Job<Out> = {
@@ -157,7 +178,7 @@ export class WorkerPool<In, Out> {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new WorkerFailure('the worker pool is closed'));
+    for (const job of this.queue.splice(0)) job.reject(new WorkerFailure('the worker pool is closed', 'closed'));
     for (const slot of this.slots.splice(0)) slot.worker.kill();
   }
 
@@ -175,7 +196,7 @@ export class WorkerPool<In, Out> {
   }
 
   private spawn(): Slot {
-    const worker = this.kind === 'process' ? processWorker(this.file, this.nice) : threadWorker(this.file);
+    const worker = this.kind === 'process' ? processWorker(this.file, this.nice) : threadWorker(this.file, this.heapLimitMb);
     const slot: Slot = { worker, state: 'starting' };
     this.slots.push(slot);
     const started = () => {
@@ -193,7 +214,7 @@ export class WorkerPool<In, Out> {
       if (slot.state !== 'starting') return;
       started();
       this.retire(slot);
-      this.queue.shift()?.reject(new WorkerFailure(`worker did not start: ${reason}`));
+      this.queue.shift()?.reject(new WorkerFailure(`worker did not start: ${reason}`, 'start'));
       this.dispatch();
     };
     const timer = setTimeout(() => failStart(`not ready within ${this.startTimeoutMs} ms`), this.startTimeoutMs);
@@ -233,7 +254,8 @@ export class WorkerPool<In, Out> {
     const onMessage = (message: WorkerMessage) => {
       if ('ready' in message) return;
       finish();
-      slot.state = 'idle';
+      if (message.retire) this.retire(slot);
+      else slot.state = 'idle';
       if (message.ok) job.resolve(message.value as Out);
       else job.reject(new Error(message.error));
       this.dispatch();
@@ -244,16 +266,16 @@ export class WorkerPool<In, Out> {
       job.reject(error);
       this.dispatch();
     };
-    const onError = (error: Error) => fail(new WorkerFailure(`worker failed: ${error.message}`));
-    const onExit = (code: number | null) => fail(new WorkerFailure(`worker exited with code ${code}`));
-    const timer = setTimeout(() => fail(new WorkerFailure(`worker did not answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+    const onError = (error: Error) => fail(new WorkerFailure(`worker failed: ${error.message}`, 'crashed'));
+    const onExit = (code: number | null) => fail(new WorkerFailure(`worker exited with code ${code}`, 'crashed'));
+    const timer = setTimeout(() => fail(new WorkerFailure(`worker did not answer within ${this.timeoutMs} ms`, 'timeout')), this.timeoutMs);
     worker.on('message', onMessage);
     worker.on('error', onError);
     worker.on('exit', onExit);
     try {
       worker.send(job.input);
     } catch (error) {
-      fail(new WorkerFailure(`worker could not take the job: ${error instanceof Error ? error.message : String(error)}`));
+      fail(new WorkerFailure(`worker could not take the job: ${error instanceof Error ? error.message : String(error)}`, 'crashed'));
     }
   }
 }
@@ -261,9 +283,15 @@ export class WorkerPool<In, Out> {
 /** Where a worker reads jobs and posts replies: a thread's parentPort, or the process itself. */
 type JobChannel = Pick<MessagePort, 'on'> & { postMessage(message: WorkerMessage): void };
 
-/** The worker side, in a thread: answers each message with `handle`'s result or its error. */
-export function serveWorker<In, Out>(port: MessagePort, handle: (input: In) => Out | Promise<Out>): void {
-  serve(port, handle);
+/**
+ * The worker side, in a thread: answers each message with `handle`'s result or
+ * its error. With `retireAboveHeapMb`, a worker whose heap has grown past that
+ * after a job (a huge layout leaves V8's heap large long after) asks to be
+ * replaced, so the memory goes back to the system instead of staying with the
+ * server for good.
+ */
+export function serveWorker<In, Out>(port: MessagePort, handle: (input: In) => Out | Promise<Out>, options: { retireAboveHeapMb?: number } = {}): void {
+  serve(port, handle, options.retireAboveHeapMb);
 }
 
 /** The worker side, in a process forked by a `kind: 'process'` pool. */
@@ -275,12 +303,14 @@ export function serveProcessWorker<In, Out>(handle: (input: In) => Out | Promise
   process.on('disconnect', () => process.exit(0));
 }
 
-function serve<In, Out>(channel: JobChannel, handle: (input: In) => Out | Promise<Out>): void {
+function serve<In, Out>(channel: JobChannel, handle: (input: In) => Out | Promise<Out>, retireAboveHeapMb = Infinity): void {
+  const retire = () => (Number.isFinite(retireAboveHeapMb) && v8.getHeapStatistics().total_heap_size > retireAboveHeapMb * 2 ** 20 ? { retire: true } : {});
   channel.on('message', async (input: In) => {
     try {
-      channel.postMessage({ ok: true, value: await handle(input) });
+      const value = await handle(input);
+      channel.postMessage({ ok: true, value, ...retire() });
     } catch (error) {
-      channel.postMessage({ ok: false, error: error instanceof Error ? error.message : String(error) });
+      channel.postMessage({ ok: false, error: error instanceof Error ? error.message : String(error), ...retire() });
     }
   });
   channel.postMessage({ ready: true });

@@ -40,6 +40,9 @@ export type SceneOutput =
   /** The client's mistake, as an ApiError's code and message: it crosses back to be thrown as one. */
   | { refused: { code: ErrorCode; message: string } };
 
+/** A worker whose heap grew past this (a layout of thousands of edges) is replaced after its job. */
+const RETIRE_ABOVE_HEAP_MB = 128;
+
 const changed = (elements: readonly SceneElement[]): ChangedScene => ({
   elementsJson: JSON.stringify(elements),
   elementCount: elements.length,
@@ -70,4 +73,4 @@ serveWorker<SceneJob, SceneOutput>(parentPort!, (job) => {
     if (error instanceof ApiError) return { refused: { code: error.code, message: error.message } };
     throw error;
   }
-});
+}, { retireAboveHeapMb: RETIRE_ABOVE_HEAP_MB });

@@ -72,3 +72,25 @@ test('a job no worker takes within the timeout fails instead of waiting on; one 
     await pool.close();
   }
 });
+
+test('a thread worker whose heap grew past its bound after a job is replaced; one that stays small serves on', async () => {
+  const pool = new WorkerPool<'id' | number, number>(new URL('./heap-worker.ts', import.meta.url), { size: 1, timeoutMs: 10_000 });
+  try {
+    const first = await pool.run('id');
+    assert.equal(await pool.run('id'), first, 'a small heap keeps its worker');
+    assert.equal(await pool.run(100), first, 'the job that grew the heap is answered by its worker');
+    assert.notEqual(await pool.run('id'), first, 'the next job gets a fresh worker');
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a thread worker past its heap limit fails its job as crashed, and the next job gets a fresh worker', async () => {
+  const pool = new WorkerPool<'id' | number, number>(new URL('./heap-worker.ts', import.meta.url), { size: 1, timeoutMs: 20_000, heapLimitMb: 64 });
+  try {
+    await assert.rejects(pool.run(200), (error: unknown) => error instanceof WorkerFailure && error.reason === 'crashed');
+    assert.equal(typeof (await pool.run('id')), 'number');
+  } finally {
+    await pool.close();
+  }
+});

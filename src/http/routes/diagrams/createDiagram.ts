@@ -3,6 +3,7 @@ import { createDiagramFor } from '../../../commands/create-diagram.ts';
 import type { ErrorCode } from '../../../errors.ts';
 import { present } from '../../presenters.ts';
 import { defineRoute } from '../../route.ts';
+import { SCENE_WORK_ERRORS } from '../../scene-content.ts';
 
 /** The content-model codes a spec or scene can answer with (SPEC.md). */
 export const SPEC_CONTENT_ERRORS: ErrorCode[] = [
@@ -33,7 +34,7 @@ export const createDiagram = defineRoute<CreateDiagramBody>({
     'From a raw `scene` (stored exactly as supplied, appState dropped) or a `spec` laid out by the server; exactly one of the two. Counts against the diagram quota (trashed diagrams do not).',
   body: CreateDiagramBody,
   response: { status: 201, schema: CreatedDiagram, description: 'The stored diagram summary with its element count' },
-  errors: ['quota_exceeded', 'folder_forbidden', ...SPEC_CONTENT_ERRORS],
+  errors: ['quota_exceeded', 'folder_forbidden', ...SPEC_CONTENT_ERRORS, ...SCENE_WORK_ERRORS],
   handler: async ({ body, actor, deps }) => {
     const diagram = await createDiagramFor(deps, actor, body);
     return { status: 201, json: present.created(diagram) };

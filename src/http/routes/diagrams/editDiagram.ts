@@ -1,7 +1,7 @@
 import { EditBody, EditResult } from '../../../api/schemas.ts';
 import type { EditedScene } from '../../../workers/scene-worker.ts';
 import { writeContent } from '../../content-write.ts';
-import { sceneWork } from '../../scene-content.ts';
+import { SCENE_WORK_ERRORS, sceneWork } from '../../scene-content.ts';
 import { defineRoute } from '../../route.ts';
 import { SPEC_CONTENT_ERRORS } from './createDiagram.ts';
 
@@ -17,7 +17,7 @@ export const editDiagram = defineRoute<EditBody>({
   body: EditBody,
   response: { status: 200, schema: EditResult, description: 'Ids added and updated, and how many elements the merge wrote' },
   // Edits carry no version and no scene, so those codes cannot arise.
-  errors: ['not_found', 'upstream_unavailable', ...SPEC_CONTENT_ERRORS.filter((c) => !['UNSUPPORTED_VERSION', 'NOT_A_SCENE', 'BAD_LINK_SCHEME'].includes(c))],
+  errors: ['not_found', 'upstream_unavailable', ...SPEC_CONTENT_ERRORS.filter((c) => !['UNSUPPORTED_VERSION', 'NOT_A_SCENE', 'BAD_LINK_SCHEME'].includes(c)), ...SCENE_WORK_ERRORS],
   handler: async ({ body, params, actor, deps }) => {
     const now = deps.now().getTime();
     // The merge (placing new nodes around the existing ones) runs in a worker, off the event loop.

@@ -2,7 +2,7 @@ import { LintReport as LintReportSchema } from '../../../api/schemas.ts';
 import type { LintReport } from '../../../domain/lint/lint.ts';
 import { diagramWithElementsFor } from '../../diagram-access.ts';
 import { defineRoute } from '../../route.ts';
-import { sceneWork } from '../../scene-content.ts';
+import { SCENE_WORK_ERRORS, sceneWork } from '../../scene-content.ts';
 
 export const lintDiagram = defineRoute({
   method: 'GET',
@@ -14,7 +14,7 @@ export const lintDiagram = defineRoute({
   description:
     'Overlapping shapes, labels clipped by their container (measured with the editor font), arrows not bound at an end or bound to a missing element, elements far outside the main cluster, text with a WCAG contrast ratio under 3 against its fill or the background, and the layout defects a person sees (arrows through shapes, lines on lines, labels on things or adrift). At most 100 issues of each kind are listed; `counts` has how many of each kind were found; `complete` is false when the scene was too large to check every pair (thousands of elements piled on one spot), and the counts are then lower bounds.',
   response: { status: 200, schema: LintReportSchema, description: 'The issues found; an empty list means clean' },
-  errors: ['not_found'],
+  errors: ['not_found', ...SCENE_WORK_ERRORS],
   handler: async ({ params, actor, deps }) => {
     const diagram = await diagramWithElementsFor(deps, actor, params.id!, 'read');
     // Off the event loop: however large the scene, other callers are not kept waiting.

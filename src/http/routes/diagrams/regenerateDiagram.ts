@@ -5,7 +5,7 @@ import { sanitizeTitle } from '../../../domain/title.ts';
 import { badRequest } from '../../../errors.ts';
 import { writeContent, writeStamp } from '../../content-write.ts';
 import { defineRoute } from '../../route.ts';
-import { contentFromScene, contentFromSpec } from '../../scene-content.ts';
+import { contentFromScene, contentFromSpec, SCENE_WORK_ERRORS } from '../../scene-content.ts';
 import { SPEC_CONTENT_ERRORS } from './createDiagram.ts';
 
 export const regenerateDiagram = defineRoute<RegenerateBody>({
@@ -19,7 +19,7 @@ export const regenerateDiagram = defineRoute<RegenerateBody>({
     'From a `spec` (laid out again; ids are deterministic, so comments on reused ids stay anchored) or a `scene` (swapped in as supplied). Keeps the id and URL. With `expectedUpdatedAt`, a diagram changed since is 409 stale_read and nothing is written; of concurrent regenerates with the same value exactly one succeeds.',
   body: RegenerateBody,
   response: { status: 200, schema: RegenerateResult, description: 'What was replaced' },
-  errors: ['not_found', 'stale_read', ...SPEC_CONTENT_ERRORS],
+  errors: ['not_found', 'stale_read', ...SPEC_CONTENT_ERRORS, ...SCENE_WORK_ERRORS],
   handler: async ({ body, params, actor, deps }) => {
     if ((body.spec === undefined) === (body.scene === undefined)) throw badRequest('send exactly one of "spec" or "scene"');
     const title = body.title === undefined ? undefined : sanitizeTitle(body.title);
