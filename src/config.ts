@@ -9,6 +9,8 @@ export interface Config {
   databaseUrl: string | undefined;
   rateLimitReadPerMin: number;
   rateLimitWritePerMin: number;
+  /** Requests a minute per client address for the pages anyone can reach: public diagrams and the account pages. */
+  rateLimitPagesPerMin: number;
   renderFaithful: boolean;
   /** Faithful render worker processes (each holds the editor's bundle, about 150 MB). */
   renderWorkers: number;
@@ -71,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     rateLimitReadPerMin: positiveInt('RATE_LIMIT_READ_PER_MIN', env.RATE_LIMIT_READ_PER_MIN, 120),
     rateLimitWritePerMin: positiveInt('RATE_LIMIT_WRITE_PER_MIN', env.RATE_LIMIT_WRITE_PER_MIN, 30),
+    rateLimitPagesPerMin: positiveInt('RATE_LIMIT_PAGES_PER_MIN', env.RATE_LIMIT_PAGES_PER_MIN, 120),
     renderFaithful: onOff('RENDER_FAITHFUL', env.RENDER_FAITHFUL, true),
     renderWorkers: positiveInt('RENDER_WORKERS', env.RENDER_WORKERS, 2),
     renderTimeoutMs: positiveInt('RENDER_TIMEOUT_MS', env.RENDER_TIMEOUT_MS, 15_000),

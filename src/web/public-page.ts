@@ -6,6 +6,7 @@ import type { ServiceDeps } from '../http/route.ts';
 import type { Renderer } from '../render/renderer.ts';
 import type { DiagramRecord } from '../store/store.ts';
 import { escapeHtml, page, PAGE_HEADERS } from './html.ts';
+import type { PageRequestLimit } from './page-limits.ts';
 
 const SLUG = /^[0-9A-Za-z]{20,64}$/;
 
@@ -67,16 +68,20 @@ ${labels ? `<section class="sr-only"><h2>Text in this diagram</h2><ul class="lab
  * password form where one is set (`POST /p/:slug`). Disabled, trashed and
  * unknown slugs are one 404. Nothing of the owner's account is shown.
  */
-export const publicPagePlugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) => {
+export const publicPagePlugin: FastifyPluginAsync<{ deps: ServiceDeps; pageLimit: PageRequestLimit }> = async (app, { deps, pageLimit }) => {
   const guesses = budgetCounter(PASSWORD_GUESSES, deps.store.pgPool);
+  // Every request here, whatever the slug, counts against the client address's page budget.
+  app.addHook('onRequest', pageLimit);
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
   app.setErrorHandler((error, request, reply) => {
-    const { status } = toApiError(error);
-    if (status >= 500) request.log.error({ err: error }, 'public page failed');
-    reply.code(status).headers(PAGE_HEADERS).send(page('Something went wrong', '<h1>That did not work</h1>'));
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) request.log.error({ err: error }, 'public page failed');
+    // The other messages are written for API clients (a JSON Content-Type, say); this one tells a visitor when to come back.
+    const detail = apiError.code === 'rate_limited' ? `<p class="error">${escapeHtml(apiError.message)}</p>` : '';
+    reply.code(apiError.status).headers(apiError.headers).headers(PAGE_HEADERS).send(page('Something went wrong', `<h1>That did not work</h1>${detail}`));
   });
 
   const published = async (slug: string) => {

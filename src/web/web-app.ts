@@ -15,6 +15,7 @@ import { dashboardRoutes } from './dashboard/routes.ts';
 import { editorRoutes } from './editor/editor-routes.ts';
 import { SignInRequired, sessionPlugin } from './session.ts';
 import { accountsPlugin } from './accounts/plugin.ts';
+import type { PageRequestLimit } from './page-limits.ts';
 import { tokensPlugin } from './tokens.ts';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
@@ -24,9 +25,11 @@ export const WEB_API_PREFIX = '/app/api/';
 
 export interface WebDeps {
   deps: ServiceDeps;
+  /** The per-address budget of the pages anyone can reach (the account pages, here). */
+  pageLimit: PageRequestLimit;
 }
 
-export const webAppPlugin: FastifyPluginAsync<WebDeps> = async (app, { deps }) => {
+export const webAppPlugin: FastifyPluginAsync<WebDeps> = async (app, { deps, pageLimit }) => {
   await app.register(sessionPlugin, { deps });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -64,6 +67,6 @@ export const webAppPlugin: FastifyPluginAsync<WebDeps> = async (app, { deps }) =
   // The parts of the app, after the error handler so they all use it.
   await app.register(editorRoutes, { deps });
   await app.register(dashboardRoutes, { deps });
-  await app.register(accountsPlugin, { deps });
+  await app.register(accountsPlugin, { deps, pageLimit });
   await app.register(tokensPlugin, { deps });
 };

@@ -112,6 +112,7 @@ async function buildHarness(options: HarnessOptions): Promise<Harness> {
     PUBLIC_URL: 'http://drawbridge.test',
     RATE_LIMIT_READ_PER_MIN: '100000',
     RATE_LIMIT_WRITE_PER_MIN: '100000',
+    RATE_LIMIT_PAGES_PER_MIN: '100000',
     ...options.env,
   };
   if (engine === 'postgres') env.DATABASE_URL = options.databaseUrl ?? (await freshPostgresDatabase());

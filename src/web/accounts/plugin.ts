@@ -6,13 +6,16 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ServiceDeps } from '../../http/route.ts';
 import { createMailer } from '../mailer.ts';
+import type { PageRequestLimit } from '../page-limits.ts';
 import { AccountLimits } from './limits.ts';
 import { passwordResetRoutes } from './password-reset.ts';
 import type { AccountServices } from './services.ts';
 import { signInRoutes } from './sign-in.ts';
 import { signUpRoutes } from './sign-up.ts';
 
-export const accountsPlugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) => {
+export const accountsPlugin: FastifyPluginAsync<{ deps: ServiceDeps; pageLimit: PageRequestLimit }> = async (app, { deps, pageLimit }) => {
+  // Every account page (sign-up, sign-in, verification, reset) counts against the client address's page budget.
+  app.addHook('onRequest', pageLimit);
   const services: AccountServices = { deps, mailer: createMailer(deps.config, app.log, deps.now), limits: new AccountLimits(deps.store.pgPool) };
   app.addHook('onClose', () => services.mailer.close());
   await app.register(signUpRoutes, services);
