@@ -34,6 +34,8 @@ function hopsTrusted(hops: number) {
 export const API_PREFIX = '/api/v1';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/** Scene workers run at this nice level: below the server, above renders (10). */
+const SCENE_NICE = 5;
 /** Scene worker jobs (layout, lint, patch, edit) one caller may have running at once; the rest wait their turn. */
 const SCENE_JOBS_PER_CALLER = 2;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -96,6 +98,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     size: Math.max(1, os.availableParallelism() - 1),
     timeoutMs: SCENE_TIMEOUT_MS,
     heapLimitMb: SCENE_HEAP_MB,
+    // Processes, not threads: a job's memory goes back to the system when its worker is replaced, and a runaway
+    // never shares the server's heap; at a lower priority than the server, so small requests stay fast.
+    kind: 'process',
+    nice: SCENE_NICE,
   });
   // Each caller has a share of the scene workers: one caller's burst of layouts or patches queues behind itself.
   const sceneShare = new FairShare(SCENE_JOBS_PER_CALLER);

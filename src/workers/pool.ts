@@ -59,7 +59,7 @@ export interface WorkerPoolOptions {
    * rasteriser): a crash or runaway kills the process, never the server.
    */
   kind?: 'thread' | 'process';
-  /** Thread workers only: the most heap (V8's old generation, MB) a worker may hold; past it the worker dies and its job fails as `crashed`. */
+  /** The most heap (V8's old generation, MB) a worker may hold; past it the worker dies and its job fails as `crashed`. */
   heapLimitMb?: number;
   /**
    * Process workers only: their scheduling priority (nice, 0–19). Background
@@ -87,9 +87,9 @@ function threadWorker(entry: URL, heapLimitMb: number | undefined): WorkerHandle
   };
 }
 
-function processWorker(entry: URL, nice: number): WorkerHandle {
+function processWorker(entry: URL, nice: number, heapLimitMb: number | undefined): WorkerHandle {
   const child: ChildProcess = fork(new URL('./bootstrap.mjs', import.meta.url), [entry.href], {
-    execArgv: [],
+    execArgv: heapLimitMb === undefined ? [] : [`--max-old-space-size=${heapLimitMb}`],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -196,7 +196,7 @@ export class WorkerPool<In, Out> {
   }
 
   private spawn(): Slot {
-    const worker = this.kind === 'process' ? processWorker(this.file, this.nice) : threadWorker(this.file, this.heapLimitMb);
+    const worker = this.kind === 'process' ? processWorker(this.file, this.nice, this.heapLimitMb) : threadWorker(this.file, this.heapLimitMb);
     const slot: Slot = { worker, state: 'starting' };
     this.slots.push(slot);
     const started = () => {
@@ -294,11 +294,11 @@ export function serveWorker<In, Out>(port: MessagePort, handle: (input: In) => O
   serve(port, handle, options.retireAboveHeapMb);
 }
 
-/** The worker side, in a process forked by a `kind: 'process'` pool. */
-export function serveProcessWorker<In, Out>(handle: (input: In) => Out | Promise<Out>): void {
+/** The worker side, in a process forked by a `kind: 'process'` pool; `retireAboveHeapMb` as for serveWorker. */
+export function serveProcessWorker<In, Out>(handle: (input: In) => Out | Promise<Out>, options: { retireAboveHeapMb?: number } = {}): void {
   if (!process.send) throw new Error('serveProcessWorker: not started by a process pool (no IPC channel)');
   const channel = { on: (event: 'message', listener: (input: In) => void) => process.on(event, listener), postMessage: (message: WorkerMessage) => process.send!(message) };
-  serve(channel as unknown as JobChannel, handle);
+  serve(channel as unknown as JobChannel, handle, options.retireAboveHeapMb);
   // The parent going away (killed, crashed) must not leave this process behind.
   process.on('disconnect', () => process.exit(0));
 }

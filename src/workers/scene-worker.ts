@@ -9,7 +9,7 @@ import { applyPatch } from '../domain/patch/apply.ts';
 import { sceneFromSpec } from '../domain/scene/from-spec.ts';
 import type { DiagramSpec } from '../domain/spec/types.ts';
 import { ApiError, type ErrorCode } from '../errors.ts';
-import { serveWorker } from './pool.ts';
+import { serveProcessWorker, serveWorker } from './pool.ts';
 
 /** Work on a scene whose cost grows with it, done off the API's event loop. */
 export type SceneJob =
@@ -51,7 +51,7 @@ const changed = (elements: readonly SceneElement[]): ChangedScene => ({
 
 const stampAt = (now: number): WriteStamp => ({ now, nonce: () => randomInt(1, 2 ** 31) });
 
-serveWorker<SceneJob, SceneOutput>(parentPort!, (job) => {
+function handle(job: SceneJob): SceneOutput {
   try {
     switch (job.task) {
       case 'lint':
@@ -73,4 +73,8 @@ serveWorker<SceneJob, SceneOutput>(parentPort!, (job) => {
     if (error instanceof ApiError) return { refused: { code: error.code, message: error.message } };
     throw error;
   }
-}, { retireAboveHeapMb: RETIRE_ABOVE_HEAP_MB });
+}
+
+// A process of the server's scene pool; a thread where a caller runs the module in a thread pool.
+if (parentPort) serveWorker(parentPort, handle, { retireAboveHeapMb: RETIRE_ABOVE_HEAP_MB });
+else serveProcessWorker(handle, { retireAboveHeapMb: RETIRE_ABOVE_HEAP_MB });
