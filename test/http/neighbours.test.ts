@@ -110,3 +110,21 @@ test('one caller\'s burst of heavy jobs waits behind itself: another caller\'s j
   await Promise.all([...burst, mine]);
   assert.ok(finished.indexOf('neighbour') < 4, `finished in this order: ${finished.join(', ')}`);
 });
+
+test('20 concurrent faithful renders by one caller: the neighbour is answered meanwhile, and every render completes', async () => {
+  const ids = await Promise.all(
+    Array.from({ length: 20 }, async (_, n) => {
+      const elements = Array.from({ length: 12 }, (_, i) => ({ id: `b${i}`, type: 'rectangle', x: (i % 4) * 200 + n, y: Math.floor(i / 4) * 120, width: 160, height: 80 }));
+      const res = await h.call('POST', '/api/v1/diagrams', { token: heavy.token, body: { scene: { elements } } });
+      assert.equal(res.statusCode, 201, res.body);
+      return res.json().id as string;
+    }),
+  );
+  const renders = Promise.all(ids.map((id) => h.call('GET', `/api/v1/diagrams/${id}/render?format=png`, { token: heavy.token })));
+  const { result, answered } = await answeredDuring(renders);
+  for (const res of result) {
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual([...res.rawPayload.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], 'a PNG');
+  }
+  assert.ok(answered > 0, 'GET /me answered while the renders ran');
+});
