@@ -132,7 +132,7 @@ export const RenderFormat = z.enum(['json', 'png', 'svg']);
 export type RenderFormat = z.infer<typeof RenderFormat>;
 export const RenderQuality = z.enum(['faithful', 'fast']);
 export type RenderQuality = z.infer<typeof RenderQuality>;
-export const RenderNote = z.enum(['faithful_unavailable', 'images_truncated', 'large_diagram_placeholder', 'render_failed']);
+export const RenderNote = z.enum(['faithful_unavailable', 'images_truncated', 'large_diagram_placeholder', 'render_failed', 'text_truncated']);
 
 export const RenderEnvelope = z.object({
   isEmpty: z.boolean(),

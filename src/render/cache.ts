@@ -19,10 +19,12 @@ import path from 'node:path';
 export interface CachedRender {
   bytes: Buffer;
   imagesTruncated: boolean;
+  textTruncated: boolean;
 }
 
 interface Header {
   imagesTruncated?: boolean;
+  textTruncated?: boolean;
 }
 
 /** Where the cache reports an entry it found damaged and dropped. */
@@ -154,7 +156,11 @@ export class RenderCache {
 }
 
 function formatEntry(render: CachedRender): Buffer {
-  const header = Buffer.from(JSON.stringify(render.imagesTruncated ? { imagesTruncated: true } : {}), 'utf8');
+  const notes: Header = {
+    ...(render.imagesTruncated ? { imagesTruncated: true } : {}),
+    ...(render.textTruncated ? { textTruncated: true } : {}),
+  };
+  const header = Buffer.from(JSON.stringify(notes), 'utf8');
   const length = Buffer.alloc(LENGTH_BYTES);
   length.writeUInt32BE(header.length, 0);
   const content = Buffer.concat([length, header, render.bytes]);
@@ -175,5 +181,6 @@ function parseEntry(file: Buffer): CachedRender | string {
     return 'unparseable header';
   }
   if (typeof header !== 'object' || header === null) return 'unparseable header';
-  return { bytes: content.subarray(LENGTH_BYTES + headerLength), imagesTruncated: (header as Header).imagesTruncated === true };
+  const { imagesTruncated, textTruncated } = header as Header;
+  return { bytes: content.subarray(LENGTH_BYTES + headerLength), imagesTruncated: imagesTruncated === true, textTruncated: textTruncated === true };
 }

@@ -9,7 +9,8 @@ import { editorFontFiles } from './font-files.ts';
 import { rasterize } from './raster.ts';
 import { sanitizeSvgTree, serializeSvg } from './sanitize.ts';
 import { imageFiles } from './image-files.ts';
-import { EXPORT_PADDING, type RenderJob, type RenderOutput } from './types.ts';
+import { limitSceneText } from './text-limits.ts';
+import { EXPORT_PADDING, oversizedSvgBytes, type RenderJob, type RenderOutput } from './types.ts';
 
 /**
  * A copy of the export for resvg, which sizes an `<image width="100%">` inside
@@ -35,8 +36,9 @@ function withImagesInlined(root: SVGSVGElement): string {
 }
 
 export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob): Promise<RenderOutput> {
+  const limited = limitSceneText(JSON.parse(job.elementsJson) as Record<string, unknown>[]);
   // Scenes are stored as supplied: restore gives every element the fields the exporter reads.
-  const elements = editor.restoreElements(JSON.parse(job.elementsJson) as unknown[], null, { repairBindings: true });
+  const elements = editor.restoreElements(limited.elements, null, { repairBindings: true });
   if (!elements.some((element) => !element.isDeleted)) return { empty: true };
   const { files, truncated } = imageFiles(elements);
   const root = await editor.exportToSvg({
@@ -48,8 +50,16 @@ export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob): 
   });
   sanitizeSvgTree(root);
   const fonts = editorFontFiles(job.fontsDirectory);
-  const output: RenderOutput = truncated ? { imagesTruncated: true } : {};
-  if (job.png) output.png = await rasterize(withImagesInlined(root), fonts);
+  const output: RenderOutput = {
+    ...(truncated ? { imagesTruncated: true } : {}),
+    ...(limited.truncated ? { textTruncated: true } : {}),
+  };
+  if (job.png) {
+    const forRaster = withImagesInlined(root);
+    const svgTooLarge = oversizedSvgBytes(forRaster);
+    if (svgTooLarge !== null) return { svgTooLarge };
+    output.png = await rasterize(forRaster, fonts);
+  }
   if (job.svg) {
     const runs = [...root.querySelectorAll('text')].map((text) => ({ fontFamily: text.getAttribute('font-family') ?? '', text: text.textContent ?? '' }));
     const css = await embeddedFontFaces(runs, fonts);
@@ -61,7 +71,10 @@ export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob): 
       }
       style.textContent = css;
     }
-    output.svg = serializeSvg(root);
+    const svg = serializeSvg(root);
+    const svgTooLarge = oversizedSvgBytes(svg);
+    if (svgTooLarge !== null) return { svgTooLarge };
+    output.svg = svg;
   }
   return output;
 }

@@ -8,18 +8,21 @@ import { serveProcessWorker } from '../workers/pool.ts';
 import { renderFastSvg, sceneBounds } from './fast-svg.ts';
 import { editorFontFiles } from './font-files.ts';
 import { rasterize } from './raster.ts';
-import type { RenderJob, RenderOutput } from './types.ts';
+import { limitSceneText } from './text-limits.ts';
+import { oversizedSvgBytes, type RenderJob, type RenderOutput } from './types.ts';
 
 export type FastJob = RenderJob | { placeholderSvg: string; fontsDirectory: string };
 
 async function renderFast(job: FastJob): Promise<RenderOutput> {
   const fonts = editorFontFiles(job.fontsDirectory);
   if ('placeholderSvg' in job) return { svg: job.placeholderSvg, png: await rasterize(job.placeholderSvg, fonts) };
-  const elements = JSON.parse(job.elementsJson) as Record<string, unknown>[];
+  const { elements, truncated } = limitSceneText(JSON.parse(job.elementsJson) as Record<string, unknown>[]);
   // Empty as the faithful renderer sees it: nothing it would draw (deleted or unknown elements only).
   if (sceneBounds(elements) === null) return { empty: true };
   const svg = renderFastSvg(elements, job.icons ? { imageData: iconDataUrl } : {});
-  const output: RenderOutput = {};
+  const svgTooLarge = oversizedSvgBytes(svg);
+  if (svgTooLarge !== null) return { svgTooLarge };
+  const output: RenderOutput = truncated ? { textTruncated: true } : {};
   if (job.svg) output.svg = svg;
   if (job.png) {
     try {

@@ -1,7 +1,18 @@
-/** The image a scene too large to render gets instead (SPEC.md: over 5000 elements). */
+/** The image a scene too large to render gets instead (SPEC.md: over 5000 elements; docs/rendering.md: an SVG over MAX_SVG_BYTES). */
 export function placeholderSvg(elementCount: number, limit: number): string {
-  const message = `This diagram has ${elementCount.toLocaleString('en-US')} elements`;
-  const detail = `Renders stop at ${limit.toLocaleString('en-US')}: open it in the editor, or split it.`;
+  return placeholder(
+    `This diagram has ${elementCount.toLocaleString('en-US')} elements`,
+    `Renders stop at ${limit.toLocaleString('en-US')}: open it in the editor, or split it.`,
+  );
+}
+
+/** The placeholder for a scene whose image would be `svgBytes` long, over `limit`. */
+export function oversizedPlaceholderSvg(svgBytes: number, limit: number): string {
+  const megabytes = (bytes: number) => `${(bytes / 2 ** 20).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`;
+  return placeholder('This diagram is too large to render', `Its image would be ${megabytes(svgBytes)}; renders stop at ${megabytes(limit)}.`);
+}
+
+function placeholder(message: string, detail: string): string {
   return [
     '<svg xmlns="http://www.w3.org/2000/svg" version="1.1" viewBox="0 0 1024 640" width="1024" height="640">',
     '<rect x="0" y="0" width="1024" height="640" fill="#f8f9fa"/>',

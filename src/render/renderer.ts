@@ -15,11 +15,11 @@ import { WorkerPool } from '../workers/pool.ts';
 import { RenderCache, renderCacheKey } from './cache.ts';
 import { excalidrawVersion } from './editor-fonts.ts';
 import type { FastJob } from './fast-worker.ts';
-import { placeholderSvg } from './placeholder.ts';
-import type { RenderFormat, RenderJob, RenderNote, RenderOutput, RenderQuality } from './types.ts';
+import { oversizedPlaceholderSvg, placeholderSvg } from './placeholder.ts';
+import { MAX_SVG_BYTES, type RenderFormat, type RenderJob, type RenderNote, type RenderOutput, type RenderQuality } from './types.ts';
 
 /** Bump when a renderer's output changes for the same scene: cached renders of older versions are never served. */
-const RENDERER_VERSION = 'drawbridge-render/2';
+const RENDERER_VERSION = 'drawbridge-render/3';
 /** Renders run below the server's priority, so API requests stay quick while every core renders. */
 const RENDER_NICE = 10;
 const FAST_WORKERS = 2;
@@ -62,6 +62,16 @@ type Part = 'svg' | 'png';
 
 const EMPTY: RenderResult = { isEmpty: true, svg: null, png: null, quality: 'fast' };
 
+/** A renderer drew an SVG over MAX_SVG_BYTES: faithful falls back to fast, fast answers the placeholder. */
+class SvgTooLarge extends Error {
+  readonly svgBytes: number;
+
+  constructor(quality: RenderQuality, svgBytes: number) {
+    super(`the ${quality} SVG would be ${svgBytes} bytes, over the ${MAX_SVG_BYTES} limit`);
+    this.svgBytes = svgBytes;
+  }
+}
+
 export class Renderer {
   private readonly faithfulPool: WorkerPool<RenderJob, RenderOutput> | undefined;
   private readonly fastPool: WorkerPool<FastJob, RenderOutput>;
@@ -100,7 +110,7 @@ export class Renderer {
   async render(request: RenderRequest): Promise<RenderResult> {
     if (request.elementCount === 0) return EMPTY;
     const parts: Part[] = request.format === 'json' ? ['svg', 'png'] : [request.format];
-    if (request.elementCount > MAX_SCENE_ELEMENTS) return this.placeholder(request, parts);
+    if (request.elementCount > MAX_SCENE_ELEMENTS) return this.placeholder(placeholderSvg(request.elementCount, MAX_SCENE_ELEMENTS), request, parts);
     if (request.quality === 'faithful') {
       const pool = this.faithfulPool;
       if (pool) {
@@ -121,6 +131,7 @@ export class Renderer {
     try {
       result = await this.cached('fast', request.elementsJson, parts, (job) => this.fastShare.run(request.caller, () => this.fastPool.run(icons ? { ...job, icons } : job)), icons);
     } catch (error) {
+      if (error instanceof SvgTooLarge) return this.placeholder(oversizedPlaceholderSvg(error.svgBytes, MAX_SVG_BYTES), request, parts);
       this.log.error({ err: error }, 'fast render failed');
       throw new ApiError('render_failed', 'the diagram could not be rendered in time; try again');
     }
@@ -130,8 +141,7 @@ export class Renderer {
     return note && !result.note ? { ...result, note } : result;
   }
 
-  private async placeholder(request: RenderRequest, parts: Part[]): Promise<RenderResult> {
-    const svg = placeholderSvg(request.elementCount, MAX_SCENE_ELEMENTS);
+  private async placeholder(svg: string, request: RenderRequest, parts: Part[]): Promise<RenderResult> {
     let png: Buffer | null = null;
     if (parts.includes('png')) {
       try {
@@ -151,17 +161,20 @@ export class Renderer {
     const keys = new Map(parts.map((part) => [part, renderCacheKey([RENDERER_VERSION, excalidrawVersion(), variant, part, elementsJson])]));
     const found = new Map<Part, Buffer>();
     let imagesTruncated = false;
+    let textTruncated = false;
     let pngFailed = false;
     for (const [part, key] of keys) {
       const hit = await this.cache.get(key);
       if (!hit) continue;
       found.set(part, hit.bytes);
       imagesTruncated ||= hit.imagesTruncated;
+      textTruncated ||= hit.textTruncated;
     }
     const missing = parts.filter((part) => !found.has(part));
     if (missing.length > 0) {
       const output = await run({ elementsJson, svg: missing.includes('svg'), png: missing.includes('png'), fontsDirectory: this.fontsDirectory });
       if (output.empty) return EMPTY;
+      if (output.svgTooLarge !== undefined) throw new SvgTooLarge(quality, output.svgTooLarge);
       if (output.pngFailed) {
         // Faithful falls back to fast; fast reports it (render_failed) rather than fail the SVG too.
         if (quality === 'faithful') throw new Error(`the faithful PNG failed: ${output.pngFailed}`);
@@ -169,6 +182,7 @@ export class Renderer {
         pngFailed = true;
       }
       imagesTruncated ||= output.imagesTruncated === true;
+      textTruncated ||= output.textTruncated === true;
       for (const part of missing) {
         const produced = part === 'svg' ? output.svg : output.png;
         if (produced === undefined) {
@@ -177,13 +191,13 @@ export class Renderer {
         }
         const bytes = typeof produced === 'string' ? Buffer.from(produced, 'utf8') : Buffer.from(produced);
         found.set(part, bytes);
-        await this.cache.put(keys.get(part)!, { bytes, imagesTruncated: output.imagesTruncated === true }).catch((error: unknown) => {
+        await this.cache.put(keys.get(part)!, { bytes, imagesTruncated: output.imagesTruncated === true, textTruncated: output.textTruncated === true }).catch((error: unknown) => {
           this.log.warn({ err: error }, 'could not write the render cache');
         });
       }
     }
     const svg = found.get('svg');
-    const note: RenderNote | undefined = pngFailed ? 'render_failed' : imagesTruncated ? 'images_truncated' : undefined;
+    const note: RenderNote | undefined = pngFailed ? 'render_failed' : textTruncated ? 'text_truncated' : imagesTruncated ? 'images_truncated' : undefined;
     return {
       isEmpty: false,
       svg: svg === undefined ? null : svg.toString('utf8'),

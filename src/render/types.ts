@@ -24,11 +24,29 @@ export interface RenderOutput {
   png?: Uint8Array;
   /** Set when some embedded images were left out to stay within the image budget. */
   imagesTruncated?: boolean;
+  /** Set when text past the text limits (text-limits.ts) was left out. */
+  textTruncated?: boolean;
+  /** Nothing else is sent: the SVG would have been this many bytes, over MAX_SVG_BYTES. */
+  svgTooLarge?: number;
   /** The PNG was asked for but could not be produced (the SVG, if asked for, is there). */
   pngFailed?: string;
 }
 
 /** Embedded image bytes (as data: URLs) one render may carry; images past it are left out with `images_truncated`. */
 export const IMAGE_BUDGET_BYTES = 2 * 1024 * 1024;
+/**
+ * The largest SVG a render answers with (UTF-8 bytes). Past the text limits,
+ * what else makes a large SVG is drawing that grows with a shape's size (the
+ * hand-drawn fill of a rectangle a million pixels wide is some 55 MB), so the
+ * size is checked on the SVG itself, before it is rasterised or sent.
+ */
+export const MAX_SVG_BYTES = 16 * 2 ** 20;
+
+/** The size of `svg` when it is over MAX_SVG_BYTES, else null. */
+export function oversizedSvgBytes(svg: string): number | null {
+  const bytes = Buffer.byteLength(svg, 'utf8');
+  return bytes > MAX_SVG_BYTES ? bytes : null;
+}
+
 /** The export padding the editor uses, in scene pixels. */
 export const EXPORT_PADDING = 10;

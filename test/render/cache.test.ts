@@ -11,20 +11,24 @@ function tempDirectory(): string {
 
 const bytes = (size: number, fill: number) => Buffer.alloc(size, fill);
 
-test('a cached render comes back byte for byte, with its note', async () => {
+test('a cached render comes back byte for byte, with its notes', async () => {
   const cache = new RenderCache(tempDirectory(), 1024 * 1024);
-  await cache.put('k1', { bytes: bytes(100, 7), imagesTruncated: true });
-  const hit = await cache.get('k1');
-  assert.deepEqual(hit, { bytes: bytes(100, 7), imagesTruncated: true });
-  assert.equal(await cache.get('k2'), undefined);
+  const renders = [
+    { bytes: bytes(100, 7), imagesTruncated: true, textTruncated: false },
+    { bytes: bytes(100, 8), imagesTruncated: false, textTruncated: true },
+    { bytes: bytes(100, 9), imagesTruncated: true, textTruncated: true },
+  ];
+  for (const [i, render] of renders.entries()) await cache.put(`k${i}`, render);
+  for (const [i, render] of renders.entries()) assert.deepEqual(await cache.get(`k${i}`), render);
+  assert.equal(await cache.get('k3'), undefined);
 });
 
 test('over its size bound the cache drops the least recently used renders first', async () => {
   const cache = new RenderCache(tempDirectory(), 800);
-  await cache.put('a', { bytes: bytes(300, 1), imagesTruncated: false });
-  await cache.put('b', { bytes: bytes(300, 2), imagesTruncated: false });
+  await cache.put('a', { bytes: bytes(300, 1), imagesTruncated: false, textTruncated: false });
+  await cache.put('b', { bytes: bytes(300, 2), imagesTruncated: false, textTruncated: false });
   assert.ok(await cache.get('a')); // a is now more recent than b
-  await cache.put('c', { bytes: bytes(300, 3), imagesTruncated: false });
+  await cache.put('c', { bytes: bytes(300, 3), imagesTruncated: false, textTruncated: false });
   assert.equal(await cache.get('b'), undefined);
   assert.ok(await cache.get('a'));
   assert.ok(await cache.get('c'));
@@ -34,12 +38,12 @@ test('over its size bound the cache drops the least recently used renders first'
 test('a restarted cache finds what it wrote, and keeps evicting oldest first', async () => {
   const directory = tempDirectory();
   const first = new RenderCache(directory, 800);
-  await first.put('old', { bytes: bytes(300, 1), imagesTruncated: false });
+  await first.put('old', { bytes: bytes(300, 1), imagesTruncated: false, textTruncated: false });
   await new Promise((resolve) => setTimeout(resolve, 20));
-  await first.put('new', { bytes: bytes(300, 2), imagesTruncated: false });
+  await first.put('new', { bytes: bytes(300, 2), imagesTruncated: false, textTruncated: false });
   const second = new RenderCache(directory, 800);
   assert.deepEqual((await second.get('new'))?.bytes, bytes(300, 2));
-  await second.put('newer', { bytes: bytes(300, 3), imagesTruncated: false });
+  await second.put('newer', { bytes: bytes(300, 3), imagesTruncated: false, textTruncated: false });
   assert.equal(await second.get('old'), undefined);
   assert.ok(await second.get('new'));
 });
@@ -48,7 +52,7 @@ test('a file removed behind the cache reads as a miss', async () => {
   const directory = tempDirectory();
   const cache = new RenderCache(directory, 1024 * 1024);
   const key = renderCacheKey(['x']);
-  await cache.put(key, { bytes: bytes(10, 1), imagesTruncated: false });
+  await cache.put(key, { bytes: bytes(10, 1), imagesTruncated: false, textTruncated: false });
   fs.rmSync(path.join(directory, key.slice(0, 2), key));
   assert.equal(await cache.get(key), undefined);
 });
@@ -59,7 +63,7 @@ test('cache keys separate their parts: ["ab", "c"] and ["a", "bc"] differ', () =
 });
 
 /** A cache whose warnings are kept, in a fresh directory, holding one entry; and where that entry's file is. */
-async function cacheWithOneEntry(render = { bytes: bytes(200, 9), imagesTruncated: true }) {
+async function cacheWithOneEntry(render = { bytes: bytes(200, 9), imagesTruncated: true, textTruncated: false }) {
   const directory = tempDirectory();
   const warnings: Array<{ fields: { key: string; reason: string }; message: string }> = [];
   const cache = new RenderCache(directory, 1024 * 1024, { warn: (fields, message) => void warnings.push({ fields, message }) });
@@ -107,7 +111,7 @@ test('two readers of the same damaged entry both miss, and it is reported once',
 });
 
 test('the report of a damaged entry names its key and reason, never its bytes', async () => {
-  const { cache, key, file, warnings } = await cacheWithOneEntry({ bytes: Buffer.from('SECRET-IMAGE-BYTES'.repeat(10)), imagesTruncated: false });
+  const { cache, key, file, warnings } = await cacheWithOneEntry({ bytes: Buffer.from('SECRET-IMAGE-BYTES'.repeat(10)), imagesTruncated: false, textTruncated: false });
   fs.writeFileSync(file, fs.readFileSync(file).subarray(0, 60));
   await cache.get(key);
   assert.deepEqual(Object.keys(warnings[0]!.fields).sort(), ['key', 'reason']);
