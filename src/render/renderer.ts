@@ -36,7 +36,7 @@ export interface RenderRequest {
   quality: RenderQuality;
   /** Fast renders only: draw catalog icons instead of placeholders (dashboard thumbnails; the API's fast preview keeps placeholders, as SPEC.md says). */
   icons?: boolean;
-  /** Who asks (`user:<id>`, …), for their fair share of the workers; a render without one is not held back. */
+  /** Who asks (`user:<id>`, `public:<slug>`: docs/rendering.md, "Fair share"), for their fair share of the workers; a render without one is not held back. */
   caller?: string;
 }
 

@@ -38,19 +38,36 @@ main.stage { flex: 1; min-height: 0; max-width: none; margin: 0; padding: 1rem; 
 img.diagram { display: block; width: 100%; height: 100%; object-fit: contain; }`;
 
 /**
+ * Whose fair share of the render workers a public page's render counts
+ * against (docs/rendering.md, "Fair share"): the link's, whoever opens it.
+ * Every visitor of a link asks for the same picture, so a link's renders
+ * wait for each other (the cache answers all but the first of each version)
+ * and a much-visited or hammered link cannot take the workers from other
+ * people; the client address would be a poor key, shared behind NATs and
+ * proxies and cheap to vary.
+ */
+const publicRenderCaller = (slug: string) => `public:${slug}`;
+
+/**
  * The diagram as the editor draws it (the faithful SVG, or the fast preview
  * when that is unavailable), shown full-screen through <img> with a data: URL:
  * an image document runs no script and loads nothing, whatever the scene
  * holds. Its text is listed too, out of sight, for screen readers and
  * find-in-page.
  */
-async function diagramPage(renderer: Renderer, diagram: DiagramRecord): Promise<string> {
+async function diagramPage(renderer: Renderer, { diagram, link }: { diagram: DiagramRecord; link: { slug: string } }): Promise<string> {
   const elements = JSON.parse(diagram.elementsJson) as Array<Record<string, unknown>>;
   const labels = elements
     .filter((e) => e.type === 'text' && typeof e.text === 'string' && e.isDeleted !== true)
     .map((e) => `<li>${escapeHtml(e.text as string)}</li>`)
     .join('\n');
-  const { svg } = await renderer.render({ elementsJson: diagram.elementsJson, elementCount: diagram.elementCount, format: 'svg', quality: 'faithful' });
+  const { svg } = await renderer.render({
+    elementsJson: diagram.elementsJson,
+    elementCount: diagram.elementCount,
+    format: 'svg',
+    quality: 'faithful',
+    caller: publicRenderCaller(link.slug),
+  });
   const picture = svg
     ? `<img class="diagram" src="data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}" alt="${escapeHtml(diagram.title)}">`
     : '<p class="muted">This diagram is empty.</p>';
@@ -96,14 +113,14 @@ export const publicPagePlugin: FastifyPluginAsync<{ deps: ServiceDeps; pageLimit
     reply.headers(PAGE_HEADERS);
     if (!found) return reply.code(404).send(notFoundPage());
     if (found.link.passwordHash !== null) return reply.send(passwordPage(found.link.slug, null));
-    return reply.send(await diagramPage(deps.renderer, found.diagram));
+    return reply.send(await diagramPage(deps.renderer, found));
   });
 
   app.post<{ Params: { slug: string }; Body: unknown }>('/p/:slug', async (request, reply) => {
     const found = await published(request.params.slug);
     reply.headers(PAGE_HEADERS);
     if (!found) return reply.code(404).send(notFoundPage());
-    if (found.link.passwordHash === null) return reply.send(await diagramPage(deps.renderer, found.diagram));
+    if (found.link.passwordHash === null) return reply.send(await diagramPage(deps.renderer, found));
     const wait = await consumeOrWait(guesses, `${request.ip}:${found.link.slug}`);
     if (wait !== null) {
       return reply.code(429).header('retry-after', String(wait)).send(passwordPage(found.link.slug, 'Too many attempts. Wait a minute and try again.'));
@@ -113,6 +130,6 @@ export const publicPagePlugin: FastifyPluginAsync<{ deps: ServiceDeps; pageLimit
     if (!(await verifyPassword(password, found.link.passwordHash))) {
       return reply.code(401).send(passwordPage(found.link.slug, 'That password is not right.'));
     }
-    return reply.send(await diagramPage(deps.renderer, found.diagram));
+    return reply.send(await diagramPage(deps.renderer, found));
   });
 };

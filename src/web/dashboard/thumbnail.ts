@@ -34,7 +34,15 @@ export async function serveThumbnail(deps: ServiceDeps, request: FastifyRequest<
     return reply.code(304).header('etag', thumbnailEtag(meta)).send();
   }
   const diagram = await diagramWithElementsFor(deps, session, request.params.id, 'read');
-  const result = await deps.renderer.render({ elementsJson: diagram.elementsJson, elementCount: diagram.elementCount, format: 'png', quality: 'fast', icons: true });
+  const result = await deps.renderer.render({
+    elementsJson: diagram.elementsJson,
+    elementCount: diagram.elementCount,
+    format: 'png',
+    quality: 'fast',
+    icons: true,
+    // The signed-in person's fair share of the workers, the one their API renders count against.
+    caller: `user:${session.user.id}`,
+  });
   // The revision of the elements actually rendered, should a write have landed since the first read.
   reply.header('etag', thumbnailEtag(diagram));
   if (result.isEmpty || !result.png) return reply.code(204).send();
