@@ -41,7 +41,7 @@ test('create from a scene stores the elements exactly as supplied and drops appS
 test('titles are sanitised and an empty one becomes "Untitled diagram"', async () => {
   const alice = await h.user();
   const cases: Array<[unknown, string]> = [
-    ['  Hello\u0000\u0007   \t world \n', 'Hello world'],
+    ['  Hello\u0001\u0007   \t world \n', 'Hello world'],
     ['\u202Eevil\u202C name', 'evil name'],
     ['x'.repeat(250), 'x'.repeat(200)],
     ['🌍'.repeat(210), '🌍'.repeat(200)],
