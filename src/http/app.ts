@@ -7,7 +7,7 @@ import { pageRequestLimit } from '../web/page-limits.ts';
 import { publicPagePlugin } from '../web/public-page.ts';
 import { webAppPlugin } from '../web/web-app.ts';
 import { Authenticator } from './authenticate.ts';
-import { answerClientError, answerFrameworkError, toApiError } from './errors.ts';
+import { answerClientError, answerFrameworkError, clientLeft, incompleteRequest, requestPath, toApiError } from './errors.ts';
 import { mcpEndpoint } from './mcp.ts';
 import { RateLimits } from './rate-limit.ts';
 import type { AppDeps, RouteConfig, RouteDef, SceneWorkers, ServiceDeps } from './route.ts';
@@ -136,7 +136,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    if (request.url.startsWith(API_PREFIX)) reply.header('RateLimit-Policy', rateLimits.policyHeader());
+    if (requestPath(request.url).startsWith(API_PREFIX)) reply.header('RateLimit-Policy', rateLimits.policyHeader());
     const def = (request.routeOptions.config as RouteConfig).def;
     if (!def || 'public' in def.access) return;
 
@@ -168,6 +168,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
 
   app.setErrorHandler((error, request, reply) => {
+    if (clientLeft(error, request)) {
+      request.log.info('the client left before its request arrived in full');
+      return reply.code(400).send(incompleteRequest().toBody());
+    }
     const apiError = toApiError(error);
     if (apiError.code === 'internal_error') request.log.error({ err: error }, 'unhandled error');
     else if (apiError.code === 'upstream_unavailable') request.log.warn({ err: error }, 'database unreachable');

@@ -35,6 +35,33 @@ const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
 };
 
 /**
+ * Whether a request failed because its client left (or broke off) while its
+ * body was being read: Node reports that as ECONNRESET, the code an
+ * unreachable database gives too, but the request never arrived in full.
+ */
+export function clientLeft(error: unknown, request: { raw: { aborted?: boolean; complete?: boolean } }): boolean {
+  return (error as { code?: unknown } | null)?.code === 'ECONNRESET' && (request.raw.aborted === true || request.raw.complete === false);
+}
+
+/** The answer to a request whose body never arrived in full (nobody may be left to read it). */
+export const incompleteRequest = () => new ApiError('bad_request', 'the request did not arrive in full');
+
+/**
+ * The path and query of a request's target, whether it came in origin form
+ * (`/app/api/…`) or in absolute form (`http://host/app/api/…`), which an
+ * HTTP/1.1 server must accept too.
+ */
+export function requestPath(url: string): string {
+  if (url.startsWith('/')) return url;
+  try {
+    const parsed = new URL(url);
+    return parsed.pathname + parsed.search;
+  } catch {
+    return url;
+  }
+}
+
+/**
  * Maps anything thrown while handling a request to the catalogue: our own
  * ApiErrors pass through; framework errors (body too large, bad JSON, bad
  * content type, a URL the router cannot decode or an over-long path segment)

@@ -11,6 +11,7 @@ import cookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../errors.ts';
+import { requestPath } from '../http/errors.ts';
 import type { AppDeps } from '../http/route.ts';
 import type { UserRecord } from '../store/store.ts';
 
@@ -93,7 +94,8 @@ export const sessionPlugin = fp<{ deps: AppDeps }>(async (app, { deps }) => {
   await app.register(cookie);
   app.decorateRequest('webSession', null);
   app.addHook('onRequest', async (request) => {
-    if (request.url.startsWith('/api/') || request.url.startsWith('/mcp')) return;
+    const path = requestPath(request.url);
+    if (path.startsWith('/api/') || path.startsWith('/mcp')) return;
     const value = request.cookies[SESSION_COOKIE];
     if (!value) return;
     const found = await deps.store.findSession(sha256(value), deps.now().toISOString());

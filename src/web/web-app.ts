@@ -6,7 +6,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../errors.ts';
-import { toApiError } from '../http/errors.ts';
+import { clientLeft, incompleteRequest, requestPath, toApiError } from '../http/errors.ts';
 import type { ServiceDeps } from '../http/route.ts';
 import { refuseUnstorableText } from '../http/validate.ts';
 import { escapeHtml } from './html.ts';
@@ -48,7 +48,11 @@ export const webAppPlugin: FastifyPluginAsync<WebDeps> = async (app, { deps, pag
   });
 
   app.setErrorHandler((error, request, reply) => {
-    const isWebApi = request.url.startsWith(WEB_API_PREFIX);
+    const isWebApi = requestPath(request.url).startsWith(WEB_API_PREFIX);
+    if (clientLeft(error, request)) {
+      request.log.info('the client left before its request arrived in full');
+      return reply.code(400).send(incompleteRequest().toBody());
+    }
     if (error instanceof SignInRequired) {
       if (isWebApi) return reply.code(401).send(new ApiError('unauthorized', 'sign in first').toBody());
       const next = encodeURIComponent(request.url);

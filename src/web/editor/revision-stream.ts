@@ -36,6 +36,11 @@ export class RevisionStreams {
       'x-accel-buffering': 'no',
       'x-request-id': request.id,
     });
+    // A HEAD asks for the head alone: Node drops a HEAD response's writes, so only end() sends it.
+    if (request.method === 'HEAD') {
+      res.end();
+      return;
+    }
     let last = diagram.docUpdatedAt;
     const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 
