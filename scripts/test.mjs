@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: type-check, then run every test/**/*.test.ts with node's test runner.
+// `npm test`: type-check, check the import boundaries of src/, then run every test/**/*.test.ts with node's test runner.
 // PostgreSQL tests use TEST_DATABASE_URL; when it is unset and PostgreSQL's
 // binaries are installed, a throwaway cluster is started for the run.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -12,6 +12,9 @@ process.chdir(root);
 
 const typecheck = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.'], { stdio: 'inherit' });
 if (typecheck.status !== 0) process.exit(typecheck.status ?? 1);
+// Import cycles and layer boundaries of src/ (docs/architecture.md).
+const architecture = spawnSync(process.execPath, ['scripts/check-architecture.mjs'], { stdio: 'inherit' });
+if (architecture.status !== 0) process.exit(architecture.status ?? 1);
 
 function findTests(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
