@@ -21,10 +21,10 @@ export const forbidden = [
   },
   {
     name: 'domain-only-domain',
-    comment: 'src/domain is the pure core: of src/ it imports only src/domain.',
+    comment: 'src/domain is the pure core: of src/ it imports only src/domain and the error catalogue (src/errors.ts), whose coded errors it throws.',
     severity: 'error',
     from: { path: '^src/domain/' },
-    to: { path: '^src/', pathNot: '^src/domain/' },
+    to: { path: '^src/', pathNot: ['^src/domain/', '^src/errors\\.ts$'] },
   },
   {
     name: 'domain-no-io-packages',
@@ -53,6 +53,20 @@ export const forbidden = [
     severity: 'error',
     from: { path: '^src/(store|auth|render|workers)/' },
     to: { path: '^src/(http|web|mcp|cli|admin|app)/' },
+  },
+  {
+    name: 'edge-below-transports',
+    comment: 'src/edge (what every HTTP transport shares: the error envelope, request checks, rate limits, logging) imports no transport, no use case and not the composition root.',
+    severity: 'error',
+    from: { path: '^src/edge/' },
+    to: { path: ['^src/(http|web|mcp|cli|admin|app)/', '^src/server\\.ts$'] },
+  },
+  {
+    name: 'api-shapes-only',
+    comment: 'src/api (the request and response shapes every client and server shares) imports no transport, no use case and not the composition root.',
+    severity: 'error',
+    from: { path: '^src/api/' },
+    to: { path: ['^src/(http|web|mcp|cli|admin|app|edge)/', '^src/server\\.ts$'] },
   },
   {
     name: 'transports-apart',

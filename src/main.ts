@@ -1,12 +1,12 @@
 import { loadConfig } from './config.ts';
-import { buildApp } from './http/app.ts';
+import { buildServer } from './server.ts';
 import { openStore } from './store/open.ts';
 import { prepareWebAssets } from './web/assets.ts';
 
 /** `npm start`: open (and migrate) the database, then serve until SIGTERM/SIGINT. */
 const config = loadConfig();
 const store = await openStore(config);
-const app = await buildApp({ config, store, now: () => new Date() });
+const app = await buildServer({ config, store, now: () => new Date() });
 
 let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

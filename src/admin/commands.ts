@@ -1,10 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { Command, CommanderError, Option } from 'commander';
+import { createAccount, findAccount, markVerified, setQuota } from '../app/accounts/accounts.ts';
+import type { StoreDeps } from '../app/deps.ts';
+import { setApiEnabled } from '../app/operations/operations.ts';
+import { revokeAnyToken, tokensOf } from '../app/tokens/manage-tokens.ts';
+import { mintToken, tokenName } from '../app/tokens/mint-token.ts';
+import { createWorkspace, findAnyDiagram, findWorkspace, setDiagramWorkspace, setWorkspaceMember, shareDiagram } from '../app/workspaces/workspaces.ts';
 import { DEFAULT_QUOTA, normaliseEmail } from '../auth/accounts.ts';
 import { parseCapabilityList } from '../auth/capabilities.ts';
-import { mintToken, tokenName } from '../auth/mint-token.ts';
 import type { ShareRole, WorkspaceRole } from '../auth/policy.ts';
-import { sanitizeTitle } from '../domain/title.ts';
+import { ApiError } from '../errors.ts';
 import type { Store, UserRecord } from '../store/store.ts';
 
 export { DEFAULT_QUOTA };
@@ -34,8 +38,8 @@ export function parseDuration(raw: string): number {
   return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
 }
 
-async function userByEmail(store: Store, raw: string): Promise<UserRecord> {
-  const user = await store.findUserByEmail(emailArgument(raw));
+async function userByEmail(deps: StoreDeps, raw: string): Promise<UserRecord> {
+  const user = await findAccount(deps, emailArgument(raw));
   if (!user) throw new AdminError(`no user with email ${raw}`);
   return user;
 }
@@ -46,10 +50,12 @@ function roleOf<T extends string>(raw: string, allowed: readonly T[]): T {
 }
 
 /**
- * Runs one admin command (CONTRACT.md §2) against a store and returns the JSON
- * object it prints. Throws AdminError (or CommanderError for usage mistakes).
+ * Runs one admin command against a store and returns the JSON object it
+ * prints. Throws AdminError (or CommanderError for usage mistakes); a rule of
+ * the use case refusing the input is an AdminError with the rule's message.
  */
 export async function runAdminCommand(argv: string[], store: Store, now: () => Date = () => new Date()): Promise<object> {
+  const deps: StoreDeps = { store, now };
   let result: object | undefined;
   const program = new Command('drawbridge-admin')
     .description('Operate a Drawbridge database directly (same DATA_DIR / DATABASE_URL as the server).')
@@ -64,23 +70,17 @@ export async function runAdminCommand(argv: string[], store: Store, now: () => D
     .option('--unverified', 'leave the email unverified')
     .option('--quota <n>', 'diagram quota', String(DEFAULT_QUOTA))
     .action(async (opts: { email: string; unverified?: boolean; quota: string }) => {
-      const record: UserRecord = {
-        id: randomUUID(),
-        email: emailArgument(opts.email),
-        emailVerified: !opts.unverified,
-        quota: quotaValue(opts.quota),
-        createdAt: now().toISOString(),
-      };
-      if (await store.findUserByEmail(record.email)) throw new AdminError(`a user with email ${record.email} already exists`);
-      await store.createUser(record);
+      const email = emailArgument(opts.email);
+      const record = await createAccount(deps, { email, emailVerified: !opts.unverified, quota: quotaValue(opts.quota) });
+      if (!record) throw new AdminError(`a user with email ${email} already exists`);
       result = { id: record.id, email: record.email, emailVerified: record.emailVerified, quota: record.quota };
     });
   user
     .command('verify')
     .requiredOption('--email <email>')
     .action(async (opts: { email: string }) => {
-      const found = await userByEmail(store, opts.email);
-      await store.setEmailVerified(found.id, true);
+      const found = await userByEmail(deps, opts.email);
+      await markVerified(deps, found.id);
       result = { id: found.id, email: found.email, emailVerified: true };
     });
   user
@@ -88,9 +88,9 @@ export async function runAdminCommand(argv: string[], store: Store, now: () => D
     .requiredOption('--email <email>')
     .requiredOption('--quota <n>')
     .action(async (opts: { email: string; quota: string }) => {
-      const found = await userByEmail(store, opts.email);
+      const found = await userByEmail(deps, opts.email);
       const quota = quotaValue(opts.quota);
-      await store.setQuota(found.id, quota);
+      await setQuota(deps, found.id, quota);
       result = { id: found.id, quota };
     });
 
@@ -103,7 +103,7 @@ export async function runAdminCommand(argv: string[], store: Store, now: () => D
     .option('--expires-at <iso>', 'an ISO 8601 instant')
     .option('--name <name>', 'a label for the token', 'admin-cli')
     .action(async (opts: { email: string; caps: string; expiresIn?: string; expiresAt?: string; name: string }) => {
-      const owner = await userByEmail(store, opts.email);
+      const owner = await userByEmail(deps, opts.email);
       let capabilities;
       try {
         capabilities = parseCapabilityList(opts.caps);
@@ -118,7 +118,7 @@ export async function runAdminCommand(argv: string[], store: Store, now: () => D
         if (Number.isNaN(at)) throw new AdminError(`--expires-at is not an ISO 8601 instant: ${opts.expiresAt}`);
         expiresAt = new Date(at).toISOString();
       }
-      const { record, token: text } = await mintToken(store, {
+      const { record, token: text } = await mintToken(deps, {
         userId: owner.id,
         name: tokenName(opts.name) || 'admin-cli',
         capabilities,
@@ -131,7 +131,7 @@ export async function runAdminCommand(argv: string[], store: Store, now: () => D
     .command('revoke')
     .requiredOption('--id <tokenId>')
     .action(async (opts: { id: string }) => {
-      const revoked = await store.revokeToken(opts.id, now().toISOString());
+      const revoked = await revokeAnyToken(deps, opts.id);
       if (!revoked) throw new AdminError(`no token with id ${opts.id}`);
       result = { id: revoked.id, revokedAt: revoked.revokedAt };
     });
@@ -139,8 +139,8 @@ export async function runAdminCommand(argv: string[], store: Store, now: () => D
     .command('list')
     .requiredOption('--email <email>')
     .action(async (opts: { email: string }) => {
-      const owner = await userByEmail(store, opts.email);
-      const tokens = await store.listTokens(owner.id);
+      const owner = await userByEmail(deps, opts.email);
+      const tokens = await tokensOf(deps, owner.id);
       result = {
         items: tokens.map((t) => ({
           id: t.id,
@@ -161,10 +161,8 @@ export async function runAdminCommand(argv: string[], store: Store, now: () => D
     .requiredOption('--name <name>')
     .requiredOption('--owner <email>')
     .action(async (opts: { name: string; owner: string }) => {
-      const owner = await userByEmail(store, opts.owner);
-      const name = sanitizeTitle(opts.name);
-      if (!name) throw new AdminError('workspace name must not be empty');
-      const created = await store.createWorkspace({ id: randomUUID(), name, ownerId: owner.id, createdAt: now().toISOString() });
+      const owner = await userByEmail(deps, opts.owner);
+      const created = await createWorkspace(deps, owner.id, opts.name);
       result = { id: created.id, name: created.name };
     });
   workspace
@@ -174,10 +172,10 @@ export async function runAdminCommand(argv: string[], store: Store, now: () => D
     .requiredOption('--role <role>', 'viewer, editor or admin')
     .action(async (opts: { workspace: string; email: string; role: string }) => {
       const role = roleOf<WorkspaceRole>(opts.role, ['viewer', 'editor', 'admin']);
-      const found = await store.findWorkspace(opts.workspace);
+      const found = await findWorkspace(deps, opts.workspace);
       if (!found) throw new AdminError(`no workspace with id ${opts.workspace}`);
-      const member = await userByEmail(store, opts.email);
-      await store.setWorkspaceMember(found.id, member.id, role);
+      const member = await userByEmail(deps, opts.email);
+      await setWorkspaceMember(deps, found.id, member.id, role);
       result = { workspaceId: found.id, userId: member.id, role };
     });
 
@@ -189,10 +187,10 @@ export async function runAdminCommand(argv: string[], store: Store, now: () => D
     .requiredOption('--role <role>', 'viewer or editor')
     .action(async (opts: { id: string; email: string; role: string }) => {
       const role = roleOf<ShareRole>(opts.role, ['viewer', 'editor']);
-      const found = await store.findDiagram(opts.id);
+      const found = await findAnyDiagram(deps, opts.id);
       if (!found) throw new AdminError(`no diagram with id ${opts.id}`);
-      const member = await userByEmail(store, opts.email);
-      await store.shareDiagram(found.id, member.id, role);
+      const member = await userByEmail(deps, opts.email);
+      await shareDiagram(deps, found.id, member.id, role);
       result = { diagramId: found.id, userId: member.id, role };
     });
   diagram
@@ -200,27 +198,32 @@ export async function runAdminCommand(argv: string[], store: Store, now: () => D
     .requiredOption('--id <diagramId>')
     .requiredOption('--workspace <id>', 'a workspace id, or "none"')
     .action(async (opts: { id: string; workspace: string }) => {
-      const found = await store.findDiagram(opts.id);
+      const found = await findAnyDiagram(deps, opts.id);
       if (!found) throw new AdminError(`no diagram with id ${opts.id}`);
       let workspaceId: string | null = null;
       if (opts.workspace !== 'none') {
-        const target = await store.findWorkspace(opts.workspace);
+        const target = await findWorkspace(deps, opts.workspace);
         if (!target) throw new AdminError(`no workspace with id ${opts.workspace}`);
         workspaceId = target.id;
       }
-      await store.setDiagramWorkspace(found.id, workspaceId);
+      await setDiagramWorkspace(deps, found.id, workspaceId);
       result = { id: found.id, workspaceId };
     });
 
   const api = program.command('api').description('the API kill switch');
   for (const [verb, enabled] of [['disable', false], ['enable', true]] as const) {
     api.command(verb).action(async () => {
-      await store.setApiEnabled(enabled);
+      await setApiEnabled(deps, enabled);
       result = { apiEnabled: enabled };
     });
   }
 
-  await program.parseAsync(argv, { from: 'user' });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof ApiError) throw new AdminError(error.message);
+    throw error;
+  }
   if (result === undefined) throw new CommanderError(2, 'drawbridge.usage', 'no command given; see drawbridge-admin --help');
   return result;
 }

@@ -1,8 +1,12 @@
 /**
- * The one access policy for diagrams (CONTRACT.md §3). A caller's role on a
- * diagram comes from ownership, a direct share or workspace membership; the
- * action needs a minimum role; the token's capability is checked separately,
- * before anything is loaded, so a missing capability never reveals existence.
+ * The one access policy, for diagrams and folders. A caller's role on a
+ * diagram comes from ownership, a direct share or membership of the diagram's
+ * workspace, where the workspace role is a ceiling: a workspace viewer views,
+ * a workspace editor or admin edits, and only the owner deletes, restores,
+ * publishes or moves a diagram between folders. The better of a share and a
+ * workspace role wins. Folders are personal: only their owner sees or uses
+ * them. A token's capability is checked separately, before anything is
+ * loaded, so a missing capability never reveals whether a diagram exists.
  */
 export type ShareRole = 'viewer' | 'editor';
 export type WorkspaceRole = 'viewer' | 'editor' | 'admin';
@@ -35,4 +39,9 @@ export function roleOn(facts: AccessFacts, userId: string): DiagramRole | null {
 export function mayPerform(facts: AccessFacts, userId: string, action: DiagramAction): boolean {
   const role = roleOn(facts, userId);
   return role !== null && RANK[role] >= RANK[REQUIRED[action]];
+}
+
+/** Folders are personal: the owner may do anything with one, nobody else anything at all. */
+export function mayUseFolder(folder: { ownerId: string }, userId: string): boolean {
+  return folder.ownerId === userId;
 }

@@ -51,3 +51,9 @@ export function isWellFormedToken(text: string): boolean {
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
+
+/** The token of an `Authorization: Bearer <token>` header, unchecked; null for any other header. */
+export function bearerToken(header: string | undefined): string | null {
+  const match = typeof header === 'string' ? /^Bearer +(\S+) *$/i.exec(header) : null;
+  return match?.[1] ?? null;
+}

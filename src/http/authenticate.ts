@@ -1,15 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { hashToken, isWellFormedToken } from '../auth/token.ts';
-import type { Actor, AppDeps } from './route.ts';
+import type { AppDeps } from '../app/deps.ts';
+import { bearerToken, hashToken, isWellFormedToken } from '../auth/token.ts';
+import type { Actor } from './route.ts';
 
 /** lastUsedAt is written at most this often per token, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000;
-
-/** The token of an `Authorization: Bearer <token>` header, unchecked; null for any other header. */
-export function bearerToken(header: string | undefined): string | null {
-  const match = typeof header === 'string' ? /^Bearer +(\S+) *$/i.exec(header) : null;
-  return match?.[1] ?? null;
-}
 
 /** Resolves the bearer token to an actor. Never logs or echoes the token. */
 export class Authenticator {

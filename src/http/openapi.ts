@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { ErrorEnvelope } from '../api/schemas.ts';
 import { type ErrorCode, errorStatus } from '../errors.ts';
 import type { RouteDef } from './route.ts';
-import { apiRoutes } from './routes/index.ts';
 
 /**
  * Any route: a path parameter or query holding text that cannot be stored
@@ -74,9 +73,10 @@ function operation(def: RouteDef) {
   };
 }
 
-export function buildOpenApiDocument(serverUrl: string) {
+/** The OpenAPI document of these routes, served from `serverUrl`. */
+export function buildOpenApiDocument(routes: readonly RouteDef[], serverUrl: string) {
   const paths: Record<string, Record<string, object>> = {};
-  for (const def of apiRoutes) {
+  for (const def of routes) {
     const path = def.url.replace(/:(\w+)/g, '{$1}');
     paths[path] = { ...paths[path], [def.method.toLowerCase()]: operation(def) };
   }

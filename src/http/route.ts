@@ -1,35 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodType } from 'zod';
 import type { Capability } from '../auth/capabilities.ts';
-import type { Config } from '../config.ts';
+import type { Caller, ServiceDeps } from '../app/deps.ts';
 import type { ErrorCode } from '../errors.ts';
-import type { Renderer } from '../render/renderer.ts';
-import type { Store, UserRecord } from '../store/store.ts';
-import type { SceneJob, SceneOutput } from '../workers/scene-worker.ts';
 
-export interface Actor {
-  user: UserRecord;
+/** The owner of the request's API token, with what the token may do. */
+export interface Actor extends Caller {
   tokenId: string;
   capabilities: readonly Capability[];
-}
-
-export interface AppDeps {
-  config: Config;
-  store: Store;
-  /** The clock; tests may pass their own. */
-  now: () => Date;
-}
-
-/** Work on a scene whose cost grows with it (generating it from a spec, linting it), done off the event loop. */
-export interface SceneWorkers {
-  /** `caller` (user:<id>) gets a fair share of the workers: their jobs past it wait behind their own. */
-  run(job: SceneJob, caller?: string): Promise<SceneOutput>;
-}
-
-/** What handlers get: the app's dependencies plus the services buildApp starts. */
-export interface ServiceDeps extends AppDeps {
-  scenes: SceneWorkers;
-  renderer: Renderer;
 }
 
 export interface HandlerContext<Body, Query> {

@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../errors.ts';
-import { checkPayloadShape, refuseUnstorableText } from '../http/validate.ts';
+import { checkPayloadShape, refuseUnstorableText } from '../edge/validate.ts';
 
 /** Why tool arguments, as they arrived, are refused; null when they may go on to the tool. */
 function refusalOf(args: unknown): ApiError | null {

@@ -1,14 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { verifyPassword } from '../auth/passwords.ts';
-import { toApiError } from '../http/errors.ts';
-import { type Budget, budgetCounter, consumeOrWait } from '../http/rate-limit.ts';
-import type { ServiceDeps } from '../http/route.ts';
-import type { Renderer } from '../render/renderer.ts';
-import type { DiagramRecord } from '../store/store.ts';
+import type { ServiceDeps } from '../app/deps.ts';
+import { type Published, publishedDiagram, renderPublished, unlocksPublished } from '../app/public-links/published-diagram.ts';
+import { toApiError } from '../edge/errors.ts';
+import type { PageRequestLimit } from '../edge/page-limits.ts';
+import { type Budget, budgetCounter, consumeOrWait } from '../edge/rate-limit.ts';
 import { escapeHtml, page, PAGE_HEADERS } from './html.ts';
-import type { PageRequestLimit } from './page-limits.ts';
-
-const SLUG = /^[0-9A-Za-z]{20,64}$/;
 
 /** Password guesses at one link from one client address, counted with the service's other limits (shared by every instance on PostgreSQL). */
 export const PASSWORD_GUESSES: Budget = { keyPrefix: 'public-page', points: 10, duration: 60 };
@@ -38,36 +34,20 @@ main.stage { flex: 1; min-height: 0; max-width: none; margin: 0; padding: 1rem; 
 img.diagram { display: block; width: 100%; height: 100%; object-fit: contain; }`;
 
 /**
- * Whose fair share of the render workers a public page's render counts
- * against (docs/rendering.md, "Fair share"): the link's, whoever opens it.
- * Every visitor of a link asks for the same picture, so a link's renders
- * wait for each other (the cache answers all but the first of each version)
- * and a much-visited or hammered link cannot take the workers from other
- * people; the client address would be a poor key, shared behind NATs and
- * proxies and cheap to vary.
- */
-const publicRenderCaller = (slug: string) => `public:${slug}`;
-
-/**
  * The diagram as the editor draws it (the faithful SVG, or the fast preview
  * when that is unavailable), shown full-screen through <img> with a data: URL:
  * an image document runs no script and loads nothing, whatever the scene
  * holds. Its text is listed too, out of sight, for screen readers and
  * find-in-page.
  */
-async function diagramPage(renderer: Renderer, { diagram, link }: { diagram: DiagramRecord; link: { slug: string } }): Promise<string> {
+async function diagramPage(deps: ServiceDeps, published: Published): Promise<string> {
+  const { diagram } = published;
   const elements = JSON.parse(diagram.elementsJson) as Array<Record<string, unknown>>;
   const labels = elements
     .filter((e) => e.type === 'text' && typeof e.text === 'string' && e.isDeleted !== true)
     .map((e) => `<li>${escapeHtml(e.text as string)}</li>`)
     .join('\n');
-  const { svg } = await renderer.render({
-    elementsJson: diagram.elementsJson,
-    elementCount: diagram.elementCount,
-    format: 'svg',
-    quality: 'faithful',
-    caller: publicRenderCaller(link.slug),
-  });
+  const svg = await renderPublished(deps, published);
   const picture = svg
     ? `<img class="diagram" src="data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}" alt="${escapeHtml(diagram.title)}">`
     : '<p class="muted">This diagram is empty.</p>';
@@ -81,7 +61,7 @@ ${labels ? `<section class="sr-only"><h2>Text in this diagram</h2><ul class="lab
 }
 
 /**
- * The public page of a published diagram (CONTRACT.md §8): `GET /p/:slug`, with a
+ * The public page of a published diagram: `GET /p/:slug`, with a
  * password form where one is set (`POST /p/:slug`). Disabled, trashed and
  * unknown slugs are one 404. Nothing of the owner's account is shown.
  */
@@ -101,35 +81,28 @@ export const publicPagePlugin: FastifyPluginAsync<{ deps: ServiceDeps; pageLimit
     reply.code(apiError.status).headers(apiError.headers).headers(PAGE_HEADERS).send(page('Something went wrong', `<h1>That did not work</h1>${detail}`));
   });
 
-  const published = async (slug: string) => {
-    if (!SLUG.test(slug)) return null;
-    const found = await deps.store.findPublicLinkBySlug(slug);
-    if (!found || !found.link.enabled || found.diagram.deletedAt !== null) return null;
-    return found;
-  };
-
   app.get<{ Params: { slug: string } }>('/p/:slug', async (request, reply) => {
-    const found = await published(request.params.slug);
+    const found = await publishedDiagram(deps, request.params.slug);
     reply.headers(PAGE_HEADERS);
     if (!found) return reply.code(404).send(notFoundPage());
     if (found.link.passwordHash !== null) return reply.send(passwordPage(found.link.slug, null));
-    return reply.send(await diagramPage(deps.renderer, found));
+    return reply.send(await diagramPage(deps, found));
   });
 
   app.post<{ Params: { slug: string }; Body: unknown }>('/p/:slug', async (request, reply) => {
-    const found = await published(request.params.slug);
+    const found = await publishedDiagram(deps, request.params.slug);
     reply.headers(PAGE_HEADERS);
     if (!found) return reply.code(404).send(notFoundPage());
-    if (found.link.passwordHash === null) return reply.send(await diagramPage(deps.renderer, found));
+    if (found.link.passwordHash === null) return reply.send(await diagramPage(deps, found));
     const wait = await consumeOrWait(guesses, `${request.ip}:${found.link.slug}`);
     if (wait !== null) {
       return reply.code(429).header('retry-after', String(wait)).send(passwordPage(found.link.slug, 'Too many attempts. Wait a minute and try again.'));
     }
     const body = request.body as Record<string, unknown> | undefined;
     const password = typeof body?.password === 'string' ? body.password : '';
-    if (!(await verifyPassword(password, found.link.passwordHash))) {
+    if (!(await unlocksPublished(found, password))) {
       return reply.code(401).send(passwordPage(found.link.slug, 'That password is not right.'));
     }
-    return reply.send(await diagramPage(deps.renderer, found));
+    return reply.send(await diagramPage(deps, found));
   });
 };

@@ -1,29 +1,24 @@
 /**
- * Web sessions for people in the browser (the API itself takes bearer tokens
- * only). A session is a random cookie value of which only a SHA-256 is stored;
- * the cookie is HttpOnly, SameSite=Lax, Secure when PUBLIC_URL is https, and
- * lasts 30 days. Every state-changing web request must carry the session's
+ * Web sessions in the browser: the session's secret travels in a cookie,
+ * HttpOnly, SameSite=Lax, Secure when PUBLIC_URL is https, for the session's
+ * 30 days (the sessions themselves are src/app/sessions). Every state-changing web request must carry the session's
  * CSRF token (form field `_csrf` or header `x-csrf-token`) and, when the
  * browser says where it comes from, come from PUBLIC_URL's origin.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { AppDeps } from '../app/deps.ts';
+import { endSession as endStoredSession, openSession, type Session, SESSION_TTL_MS, startSession as startStoredSession } from '../app/sessions/sessions.ts';
+import { requestPath } from '../edge/errors.ts';
 import { ApiError } from '../errors.ts';
-import { requestPath } from '../http/errors.ts';
-import type { AppDeps } from '../http/route.ts';
 import type { UserRecord } from '../store/store.ts';
 
 export const SESSION_COOKIE = 'drawbridge_session';
-export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export interface WebSession {
-  idHash: string;
-  user: UserRecord;
-  csrfToken: string;
-}
+export type WebSession = Session;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,8 +30,6 @@ declare module 'fastify' {
 /** Thrown by requireSession: pages answer it with a redirect to the login page, web API routes with 401. */
 export class SignInRequired extends Error {}
 
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
-
 function sameSecret(a: string, b: string): boolean {
   const [x, y] = [Buffer.from(a), Buffer.from(b)];
   return x.length === y.length && timingSafeEqual(x, y);
@@ -44,23 +37,20 @@ function sameSecret(a: string, b: string): boolean {
 
 /** Starts a session for `user` and sets its cookie. */
 export async function startSession(deps: AppDeps, reply: FastifyReply, user: UserRecord): Promise<WebSession> {
-  const value = randomBytes(32).toString('base64url');
-  const now = deps.now();
-  const session = { idHash: sha256(value), userId: user.id, csrfToken: randomBytes(24).toString('base64url'), createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + SESSION_TTL_MS).toISOString() };
-  await deps.store.createSession(session);
-  reply.setCookie(SESSION_COOKIE, value, {
+  const { secret, session } = await startStoredSession(deps, user);
+  reply.setCookie(SESSION_COOKIE, secret, {
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
     secure: deps.config.publicUrl.startsWith('https:'),
     maxAge: SESSION_TTL_MS / 1000,
   });
-  return { idHash: session.idHash, user, csrfToken: session.csrfToken };
+  return session;
 }
 
 /** Ends the request's session, if any, and clears its cookie. */
 export async function endSession(deps: AppDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  if (request.webSession) await deps.store.deleteSession(request.webSession.idHash);
+  if (request.webSession) await endStoredSession(deps, request.webSession.idHash);
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
 }
 
@@ -98,7 +88,6 @@ export const sessionPlugin = fp<{ deps: AppDeps }>(async (app, { deps }) => {
     if (path.startsWith('/api/') || path.startsWith('/mcp')) return;
     const value = request.cookies[SESSION_COOKIE];
     if (!value) return;
-    const found = await deps.store.findSession(sha256(value), deps.now().toISOString());
-    if (found) request.webSession = { idHash: found.session.idHash, user: found.user, csrfToken: found.session.csrfToken };
+    request.webSession = await openSession(deps, value);
   });
 });

@@ -1,6 +1,6 @@
 /** The mint form of the API tokens page, read into what minting needs (pure; the clock is passed in). */
 import { CAPABILITIES, type Capability } from '../auth/capabilities.ts';
-import { tokenName } from '../auth/mint-token.ts';
+import { tokenName } from '../app/tokens/mint-token.ts';
 import type { Form } from './accounts/forms.ts';
 
 export const EXPIRY_CHOICES = ['30', '60', '90', 'date', 'none'] as const;

@@ -1,6 +1,6 @@
 /** The API tokens page: the mint form, a new token (shown once) and the list. Every stored value is escaped. */
 import { CAPABILITIES, type Capability } from '../auth/capabilities.ts';
-import { TOKEN_NAME_MAX_LENGTH } from '../auth/mint-token.ts';
+import { TOKEN_NAME_MAX_LENGTH } from '../app/tokens/mint-token.ts';
 import type { TokenRecord } from '../store/store.ts';
 import { escapeHtml } from './html.ts';
 import { appPage, csrfField, unverifiedBanner } from './layout.ts';

@@ -1,24 +1,24 @@
 /**
- * Settings → API tokens (issue 7): mint a token with a name, capabilities and
+ * Settings → API tokens: mint a token with a name, capabilities and
  * an expiry, see it once, list and revoke. Revocation acts on the token's next
  * API request, which checks it against the database every time.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import type { ServiceDeps } from '../app/deps.ts';
+import { listTokens, revokeOwnToken } from '../app/tokens/manage-tokens.ts';
+import { mintToken } from '../app/tokens/mint-token.ts';
 import { CAPABILITIES } from '../auth/capabilities.ts';
-import { mintToken } from '../auth/mint-token.ts';
-import { notFound } from '../errors.ts';
-import type { ServiceDeps } from '../http/route.ts';
 import { formOf, sendPage } from './accounts/forms.ts';
 import { requireSession, verifyCsrf } from './session.ts';
 import { capabilityField, EXPIRY_CHOICES, type ExpiryChoice, readMintForm } from './tokens-form.ts';
 import { COPY_SCRIPT, COPY_SCRIPT_PATH, EMPTY_MINT_FORM, TOKENS_PATH, tokensPage, UNVERIFIED_MINT_PROBLEM } from './tokens-view.ts';
 
 export const tokensPlugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) => {
-  const { store, config } = deps;
+  const { config } = deps;
 
   app.get(TOKENS_PATH, async (request, reply) => {
     const session = requireSession(request);
-    const tokens = await store.listTokens(session.user.id);
+    const tokens = await listTokens(deps, session);
     return sendPage(reply, 200, tokensPage({ session, publicUrl: config.publicUrl, tokens, now: deps.now() }));
   });
 
@@ -31,7 +31,7 @@ export const tokensPlugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (ap
     // outlive the owner taking the account back (by verifying or resetting the password).
     const read = session.user.emailVerified ? readMintForm(form, now) : { ok: false as const, problem: UNVERIFIED_MINT_PROBLEM };
     if (!read.ok) {
-      const tokens = await store.listTokens(session.user.id);
+      const tokens = await listTokens(deps, session);
       const values = {
         name: form.name ?? '',
         capabilities: CAPABILITIES.filter((c) => form[capabilityField(c)] !== undefined),
@@ -40,8 +40,8 @@ export const tokensPlugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (ap
       };
       return sendPage(reply, 400, tokensPage({ session, publicUrl: config.publicUrl, tokens, now, form: values, problem: read.problem }));
     }
-    const minted = await mintToken(store, { userId: session.user.id, ...read.choice, now });
-    const tokens = await store.listTokens(session.user.id);
+    const minted = await mintToken(deps, { userId: session.user.id, ...read.choice, now });
+    const tokens = await listTokens(deps, session);
     return sendPage(reply, 200, tokensPage({ session, publicUrl: config.publicUrl, tokens, now, minted }));
   });
 
@@ -49,9 +49,7 @@ export const tokensPlugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (ap
   app.post<{ Params: { id: string } }>(`${TOKENS_PATH}/:id/revoke`, async (request, reply) => {
     const session = requireSession(request);
     verifyCsrf(request, session, config.publicUrl);
-    const token = await store.findToken(request.params.id);
-    if (!token || token.userId !== session.user.id) throw notFound();
-    await store.revokeToken(token.id, deps.now().toISOString());
+    await revokeOwnToken(deps, session, request.params.id);
     return reply.redirect(TOKENS_PATH, 303);
   });
 

@@ -1,21 +1,22 @@
 /**
- * The web app for people (issue 7): sign-up and sign-in, API tokens, the
+ * The web app for people: sign-up and sign-in, API tokens, the
  * dashboard and the editor. Pages are rendered on the server; the editor is
  * the Excalidraw component, bundled by the project (assets.ts). Every route
  * here is session-based (session.ts); the REST API and /mcp stay bearer-only.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import type { ServiceDeps } from '../app/deps.ts';
+import { purgeExpired } from '../app/operations/operations.ts';
+import { clientLeft, incompleteRequest, requestPath, toApiError } from '../edge/errors.ts';
+import type { PageRequestLimit } from '../edge/page-limits.ts';
+import { refuseUnstorableText } from '../edge/validate.ts';
 import { ApiError } from '../errors.ts';
-import { clientLeft, incompleteRequest, requestPath, toApiError } from '../http/errors.ts';
-import type { ServiceDeps } from '../http/route.ts';
-import { refuseUnstorableText } from '../http/validate.ts';
 import { escapeHtml } from './html.ts';
 import { APP_PAGE_HEADERS, appPage } from './layout.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { editorRoutes } from './editor/editor-routes.ts';
 import { SignInRequired, sessionPlugin } from './session.ts';
 import { accountsPlugin } from './accounts/plugin.ts';
-import type { PageRequestLimit } from './page-limits.ts';
 import { tokensPlugin } from './tokens.ts';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
@@ -37,7 +38,7 @@ export const webAppPlugin: FastifyPluginAsync<WebDeps> = async (app, { deps, pag
 
   // Expired sessions and emailed links are deleted at start and then hourly (one server doing it twice is harmless).
   const purge = () =>
-    deps.store.purgeExpired(deps.now().toISOString()).catch((error: unknown) => app.log.warn({ err: error }, 'could not purge expired sessions'));
+    purgeExpired(deps).catch((error: unknown) => app.log.warn({ err: error }, 'could not purge expired sessions'));
   void purge();
   const purging = setInterval(purge, PURGE_INTERVAL_MS).unref();
   app.addHook('onClose', async () => clearInterval(purging));

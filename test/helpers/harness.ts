@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { runAdminCommand } from '../../src/admin/commands.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
-import { buildApp, loggerOptions } from '../../src/http/app.ts';
+import { loggerOptions } from '../../src/edge/logging.ts';
+import { buildServer } from '../../src/server.ts';
 import { openStore } from '../../src/store/open.ts';
 import type { SqlStore } from '../../src/store/sql-store.ts';
 import { freshPostgresDatabase } from './postgres.ts';
@@ -127,7 +128,7 @@ async function buildHarness(options: HarnessOptions): Promise<Harness> {
       for (const waiter of logWaiters) if (waiter.pattern.test(logText)) waiter.resolve();
     },
   };
-  const app = await buildApp({ config, store, now: () => new Date() }, { logger: { ...loggerOptions('info'), stream } as any });
+  const app = await buildServer({ config, store, now: () => new Date() }, { logger: { ...loggerOptions('info'), stream } as any });
   await app.ready();
 
   const harness: Harness = {

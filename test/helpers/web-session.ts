@@ -2,7 +2,8 @@
 // row is written through the store exactly as startSession writes it, and the
 // cookie carries the secret whose SHA-256 is stored.
 import { createHash, randomBytes } from 'node:crypto';
-import { SESSION_COOKIE, SESSION_TTL_MS } from '../../src/web/session.ts';
+import { SESSION_TTL_MS } from '../../src/app/sessions/sessions.ts';
+import { SESSION_COOKIE } from '../../src/web/session.ts';
 import type { Harness } from './harness.ts';
 
 export interface SignedIn {

@@ -18,7 +18,7 @@ import { FORBIDDEN_KEYS, isPlainObject, MAX_PAYLOAD_DEPTH } from '../../src/doma
 import { MAX_SCENE_ELEMENTS } from '../../src/domain/scene/validate.ts';
 import { TITLE_MAX_LENGTH, UNTITLED } from '../../src/domain/title.ts';
 import { type ErrorCode, errorStatus } from '../../src/errors.ts';
-import { BODY_LIMIT_BYTES } from '../../src/http/app.ts';
+import { BODY_LIMIT_BYTES } from '../../src/edge/validate.ts';
 import { type Harness, sceneOf, startHarness, type TestUser } from '../helpers/harness.ts';
 
 // Failure reports name the broken assertion, not only the counterexample.

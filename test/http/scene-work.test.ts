@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApiError } from '../../src/errors.ts';
-import type { ServiceDeps } from '../../src/http/route.ts';
-import { sceneWork } from '../../src/http/scene-content.ts';
+import type { ServiceDeps } from '../../src/app/deps.ts';
+import { sceneWork } from '../../src/app/diagrams/content.ts';
 import { WorkerFailure } from '../../src/workers/pool.ts';
 import type { SceneOutput } from '../../src/workers/scene-worker.ts';
 

@@ -21,7 +21,7 @@ import { getIcon } from './icons/getIcon.ts';
 import { listIcons } from './icons/listIcons.ts';
 import { getMe } from './me/getMe.ts';
 import { healthz, readyz } from './system/health.ts';
-import { openapi } from './system/openapi.ts';
+import { openapiRoute } from './system/openapi.ts';
 
 /** Every route of the service, in the order the OpenAPI document lists them. */
 export const apiRoutes: RouteDef[] = [
@@ -46,7 +46,7 @@ export const apiRoutes: RouteDef[] = [
   deleteFolder,
   listIcons,
   getIcon,
-  openapi,
+  openapiRoute(() => apiRoutes),
   healthz,
   readyz,
 ];

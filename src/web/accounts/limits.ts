@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type pg from 'pg';
-import { budgetCounter, consumeOrWait } from '../../http/rate-limit.ts';
+import { budgetCounter, consumeOrWait } from '../../edge/rate-limit.ts';
 
 /**
  * Budgets of the account pages. Like the API's (src/http/rate-limit.ts) they

@@ -1,9 +1,9 @@
 /** GET/POST /reset (ask for a link), GET/POST /reset/:token (choose a new password). */
 import type { FastifyPluginAsync } from 'fastify';
+import { passwordResetLink, resetPassword } from '../../app/accounts/email-flows.ts';
+import { isLinkTokenShape } from '../../app/accounts/email-links.ts';
 import { normaliseEmail } from '../../auth/accounts.ts';
 import { endSession, startSession } from '../session.ts';
-import { setNewPassword } from './commands.ts';
-import { isLinkTokenShape, issueEmailLink, useEmailLink } from './email-links.ts';
 import { formOf, passwordProblem, refuseCrossSite, sendPage } from './forms.ts';
 import { resetMessage } from './messages.ts';
 import { type AccountServices, mailWithinBudget } from './services.ts';
@@ -25,8 +25,8 @@ export const passwordResetRoutes: FastifyPluginAsync<AccountServices> = async (a
     if (wait !== null) {
       return sendPage(reply.header('retry-after', String(wait)), 429, tooManyAttemptsPage('Reset your password', `Too many attempts. Try again in ${wait} seconds.`));
     }
-    const user = await deps.store.findUserByEmail(email);
-    if (user) await mailWithinBudget(services, resetMessage(email, await issueEmailLink(deps, user.id, 'reset_password')), request.log);
+    const link = await passwordResetLink(deps, email);
+    if (link) await mailWithinBudget(services, resetMessage(email, link), request.log);
     return sendPage(reply, 200, resetSentPage(email));
   });
 
@@ -46,8 +46,7 @@ export const passwordResetRoutes: FastifyPluginAsync<AccountServices> = async (a
     // Checked before the link is used, so that a typo does not spend it.
     const problem = passwordProblem(password, form.confirm ?? '');
     if (problem) return sendPage(reply, 400, newPasswordPage(token, problem));
-    const userId = await useEmailLink(deps, token, 'reset_password');
-    const user = userId ? await setNewPassword(deps, userId, password) : null;
+    const user = await resetPassword(deps, token, password);
     if (!user) return sendPage(reply, 400, invalidLinkPage('reset'));
     await endSession(deps, request, reply);
     await startSession(deps, reply, user);

@@ -4,9 +4,9 @@
  * docs/web.md ("Accounts") explains the flows and the security choices.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import type { ServiceDeps } from '../../http/route.ts';
+import type { ServiceDeps } from '../../app/deps.ts';
 import { createMailer } from '../mailer.ts';
-import type { PageRequestLimit } from '../page-limits.ts';
+import type { PageRequestLimit } from '../../edge/page-limits.ts';
 import { AccountLimits } from './limits.ts';
 import { passwordResetRoutes } from './password-reset.ts';
 import type { AccountServices } from './services.ts';

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { ServiceDeps } from '../../http/route.ts';
+import type { ServiceDeps } from '../../app/deps.ts';
 import type { MailMessage, Mailer } from '../mailer.ts';
 import type { AccountLimits } from './limits.ts';
 

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { normaliseEmail } from '../../auth/accounts.ts';
 import { endSession, startSession, verifyCsrf } from '../session.ts';
-import { checkPassword } from './commands.ts';
+import { checkPassword } from '../../app/accounts/accounts.ts';
 import { formOf, refuseCrossSite, safeNextPath, sendPage } from './forms.ts';
 import type { AccountServices } from './services.ts';
 import { signInPage } from './views.ts';

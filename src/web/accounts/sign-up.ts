@@ -1,10 +1,8 @@
 /** GET/POST /signup, GET /verify, POST /verify/resend. */
 import type { FastifyPluginAsync } from 'fastify';
+import { confirmEmail, signUp, verificationLink } from '../../app/accounts/email-flows.ts';
 import { normaliseEmail } from '../../auth/accounts.ts';
-import { hashPassword } from '../../auth/passwords.ts';
 import { requireSession, verifyCsrf } from '../session.ts';
-import { createAccount, verifyEmail } from './commands.ts';
-import { issueEmailLink, useEmailLink } from './email-links.ts';
 import { formOf, passwordProblem, refuseCrossSite, sendPage } from './forms.ts';
 import { alreadyRegisteredMessage, verificationMessage } from './messages.ts';
 import { type AccountServices, mailWithinBudget } from './services.ts';
@@ -30,24 +28,18 @@ export const signUpRoutes: FastifyPluginAsync<AccountServices> = async (app, ser
     const wait = await limits.mailFormSubmission(request.ip);
     if (wait !== null) return sendPage(reply.header('retry-after', String(wait)), 429, tooManyAttemptsPage('Create your account', `Too many attempts. Try again in ${wait} seconds.`));
 
-    // Hashed before looking the address up, so that both answers take as long.
-    const created = await createAccount(deps, email, await hashPassword(password));
-    const message = created
-      ? verificationMessage(email, await issueEmailLink(deps, created.id, 'verify_email'))
-      : alreadyRegisteredMessage(email, publicUrl);
+    const outcome = await signUp(deps, email, password);
+    const message = outcome.created ? verificationMessage(email, outcome.verifyLink) : alreadyRegisteredMessage(email, publicUrl);
     await mailWithinBudget(services, message, request.log);
     return sendPage(reply, 200, checkInboxPage(email));
   });
 
   // No HEAD twin: a link checker's HEAD request must not use the link up.
   app.get('/verify', { exposeHeadRoute: false }, async (request, reply) => {
-    const userId = await useEmailLink(deps, (request.query as Record<string, unknown>).token, 'verify_email');
-    if (!userId) return sendPage(reply, 400, invalidLinkPage('verify'));
-    const session = request.webSession;
-    const sameAccount = session?.user.id === userId;
-    await verifyEmail(deps, userId, sameAccount ? session.idHash : undefined);
+    const confirmed = await confirmEmail(deps, (request.query as Record<string, unknown>).token, request.webSession);
+    if (!confirmed) return sendPage(reply, 400, invalidLinkPage('verify'));
     // Verifying does not sign in: whoever chose the password at sign-up must know it (or reset it).
-    return reply.redirect(sameAccount ? '/app' : '/login?verified=1', 303);
+    return reply.redirect(confirmed.sameAccount ? '/app' : '/login?verified=1', 303);
   });
 
   app.post('/verify/resend', async (request, reply) => {
@@ -55,7 +47,7 @@ export const signUpRoutes: FastifyPluginAsync<AccountServices> = async (app, ser
     verifyCsrf(request, session, publicUrl);
     const { user } = session;
     if (user.emailVerified) return reply.redirect('/app', 303);
-    const sent = await mailWithinBudget(services, verificationMessage(user.email, await issueEmailLink(deps, user.id, 'verify_email')), request.log);
+    const sent = await mailWithinBudget(services, verificationMessage(user.email, await verificationLink(deps, user)), request.log);
     if (!sent) return sendPage(reply.header('retry-after', '3600'), 429, tooManyAttemptsPage('Verification link', 'We sent several links in the last hour: use the newest one, or try again later.'));
     return sendPage(reply, 200, verificationSentPage(session));
   });

@@ -13,7 +13,7 @@ export interface DashboardFilters {
   starred: boolean;
   /** Title search, case-insensitive substring; '' for none. */
   q: string;
-  /** The API's list cursor (src/http/cursor.ts): the page after it. */
+  /** The list cursor (src/app/diagrams/cursor.ts): the page after it. */
   cursor: string | null;
 }
 

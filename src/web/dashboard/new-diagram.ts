@@ -3,11 +3,9 @@
  * (docs/spec.md), created by the same command as POST /api/v1/diagrams. A
  * refused spec comes back in the form, with the server's code and message.
  */
-import type { NewDiagram } from '../../commands/create-diagram.ts';
+import { type ContentInput, SPEC_CONTENT_ERRORS } from '../../app/diagrams/content.ts';
+import { BODY_LIMIT_BYTES, checkPayloadShape } from '../../edge/validate.ts';
 import { ApiError, type ErrorCode } from '../../errors.ts';
-import { BODY_LIMIT_BYTES } from '../../http/app.ts';
-import { SPEC_CONTENT_ERRORS } from '../../http/routes/diagrams/createDiagram.ts';
-import { checkPayloadShape } from '../../http/validate.ts';
 import type { UserRecord } from '../../store/store.ts';
 import { escapeHtml } from '../html.ts';
 import { csrfField, unverifiedBanner } from '../layout.ts';
@@ -38,7 +36,7 @@ export function isFormError(error: unknown): error is ApiError {
 }
 
 /** The textarea as the create command's content: the parsed spec, or an empty scene when left blank. */
-export function contentFromForm(text: string): Pick<NewDiagram, 'spec' | 'scene'> {
+export function contentFromForm(text: string): ContentInput {
   if (text.trim() === '') return { scene: { elements: [] } };
   if (Buffer.byteLength(text) > BODY_LIMIT_BYTES) {
     throw new ApiError('payload_too_large', `the spec is over ${BODY_LIMIT_BYTES / (1024 * 1024)} MiB, the API's body limit`);

@@ -1,5 +1,5 @@
 /**
- * The dashboard (issue 7, item 3): `GET /app` lists the signed-in person's
+ * The dashboard: `GET /app` lists the signed-in person's
  * diagrams; small POST forms star, rename, move, trash and restore them and
  * create folders, each through the same command as the REST API, then send
  * the browser back (303) to the page it came from. Works without script.
@@ -12,15 +12,16 @@
  *   POST /app/folders
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createDiagramFor } from '../../commands/create-diagram.ts';
-import { createFolderFor } from '../../commands/create-folder.ts';
-import { setStarredFor } from '../../commands/star-diagram.ts';
-import { setTrashedFor } from '../../commands/trash-diagram.ts';
-import { updateDiagramFor } from '../../commands/update-diagram.ts';
-import { type ApiError, notFound } from '../../errors.ts';
-import { BODY_LIMIT_BYTES } from '../../http/app.ts';
-import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
-import type { ServiceDeps } from '../../http/route.ts';
+import type { ServiceDeps } from '../../app/deps.ts';
+import { createDiagram } from '../../app/diagrams/create-diagram.ts';
+import { browseDiagrams } from '../../app/diagrams/list-diagrams.ts';
+import { setStarred } from '../../app/diagrams/set-starred.ts';
+import { setTrashed } from '../../app/diagrams/set-trashed.ts';
+import { updateDiagram } from '../../app/diagrams/update-diagram.ts';
+import { createFolder } from '../../app/folders/create-folder.ts';
+import { listFolders } from '../../app/folders/list-folders.ts';
+import { BODY_LIMIT_BYTES } from '../../edge/validate.ts';
+import type { ApiError } from '../../errors.ts';
 import { APP_PAGE_HEADERS, appPage } from '../layout.ts';
 import { requireSession, verifyCsrf, type WebSession } from '../session.ts';
 import { type DashboardFilters, parseFilters, returnPath } from './filters.ts';
@@ -51,22 +52,15 @@ function sendPage(reply: FastifyReply, session: WebSession, title: string, body:
 }
 
 async function listPage(deps: ServiceDeps, session: WebSession, filters: DashboardFilters) {
-  const ownerId = session.user.id;
-  const [folders, counts] = await Promise.all([deps.store.listFolders(ownerId), deps.store.countOwnedDiagrams(ownerId)]);
-  if (filters.folderId !== null && !folders.some((f) => f.id === filters.folderId)) throw notFound();
-  const rows = await deps.store.listOwnedDiagrams({
-    ownerId,
+  const overview = await browseDiagrams(deps, session, {
     trashed: filters.view === 'trash',
-    after: filters.cursor === null ? null : decodeCursor(filters.cursor),
-    limit: DASHBOARD_PAGE_SIZE + 1,
-    ...(filters.folderId === null ? {} : { folderId: filters.folderId }),
-    ...(filters.starred ? { starredOnly: true } : {}),
+    cursor: filters.cursor,
+    limit: DASHBOARD_PAGE_SIZE,
+    folderId: filters.folderId,
+    starredOnly: filters.starred,
     ...(filters.q ? { titleContains: filters.q } : {}),
   });
-  const diagrams = rows.slice(0, DASHBOARD_PAGE_SIZE);
-  const last = diagrams.at(-1);
-  const nextCursor = rows.length > DASHBOARD_PAGE_SIZE && last ? encodeCursor(last) : null;
-  return { folders: folderTree(folders), counts, diagrams, nextCursor };
+  return { folders: folderTree(overview.folders), counts: overview.counts, diagrams: overview.items, nextCursor: overview.nextCursor };
 }
 
 export async function dashboardRoutes(app: FastifyInstance, { deps }: { deps: ServiceDeps }) {
@@ -88,15 +82,15 @@ export async function dashboardRoutes(app: FastifyInstance, { deps }: { deps: Se
       return reply.redirect(returnPath(field(request, 'back')), 303);
     });
 
-  action('/app/d/:id/star', (session, request) => setStarredFor(deps, session, request.params.id, field(request, 'starred') === '1'));
-  action('/app/d/:id/rename', (session, request) => updateDiagramFor(deps, session, request.params.id, { title: field(request, 'title') ?? '' }));
-  action('/app/d/:id/move', (session, request) => updateDiagramFor(deps, session, request.params.id, { folderId: folderField(request, 'folderId') }));
-  action('/app/d/:id/trash', (session, request) => setTrashedFor(deps, session, request.params.id, true));
-  action('/app/d/:id/restore', (session, request) => setTrashedFor(deps, session, request.params.id, false));
-  action('/app/folders', (session, request) => createFolderFor(deps, session, { name: field(request, 'name') ?? '', parentId: folderField(request, 'parentId') }));
+  action('/app/d/:id/star', (session, request) => setStarred(deps, session, request.params.id, field(request, 'starred') === '1'));
+  action('/app/d/:id/rename', (session, request) => updateDiagram(deps, session, request.params.id, { title: field(request, 'title') ?? '' }));
+  action('/app/d/:id/move', (session, request) => updateDiagram(deps, session, request.params.id, { folderId: folderField(request, 'folderId') }));
+  action('/app/d/:id/trash', (session, request) => setTrashed(deps, session, request.params.id, true));
+  action('/app/d/:id/restore', (session, request) => setTrashed(deps, session, request.params.id, false));
+  action('/app/folders', (session, request) => createFolder(deps, session, { name: field(request, 'name') ?? '', parentId: folderField(request, 'parentId') }));
 
   const newDiagramPage = async (session: WebSession, reply: FastifyReply, form: NewDiagramForm, error: ApiError | null, status = 200) => {
-    const folders = folderTree(await deps.store.listFolders(session.user.id));
+    const folders = folderTree(await listFolders(deps, session));
     return sendPage(reply, session, 'New diagram', newDiagramBody(session, folders, form, error), status);
   };
 
@@ -112,7 +106,7 @@ export async function dashboardRoutes(app: FastifyInstance, { deps }: { deps: Se
     verifyCsrf(request, session, deps.config.publicUrl);
     const form: NewDiagramForm = { title: field(request, 'title') ?? '', folderId: folderField(request, 'folderId'), spec: field(request, 'spec') ?? '' };
     try {
-      const diagram = await createDiagramFor(deps, session, { title: form.title, folderId: form.folderId, ...contentFromForm(form.spec) });
+      const diagram = await createDiagram(deps, session, { title: form.title, folderId: form.folderId, ...contentFromForm(form.spec) });
       return reply.redirect(`/app/d/${diagram.id}`, 303);
     } catch (error) {
       if (!isFormError(error)) throw error;

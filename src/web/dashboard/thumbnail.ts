@@ -6,15 +6,15 @@
  * revision in the image URL too, so the browser may keep each version a day.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { diagramFor, diagramWithElementsFor } from '../../http/diagram-access.ts';
-import type { ServiceDeps } from '../../http/route.ts';
-import type { DiagramMeta } from '../../store/store.ts';
+import type { ServiceDeps } from '../../app/deps.ts';
+import { diagramThumbnail } from '../../app/diagrams/render-diagram.ts';
 import { requireSession } from '../session.ts';
 
 const CACHE_CONTROL = 'private, max-age=86400';
 
-export function thumbnailEtag(diagram: Pick<DiagramMeta, 'docUpdatedAt' | 'updatedAt'>): string {
-  return `"${diagram.docUpdatedAt ?? diagram.updatedAt}"`;
+/** The ETag of a thumbnail: the diagram's revision. */
+export function thumbnailEtag(revision: string): string {
+  return `"${revision}"`;
 }
 
 /** Whether an If-None-Match header (a list, weak tags, or *) names `etag`. */
@@ -28,23 +28,10 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
 
 export async function serveThumbnail(deps: ServiceDeps, request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) {
   const session = requireSession(request);
-  const meta = await diagramFor(deps, session, request.params.id, 'read');
+  const thumbnail = await diagramThumbnail(deps, session, request.params.id, (revision) => matchesEtag(request.headers['if-none-match'], thumbnailEtag(revision)));
   reply.headers({ 'cache-control': CACHE_CONTROL, 'x-content-type-options': 'nosniff' });
-  if (matchesEtag(request.headers['if-none-match'], thumbnailEtag(meta))) {
-    return reply.code(304).header('etag', thumbnailEtag(meta)).send();
-  }
-  const diagram = await diagramWithElementsFor(deps, session, request.params.id, 'read');
-  const result = await deps.renderer.render({
-    elementsJson: diagram.elementsJson,
-    elementCount: diagram.elementCount,
-    format: 'png',
-    quality: 'fast',
-    icons: true,
-    // The signed-in person's fair share of the workers, the one their API renders count against.
-    caller: `user:${session.user.id}`,
-  });
-  // The revision of the elements actually rendered, should a write have landed since the first read.
-  reply.header('etag', thumbnailEtag(diagram));
-  if (result.isEmpty || !result.png) return reply.code(204).send();
-  return reply.type('image/png').send(result.png);
+  if (thumbnail.current) return reply.code(304).header('etag', thumbnailEtag(thumbnail.revision)).send();
+  reply.header('etag', thumbnailEtag(thumbnail.revision));
+  if (!thumbnail.png) return reply.code(204).send();
+  return reply.type('image/png').send(thumbnail.png);
 }

@@ -1,5 +1,5 @@
 /**
- * The editor (issue 7, item 4): the page that mounts the Excalidraw component
+ * The editor: the page that mounts the Excalidraw component
  * (src/web/client/editor.tsx), the scene it loads and saves, and a stream of
  * the diagram's revisions so changes made elsewhere (the API, an agent,
  * another tab) appear without a reload. Saves go through the same
@@ -8,16 +8,13 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { mayPerform } from '../../auth/policy.ts';
-import type { SceneElement } from '../../domain/edit/types.ts';
-import { isCatalogIcon } from '../../domain/icons/catalog.ts';
-import { validateScene } from '../../domain/scene/validate.ts';
-import { writeContent } from '../../http/content-write.ts';
-import { diagramFor, diagramWithElementsFor } from '../../http/diagram-access.ts';
-import { present } from '../../http/presenters.ts';
+import { present } from '../../api/presenters.ts';
+import { diagramFor } from '../../app/access.ts';
+import type { ServiceDeps } from '../../app/deps.ts';
+import { getDiagram } from '../../app/diagrams/get-diagram.ts';
+import { mayEditDiagram, saveScene } from '../../app/diagrams/save-scene.ts';
+import { checkPayloadShape, parseWith } from '../../edge/validate.ts';
 import { imageFiles } from '../../render/image-files.ts';
-import type { ServiceDeps } from '../../http/route.ts';
-import { checkPayloadShape, parseWith } from '../../http/validate.ts';
 import { editorAssetTags } from '../assets.ts';
 import { escapeHtml } from '../html.ts';
 import { APP_PAGE_HEADERS, appPage } from '../layout.ts';
@@ -30,12 +27,6 @@ const SaveSceneBody = z.strictObject({
   expectedUpdatedAt: z.string(),
 });
 
-/** Whether the person may save the diagram (viewers of a shared diagram get the editor in view mode). */
-async function mayEdit(deps: ServiceDeps, userId: string, diagramId: string): Promise<boolean> {
-  const found = await deps.store.findDiagramMetaForUser(diagramId, userId);
-  return found !== null && mayPerform(found.access, userId, 'write');
-}
-
 export const editorRoutes: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) => {
   const streams = new RevisionStreams();
   // Open event streams would otherwise hold the server open on shutdown.
@@ -44,14 +35,14 @@ export const editorRoutes: FastifyPluginAsync<{ deps: ServiceDeps }> = async (ap
   app.get<{ Params: { id: string } }>('/app/d/:id', async (request, reply) => {
     const session = requireSession(request);
     const diagram = await diagramFor(deps, session, request.params.id, 'read');
-    const canEdit = await mayEdit(deps, session.user.id, diagram.id);
+    const canEdit = await mayEditDiagram(deps, session, diagram.id);
     const mount = `<div id="editor" data-diagram-id="${escapeHtml(diagram.id)}" data-csrf-token="${escapeHtml(session.csrfToken)}" data-can-edit="${canEdit}" data-title="${escapeHtml(diagram.title)}"></div>`;
     return reply.headers(APP_PAGE_HEADERS).send(appPage(diagram.title, mount, { session, head: editorAssetTags(), fullWindow: true }));
   });
 
   app.get<{ Params: { id: string } }>('/app/api/diagrams/:id', async (request, reply) => {
     const session = requireSession(request);
-    const diagram = await diagramWithElementsFor(deps, session, request.params.id, 'read');
+    const diagram = await getDiagram(deps, session, request.params.id);
     // The API's diagram, plus the images its icons show in the editor (the API leaves files to the client).
     const { files } = imageFiles(JSON.parse(diagram.elementsJson) as Record<string, unknown>[]);
     const json = `${present.diagramJson(diagram).slice(0, -1)},"files":${JSON.stringify(files)}}`;
@@ -63,9 +54,8 @@ export const editorRoutes: FastifyPluginAsync<{ deps: ServiceDeps }> = async (ap
     verifyCsrf(request, session, deps.config.publicUrl);
     checkPayloadShape(request.body);
     const body = parseWith(SaveSceneBody, request.body, 'body');
-    const elements = validateScene({ elements: body.elements }, { isIcon: isCatalogIcon }).elements as SceneElement[];
-    const { result } = await writeContent(deps, session, request.params.id, body.expectedUpdatedAt, () => ({ elements }));
-    return reply.header('cache-control', 'no-store').send({ docUpdatedAt: result.docUpdatedAt });
+    const docUpdatedAt = await saveScene(deps, session, request.params.id, body.elements, body.expectedUpdatedAt);
+    return reply.header('cache-control', 'no-store').send({ docUpdatedAt });
   });
 
   app.get<{ Params: { id: string } }>('/app/api/diagrams/:id/events', async (request, reply) => {

@@ -12,8 +12,9 @@
  * leaves (even before the first event) and when the server closes.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { mayPerform } from '../../auth/policy.ts';
-import type { AppDeps } from '../../http/route.ts';
+import type { AppDeps } from '../../app/deps.ts';
+import { diagramIfVisible } from '../../app/diagrams/get-diagram.ts';
+import { sessionByHash } from '../../app/sessions/sessions.ts';
 import type { DiagramMeta } from '../../store/store.ts';
 import type { WebSession } from '../session.ts';
 
@@ -49,18 +50,14 @@ export class RevisionStreams {
       if (polling) return;
       polling = true;
       try {
-        const now = deps.now().toISOString();
-        const [stillSignedIn, found] = await Promise.all([
-          deps.store.findSession(session.idHash, now),
-          deps.store.findDiagramMetaForUser(diagram.id, session.user.id),
-        ]);
-        if (!stillSignedIn || !found || !mayPerform(found.access, session.user.id, 'read')) {
+        const [stillSignedIn, found] = await Promise.all([sessionByHash(deps, session.idHash), diagramIfVisible(deps, session, diagram.id)]);
+        if (!stillSignedIn || !found) {
           send('gone', {});
           end();
           return;
         }
-        if (found.diagram.docUpdatedAt !== last) {
-          last = found.diagram.docUpdatedAt;
+        if (found.docUpdatedAt !== last) {
+          last = found.docUpdatedAt;
           send('revision', { docUpdatedAt: last });
         }
       } catch (error) {

@@ -1,6 +1,6 @@
+import { present } from '../../../api/presenters.ts';
 import { CommentList } from '../../../api/schemas.ts';
-import { diagramFor } from '../../diagram-access.ts';
-import { present } from '../../presenters.ts';
+import { listComments as commentsOn } from '../../../app/comments/list-comments.ts';
 import { defineRoute } from '../../route.ts';
 
 export const listComments = defineRoute({
@@ -14,7 +14,6 @@ export const listComments = defineRoute({
   response: { status: 200, schema: CommentList, description: 'All comments' },
   errors: ['not_found'],
   handler: async ({ params, actor, deps }) => {
-    const diagram = await diagramFor(deps, actor, params.id!, 'read');
-    return { json: { items: (await deps.store.listComments(diagram.id)).map(present.comment) } };
+    return { json: { items: (await commentsOn(deps, actor, params.id!)).map(present.comment) } };
   },
 });

@@ -1,27 +1,8 @@
+import { present } from '../../../api/presenters.ts';
 import { CreateDiagramBody, CreatedDiagram } from '../../../api/schemas.ts';
-import { createDiagramFor } from '../../../commands/create-diagram.ts';
-import type { ErrorCode } from '../../../errors.ts';
-import { present } from '../../presenters.ts';
+import { SCENE_WORK_ERRORS, SPEC_CONTENT_ERRORS } from '../../../app/diagrams/content.ts';
+import { createDiagram as createDiagramFor } from '../../../app/diagrams/create-diagram.ts';
 import { defineRoute } from '../../route.ts';
-import { SCENE_WORK_ERRORS } from '../../scene-content.ts';
-
-/** The content-model codes a spec or scene can answer with (SPEC.md). */
-export const SPEC_CONTENT_ERRORS: ErrorCode[] = [
-  'INVALID_SPEC',
-  'UNSUPPORTED_VERSION',
-  'MISSING_NODE_ID',
-  'DUPLICATE_NODE_ID',
-  'UNKNOWN_SHAPE',
-  'UNKNOWN_ICON',
-  'DANGLING_EDGE',
-  'MALFORMED_SHORTHAND',
-  'MALFORMED_EDGE',
-  'SPEC_TOO_LARGE',
-  'ID_COLLISION',
-  'NOT_A_SCENE',
-  'BAD_LINK_SCHEME',
-  'SCENE_TOO_LARGE',
-];
 
 export const createDiagram = defineRoute<CreateDiagramBody>({
   operationId: 'createDiagram',

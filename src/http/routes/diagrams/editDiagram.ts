@@ -1,9 +1,7 @@
 import { EditBody, EditResult } from '../../../api/schemas.ts';
-import type { EditedScene } from '../../../workers/scene-worker.ts';
-import { writeContent } from '../../content-write.ts';
-import { SCENE_WORK_ERRORS, sceneWork } from '../../scene-content.ts';
+import { SCENE_WORK_ERRORS, SPEC_CONTENT_ERRORS } from '../../../app/diagrams/content.ts';
+import { editDiagram as mergeFragment } from '../../../app/diagrams/edit-diagram.ts';
 import { defineRoute } from '../../route.ts';
-import { SPEC_CONTENT_ERRORS } from './createDiagram.ts';
 
 export const editDiagram = defineRoute<EditBody>({
   operationId: 'editDiagram',
@@ -19,11 +17,6 @@ export const editDiagram = defineRoute<EditBody>({
   // Edits carry no version and no scene, so those codes cannot arise.
   errors: ['not_found', 'upstream_unavailable', ...SPEC_CONTENT_ERRORS.filter((c) => !['UNSUPPORTED_VERSION', 'NOT_A_SCENE', 'BAD_LINK_SCHEME'].includes(c)), ...SCENE_WORK_ERRORS],
   handler: async ({ body, params, actor, deps }) => {
-    const now = deps.now().getTime();
-    // The merge (placing new nodes around the existing ones) runs in a worker, off the event loop.
-    const { next } = await writeContent(deps, actor, params.id!, null, (_elements, current) =>
-      sceneWork<EditedScene>(deps, { task: 'edit', elementsJson: current.elementsJson, fragment: body, now }, actor),
-    );
-    return { json: { added: next.added, updated: next.updated, merged: next.merged } };
+    return { json: await mergeFragment(deps, actor, params.id!, body) };
   },
 });

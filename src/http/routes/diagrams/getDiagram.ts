@@ -1,6 +1,6 @@
+import { present } from '../../../api/presenters.ts';
 import { Diagram } from '../../../api/schemas.ts';
-import { diagramWithElementsFor } from '../../diagram-access.ts';
-import { present } from '../../presenters.ts';
+import { getDiagram as diagramOf } from '../../../app/diagrams/get-diagram.ts';
 import { defineRoute } from '../../route.ts';
 
 export const getDiagram = defineRoute({
@@ -14,7 +14,7 @@ export const getDiagram = defineRoute({
   response: { status: 200, schema: Diagram, description: 'The diagram' },
   errors: ['not_found'],
   handler: async ({ params, actor, deps }) => {
-    const diagram = await diagramWithElementsFor(deps, actor, params.id!, 'read');
+    const diagram = await diagramOf(deps, actor, params.id!);
     return { rawJson: present.diagramJson(diagram) };
   },
 });

@@ -1,8 +1,7 @@
 import { LintReport as LintReportSchema } from '../../../api/schemas.ts';
-import type { LintReport } from '../../../domain/lint/lint.ts';
-import { diagramWithElementsFor } from '../../diagram-access.ts';
+import { SCENE_WORK_ERRORS } from '../../../app/diagrams/content.ts';
+import { lintDiagram as lintScene } from '../../../app/diagrams/lint-diagram.ts';
 import { defineRoute } from '../../route.ts';
-import { SCENE_WORK_ERRORS, sceneWork } from '../../scene-content.ts';
 
 export const lintDiagram = defineRoute({
   method: 'GET',
@@ -16,8 +15,6 @@ export const lintDiagram = defineRoute({
   response: { status: 200, schema: LintReportSchema, description: 'The issues found; an empty list means clean' },
   errors: ['not_found', ...SCENE_WORK_ERRORS],
   handler: async ({ params, actor, deps }) => {
-    const diagram = await diagramWithElementsFor(deps, actor, params.id!, 'read');
-    // Off the event loop: however large the scene, other callers are not kept waiting.
-    return { json: await sceneWork<LintReport>(deps, { task: 'lint', elementsJson: diagram.elementsJson }, actor) };
+    return { json: await lintScene(deps, actor, params.id!) };
   },
 });

@@ -1,7 +1,7 @@
+import { present } from '../../../api/presenters.ts';
 import { DiagramPage, ListDiagramsQuery } from '../../../api/schemas.ts';
+import { listDiagrams as diagramsOf } from '../../../app/diagrams/list-diagrams.ts';
 import { badRequest } from '../../../errors.ts';
-import { decodeCursor, encodeCursor } from '../../cursor.ts';
-import { present } from '../../presenters.ts';
 import { defineRoute } from '../../route.ts';
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -26,17 +26,7 @@ export const listDiagrams = defineRoute<undefined, ListDiagramsQuery>({
   response: { status: 200, schema: DiagramPage, description: 'One page' },
   errors: ['bad_request'],
   handler: async ({ query, actor, deps }) => {
-    const limit = pageSize(query.limit);
-    const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
-    const rows = await deps.store.listOwnedDiagrams({
-      ownerId: actor.user.id,
-      trashed: query.filter === 'trash',
-      after,
-      limit: limit + 1,
-    });
-    const items = rows.slice(0, limit);
-    const last = items.at(-1);
-    const nextCursor = rows.length > limit && last ? encodeCursor(last) : null;
-    return { json: { items: items.map(present.listItem), nextCursor } };
+    const page = await diagramsOf(deps, actor, { trashed: query.filter === 'trash', cursor: query.cursor ?? null, limit: pageSize(query.limit) });
+    return { json: { items: page.items.map(present.listItem), nextCursor: page.nextCursor } };
   },
 });

@@ -1,7 +1,6 @@
 import { PatchBody, PatchResult } from '../../../api/schemas.ts';
-import type { PatchedScene } from '../../../workers/scene-worker.ts';
-import { writeContent } from '../../content-write.ts';
-import { SCENE_WORK_ERRORS, sceneWork } from '../../scene-content.ts';
+import { SCENE_WORK_ERRORS } from '../../../app/diagrams/content.ts';
+import { patchDiagram as applyOps } from '../../../app/diagrams/patch-diagram.ts';
 import { defineRoute } from '../../route.ts';
 
 export const patchDiagram = defineRoute<PatchBody>({
@@ -17,13 +16,7 @@ export const patchDiagram = defineRoute<PatchBody>({
   response: { status: 200, schema: PatchResult, description: 'What the patch did' },
   errors: ['not_found', 'stale_read', 'INVALID_SPEC', 'NOT_A_SCENE', 'BAD_LINK_SCHEME', 'UNKNOWN_ICON', ...SCENE_WORK_ERRORS],
   handler: async ({ body, params, actor, deps }) => {
-    const now = deps.now().getTime();
-    // The ops run in a worker: a patch's cost grows with the scene (re-routing a hub's arrows), never the event loop's.
-    const { next, result } = await writeContent(deps, actor, params.id!, body.expectedUpdatedAt ?? null, (_elements, current) =>
-      sceneWork<PatchedScene>(deps, { task: 'patch', elementsJson: current.elementsJson, ops: body.ops, now }, actor),
-    );
-    return {
-      json: { id: params.id!, applied: next.applied, elements: next.elementCount, deleted: next.deleted, orphanedComments: result.orphanedComments },
-    };
+    const patched = await applyOps(deps, actor, params.id!, body.ops, body.expectedUpdatedAt ?? null);
+    return { json: { id: params.id!, ...patched } };
   },
 });

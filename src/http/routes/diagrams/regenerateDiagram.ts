@@ -1,12 +1,7 @@
 import { RegenerateBody, RegenerateResult } from '../../../api/schemas.ts';
-import { continueVersions } from '../../../domain/edit/regenerate.ts';
-import type { SceneElement } from '../../../domain/edit/types.ts';
-import { sanitizeTitle } from '../../../domain/title.ts';
-import { badRequest } from '../../../errors.ts';
-import { writeContent, writeStamp } from '../../content-write.ts';
+import { SCENE_WORK_ERRORS, SPEC_CONTENT_ERRORS } from '../../../app/diagrams/content.ts';
+import { regenerateDiagram as replaceScene } from '../../../app/diagrams/regenerate-diagram.ts';
 import { defineRoute } from '../../route.ts';
-import { contentFromScene, contentFromSpec, SCENE_WORK_ERRORS } from '../../scene-content.ts';
-import { SPEC_CONTENT_ERRORS } from './createDiagram.ts';
 
 export const regenerateDiagram = defineRoute<RegenerateBody>({
   operationId: 'regenerateDiagram',
@@ -21,19 +16,7 @@ export const regenerateDiagram = defineRoute<RegenerateBody>({
   response: { status: 200, schema: RegenerateResult, description: 'What was replaced' },
   errors: ['not_found', 'stale_read', ...SPEC_CONTENT_ERRORS, ...SCENE_WORK_ERRORS],
   handler: async ({ body, params, actor, deps }) => {
-    if ((body.spec === undefined) === (body.scene === undefined)) throw badRequest('send exactly one of "spec" or "scene"');
-    const title = body.title === undefined ? undefined : sanitizeTitle(body.title);
-    if (title === '') throw badRequest('title is empty after removing control characters and whitespace');
-    // Validate and lay out once; only the version continuation depends on the revision read.
-    const content = body.spec !== undefined ? await contentFromSpec(deps, body.spec, actor) : contentFromScene(body.scene);
-    const elements = JSON.parse(content.elementsJson) as SceneElement[];
-    const stamp = writeStamp(deps);
-    const { result } = await writeContent(deps, actor, params.id!, body.expectedUpdatedAt ?? null, (previous) => ({
-      elements: body.spec !== undefined ? continueVersions(previous(), elements, stamp) : elements,
-      ...(title === undefined ? {} : { title }),
-    }));
-    return {
-      json: { id: params.id!, replaced: elements.length, orphanedComments: result.orphanedComments, ...(title === undefined ? {} : { title }) },
-    };
+    const { replaced, orphanedComments, title } = await replaceScene(deps, actor, params.id!, body);
+    return { json: { id: params.id!, replaced, orphanedComments, ...(title === undefined ? {} : { title }) } };
   },
 });

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { RenderEnvelope, RenderFormat } from '../../../api/schemas.ts';
-import { ApiError } from '../../../errors.ts';
-import { diagramWithElementsFor } from '../../diagram-access.ts';
+import { renderDiagram as render } from '../../../app/diagrams/render-diagram.ts';
 import { defineRoute } from '../../route.ts';
 
 const RenderQuery = z.object({
@@ -33,13 +32,9 @@ export const renderDiagram = defineRoute<undefined, RenderQuery>({
   },
   errors: ['not_found', 'bad_request', 'invalid_quality', 'render_failed'],
   handler: async ({ params, query, actor, deps }) => {
-    const quality = query.quality ?? 'faithful';
-    if (quality !== 'faithful' && quality !== 'fast') {
-      throw new ApiError('invalid_quality', `quality must be "faithful" or "fast", got ${JSON.stringify(quality)}`);
-    }
     const format = query.format ?? 'json';
-    const diagram = await diagramWithElementsFor(deps, actor, params.id!, 'read');
-    const result = await deps.renderer.render({ elementsJson: diagram.elementsJson, elementCount: diagram.elementCount, format, quality, caller: `user:${actor.user.id}` });
+    const result = await render(deps, actor, params.id!, format, query.quality ?? 'faithful');
+    const { diagram } = result;
     if (format === 'json') {
       const { isEmpty, svg, png, note } = result;
       return {

@@ -1,11 +1,7 @@
+import { present } from '../../../api/presenters.ts';
 import { PublicLink, PublicLinkBody } from '../../../api/schemas.ts';
-import { hashPassword } from '../../../auth/passwords.ts';
-import { randomBase62 } from '../../../auth/token.ts';
-import { diagramFor } from '../../diagram-access.ts';
-import { present } from '../../presenters.ts';
+import { setPublicLink as publish } from '../../../app/public-links/set-public-link.ts';
 import { defineRoute } from '../../route.ts';
-
-export const SLUG_LENGTH = 24;
 
 export const setPublicLink = defineRoute<PublicLinkBody>({
   operationId: 'setPublicLink',
@@ -20,14 +16,7 @@ export const setPublicLink = defineRoute<PublicLinkBody>({
   response: { status: 200, schema: PublicLink, description: 'The public link' },
   errors: ['not_found'],
   handler: async ({ body, params, actor, deps }) => {
-    const diagram = await diagramFor(deps, actor, params.id!, 'own');
-    const passwordHash = body.password === undefined ? undefined : body.password === null ? null : await hashPassword(body.password);
-    const link = await deps.store.updatePublicLink(
-      diagram.id,
-      { enabled: body.enabled, ...(passwordHash === undefined ? {} : { passwordHash }) },
-      randomBase62(SLUG_LENGTH),
-      deps.now().toISOString(),
-    );
+    const link = await publish(deps, actor, params.id!, body);
     return { json: present.publicLink(link, deps.config.publicUrl) };
   },
 });

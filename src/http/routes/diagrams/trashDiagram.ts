@@ -1,4 +1,4 @@
-import { setTrashedFor } from '../../../commands/trash-diagram.ts';
+import { setTrashed } from '../../../app/diagrams/set-trashed.ts';
 import { defineRoute } from '../../route.ts';
 
 export const trashDiagram = defineRoute({
@@ -12,7 +12,7 @@ export const trashDiagram = defineRoute({
   response: { status: 204, description: 'Trashed' },
   errors: ['not_found'],
   handler: async ({ params, actor, deps }) => {
-    await setTrashedFor(deps, actor, params.id!, true);
+    await setTrashed(deps, actor, params.id!, true);
     return { status: 204 };
   },
 });

@@ -1,6 +1,6 @@
+import { present } from '../../../api/presenters.ts';
 import { UpdateDiagramBody, UpdatedDiagram } from '../../../api/schemas.ts';
-import { updateDiagramFor } from '../../../commands/update-diagram.ts';
-import { present } from '../../presenters.ts';
+import { updateDiagram as changeDiagram } from '../../../app/diagrams/update-diagram.ts';
 import { defineRoute } from '../../route.ts';
 
 export const updateDiagram = defineRoute<UpdateDiagramBody>({
@@ -16,7 +16,7 @@ export const updateDiagram = defineRoute<UpdateDiagramBody>({
   response: { status: 200, schema: UpdatedDiagram, description: 'The diagram summary' },
   errors: ['not_found', 'folder_forbidden'],
   handler: async ({ body, params, actor, deps }) => {
-    const updated = await updateDiagramFor(deps, actor, params.id!, body);
+    const updated = await changeDiagram(deps, actor, params.id!, body);
     return { json: present.updated(updated) };
   },
 });

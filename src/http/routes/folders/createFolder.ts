@@ -1,6 +1,6 @@
+import { present } from '../../../api/presenters.ts';
 import { CreateFolderBody, Folder } from '../../../api/schemas.ts';
-import { createFolderFor } from '../../../commands/create-folder.ts';
-import { present } from '../../presenters.ts';
+import { createFolder as makeFolder } from '../../../app/folders/create-folder.ts';
 import { defineRoute } from '../../route.ts';
 
 export const createFolder = defineRoute<CreateFolderBody>({
@@ -15,7 +15,7 @@ export const createFolder = defineRoute<CreateFolderBody>({
   response: { status: 201, schema: Folder, description: 'The new folder' },
   errors: ['folder_forbidden'],
   handler: async ({ body, actor, deps }) => {
-    const folder = await createFolderFor(deps, actor, body);
+    const folder = await makeFolder(deps, actor, body);
     return { status: 201, json: present.folder(folder) };
   },
 });

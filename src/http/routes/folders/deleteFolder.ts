@@ -1,5 +1,5 @@
 import { defineRoute } from '../../route.ts';
-import { folderOwnedBy } from './ownership.ts';
+import { deleteFolder as removeFolder } from '../../../app/folders/delete-folder.ts';
 
 export const deleteFolder = defineRoute({
   operationId: 'deleteFolder',
@@ -12,8 +12,7 @@ export const deleteFolder = defineRoute({
   response: { status: 204, description: 'Deleted' },
   errors: ['not_found'],
   handler: async ({ params, actor, deps }) => {
-    const folder = await folderOwnedBy(deps, actor, params.id!);
-    await deps.store.deleteFolder(folder.id, deps.now().toISOString());
+    await removeFolder(deps, actor, params.id!);
     return { status: 204 };
   },
 });

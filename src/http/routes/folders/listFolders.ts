@@ -1,5 +1,6 @@
+import { present } from '../../../api/presenters.ts';
 import { FolderList } from '../../../api/schemas.ts';
-import { present } from '../../presenters.ts';
+import { listFolders as foldersOf } from '../../../app/folders/list-folders.ts';
 import { defineRoute } from '../../route.ts';
 
 export const listFolders = defineRoute({
@@ -13,7 +14,7 @@ export const listFolders = defineRoute({
   response: { status: 200, schema: FolderList, description: 'All folders' },
   errors: [],
   handler: async ({ actor, deps }) => {
-    const folders = await deps.store.listFolders(actor.user.id);
+    const folders = await foldersOf(deps, actor);
     return { json: { items: folders.map(present.folder) } };
   },
 });

@@ -1,7 +1,7 @@
 import { Folder, UpdateFolderBody } from '../../../api/schemas.ts';
-import { present } from '../../presenters.ts';
+import { present } from '../../../api/presenters.ts';
+import { renameFolder } from '../../../app/folders/rename-folder.ts';
 import { defineRoute } from '../../route.ts';
-import { folderName, folderOwnedBy } from './ownership.ts';
 
 export const updateFolder = defineRoute<UpdateFolderBody>({
   operationId: 'updateFolder',
@@ -14,9 +14,6 @@ export const updateFolder = defineRoute<UpdateFolderBody>({
   response: { status: 200, schema: Folder, description: 'The renamed folder' },
   errors: ['not_found'],
   handler: async ({ body, params, actor, deps }) => {
-    const name = folderName(body.name);
-    const folder = await folderOwnedBy(deps, actor, params.id!);
-    const renamed = await deps.store.renameFolder(folder.id, name, deps.now().toISOString());
-    return { json: present.folder(renamed ?? { ...folder, name }) };
+    return { json: present.folder(await renameFolder(deps, actor, params.id!, body.name)) };
   },
 });

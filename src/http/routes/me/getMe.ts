@@ -1,5 +1,5 @@
 import { Identity } from '../../../api/schemas.ts';
-import { present } from '../../presenters.ts';
+import { present } from '../../../api/presenters.ts';
 import { defineRoute } from '../../route.ts';
 
 export const getMe = defineRoute({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError } from '../../../errors.ts';
+import { checkReady } from '../../../app/operations/operations.ts';
 import { defineRoute } from '../../route.ts';
 
 const Status = z.object({ status: z.string() });
@@ -28,11 +28,7 @@ export const readyz = defineRoute({
   response: { status: 200, schema: Status, description: '{ "status": "ready" }' },
   errors: ['upstream_unavailable'],
   handler: async ({ deps }) => {
-    try {
-      await deps.store.ping();
-    } catch {
-      throw new ApiError('upstream_unavailable', 'the database does not answer');
-    }
+    await checkReady(deps);
     return { json: { status: 'ready' } };
   },
 });

@@ -1,0 +1,76 @@
+import { type Capability, legacyScope } from '../auth/capabilities.ts';
+import type { CommentRecord, DiagramMeta, DiagramRecord, FolderRecord, PublicLinkRecord, UserRecord } from '../store/store.ts';
+
+/** What leaves the server: every response body is built here, field by field. */
+export const present = {
+  identity: (actor: { user: UserRecord; capabilities: readonly Capability[] }) => ({
+    id: actor.user.id,
+    email: actor.user.email,
+    capabilities: [...actor.capabilities],
+    scope: legacyScope(actor.capabilities),
+  }),
+
+  listItem: (d: DiagramMeta) => ({
+    id: d.id,
+    title: d.title,
+    folderId: d.folderId,
+    starred: d.starred,
+    updatedAt: d.updatedAt,
+    createdAt: d.createdAt,
+  }),
+
+  created: (d: DiagramMeta) => ({
+    id: d.id,
+    title: d.title,
+    folderId: d.folderId,
+    ownerId: d.ownerId,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+    elementCount: d.elementCount,
+  }),
+
+  updated: (d: DiagramMeta) => ({
+    id: d.id,
+    title: d.title,
+    folderId: d.folderId,
+    ownerId: d.ownerId,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+    deletedAt: d.deletedAt,
+  }),
+
+  /** The full diagram as JSON text; the stored elements are spliced in without a parse/serialise round trip. */
+  diagramJson: (d: DiagramRecord): string => {
+    const head = JSON.stringify({
+      id: d.id,
+      title: d.title,
+      folderId: d.folderId,
+      ownerId: d.ownerId,
+      createdAt: d.createdAt,
+      updatedAt: d.updatedAt,
+      deletedAt: d.deletedAt,
+      docUpdatedAt: d.docUpdatedAt,
+    });
+    return `${head.slice(0, -1)},"scene":{"elements":${d.elementsJson},"appState":{}}}`;
+  },
+
+  comment: (c: CommentRecord) => ({
+    id: c.id,
+    elementId: c.elementId,
+    body: c.body,
+    authorId: c.authorId,
+    createdAt: c.createdAt,
+    resolved: c.resolved,
+    resolvedReason: c.resolvedReason,
+  }),
+
+  folder: (f: FolderRecord) => ({ id: f.id, name: f.name, parentId: f.parentId }),
+
+  publicLink: (link: PublicLinkRecord, publicUrl: string) => ({
+    slug: link.slug,
+    enabled: link.enabled,
+    hasPassword: link.passwordHash !== null,
+    version: link.version,
+    url: link.enabled ? `${publicUrl}/p/${link.slug}` : null,
+  }),
+};

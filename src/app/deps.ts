@@ -1,0 +1,35 @@
+import type { Config } from '../config.ts';
+import type { Renderer } from '../render/renderer.ts';
+import type { Store, UserRecord } from '../store/store.ts';
+import type { SceneJob, SceneOutput } from '../workers/scene-worker.ts';
+
+/** What every use case may use: the settings, the store and the clock (tests pass their own). */
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  now: () => Date;
+}
+
+/** What use cases that need no settings take: the store and the clock (the admin CLI has no server settings). */
+export type StoreDeps = Pick<AppDeps, 'store' | 'now'>;
+
+/** Work on a scene whose cost grows with it (generating it from a spec, linting, patching), done off the event loop. */
+export interface SceneWorkers {
+  /** `caller` (user:<id>) gets a fair share of the workers: their jobs past it wait behind their own. */
+  run(job: SceneJob, caller?: string): Promise<SceneOutput>;
+}
+
+/** The use cases' dependencies plus the services the composition root starts: scene workers and the renderer. */
+export interface ServiceDeps extends AppDeps {
+  scenes: SceneWorkers;
+  renderer: Renderer;
+}
+
+/**
+ * Who is asking: a person signed in to the web app, or the owner of an API
+ * token. Only the user matters to access; what a token may do (its
+ * capabilities) is checked by the API before any use case runs.
+ */
+export interface Caller {
+  user: UserRecord;
+}

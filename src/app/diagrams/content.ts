@@ -1,0 +1,111 @@
+/**
+ * A diagram's content from what a client sends: a raw scene (validated, stored
+ * as supplied) or a spec (validated, then laid out in a scene worker), and the
+ * rules every content write shares.
+ */
+import { isCatalogIcon } from '../../domain/icons/catalog.ts';
+import { MAX_SCENE_ELEMENTS, validateScene } from '../../domain/scene/validate.ts';
+import { generatedElementCount } from '../../domain/scene/from-spec.ts';
+import { parseSpec } from '../../domain/spec/parse.ts';
+import { sanitizeTitle } from '../../domain/title.ts';
+import { ApiError, badRequest, type ErrorCode } from '../../errors.ts';
+import { WorkerFailure } from '../../workers/pool.ts';
+import type { GeneratedScene, SceneJob, SceneOutput } from '../../workers/scene-worker.ts';
+import type { Caller, ServiceDeps } from '../deps.ts';
+
+/**
+ * The `updated` stamp of generated elements. Fixed, so the same spec always
+ * gives byte-identical elements; later edits stamp real times.
+ */
+export const GENERATED_UPDATED = 1;
+
+export interface SceneContent {
+  elementsJson: string;
+  elementCount: number;
+}
+
+/** A raw scene as the client sent it, validated; `appState` and the rest dropped. */
+export function contentFromScene(scene: unknown): SceneContent {
+  const { elements } = validateScene(scene, { isIcon: isCatalogIcon });
+  return { elementsJson: JSON.stringify(elements), elementCount: elements.length };
+}
+
+/** A scene job that takes longer than this is abandoned (its worker replaced) and refused as too large. */
+export const SCENE_TIMEOUT_MS = 30_000;
+/** The heap a scene worker may hold: a job needing more is refused as too large, and the server's memory stays bounded. */
+export const SCENE_HEAP_MB = 256;
+
+/** The errors work in a scene worker can end in beyond the job's own: too heavy, or no worker free. */
+export const SCENE_WORK_ERRORS = ['SCENE_TOO_LARGE', 'service_busy'] as const;
+
+/** The content-model codes a spec or scene can be refused with. */
+export const SPEC_CONTENT_ERRORS: ErrorCode[] = [
+  'INVALID_SPEC',
+  'UNSUPPORTED_VERSION',
+  'MISSING_NODE_ID',
+  'DUPLICATE_NODE_ID',
+  'UNKNOWN_SHAPE',
+  'UNKNOWN_ICON',
+  'DANGLING_EDGE',
+  'MALFORMED_SHORTHAND',
+  'MALFORMED_EDGE',
+  'SPEC_TOO_LARGE',
+  'ID_COLLISION',
+  'NOT_A_SCENE',
+  'BAD_LINK_SCHEME',
+  'SCENE_TOO_LARGE',
+];
+
+/**
+ * Runs work on a scene in a worker thread, off the event loop; a refusal there
+ * (the client's mistake) is thrown here as the ApiError it was.
+ */
+export async function sceneWork<T extends Exclude<SceneOutput, { refused: unknown }>>(deps: ServiceDeps, job: SceneJob, caller: Caller): Promise<T> {
+  let output: SceneOutput;
+  try {
+    output = await deps.scenes.run(job, `user:${caller.user.id}`);
+  } catch (error) {
+    if (!(error instanceof WorkerFailure)) throw error;
+    if (error.reason === 'timeout' || error.reason === 'crashed') {
+      throw new ApiError('SCENE_TOO_LARGE', `working on this scene needed more than a job may take (${SCENE_TIMEOUT_MS / 1000} s, ${SCENE_HEAP_MB} MB); send a smaller scene, spec or patch`);
+    }
+    throw new ApiError('service_busy', 'the server is too busy to work on scenes right now; retry in a few seconds', { 'retry-after': '5' });
+  }
+  if ('refused' in output) throw new ApiError(output.refused.code, output.refused.message);
+  return output as T;
+}
+
+/** A spec validated here, then laid out and generated in a worker thread. */
+export async function contentFromSpec(deps: ServiceDeps, rawSpec: unknown, caller: Caller): Promise<SceneContent> {
+  const spec = parseSpec(rawSpec, { isIcon: isCatalogIcon });
+  const count = generatedElementCount(spec);
+  if (count > MAX_SCENE_ELEMENTS) {
+    throw new ApiError('SCENE_TOO_LARGE', `this spec would make ${count} elements; the limit is ${MAX_SCENE_ELEMENTS}`);
+  }
+  return sceneWork<GeneratedScene>(deps, { task: 'generate', spec, updated: GENERATED_UPDATED }, caller);
+}
+
+/** A diagram's whole content as a client sends it: exactly one of a spec (laid out here) and a scene (stored as supplied). */
+export interface ContentInput {
+  spec?: unknown;
+  scene?: unknown;
+}
+
+/** The content from exactly one of `spec` and `scene`; bad_request when both or neither are sent. */
+export async function contentFromInput(deps: ServiceDeps, input: ContentInput, caller: Caller): Promise<SceneContent> {
+  requireOneContent(input);
+  return input.spec !== undefined ? contentFromSpec(deps, input.spec, caller) : contentFromScene(input.scene);
+}
+
+/** Refuses a request that sends both a spec and a scene, or neither. */
+export function requireOneContent(input: ContentInput): void {
+  if ((input.spec === undefined) === (input.scene === undefined)) throw badRequest('send exactly one of "spec" or "scene"');
+}
+
+/** A new title as a client sends it: sanitised, and refused when nothing is left; undefined stays undefined (no change). */
+export function changedTitle(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const title = sanitizeTitle(raw);
+  if (title === '') throw badRequest('title is empty after removing control characters and whitespace');
+  return title;
+}

@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import { sanitizeTitle, UNTITLED } from '../../domain/title.ts';
+import { ApiError } from '../../errors.ts';
+import type { DiagramRecord } from '../../store/store.ts';
+import { destinationFolderFor } from '../access.ts';
+import type { Caller, ServiceDeps } from '../deps.ts';
+import { type ContentInput, contentFromInput } from './content.ts';
+
+export interface NewDiagram extends ContentInput {
+  title?: string;
+  /** A folder the caller owns, or null (or absent) for the root. */
+  folderId?: string | null;
+}
+
+/**
+ * Creates a diagram for the caller: the content is validated (and a spec laid
+ * out) first, then the folder is checked, then the quota (trashed diagrams do
+ * not count), so a refused request stores nothing.
+ */
+export async function createDiagram(deps: ServiceDeps, caller: Caller, input: NewDiagram): Promise<DiagramRecord> {
+  const content = await contentFromInput(deps, input, caller);
+  const folderId = input.folderId ?? null;
+  if (folderId !== null) await destinationFolderFor(deps, caller, folderId);
+
+  const now = deps.now().toISOString();
+  const diagram: DiagramRecord = {
+    id: randomUUID(),
+    ownerId: caller.user.id,
+    title: sanitizeTitle(input.title ?? '') || UNTITLED,
+    folderId,
+    workspaceId: null,
+    starred: false,
+    elementsJson: content.elementsJson,
+    elementCount: content.elementCount,
+    createdAt: now,
+    updatedAt: now,
+    docUpdatedAt: now,
+    deletedAt: null,
+  };
+  const outcome = await deps.store.createDiagram(diagram, caller.user.quota);
+  if (outcome === 'quota_exceeded') {
+    throw new ApiError('quota_exceeded', `your account may keep ${caller.user.quota} active diagrams; trash one or raise the quota`);
+  }
+  return diagram;
+}

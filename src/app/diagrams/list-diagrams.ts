@@ -1,0 +1,57 @@
+import type { DiagramMeta, FolderRecord } from '../../store/store.ts';
+import { notFound } from '../../errors.ts';
+import type { AppDeps, Caller } from '../deps.ts';
+import { decodeCursor, encodeCursor } from './cursor.ts';
+
+export interface DiagramListQuery {
+  /** The trash instead of the active diagrams. */
+  trashed: boolean;
+  /** A nextCursor from the previous page, or null for the first. */
+  cursor: string | null;
+  limit: number;
+  /** Only diagrams in this folder (the caller's own; another is not_found). */
+  folderId?: string | null;
+  starredOnly?: boolean;
+  /** Only titles containing this text, ignoring case. */
+  titleContains?: string;
+}
+
+export interface DiagramPage {
+  items: DiagramMeta[];
+  /** Pass back to get the next page; null on the last one. */
+  nextCursor: string | null;
+}
+
+/**
+ * The caller's own diagrams, newest first (by creation), a page at a time. The
+ * cursor is the last item's (createdAt, id), so pages stay stable when
+ * diagrams are created in between.
+ */
+export async function listDiagrams(deps: AppDeps, caller: Caller, query: DiagramListQuery): Promise<DiagramPage> {
+  const after = query.cursor === null ? null : decodeCursor(query.cursor);
+  const rows = await deps.store.listOwnedDiagrams({
+    ownerId: caller.user.id,
+    trashed: query.trashed,
+    after,
+    limit: query.limit + 1,
+    ...(query.folderId == null ? {} : { folderId: query.folderId }),
+    ...(query.starredOnly ? { starredOnly: true } : {}),
+    ...(query.titleContains ? { titleContains: query.titleContains } : {}),
+  });
+  const items = rows.slice(0, query.limit);
+  const last = items.at(-1);
+  return { items, nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null };
+}
+
+export interface DiagramOverview extends DiagramPage {
+  folders: FolderRecord[];
+  counts: Awaited<ReturnType<AppDeps['store']['countOwnedDiagrams']>>;
+}
+
+/** What a person browsing their diagrams sees: their folders, how many diagrams are where, and one page of the list. */
+export async function browseDiagrams(deps: AppDeps, caller: Caller, query: DiagramListQuery): Promise<DiagramOverview> {
+  const ownerId = caller.user.id;
+  const [folders, counts] = await Promise.all([deps.store.listFolders(ownerId), deps.store.countOwnedDiagrams(ownerId)]);
+  if (query.folderId != null && !folders.some((f) => f.id === query.folderId)) throw notFound();
+  return { folders, counts, ...(await listDiagrams(deps, caller, query)) };
+}

@@ -1,0 +1,36 @@
+import { continueVersions } from '../../domain/edit/regenerate.ts';
+import type { SceneElement } from '../../domain/edit/types.ts';
+import type { Caller, ServiceDeps } from '../deps.ts';
+import { changedTitle, type ContentInput, contentFromInput, requireOneContent } from './content.ts';
+import { writeContent, writeStamp } from './write-content.ts';
+
+export interface Regeneration extends ContentInput {
+  title?: string;
+  /** The docUpdatedAt the client last saw: a diagram changed since is stale_read and nothing is written. */
+  expectedUpdatedAt?: string | undefined;
+}
+
+export interface Regenerated {
+  replaced: number;
+  orphanedComments: number;
+  title?: string;
+}
+
+/**
+ * Replaces a diagram's whole scene in place, from a spec (laid out again: ids
+ * are deterministic, so comments on reused ids stay anchored, and elements
+ * that survive continue their versions) or a scene (swapped in as supplied).
+ */
+export async function regenerateDiagram(deps: ServiceDeps, caller: Caller, id: string, input: Regeneration): Promise<Regenerated> {
+  requireOneContent(input);
+  const title = changedTitle(input.title);
+  // Validate and lay out once; only the version continuation depends on the revision read.
+  const content = await contentFromInput(deps, input, caller);
+  const elements = JSON.parse(content.elementsJson) as SceneElement[];
+  const stamp = writeStamp(deps);
+  const { result } = await writeContent(deps, caller, id, input.expectedUpdatedAt ?? null, (previous) => ({
+    elements: input.spec !== undefined ? continueVersions(previous(), elements, stamp) : elements,
+    ...(title === undefined ? {} : { title }),
+  }));
+  return { replaced: elements.length, orphanedComments: result.orphanedComments, ...(title === undefined ? {} : { title }) };
+}

@@ -1,0 +1,60 @@
+import { ApiError } from '../../errors.ts';
+import type { RenderResult } from '../../render/renderer.ts';
+import type { RenderFormat, RenderQuality } from '../../render/types.ts';
+import type { DiagramMeta, DiagramRecord } from '../../store/store.ts';
+import { diagramFor, diagramWithElementsFor } from '../access.ts';
+import type { Caller, ServiceDeps } from '../deps.ts';
+
+export interface RenderedDiagram extends RenderResult {
+  diagram: DiagramRecord;
+}
+
+/**
+ * Renders a diagram the caller may view, as the editor draws it (`faithful`,
+ * the default) or as the lightweight preview (`fast`); anything else is
+ * invalid_quality. The render counts against the caller's fair share of the
+ * render workers.
+ */
+export async function renderDiagram(deps: ServiceDeps, caller: Caller, id: string, format: RenderFormat, quality: unknown = 'faithful'): Promise<RenderedDiagram> {
+  if (quality !== 'faithful' && quality !== 'fast') {
+    throw new ApiError('invalid_quality', `quality must be "faithful" or "fast", got ${JSON.stringify(quality)}`);
+  }
+  const diagram = await diagramWithElementsFor(deps, caller, id, 'read');
+  const result = await deps.renderer.render({ elementsJson: diagram.elementsJson, elementCount: diagram.elementCount, format, quality: quality as RenderQuality, caller: callerShare(caller) });
+  return { ...result, diagram };
+}
+
+/** A thumbnail: current (the client's copy, named by revision, is still good) or the picture of the revision rendered. */
+export type Thumbnail = { current: true; revision: string } | { current: false; revision: string; png: Buffer | null };
+
+/** The revision a thumbnail shows: the content's last change (older diagrams: their last update). */
+export function thumbnailRevision(diagram: Pick<DiagramMeta, 'docUpdatedAt' | 'updatedAt'>): string {
+  return diagram.docUpdatedAt ?? diagram.updatedAt;
+}
+
+/**
+ * A diagram's thumbnail for a dashboard card: the fast PNG with catalog icons
+ * drawn. When the client's copy is of the current revision (`isCurrent`), the
+ * scene is not even loaded.
+ */
+export async function diagramThumbnail(deps: ServiceDeps, caller: Caller, id: string, isCurrent: (revision: string) => boolean): Promise<Thumbnail> {
+  const meta = await diagramFor(deps, caller, id, 'read');
+  if (isCurrent(thumbnailRevision(meta))) return { current: true, revision: thumbnailRevision(meta) };
+  const diagram = await diagramWithElementsFor(deps, caller, id, 'read');
+  const result = await deps.renderer.render({
+    elementsJson: diagram.elementsJson,
+    elementCount: diagram.elementCount,
+    format: 'png',
+    quality: 'fast',
+    icons: true,
+    // The signed-in person's fair share of the workers, the one their API renders count against.
+    caller: callerShare(caller),
+  });
+  // The revision of the elements actually rendered, should a write have landed since the first read.
+  return { current: false, revision: thumbnailRevision(diagram), png: result.isEmpty ? null : result.png };
+}
+
+/** Whose fair share of the render workers a person's renders count against: theirs, whichever way they ask. */
+function callerShare(caller: Caller): string {
+  return `user:${caller.user.id}`;
+}

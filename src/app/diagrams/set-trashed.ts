@@ -1,0 +1,12 @@
+import { diagramFor } from '../access.ts';
+import type { AppDeps, Caller } from '../deps.ts';
+
+/**
+ * Moves an owned diagram to the trash (`trashed` true) or back (false). Both
+ * are idempotent; a trashed diagram keeps its first deletedAt and stops
+ * counting toward the quota. Anyone but the owner gets not_found.
+ */
+export async function setTrashed(deps: AppDeps, caller: Caller, id: string, trashed: boolean): Promise<void> {
+  const diagram = await diagramFor(deps, caller, id, 'own');
+  await deps.store.setDiagramTrashed(diagram.id, trashed, deps.now().toISOString());
+}

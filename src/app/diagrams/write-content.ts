@@ -1,0 +1,90 @@
+import { randomInt } from 'node:crypto';
+import type { SceneElement, WriteStamp } from '../../domain/edit/types.ts';
+import { ApiError } from '../../errors.ts';
+import type { ContentWriteResult, DiagramRecord } from '../../store/store.ts';
+import type { ChangedScene } from '../../workers/scene-worker.ts';
+import { diagramWithElementsFor } from '../access.ts';
+import type { AppDeps, Caller } from '../deps.ts';
+
+/**
+ * Writers that lose a race without an expectedUpdatedAt recompute on the new
+ * revision this many times, waiting a random while (up to 10 ms, doubling each
+ * time) between tries so that writers from several instances fall out of step.
+ */
+const ATTEMPTS = 10;
+const BACKOFF_MS = 10;
+
+/** The writes to each diagram in progress in this process, chained: they run one after another, never racing. */
+const writing = new Map<string, Promise<unknown>>();
+
+async function oneAtATime<T>(id: string, work: () => Promise<T>): Promise<T> {
+  const run = (writing.get(id) ?? Promise.resolve()).then(work, work);
+  const tail = run.catch(() => undefined);
+  writing.set(id, tail);
+  try {
+    return await run;
+  } finally {
+    if (writing.get(id) === tail) writing.delete(id);
+  }
+}
+
+/** The content to write: elements, or elements a worker already serialised. */
+export type NextContent = ({ elements: readonly SceneElement[] } | ChangedScene) & { title?: string };
+
+export function writeStamp(deps: AppDeps): WriteStamp {
+  return { now: deps.now().getTime(), nonce: () => randomInt(1, 2 ** 31) };
+}
+
+/**
+ * A content write as one read-compute-write: the new content is computed from
+ * the revision read and written only if that revision is still current. With
+ * `expected` (the client's expectedUpdatedAt) a changed diagram is 409
+ * stale_read and nothing is written; without it, a lost race is recomputed on
+ * the newer revision, so no concurrent write is ever silently overwritten, and
+ * contention is never the client's error. Writes to one diagram from this
+ * process run one after another, so only writers on other instances can race.
+ */
+export async function writeContent<T extends NextContent>(
+  deps: AppDeps,
+  actor: Caller,
+  id: string,
+  expected: string | null,
+  compute: (elements: () => readonly SceneElement[], current: DiagramRecord) => Promise<T> | T,
+): Promise<{ next: T; result: Extract<ContentWriteResult, { status: 'written' }> }> {
+  return oneAtATime(id, () => readComputeWrite(deps, actor, id, expected, compute));
+}
+
+async function readComputeWrite<T extends NextContent>(
+  deps: AppDeps,
+  actor: Caller,
+  id: string,
+  expected: string | null,
+  compute: (elements: () => readonly SceneElement[], current: DiagramRecord) => Promise<T> | T,
+): Promise<{ next: T; result: Extract<ContentWriteResult, { status: 'written' }> }> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * BACKOFF_MS * 2 ** attempt));
+    const current = await diagramWithElementsFor(deps, actor, id, 'write');
+    if (expected !== null && expected !== current.docUpdatedAt) throw staleRead(current.docUpdatedAt);
+    const next = await compute(() => JSON.parse(current.elementsJson) as SceneElement[], current);
+    const content =
+      'elements' in next
+        ? { elementsJson: JSON.stringify(next.elements), elementCount: next.elements.length, elementIds: new Set(next.elements.map((e) => e.id)) }
+        : { elementsJson: next.elementsJson, elementCount: next.elementCount, elementIds: new Set(next.elementIds) };
+    const result = await deps.store.writeContent({
+      id: current.id,
+      ...content,
+      expectedDocUpdatedAt: current.docUpdatedAt,
+      now: deps.now(),
+      ...(next.title === undefined ? {} : { title: next.title }),
+    });
+    if (result.status === 'written') return { next, result };
+    if (result.status === 'missing') throw new ApiError('not_found');
+    if (expected !== null) throw staleRead(result.docUpdatedAt);
+  }
+  // Ten lost races against writers on other instances: the diagram is too busy to write now, which is not the client's doing.
+  throw new ApiError('service_busy', 'the diagram kept changing under this write (writers on other servers); retry in a few seconds', { 'retry-after': '2' });
+}
+
+function staleRead(current: string | null): ApiError {
+  return new ApiError('stale_read', `the diagram changed since expectedUpdatedAt; its docUpdatedAt is now ${current}`);
+}

@@ -1,8 +1,0 @@
-import { type Caller, diagramFor } from '../http/diagram-access.ts';
-import type { AppDeps } from '../http/route.ts';
-
-/** Stars or unstars an owned diagram (the list item's `starred`); anyone but the owner gets not_found. */
-export async function setStarredFor(deps: AppDeps, caller: Caller, id: string, starred: boolean): Promise<void> {
-  const diagram = await diagramFor(deps, caller, id, 'own');
-  await deps.store.setDiagramStarred(diagram.id, starred);
-}

@@ -1,0 +1,104 @@
+/**
+ * The REST API as a Fastify plugin: every route of `routes/`, behind bearer
+ * authentication, the per-user rate limits and the route's capability; each
+ * handler parses, makes one use-case call (src/app) and presents the result.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
+import { API_PREFIX } from '../api/paths.ts';
+import type { ServiceDeps } from '../app/deps.ts';
+import { requestPath } from '../edge/errors.ts';
+import { RateLimits } from '../edge/rate-limit.ts';
+import { checkPayloadShape, parseWith, refuseUnstorableText } from '../edge/validate.ts';
+import { ApiError } from '../errors.ts';
+import { Authenticator } from './authenticate.ts';
+import type { RouteConfig } from './route.ts';
+import { apiRoutes } from './routes/index.ts';
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+const plugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) => {
+  const rateLimits = new RateLimits(deps.config, deps.store.pgPool);
+  const authenticator = new Authenticator(deps);
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (requestPath(request.url).startsWith(API_PREFIX)) reply.header('RateLimit-Policy', rateLimits.policyHeader());
+    const def = (request.routeOptions.config as RouteConfig).def;
+    if (!def || 'public' in def.access) return;
+
+    const { actor, apiEnabled } = await authenticator.resolve(request);
+    if (!apiEnabled) throw new ApiError('api_disabled', 'the API is temporarily disabled by the operator');
+
+    const limit = async (key: string) => {
+      const decision = await rateLimits.consume(key, RateLimits.bucketFor(request.method));
+      reply.header('RateLimit', RateLimits.stateHeader(decision));
+      if (!decision.allowed) {
+        throw new ApiError('rate_limited', `too many ${decision.bucket} requests; retry in ${decision.resetSeconds} s`, {
+          'retry-after': String(decision.resetSeconds),
+        });
+      }
+    };
+    if (!actor) {
+      // Unauthenticated traffic is limited per address, which also slows token guessing.
+      await limit(`ip:${request.ip}`);
+      throw new ApiError('unauthorized');
+    }
+    await limit(`user:${actor.user.id}`);
+    if (!actor.user.emailVerified && !def.allowUnverified) {
+      throw new ApiError('email_unverified', 'verify the account email address before using the API');
+    }
+    if ('capability' in def.access && !actor.capabilities.includes(def.access.capability)) {
+      throw new ApiError('insufficient_scope', `this call needs a token with the "${def.access.capability}" capability`);
+    }
+    request.actor = actor;
+  });
+
+  const methodsByUrl = new Map<string, Set<string>>();
+  for (const def of apiRoutes) {
+    const url = def.url;
+    const methods = methodsByUrl.get(url) ?? new Set<string>();
+    methods.add(def.method);
+    methodsByUrl.set(url, methods);
+    app.route({
+      method: def.method,
+      url,
+      config: { def } satisfies RouteConfig,
+      handler: async (request, reply) => {
+        if (request.body !== undefined) checkPayloadShape(request.body);
+        refuseUnstorableText({ params: request.params, query: request.query, body: request.body });
+        const body = def.body ? parseWith(def.body, request.body, 'body') : undefined;
+        const query = def.query ? parseWith(def.query, request.query, 'query') : undefined;
+        const result = await def.handler({
+          body,
+          query,
+          params: request.params as Record<string, string>,
+          actor: request.actor!,
+          deps,
+          request,
+          reply,
+        });
+        if (result.status === 204) return reply.code(204).send();
+        if ('rawJson' in result) return reply.code(result.status ?? 200).type('application/json; charset=utf-8').send(result.rawJson);
+        if ('raw' in result) {
+          return reply.code(result.status ?? 200).headers(result.headers ?? {}).type(result.contentType).send(result.raw);
+        }
+        return reply.code(result.status ?? 200).send((result as { json: unknown }).json);
+      },
+    });
+  }
+  for (const [url, allowed] of methodsByUrl) {
+    const others = METHODS.filter((m) => !allowed.has(m));
+    const allow = [...allowed, ...(allowed.has('GET') ? ['HEAD'] : [])].join(', ');
+    const extra = allowed.has('GET') ? others : [...others, 'HEAD' as const];
+    app.route({
+      method: [...extra, 'OPTIONS'],
+      url,
+      handler: async () => {
+        throw new ApiError('method_not_allowed', `allowed methods: ${allow}`, { allow });
+      },
+    });
+  }
+};
+
+/** Not encapsulated: its onRequest hook answers for the API's paths whatever matched them (a 404 under the prefix gets the rate-limit policy too). */
+export const apiPlugin = fp(plugin, { name: 'drawbridge-api' });

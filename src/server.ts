@@ -1,0 +1,132 @@
+/**
+ * The composition root: builds the services (scene workers, renderer, rate
+ * limits) over a store and settings, and mounts the transports on one
+ * Fastify server: the REST API (src/http), the web app and public pages
+ * (src/web) and the hosted MCP endpoint (src/mcp). Nothing else imports the
+ * transports; they meet only here.
+ */
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { AppDeps, SceneWorkers, ServiceDeps } from './app/deps.ts';
+import { SCENE_HEAP_MB, SCENE_TIMEOUT_MS } from './app/diagrams/content.ts';
+import { answerClientError, answerFrameworkError, clientLeft, incompleteRequest, toApiError } from './edge/errors.ts';
+import { loggerOptions } from './edge/logging.ts';
+import { pageRequestLimit } from './edge/page-limits.ts';
+import { BODY_LIMIT_BYTES } from './edge/validate.ts';
+import { ApiError } from './errors.ts';
+import { apiPlugin } from './http/api.ts';
+import { mcpEndpoint } from './mcp/endpoint.ts';
+import { Renderer } from './render/renderer.ts';
+import { webAssetsPlugin } from './web/assets.ts';
+import { publicPagePlugin } from './web/public-page.ts';
+import { webAppPlugin } from './web/web-app.ts';
+import { FairShare } from './workers/fair-share.ts';
+import { WorkerPool } from './workers/pool.ts';
+import type { SceneJob, SceneOutput } from './workers/scene-worker.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The render service (main.ts warms it; tests reach its worker processes). */
+    renderer: Renderer;
+  }
+}
+
+/** TRUST_PROXY as a hop count: the nearest `hops` proxies are believed about the client's address. */
+function hopsTrusted(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}
+
+/** Scene workers run at this nice level: below the server, above renders (10). */
+const SCENE_NICE = 5;
+/** Scene worker jobs (layout, lint, patch, edit) one caller may have running at once; the rest wait their turn. */
+const SCENE_JOBS_PER_CALLER = 2;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface BuildOptions {
+  /** Fastify/pino logger settings; defaults to JSON logs at the configured level. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the whole server over the given store and settings; the caller listens. */
+export async function buildServer(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(deps.config.logLevel),
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: typeof deps.config.trustProxy === 'number' ? hopsTrusted(deps.config.trustProxy) : deps.config.trustProxy,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    // Prototype-poisoning keys are refused with PROTO_KEY by checkPayloadShape, with a clearer answer.
+    onProtoPoisoning: 'ignore',
+    onConstructorPoisoning: 'ignore',
+    routerOptions: { ignoreTrailingSlash: true },
+    // What is refused before any route or error handler runs answers in the envelope too.
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+  });
+  const scenePool = new WorkerPool<SceneJob, SceneOutput>(new URL('./workers/scene-worker.ts', import.meta.url), {
+    size: Math.max(1, os.availableParallelism() - 1),
+    timeoutMs: SCENE_TIMEOUT_MS,
+    heapLimitMb: SCENE_HEAP_MB,
+    // Processes, not threads: a job's memory goes back to the system when its worker is replaced, and a runaway
+    // never shares the server's heap; at a lower priority than the server, so small requests stay fast.
+    kind: 'process',
+    nice: SCENE_NICE,
+  });
+  // Each caller has a share of the scene workers: one caller's burst of layouts or patches queues behind itself.
+  const sceneShare = new FairShare(SCENE_JOBS_PER_CALLER);
+  const scenes: SceneWorkers = { run: (job, caller) => sceneShare.run(caller, () => scenePool.run(job)) };
+  const { config } = deps;
+  const renderer = new Renderer({
+    faithful: config.renderFaithful,
+    workers: config.renderWorkers,
+    timeoutMs: config.renderTimeoutMs,
+    dataDirectory: config.dataDir,
+    cacheBytes: config.renderCacheBytes,
+    log: app.log,
+  });
+  app.addHook('onClose', () => Promise.all([scenePool.close(), renderer.close()]));
+  app.decorate('renderer', renderer);
+  const services: ServiceDeps = { ...deps, scenes, renderer };
+  const pageLimit = pageRequestLimit(deps.config, deps.store.pgPool);
+
+  app.removeAllContentTypeParsers();
+  // Every body is JSON, whatever Content-Type a client (curl -d, say) sends; the web app adds form parsing for its pages.
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new ApiError('invalid_json', 'request body is not valid JSON'), undefined);
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (clientLeft(error, request)) {
+      request.log.info('the client left before its request arrived in full');
+      return reply.code(400).send(incompleteRequest().toBody());
+    }
+    const apiError = toApiError(error);
+    if (apiError.code === 'internal_error') request.log.error({ err: error }, 'unhandled error');
+    else if (apiError.code === 'upstream_unavailable') request.log.warn({ err: error }, 'database unreachable');
+    reply.code(apiError.status).headers(apiError.headers).send(apiError.toBody());
+  });
+
+  app.setNotFoundHandler((_request, reply) => {
+    reply.code(404).send(new ApiError('not_found').toBody());
+  });
+
+  await app.register(apiPlugin, { deps: services });
+  await app.register(webAssetsPlugin);
+  await app.register(publicPagePlugin, { deps: services, pageLimit });
+  await app.register(webAppPlugin, { deps: services, pageLimit });
+  await app.register(mcpEndpoint);
+  return app;
+}
