@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-/** Server settings, read once from the environment (CONTRACT.md §1). */
+/** Server settings, read once from the environment (docs/operations.md lists them). */
 export interface Config {
   port: number;
   host: string;

@@ -1,6 +1,6 @@
 /**
  * The one error catalogue: every machine code the API can answer with, and its
- * HTTP status (SPEC.md "Errors"). Everything that fails throws an ApiError; the
+ * HTTP status (docs/api.md, "Errors"). Everything that fails throws an ApiError; the
  * HTTP edge turns it into the `{ error, message? }` envelope.
  */
 export const errorStatus = {

@@ -1,6 +1,6 @@
 /** Rules every way of making an account shares (the admin CLI, web sign-up). */
 
-/** Diagrams a new account may keep (SPEC.md: free accounts start with 3). */
+/** Diagrams a new account may keep: free accounts start with 3. */
 export const DEFAULT_QUOTA = 3;
 
 /** No whitespace or control characters (a NUL is not storable on PostgreSQL), one @, a dot in the domain. */

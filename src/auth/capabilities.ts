@@ -21,7 +21,7 @@ export function parseCapabilityList(text: string): Capability[] {
   return normaliseCapabilities(parts as Capability[]);
 }
 
-/** SPEC.md: the legacy `scope` is read-write only with all four capabilities. */
+/** The legacy `scope` field: `read-write` only with all four capabilities, else `read`. */
 export function legacyScope(capabilities: readonly Capability[]): 'read-write' | 'read' {
   return CAPABILITIES.every((c) => capabilities.includes(c)) ? 'read-write' : 'read';
 }

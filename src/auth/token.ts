@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /**
- * Personal access tokens (CONTRACT.md §3): `drw_pat_` + 40 base62 random
+ * Personal access tokens: `drw_pat_` + 40 base62 random
  * characters + `_` + a 6-character base62 CRC32 of everything before it.
  * The checksum lets us refuse typos and garbage without touching the database.
  */

@@ -198,7 +198,7 @@ export class DrawbridgeClient {
     return {
       bytes: res.status === 204 ? null : new Uint8Array(await res.arrayBuffer()),
       contentType: res.headers.get('content-type') ?? IMAGE_TYPES[format],
-      // SPEC.md: an empty scene is rendered at quality fast.
+      // An empty scene is answered at quality fast (there is nothing to draw faithfully).
       quality: res.headers.get('x-render-quality') === 'faithful' ? 'faithful' : 'fast',
       note: res.headers.get('x-render-note'),
     };

@@ -16,7 +16,7 @@ export interface Credentials {
   source: 'env' | 'config' | 'none';
 }
 
-/** `~/.config/drawbridge/config.json` (CONTRACT.md §1), or under XDG_CONFIG_HOME when set. */
+/** `~/.config/drawbridge/config.json`, or under XDG_CONFIG_HOME when set. */
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), '.config');
   return path.join(base, 'drawbridge', 'config.json');

@@ -1,4 +1,4 @@
-/** The image a scene too large to render gets instead (SPEC.md: over 5000 elements; docs/rendering.md: an SVG over MAX_SVG_BYTES). */
+/** The image a scene too large to render gets instead: one of over 5000 elements, or whose SVG would be over MAX_SVG_BYTES (docs/rendering.md). */
 export function placeholderSvg(elementCount: number, limit: number): string {
   return placeholder(
     `This diagram has ${elementCount.toLocaleString('en-US')} elements`,

@@ -9,7 +9,7 @@ import { Resvg } from '@resvg/resvg-js';
 import { type EditorFontFace, editorFontFaces, faceServes } from './editor-fonts.ts';
 import type { EditorFontFiles, TrueTypeFace } from './font-files.ts';
 
-/** The PNG width CONTRACT.md fixes. */
+/** Every PNG is this many pixels wide, whatever the scene's size. */
 export const PNG_WIDTH = 1024;
 /** Tall scenes are scaled down to fit this height (centred, 1024 wide still) rather than making a huge image. */
 export const MAX_PNG_HEIGHT = 8192;

@@ -1,7 +1,8 @@
 /**
- * Rendering as the API serves it (SPEC.md, GET /diagrams/:id/render): the
+ * Rendering as the API serves it (GET /diagrams/:id/render): the
  * faithful renderer in worker processes, the fast one in worker threads, a
- * disk cache in front of both, and the fallbacks and notes SPEC.md names.
+ * disk cache in front of both, and the fallbacks and notes the answer carries
+ * (docs/rendering.md).
  * Nothing here runs a render on the caller's event loop. Each caller gets a
  * fair share of the workers (FairShare), so one caller's burst cannot starve
  * the others.
@@ -34,7 +35,7 @@ export interface RenderRequest {
   elementCount: number;
   format: RenderFormat;
   quality: RenderQuality;
-  /** Fast renders only: draw catalog icons instead of placeholders (dashboard thumbnails; the API's fast preview keeps placeholders, as SPEC.md says). */
+  /** Fast renders only: draw catalog icons instead of placeholders (dashboard thumbnails; the API's fast preview keeps image placeholders). */
   icons?: boolean;
   /** Who asks (`user:<id>`, `public:<slug>`: docs/rendering.md, "Fair share"), for their fair share of the workers; a render without one is not held back. */
   caller?: string;

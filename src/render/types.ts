@@ -1,4 +1,4 @@
-/** What the renderers agree on: jobs, results and the notes SPEC.md names. */
+/** What the renderers agree on: jobs, results and the notes an answer may carry. */
 
 import type { z } from 'zod';
 import type { RenderNote as RenderNoteSchema } from '../api/schemas.ts';

@@ -36,7 +36,7 @@ export function endOfDay(date: string): Date | null {
 export function readMintForm(form: Form, now: Date): MintFormResult {
   const name = tokenName(form.name ?? '');
   if (!name) return { ok: false, problem: 'Give the token a name, so that you can tell it from the others later.' };
-  // Any non-empty subset (SPEC.md): no capability implies another.
+  // Any non-empty subset of the four capabilities: no capability implies another.
   const capabilities = CAPABILITIES.filter((c) => form[capabilityField(c)] !== undefined);
   if (capabilities.length === 0) return { ok: false, problem: 'Choose at least one capability.' };
 

@@ -1,5 +1,5 @@
-// The web app end to end, as one person's journey in headless Chromium (issue
-// 7): sign up, verify through the outbox, sign in; mint a token (shown once),
+// The web app end to end, as one person's journey in headless Chromium:
+// sign up, verify through the outbox, sign in; mint a token (shown once),
 // use it, revoke it; create a diagram over the API and find it on the
 // dashboard; open it in the editor and watch an API edit arrive without a
 // reload, then draw in the editor and read the drawing back over the API;

@@ -1,5 +1,5 @@
 /**
- * The additive edit merge behind POST /diagrams/:id/edit (CONTRACT.md §5).
+ * The additive edit merge behind POST /diagrams/:id/edit (docs/editing.md).
  *
  * Pure: a scene and a fragment in, the merged scene out, or an ApiError that
  * names the offending item (and nothing changed). Existing elements keep their
@@ -31,8 +31,8 @@ export interface EditResult {
 }
 
 /**
- * Merges an edit fragment (`{ addNodes?, addEdges?, updateNodes? }`,
- * CONTRACT.md §5) into a scene. Never mutates its input: elements it does not
+ * Merges an edit fragment (`{ addNodes?, addEdges?, updateNodes? }`)
+ * into a scene. Never mutates its input: elements it does not
  * change are returned as they are; every element it changes is a copy stamped
  * once with `touch`; new elements start at version 1. Throws an ApiError with a
  * content-model code naming the offending item (`addNodes[2] (id "db")`,

@@ -1,5 +1,5 @@
 /**
- * The patch engine behind POST /diagrams/:id/patch (CONTRACT.md §6): ordered,
+ * The patch engine behind POST /diagrams/:id/patch (docs/editing.md): ordered,
  * element-addressed ops applied to a scene all or nothing.
  *
  * After every op the scene holds what the editor relies on: both sides of

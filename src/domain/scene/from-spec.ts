@@ -207,7 +207,8 @@ export interface SceneOptions {
 /**
  * Turns a validated DiagramSpec into editor elements: shapes sized to their
  * labels (measured with the editor's font), laid out, with labels bound to
- * their shapes and arrows bound at both ends (CONTRACT.md §4 ids). Pure and
+ * their shapes and arrows bound at both ends, with deterministic ids
+ * (docs/spec.md, "Generated ids"). Pure and
  * deterministic for a given layout function.
  */
 export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): ExcalidrawElement[] {

@@ -134,7 +134,7 @@ export function parseEdge(raw: unknown, where: string): RawEdge {
   };
 }
 
-/** `<from>-to-<to>`, then `-2`, `-3`… for repeats in spec order (CONTRACT.md §4). */
+/** `<from>-to-<to>`, then `-2`, `-3`… for repeats in spec order (docs/spec.md, "Generated ids"). */
 export function assignArrowIds(edges: RawEdge[], taken: Set<string> = new Set()): SpecEdge[] {
   const used = new Set(taken);
   return edges.map((edge) => {
@@ -174,7 +174,7 @@ function checkParents(nodes: SpecNode[], index: Map<string, number>): void {
 }
 
 /**
- * Parses and validates a DiagramSpec (CONTRACT.md §4). Pure: any input yields a
+ * Parses and validates a DiagramSpec (docs/spec.md). Pure: any input yields a
  * spec or throws an ApiError with one of the content-model codes, and the
  * message names the offending element (`nodes[3]`, `edges[7] "api -> db"`).
  */

@@ -26,7 +26,7 @@ function arrowAt(text: string, at: number): (typeof ARROWS)[number] | undefined 
 }
 
 /**
- * Parses `FROM ARROW TO` with an optional `: LABEL` tail (CONTRACT.md §4).
+ * Parses `FROM ARROW TO` with an optional `: LABEL` tail (docs/spec.md, "Grammar").
  * Endpoints are bare ids, or double-quoted when they hold spaces, arrow
  * characters or a colon (`\"` and `\\` escape inside quotes).
  */

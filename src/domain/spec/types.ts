@@ -14,7 +14,7 @@ export type FillStyle = (typeof FILL_STYLES)[number];
 
 export const DIRECTIONS: readonly Direction[] = ['TB', 'BT', 'LR', 'RL'];
 
-/** Caps of CONTRACT.md §4 and SPEC.md. */
+/** The size caps of a spec (beyond them: SPEC_TOO_LARGE). */
 export const SPEC_LIMITS = {
   nodes: 1000,
   edges: 2000,

@@ -1,5 +1,5 @@
 /**
- * Accounts for people (issue 7): sign-up with email verification, sign-in and
+ * Accounts for people: sign-up with email verification, sign-in and
  * sign-out, password reset. Server-rendered forms that work without script.
  * docs/web.md ("Accounts") explains the flows and the security choices.
  */

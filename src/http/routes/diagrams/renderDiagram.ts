@@ -5,7 +5,7 @@ import { defineRoute } from '../../route.ts';
 
 const RenderQuery = z.object({
   format: RenderFormat.optional().meta({ description: '`json` (default): the envelope with svg and base64 png; `png`; `svg`' }),
-  // Anything but one of the two values (a repeated parameter included) is invalid_quality, as SPEC.md says.
+  // Anything but one of the two values (a repeated parameter included) is invalid_quality.
   quality: z.unknown().optional().meta({ type: 'string', enum: ['faithful', 'fast'], description: '`faithful` (default): the editor\'s own exporter; `fast`: the lightweight preview' }),
 });
 type RenderQuery = z.infer<typeof RenderQuery>;
