@@ -1,6 +1,11 @@
 import { type Capability, legacyScope } from '../auth/capabilities.ts';
 import type { CommentRecord, DiagramMeta, DiagramRecord, FolderRecord, PublicLinkRecord, UserRecord } from '../store/store.ts';
 
+/** The fields every answer about one diagram starts with, in this order. */
+function summary(d: DiagramMeta) {
+  return { id: d.id, title: d.title, folderId: d.folderId, ownerId: d.ownerId, createdAt: d.createdAt, updatedAt: d.updatedAt };
+}
+
 /** What leaves the server: every response body is built here, field by field. */
 export const present = {
   identity: (actor: { user: UserRecord; capabilities: readonly Capability[] }) => ({
@@ -19,38 +24,13 @@ export const present = {
     createdAt: d.createdAt,
   }),
 
-  created: (d: DiagramMeta) => ({
-    id: d.id,
-    title: d.title,
-    folderId: d.folderId,
-    ownerId: d.ownerId,
-    createdAt: d.createdAt,
-    updatedAt: d.updatedAt,
-    elementCount: d.elementCount,
-  }),
+  created: (d: DiagramMeta) => ({ ...summary(d), elementCount: d.elementCount }),
 
-  updated: (d: DiagramMeta) => ({
-    id: d.id,
-    title: d.title,
-    folderId: d.folderId,
-    ownerId: d.ownerId,
-    createdAt: d.createdAt,
-    updatedAt: d.updatedAt,
-    deletedAt: d.deletedAt,
-  }),
+  updated: (d: DiagramMeta) => ({ ...summary(d), deletedAt: d.deletedAt }),
 
   /** The full diagram as JSON text; the stored elements are spliced in without a parse/serialise round trip. */
   diagramJson: (d: DiagramRecord): string => {
-    const head = JSON.stringify({
-      id: d.id,
-      title: d.title,
-      folderId: d.folderId,
-      ownerId: d.ownerId,
-      createdAt: d.createdAt,
-      updatedAt: d.updatedAt,
-      deletedAt: d.deletedAt,
-      docUpdatedAt: d.docUpdatedAt,
-    });
+    const head = JSON.stringify({ ...summary(d), deletedAt: d.deletedAt, docUpdatedAt: d.docUpdatedAt });
     return `${head.slice(0, -1)},"scene":{"elements":${d.elementsJson},"appState":{}}}`;
   },
 

@@ -31,6 +31,11 @@ async function oneAtATime<T>(id: string, work: () => Promise<T>): Promise<T> {
 /** The content to write: elements, or elements a worker already serialised. */
 export type NextContent = ({ elements: readonly SceneElement[] } | ChangedScene) & { title?: string };
 
+/** The next content, from the current elements (parsed only if asked for) and the revision read. */
+type Compute<T> = (elements: () => readonly SceneElement[], current: DiagramRecord) => Promise<T> | T;
+/** What was written, and the store's answer. */
+type Written<T> = { next: T; result: Extract<ContentWriteResult, { status: 'written' }> };
+
 export function writeStamp(deps: AppDeps): WriteStamp {
   return { now: deps.now().getTime(), nonce: () => randomInt(1, 2 ** 31) };
 }
@@ -44,23 +49,11 @@ export function writeStamp(deps: AppDeps): WriteStamp {
  * contention is never the client's error. Writes to one diagram from this
  * process run one after another, so only writers on other instances can race.
  */
-export async function writeContent<T extends NextContent>(
-  deps: AppDeps,
-  actor: Caller,
-  id: string,
-  expected: string | null,
-  compute: (elements: () => readonly SceneElement[], current: DiagramRecord) => Promise<T> | T,
-): Promise<{ next: T; result: Extract<ContentWriteResult, { status: 'written' }> }> {
+export async function writeContent<T extends NextContent>(deps: AppDeps, actor: Caller, id: string, expected: string | null, compute: Compute<T>): Promise<Written<T>> {
   return oneAtATime(id, () => readComputeWrite(deps, actor, id, expected, compute));
 }
 
-async function readComputeWrite<T extends NextContent>(
-  deps: AppDeps,
-  actor: Caller,
-  id: string,
-  expected: string | null,
-  compute: (elements: () => readonly SceneElement[], current: DiagramRecord) => Promise<T> | T,
-): Promise<{ next: T; result: Extract<ContentWriteResult, { status: 'written' }> }> {
+async function readComputeWrite<T extends NextContent>(deps: AppDeps, actor: Caller, id: string, expected: string | null, compute: Compute<T>): Promise<Written<T>> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * BACKOFF_MS * 2 ** attempt));
     const current = await diagramWithElementsFor(deps, actor, id, 'write');
