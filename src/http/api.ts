@@ -7,11 +7,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_PREFIX } from '../api/paths.ts';
 import type { ServiceDeps } from '../app/deps.ts';
+import { TokenAuthenticator } from '../app/tokens/authenticate-token.ts';
+import { bearerToken } from '../auth/token.ts';
 import { requestPath } from '../edge/errors.ts';
 import { RateLimits } from '../edge/rate-limit.ts';
 import { checkPayloadShape, parseWith, refuseUnstorableText } from '../edge/validate.ts';
 import { ApiError } from '../errors.ts';
-import { Authenticator } from './authenticate.ts';
 import type { RouteConfig } from './route.ts';
 import { apiRoutes } from './routes/index.ts';
 
@@ -19,14 +20,16 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 const plugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) => {
   const rateLimits = new RateLimits(deps.config, deps.store.pgPool);
-  const authenticator = new Authenticator(deps);
+  const authenticator = new TokenAuthenticator(deps);
 
   app.addHook('onRequest', async (request, reply) => {
     if (requestPath(request.url).startsWith(API_PREFIX)) reply.header('RateLimit-Policy', rateLimits.policyHeader());
     const def = (request.routeOptions.config as RouteConfig).def;
     if (!def || 'public' in def.access) return;
 
-    const { actor, apiEnabled } = await authenticator.resolve(request);
+    const { holder: actor, apiEnabled } = await authenticator.resolve(bearerToken(request.headers.authorization), (error) =>
+      request.log.warn({ err: error }, 'could not record token use'),
+    );
     if (!apiEnabled) throw new ApiError('api_disabled', 'the API is temporarily disabled by the operator');
 
     const limit = async (key: string) => {

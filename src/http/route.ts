@@ -1,14 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodType } from 'zod';
 import type { Capability } from '../auth/capabilities.ts';
-import type { Caller, ServiceDeps } from '../app/deps.ts';
+import type { ServiceDeps } from '../app/deps.ts';
+import type { TokenHolder } from '../app/tokens/authenticate-token.ts';
 import type { ErrorCode } from '../errors.ts';
 
 /** The owner of the request's API token, with what the token may do. */
-export interface Actor extends Caller {
-  tokenId: string;
-  capabilities: readonly Capability[];
-}
+export type Actor = TokenHolder;
 
 export interface HandlerContext<Body, Query> {
   body: Body;
