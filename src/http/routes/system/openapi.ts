@@ -1,3 +1,4 @@
+import { OpenApiDocument } from '../../../api/schemas.ts';
 import { buildOpenApiDocument } from '../../openapi.ts';
 import { defineRoute } from '../../route.ts';
 
@@ -11,7 +12,7 @@ export const openapi = defineRoute({
   tags: ['operations'],
   summary: 'This document',
   description: 'The OpenAPI 3.1 description of the API. No token needed.',
-  response: { status: 200, description: 'OpenAPI document' },
+  response: { status: 200, schema: OpenApiDocument, description: 'OpenAPI document' },
   errors: [],
   handler: async ({ deps }) => {
     cached ??= JSON.stringify(buildOpenApiDocument(deps.config.publicUrl));
