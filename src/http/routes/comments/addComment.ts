@@ -5,7 +5,7 @@ import { diagramWithElementsFor } from '../../diagram-access.ts';
 import { present } from '../../presenters.ts';
 import { defineRoute } from '../../route.ts';
 
-export const addComment = defineRoute<CommentBody>({
+export const addComment = defineRoute({
   operationId: 'addComment',
   method: 'POST',
   url: '/api/v1/diagrams/:id/comments',

@@ -23,7 +23,7 @@ export const SPEC_CONTENT_ERRORS: ErrorCode[] = [
   'SCENE_TOO_LARGE',
 ];
 
-export const createDiagram = defineRoute<CreateDiagramBody>({
+export const createDiagram = defineRoute({
   operationId: 'createDiagram',
   method: 'POST',
   url: '/api/v1/diagrams',

@@ -5,7 +5,7 @@ import { SCENE_WORK_ERRORS, sceneWork } from '../../scene-content.ts';
 import { defineRoute } from '../../route.ts';
 import { SPEC_CONTENT_ERRORS } from './createDiagram.ts';
 
-export const editDiagram = defineRoute<EditBody>({
+export const editDiagram = defineRoute({
   operationId: 'editDiagram',
   method: 'POST',
   url: '/api/v1/diagrams/:id/edit',

@@ -4,7 +4,7 @@ import { writeContent } from '../../content-write.ts';
 import { SCENE_WORK_ERRORS, sceneWork } from '../../scene-content.ts';
 import { defineRoute } from '../../route.ts';
 
-export const patchDiagram = defineRoute<PatchBody>({
+export const patchDiagram = defineRoute({
   operationId: 'patchDiagram',
   method: 'POST',
   url: '/api/v1/diagrams/:id/patch',

@@ -8,7 +8,7 @@ import { defineRoute } from '../../route.ts';
 import { contentFromScene, contentFromSpec, SCENE_WORK_ERRORS } from '../../scene-content.ts';
 import { SPEC_CONTENT_ERRORS } from './createDiagram.ts';
 
-export const regenerateDiagram = defineRoute<RegenerateBody>({
+export const regenerateDiagram = defineRoute({
   operationId: 'regenerateDiagram',
   method: 'POST',
   url: '/api/v1/diagrams/:id/regenerate',

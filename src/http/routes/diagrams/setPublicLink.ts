@@ -7,7 +7,7 @@ import { defineRoute } from '../../route.ts';
 
 export const SLUG_LENGTH = 24;
 
-export const setPublicLink = defineRoute<PublicLinkBody>({
+export const setPublicLink = defineRoute({
   operationId: 'setPublicLink',
   method: 'PUT',
   url: '/api/v1/diagrams/:id/public-link',

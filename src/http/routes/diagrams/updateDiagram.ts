@@ -3,7 +3,7 @@ import { updateDiagramFor } from '../../../commands/update-diagram.ts';
 import { present } from '../../presenters.ts';
 import { defineRoute } from '../../route.ts';
 
-export const updateDiagram = defineRoute<UpdateDiagramBody>({
+export const updateDiagram = defineRoute({
   operationId: 'updateDiagram',
   method: 'PATCH',
   url: '/api/v1/diagrams/:id',

@@ -3,7 +3,7 @@ import { createFolderFor } from '../../../commands/create-folder.ts';
 import { present } from '../../presenters.ts';
 import { defineRoute } from '../../route.ts';
 
-export const createFolder = defineRoute<CreateFolderBody>({
+export const createFolder = defineRoute({
   operationId: 'createFolder',
   method: 'POST',
   url: '/api/v1/folders',

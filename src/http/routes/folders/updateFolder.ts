@@ -3,7 +3,7 @@ import { present } from '../../presenters.ts';
 import { defineRoute } from '../../route.ts';
 import { folderName, folderOwnedBy } from './ownership.ts';
 
-export const updateFolder = defineRoute<UpdateFolderBody>({
+export const updateFolder = defineRoute({
   operationId: 'updateFolder',
   method: 'PATCH',
   url: '/api/v1/folders/:id',
