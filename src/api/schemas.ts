@@ -128,6 +128,15 @@ export const IconList = z.object({ items: z.array(IconItem) });
 
 export const ErrorEnvelope = z.object({ error: z.string(), message: z.string().optional() });
 
+/** GET /api/v1/openapi.json: the document itself, described only as far as its top level (the OpenAPI specification defines the rest). */
+export const OpenApiDocument = z
+  .looseObject({
+    openapi: z.string(),
+    info: z.looseObject({ title: z.string(), version: z.string() }),
+    paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+  })
+  .meta({ description: 'An OpenAPI 3.1 document' });
+
 export const RenderFormat = z.enum(['json', 'png', 'svg']);
 export type RenderFormat = z.infer<typeof RenderFormat>;
 export const RenderQuality = z.enum(['faithful', 'fast']);

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodType } from 'zod';
+import type { z, ZodType } from 'zod';
 import type { Capability } from '../auth/capabilities.ts';
 import type { ServiceDeps } from '../app/deps.ts';
 import type { TokenHolder } from '../app/tokens/authenticate-token.ts';
@@ -57,8 +57,40 @@ export interface RouteDef<Body = unknown, Query = unknown> {
   handler: (ctx: HandlerContext<Body, Query>) => Promise<HandlerResult>;
 }
 
-/** Keeps the generic types of a route definition while erasing them for the registry. */
-export function defineRoute<Body = undefined, Query = undefined>(def: RouteDef<Body, Query>): RouteDef {
+/** What a schema parses to; `undefined` when there is no schema. */
+type Parsed<Schema> = Schema extends ZodType ? z.output<Schema> : undefined;
+
+/**
+ * What a handler of a route may answer: JSON that its response schema admits,
+ * at its documented status (which may be left out when it is 200); no JSON
+ * at all when no schema is documented. The input side of the schema, as the
+ * OpenAPI document is: an answer is sent as it is, never parsed. Pre-serialised
+ * JSON, raw bytes and 204 as in HandlerResult.
+ */
+export type TypedHandlerResult<Status extends number, Schema extends ZodType | undefined> =
+  | (Schema extends ZodType ? { json: z.input<Schema> } & ([Status] extends [200] ? { status?: 200 } : { status: Status }) : never)
+  | Exclude<HandlerResult, { json: unknown }>;
+
+/** A route as written: RouteDef with the body, query and response types followed from its schemas into its handler. */
+export interface RouteSpec<BodySchema extends ZodType | undefined, QuerySchema extends ZodType | undefined, Status extends number, ResponseSchema extends ZodType | undefined>
+  extends Omit<RouteDef, 'body' | 'query' | 'response' | 'handler'> {
+  body?: BodySchema;
+  query?: QuerySchema;
+  response: Omit<RouteDef['response'], 'status' | 'schema'> & { status: Status; schema?: ResponseSchema };
+  handler: (ctx: HandlerContext<Parsed<BodySchema>, Parsed<QuerySchema>>) => Promise<TypedHandlerResult<NoInfer<Status>, NoInfer<ResponseSchema>>>;
+}
+
+/**
+ * Checks a route definition against its own schemas (the handler gets the
+ * parsed body and query, and must answer what the response schema admits),
+ * then erases the types for the registry.
+ */
+export function defineRoute<
+  BodySchema extends ZodType | undefined = undefined,
+  QuerySchema extends ZodType | undefined = undefined,
+  Status extends number = number,
+  ResponseSchema extends ZodType | undefined = undefined,
+>(def: RouteSpec<BodySchema, QuerySchema, Status, ResponseSchema>): RouteDef {
   return def as unknown as RouteDef;
 }
 

@@ -9,6 +9,7 @@ import { loggerOptions } from '../../src/edge/logging.ts';
 import { buildServer } from '../../src/server.ts';
 import { openStore } from '../../src/store/open.ts';
 import type { SqlStore } from '../../src/store/sql-store.ts';
+import { type ApiResponseWatch, watchApiResponses } from './openapi-responses.ts';
 import { freshPostgresDatabase } from './postgres.ts';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -27,6 +28,14 @@ export interface Harness {
   logs(): string;
   /** Resolves once the logs match `pattern` (at once if they already do); rejects if they do not within `timeoutMs`. */
   logged(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  /**
+   * Every API answer checked against the published OpenAPI document
+   * (openapi-responses.ts). A mismatch rejects the `call` or `app.inject`
+   * that got the answer; `close` then throws every mismatch seen, including
+   * those of answers over a socket or to requests the app made itself.
+   */
+  apiResponses: ApiResponseWatch;
+  /** Closes the app and the store; throws if any API answer did not match the OpenAPI document. */
   close(): Promise<void>;
 }
 
@@ -129,7 +138,10 @@ async function buildHarness(options: HarnessOptions): Promise<Harness> {
     },
   };
   const app = await buildServer({ config, store, now: () => new Date() }, { logger: { ...loggerOptions('info'), stream } as any });
+  // Before ready: Fastify takes hooks only until then.
+  const apiResponses = watchApiResponses(app);
   await app.ready();
+  await apiResponses.ready();
 
   const harness: Harness = {
     app,
@@ -158,6 +170,7 @@ async function buildHarness(options: HarnessOptions): Promise<Harness> {
       return app.inject(request);
     },
     logs: () => logText,
+    apiResponses,
     logged(pattern, timeoutMs = 5000) {
       if (pattern.test(logText)) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
@@ -180,6 +193,13 @@ async function buildHarness(options: HarnessOptions): Promise<Harness> {
       await app.close();
       await store.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      const { mismatches } = apiResponses;
+      if (mismatches.length === 1) throw mismatches[0];
+      if (mismatches.length > 1) {
+        const shown = mismatches.slice(0, 10).map((m) => m.message);
+        if (mismatches.length > shown.length) shown.push(`… and ${mismatches.length - shown.length} more`);
+        throw new AggregateError(mismatches, `${mismatches.length} API answers did not match the OpenAPI document:\n\n${shown.join('\n\n')}`);
+      }
     },
   };
   return harness;

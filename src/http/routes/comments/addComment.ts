@@ -3,7 +3,7 @@ import { Comment, CommentBody } from '../../../api/schemas.ts';
 import { addComment as addCommentTo } from '../../../app/comments/add-comment.ts';
 import { defineRoute } from '../../route.ts';
 
-export const addComment = defineRoute<CommentBody>({
+export const addComment = defineRoute({
   operationId: 'addComment',
   method: 'POST',
   url: '/api/v1/diagrams/:id/comments',

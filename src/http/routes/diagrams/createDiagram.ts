@@ -4,7 +4,7 @@ import { SCENE_WORK_ERRORS, SPEC_CONTENT_ERRORS } from '../../../app/diagrams/co
 import { createDiagram as createDiagramFor } from '../../../app/diagrams/create-diagram.ts';
 import { defineRoute } from '../../route.ts';
 
-export const createDiagram = defineRoute<CreateDiagramBody>({
+export const createDiagram = defineRoute({
   operationId: 'createDiagram',
   method: 'POST',
   url: '/api/v1/diagrams',

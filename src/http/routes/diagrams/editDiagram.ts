@@ -3,7 +3,7 @@ import { SCENE_WORK_ERRORS, SPEC_CONTENT_ERRORS } from '../../../app/diagrams/co
 import { editDiagram as mergeFragment } from '../../../app/diagrams/edit-diagram.ts';
 import { defineRoute } from '../../route.ts';
 
-export const editDiagram = defineRoute<EditBody>({
+export const editDiagram = defineRoute({
   operationId: 'editDiagram',
   method: 'POST',
   url: '/api/v1/diagrams/:id/edit',

@@ -13,7 +13,7 @@ function pageSize(raw: string | undefined): number {
   return Math.min(MAX_PAGE_SIZE, Math.max(1, Number(raw)));
 }
 
-export const listDiagrams = defineRoute<undefined, ListDiagramsQuery>({
+export const listDiagrams = defineRoute({
   operationId: 'listDiagrams',
   method: 'GET',
   url: '/api/v1/diagrams',

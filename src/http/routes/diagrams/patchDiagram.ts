@@ -3,7 +3,7 @@ import { SCENE_WORK_ERRORS } from '../../../app/diagrams/content.ts';
 import { patchDiagram as applyOps } from '../../../app/diagrams/patch-diagram.ts';
 import { defineRoute } from '../../route.ts';
 
-export const patchDiagram = defineRoute<PatchBody>({
+export const patchDiagram = defineRoute({
   operationId: 'patchDiagram',
   method: 'POST',
   url: '/api/v1/diagrams/:id/patch',

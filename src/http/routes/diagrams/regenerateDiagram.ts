@@ -3,7 +3,7 @@ import { SCENE_WORK_ERRORS, SPEC_CONTENT_ERRORS } from '../../../app/diagrams/co
 import { regenerateDiagram as replaceScene } from '../../../app/diagrams/regenerate-diagram.ts';
 import { defineRoute } from '../../route.ts';
 
-export const regenerateDiagram = defineRoute<RegenerateBody>({
+export const regenerateDiagram = defineRoute({
   operationId: 'regenerateDiagram',
   method: 'POST',
   url: '/api/v1/diagrams/:id/regenerate',

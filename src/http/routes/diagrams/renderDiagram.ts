@@ -8,12 +8,11 @@ const RenderQuery = z.object({
   // Anything but one of the two values (a repeated parameter included) is invalid_quality.
   quality: z.unknown().optional().meta({ type: 'string', enum: ['faithful', 'fast'], description: '`faithful` (default): the editor\'s own exporter; `fast`: the lightweight preview' }),
 });
-type RenderQuery = z.infer<typeof RenderQuery>;
 
 /** What may be done with a rendered SVG opened directly in a browser: draw, nothing else. */
 const SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:";
 
-export const renderDiagram = defineRoute<undefined, RenderQuery>({
+export const renderDiagram = defineRoute({
   operationId: 'renderDiagram',
   method: 'GET',
   url: '/api/v1/diagrams/:id/render',

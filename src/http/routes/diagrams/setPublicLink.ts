@@ -3,7 +3,7 @@ import { PublicLink, PublicLinkBody } from '../../../api/schemas.ts';
 import { setPublicLink as publish } from '../../../app/public-links/set-public-link.ts';
 import { defineRoute } from '../../route.ts';
 
-export const setPublicLink = defineRoute<PublicLinkBody>({
+export const setPublicLink = defineRoute({
   operationId: 'setPublicLink',
   method: 'PUT',
   url: '/api/v1/diagrams/:id/public-link',

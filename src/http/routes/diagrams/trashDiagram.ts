@@ -10,7 +10,8 @@ export const trashDiagram = defineRoute({
   summary: 'Move a diagram to the trash',
   description: 'Owner only. Idempotent: trashing a trashed diagram is still 204. Trashed diagrams stop counting toward the quota.',
   response: { status: 204, description: 'Trashed' },
-  errors: ['not_found'],
+  // No body is expected, but one sent anyway is still parsed, and refused as any route refuses a bad body.
+  errors: ['not_found', 'invalid_json', 'payload_too_large', 'PROTO_KEY'],
   handler: async ({ params, actor, deps }) => {
     await setTrashed(deps, actor, params.id!, true);
     return { status: 204 };

@@ -3,7 +3,7 @@ import { UpdateDiagramBody, UpdatedDiagram } from '../../../api/schemas.ts';
 import { updateDiagram as changeDiagram } from '../../../app/diagrams/update-diagram.ts';
 import { defineRoute } from '../../route.ts';
 
-export const updateDiagram = defineRoute<UpdateDiagramBody>({
+export const updateDiagram = defineRoute({
   operationId: 'updateDiagram',
   method: 'PATCH',
   url: '/api/v1/diagrams/:id',

@@ -3,7 +3,7 @@ import { CreateFolderBody, Folder } from '../../../api/schemas.ts';
 import { createFolder as makeFolder } from '../../../app/folders/create-folder.ts';
 import { defineRoute } from '../../route.ts';
 
-export const createFolder = defineRoute<CreateFolderBody>({
+export const createFolder = defineRoute({
   operationId: 'createFolder',
   method: 'POST',
   url: '/api/v1/folders',

@@ -3,7 +3,7 @@ import { present } from '../../../api/presenters.ts';
 import { renameFolder } from '../../../app/folders/rename-folder.ts';
 import { defineRoute } from '../../route.ts';
 
-export const updateFolder = defineRoute<UpdateFolderBody>({
+export const updateFolder = defineRoute({
   operationId: 'updateFolder',
   method: 'PATCH',
   url: '/api/v1/folders/:id',

@@ -12,7 +12,7 @@ const presentIcon = (icon: CatalogIcon) => ({
   mimeType: icon.mimeType,
 });
 
-export const listIcons = defineRoute<undefined, IconListQuery>({
+export const listIcons = defineRoute({
   operationId: 'listIcons',
   method: 'GET',
   url: '/api/v1/icons',

@@ -1,3 +1,4 @@
+import { OpenApiDocument } from '../../../api/schemas.ts';
 import { buildOpenApiDocument } from '../../openapi.ts';
 import { defineRoute, type RouteDef } from '../../route.ts';
 
@@ -12,7 +13,7 @@ export function openapiRoute(routes: () => readonly RouteDef[]): RouteDef {
     tags: ['operations'],
     summary: 'This document',
     description: 'The OpenAPI 3.1 description of the API. No token needed.',
-    response: { status: 200, description: 'OpenAPI document' },
+    response: { status: 200, schema: OpenApiDocument, description: 'OpenAPI document' },
     errors: [],
     handler: async ({ deps }) => {
       cached ??= JSON.stringify(buildOpenApiDocument(routes(), deps.config.publicUrl));
