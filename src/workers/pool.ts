@@ -77,7 +77,7 @@ const COMPILED = import.meta.url.endsWith('.js');
  * source, `new URL('./fast-worker.ts', import.meta.url)`; compiled, that is
  * the `.js` file beside it.
  */
-export function workerEntry(file: URL): URL {
+function workerEntry(file: URL): URL {
   if (!COMPILED || !file.pathname.endsWith('.ts')) return file;
   const compiled = new URL(file.href);
   compiled.pathname = `${file.pathname.slice(0, -'.ts'.length)}.js`;
