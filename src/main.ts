@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { loadConfig } from './config.ts';
 import { buildServer } from './server.ts';
 import { openStore } from './store/open.ts';
@@ -9,10 +10,22 @@ const store = await openStore(config);
 const app = await buildServer({ config, store, now: () => new Date() });
 
 let closing = false;
+// Requests in flight when closing begins are answered with `Connection: close`, and a connection left idle
+// is closed as soon as its response is sent: a client's keep-alive connection would otherwise hold the
+// close (and the process) open for the keep-alive timeout, 72 s.
+const answering = new Set<ServerResponse>();
+app.server.on('request', (_request, response) => {
+  answering.add(response);
+  response.once('close', () => answering.delete(response));
+  response.once('finish', () => {
+    if (closing) setImmediate(() => app.server.closeIdleConnections());
+  });
+});
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     if (closing) return;
     closing = true;
+    for (const response of answering) if (!response.headersSent) response.shouldKeepAlive = false;
     app.log.info({ signal }, 'shutting down');
     app
       .close()

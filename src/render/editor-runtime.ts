@@ -7,6 +7,10 @@
  * (dist/prod/index.js) in Node needs, found by elimination:
  * - a module hook sending `@excalidraw/laser-pointer` to its ESM build: the
  *   package's `main` is a CommonJS bundle whose named exports Node cannot see;
+ *   the same hook resolves what the bundle imports as a bundler (or tsx) would,
+ *   and Node's own resolution does not when it runs compiled, without tsx:
+ *   a package's file without its `.js` (`roughjs/bin/rough`), a JSON file
+ *   without `with { type: 'json' }` (`open-color`);
  * - globals read while the bundle loads: `window` (and `window.location`),
  *   `document`, `navigator`, `devicePixelRatio`, `Element`, taken from jsdom;
  * - a stub 2D canvas context: the bundle probes one at load time, and jsdom
@@ -49,13 +53,24 @@ interface JsdomModule {
   JSDOM: new (html: string, options: { url: string }) => { window: any };
 }
 
-const LASER_POINTER_HOOKS = `
+const EDITOR_IMPORT_HOOKS = `
 export async function resolve(specifier, context, nextResolve) {
-  const resolved = await nextResolve(specifier, context);
+  let resolved;
+  try {
+    resolved = await nextResolve(specifier, context);
+  } catch (error) {
+    if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !/\\/node_modules\\//.test(context.parentURL ?? '') || /\\.[cm]?js$/.test(specifier)) throw error;
+    return nextResolve(specifier + '.js', context);
+  }
   if (specifier !== '@excalidraw/laser-pointer') return resolved;
   return { ...resolved, url: resolved.url.replace(/cjs\\.js$/, 'esm.js'), format: 'module', shortCircuit: true };
 }
 export async function load(url, context, nextLoad) {
+  if (url.endsWith('.json') && /\\/node_modules\\//.test(url) && context.importAttributes?.type !== 'json') {
+    const loaded = await nextLoad(url, { ...context, importAttributes: { ...context.importAttributes, type: 'json' } });
+    if (loaded.format !== 'json') return loaded;
+    return { format: 'module', source: 'export default ' + String(loaded.source), shortCircuit: true };
+  }
   if (!url.endsWith('/@excalidraw/laser-pointer/dist/esm.js')) return nextLoad(url, context);
   return { ...(await nextLoad(url, { ...context, format: 'module' })), format: 'module', shortCircuit: true };
 }
@@ -107,7 +122,7 @@ let editor: Promise<ExcalidrawModule> | undefined;
 /** Imports the editor's package once per process, after setting up what it needs. */
 export function loadExcalidraw(): Promise<ExcalidrawModule> {
   editor ??= (async () => {
-    register(`data:text/javascript,${encodeURIComponent(LASER_POINTER_HOOKS)}`);
+    register(`data:text/javascript,${encodeURIComponent(EDITOR_IMPORT_HOOKS)}`);
     installBrowserGlobals();
     // A specifier in a variable: TypeScript would otherwise type-check the package's React-heavy declarations.
     const specifier = '@excalidraw/excalidraw';

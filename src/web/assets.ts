@@ -47,7 +47,10 @@ export interface WebAssets {
 }
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLIENT_DIRECTORY = fileURLToPath(new URL('./client/', import.meta.url));
+// Read from src/ even when this module runs compiled from dist/ (which holds neither the browser
+// sources nor this file's source): both forms hash the same inputs and share one build.
+const CLIENT_DIRECTORY = path.join(PROJECT_ROOT, 'src', 'web', 'client');
+const THIS_SOURCE = path.join(PROJECT_ROOT, 'src', 'web', 'assets.ts');
 const CACHE_SUBDIRECTORY = 'drawbridge-web';
 const ASSET_PREFIX = '/assets';
 /** A build unused this long is removed when another is made. */
@@ -146,7 +149,7 @@ let inputHash: string | null = null;
 export function webAssetsHash(): string {
   if (inputHash !== null) return inputHash;
   const hash = createHash('sha256');
-  hash.update(fs.readFileSync(fileURLToPath(import.meta.url)));
+  hash.update(fs.readFileSync(THIS_SOURCE));
   for (const name of ['esbuild', 'react', 'react-dom']) hash.update(`\0${name}@${packageVersion(name)}`);
   hash.update(`\0@excalidraw/excalidraw@${excalidrawVersion()}`);
   for (const file of listFiles(CLIENT_DIRECTORY)) {

@@ -69,10 +69,34 @@ export interface WorkerPoolOptions {
   nice?: number;
 }
 
+/** Whether this module runs compiled (`npm run build`, dist/workers/pool.js) rather than from source through tsx. */
+const COMPILED = import.meta.url.endsWith('.js');
+
+/**
+ * The module a worker runs, in the form this process runs. Callers name the
+ * source, `new URL('./fast-worker.ts', import.meta.url)`; compiled, that is
+ * the `.js` file beside it.
+ */
+function workerEntry(file: URL): URL {
+  if (!COMPILED || !file.pathname.endsWith('.ts')) return file;
+  const compiled = new URL(file.href);
+  compiled.pathname = `${file.pathname.slice(0, -'.ts'.length)}.js`;
+  return compiled;
+}
+
+/**
+ * What a worker starts: a TypeScript entry through the bootstrap, which
+ * registers tsx first (workers do not inherit the parent's loader); a
+ * JavaScript one directly, so compiled workers never load tsx.
+ */
+function launcher(entry: URL): URL {
+  return entry.pathname.endsWith('.ts') ? new URL('./bootstrap.mjs', import.meta.url) : entry;
+}
+
 function threadWorker(entry: URL, heapLimitMb: number | undefined): WorkerHandle {
   // execArgv: []: the parent's preloads (e.g. a test runner's --import) are not the worker's business;
   // the bootstrap registers the TypeScript loader itself.
-  const worker = new Worker(new URL('./bootstrap.mjs', import.meta.url), {
+  const worker = new Worker(launcher(entry), {
     workerData: { entry: entry.href },
     execArgv: [],
     ...(heapLimitMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapLimitMb } }),
@@ -88,7 +112,7 @@ function threadWorker(entry: URL, heapLimitMb: number | undefined): WorkerHandle
 }
 
 function processWorker(entry: URL, nice: number, heapLimitMb: number | undefined): WorkerHandle {
-  const child: ChildProcess = fork(new URL('./bootstrap.mjs', import.meta.url), [entry.href], {
+  const child: ChildProcess = fork(launcher(entry), [entry.href], {
     execArgv: heapLimitMb === undefined ? [] : [`--max-old-space-size=${heapLimitMb}`],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -130,7 +154,7 @@ export class WorkerPool<In, Out> {
 
   constructor(file: URL, options: WorkerPoolOptions) {
     this.heapLimitMb = options.heapLimitMb;
-    this.file = file;
+    this.file = workerEntry(file);
     this.size = Math.max(1, options.size);
     this.timeoutMs = options.timeoutMs;
     this.startTimeoutMs = options.startTimeoutMs ?? 60_000;

@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+// `npm run build`: compiles the server (src/, per tsconfig.build.json) to dist/ and
+// copies the data files its modules read beside themselves (*.json), so `npm start`
+// runs plain JavaScript on node, without tsx.
+//
+// `--if-stale` (what `npm start` runs first) builds only when the inputs changed since
+// the last build: dist/.build-stamp holds a hash of them (the sources, the tsconfig
+// files, this script), so a repeat start costs a hash, and a built dist/ still starts
+// once the dev dependencies (TypeScript) are pruned.
+//
+// The build is written to a staging directory beside dist/ and swapped in whole:
+// a failed or interrupted build never leaves a half-written dist/.
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SRC = path.join(root, 'src');
+const DIST = path.join(root, 'dist');
+const STAMP = '.build-stamp';
+const CONFIG = 'tsconfig.build.json';
+/** Browser code: bundled by esbuild from src/ when the server starts (src/web/assets.ts), never compiled here. */
+const NOT_COMPILED = path.join(SRC, 'web', 'client');
+/** Files the compiled modules read beside themselves (font metrics, the icon catalog). */
+const COPIED = /\.json$/;
+
+function listFiles(directory) {
+  return fs
+    .readdirSync(directory, { withFileTypes: true })
+    .flatMap((entry) => {
+      const full = path.join(directory, entry.name);
+      if (full === NOT_COMPILED) return [];
+      if (entry.isDirectory()) return listFiles(full);
+      return entry.isFile() ? [full] : [];
+    })
+    .sort();
+}
+
+/** TypeScript's compiler, or null when it is not installed (it is a dev dependency). */
+function typescript() {
+  try {
+    const manifest = createRequire(import.meta.url).resolve('typescript/package.json');
+    return path.join(path.dirname(manifest), 'bin', 'tsc');
+  } catch {
+    return null;
+  }
+}
+
+/** A hash of everything the build depends on. */
+function inputHash() {
+  const hash = createHash('sha256');
+  const inputs = ['tsconfig.json', CONFIG, 'scripts/build.mjs'].map((file) => path.join(root, file)).concat(listFiles(SRC));
+  for (const file of inputs) {
+    hash.update(`${path.relative(root, file)}\0`);
+    hash.update(fs.readFileSync(file));
+    hash.update('\0');
+  }
+  return hash.digest('hex');
+}
+
+function readStamp(directory) {
+  try {
+    return fs.readFileSync(path.join(directory, STAMP), 'utf8').trim();
+  } catch {
+    return null;
+  }
+}
+
+function build(tsc, hash) {
+  const started = performance.now();
+  const staging = fs.mkdtempSync(path.join(root, '.dist-staging-'));
+  try {
+    const result = spawnSync(process.execPath, [tsc, '-p', CONFIG, '--outDir', staging], { cwd: root, stdio: 'inherit' });
+    if (result.status !== 0) throw new Error(`tsc -p ${CONFIG} failed (exit ${result.status ?? result.signal})`);
+    for (const file of listFiles(SRC)) {
+      if (!COPIED.test(file)) continue;
+      const target = path.join(staging, path.relative(SRC, file));
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.copyFileSync(file, target);
+    }
+    fs.writeFileSync(path.join(staging, STAMP), `${hash}\n`);
+    swapIn(staging, hash);
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+  console.log(`# built dist/ in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** Replaces dist/ with the staging directory; another build finishing first with the same inputs wins. */
+function swapIn(staging, hash) {
+  const old = `${staging}-old`;
+  try {
+    fs.renameSync(DIST, old);
+  } catch (error) {
+    if (error.code !== 'ENOENT') throw error;
+  }
+  try {
+    fs.renameSync(staging, DIST);
+  } catch (error) {
+    if (readStamp(DIST) !== hash) throw error;
+  } finally {
+    fs.rmSync(old, { recursive: true, force: true });
+  }
+}
+
+const ifStale = process.argv.includes('--if-stale');
+const hash = inputHash();
+if (ifStale && readStamp(DIST) === hash) process.exit(0);
+const tsc = typescript();
+if (!tsc) {
+  console.error(
+    fs.existsSync(DIST)
+      ? 'dist/ is out of date with src/ and TypeScript is not installed to rebuild it: install the dev dependencies (npm ci), then npm run build'
+      : 'dist/ is missing and TypeScript is not installed to build it: install the dev dependencies (npm ci), then npm run build',
+  );
+  process.exit(1);
+}
+try {
+  build(tsc, hash);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}
