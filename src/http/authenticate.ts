@@ -21,8 +21,8 @@ export class Authenticator {
    */
   async resolve(request: FastifyRequest): Promise<{ actor: Actor | null; apiEnabled: boolean }> {
     const token = bearerToken(request.headers.authorization);
-    const credential = token && isWellFormedToken(token) ? await this.deps.store.findCredential(hashToken(token)) : null;
-    if (!credential) return { actor: null, apiEnabled: await this.deps.store.isApiEnabled() };
+    const credential = token && isWellFormedToken(token) ? await this.deps.store.tokens.findCredential(hashToken(token)) : null;
+    if (!credential) return { actor: null, apiEnabled: await this.deps.store.operations.isApiEnabled() };
     const { token: record, user, apiEnabled } = credential;
     const now = this.deps.now();
     const expired = record.expiresAt !== null && Date.parse(record.expiresAt) <= now.getTime();
@@ -36,7 +36,7 @@ export class Authenticator {
     if (now.getTime() - last < TOUCH_INTERVAL_MS) return;
     this.lastTouched.set(tokenId, now.getTime());
     if (this.lastTouched.size > 100_000) this.lastTouched.clear();
-    this.deps.store.touchToken(tokenId, now.toISOString()).catch((error: unknown) => {
+    this.deps.store.tokens.touch(tokenId, now.toISOString()).catch((error: unknown) => {
       request.log.warn({ err: error }, 'could not record token use');
     });
   }

@@ -98,22 +98,22 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
    * together instead of queueing behind connection setup.
    */
   async function warmUp(store: Store): Promise<void> {
-    await Promise.all(Array.from({ length: 8 }, () => store.ping()));
+    await Promise.all(Array.from({ length: 8 }, () => store.operations.ping()));
   }
 
   async function createUser(store: Store, overrides: Partial<UserRecord> = {}): Promise<UserRecord> {
-    return store.createUser(userRecord(overrides));
+    return store.accounts.create(userRecord(overrides));
   }
 
   async function createDiagram(store: Store, diagram: DiagramRecord, quota = 1000): Promise<DiagramRecord> {
-    assert.equal(await store.createDiagram(diagram, quota), 'created');
+    assert.equal(await store.diagrams.create(diagram, quota), 'created');
     return diagram;
   }
 
   describe(`${engineName} store contract`, () => {
     test(`${engineName}: ping resolves`, () =>
       withStore(async (store) => {
-        await store.ping();
+        await store.operations.ping();
       }));
 
     describe('users', () => {
@@ -121,12 +121,12 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
         withStore(async (store) => {
           const first = await createUser(store);
           const second = userRecord({ email: first.email });
-          await assert.rejects(store.createUser(second), (error: unknown) => {
+          await assert.rejects(store.accounts.create(second), (error: unknown) => {
             assert.ok(error instanceof StoreConflict, `expected StoreConflict, got ${String(error)}`);
             return true;
           });
-          assert.equal(await store.findUserById(second.id), null);
-          assert.deepEqual(await store.findUserByEmail(first.email), first);
+          assert.equal(await store.accounts.findById(second.id), null);
+          assert.deepEqual(await store.accounts.findByEmail(first.email), first);
         }));
 
       test('findUserByEmail and findUserById return every field as created', () =>
@@ -134,23 +134,23 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           const verified = await createUser(store, { emailVerified: true, quota: 7, createdAt: at(1234) });
           const unverified = await createUser(store, { emailVerified: false, quota: 0, createdAt: at(99) });
           for (const user of [verified, unverified]) {
-            assert.deepEqual(await store.findUserByEmail(user.email), user);
-            assert.deepEqual(await store.findUserById(user.id), user);
+            assert.deepEqual(await store.accounts.findByEmail(user.email), user);
+            assert.deepEqual(await store.accounts.findById(user.id), user);
           }
-          assert.equal(await store.findUserByEmail(uniqueEmail('nobody')), null);
-          assert.equal(await store.findUserById(randomUUID()), null);
+          assert.equal(await store.accounts.findByEmail(uniqueEmail('nobody')), null);
+          assert.equal(await store.accounts.findById(randomUUID()), null);
         }));
 
       test('setEmailVerified and setQuota change only that user', () =>
         withStore(async (store) => {
           const user = await createUser(store, { emailVerified: false, quota: 3 });
           const other = await createUser(store, { emailVerified: false, quota: 3 });
-          await store.setEmailVerified(user.id, true);
-          await store.setQuota(user.id, 12);
-          assert.deepEqual(await store.findUserById(user.id), { ...user, emailVerified: true, quota: 12 });
-          assert.deepEqual(await store.findUserById(other.id), other);
-          await store.setEmailVerified(user.id, false);
-          assert.equal((await store.findUserById(user.id))?.emailVerified, false);
+          await store.accounts.setEmailVerified(user.id, true);
+          await store.accounts.setQuota(user.id, 12);
+          assert.deepEqual(await store.accounts.findById(user.id), { ...user, emailVerified: true, quota: 12 });
+          assert.deepEqual(await store.accounts.findById(other.id), other);
+          await store.accounts.setEmailVerified(user.id, false);
+          assert.equal((await store.accounts.findById(user.id))?.emailVerified, false);
         }));
     });
 
@@ -159,22 +159,22 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
         withStore(async (store) => {
           const user = await createUser(store);
           const other = await createUser(store);
-          assert.equal(await store.findPasswordHash(user.id), null);
-          await store.setPasswordHash(user.id, 'scrypt$hash');
-          assert.equal(await store.findPasswordHash(user.id), 'scrypt$hash');
-          assert.equal(await store.findPasswordHash(other.id), null);
-          assert.deepEqual(await store.findUserById(user.id), user, 'the user record never carries the hash');
+          assert.equal(await store.accounts.findPasswordHash(user.id), null);
+          await store.accounts.setPasswordHash(user.id, 'scrypt$hash');
+          assert.equal(await store.accounts.findPasswordHash(user.id), 'scrypt$hash');
+          assert.equal(await store.accounts.findPasswordHash(other.id), null);
+          assert.deepEqual(await store.accounts.findById(user.id), user, 'the user record never carries the hash');
         }));
 
       test('a session is found with its user until it expires, and not after it is deleted', () =>
         withStore(async (store) => {
           const user = await createUser(store);
           const session = { idHash: `s-${randomUUID()}`, userId: user.id, csrfToken: 'csrf', createdAt: at(0), expiresAt: at(1000) };
-          await store.createSession(session);
-          assert.deepEqual(await store.findSession(session.idHash, at(999)), { session, user });
-          assert.equal(await store.findSession(session.idHash, at(1000)), null, 'expired at expiresAt');
-          await store.deleteSession(session.idHash);
-          assert.equal(await store.findSession(session.idHash, at(1)), null);
+          await store.sessions.create(session);
+          assert.deepEqual(await store.sessions.find(session.idHash, at(999)), { session, user });
+          assert.equal(await store.sessions.find(session.idHash, at(1000)), null, 'expired at expiresAt');
+          await store.sessions.delete(session.idHash);
+          assert.equal(await store.sessions.find(session.idHash, at(1)), null);
         }));
 
       test('deleteSessionsOfUser ends every session of that user but the one kept, and no one else\'s', () =>
@@ -183,46 +183,46 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           const other = await createUser(store);
           const make = async (userId: string) => {
             const session = { idHash: `s-${randomUUID()}`, userId, csrfToken: 'c', createdAt: at(0), expiresAt: at(10_000) };
-            await store.createSession(session);
+            await store.sessions.create(session);
             return session.idHash;
           };
           const [kept, ended, others] = [await make(user.id), await make(user.id), await make(other.id)];
-          await store.deleteSessionsOfUser(user.id, kept);
-          assert.ok(await store.findSession(kept, at(1)));
-          assert.equal(await store.findSession(ended, at(1)), null);
-          assert.ok(await store.findSession(others, at(1)));
-          await store.deleteSessionsOfUser(user.id);
-          assert.equal(await store.findSession(kept, at(1)), null);
+          await store.sessions.deleteOfUser(user.id, kept);
+          assert.ok(await store.sessions.find(kept, at(1)));
+          assert.equal(await store.sessions.find(ended, at(1)), null);
+          assert.ok(await store.sessions.find(others, at(1)));
+          await store.sessions.deleteOfUser(user.id);
+          assert.equal(await store.sessions.find(kept, at(1)), null);
         }));
 
       test('an email token is used once, only for its purpose and before it expires, even when raced', () =>
         withStore(async (store) => {
           const user = await createUser(store);
           const token = (tokenHash: string) => ({ tokenHash, userId: user.id, purpose: 'verify_email' as const, createdAt: at(0), expiresAt: at(1000) });
-          await store.createEmailToken(token('t1'));
-          assert.equal(await store.consumeEmailToken('t1', 'reset_password', at(1)), null, 'wrong purpose');
-          const raced = await Promise.all([1, 2, 3].map(() => store.consumeEmailToken('t1', 'verify_email', at(2))));
+          await store.emailTokens.create(token('t1'));
+          assert.equal(await store.emailTokens.consume('t1', 'reset_password', at(1)), null, 'wrong purpose');
+          const raced = await Promise.all([1, 2, 3].map(() => store.emailTokens.consume('t1', 'verify_email', at(2))));
           assert.deepEqual(raced.filter((id) => id !== null), [user.id], 'exactly one use');
-          await store.createEmailToken(token('t2'));
-          assert.equal(await store.consumeEmailToken('t2', 'verify_email', at(1000)), null, 'expired');
-          assert.equal(await store.consumeEmailToken('nope', 'verify_email', at(1)), null);
+          await store.emailTokens.create(token('t2'));
+          assert.equal(await store.emailTokens.consume('t2', 'verify_email', at(1000)), null, 'expired');
+          assert.equal(await store.emailTokens.consume('nope', 'verify_email', at(1)), null);
         }));
 
       test('purgeExpired deletes expired sessions and emailed links, and keeps live ones', () =>
         withStore(async (store) => {
           const user = await createUser(store);
           const session = (idHash: string, expiresAt: string) => ({ idHash, userId: user.id, csrfToken: 'c', createdAt: at(0), expiresAt });
-          await store.createSession(session(`old-${randomUUID()}`, at(100)));
+          await store.sessions.create(session(`old-${randomUUID()}`, at(100)));
           const live = session(`live-${randomUUID()}`, at(10_000));
-          await store.createSession(live);
+          await store.sessions.create(live);
           const link = (tokenHash: string, expiresAt: string) => ({ tokenHash, userId: user.id, purpose: 'reset_password' as const, createdAt: at(0), expiresAt });
-          await store.createEmailToken(link(`old-${randomUUID()}`, at(100)));
+          await store.emailTokens.create(link(`old-${randomUUID()}`, at(100)));
           const liveLink = `live-${randomUUID()}`;
-          await store.createEmailToken(link(liveLink, at(10_000)));
-          const purged = await store.purgeExpired(at(5000));
+          await store.emailTokens.create(link(liveLink, at(10_000)));
+          const purged = await store.operations.purgeExpired(at(5000));
           assert.ok(purged.sessions >= 1 && purged.emailTokens >= 1, JSON.stringify(purged));
-          assert.ok(await store.findSession(live.idHash, at(5001)));
-          assert.equal(await store.consumeEmailToken(liveLink, 'reset_password', at(5001)), user.id);
+          assert.ok(await store.sessions.find(live.idHash, at(5001)));
+          assert.equal(await store.emailTokens.consume(liveLink, 'reset_password', at(5001)), user.id);
         }));
 
       test('setDiagramStarred stars and unstars one diagram', () =>
@@ -230,11 +230,11 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           const user = await createUser(store);
           const diagram = await createDiagram(store, diagramRecord(user.id));
           const other = await createDiagram(store, diagramRecord(user.id));
-          await store.setDiagramStarred(diagram.id, true);
-          assert.equal((await store.findDiagram(diagram.id))?.starred, true);
-          assert.equal((await store.findDiagram(other.id))?.starred, false);
-          await store.setDiagramStarred(diagram.id, false);
-          assert.equal((await store.findDiagram(diagram.id))?.starred, false);
+          await store.diagrams.setStarred(diagram.id, true);
+          assert.equal((await store.diagrams.find(diagram.id))?.starred, true);
+          assert.equal((await store.diagrams.find(other.id))?.starred, false);
+          await store.diagrams.setStarred(diagram.id, false);
+          assert.equal((await store.diagrams.find(diagram.id))?.starred, false);
         }));
     });
 
@@ -247,31 +247,31 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
             createdAt: at(10),
             expiresAt: at(86_400_000),
           });
-          await store.insertToken(token, 'hash-of-secret-1');
+          await store.tokens.insert(token, 'hash-of-secret-1');
           const other = tokenRecord(user.id, { capabilities: ['read'] });
-          await store.insertToken(other, 'hash-of-secret-2');
+          await store.tokens.insert(other, 'hash-of-secret-2');
 
-          assert.deepEqual(await store.findCredential('hash-of-secret-1'), { token, user, apiEnabled: true });
-          assert.deepEqual(await store.findCredential('hash-of-secret-2'), { token: other, user, apiEnabled: true });
-          await store.setApiEnabled(false);
-          assert.equal((await store.findCredential('hash-of-secret-1'))?.apiEnabled, false, 'the credential read carries the API switch');
-          assert.equal(await store.findCredential('hash-of-nothing'), null);
-          assert.deepEqual(await store.findToken(token.id), token);
-          assert.equal(await store.findToken(randomUUID()), null);
+          assert.deepEqual(await store.tokens.findCredential('hash-of-secret-1'), { token, user, apiEnabled: true });
+          assert.deepEqual(await store.tokens.findCredential('hash-of-secret-2'), { token: other, user, apiEnabled: true });
+          await store.operations.setApiEnabled(false);
+          assert.equal((await store.tokens.findCredential('hash-of-secret-1'))?.apiEnabled, false, 'the credential read carries the API switch');
+          assert.equal(await store.tokens.findCredential('hash-of-nothing'), null);
+          assert.deepEqual(await store.tokens.find(token.id), token);
+          assert.equal(await store.tokens.find(randomUUID()), null);
         }));
 
       test('revokeToken sets revokedAt once and a second revoke keeps the first revokedAt', () =>
         withStore(async (store) => {
           const user = await createUser(store);
           const token = tokenRecord(user.id);
-          await store.insertToken(token, 'hash-revoke');
+          await store.tokens.insert(token, 'hash-revoke');
 
-          const first = await store.revokeToken(token.id, at(100));
+          const first = await store.tokens.revoke(token.id, at(100));
           assert.deepEqual(first, { ...token, revokedAt: at(100) });
-          const second = await store.revokeToken(token.id, at(200));
+          const second = await store.tokens.revoke(token.id, at(200));
           assert.equal(second?.revokedAt, at(100));
-          assert.equal((await store.findCredential('hash-revoke'))?.token.revokedAt, at(100));
-          assert.equal(await store.revokeToken(randomUUID(), at(300)), null);
+          assert.equal((await store.tokens.findCredential('hash-revoke'))?.token.revokedAt, at(100));
+          assert.equal(await store.tokens.revoke(randomUUID(), at(300)), null);
         }));
 
       test("listTokens returns only the user's tokens, newest first", () =>
@@ -279,10 +279,10 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           const user = await createUser(store);
           const stranger = await createUser(store);
           const created = [at(30), at(10), at(50), at(20), at(40)].map((createdAt) => tokenRecord(user.id, { createdAt }));
-          for (const [i, token] of created.entries()) await store.insertToken(token, `hash-list-${i}`);
-          await store.insertToken(tokenRecord(stranger.id, { createdAt: at(60) }), 'hash-list-stranger');
+          for (const [i, token] of created.entries()) await store.tokens.insert(token, `hash-list-${i}`);
+          await store.tokens.insert(tokenRecord(stranger.id, { createdAt: at(60) }), 'hash-list-stranger');
 
-          const listed = await store.listTokens(user.id);
+          const listed = await store.tokens.list(user.id);
           assert.deepEqual(
             listed.map((t) => t.createdAt),
             [at(50), at(40), at(30), at(20), at(10)],
@@ -291,7 +291,7 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
             new Set(listed.map((t) => t.id)),
             new Set(created.map((t) => t.id)),
           );
-          assert.deepEqual(await store.listTokens(randomUUID()), []);
+          assert.deepEqual(await store.tokens.list(randomUUID()), []);
         }));
 
       test('touchToken sets lastUsedAt and nothing else', () =>
@@ -299,26 +299,26 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           const user = await createUser(store);
           const token = tokenRecord(user.id);
           const untouched = tokenRecord(user.id);
-          await store.insertToken(token, 'hash-touch');
-          await store.insertToken(untouched, 'hash-untouched');
-          await store.touchToken(token.id, at(500));
-          assert.deepEqual(await store.findToken(token.id), { ...token, lastUsedAt: at(500) });
-          await store.touchToken(token.id, at(900));
-          assert.equal((await store.findToken(token.id))?.lastUsedAt, at(900));
-          assert.deepEqual(await store.findToken(untouched.id), untouched);
+          await store.tokens.insert(token, 'hash-touch');
+          await store.tokens.insert(untouched, 'hash-untouched');
+          await store.tokens.touch(token.id, at(500));
+          assert.deepEqual(await store.tokens.find(token.id), { ...token, lastUsedAt: at(500) });
+          await store.tokens.touch(token.id, at(900));
+          assert.equal((await store.tokens.find(token.id))?.lastUsedAt, at(900));
+          assert.deepEqual(await store.tokens.find(untouched.id), untouched);
         }));
     });
 
     describe('settings', () => {
       test('the API is enabled by default and setApiEnabled toggles it', () =>
         withStore(async (store) => {
-          assert.equal(await store.isApiEnabled(), true);
-          await store.setApiEnabled(false);
-          assert.equal(await store.isApiEnabled(), false);
-          await store.setApiEnabled(false);
-          assert.equal(await store.isApiEnabled(), false);
-          await store.setApiEnabled(true);
-          assert.equal(await store.isApiEnabled(), true);
+          assert.equal(await store.operations.isApiEnabled(), true);
+          await store.operations.setApiEnabled(false);
+          assert.equal(await store.operations.isApiEnabled(), false);
+          await store.operations.setApiEnabled(false);
+          assert.equal(await store.operations.isApiEnabled(), false);
+          await store.operations.setApiEnabled(true);
+          assert.equal(await store.operations.isApiEnabled(), true);
         }));
     });
 
@@ -328,21 +328,21 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           const owner = await createUser(store);
           const author = await createUser(store);
           const workspace = { id: randomUUID(), name: 'Platform', ownerId: owner.id, createdAt: at(5) };
-          assert.deepEqual(await store.createWorkspace(workspace), workspace);
-          assert.deepEqual(await store.findWorkspace(workspace.id), workspace);
-          assert.equal(await store.findWorkspace(randomUUID()), null);
+          assert.deepEqual(await store.sharing.createWorkspace(workspace), workspace);
+          assert.deepEqual(await store.sharing.findWorkspace(workspace.id), workspace);
+          assert.equal(await store.sharing.findWorkspace(randomUUID()), null);
 
           const diagram = await createDiagram(store, diagramRecord(author.id));
-          const before = await store.findDiagramMetaForUser(diagram.id, owner.id);
+          const before = await store.diagrams.findMetaForUser(diagram.id, owner.id);
           assert.equal(before?.access.workspaceRole, null);
 
-          await store.setDiagramWorkspace(diagram.id, workspace.id);
-          const found = await store.findDiagramMetaForUser(diagram.id, owner.id);
+          await store.sharing.setDiagramWorkspace(diagram.id, workspace.id);
+          const found = await store.diagrams.findMetaForUser(diagram.id, owner.id);
           assert.deepEqual(found, {
             diagram: { ...metaOf(diagram), workspaceId: workspace.id },
             access: { ownerId: author.id, shareRole: null, workspaceRole: 'admin' },
           });
-          assert.equal((await store.findDiagramForUser(diagram.id, owner.id))?.access.workspaceRole, 'admin');
+          assert.equal((await store.diagrams.findForUser(diagram.id, owner.id))?.access.workspaceRole, 'admin');
         }));
 
       test('setWorkspaceMember adds a member and a second call replaces the role', () =>
@@ -351,21 +351,21 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           const member = await createUser(store);
           const colleague = await createUser(store);
           const outsider = await createUser(store);
-          const workspace = await store.createWorkspace({ id: randomUUID(), name: 'Docs', ownerId: owner.id, createdAt: at(0) });
+          const workspace = await store.sharing.createWorkspace({ id: randomUUID(), name: 'Docs', ownerId: owner.id, createdAt: at(0) });
           const diagram = await createDiagram(store, diagramRecord(owner.id, { workspaceId: workspace.id }));
 
-          await store.setWorkspaceMember(workspace.id, member.id, 'viewer');
-          await store.setWorkspaceMember(workspace.id, colleague.id, 'editor');
-          assert.equal((await store.findDiagramMetaForUser(diagram.id, member.id))?.access.workspaceRole, 'viewer');
+          await store.sharing.setWorkspaceMember(workspace.id, member.id, 'viewer');
+          await store.sharing.setWorkspaceMember(workspace.id, colleague.id, 'editor');
+          assert.equal((await store.diagrams.findMetaForUser(diagram.id, member.id))?.access.workspaceRole, 'viewer');
 
-          await store.setWorkspaceMember(workspace.id, member.id, 'editor');
-          assert.equal((await store.findDiagramMetaForUser(diagram.id, member.id))?.access.workspaceRole, 'editor');
-          await store.setWorkspaceMember(workspace.id, member.id, 'viewer');
-          assert.equal((await store.findDiagramMetaForUser(diagram.id, member.id))?.access.workspaceRole, 'viewer');
+          await store.sharing.setWorkspaceMember(workspace.id, member.id, 'editor');
+          assert.equal((await store.diagrams.findMetaForUser(diagram.id, member.id))?.access.workspaceRole, 'editor');
+          await store.sharing.setWorkspaceMember(workspace.id, member.id, 'viewer');
+          assert.equal((await store.diagrams.findMetaForUser(diagram.id, member.id))?.access.workspaceRole, 'viewer');
 
-          assert.equal((await store.findDiagramMetaForUser(diagram.id, colleague.id))?.access.workspaceRole, 'editor');
-          assert.equal((await store.findDiagramMetaForUser(diagram.id, owner.id))?.access.workspaceRole, 'admin');
-          assert.equal((await store.findDiagramMetaForUser(diagram.id, outsider.id))?.access.workspaceRole, null);
+          assert.equal((await store.diagrams.findMetaForUser(diagram.id, colleague.id))?.access.workspaceRole, 'editor');
+          assert.equal((await store.diagrams.findMetaForUser(diagram.id, owner.id))?.access.workspaceRole, 'admin');
+          assert.equal((await store.diagrams.findMetaForUser(diagram.id, outsider.id))?.access.workspaceRole, null);
         }));
     });
 
@@ -377,15 +377,15 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           // Another owner's diagrams do not count toward this user's quota.
           for (let i = 0; i < 3; i++) await createDiagram(store, diagramRecord(neighbour.id));
 
-          assert.equal(await store.createDiagram(diagramRecord(user.id, { createdAt: at(1) }), 2), 'created');
-          assert.equal(await store.createDiagram(diagramRecord(user.id, { createdAt: at(2) }), 2), 'created');
+          assert.equal(await store.diagrams.create(diagramRecord(user.id, { createdAt: at(1) }), 2), 'created');
+          assert.equal(await store.diagrams.create(diagramRecord(user.id, { createdAt: at(2) }), 2), 'created');
           const refused = diagramRecord(user.id, { createdAt: at(3) });
-          assert.equal(await store.createDiagram(refused, 2), 'quota_exceeded');
-          assert.equal(await store.findDiagram(refused.id), null);
-          assert.equal(await store.createDiagram(diagramRecord(user.id), 0), 'quota_exceeded');
+          assert.equal(await store.diagrams.create(refused, 2), 'quota_exceeded');
+          assert.equal(await store.diagrams.find(refused.id), null);
+          assert.equal(await store.diagrams.create(diagramRecord(user.id), 0), 'quota_exceeded');
           // A raised quota admits one more.
-          assert.equal(await store.createDiagram(diagramRecord(user.id), 3), 'created');
-          const listed = await store.listOwnedDiagrams({ ownerId: user.id, trashed: false, after: null, limit: 100 });
+          assert.equal(await store.diagrams.create(diagramRecord(user.id), 3), 'created');
+          const listed = await store.diagrams.listOwned({ ownerId: user.id, trashed: false, after: null, limit: 100 });
           assert.equal(listed.length, 3);
         }));
 
@@ -394,14 +394,14 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           const user = await createUser(store);
           const first = await createDiagram(store, diagramRecord(user.id), 2);
           await createDiagram(store, diagramRecord(user.id), 2);
-          assert.equal(await store.createDiagram(diagramRecord(user.id), 2), 'quota_exceeded');
+          assert.equal(await store.diagrams.create(diagramRecord(user.id), 2), 'quota_exceeded');
 
-          await store.setDiagramTrashed(first.id, true, at(10));
-          assert.equal(await store.createDiagram(diagramRecord(user.id), 2), 'created');
-          assert.equal(await store.createDiagram(diagramRecord(user.id), 2), 'quota_exceeded');
+          await store.diagrams.setTrashed(first.id, true, at(10));
+          assert.equal(await store.diagrams.create(diagramRecord(user.id), 2), 'created');
+          assert.equal(await store.diagrams.create(diagramRecord(user.id), 2), 'quota_exceeded');
           // A diagram created already trashed does not count either.
-          assert.equal(await store.createDiagram(diagramRecord(user.id, { deletedAt: at(1) }), 3), 'created');
-          assert.equal(await store.createDiagram(diagramRecord(user.id), 3), 'created');
+          assert.equal(await store.diagrams.create(diagramRecord(user.id, { deletedAt: at(1) }), 3), 'created');
+          assert.equal(await store.diagrams.create(diagramRecord(user.id), 3), 'created');
         }));
 
       test('concurrent createDiagram calls never overshoot the quota', () =>
@@ -411,11 +411,11 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
             const user = await createUser(store);
             const quota = 3;
             const attempts = Array.from({ length: 8 }, (_, i) => diagramRecord(user.id, { createdAt: at(i) }));
-            const outcomes = await Promise.all(attempts.map((d) => store.createDiagram(d, quota)));
+            const outcomes = await Promise.all(attempts.map((d) => store.diagrams.create(d, quota)));
             assert.equal(outcomes.filter((o) => o === 'created').length, quota, `round ${round}: created count`);
             assert.equal(outcomes.filter((o) => o === 'quota_exceeded').length, attempts.length - quota, `round ${round}: refused count`);
 
-            const stored = await store.listOwnedDiagrams({ ownerId: user.id, trashed: false, after: null, limit: 100 });
+            const stored = await store.diagrams.listOwned({ ownerId: user.id, trashed: false, after: null, limit: 100 });
             const createdIds = attempts.filter((_, i) => outcomes[i] === 'created').map((d) => d.id);
             assert.deepEqual(new Set(stored.map((d) => d.id)), new Set(createdIds), `round ${round}: stored diagrams`);
           }
@@ -430,14 +430,14 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
             '"big":12345678901234567890,\n\t"nested":{"b":[],"a":{}}} ]';
           const diagram = await createDiagram(store, diagramRecord(user.id, { elementsJson, elementCount: 1, title: 'Ünïcode ✓' }));
 
-          const found = await store.findDiagramForUser(diagram.id, user.id);
+          const found = await store.diagrams.findForUser(diagram.id, user.id);
           assert.ok(found);
           assert.equal(found.diagram.elementsJson, elementsJson);
           assert.equal(Buffer.compare(Buffer.from(found.diagram.elementsJson), Buffer.from(elementsJson)), 0);
           assert.deepEqual(found.diagram, diagram);
-          assert.deepEqual(await store.findDiagram(diagram.id), metaOf(diagram));
-          assert.equal(await store.findDiagramForUser(randomUUID(), user.id), null);
-          assert.equal(await store.findDiagramMetaForUser(randomUUID(), user.id), null);
+          assert.deepEqual(await store.diagrams.find(diagram.id), metaOf(diagram));
+          assert.equal(await store.diagrams.findForUser(randomUUID(), user.id), null);
+          assert.equal(await store.diagrams.findMetaForUser(randomUUID(), user.id), null);
         }));
 
       test('findDiagramForUser reports the share and workspace roles of the asking user and nulls for a stranger', () =>
@@ -447,15 +447,15 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           const member = await createUser(store);
           const both = await createUser(store);
           const stranger = await createUser(store);
-          const workspace = await store.createWorkspace({ id: randomUUID(), name: 'Team', ownerId: owner.id, createdAt: at(0) });
-          await store.setWorkspaceMember(workspace.id, member.id, 'editor');
-          await store.setWorkspaceMember(workspace.id, both.id, 'viewer');
+          const workspace = await store.sharing.createWorkspace({ id: randomUUID(), name: 'Team', ownerId: owner.id, createdAt: at(0) });
+          await store.sharing.setWorkspaceMember(workspace.id, member.id, 'editor');
+          await store.sharing.setWorkspaceMember(workspace.id, both.id, 'viewer');
           const diagram = await createDiagram(store, diagramRecord(owner.id, { workspaceId: workspace.id, elementsJson: '[{"id":"e1"}]', elementCount: 1 }));
           const elsewhere = await createDiagram(store, diagramRecord(owner.id));
-          await store.shareDiagram(diagram.id, sharee.id, 'viewer');
-          await store.shareDiagram(diagram.id, both.id, 'editor');
+          await store.sharing.shareDiagram(diagram.id, sharee.id, 'viewer');
+          await store.sharing.shareDiagram(diagram.id, both.id, 'editor');
           // A share on another diagram is not a share on this one.
-          await store.shareDiagram(elsewhere.id, stranger.id, 'editor');
+          await store.sharing.shareDiagram(elsewhere.id, stranger.id, 'editor');
 
           const expected = [
             [owner, { shareRole: null, workspaceRole: 'admin' }],
@@ -465,12 +465,12 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
             [stranger, { shareRole: null, workspaceRole: null }],
           ] as const;
           for (const [user, roles] of expected) {
-            const full = await store.findDiagramForUser(diagram.id, user.id);
+            const full = await store.diagrams.findForUser(diagram.id, user.id);
             assert.deepEqual(full, { diagram, access: { ownerId: owner.id, ...roles } }, `findDiagramForUser as ${user.email}`);
-            const meta = await store.findDiagramMetaForUser(diagram.id, user.id);
+            const meta = await store.diagrams.findMetaForUser(diagram.id, user.id);
             assert.deepEqual(meta, { diagram: metaOf(diagram), access: { ownerId: owner.id, ...roles } }, `findDiagramMetaForUser as ${user.email}`);
           }
-          assert.deepEqual((await store.findDiagramForUser(elsewhere.id, stranger.id))?.access, {
+          assert.deepEqual((await store.diagrams.findForUser(elsewhere.id, stranger.id))?.access, {
             ownerId: owner.id,
             shareRole: 'editor',
             workspaceRole: null,
@@ -482,12 +482,12 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           const owner = await createUser(store);
           const friend = await createUser(store);
           const diagram = await createDiagram(store, diagramRecord(owner.id));
-          await store.shareDiagram(diagram.id, friend.id, 'viewer');
-          assert.equal((await store.findDiagramMetaForUser(diagram.id, friend.id))?.access.shareRole, 'viewer');
-          await store.shareDiagram(diagram.id, friend.id, 'editor');
-          assert.equal((await store.findDiagramMetaForUser(diagram.id, friend.id))?.access.shareRole, 'editor');
-          await store.shareDiagram(diagram.id, friend.id, 'viewer');
-          assert.equal((await store.findDiagramMetaForUser(diagram.id, friend.id))?.access.shareRole, 'viewer');
+          await store.sharing.shareDiagram(diagram.id, friend.id, 'viewer');
+          assert.equal((await store.diagrams.findMetaForUser(diagram.id, friend.id))?.access.shareRole, 'viewer');
+          await store.sharing.shareDiagram(diagram.id, friend.id, 'editor');
+          assert.equal((await store.diagrams.findMetaForUser(diagram.id, friend.id))?.access.shareRole, 'editor');
+          await store.sharing.shareDiagram(diagram.id, friend.id, 'viewer');
+          assert.equal((await store.diagrams.findMetaForUser(diagram.id, friend.id))?.access.shareRole, 'viewer');
         }));
 
       test('listOwnedDiagrams lists newest first by createdAt then id', () =>
@@ -500,9 +500,9 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           for (const d of diagrams) await createDiagram(store, d);
           await createDiagram(store, diagramRecord(stranger.id, { createdAt: at(9000) }));
 
-          const listed = await store.listOwnedDiagrams({ ownerId: user.id, trashed: false, after: null, limit: 100 });
+          const listed = await store.diagrams.listOwned({ ownerId: user.id, trashed: false, after: null, limit: 100 });
           assert.deepEqual(listed, [...diagrams].sort(newestFirst).map(metaOf));
-          const limited = await store.listOwnedDiagrams({ ownerId: user.id, trashed: false, after: null, limit: 4 });
+          const limited = await store.diagrams.listOwned({ ownerId: user.id, trashed: false, after: null, limit: 4 });
           assert.deepEqual(limited, [...diagrams].sort(newestFirst).slice(0, 4).map(metaOf));
         }));
 
@@ -517,7 +517,7 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           const seen: string[] = [];
           let after: ListPosition | null = null;
           for (let page = 0; page < 20; page++) {
-            const items: DiagramMeta[] = await store.listOwnedDiagrams({ ownerId: user.id, trashed: false, after, limit: 4 });
+            const items: DiagramMeta[] = await store.diagrams.listOwned({ ownerId: user.id, trashed: false, after, limit: 4 });
             if (items.length === 0) break;
             seen.push(...items.map((d) => d.id));
             const last = items[items.length - 1]!;
@@ -543,16 +543,16 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           const diagrams = Array.from({ length: 5 }, (_, i) => diagramRecord(user.id, { createdAt: at(i) }));
           for (const d of diagrams) await createDiagram(store, d);
           const strangers = await createDiagram(store, diagramRecord(stranger.id));
-          await store.setDiagramTrashed(strangers.id, true, at(50));
-          await store.setDiagramTrashed(diagrams[1]!.id, true, at(100));
-          await store.setDiagramTrashed(diagrams[3]!.id, true, at(101));
+          await store.diagrams.setTrashed(strangers.id, true, at(50));
+          await store.diagrams.setTrashed(diagrams[1]!.id, true, at(100));
+          await store.diagrams.setTrashed(diagrams[3]!.id, true, at(101));
 
-          const active = await store.listOwnedDiagrams({ ownerId: user.id, trashed: false, after: null, limit: 100 });
+          const active = await store.diagrams.listOwned({ ownerId: user.id, trashed: false, after: null, limit: 100 });
           assert.deepEqual(
             active.map((d) => d.id),
             [diagrams[4]!, diagrams[2]!, diagrams[0]!].map((d) => d.id),
           );
-          const trashed = await store.listOwnedDiagrams({ ownerId: user.id, trashed: true, after: null, limit: 100 });
+          const trashed = await store.diagrams.listOwned({ ownerId: user.id, trashed: true, after: null, limit: 100 });
           assert.deepEqual(
             trashed.map((d) => [d.id, d.deletedAt]),
             [
@@ -566,7 +566,7 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
         withStore(async (store) => {
           const user = await createUser(store);
           const stranger = await createUser(store);
-          const folder = await store.createFolder(folderRecord(user.id));
+          const folder = await store.folders.create(folderRecord(user.id));
           const make = (title: string, i: number, extra: Partial<DiagramRecord> = {}) =>
             createDiagram(store, diagramRecord(user.id, { title, createdAt: at(i), ...extra }));
           const payments = await make('Payments flow', 1, { folderId: folder.id });
@@ -577,10 +577,10 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           await make('100 percent', 6);
           await createDiagram(store, diagramRecord(stranger.id, { title: 'Payments', folderId: folder.id, starred: true }));
           const trashedPayment = await make('payment (old)', 7);
-          await store.setDiagramTrashed(trashedPayment.id, true, at(100));
+          await store.diagrams.setTrashed(trashedPayment.id, true, at(100));
 
-          const list = async (filters: Partial<Parameters<Store['listOwnedDiagrams']>[0]>) =>
-            (await store.listOwnedDiagrams({ ownerId: user.id, trashed: false, after: null, limit: 100, ...filters })).map((d) => d.title);
+          const list = async (filters: Partial<Parameters<Store['diagrams']['listOwned']>[0]>) =>
+            (await store.diagrams.listOwned({ ownerId: user.id, trashed: false, after: null, limit: 100, ...filters })).map((d) => d.title);
           assert.deepEqual(await list({ titleContains: 'pAyMeNt' }), [filedStarred.title, refunds.title, payments.title]);
           assert.deepEqual(await list({ folderId: folder.id }), ['Login', filedStarred.title, payments.title]);
           assert.deepEqual(await list({ starredOnly: true }), [filedStarred.title, refunds.title]);
@@ -589,9 +589,9 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           assert.deepEqual(await list({ titleContains: 'e_o' }), [percent.title], '_ is a literal character, not a wildcard');
           assert.deepEqual(await list({ titleContains: 'payment', trashed: true }), [trashedPayment.title]);
 
-          const first = await store.listOwnedDiagrams({ ownerId: user.id, trashed: false, after: null, limit: 2, titleContains: 'payment' });
+          const first = await store.diagrams.listOwned({ ownerId: user.id, trashed: false, after: null, limit: 2, titleContains: 'payment' });
           const last = first.at(-1)!;
-          const rest = await store.listOwnedDiagrams({
+          const rest = await store.diagrams.listOwned({
             ownerId: user.id,
             trashed: false,
             after: { createdAt: last.createdAt, id: last.id },
@@ -605,24 +605,24 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
         withStore(async (store) => {
           const user = await createUser(store);
           const stranger = await createUser(store);
-          const [a, b] = [await store.createFolder(folderRecord(user.id)), await store.createFolder(folderRecord(user.id))];
+          const [a, b] = [await store.folders.create(folderRecord(user.id)), await store.folders.create(folderRecord(user.id))];
           await createDiagram(store, diagramRecord(user.id, { folderId: a.id, starred: true }));
           await createDiagram(store, diagramRecord(user.id, { folderId: a.id }));
           await createDiagram(store, diagramRecord(user.id, { starred: true }));
           const trashed = await createDiagram(store, diagramRecord(user.id, { folderId: b.id, starred: true }));
-          await store.setDiagramTrashed(trashed.id, true, at(10));
+          await store.diagrams.setTrashed(trashed.id, true, at(10));
           await createDiagram(store, diagramRecord(stranger.id, { folderId: a.id, starred: true }));
 
-          assert.deepEqual(await store.countOwnedDiagrams(user.id), { active: 3, starred: 2, trashed: 1, byFolder: { [a.id]: 2 } });
+          assert.deepEqual(await store.diagrams.countOwned(user.id), { active: 3, starred: 2, trashed: 1, byFolder: { [a.id]: 2 } });
           const nobody = await createUser(store);
-          assert.deepEqual(await store.countOwnedDiagrams(nobody.id), { active: 0, starred: 0, trashed: 0, byFolder: {} });
+          assert.deepEqual(await store.diagrams.countOwned(nobody.id), { active: 0, starred: 0, trashed: 0, byFolder: {} });
         }));
 
       test('updateDiagramMeta changes only the fields given', () =>
         withStore(async (store) => {
           const user = await createUser(store);
-          const folder = await store.createFolder(folderRecord(user.id));
-          const other = await store.createFolder(folderRecord(user.id));
+          const folder = await store.folders.create(folderRecord(user.id));
+          const other = await store.folders.create(folderRecord(user.id));
           const diagram = await createDiagram(
             store,
             diagramRecord(user.id, {
@@ -635,36 +635,36 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
             }),
           );
 
-          const renamed = await store.updateDiagramMeta(diagram.id, { title: 'After', updatedAt: at(10) });
+          const renamed = await store.diagrams.updateMeta(diagram.id, { title: 'After', updatedAt: at(10) });
           let expected: DiagramRecord = { ...diagram, title: 'After', updatedAt: at(10) };
           assert.deepEqual(renamed, metaOf(expected));
 
-          const moved = await store.updateDiagramMeta(diagram.id, { folderId: other.id, updatedAt: at(20) });
+          const moved = await store.diagrams.updateMeta(diagram.id, { folderId: other.id, updatedAt: at(20) });
           expected = { ...expected, folderId: other.id, updatedAt: at(20) };
           assert.deepEqual(moved, metaOf(expected));
 
-          const unfiled = await store.updateDiagramMeta(diagram.id, { folderId: null, updatedAt: at(30) });
+          const unfiled = await store.diagrams.updateMeta(diagram.id, { folderId: null, updatedAt: at(30) });
           expected = { ...expected, folderId: null, updatedAt: at(30) };
           assert.deepEqual(unfiled, metaOf(expected));
 
-          const both = await store.updateDiagramMeta(diagram.id, { title: 'Both', folderId: folder.id, updatedAt: at(40) });
+          const both = await store.diagrams.updateMeta(diagram.id, { title: 'Both', folderId: folder.id, updatedAt: at(40) });
           expected = { ...expected, title: 'Both', folderId: folder.id, updatedAt: at(40) };
           assert.deepEqual(both, metaOf(expected));
 
-          assert.deepEqual((await store.findDiagramForUser(diagram.id, user.id))?.diagram, expected);
-          assert.equal(await store.updateDiagramMeta(randomUUID(), { title: 'Ghost', updatedAt: at(50) }), null);
+          assert.deepEqual((await store.diagrams.findForUser(diagram.id, user.id))?.diagram, expected);
+          assert.equal(await store.diagrams.updateMeta(randomUUID(), { title: 'Ghost', updatedAt: at(50) }), null);
         }));
 
       test('setDiagramTrashed is idempotent and keeps the first deletedAt', () =>
         withStore(async (store) => {
           const user = await createUser(store);
           const diagram = await createDiagram(store, diagramRecord(user.id));
-          await store.setDiagramTrashed(diagram.id, true, at(100));
-          assert.equal((await store.findDiagram(diagram.id))?.deletedAt, at(100));
-          await store.setDiagramTrashed(diagram.id, true, at(200));
-          const after = await store.findDiagram(diagram.id);
+          await store.diagrams.setTrashed(diagram.id, true, at(100));
+          assert.equal((await store.diagrams.find(diagram.id))?.deletedAt, at(100));
+          await store.diagrams.setTrashed(diagram.id, true, at(200));
+          const after = await store.diagrams.find(diagram.id);
           assert.equal(after?.deletedAt, at(100));
-          const trashed = await store.listOwnedDiagrams({ ownerId: user.id, trashed: true, after: null, limit: 100 });
+          const trashed = await store.diagrams.listOwned({ ownerId: user.id, trashed: true, after: null, limit: 100 });
           assert.deepEqual(trashed.map((d) => d.id), [diagram.id]);
         }));
 
@@ -673,17 +673,17 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           const user = await createUser(store);
           const diagram = await createDiagram(store, diagramRecord(user.id));
           const active = await createDiagram(store, diagramRecord(user.id));
-          await store.setDiagramTrashed(diagram.id, true, at(100));
-          await store.setDiagramTrashed(diagram.id, false, at(200));
-          assert.equal((await store.findDiagram(diagram.id))?.deletedAt, null);
-          const listed = await store.listOwnedDiagrams({ ownerId: user.id, trashed: false, after: null, limit: 100 });
+          await store.diagrams.setTrashed(diagram.id, true, at(100));
+          await store.diagrams.setTrashed(diagram.id, false, at(200));
+          assert.equal((await store.diagrams.find(diagram.id))?.deletedAt, null);
+          const listed = await store.diagrams.listOwned({ ownerId: user.id, trashed: false, after: null, limit: 100 });
           assert.deepEqual(new Set(listed.map((d) => d.id)), new Set([diagram.id, active.id]));
 
-          await store.setDiagramTrashed(active.id, false, at(300));
-          assert.deepEqual(await store.findDiagram(active.id), metaOf(active));
+          await store.diagrams.setTrashed(active.id, false, at(300));
+          assert.deepEqual(await store.diagrams.find(active.id), metaOf(active));
           // Trashing again after a restore records the new time.
-          await store.setDiagramTrashed(diagram.id, true, at(400));
-          assert.equal((await store.findDiagram(diagram.id))?.deletedAt, at(400));
+          await store.diagrams.setTrashed(diagram.id, true, at(400));
+          assert.equal((await store.diagrams.find(diagram.id))?.deletedAt, at(400));
         }));
     });
 
@@ -693,58 +693,58 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           const user = await createUser(store);
           const stranger = await createUser(store);
           // Names run backwards so the order cannot come from sorting by name.
-          const top = await store.createFolder(folderRecord(user.id, { name: 'Zeta', createdAt: at(1), updatedAt: at(1) }));
-          const child = await store.createFolder(folderRecord(user.id, { name: 'Mu', parentId: top.id, createdAt: at(2), updatedAt: at(5) }));
-          const last = await store.createFolder(folderRecord(user.id, { name: 'Alpha', createdAt: at(3), updatedAt: at(3) }));
-          await store.createFolder(folderRecord(stranger.id, { createdAt: at(0) }));
+          const top = await store.folders.create(folderRecord(user.id, { name: 'Zeta', createdAt: at(1), updatedAt: at(1) }));
+          const child = await store.folders.create(folderRecord(user.id, { name: 'Mu', parentId: top.id, createdAt: at(2), updatedAt: at(5) }));
+          const last = await store.folders.create(folderRecord(user.id, { name: 'Alpha', createdAt: at(3), updatedAt: at(3) }));
+          await store.folders.create(folderRecord(stranger.id, { createdAt: at(0) }));
 
-          assert.deepEqual(await store.listFolders(user.id), [top, child, last]);
-          assert.deepEqual(await store.findFolder(child.id), child);
-          assert.equal(await store.findFolder(randomUUID()), null);
-          assert.deepEqual(await store.listFolders(randomUUID()), []);
+          assert.deepEqual(await store.folders.list(user.id), [top, child, last]);
+          assert.deepEqual(await store.folders.find(child.id), child);
+          assert.equal(await store.folders.find(randomUUID()), null);
+          assert.deepEqual(await store.folders.list(randomUUID()), []);
         }));
 
       test('renameFolder changes the name and updatedAt only', () =>
         withStore(async (store) => {
           const user = await createUser(store);
-          const parent = await store.createFolder(folderRecord(user.id, { name: 'Parent' }));
-          const folder = await store.createFolder(folderRecord(user.id, { name: 'Old', parentId: parent.id, createdAt: at(1), updatedAt: at(1) }));
-          const renamed = await store.renameFolder(folder.id, 'New', at(50));
+          const parent = await store.folders.create(folderRecord(user.id, { name: 'Parent' }));
+          const folder = await store.folders.create(folderRecord(user.id, { name: 'Old', parentId: parent.id, createdAt: at(1), updatedAt: at(1) }));
+          const renamed = await store.folders.rename(folder.id, 'New', at(50));
           assert.deepEqual(renamed, { ...folder, name: 'New', updatedAt: at(50) });
-          assert.deepEqual(await store.findFolder(folder.id), renamed);
-          assert.deepEqual(await store.findFolder(parent.id), parent);
-          assert.equal(await store.renameFolder(randomUUID(), 'Ghost', at(60)), null);
+          assert.deepEqual(await store.folders.find(folder.id), renamed);
+          assert.deepEqual(await store.folders.find(parent.id), parent);
+          assert.equal(await store.folders.rename(randomUUID(), 'Ghost', at(60)), null);
         }));
 
       test('deleteFolder unfiles its diagrams and moves its subfolders to its parent', () =>
         withStore(async (store) => {
           const user = await createUser(store);
-          const top = await store.createFolder(folderRecord(user.id, { name: 'top', createdAt: at(1) }));
-          const middle = await store.createFolder(folderRecord(user.id, { name: 'middle', parentId: top.id, createdAt: at(2) }));
-          const leafA = await store.createFolder(folderRecord(user.id, { name: 'leaf a', parentId: middle.id, createdAt: at(3) }));
-          const leafB = await store.createFolder(folderRecord(user.id, { name: 'leaf b', parentId: middle.id, createdAt: at(4) }));
+          const top = await store.folders.create(folderRecord(user.id, { name: 'top', createdAt: at(1) }));
+          const middle = await store.folders.create(folderRecord(user.id, { name: 'middle', parentId: top.id, createdAt: at(2) }));
+          const leafA = await store.folders.create(folderRecord(user.id, { name: 'leaf a', parentId: middle.id, createdAt: at(3) }));
+          const leafB = await store.folders.create(folderRecord(user.id, { name: 'leaf b', parentId: middle.id, createdAt: at(4) }));
           const inMiddle = await createDiagram(store, diagramRecord(user.id, { folderId: middle.id }));
           const inLeaf = await createDiagram(store, diagramRecord(user.id, { folderId: leafA.id }));
           const inTop = await createDiagram(store, diagramRecord(user.id, { folderId: top.id }));
 
-          await store.deleteFolder(middle.id, at(100));
-          assert.equal(await store.findFolder(middle.id), null);
-          assert.equal((await store.findFolder(leafA.id))?.parentId, top.id);
-          assert.equal((await store.findFolder(leafB.id))?.parentId, top.id);
-          assert.equal((await store.findDiagram(inMiddle.id))?.folderId, null);
-          assert.equal((await store.findDiagram(inLeaf.id))?.folderId, leafA.id);
-          assert.equal((await store.findDiagram(inTop.id))?.folderId, top.id);
+          await store.folders.delete(middle.id, at(100));
+          assert.equal(await store.folders.find(middle.id), null);
+          assert.equal((await store.folders.find(leafA.id))?.parentId, top.id);
+          assert.equal((await store.folders.find(leafB.id))?.parentId, top.id);
+          assert.equal((await store.diagrams.find(inMiddle.id))?.folderId, null);
+          assert.equal((await store.diagrams.find(inLeaf.id))?.folderId, leafA.id);
+          assert.equal((await store.diagrams.find(inTop.id))?.folderId, top.id);
           assert.deepEqual(
-            (await store.listFolders(user.id)).map((f) => f.id),
+            (await store.folders.list(user.id)).map((f) => f.id),
             [top.id, leafA.id, leafB.id],
           );
 
           // Deleting a top-level folder moves its subfolders to the top level.
-          await store.deleteFolder(top.id, at(200));
-          assert.equal((await store.findFolder(leafA.id))?.parentId, null);
-          assert.equal((await store.findFolder(leafB.id))?.parentId, null);
-          assert.equal((await store.findDiagram(inTop.id))?.folderId, null);
-          assert.equal((await store.findDiagram(inLeaf.id))?.folderId, leafA.id);
+          await store.folders.delete(top.id, at(200));
+          assert.equal((await store.folders.find(leafA.id))?.parentId, null);
+          assert.equal((await store.folders.find(leafB.id))?.parentId, null);
+          assert.equal((await store.diagrams.find(inTop.id))?.folderId, null);
+          assert.equal((await store.diagrams.find(inLeaf.id))?.folderId, leafA.id);
         }));
     });
 
@@ -754,14 +754,14 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           const user = await createUser(store);
           const diagram = await createDiagram(store, diagramRecord(user.id));
           const plain = await createDiagram(store, diagramRecord(user.id));
-          assert.equal(await store.findPublicLink(diagram.id), null);
+          assert.equal(await store.publicLinks.find(diagram.id), null);
 
-          const created = await store.updatePublicLink(diagram.id, { enabled: true, passwordHash: 'pw-hash' }, 'slug-first', at(10));
+          const created = await store.publicLinks.update(diagram.id, { enabled: true, passwordHash: 'pw-hash' }, 'slug-first', at(10));
           const expected = { diagramId: diagram.id, slug: 'slug-first', enabled: true, passwordHash: 'pw-hash', version: 1, updatedAt: at(10) };
           assert.deepEqual(created, expected);
-          assert.deepEqual(await store.findPublicLink(diagram.id), expected);
+          assert.deepEqual(await store.publicLinks.find(diagram.id), expected);
 
-          const withoutPassword = await store.updatePublicLink(plain.id, { enabled: false }, 'slug-plain', at(20));
+          const withoutPassword = await store.publicLinks.update(plain.id, { enabled: false }, 'slug-plain', at(20));
           assert.deepEqual(withoutPassword, { diagramId: plain.id, slug: 'slug-plain', enabled: false, passwordHash: null, version: 1, updatedAt: at(20) });
         }));
 
@@ -769,9 +769,9 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
         withStore(async (store) => {
           const user = await createUser(store);
           const diagram = await createDiagram(store, diagramRecord(user.id));
-          await store.updatePublicLink(diagram.id, { enabled: true }, 'slug-kept', at(1));
+          await store.publicLinks.update(diagram.id, { enabled: true }, 'slug-kept', at(1));
           for (let call = 2; call <= 5; call++) {
-            const link = await store.updatePublicLink(diagram.id, { enabled: call % 2 === 0 }, `slug-ignored-${call}`, at(call));
+            const link = await store.publicLinks.update(diagram.id, { enabled: call % 2 === 0 }, `slug-ignored-${call}`, at(call));
             assert.deepEqual(link, {
               diagramId: diagram.id,
               slug: 'slug-kept',
@@ -781,25 +781,25 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
               updatedAt: at(call),
             });
           }
-          assert.equal((await store.findPublicLink(diagram.id))?.version, 5);
-          assert.equal(await store.findPublicLinkBySlug('slug-ignored-3'), null);
+          assert.equal((await store.publicLinks.find(diagram.id))?.version, 5);
+          assert.equal(await store.publicLinks.findBySlug('slug-ignored-3'), null);
         }));
 
       test('updatePublicLink leaves the password hash alone when passwordHash is undefined and clears it with null', () =>
         withStore(async (store) => {
           const user = await createUser(store);
           const diagram = await createDiagram(store, diagramRecord(user.id));
-          await store.updatePublicLink(diagram.id, { enabled: true, passwordHash: 'hash-1' }, 'slug-pw', at(1));
-          const kept = await store.updatePublicLink(diagram.id, { enabled: false }, 'slug-pw', at(2));
+          await store.publicLinks.update(diagram.id, { enabled: true, passwordHash: 'hash-1' }, 'slug-pw', at(1));
+          const kept = await store.publicLinks.update(diagram.id, { enabled: false }, 'slug-pw', at(2));
           assert.equal(kept.passwordHash, 'hash-1');
           assert.equal(kept.enabled, false);
-          const replaced = await store.updatePublicLink(diagram.id, { enabled: true, passwordHash: 'hash-2' }, 'slug-pw', at(3));
+          const replaced = await store.publicLinks.update(diagram.id, { enabled: true, passwordHash: 'hash-2' }, 'slug-pw', at(3));
           assert.equal(replaced.passwordHash, 'hash-2');
-          const cleared = await store.updatePublicLink(diagram.id, { enabled: true, passwordHash: null }, 'slug-pw', at(4));
+          const cleared = await store.publicLinks.update(diagram.id, { enabled: true, passwordHash: null }, 'slug-pw', at(4));
           assert.equal(cleared.passwordHash, null);
-          const stillCleared = await store.updatePublicLink(diagram.id, { enabled: true }, 'slug-pw', at(5));
+          const stillCleared = await store.publicLinks.update(diagram.id, { enabled: true }, 'slug-pw', at(5));
           assert.equal(stillCleared.passwordHash, null);
-          assert.deepEqual(await store.findPublicLink(diagram.id), stillCleared);
+          assert.deepEqual(await store.publicLinks.find(diagram.id), stillCleared);
           assert.equal(stillCleared.version, 5);
         }));
 
@@ -810,14 +810,14 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
             const user = await createUser(store);
             for (let round = 0; round < RACE_ROUNDS; round++) {
               const diagram = await createDiagram(store, diagramRecord(user.id));
-              for (let i = 1; i <= prior; i++) await store.updatePublicLink(diagram.id, { enabled: true }, `slug-race-${round}`, at(i));
+              for (let i = 1; i <= prior; i++) await store.publicLinks.update(diagram.id, { enabled: true }, `slug-race-${round}`, at(i));
 
               const results = await Promise.all(
-                Array.from({ length: 5 }, (_, i) => store.updatePublicLink(diagram.id, { enabled: true }, `slug-race-${round}-${i}`, at(100 + i))),
+                Array.from({ length: 5 }, (_, i) => store.publicLinks.update(diagram.id, { enabled: true }, `slug-race-${round}-${i}`, at(100 + i))),
               );
               const versions = results.map((r) => r.version).sort((a, b) => a - b);
               assert.deepEqual(versions, [prior + 1, prior + 2, prior + 3, prior + 4, prior + 5], `round ${round}: versions`);
-              const final = await store.findPublicLink(diagram.id);
+              const final = await store.publicLinks.find(diagram.id);
               assert.equal(final?.version, prior + 5, `round ${round}: final version`);
               assert.equal(new Set(results.map((r) => r.slug)).size, 1, `round ${round}: every caller sees the one slug`);
               assert.equal(final?.slug, results[0]!.slug, `round ${round}: stored slug`);
@@ -831,16 +831,16 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           const elementsJson = '[{"id":"n1","type":"rectangle", "label":"\u00fc"}]';
           const diagram = await createDiagram(store, diagramRecord(user.id, { title: 'Published', elementsJson, elementCount: 1, updatedAt: at(3) }));
           const other = await createDiagram(store, diagramRecord(user.id));
-          const link = await store.updatePublicLink(diagram.id, { enabled: true, passwordHash: 'h' }, 'slug-find', at(7));
-          await store.updatePublicLink(other.id, { enabled: true }, 'slug-other', at(8));
+          const link = await store.publicLinks.update(diagram.id, { enabled: true, passwordHash: 'h' }, 'slug-find', at(7));
+          await store.publicLinks.update(other.id, { enabled: true }, 'slug-other', at(8));
 
-          const found = await store.findPublicLinkBySlug('slug-find');
+          const found = await store.publicLinks.findBySlug('slug-find');
           // Both tables have an updated_at column; the link must carry its own.
           assert.equal(found?.link.updatedAt, at(7), "the link's own updatedAt, not the diagram's");
           assert.deepEqual(found, { link, diagram });
           assert.equal(found?.diagram.elementsJson, elementsJson);
-          assert.equal((await store.findPublicLinkBySlug('slug-other'))?.diagram.id, other.id);
-          assert.equal(await store.findPublicLinkBySlug('slug-missing'), null);
+          assert.equal((await store.publicLinks.findBySlug('slug-other'))?.diagram.id, other.id);
+          assert.equal(await store.publicLinks.findBySlug('slug-missing'), null);
         }));
     });
 
@@ -861,13 +861,13 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           const now = new Date(at(10));
           const revisions: string[] = [];
           for (let i = 0; i < 5; i++) {
-            const result = await store.writeContent(write(diagram.id, null, [`e${i}`], now));
+            const result = await store.diagrams.writeContent(write(diagram.id, null, [`e${i}`], now));
             assert.equal(result.status, 'written');
             revisions.push((result as { docUpdatedAt: string }).docUpdatedAt);
           }
           assert.deepEqual(revisions, [...revisions].sort());
           assert.equal(new Set(revisions).size, 5);
-          const read = await store.findDiagramForUser(diagram.id, user.id);
+          const read = await store.diagrams.findForUser(diagram.id, user.id);
           assert.equal(read?.diagram.elementsJson, '[{"id":"e4","type":"rectangle"}]');
           assert.equal(read?.diagram.docUpdatedAt, revisions[4]);
           assert.equal(read?.diagram.elementCount, 1);
@@ -877,10 +877,10 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
         withStore(async (store) => {
           const user = await createUser(store);
           const diagram = await createDiagram(store, diagramRecord(user.id, { docUpdatedAt: at(5), elementsJson: '[]' }));
-          const stale = await store.writeContent(write(diagram.id, at(4), ['x'], new Date(at(10))));
+          const stale = await store.diagrams.writeContent(write(diagram.id, at(4), ['x'], new Date(at(10))));
           assert.deepEqual(stale, { status: 'stale', docUpdatedAt: at(5) });
-          assert.equal((await store.findDiagramForUser(diagram.id, user.id))?.diagram.elementsJson, '[]');
-          assert.deepEqual(await store.writeContent(write(randomUUID(), null, [], new Date(at(10)))), { status: 'missing' });
+          assert.equal((await store.diagrams.findForUser(diagram.id, user.id))?.diagram.elementsJson, '[]');
+          assert.deepEqual(await store.diagrams.writeContent(write(randomUUID(), null, [], new Date(at(10)))), { status: 'missing' });
         }));
 
       test('of concurrent writes expecting the same revision exactly one is written', () =>
@@ -888,7 +888,7 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
           await warmUp(store);
           const user = await createUser(store);
           const diagram = await createDiagram(store, diagramRecord(user.id, { docUpdatedAt: at(5) }));
-          const results = await Promise.all(Array.from({ length: 8 }, (_, i) => store.writeContent(write(diagram.id, at(5), [`w${i}`], new Date(at(10))))));
+          const results = await Promise.all(Array.from({ length: 8 }, (_, i) => store.diagrams.writeContent(write(diagram.id, at(5), [`w${i}`], new Date(at(10))))));
           assert.equal(results.filter((r) => r.status === 'written').length, 1);
           assert.equal(results.filter((r) => r.status === 'stale').length, 7);
         }));
@@ -907,14 +907,14 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
             resolved: false,
             resolvedReason: null,
           });
-          await store.addComment(comment('keep', 1));
-          await store.addComment(comment('gone', 2));
-          await store.addComment(comment(null, 3));
-          const first = await store.writeContent(write(diagram.id, null, ['keep'], new Date(at(10))));
+          await store.comments.add(comment('keep', 1));
+          await store.comments.add(comment('gone', 2));
+          await store.comments.add(comment(null, 3));
+          const first = await store.diagrams.writeContent(write(diagram.id, null, ['keep'], new Date(at(10))));
           assert.equal(first.status === 'written' && first.orphanedComments, 1);
-          const second = await store.writeContent(write(diagram.id, null, [], new Date(at(11))));
+          const second = await store.diagrams.writeContent(write(diagram.id, null, [], new Date(at(11))));
           assert.equal(second.status === 'written' && second.orphanedComments, 1);
-          const listed = await store.listComments(diagram.id);
+          const listed = await store.comments.list(diagram.id);
           assert.deepEqual(
             listed.map((c) => [c.body, c.resolved, c.resolvedReason]),
             [
