@@ -7,6 +7,7 @@ import type { FolderStore } from './folders.ts';
 import type { Engine } from './migrations.ts';
 import type { OperationsStore } from './operations.ts';
 import type { PublicLinkStore } from './public-links.ts';
+import type { RateLimitStore } from './rate-limits.ts';
 import type { Database } from './schema.ts';
 import type { EmailTokenStore, SessionStore } from './sessions.ts';
 import type { SharingStore } from './sharing.ts';
@@ -16,6 +17,7 @@ import { diagramsShared, SqlDiagrams } from './sql/diagrams.ts';
 import { SqlFolders } from './sql/folders.ts';
 import { operationsQueries, SqlOperations } from './sql/operations.ts';
 import { SqlPublicLinks } from './sql/public-links.ts';
+import { MemoryRateLimits, PostgresRateLimits } from './sql/rate-limits.ts';
 import { rootScope, type SqlScope, transactionScope } from './sql/scope.ts';
 import { SqlSessions, SqlEmailTokens } from './sql/sessions.ts';
 import { SqlSharing } from './sql/sharing.ts';
@@ -32,8 +34,7 @@ export class SqlStore implements Store {
   readonly engine: Engine;
   /** The database, for migrations and for tests that set up what no method writes. */
   readonly db: Kysely<Database>;
-  /** The PostgreSQL pool, for components that share it (rate limits); null on SQLite. */
-  readonly pgPool: pg.Pool | null;
+  readonly rateLimits: RateLimitStore;
   readonly accounts: AccountStore;
   readonly sessions: SessionStore;
   readonly emailTokens: EmailTokenStore;
@@ -47,12 +48,12 @@ export class SqlStore implements Store {
   private readonly bind: (scope: SqlScope) => StoreAggregates;
   private readonly onClose: () => Promise<void>;
 
-  /** `pgPool`: the pool behind `db` on PostgreSQL; null on SQLite. */
+  /** `pgPool`: the pool behind `db` on PostgreSQL, where the rate-limit counters are kept too; null on SQLite. */
   constructor(db: Kysely<Database>, engine: Engine, options: { pgPool?: pg.Pool | null; onClose?: () => Promise<void> } = {}) {
     this.db = db;
     this.engine = engine;
     this.onClose = options.onClose ?? (async () => {});
-    this.pgPool = options.pgPool ?? null;
+    this.rateLimits = options.pgPool ? new PostgresRateLimits(options.pgPool) : new MemoryRateLimits();
     // Compiled once per store, shared by every scope.
     const diagrams = diagramsShared(db);
     const tokens = tokenQueries(db);

@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import type { AccountStore } from './accounts.ts';
 import type { CommentStore } from './comments.ts';
 import type { DiagramStore } from './diagrams.ts';
@@ -6,6 +5,7 @@ import type { FolderStore } from './folders.ts';
 import type { Engine } from './migrations.ts';
 import type { OperationsStore } from './operations.ts';
 import type { PublicLinkStore } from './public-links.ts';
+import type { RateLimitStore } from './rate-limits.ts';
 import type { EmailTokenStore, SessionStore } from './sessions.ts';
 import type { SharingStore } from './sharing.ts';
 import type { TokenStore } from './tokens.ts';
@@ -26,6 +26,7 @@ export type {
 export type { FolderRecord, FolderStore } from './folders.ts';
 export type { OperationsStore } from './operations.ts';
 export type { PublicLinkRecord, PublicLinkStore } from './public-links.ts';
+export type { RateLimitBudget, RateLimitStore } from './rate-limits.ts';
 export type { EmailTokenPurpose, EmailTokenRecord, EmailTokenStore, SessionRecord, SessionStore } from './sessions.ts';
 export type { SharingStore, WorkspaceRecord } from './sharing.ts';
 export type { Credential, TokenRecord, TokenStore } from './tokens.ts';
@@ -49,13 +50,13 @@ export interface StoreAggregates {
 
 /**
  * Everything the service keeps. The use cases, the admin CLI and the tests only
- * ever see this; the engine is chosen at open time.
+ * ever see this; the engine is chosen at open time and nothing of it shows here.
  */
 export interface Store extends StoreAggregates {
   /** Which database is behind the store, for the startup log. */
   readonly engine: Engine;
-  /** The PostgreSQL pool, shared with components that keep state there (rate limits); null on SQLite. */
-  readonly pgPool: pg.Pool | null;
+  /** Rate-limit counters, kept where the engine keeps them (not transactional). */
+  readonly rateLimits: RateLimitStore;
   /**
    * Runs `work` as one unit of work: what it does through `tx` is committed
    * together when it resolves, and none of it is when it throws (the error is
