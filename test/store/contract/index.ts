@@ -8,14 +8,16 @@ import { contractContext } from './fixtures.ts';
 import { foldersContract } from './folders.ts';
 import { operationsContract } from './operations.ts';
 import { publicLinksContract } from './public-links.ts';
+import { rateLimitsContract } from './rate-limits.ts';
 import { sessionsContract } from './sessions.ts';
 import { sharingContract } from './sharing.ts';
 import { tokensContract } from './tokens.ts';
+import { unitOfWorkContract } from './unit-of-work.ts';
 
 /**
  * The storage contract: every rule a Store implementation must keep, one file
- * per aggregate, run against each engine. Each test opens a fresh store and
- * closes it, so no test sees another's rows.
+ * per aggregate and one for the unit of work, run against each engine. Each
+ * test opens a fresh store and closes it, so no test sees another's rows.
  */
 export function defineStoreContract(engineName: string, open: () => Promise<Store>): void {
   const context = contractContext(engineName, open);
@@ -30,5 +32,7 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
     contentWritesContract(context);
     foldersContract(context);
     publicLinksContract(context);
+    unitOfWorkContract(context);
+    rateLimitsContract(context);
   });
 }
