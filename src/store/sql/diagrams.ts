@@ -97,12 +97,11 @@ export class SqlDiagrams implements DiagramStore {
     if (elementsJson === undefined) {
       const [content] = await this.shared.elements(this.scope.db, { id });
       if (!content) return null;
-      const read = content.elements;
-      elementsJson = read;
+      const { elements, doc_updated_at: revision } = content;
+      elementsJson = elements;
       // Report the revision of the elements actually read, should a write land in between.
-      const revision = content.doc_updated_at;
       meta.docUpdatedAt = revision;
-      this.scope.afterCommit(() => this.shared.elementsCache.set(id, revision, read));
+      this.scope.afterCommit(() => this.shared.elementsCache.set(id, revision, elements));
     }
     return { diagram: { ...meta, elementsJson }, access: access(row) };
   }
