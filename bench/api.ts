@@ -245,7 +245,7 @@ async function seed(dataDir: string, scene: Record<string, unknown>[]) {
       };
       tokens.push(minted.token);
     }
-    const owner = await store.findUserByEmail('bench-user-0@bench.example');
+    const owner = await store.accounts.findByEmail('bench-user-0@bench.example');
     if (!owner) throw new Error('seeded owner not found');
     const elementsJson = JSON.stringify(scene);
     const start = Date.now() - DIAGRAMS * 1000;
@@ -266,7 +266,7 @@ async function seed(dataDir: string, scene: Record<string, unknown>[]) {
         docUpdatedAt: at,
         deletedAt: null,
       };
-      if ((await store.createDiagram(diagram, BIG_QUOTA)) !== 'created') throw new Error('seeding a diagram failed');
+      if ((await store.diagrams.create(diagram, BIG_QUOTA)) !== 'created') throw new Error('seeding a diagram failed');
       diagramIds.push(diagram.id);
     }
     return { tokens, diagramId: diagramIds.at(-1)! };

@@ -90,7 +90,7 @@ export async function buildServer(deps: AppDeps, options: BuildOptions = {}): Pr
   app.addHook('onClose', () => Promise.all([scenePool.close(), renderer.close()]));
   app.decorate('renderer', renderer);
   const services: ServiceDeps = { ...deps, scenes, renderer };
-  const pageLimit = pageRequestLimit(deps.config, deps.store.pgPool);
+  const pageLimit = pageRequestLimit(deps.config, deps.store.rateLimits);
 
   app.removeAllContentTypeParsers();
   // Every body is JSON, whatever Content-Type a client (curl -d, say) sends; the web app adds form parsing for its pages.

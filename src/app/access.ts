@@ -17,34 +17,34 @@ export function isUuid(value: string): boolean {
 
 /** The diagram with its elements, if the caller may perform `action` on it; otherwise not_found. */
 export async function diagramWithElementsFor(deps: AppDeps, caller: Caller, id: string, action: DiagramAction): Promise<DiagramRecord> {
-  const found = isUuid(id) ? await deps.store.findDiagramForUser(id, caller.user.id) : null;
+  const found = isUuid(id) ? await deps.store.diagrams.findForUser(id, caller.user.id) : null;
   if (!found || !mayPerform(found.access, caller.user.id, action)) throw notFound();
   return found.diagram;
 }
 
 /** The diagram's metadata (no elements), if the caller may perform `action` on it; otherwise not_found. */
 export async function diagramFor(deps: AppDeps, caller: Caller, id: string, action: DiagramAction): Promise<DiagramMeta> {
-  const found = isUuid(id) ? await deps.store.findDiagramMetaForUser(id, caller.user.id) : null;
+  const found = isUuid(id) ? await deps.store.diagrams.findMetaForUser(id, caller.user.id) : null;
   if (!found || !mayPerform(found.access, caller.user.id, action)) throw notFound();
   return found.diagram;
 }
 
 /** Whether the caller may perform `action` on the diagram: false for a missing one too. */
 export async function mayActOnDiagram(deps: AppDeps, caller: Caller, id: string, action: DiagramAction): Promise<boolean> {
-  const found = isUuid(id) ? await deps.store.findDiagramMetaForUser(id, caller.user.id) : null;
+  const found = isUuid(id) ? await deps.store.diagrams.findMetaForUser(id, caller.user.id) : null;
   return found !== null && mayPerform(found.access, caller.user.id, action);
 }
 
 /** A folder addressed by the path: the caller's own, or not_found like a missing one. */
 export async function folderFor(deps: AppDeps, caller: Caller, folderId: string): Promise<FolderRecord> {
-  const folder = isUuid(folderId) ? await deps.store.findFolder(folderId) : null;
+  const folder = isUuid(folderId) ? await deps.store.folders.find(folderId) : null;
   if (!folder || !mayUseFolder(folder, caller.user.id)) throw notFound();
   return folder;
 }
 
 /** A folder named as a destination (to create in, or move into): the caller's own, or folder_forbidden. */
 export async function destinationFolderFor(deps: AppDeps, caller: Caller, folderId: string): Promise<FolderRecord> {
-  const folder = await deps.store.findFolder(folderId);
+  const folder = await deps.store.folders.find(folderId);
   if (!folder || !mayUseFolder(folder, caller.user.id)) {
     throw new ApiError('folder_forbidden', `folder ${folderId} does not exist or is not yours`);
   }

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import type pg from 'pg';
 import type { Config } from '../config.ts';
 import { ApiError } from '../errors.ts';
-import { budgetCounter, consumeOrWait } from './rate-limit.ts';
+import type { RateLimitStore } from '../store/rate-limits.ts';
+import { consumeOrWait } from './rate-limit.ts';
 
 export const PAGE_WINDOW_SECONDS = 60;
 
@@ -18,8 +18,8 @@ export type PageRequestLimit = (request: FastifyRequest) => Promise<void>;
  * password guesses still apply beneath it. Each plugin answers the refusal in
  * its own error page.
  */
-export function pageRequestLimit(config: Pick<Config, 'rateLimitPagesPerMin'>, pool: pg.Pool | null): PageRequestLimit {
-  const counter = budgetCounter({ keyPrefix: 'web-page', points: config.rateLimitPagesPerMin, duration: PAGE_WINDOW_SECONDS }, pool);
+export function pageRequestLimit(config: Pick<Config, 'rateLimitPagesPerMin'>, counters: RateLimitStore): PageRequestLimit {
+  const counter = counters.limiter({ keyPrefix: 'web-page', points: config.rateLimitPagesPerMin, duration: PAGE_WINDOW_SECONDS });
   return async (request) => {
     const wait = await consumeOrWait(counter, request.ip);
     if (wait !== null) {

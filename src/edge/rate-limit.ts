@@ -1,27 +1,18 @@
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type pg from 'pg';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config.ts';
+import type { RateLimitBudget, RateLimitStore } from '../store/rate-limits.ts';
 
 export type Bucket = 'read' | 'write';
 export const WINDOW_SECONDS = 60;
 
-/** A fixed-window budget: `points` requests per key every `duration` seconds. */
-export interface Budget {
-  keyPrefix: string;
-  points: number;
-  duration: number;
-}
-
 /**
- * A counter for one budget, kept where the service keeps all its limits: in
- * this process's memory on SQLite (one process), in PostgreSQL's rate_limits
- * table when the service runs on it, so that every instance counts together.
+ * A fixed-window budget: `points` requests per key every `duration` seconds. Its
+ * counter comes from the store (`store.rateLimits.limiter(budget)`), which keeps
+ * it where the service keeps all its limits: in this process's memory on SQLite
+ * (one process), in PostgreSQL's rate_limits table when the service runs on it,
+ * so that every instance counts together.
  */
-export function budgetCounter(budget: Budget, pool: pg.Pool | null): RateLimiterAbstract {
-  return pool
-    ? new RateLimiterPostgres({ ...budget, storeClient: pool, storeType: 'pool', tableName: 'rate_limits', tableCreated: true })
-    : new RateLimiterMemory(budget);
-}
+export type Budget = RateLimitBudget;
 
 /** Counts one request against `key`: null when it is within the budget, else the seconds to wait. */
 export async function consumeOrWait(counter: RateLimiterAbstract, key: string): Promise<number | null> {
@@ -51,9 +42,9 @@ export class RateLimits {
   private readonly limiters: Record<Bucket, RateLimiterAbstract>;
   readonly quotas: Record<Bucket, number>;
 
-  constructor(config: Pick<Config, 'rateLimitReadPerMin' | 'rateLimitWritePerMin'>, pool: pg.Pool | null) {
+  constructor(config: Pick<Config, 'rateLimitReadPerMin' | 'rateLimitWritePerMin'>, counters: RateLimitStore) {
     this.quotas = { read: config.rateLimitReadPerMin, write: config.rateLimitWritePerMin };
-    const make = (bucket: Bucket) => budgetCounter({ keyPrefix: bucket, points: this.quotas[bucket], duration: WINDOW_SECONDS }, pool);
+    const make = (bucket: Bucket) => counters.limiter({ keyPrefix: bucket, points: this.quotas[bucket], duration: WINDOW_SECONDS });
     this.limiters = { read: make('read'), write: make('write') };
   }
 

@@ -19,7 +19,7 @@ import { apiRoutes } from './routes/index.ts';
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 const plugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) => {
-  const rateLimits = new RateLimits(deps.config, deps.store.pgPool);
+  const rateLimits = new RateLimits(deps.config, deps.store.rateLimits);
   const authenticator = new TokenAuthenticator(deps);
 
   app.addHook('onRequest', async (request, reply) => {

@@ -53,8 +53,7 @@ export async function openStore(location: StoreLocation): Promise<SqlStore> {
     const pool = new pg.Pool({ connectionString: location.databaseUrl, max: 10 });
     // An idle client losing its connection must not crash the process.
     pool.on('error', () => {});
-    store = new SqlStore(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres');
-    store.pgPool = pool;
+    store = new SqlStore(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres', { pgPool: pool });
   } else {
     fs.mkdirSync(location.dataDir, { recursive: true });
     const database = openSqliteDatabase(path.join(location.dataDir, SQLITE_FILE_NAME));

@@ -3,7 +3,7 @@ import type { ServiceDeps } from '../app/deps.ts';
 import { type Published, publishedDiagram, renderPublished, unlocksPublished } from '../app/public-links/published-diagram.ts';
 import { toApiError } from '../edge/errors.ts';
 import type { PageRequestLimit } from '../edge/page-limits.ts';
-import { type Budget, budgetCounter, consumeOrWait } from '../edge/rate-limit.ts';
+import { type Budget, consumeOrWait } from '../edge/rate-limit.ts';
 import { escapeHtml, page, PAGE_HEADERS } from './html.ts';
 
 /** Password guesses at one link from one client address, counted with the service's other limits (shared by every instance on PostgreSQL). */
@@ -66,7 +66,7 @@ ${labels ? `<section class="sr-only"><h2>Text in this diagram</h2><ul class="lab
  * unknown slugs are one 404. Nothing of the owner's account is shown.
  */
 export const publicPagePlugin: FastifyPluginAsync<{ deps: ServiceDeps; pageLimit: PageRequestLimit }> = async (app, { deps, pageLimit }) => {
-  const guesses = budgetCounter(PASSWORD_GUESSES, deps.store.pgPool);
+  const guesses = deps.store.rateLimits.limiter(PASSWORD_GUESSES);
   // Every request here, whatever the slug, counts against the client address's page budget.
   app.addHook('onRequest', pageLimit);
 

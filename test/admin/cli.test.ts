@@ -96,10 +96,10 @@ test('diagram share and set-workspace name the diagram they changed', async () =
   await admin('user', 'create', '--email', 'b@example.com');
   const workspace = await admin('workspace', 'create', '--name', 'W', '--owner', 'a@example.com');
   const store = await openStore({ dataDir });
-  const owner = (await store.findUserByEmail('a@example.com'))!;
+  const owner = (await store.accounts.findByEmail('a@example.com'))!;
   const id = crypto.randomUUID();
   const now = new Date().toISOString();
-  await store.createDiagram(
+  await store.diagrams.create(
     { id, ownerId: owner.id, title: 'D', folderId: null, workspaceId: null, starred: false, elementsJson: '[]', elementCount: 0, createdAt: now, updatedAt: now, docUpdatedAt: now, deletedAt: null },
     3,
   );

@@ -17,7 +17,7 @@ export async function signIn(h: Pick<Harness, 'store'>, userId: string): Promise
   const value = randomBytes(32).toString('base64url');
   const csrfToken = randomBytes(24).toString('base64url');
   const now = Date.now();
-  await h.store.createSession({
+  await h.store.sessions.create({
     idHash: createHash('sha256').update(value).digest('hex'),
     userId,
     csrfToken,

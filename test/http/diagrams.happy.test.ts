@@ -100,7 +100,7 @@ test('limit is clamped to 1..100 and defaults to 50', async () => {
 
   const bob = await h.user();
   for (let i = 0; i < 120; i++) {
-    await h.store.createDiagram(
+    await h.store.diagrams.create(
       {
         id: crypto.randomUUID(),
         ownerId: bob.id,

@@ -87,7 +87,7 @@ test(`a scene whose SVG would pass ${MAX_SVG_BYTES / 2 ** 20} MB answers the pla
   const id = await createScene(labelledBox('small'));
   const points = Array.from({ length: 1_300_000 }, (_, i) => [((i * 13) % 1000) + 0.125, ((i * 7) % 1000) + 0.5]);
   const elements = [{ id: 'scribble', type: 'freedraw', x: 0, y: 0, width: 1000, height: 1000, points, pressures: [], simulatePressure: false }];
-  const written = await h.store.writeContent({
+  const written = await h.store.diagrams.writeContent({
     id,
     elementsJson: JSON.stringify(elements),
     elementCount: elements.length,

@@ -120,7 +120,7 @@ for (const faithful of [true, false]) {
     test('a scene over 5000 elements renders the placeholder image', async () => {
       const id = await createDiagram(h, token, { scene: sceneOf(3) });
       const elements = sceneOf(5001).elements;
-      const written = await h.store.writeContent({
+      const written = await h.store.diagrams.writeContent({
         id,
         elementsJson: JSON.stringify(elements),
         elementCount: elements.length,

@@ -288,7 +288,7 @@ test('npm run build compiles the server; npm start serves it without tsx; SIGTER
   // The create answered during the shutdown was kept.
   const reopened = await openStore(loadConfig({ DATA_DIR: dataDir }));
   try {
-    assert.equal((await reopened.findDiagramMetaForUser(stored, created.id))?.diagram.title, 'Sent while stopping');
+    assert.equal((await reopened.diagrams.findMetaForUser(stored, created.id))?.diagram.title, 'Sent while stopping');
   } finally {
     await reopened.close();
   }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after } from 'node:test';
 import { openStore } from '../../src/store/open.ts';
-import { defineStoreContract } from './contract.ts';
+import { defineStoreContract } from './contract/index.ts';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-store-sqlite-'));
 after(() => fs.rmSync(root, { recursive: true, force: true }));

@@ -30,7 +30,7 @@ async function verifiedAccount(email: string, password = PASSWORD) {
   assert.equal((await signUp(client, email, password)).statusCode, 200);
   const verified = await client.get(linkIn(h, await waitForMail(h, email), '/verify?token='));
   assert.equal(verified.statusCode, 303);
-  const user = await h.store.findUserByEmail(email);
+  const user = await h.store.accounts.findByEmail(email);
   assert.ok(user?.emailVerified);
   return user;
 }
@@ -58,7 +58,7 @@ describe('sign-up, verification and sign-in', () => {
     assert.match(answered.body, /Check your inbox/);
     assert.equal(client.cookies.size, 0, 'signing up does not sign in');
 
-    const user = await h.store.findUserByEmail(email);
+    const user = await h.store.accounts.findByEmail(email);
     assert.ok(user, 'the address is stored trimmed and lower-cased, as the admin CLI stores it');
     assert.equal(user.emailVerified, false);
     assert.equal(user.quota, DEFAULT_QUOTA);
@@ -72,7 +72,7 @@ describe('sign-up, verification and sign-in', () => {
     const verified = await client.get(link);
     assert.equal(verified.statusCode, 303);
     assert.equal(verified.headers.location, '/login?verified=1', 'verifying does not sign in');
-    assert.equal((await h.store.findUserByEmail(email))?.emailVerified, true);
+    assert.equal((await h.store.accounts.findByEmail(email))?.emailVerified, true);
     assert.match((await client.get('/login?verified=1')).body, /Your email address is verified/);
 
     const signedIn = await client.post('/login', { email, password: PASSWORD, next: '' });
@@ -92,7 +92,7 @@ describe('sign-up, verification and sign-in', () => {
     try {
       const email = uniqueEmail('secure');
       const created = await secure.admin('user', 'create', '--email', email);
-      await secure.store.setPasswordHash(created.id, await hashPassword(PASSWORD));
+      await secure.store.accounts.setPasswordHash(created.id, await hashPassword(PASSWORD));
       const response = await new FormClient(secure).post('/login', { email, password: PASSWORD });
       assert.equal(response.statusCode, 303);
       const cookie = String(response.headers['set-cookie']);
@@ -137,7 +137,7 @@ describe('sign-up, verification and sign-in', () => {
       assert.match(response.body, message);
       assert.doesNotMatch(response.body, new RegExp(PASSWORD), 'a password is never echoed');
     }
-    assert.equal(await h.store.findUserByEmail(email), null);
+    assert.equal(await h.store.accounts.findByEmail(email), null);
     assert.deepEqual(mailsTo(h, email), []);
   });
 
@@ -157,10 +157,10 @@ describe('sign-up, verification and sign-in', () => {
     const email = uniqueEmail('expired');
     await signUp(new FormClient(h), email);
     const link = linkIn(h, await waitForMail(h, email), '/verify?token=');
-    const user = await h.store.findUserByEmail(email);
+    const user = await h.store.accounts.findByEmail(email);
     await h.store.db.updateTable('email_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('user_id', '=', user!.id).execute();
     assert.equal((await new FormClient(h).get(link)).statusCode, 400);
-    assert.equal((await h.store.findUserByEmail(email))?.emailVerified, false);
+    assert.equal((await h.store.accounts.findByEmail(email))?.emailVerified, false);
     assert.equal((await new FormClient(h).get('/verify?token=nonsense')).statusCode, 400);
   });
 
@@ -412,7 +412,7 @@ describe('password reset', () => {
     await verifiedAccount(email);
     await new FormClient(h).post('/reset', { email });
     const link = linkIn(h, await waitForMail(h, email, 2), '/reset/');
-    const user = await h.store.findUserByEmail(email);
+    const user = await h.store.accounts.findByEmail(email);
     await h.store.db
       .updateTable('email_tokens')
       .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
@@ -441,7 +441,7 @@ describe('pages and logs', () => {
       assert.doesNotMatch(page.body, /<svg\/onload|<script>alert/, page.body);
     }
     // The address is valid, so the account exists: its pages escape it too.
-    const user = await h.store.findUserByEmail(hostile);
+    const user = await h.store.accounts.findByEmail(hostile);
     assert.ok(user);
     const session = await signIn(h, user.id);
     const tokens = await h.call('GET', TOKENS_PAGE, { headers: { cookie: session.cookie } });

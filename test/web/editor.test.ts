@@ -47,7 +47,7 @@ test('the editor gets the images of the catalog icons its scene shows', async ()
 
 test('a viewer of a shared diagram gets the editor in view mode, and a save from them is 404 with nothing written', async () => {
   const viewer = await h.user();
-  await h.store.shareDiagram(diagramId, viewer.id, 'viewer');
+  await h.store.sharing.shareDiagram(diagramId, viewer.id, 'viewer');
   const session = await signIn(h, viewer.id);
   const page = await h.call('GET', `/app/d/${diagramId}`, { headers: { cookie: session.cookie } });
   assert.match(page.body, /data-can-edit="false"/);

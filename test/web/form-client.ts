@@ -76,7 +76,7 @@ export class FormClient {
 export async function signedInClient(h: Harness, options: { email: string; password?: string; unverified?: boolean }): Promise<{ client: FormClient; userId: string }> {
   const password = options.password ?? 'correct horse battery';
   const created = await h.admin('user', 'create', '--email', options.email, ...(options.unverified ? ['--unverified'] : []));
-  await h.store.setPasswordHash(created.id, await hashPassword(password));
+  await h.store.accounts.setPasswordHash(created.id, await hashPassword(password));
   const client = new FormClient(h);
   const response = await client.post('/login', { email: options.email, password });
   if (response.statusCode !== 303) throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);

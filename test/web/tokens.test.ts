@@ -55,7 +55,7 @@ describe('minting', () => {
     assert.match(list.body, /read, write/);
     assert.match(list.body, /status-active/);
 
-    const [stored] = await h.store.listTokens(userId);
+    const [stored] = await h.store.tokens.list(userId);
     const revoked = await client.post(`${PAGE}/${stored!.id}/revoke`, { _csrf: csrfOf(list.body) });
     assert.equal(revoked.statusCode, 303);
     assert.equal(revoked.headers.location, PAGE);
@@ -75,7 +75,7 @@ describe('minting', () => {
     await mint(client, { name: 'dated', expires: 'date', expiresOn: day });
     await mint(client, { name: 'forever', expires: 'none' });
 
-    const byName = new Map((await h.store.listTokens(userId)).map((t) => [t.name, t]));
+    const byName = new Map((await h.store.tokens.list(userId)).map((t) => [t.name, t]));
     for (const days of [30, 60, 90]) {
       const expiresAt = Date.parse(byName.get(`${days} days`)!.expiresAt!);
       assert.ok(Math.abs(expiresAt - (before + days * DAY_MS)) < 60_000, `${days} days`);
@@ -89,7 +89,7 @@ describe('minting', () => {
   test('an expired token is listed as expired and refused by the API', async () => {
     const { client, userId } = await signedInClient(h, { email: uniqueEmail('expired') });
     const token = mintedToken((await mint(client, { name: 'short-lived' })).body);
-    const [stored] = await h.store.listTokens(userId);
+    const [stored] = await h.store.tokens.list(userId);
     await h.store.db.updateTable('tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', stored!.id).execute();
     assert.equal((await me(token)).statusCode, 401);
     assert.match((await client.get(PAGE)).body, /status-expired/);
@@ -114,7 +114,7 @@ describe('minting', () => {
       assert.match(response.body, message);
       assert.doesNotMatch(response.body, TOKEN_TEXT);
     }
-    assert.deepEqual(await h.store.listTokens(userId), []);
+    assert.deepEqual(await h.store.tokens.list(userId), []);
   });
 
   test('the form reading is pure: capabilities are any non-empty subset, none implied', () => {
@@ -138,7 +138,7 @@ describe('access', () => {
       const response = await client.post(`${PAGE}/${id}/revoke`, { _csrf: csrfOf(page.body) });
       assert.equal(response.statusCode, 404, id);
     }
-    assert.equal((await h.store.findToken(owner.tokenId))?.revokedAt, null);
+    assert.equal((await h.store.tokens.find(owner.tokenId))?.revokedAt, null);
     assert.equal((await me(owner.token)).statusCode, 200);
     assert.doesNotMatch((await client.get(PAGE)).body, new RegExp(owner.tokenId), "another user's tokens are not listed");
   });
@@ -151,10 +151,10 @@ describe('access', () => {
     assert.equal((await client.post(PAGE, fields)).statusCode, 403);
     assert.equal((await client.post(PAGE, { ...fields, _csrf: 'forged' })).statusCode, 403);
     assert.equal((await client.post(PAGE, { ...fields, _csrf: csrf }, { origin: 'https://evil.example' })).statusCode, 403);
-    assert.deepEqual(await h.store.listTokens(userId), []);
+    assert.deepEqual(await h.store.tokens.list(userId), []);
 
     const token = mintedToken((await client.post(PAGE, { ...fields, _csrf: csrf }, { 'x-csrf-token': csrf })).body);
-    const [stored] = await h.store.listTokens(userId);
+    const [stored] = await h.store.tokens.list(userId);
     assert.equal((await client.post(`${PAGE}/${stored!.id}/revoke`, {})).statusCode, 403);
     assert.equal((await client.post(`${PAGE}/${stored!.id}/revoke`, { _csrf: csrf }, { origin: 'https://evil.example' })).statusCode, 403);
     assert.equal((await me(token)).statusCode, 200);
@@ -179,7 +179,7 @@ describe('access', () => {
     assert.equal(refused.statusCode, 400);
     assert.match(refused.body, /Verify your email address first/);
     assert.doesNotMatch(refused.body, /drw_pat_/);
-    assert.deepEqual(await h.store.listTokens(userId), [], 'nothing minted');
+    assert.deepEqual(await h.store.tokens.list(userId), [], 'nothing minted');
   });
 });
 

@@ -22,7 +22,7 @@ export interface NewAccount {
  * (nothing is changed then).
  */
 export async function createAccount(deps: StoreDeps, account: NewAccount): Promise<UserRecord | null> {
-  if (await deps.store.findUserByEmail(account.email)) return null;
+  if (await deps.store.accounts.findByEmail(account.email)) return null;
   const user: UserRecord = {
     id: randomUUID(),
     email: account.email,
@@ -31,23 +31,23 @@ export async function createAccount(deps: StoreDeps, account: NewAccount): Promi
     createdAt: deps.now().toISOString(),
   };
   try {
-    await deps.store.createUser(user);
+    await deps.store.accounts.create(user);
   } catch (error) {
     if (error instanceof StoreConflict) return null;
     throw error;
   }
-  if (account.passwordHash !== undefined) await deps.store.setPasswordHash(user.id, account.passwordHash);
+  if (account.passwordHash !== undefined) await deps.store.accounts.setPasswordHash(user.id, account.passwordHash);
   return user;
 }
 
 /** The account with this (normalised) address, or null. */
 export function findAccount(deps: StoreDeps, email: string): Promise<UserRecord | null> {
-  return deps.store.findUserByEmail(email);
+  return deps.store.accounts.findByEmail(email);
 }
 
 /** Sets how many active diagrams the account may keep. */
 export function setQuota(deps: StoreDeps, userId: string, quota: number): Promise<void> {
-  return deps.store.setQuota(userId, quota);
+  return deps.store.accounts.setQuota(userId, quota);
 }
 
 let decoyHash: Promise<string> | undefined;
@@ -58,8 +58,8 @@ let decoyHash: Promise<string> | undefined;
  * that the time taken does not tell which addresses have accounts.
  */
 export async function checkPassword(deps: StoreDeps, email: string | null, password: string): Promise<UserRecord | null> {
-  const user = email ? await deps.store.findUserByEmail(email) : null;
-  const stored = user ? await deps.store.findPasswordHash(user.id) : null;
+  const user = email ? await deps.store.accounts.findByEmail(email) : null;
+  const stored = user ? await deps.store.accounts.findPasswordHash(user.id) : null;
   if (!user || !stored) {
     decoyHash ??= hashPassword('no account has this password');
     await verifyPassword(password, await decoyHash);
@@ -75,8 +75,8 @@ export async function checkPassword(deps: StoreDeps, email: string | null, passw
  * address verifies it.
  */
 export async function verifyEmail(deps: StoreDeps, userId: string, keepSession?: string): Promise<void> {
-  await deps.store.setEmailVerified(userId, true);
-  await deps.store.deleteSessionsOfUser(userId, keepSession);
+  await deps.store.accounts.setEmailVerified(userId, true);
+  await deps.store.sessions.deleteOfUser(userId, keepSession);
 }
 
 /**
@@ -86,15 +86,15 @@ export async function verifyEmail(deps: StoreDeps, userId: string, keepSession?:
  */
 export async function setNewPassword(deps: StoreDeps, userId: string, password: string): Promise<UserRecord | null> {
   const hash = await hashPassword(password);
-  await deps.store.setPasswordHash(userId, hash);
-  await deps.store.setEmailVerified(userId, true);
-  await deps.store.deleteSessionsOfUser(userId);
+  await deps.store.accounts.setPasswordHash(userId, hash);
+  await deps.store.accounts.setEmailVerified(userId, true);
+  await deps.store.sessions.deleteOfUser(userId);
   // Any other reset link still in a mailbox must not set the password again.
-  await deps.store.deleteEmailTokensOfUser(userId, 'reset_password');
-  return deps.store.findUserById(userId);
+  await deps.store.emailTokens.deleteOfUser(userId, 'reset_password');
+  return deps.store.accounts.findById(userId);
 }
 
 /** Marks the address verified without ending any session: the operator vouches for it. */
 export function markVerified(deps: StoreDeps, userId: string): Promise<void> {
-  return deps.store.setEmailVerified(userId, true);
+  return deps.store.accounts.setEmailVerified(userId, true);
 }

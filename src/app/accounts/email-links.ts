@@ -23,7 +23,7 @@ function linkUrl(publicUrl: string, purpose: EmailTokenPurpose, token: string): 
 export async function issueEmailLink(deps: AppDeps, userId: string, purpose: EmailTokenPurpose): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const now = deps.now();
-  await deps.store.createEmailToken({
+  await deps.store.emailTokens.create({
     tokenHash: sha256(token),
     userId,
     purpose,
@@ -36,7 +36,7 @@ export async function issueEmailLink(deps: AppDeps, userId: string, purpose: Ema
 /** Uses a link: the user id when it is unused, unexpired and for this purpose (and from now on used), else null. */
 export async function useEmailLink(deps: AppDeps, token: unknown, purpose: EmailTokenPurpose): Promise<string | null> {
   if (typeof token !== 'string' || !LINK_TOKEN.test(token)) return null;
-  return deps.store.consumeEmailToken(sha256(token), purpose, deps.now().toISOString());
+  return deps.store.emailTokens.consume(sha256(token), purpose, deps.now().toISOString());
 }
 
 /** True when the text could be a link token at all (a cheap check before showing a form). */

@@ -18,7 +18,7 @@ export async function addComment(deps: AppDeps, caller: Caller, diagramId: strin
     const elements = JSON.parse(diagram.elementsJson) as Array<{ id?: unknown; isDeleted?: unknown }>;
     if (!elements.some((e) => e.id === elementId && e.isDeleted !== true)) throw badRequest(`elementId "${elementId}" names no element of this diagram`);
   }
-  return deps.store.addComment({
+  return deps.store.comments.add({
     id: randomUUID(),
     diagramId: diagram.id,
     elementId,

@@ -37,7 +37,7 @@ export async function createDiagram(deps: ServiceDeps, caller: Caller, input: Ne
     docUpdatedAt: now,
     deletedAt: null,
   };
-  const outcome = await deps.store.createDiagram(diagram, caller.user.quota);
+  const outcome = await deps.store.diagrams.create(diagram, caller.user.quota);
   if (outcome === 'quota_exceeded') {
     throw new ApiError('quota_exceeded', `your account may keep ${caller.user.quota} active diagrams; trash one or raise the quota`);
   }

@@ -29,7 +29,7 @@ export interface DiagramPage {
  */
 export async function listDiagrams(deps: AppDeps, caller: Caller, query: DiagramListQuery): Promise<DiagramPage> {
   const after = query.cursor === null ? null : decodeCursor(query.cursor);
-  const rows = await deps.store.listOwnedDiagrams({
+  const rows = await deps.store.diagrams.listOwned({
     ownerId: caller.user.id,
     trashed: query.trashed,
     after,
@@ -45,13 +45,13 @@ export async function listDiagrams(deps: AppDeps, caller: Caller, query: Diagram
 
 export interface DiagramOverview extends DiagramPage {
   folders: FolderRecord[];
-  counts: Awaited<ReturnType<AppDeps['store']['countOwnedDiagrams']>>;
+  counts: Awaited<ReturnType<AppDeps['store']['diagrams']['countOwned']>>;
 }
 
 /** What a person browsing their diagrams sees: their folders, how many diagrams are where, and one page of the list. */
 export async function browseDiagrams(deps: AppDeps, caller: Caller, query: DiagramListQuery): Promise<DiagramOverview> {
   const ownerId = caller.user.id;
-  const [folders, counts] = await Promise.all([deps.store.listFolders(ownerId), deps.store.countOwnedDiagrams(ownerId)]);
+  const [folders, counts] = await Promise.all([deps.store.folders.list(ownerId), deps.store.diagrams.countOwned(ownerId)]);
   if (query.folderId != null && !folders.some((f) => f.id === query.folderId)) throw notFound();
   return { folders, counts, ...(await listDiagrams(deps, caller, query)) };
 }

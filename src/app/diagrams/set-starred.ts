@@ -4,5 +4,5 @@ import type { AppDeps, Caller } from '../deps.ts';
 /** Stars or unstars an owned diagram (the list item's `starred`); anyone but the owner gets not_found. */
 export async function setStarred(deps: AppDeps, caller: Caller, id: string, starred: boolean): Promise<void> {
   const diagram = await diagramFor(deps, caller, id, 'own');
-  await deps.store.setDiagramStarred(diagram.id, starred);
+  await deps.store.diagrams.setStarred(diagram.id, starred);
 }

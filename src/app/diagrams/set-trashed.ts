@@ -8,5 +8,5 @@ import type { AppDeps, Caller } from '../deps.ts';
  */
 export async function setTrashed(deps: AppDeps, caller: Caller, id: string, trashed: boolean): Promise<void> {
   const diagram = await diagramFor(deps, caller, id, 'own');
-  await deps.store.setDiagramTrashed(diagram.id, trashed, deps.now().toISOString());
+  await deps.store.diagrams.setTrashed(diagram.id, trashed, deps.now().toISOString());
 }

@@ -23,7 +23,7 @@ export async function updateDiagram(deps: AppDeps, caller: Caller, id: string, c
     if (diagram.ownerId !== caller.user.id) throw new ApiError('folder_forbidden', 'only the owner can move a diagram between folders');
     if (change.folderId !== null) await destinationFolderFor(deps, caller, change.folderId);
   }
-  const updated = await deps.store.updateDiagramMeta(diagram.id, {
+  const updated = await deps.store.diagrams.updateMeta(diagram.id, {
     ...(title === undefined ? {} : { title }),
     ...(change.folderId === undefined ? {} : { folderId: change.folderId }),
     updatedAt: deps.now().toISOString(),

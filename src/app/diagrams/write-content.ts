@@ -63,7 +63,7 @@ async function readComputeWrite<T extends NextContent>(deps: AppDeps, actor: Cal
       'elements' in next
         ? { elementsJson: JSON.stringify(next.elements), elementCount: next.elements.length, elementIds: new Set(next.elements.map((e) => e.id)) }
         : { elementsJson: next.elementsJson, elementCount: next.elementCount, elementIds: new Set(next.elementIds) };
-    const result = await deps.store.writeContent({
+    const result = await deps.store.diagrams.writeContent({
       id: current.id,
       ...content,
       expectedDocUpdatedAt: current.docUpdatedAt,

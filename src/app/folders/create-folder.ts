@@ -10,5 +10,5 @@ export async function createFolder(deps: AppDeps, caller: Caller, input: { name:
   const parentId = input.parentId ?? null;
   if (parentId !== null) await destinationFolderFor(deps, caller, parentId);
   const now = deps.now().toISOString();
-  return deps.store.createFolder({ id: randomUUID(), ownerId: caller.user.id, name, parentId, createdAt: now, updatedAt: now });
+  return deps.store.folders.create({ id: randomUUID(), ownerId: caller.user.id, name, parentId, createdAt: now, updatedAt: now });
 }

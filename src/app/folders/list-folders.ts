@@ -3,5 +3,5 @@ import type { AppDeps, Caller } from '../deps.ts';
 
 /** The caller's folders (folders are personal: nobody sees another's). */
 export function listFolders(deps: AppDeps, caller: Caller): Promise<FolderRecord[]> {
-  return deps.store.listFolders(caller.user.id);
+  return deps.store.folders.list(caller.user.id);
 }

@@ -7,6 +7,6 @@ import { folderName } from './folder-name.ts';
 export async function renameFolder(deps: AppDeps, caller: Caller, id: string, rawName: string): Promise<FolderRecord> {
   const name = folderName(rawName);
   const folder = await folderFor(deps, caller, id);
-  const renamed = await deps.store.renameFolder(folder.id, name, deps.now().toISOString());
+  const renamed = await deps.store.folders.rename(folder.id, name, deps.now().toISOString());
   return renamed ?? { ...folder, name };
 }

@@ -12,7 +12,7 @@ export interface Published {
 /** The diagram a public link shows, or null: disabled, trashed and unknown slugs alike. */
 export async function publishedDiagram(deps: AppDeps, slug: string): Promise<Published | null> {
   if (!SLUG.test(slug)) return null;
-  const found = await deps.store.findPublicLinkBySlug(slug);
+  const found = await deps.store.publicLinks.findBySlug(slug);
   if (!found || !found.link.enabled || found.diagram.deletedAt !== null) return null;
   return found;
 }

@@ -17,7 +17,7 @@ export interface PublicLinkChange {
 export async function setPublicLink(deps: AppDeps, caller: Caller, diagramId: string, change: PublicLinkChange): Promise<PublicLinkRecord> {
   const diagram = await diagramFor(deps, caller, diagramId, 'own');
   const passwordHash = change.password === undefined ? undefined : change.password === null ? null : await hashPassword(change.password);
-  return deps.store.updatePublicLink(
+  return deps.store.publicLinks.update(
     diagram.id,
     { enabled: change.enabled, ...(passwordHash === undefined ? {} : { passwordHash }) },
     randomBase62(SLUG_LENGTH),

@@ -29,7 +29,7 @@ export async function startSession(deps: AppDeps, user: UserRecord): Promise<{ s
     createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
   };
-  await deps.store.createSession(record);
+  await deps.store.sessions.create(record);
   return { secret, session: { idHash: record.idHash, user, csrfToken: record.csrfToken } };
 }
 
@@ -40,11 +40,11 @@ export async function openSession(deps: AppDeps, secret: string): Promise<Sessio
 
 /** The session, if it is still live (not ended, not expired, its account still there). */
 export async function sessionByHash(deps: AppDeps, idHash: string): Promise<Session | null> {
-  const found = await deps.store.findSession(idHash, deps.now().toISOString());
+  const found = await deps.store.sessions.find(idHash, deps.now().toISOString());
   return found ? { idHash: found.session.idHash, user: found.user, csrfToken: found.session.csrfToken } : null;
 }
 
 /** Ends a session (signing out); ending one already gone is harmless. */
 export function endSession(deps: AppDeps, idHash: string): Promise<void> {
-  return deps.store.deleteSession(idHash);
+  return deps.store.sessions.delete(idHash);
 }

@@ -29,8 +29,8 @@ export class TokenAuthenticator {
    * background; `touchFailed` hears if that fails.
    */
   async resolve(token: string | null, touchFailed: (error: unknown) => void): Promise<{ holder: TokenHolder | null; apiEnabled: boolean }> {
-    const credential = token && isWellFormedToken(token) ? await this.deps.store.findCredential(hashToken(token)) : null;
-    if (!credential) return { holder: null, apiEnabled: await this.deps.store.isApiEnabled() };
+    const credential = token && isWellFormedToken(token) ? await this.deps.store.tokens.findCredential(hashToken(token)) : null;
+    if (!credential) return { holder: null, apiEnabled: await this.deps.store.operations.isApiEnabled() };
     const { token: record, user, apiEnabled } = credential;
     const now = this.deps.now();
     const expired = record.expiresAt !== null && Date.parse(record.expiresAt) <= now.getTime();
@@ -44,6 +44,6 @@ export class TokenAuthenticator {
     if (now.getTime() - last < TOUCH_INTERVAL_MS) return;
     this.lastTouched.set(tokenId, now.getTime());
     if (this.lastTouched.size > 100_000) this.lastTouched.clear();
-    this.deps.store.touchToken(tokenId, now.toISOString()).catch(touchFailed);
+    this.deps.store.tokens.touch(tokenId, now.toISOString()).catch(touchFailed);
   }
 }

@@ -4,7 +4,7 @@ import type { Caller, StoreDeps } from '../deps.ts';
 
 /** The caller's tokens, revoked and expired ones included (their secrets are never kept). */
 export function listTokens(deps: StoreDeps, caller: Caller): Promise<TokenRecord[]> {
-  return deps.store.listTokens(caller.user.id);
+  return deps.store.tokens.list(caller.user.id);
 }
 
 /**
@@ -13,17 +13,17 @@ export function listTokens(deps: StoreDeps, caller: Caller): Promise<TokenRecord
  * token's next API request, which checks it against the database every time.
  */
 export async function revokeOwnToken(deps: StoreDeps, caller: Caller, tokenId: string): Promise<void> {
-  const token = await deps.store.findToken(tokenId);
+  const token = await deps.store.tokens.find(tokenId);
   if (!token || token.userId !== caller.user.id) throw notFound();
-  await deps.store.revokeToken(token.id, deps.now().toISOString());
+  await deps.store.tokens.revoke(token.id, deps.now().toISOString());
 }
 
 /** The operator's revocation: any token by id; null when there is none. */
 export function revokeAnyToken(deps: StoreDeps, tokenId: string): Promise<TokenRecord | null> {
-  return deps.store.revokeToken(tokenId, deps.now().toISOString());
+  return deps.store.tokens.revoke(tokenId, deps.now().toISOString());
 }
 
 /** The tokens of an account, for the operator. */
 export function tokensOf(deps: StoreDeps, userId: string): Promise<TokenRecord[]> {
-  return deps.store.listTokens(userId);
+  return deps.store.tokens.list(userId);
 }

@@ -38,6 +38,6 @@ export async function mintToken(deps: StoreDeps, request: MintRequest): Promise<
     revokedAt: null,
     lastUsedAt: null,
   };
-  await deps.store.insertToken(record, hashToken(token));
+  await deps.store.tokens.insert(record, hashToken(token));
   return { record, token };
 }

@@ -15,29 +15,29 @@ import type { StoreDeps } from '../deps.ts';
 export function createWorkspace(deps: StoreDeps, ownerId: string, rawName: string): Promise<WorkspaceRecord> {
   const name = sanitizeTitle(rawName);
   if (!name) throw badRequest('workspace name must not be empty');
-  return deps.store.createWorkspace({ id: randomUUID(), name, ownerId, createdAt: deps.now().toISOString() });
+  return deps.store.sharing.createWorkspace({ id: randomUUID(), name, ownerId, createdAt: deps.now().toISOString() });
 }
 
 export function findWorkspace(deps: Pick<StoreDeps, 'store'>, id: string): Promise<WorkspaceRecord | null> {
-  return deps.store.findWorkspace(id);
+  return deps.store.sharing.findWorkspace(id);
 }
 
 /** Adds a member with a role, or changes the role of one already there. */
 export function setWorkspaceMember(deps: Pick<StoreDeps, 'store'>, workspaceId: string, userId: string, role: WorkspaceRole): Promise<void> {
-  return deps.store.setWorkspaceMember(workspaceId, userId, role);
+  return deps.store.sharing.setWorkspaceMember(workspaceId, userId, role);
 }
 
 /** Any diagram by id, whoever owns it: for the operator only. */
 export function findAnyDiagram(deps: Pick<StoreDeps, 'store'>, id: string): Promise<DiagramMeta | null> {
-  return deps.store.findDiagram(id);
+  return deps.store.diagrams.find(id);
 }
 
 /** Puts a diagram in a workspace (or out of any, with null). */
 export function setDiagramWorkspace(deps: Pick<StoreDeps, 'store'>, diagramId: string, workspaceId: string | null): Promise<void> {
-  return deps.store.setDiagramWorkspace(diagramId, workspaceId);
+  return deps.store.sharing.setDiagramWorkspace(diagramId, workspaceId);
 }
 
 /** Shares a diagram directly with a person as viewer or editor. */
 export function shareDiagram(deps: Pick<StoreDeps, 'store'>, diagramId: string, userId: string, role: ShareRole): Promise<void> {
-  return deps.store.shareDiagram(diagramId, userId, role);
+  return deps.store.sharing.shareDiagram(diagramId, userId, role);
 }

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import type pg from 'pg';
-import { budgetCounter, consumeOrWait } from '../../edge/rate-limit.ts';
+import { consumeOrWait } from '../../edge/rate-limit.ts';
+import type { RateLimitStore } from '../../store/rate-limits.ts';
 
 /**
- * Budgets of the account pages. Like the API's (src/http/rate-limit.ts) they
+ * Budgets of the account pages. Like the API's (src/edge/rate-limit.ts) they
  * are kept in memory on SQLite and in PostgreSQL's rate_limits table when the
  * service runs on it, so that they hold across instances. Email addresses
  * enter keys only as SHA-256 hashes.
@@ -30,8 +30,8 @@ const hashed = (email: string) => createHash('sha256').update(email).digest('hex
 export class AccountLimits {
   private readonly limiters: Record<LimitName, RateLimiterAbstract>;
 
-  constructor(pool: pg.Pool | null) {
-    const make = (name: LimitName) => budgetCounter({ keyPrefix: `web-${name}`, ...ACCOUNT_LIMITS[name] }, pool);
+  constructor(counters: RateLimitStore) {
+    const make = (name: LimitName) => counters.limiter({ keyPrefix: `web-${name}`, ...ACCOUNT_LIMITS[name] });
     this.limiters = {
       loginPerIpAndEmail: make('loginPerIpAndEmail'),
       loginPerIp: make('loginPerIp'),

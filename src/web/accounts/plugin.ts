@@ -16,7 +16,7 @@ import { signUpRoutes } from './sign-up.ts';
 export const accountsPlugin: FastifyPluginAsync<{ deps: ServiceDeps; pageLimit: PageRequestLimit }> = async (app, { deps, pageLimit }) => {
   // Every account page (sign-up, sign-in, verification, reset) counts against the client address's page budget.
   app.addHook('onRequest', pageLimit);
-  const services: AccountServices = { deps, mailer: createMailer(deps.config, app.log, deps.now), limits: new AccountLimits(deps.store.pgPool) };
+  const services: AccountServices = { deps, mailer: createMailer(deps.config, app.log, deps.now), limits: new AccountLimits(deps.store.rateLimits) };
   app.addHook('onClose', () => services.mailer.close());
   await app.register(signUpRoutes, services);
   await app.register(signInRoutes, services);

@@ -1,0 +1,93 @@
+import type { AccessFacts } from '../auth/policy.ts';
+
+export interface DiagramMeta {
+  id: string;
+  ownerId: string;
+  title: string;
+  folderId: string | null;
+  workspaceId: string | null;
+  starred: boolean;
+  elementCount: number;
+  createdAt: string;
+  updatedAt: string;
+  docUpdatedAt: string | null;
+  deletedAt: string | null;
+}
+
+export interface DiagramRecord extends DiagramMeta {
+  /** The scene's elements array as stored JSON text. */
+  elementsJson: string;
+}
+
+/** A whole-scene content write (edit, regenerate, patch), applied in one transaction. */
+export interface ContentWrite {
+  id: string;
+  elementsJson: string;
+  elementCount: number;
+  /** The ids in the new scene: open comments on any other element are resolved as `element_removed`. */
+  elementIds: ReadonlySet<string>;
+  /** The revision the write was computed from; null writes whatever the current one is. */
+  expectedDocUpdatedAt: string | null;
+  now: Date;
+  /** Renames in the same transaction. */
+  title?: string;
+}
+
+export type ContentWriteResult =
+  | { status: 'written'; docUpdatedAt: string; orphanedComments: number }
+  | { status: 'stale'; docUpdatedAt: string | null }
+  | { status: 'missing' };
+
+export interface ListPosition {
+  createdAt: string;
+  id: string;
+}
+
+/** Which owned diagrams to list: one page, newest first, strictly after `after` when given. */
+export interface OwnedDiagramsQuery {
+  ownerId: string;
+  trashed: boolean;
+  after: ListPosition | null;
+  limit: number;
+  /** Only the diagrams filed directly in this folder. */
+  folderId?: string;
+  /** Only starred diagrams. */
+  starredOnly?: boolean;
+  /** Only titles containing this text, ignoring case as the database's lower() folds it (ASCII letters everywhere). */
+  titleContains?: string;
+}
+
+/** How many diagrams a user has in each place the dashboard shows. */
+export interface OwnedDiagramCounts {
+  active: number;
+  /** Active and starred. */
+  starred: number;
+  trashed: number;
+  /** Active diagrams filed directly in each folder, by folder id (folders without any are absent). */
+  byFolder: Record<string, number>;
+}
+
+/** Diagrams: their metadata, their scene and the facts the access policy needs. */
+export interface DiagramStore {
+  /** Inserts the diagram unless its owner already has `quota` active diagrams; concurrent creates cannot overshoot. */
+  create(diagram: DiagramRecord, quota: number): Promise<'created' | 'quota_exceeded'>;
+  find(id: string): Promise<DiagramMeta | null>;
+  /** The diagram (with elements) and the facts the access policy needs about `userId`, in one read. */
+  findForUser(id: string, userId: string): Promise<{ diagram: DiagramRecord; access: AccessFacts } | null>;
+  /** As findForUser, without reading the elements. */
+  findMetaForUser(id: string, userId: string): Promise<{ diagram: DiagramMeta; access: AccessFacts } | null>;
+  /** Owned diagrams, newest first, strictly after `after` when given, narrowed by the query's optional filters. */
+  listOwned(query: OwnedDiagramsQuery): Promise<DiagramMeta[]>;
+  countOwned(ownerId: string): Promise<OwnedDiagramCounts>;
+  updateMeta(id: string, change: { title?: string; folderId?: string | null; updatedAt: string }): Promise<DiagramMeta | null>;
+  /** Trashes (keeping an earlier deletedAt) or restores. */
+  setTrashed(id: string, trashed: boolean, now: string): Promise<void>;
+  setStarred(id: string, starred: boolean): Promise<void>;
+  /**
+   * Replaces a diagram's content if its revision is still `expectedDocUpdatedAt`
+   * (compared and written in one transaction, so of racing writers with the same
+   * expectation exactly one wins), moving `docUpdatedAt` to a value unique per
+   * write and resolving the comments whose element is gone.
+   */
+  writeContent(write: ContentWrite): Promise<ContentWriteResult>;
+}

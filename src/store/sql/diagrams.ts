@@ -1,0 +1,215 @@
+import { type Kysely, sql } from 'kysely';
+import type { AccessFacts, ShareRole, WorkspaceRole } from '../../auth/policy.ts';
+import type {
+  ContentWrite,
+  ContentWriteResult,
+  DiagramMeta,
+  DiagramRecord,
+  DiagramStore,
+  OwnedDiagramCounts,
+  OwnedDiagramsQuery,
+} from '../diagrams.ts';
+import { ElementsCache } from '../elements-cache.ts';
+import { nextRevision } from '../revision.ts';
+import type { Database } from '../schema.ts';
+import { resolveCommentsOnRemovedElements } from './comments.ts';
+import { META_COLUMNS, toMeta } from './rows.ts';
+import { param, prepared, type SqlScope } from './scope.ts';
+
+/** Memory for recently read scenes (characters of JSON). */
+const ELEMENTS_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** What every scope of one store's diagrams shares: the queries every API request runs, compiled once, and the scene cache. */
+export function diagramsShared(db: Kysely<Database>) {
+  const withAccess = db
+    .selectFrom('diagrams as d')
+    .leftJoin('diagram_shares as s', (join) => join.onRef('s.diagram_id', '=', 'd.id').on('s.user_id', '=', param('userId')))
+    .leftJoin('workspace_members as m', (join) => join.onRef('m.workspace_id', '=', 'd.workspace_id').on('m.user_id', '=', param('userId')))
+    .select(META_COLUMNS)
+    .select(['s.role as share_role', 'm.role as workspace_role'])
+    .where('d.id', '=', param('id'));
+  return {
+    elements: prepared(db.selectFrom('diagrams').select(['elements', 'doc_updated_at']).where('id', '=', param('id'))),
+    metaWithAccess: prepared(withAccess),
+    elementsCache: new ElementsCache(ELEMENTS_CACHE_BYTES),
+  };
+}
+
+const access = (row: { owner_id: string; share_role: string | null; workspace_role: string | null }): AccessFacts => ({
+  ownerId: row.owner_id,
+  shareRole: row.share_role as ShareRole | null,
+  workspaceRole: row.workspace_role as WorkspaceRole | null,
+});
+
+export class SqlDiagrams implements DiagramStore {
+  private readonly scope: SqlScope;
+  private readonly shared: ReturnType<typeof diagramsShared>;
+
+  constructor(scope: SqlScope, shared: ReturnType<typeof diagramsShared>) {
+    this.scope = scope;
+    this.shared = shared;
+  }
+
+  async create(diagram: DiagramRecord, quota: number): Promise<'created' | 'quota_exceeded'> {
+    return this.scope.atomic(async (trx) => {
+      // Lock the owner's row for the rest of the transaction (PostgreSQL; SQLite transactions are already serial).
+      if (this.scope.engine === 'postgres') {
+        await trx.selectFrom('users').select('id').where('id', '=', diagram.ownerId).forUpdate().execute();
+      }
+      const { active } = await trx
+        .selectFrom('diagrams')
+        .select((eb) => eb.fn.countAll<number>().as('active'))
+        .where('owner_id', '=', diagram.ownerId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      if (Number(active) >= quota) return 'quota_exceeded';
+      await trx
+        .insertInto('diagrams')
+        .values({
+          id: diagram.id,
+          owner_id: diagram.ownerId,
+          title: diagram.title,
+          folder_id: diagram.folderId,
+          workspace_id: diagram.workspaceId,
+          starred: diagram.starred ? 1 : 0,
+          elements: diagram.elementsJson,
+          element_count: diagram.elementCount,
+          created_at: diagram.createdAt,
+          updated_at: diagram.updatedAt,
+          doc_updated_at: diagram.docUpdatedAt,
+          deleted_at: diagram.deletedAt,
+        })
+        .execute();
+      return 'created';
+    });
+  }
+
+  async find(id: string): Promise<DiagramMeta | null> {
+    const row = await this.scope.db.selectFrom('diagrams as d').select(META_COLUMNS).where('d.id', '=', id).executeTakeFirst();
+    return row ? toMeta(row) : null;
+  }
+
+  async findForUser(id: string, userId: string) {
+    const [row] = await this.shared.metaWithAccess(this.scope.db, { id, userId });
+    if (!row) return null;
+    const meta = toMeta(row);
+    let elementsJson = this.shared.elementsCache.get(id, meta.docUpdatedAt);
+    if (elementsJson === undefined) {
+      const [content] = await this.shared.elements(this.scope.db, { id });
+      if (!content) return null;
+      const { elements, doc_updated_at: revision } = content;
+      elementsJson = elements;
+      // Report the revision of the elements actually read, should a write land in between.
+      meta.docUpdatedAt = revision;
+      this.scope.afterCommit(() => this.shared.elementsCache.set(id, revision, elements));
+    }
+    return { diagram: { ...meta, elementsJson }, access: access(row) };
+  }
+
+  async findMetaForUser(id: string, userId: string) {
+    const [row] = await this.shared.metaWithAccess(this.scope.db, { id, userId });
+    if (!row) return null;
+    return { diagram: toMeta(row), access: access(row) };
+  }
+
+  async listOwned(query: OwnedDiagramsQuery) {
+    let q = this.scope.db
+      .selectFrom('diagrams as d')
+      .select(META_COLUMNS)
+      .where('d.owner_id', '=', query.ownerId)
+      .where('d.deleted_at', query.trashed ? 'is not' : 'is', null);
+    if (query.folderId !== undefined) q = q.where('d.folder_id', '=', query.folderId);
+    if (query.starredOnly) q = q.where('d.starred', '=', 1);
+    if (query.titleContains) {
+      // Both sides through the same lower(), so an exact-case match is always found on either engine.
+      const pattern = `%${query.titleContains.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      q = q.where(sql<boolean>`lower(d.title) like lower(${pattern}) escape '\\'`);
+    }
+    const after = query.after;
+    if (after) {
+      q = q.where((eb) =>
+        eb.or([eb('d.created_at', '<', after.createdAt), eb.and([eb('d.created_at', '=', after.createdAt), eb('d.id', '<', after.id)])]),
+      );
+    }
+    const rows = await q.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(query.limit).execute();
+    return rows.map(toMeta);
+  }
+
+  async countOwned(ownerId: string): Promise<OwnedDiagramCounts> {
+    const trashed = sql<number>`case when deleted_at is null then 0 else 1 end`;
+    const rows = await this.scope.db
+      .selectFrom('diagrams')
+      .select((eb) => ['folder_id', 'starred', trashed.as('trashed'), eb.fn.countAll<number | string>().as('count')])
+      .where('owner_id', '=', ownerId)
+      .groupBy(['folder_id', 'starred', trashed])
+      .execute();
+    const counts: OwnedDiagramCounts = { active: 0, starred: 0, trashed: 0, byFolder: {} };
+    for (const row of rows) {
+      const count = Number(row.count);
+      if (Number(row.trashed) === 1) {
+        counts.trashed += count;
+        continue;
+      }
+      counts.active += count;
+      if (row.starred === 1) counts.starred += count;
+      if (row.folder_id !== null) counts.byFolder[row.folder_id] = (counts.byFolder[row.folder_id] ?? 0) + count;
+    }
+    return counts;
+  }
+
+  async updateMeta(id: string, change: { title?: string; folderId?: string | null; updatedAt: string }) {
+    const set: { title?: string; folder_id?: string | null; updated_at: string } = { updated_at: change.updatedAt };
+    if (change.title !== undefined) set.title = change.title;
+    if (change.folderId !== undefined) set.folder_id = change.folderId;
+    await this.scope.db.updateTable('diagrams').set(set).where('id', '=', id).execute();
+    return this.find(id);
+  }
+
+  async setTrashed(id: string, trashed: boolean, now: string): Promise<void> {
+    const db = this.scope.db;
+    if (trashed) {
+      await db.updateTable('diagrams').set({ deleted_at: now, updated_at: now }).where('id', '=', id).where('deleted_at', 'is', null).execute();
+    } else {
+      await db.updateTable('diagrams').set({ deleted_at: null, updated_at: now }).where('id', '=', id).where('deleted_at', 'is not', null).execute();
+    }
+  }
+
+  async setStarred(id: string, starred: boolean): Promise<void> {
+    await this.scope.db.updateTable('diagrams').set({ starred: starred ? 1 : 0 }).where('id', '=', id).execute();
+  }
+
+  async writeContent(write: ContentWrite): Promise<ContentWriteResult> {
+    const result: ContentWriteResult = await this.scope.atomic(async (trx) => {
+      const current = await trx
+        .selectFrom('diagrams')
+        .select(['doc_updated_at'])
+        .where('id', '=', write.id)
+        .$if(this.scope.engine === 'postgres', (q) => q.forUpdate())
+        .executeTakeFirst();
+      if (!current) return { status: 'missing' } as const;
+      if (write.expectedDocUpdatedAt !== null && write.expectedDocUpdatedAt !== current.doc_updated_at) {
+        return { status: 'stale', docUpdatedAt: current.doc_updated_at } as const;
+      }
+      const docUpdatedAt = nextRevision(current.doc_updated_at, write.now);
+      await trx
+        .updateTable('diagrams')
+        .set({
+          elements: write.elementsJson,
+          element_count: write.elementCount,
+          doc_updated_at: docUpdatedAt,
+          updated_at: docUpdatedAt,
+          ...(write.title === undefined ? {} : { title: write.title }),
+        })
+        .where('id', '=', write.id)
+        .execute();
+      const orphanedComments = await resolveCommentsOnRemovedElements(trx, write.id, write.elementIds);
+      return { status: 'written', docUpdatedAt, orphanedComments } as const;
+    });
+    // The next read of this diagram (often the writer's own) finds the new content in memory.
+    if (result.status === 'written') {
+      const { docUpdatedAt } = result;
+      this.scope.afterCommit(() => this.shared.elementsCache.set(write.id, docUpdatedAt, write.elementsJson));
+    }
+    return result;
+  }
+}
