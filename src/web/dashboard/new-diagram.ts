@@ -1,6 +1,6 @@
 /**
  * "New diagram": a title, a folder and a DiagramSpec typed or pasted as JSON
- * (docs/spec.md), created by the same command as POST /api/v1/diagrams. A
+ * (docs/spec.md), created by the same use case as POST /api/v1/diagrams. A
  * refused spec comes back in the form, with the server's code and message.
  */
 import { type ContentInput, SPEC_CONTENT_ERRORS } from '../../app/diagrams/content.ts';

@@ -1,7 +1,7 @@
 /**
  * The dashboard: `GET /app` lists the signed-in person's
  * diagrams; small POST forms star, rename, move, trash and restore them and
- * create folders, each through the same command as the REST API, then send
+ * create folders, each through the same use case as the REST API, then send
  * the browser back (303) to the page it came from. Works without script.
  *
  *   GET  /app                         ?folder=<id> &starred=1 &view=trash &q=<text> &cursor=<c>
