@@ -102,8 +102,8 @@ function permanentFailure(error: unknown): string | null {
 export class DiagramSync {
   private readonly options: Required<Omit<DiagramSyncOptions, 'onState'>> & Pick<DiagramSyncOptions, 'onState'>;
   private editor: EditorHandle | null = null;
-  /** The revision the editor's content is based on. */
-  private baseUpdatedAt: string;
+  /** The revision the editor's content is based on (null only for a diagram never written since revisions began). */
+  private baseUpdatedAt: string | null;
   /** `contentVersion()` of the content last saved or loaded; null until the editor shows the first load. */
   private baseVersion: number | null = null;
   /** The newest revision the server announced. */
@@ -157,8 +157,15 @@ export class DiagramSync {
     }, this.options.debounceMs);
   }
 
-  /** The server announced the diagram's current revision (the `revision` event). */
+  /**
+   * The server announced the diagram's current revision (the `revision`
+   * event). An announcement can arrive late: a poll that read the diagram just
+   * before one of our own saves landed, or the stream's first event after the
+   * editor has saved. Revisions only increase (ISO instants, one per write), so
+   * one not newer than what we already know says nothing and is ignored.
+   */
   revision(docUpdatedAt: string): void {
+    if (this.announcedUpdatedAt !== null && docUpdatedAt <= this.announcedUpdatedAt) return;
     this.announcedUpdatedAt = docUpdatedAt;
     void this.pump();
   }
@@ -179,8 +186,9 @@ export class DiagramSync {
     return this.editor !== null && this.baseVersion !== null && this.editor.contentVersion() !== this.baseVersion;
   }
 
+  /** Whether the server holds a revision newer than the one the editor's content is based on. */
   private remoteMovedOn(): boolean {
-    return this.announcedUpdatedAt !== null && this.announcedUpdatedAt !== this.baseUpdatedAt;
+    return this.announcedUpdatedAt !== null && (this.baseUpdatedAt === null || this.announcedUpdatedAt > this.baseUpdatedAt);
   }
 
   private setState(state: SaveState): void {
