@@ -208,4 +208,29 @@ export class DrawbridgeClient {
   getIcon(id: string): Promise<Buffer> {
     return this.send('GET', `/icons/${encodeURIComponent(id)}`, { raw: true });
   }
+
+  /**
+   * Every problem with a spec, an edit fragment, patch ops or a scene, without
+   * writing anything (POST /specs/validate); with `diagramId`, an edit or ops
+   * are also checked against that diagram's current content.
+   */
+  validateContent(body: ValidateContentBody): Promise<ValidationReport> {
+    return this.send('POST', '/specs/validate', { body });
+  }
+}
+
+/** What POST /specs/validate checks: exactly one of spec, edit, ops, scene. */
+export type ValidateContentBody = ({ spec: unknown } | { edit: unknown } | { ops: unknown } | { scene: unknown }) & { diagramId?: string };
+
+/** One problem found: its catalogue code, where (a JSON Pointer into the validated value) and how to fix it. */
+export interface ContentProblem {
+  code: string;
+  message: string;
+  path: string;
+  hint?: string;
+}
+
+export interface ValidationReport {
+  valid: boolean;
+  problems: ContentProblem[];
 }
