@@ -47,7 +47,8 @@ export const mcpEndpoint: FastifyPluginAsync = async (app) => {
       // A 429 goes back to the agent (rate_limited, with the wait) instead of holding this request open.
       maxRetries: 0,
     });
-    const server = createMcpServer(client, { authHelp: AUTH_HELP });
+    // Where the web app is, for a diagram answer without editorUrl: this server, as the caller reached it.
+    const server = createMcpServer(client, { authHelp: AUTH_HELP, appUrl: `${request.protocol}://${request.host}` });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     const res = reply.raw;

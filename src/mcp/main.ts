@@ -67,7 +67,7 @@ async function main(argv: string[]): Promise<void> {
   if (!creds.token) process.stderr.write(`drawbridge-mcp: no token; tools will answer with an error. ${NO_TOKEN_MESSAGE}\n`);
   else process.stderr.write(`drawbridge-mcp: serving ${creds.apiUrl} (token from ${creds.source === 'env' ? 'SERVICE_TOKEN' : 'stored login'})\n`);
   const client = creds.token ? new DrawbridgeClient({ apiUrl: creds.apiUrl, token: creds.token }) : null;
-  await connectGuarded(createMcpServer(client, { authHelp: NO_TOKEN_MESSAGE }), new StdioServerTransport());
+  await connectGuarded(createMcpServer(client, { authHelp: NO_TOKEN_MESSAGE, appUrl: creds.apiUrl }), new StdioServerTransport());
 }
 
 await main(process.argv.slice(2));

@@ -2,184 +2,382 @@ import fs from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import * as S from '../api/schemas.ts';
-import { DrawbridgeApiError, type DrawbridgeClient } from '../client/client.ts';
+import { DrawbridgeApiError, type DrawbridgeClient, type ValidateContentBody } from '../client/client.ts';
+import { DiagramSpec, EditFragment, PatchOp, Scene } from './content-schemas.ts';
+import { type ContentBlock, describeFailure, failure, type FailureContext, type ToolResult } from './failures.ts';
+import { INSTRUCTIONS, registerPrompts } from './guide.ts';
+import { Links } from './links.ts';
 import { registerResources } from './resources.ts';
 import { type Element, fillTerseElements, summarizeScene } from './scene.ts';
+import { type ToolArgs, toolInput, type ToolInputDefinition } from './tool-input.ts';
 
 // The MCP tools over the typed DrawbridgeClient. Results are JSON text (plus
-// image blocks for renders); failures are `isError` results carrying the
-// server's error code and message.
+// image blocks for renders), and the same value as structuredContent where the
+// tool declares an outputSchema; failures are `isError` results with the
+// server's code and one sentence (src/mcp/failures.ts).
 
 /** The package version, reported to MCP clients. */
 export const VERSION = (JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-type ContentBlock = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
-type ToolResult = { content: ContentBlock[]; isError?: boolean };
-
-/** What a tool returns when its answer is more than one JSON value (an image, SVG text). */
+/** What a tool returns when its answer is more than one JSON value (an image, SVG text); `structured` is its JSON part. */
 class Blocks {
-  constructor(readonly content: ContentBlock[]) {}
+  constructor(
+    readonly content: ContentBlock[],
+    readonly structured: Record<string, unknown> | null = null,
+  ) {}
 }
 
 const jsonBlock = (value: unknown): ContentBlock => ({ type: 'text', text: JSON.stringify(value ?? { ok: true }, null, 2) });
 const pngBlock = (bytes: Uint8Array): ContentBlock => ({ type: 'image', data: Buffer.from(bytes).toString('base64'), mimeType: 'image/png' });
-
-function ok(value: unknown): ToolResult {
-  return { content: value instanceof Blocks ? value.content : [jsonBlock(value)] };
-}
-
-function fail(code: string, message: string): ToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify({ error: code, message }) }], isError: true };
-}
 
 function describeRenderFailure(error: unknown): string {
   if (error instanceof DrawbridgeApiError) return `${error.code}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
 }
 
-function describeFailure(error: unknown, authHelp: string): ToolResult {
-  if (error instanceof DrawbridgeApiError) {
-    let hint = '';
-    if (error.code === 'insufficient_scope') hint = ' (this token lacks the capability; a human must mint a token that has it)';
-    if (error.status === 401) hint = ` (${authHelp})`;
-    return fail(error.code, `${error.message}${hint}`);
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return fail('unreachable', `Could not reach the Drawbridge API: ${message}`);
-}
+/** An example diagram id, in the examples of the descriptions. */
+const EXAMPLE_ID = '5f0c6f1e-8a4b-4c1d-9e2f-3a7b6c5d4e10';
+const EXAMPLE_FOLDER = '9b2d7e4a-1c3f-4a5b-8d6e-0f1a2b3c4d50';
 
 const diagramId = z.string().describe('Diagram id (UUID), as returned by list_diagrams or generate_diagram');
+const title = z.string().optional().describe('Diagram title');
+const folderId = z.guid().nullable().optional().describe('UUID of a folder (from list_folders), or null for the root');
+const revision = z.string().optional().describe('The docUpdatedAt you read last: the write is refused with stale_read if the diagram changed since');
+const renderQuality = S.RenderQuality.optional().describe('faithful (default): the editor\'s own look, hand-drawn strokes and fonts; fast: a plain preview, quicker');
+const iconQuery = { q: S.IconListQuery.shape.q, category: S.IconListQuery.shape.category };
+
+/** Results that name a diagram: its id and where a person opens it; anything else the API said is kept. */
+const linked = (shape: z.ZodRawShape = {}) => z.looseObject({ id: z.string(), editorUrl: z.string().describe('Where a person opens the diagram in the editor'), ...shape });
+const Problem = z.object({ code: z.string(), message: z.string(), path: z.string().describe('JSON Pointer into the validated value, e.g. /nodes/3/shape'), hint: z.string().optional() });
+const ValidationOutput = z.object({ valid: z.boolean(), problems: z.array(Problem) });
+
+/** Exactly one of the given arguments. */
+const exactlyOne = (...names: string[]) => ({ oneOf: names.map((name) => ({ required: [name] })) });
 
 export interface McpServerOptions {
   /** Told to the agent when there is no client or the API refuses the token: how, for this transport, a human supplies a valid one. */
   authHelp: string;
+  /** The base URL of the web app (where /app/d/<id> opens a diagram), for servers whose answers carry no editorUrl. */
+  appUrl: string;
+}
+
+interface ToolDefinition<F extends z.ZodRawShape, C extends z.ZodRawShape> extends ToolInputDefinition<F, C> {
+  description: string;
+  output?: z.ZodObject;
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean };
+  /** What a failure is about: the diagram named, the content sent (for every problem at once). */
+  about?: (args: ToolArgs<F, C>) => Omit<FailureContext, 'tool'>;
 }
 
 /**
- * The Drawbridge MCP server: every tool and resource, acting through `client`
- * (null: no token configured; every tool then answers with `authHelp`). Used by
- * the stdio bin and by the hosted endpoint at /mcp.
+ * The Drawbridge MCP server: every tool, prompt and resource, acting through
+ * `client` (null: no token configured; every tool then answers with
+ * `authHelp`). Used by the stdio bin and by the hosted endpoint at /mcp.
  */
 export function createMcpServer(client: DrawbridgeClient | null, options: McpServerOptions): McpServer {
-  const server = new McpServer({ name: 'drawbridge', version: VERSION });
+  const server = new McpServer({ name: 'drawbridge', version: VERSION }, { instructions: INSTRUCTIONS });
+  const links = new Links(options.appUrl);
+  const link = <T extends { id: string }>(value: T) => links.with(value);
 
-  const tool = <Shape extends z.ZodRawShape>(
+  const tool = <F extends z.ZodRawShape, C extends z.ZodRawShape = Record<never, never>>(
     name: string,
-    description: string,
-    inputSchema: Shape,
-    run: (args: z.infer<z.ZodObject<Shape>>, client: DrawbridgeClient) => Promise<unknown>,
-    annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean } = {},
+    definition: ToolDefinition<F, C>,
+    run: (args: ToolArgs<F, C>, client: DrawbridgeClient) => Promise<unknown>,
   ) => {
-    server.registerTool(name, { description, inputSchema, annotations }, (async (args: z.infer<z.ZodObject<Shape>>) => {
-      if (!client) return fail('unauthorized', options.authHelp);
+    const input = toolInput(name, definition);
+    const description = `${definition.description}\n\nExample arguments: ${JSON.stringify(definition.example)}`;
+    const config = { description, inputSchema: input.sdkSchema, annotations: definition.annotations ?? {}, ...(definition.output ? { outputSchema: definition.output } : {}) };
+    server.registerTool(name, config, (async (raw: unknown): Promise<ToolResult> => {
+      if (!client) return failure({ error: 'unauthorized', message: options.authHelp });
+      const checked = input.check(raw);
+      if (!checked.ok) return failure({ error: 'bad_request', message: checked.message });
       try {
-        return ok(await run(args, client));
+        const value = await run(checked.args, client);
+        if (value instanceof Blocks) return { content: value.content, ...(definition.output && value.structured ? { structuredContent: value.structured } : {}) };
+        return { content: [jsonBlock(value)], ...(definition.output ? { structuredContent: value as Record<string, unknown> } : {}) };
       } catch (error) {
-        return describeFailure(error, options.authHelp);
+        return describeFailure(error, { tool: name, ...definition.about?.(checked.args) }, client, options.authHelp);
       }
     }) as never);
   };
   const read = { readOnlyHint: true };
+  const onDiagram = (a: { id: string }) => ({ diagramId: a.id });
 
   tool(
     'generate_diagram',
-    'Create a new diagram from a DiagramSpec (nodes, edges, layout); the server lays it out with bound arrows and sized labels. See the resource drawbridge://docs/spec-grammar. Returns the new diagram id, title and element count.',
-    { spec: S.SpecInput.describe('DiagramSpec: { version?, nodes: [{ id, label?, shape?, icon?, ... }], edges?: ["a -> b : label" | { from, to, label? }], layout?: { direction } }'), title: S.CreateDiagramBody.shape.title, folderId: S.CreateDiagramBody.shape.folderId },
-    (a, c) => c.createDiagram({ spec: a.spec, ...(a.title !== undefined ? { title: a.title } : {}), ...(a.folderId !== undefined ? { folderId: a.folderId } : {}) }),
+    {
+      description:
+        'Create a new diagram from a DiagramSpec; the server lays it out (shapes sized to their labels, arrows bound at both ends, nothing overlapping). Prefer this to create_scene. Nodes: { id, label?, shape?: rectangle (default) | ellipse | diamond | text, icon? (an id from search_icons), parent? (the id of the container node it sits in), strokeColor?, backgroundColor?, fillStyle? }. Edges: shorthand strings "a -> b : label" (also <-, <->, --, --> dashed) or { from, to, label?, style?, arrowhead? }. Direction: layout.direction TB | BT | LR | RL. Returns id, title, elementCount and editorUrl. A refused spec comes back with every problem and a hint for each.',
+      fields: { title, folderId },
+      content: { spec: DiagramSpec },
+      example: {
+        title: 'Checkout',
+        spec: {
+          layout: { direction: 'LR' },
+          nodes: [
+            { id: 'web', label: 'Web app' },
+            { id: 'api', label: 'Orders API', icon: 'icon-nodejs' },
+            { id: 'db', label: 'Orders DB', icon: 'icon-postgresql' },
+          ],
+          edges: ['web -> api : HTTPS', { from: 'api', to: 'db', label: 'SQL' }],
+        },
+      },
+      output: linked({ title: z.string(), elementCount: z.number() }),
+      about: (a) => ({ validation: { spec: a.spec } }),
+    },
+    async (a, c) => link(await c.createDiagram({ spec: a.spec, ...(a.title !== undefined ? { title: a.title } : {}), ...(a.folderId !== undefined ? { folderId: a.folderId } : {}) })),
   );
+  const terseElement = z
+    .looseObject({
+      type: z.string().describe('rectangle, ellipse, diamond, text, arrow, line, ...'),
+      id: z.string().optional(),
+      x: z.number().optional(),
+      y: z.number().optional(),
+      width: z.number().optional(),
+      height: z.number().optional(),
+    })
+    .describe('An Excalidraw element; any other field (text, containerId, points, startBinding, strokeColor, ...) is kept as given');
   tool(
     'create_scene',
-    'Create a new diagram from terse Excalidraw elements at exact positions. Each element needs only type and x/y; id, width and height are filled in when absent and every other field is kept as given. See drawbridge://docs/scene-guide. Returns the new diagram id and element count.',
     {
-      elements: z.array(z.looseObject({ type: z.string().describe('rectangle, ellipse, diamond, text, arrow, line, ...'), id: z.string().optional(), x: z.number().optional(), y: z.number().optional(), width: z.number().optional(), height: z.number().optional() })).describe('Terse Excalidraw elements'),
-      title: S.CreateDiagramBody.shape.title,
-      folderId: S.CreateDiagramBody.shape.folderId,
+      description:
+        'Create a new diagram from Excalidraw elements at exact positions, when a laid-out spec (generate_diagram) will not do. Each element needs only type and x/y; id, width and height are filled in when absent and every other field is kept as given. A text element with containerId is its shape\'s label; an arrow binds with startBinding/endBinding { elementId }. Returns id, title, elementCount and editorUrl.',
+      fields: { title, folderId },
+      content: { elements: z.array(terseElement) },
+      example: {
+        title: 'Two boxes',
+        elements: [
+          { id: 'a', type: 'rectangle', x: 0, y: 0 },
+          { type: 'text', x: 40, y: 28, text: 'Client', containerId: 'a' },
+          { id: 'b', type: 'rectangle', x: 300, y: 0 },
+        ],
+      },
+      output: linked({ title: z.string(), elementCount: z.number() }),
+      about: (a) => ({ validation: { scene: { elements: Array.isArray(a.elements) ? fillTerseElements(a.elements as Element[]) : a.elements } } }),
     },
-    (a, c) => c.createDiagram({ scene: { elements: fillTerseElements(a.elements as Element[]) }, ...(a.title !== undefined ? { title: a.title } : {}), ...(a.folderId !== undefined ? { folderId: a.folderId } : {}) }),
+    async (a, c) => {
+      const elements = Array.isArray(a.elements) ? fillTerseElements(a.elements as Element[]) : a.elements;
+      return link(await c.createDiagram({ scene: { elements }, ...(a.title !== undefined ? { title: a.title } : {}), ...(a.folderId !== undefined ? { folderId: a.folderId } : {}) }));
+    },
   );
-  const renderQuality = S.RenderQuality.optional().describe('faithful (default): the editor\'s own look, hand-drawn strokes and fonts; fast: a plain preview, quicker');
+  tool(
+    'validate_diagram',
+    {
+      description:
+        'Check a spec, an edit fragment, patch ops or a scene without writing anything: answers { valid, problems: [{ code, message, path, hint }] } with every problem at once (path is a JSON Pointer into what you sent). Give exactly one of spec, edit, ops, scene; with diagramId, an edit or ops are also checked against that diagram (their node and element ids must exist in it).',
+      fields: { diagramId: z.string().optional().describe('Also check an edit or ops against this diagram\'s current content') },
+      content: { spec: DiagramSpec.optional(), edit: EditFragment.optional(), ops: z.array(PatchOp).optional(), scene: Scene.optional() },
+      root: exactlyOne('spec', 'edit', 'ops', 'scene'),
+      example: { spec: { nodes: [{ id: 'a', label: 'Client' }, { id: 'b', label: 'Server', shape: 'ellipse' }], edges: ['a -> b'] } },
+      output: ValidationOutput,
+      annotations: read,
+    },
+    async (a, c) => {
+      const given = (['spec', 'edit', 'ops', 'scene'] as const).filter((key) => a[key] !== undefined);
+      if (given.length !== 1) throw new DrawbridgeApiError(400, 'bad_request', `Give exactly one of spec, edit, ops or scene (got ${given.length === 0 ? 'none' : given.join(' and ')})`, null);
+      const body = { [given[0]!]: a[given[0]!], ...(a.diagramId !== undefined ? { diagramId: a.diagramId } : {}) } as ValidateContentBody;
+      return c.validateContent(body);
+    },
+  );
   tool(
     'read_diagram',
-    'Read a diagram: a compact summary and a rendered PNG of it (1024 px wide) to look at. The summary has the title, folder, timestamps (docUpdatedAt is the revision to pass as expectedUpdatedAt), element counts by type, nodes with their labels and edges from -> to. Set includeGeometry for x/y/width/height of each node and edge; image: false for the summary alone. If rendering fails the summary still comes back, with imageNote saying why. Use get_scene for the full raw scene, export_diagram for SVG.',
     {
-      id: diagramId,
-      includeGeometry: z.boolean().optional().describe('Include x, y, width, height of every node and edge'),
-      image: z.boolean().optional().describe('Include the rendered PNG (default true)'),
-      quality: renderQuality,
+      description:
+        'Read a diagram: a compact summary and a rendered PNG of it (1024 px wide) to look at. The summary has the title, editorUrl, folder, timestamps (docUpdatedAt is the revision to pass as expectedUpdatedAt), element counts by type, nodes with their labels and edges from -> to. includeGeometry adds x/y/width/height of each node and edge; image: false leaves the PNG out. If rendering fails the summary still comes back, with imageNote saying why. Use get_scene for the full raw scene, export_diagram for SVG.',
+      fields: {
+        id: diagramId,
+        includeGeometry: z.boolean().optional().describe('Include x, y, width, height of every node and edge'),
+        image: z.boolean().optional().describe('Include the rendered PNG (default true)'),
+        quality: renderQuality,
+      },
+      example: { id: EXAMPLE_ID, includeGeometry: true },
+      output: linked({ title: z.string(), nodes: z.array(z.looseObject({ id: z.string() })), edges: z.array(z.looseObject({})) }),
+      annotations: read,
+      about: onDiagram,
     },
     async (a, c) => {
       const [d, rendered] = await Promise.all([
         c.getDiagram(a.id),
         a.image === false ? null : c.renderDiagram(a.id, { format: 'png', quality: a.quality ?? 'faithful' }).catch((error: unknown) => ({ error })),
       ]);
-      const summary = { id: d.id, title: d.title, folderId: d.folderId, updatedAt: d.updatedAt, docUpdatedAt: d.docUpdatedAt, deletedAt: d.deletedAt, ...summarizeScene(d.scene.elements, a.includeGeometry ?? false) };
+      const { editorUrl } = link(d);
+      const summary = { id: d.id, title: d.title, editorUrl, folderId: d.folderId, updatedAt: d.updatedAt, docUpdatedAt: d.docUpdatedAt, deletedAt: d.deletedAt, ...summarizeScene(d.scene.elements, a.includeGeometry ?? false) };
       if (rendered === null) return summary;
       if ('error' in rendered) return { ...summary, imageNote: `no image: ${describeRenderFailure(rendered.error)}` };
       if (rendered.bytes === null) return { ...summary, imageNote: 'no image: the diagram is empty' };
-      return new Blocks([jsonBlock({ ...summary, image: { quality: rendered.quality, ...(rendered.note ? { note: rendered.note } : {}) } }), pngBlock(rendered.bytes)]);
+      const withImage = { ...summary, image: { quality: rendered.quality, ...(rendered.note ? { note: rendered.note } : {}) } };
+      return new Blocks([jsonBlock(withImage), pngBlock(rendered.bytes)], withImage);
     },
-    read,
   );
   tool(
     'export_diagram',
-    'Render a diagram as a PNG image (1024 px wide, returned as an image block) or as an SVG document (returned as text, to save or embed). The first block says which quality was delivered (faithful can fall back to fast, with a note). An empty diagram has nothing to export.',
-    { id: diagramId, format: z.enum(['png', 'svg']).optional().describe('png (default) or svg'), quality: renderQuality },
+    {
+      description:
+        'Render a diagram as a PNG image (1024 px wide, returned as an image block) or as an SVG document (returned as text, to save or embed). The first block says which quality was delivered (faithful can fall back to fast, with a note). An empty diagram has nothing to export.',
+      fields: { id: diagramId, format: z.enum(['png', 'svg']).optional().describe('png (default) or svg'), quality: renderQuality },
+      example: { id: EXAMPLE_ID, format: 'svg' },
+      annotations: read,
+      about: onDiagram,
+    },
     async (a, c) => {
       const format = a.format ?? 'png';
       const rendered = await c.renderDiagram(a.id, { format, quality: a.quality ?? 'faithful' });
-      if (rendered.bytes === null) return { id: a.id, format, isEmpty: true, message: 'The diagram is empty: nothing to export.' };
-      const about = jsonBlock({ id: a.id, format, mimeType: rendered.contentType, quality: rendered.quality, ...(rendered.note ? { note: rendered.note } : {}) });
+      const { editorUrl } = link({ id: a.id });
+      if (rendered.bytes === null) return { id: a.id, editorUrl, format, isEmpty: true, message: 'The diagram is empty: nothing to export.' };
+      const about = jsonBlock({ id: a.id, editorUrl, format, mimeType: rendered.contentType, quality: rendered.quality, ...(rendered.note ? { note: rendered.note } : {}) });
       return new Blocks([about, format === 'png' ? pngBlock(rendered.bytes) : { type: 'text', text: Buffer.from(rendered.bytes).toString('utf8') }]);
     },
-    read,
   );
-  tool('get_scene', 'Get the full raw Excalidraw scene of a diagram (every element with every field) and its docUpdatedAt revision. Large; prefer read_diagram for an overview.', { id: diagramId }, async (a, c) => {
-    const d = await c.getDiagram(a.id);
-    return { id: d.id, title: d.title, docUpdatedAt: d.docUpdatedAt, scene: d.scene };
-  }, read);
+  tool(
+    'get_scene',
+    {
+      description: 'Get the full raw Excalidraw scene of a diagram (every element with every field) and its docUpdatedAt revision. Large; prefer read_diagram for an overview.',
+      fields: { id: diagramId },
+      example: { id: EXAMPLE_ID },
+      annotations: read,
+      about: onDiagram,
+    },
+    async (a, c) => {
+      const d = await c.getDiagram(a.id);
+      return { id: d.id, title: d.title, editorUrl: link(d).editorUrl, docUpdatedAt: d.docUpdatedAt, scene: d.scene };
+    },
+  );
   tool(
     'list_diagrams',
-    'List the caller\'s diagrams, newest first, one page at a time: id, title, folderId, starred, timestamps. Pass nextCursor back as cursor for the next page; filter "trash" lists trashed diagrams.',
-    { limit: z.number().int().min(1).max(100).optional().describe('Page size, default 50'), cursor: S.ListDiagramsQuery.shape.cursor, filter: S.ListDiagramsQuery.shape.filter },
-    (a, c) => c.listDiagrams({ ...(a.limit !== undefined ? { limit: a.limit } : {}), ...(a.cursor ? { cursor: a.cursor } : {}), ...(a.filter ? { filter: a.filter } : {}) }),
-    read,
+    {
+      description: 'List your diagrams, newest first, one page at a time: id, title, folderId, starred, timestamps and editorUrl of each. Pass nextCursor back as cursor for the next page; filter "trash" lists trashed diagrams.',
+      fields: { limit: z.number().int().min(1).max(100).optional().describe('Page size, default 50'), cursor: S.ListDiagramsQuery.shape.cursor, filter: S.ListDiagramsQuery.shape.filter },
+      example: { limit: 20 },
+      output: z.looseObject({ items: z.array(linked()), nextCursor: z.string().nullable() }),
+      annotations: read,
+    },
+    async (a, c) => {
+      const page = await c.listDiagrams({ ...(a.limit !== undefined ? { limit: a.limit } : {}), ...(a.cursor ? { cursor: a.cursor } : {}), ...(a.filter ? { filter: a.filter } : {}) });
+      return { ...page, items: page.items.map(link) };
+    },
   );
-  tool('rename_diagram', 'Change a diagram\'s title.', { id: diagramId, title: z.string().describe('The new title') }, (a, c) => c.updateDiagram(a.id, { title: a.title }), { idempotentHint: true });
-  tool('move_diagram', 'Move a diagram into a folder (folderId from list_folders), or to the root with null.', { id: diagramId, folderId: S.UpdateDiagramBody.shape.folderId.unwrap() }, (a, c) => c.updateDiagram(a.id, { folderId: a.folderId }), { idempotentHint: true });
+  tool(
+    'rename_diagram',
+    { description: 'Change a diagram\'s title.', fields: { id: diagramId, title: z.string().describe('The new title') }, example: { id: EXAMPLE_ID, title: 'Checkout (v2)' }, output: linked({ title: z.string() }), annotations: { idempotentHint: true }, about: onDiagram },
+    async (a, c) => link(await c.updateDiagram(a.id, { title: a.title })),
+  );
+  tool(
+    'move_diagram',
+    {
+      description: 'Move a diagram into a folder (folderId from list_folders), or to the root with null.',
+      fields: { id: diagramId, folderId: z.guid().nullable().describe('UUID of a folder (from list_folders), or null for the root') },
+      example: { id: EXAMPLE_ID, folderId: EXAMPLE_FOLDER },
+      output: linked({ folderId: z.string().nullable() }),
+      annotations: { idempotentHint: true },
+      about: onDiagram,
+    },
+    async (a, c) => link(await c.updateDiagram(a.id, { folderId: a.folderId })),
+  );
   tool(
     'edit_diagram',
-    'Grow or restyle a diagram semantically, keeping the existing layout: addNodes (spec nodes, optionally with x/y/width/height), addEdges (spec edges between existing or new node ids), updateNodes ({ id, label?, strokeColor?, backgroundColor?, fillStyle? }; a new label keeps its node\'s size and shrinks its font, down to 60 % and never under 12 px, to fit; one that fits at no size is refused). Returns the ids added and updated.',
-    { id: diagramId, ...S.EditBody.shape },
-    ({ id, ...body }, c) => c.editDiagram(id, body as S.EditBody),
+    {
+      description:
+        'Grow or restyle a diagram semantically, keeping its layout and whatever a person changed by hand (prefer this to regenerate_diagram): addNodes (spec nodes, optionally with x/y/width/height), addEdges (spec edges between existing or new node ids), updateNodes ({ id, label?, strokeColor?, backgroundColor?, fillStyle? }; a new label keeps its node\'s size and shrinks its font, down to 60 % and never under 12 px, to fit; one that fits at no size is refused). Returns the ids added and updated, and editorUrl. A refused edit comes back with every problem and a hint for each.',
+      fields: { id: diagramId },
+      content: EditFragment.shape,
+      example: { id: EXAMPLE_ID, addNodes: [{ id: 'cache', label: 'Cache', icon: 'icon-redis' }], addEdges: ['api -> cache'], updateNodes: [{ id: 'db', backgroundColor: '#e7f5ff' }] },
+      output: linked({ added: z.array(z.string()), updated: z.array(z.string()) }),
+      about: (a) => ({ diagramId: a.id, validation: { edit: fragmentOf(a), diagramId: a.id } }),
+    },
+    async (a, c) => link({ id: a.id, ...(await c.editDiagram(a.id, fragmentOf(a) as S.EditBody)) }),
   );
   tool(
     'regenerate_diagram',
-    'Replace a diagram\'s whole content with a new spec (laid out by the server) or a new raw scene, keeping its id, folder and comments (comments on vanished elements are reported as orphaned). Pass expectedUpdatedAt (the docUpdatedAt you read) to refuse the write with stale_read if someone changed it since.',
-    { id: diagramId, ...S.RegenerateBody.shape },
-    ({ id, ...body }, c) => c.regenerateDiagram(id, body as S.RegenerateBody),
+    {
+      description:
+        'Replace a diagram\'s whole content with a new spec (laid out by the server) or a new raw scene, keeping its id, folder and comments (comments on vanished elements are reported as orphaned). This discards any change a person made by hand: to change part of a diagram use edit_diagram or patch_elements instead. Give exactly one of spec or scene. Pass expectedUpdatedAt (the docUpdatedAt you read) to refuse the write with stale_read if someone changed it since.',
+      fields: { id: diagramId, title, expectedUpdatedAt: revision },
+      content: { spec: DiagramSpec.optional(), scene: Scene.optional() },
+      root: exactlyOne('spec', 'scene'),
+      example: { id: EXAMPLE_ID, spec: { nodes: [{ id: 'a', label: 'Start', shape: 'ellipse' }, { id: 'b', label: 'Done' }], edges: ['a -> b'] } },
+      output: linked({ replaced: z.number() }),
+      about: (a) => ({ diagramId: a.id, ...(a.spec !== undefined ? { validation: { spec: a.spec } } : a.scene !== undefined ? { validation: { scene: a.scene } } : {}) }),
+    },
+    async ({ id, ...body }, c) => link(await c.regenerateDiagram(id, body as S.RegenerateBody)),
   );
   tool(
     'patch_elements',
-    'Apply precise element operations to a diagram: { op: "add", element } | { op: "update", id, set } | { op: "move", id, dx, dy } | { op: "resize", id, width, height } | { op: "restyle", id, ... } | { op: "delete", id }. A label given new text is re-wrapped and its shape grows to hold it, as the editor does, never letting the text cover the shape\'s icon. All ops apply atomically. Optional expectedUpdatedAt guards against concurrent changes (stale_read).',
-    { id: diagramId, ...S.PatchBody.shape },
-    ({ id, ...body }, c) => c.patchDiagram(id, body as S.PatchBody),
+    {
+      description:
+        'Apply precise element operations to a diagram, atomically: { op: "add", element } | { op: "update", id, set: { field: value } } | { op: "move", id, dx, dy } (or x, y) | { op: "resize", id, width, height } | { op: "restyle", id, strokeColor?, backgroundColor?, ... } | { op: "delete", id }. Element ids are those read_diagram and get_scene show. A label given new text is re-wrapped and its shape grows to hold it. Optional expectedUpdatedAt guards against concurrent changes (stale_read). Refused ops come back with every problem and a hint for each.',
+      fields: { id: diagramId, expectedUpdatedAt: revision },
+      content: { ops: z.array(PatchOp) },
+      example: { id: EXAMPLE_ID, ops: [{ op: 'move', id: 'db', dx: 40, dy: 0 }, { op: 'restyle', id: 'api', backgroundColor: '#fff3bf' }] },
+      output: linked({ applied: z.number() }),
+      about: (a) => ({ diagramId: a.id, validation: { ops: a.ops, diagramId: a.id } }),
+    },
+    async ({ id, ...body }, c) => link(await c.patchDiagram(id, body as S.PatchBody)),
   );
-  tool('trash_diagram', 'Move a diagram to the trash (recoverable with restore_diagram). Needs a token with the delete capability.', { id: diagramId }, async (a, c) => {
-    await c.trashDiagram(a.id);
-    return { id: a.id, trashed: true };
-  }, { destructiveHint: true, idempotentHint: true });
-  tool('restore_diagram', 'Restore a trashed diagram to the active list.', { id: diagramId }, async (a, c) => {
-    await c.restoreDiagram(a.id);
-    return { id: a.id, restored: true };
-  }, { idempotentHint: true });
-  tool('lint_diagram', 'Check a diagram for what makes it hard to read or broken: overlapping shapes, clipped labels, unbound or dangling arrows, outliers, low-contrast colours; arrows through shapes (edge_through_shape, within 10 px), arrows sharing a line (edges_overlap, over 10 px within 4 px), arrows across a container\'s label (edge_through_container_label) or another arrow\'s label (arrow_through_label), arrow labels with under 16 px of arrow on a side (crowded_arrow_label) or over 12 px from their arrow (detached_arrow_label), text over shapes, lines or text (label_overlap) and over icons (text_over_icon). Returns a list of issues with the element ids involved (at most 100 per kind); empty means clean.', { id: diagramId }, (a, c) => c.lintDiagram(a.id), read);
-  tool('list_icons', 'Search the icon catalog (ids like icon-postgresql usable as a spec node\'s icon). Filter by text and/or category.', { q: S.IconListQuery.shape.q, category: S.IconListQuery.shape.category }, (a, c) => c.listIcons({ ...(a.q ? { q: a.q } : {}), ...(a.category ? { category: a.category } : {}) }), read);
-  tool('list_folders', 'List the caller\'s folders: id, name, parentId.', {}, (_a, c) => c.listFolders(), read);
-  tool('create_folder', 'Create a folder, optionally inside a parent folder.', { name: S.CreateFolderBody.shape.name.describe('Folder name'), parentId: S.CreateFolderBody.shape.parentId }, (a, c) => c.createFolder({ name: a.name, ...(a.parentId !== undefined ? { parentId: a.parentId } : {}) }));
-  tool('list_comments', 'List the comments on a diagram, with the element each is anchored to and whether it is resolved.', { id: diagramId }, (a, c) => c.listComments(a.id), read);
-  tool('add_comment', 'Add a comment to a diagram, optionally anchored to an element id.', { id: diagramId, ...S.CommentBody.shape }, ({ id, ...body }, c) => c.addComment(id, body as S.CommentBody));
+  tool(
+    'trash_diagram',
+    { description: 'Move a diagram to the trash (recoverable with restore_diagram). Needs a token with the delete capability.', fields: { id: diagramId }, example: { id: EXAMPLE_ID }, output: linked({ trashed: z.boolean() }), annotations: { destructiveHint: true, idempotentHint: true }, about: onDiagram },
+    async (a, c) => {
+      await c.trashDiagram(a.id);
+      return link({ id: a.id, trashed: true });
+    },
+  );
+  tool(
+    'restore_diagram',
+    { description: 'Restore a trashed diagram to the active list.', fields: { id: diagramId }, example: { id: EXAMPLE_ID }, output: linked({ restored: z.boolean() }), annotations: { idempotentHint: true }, about: onDiagram },
+    async (a, c) => {
+      await c.restoreDiagram(a.id);
+      return link({ id: a.id, restored: true });
+    },
+  );
+  tool(
+    'lint_diagram',
+    {
+      description:
+        'Check a diagram for what makes it hard to read or broken: overlapping shapes, clipped labels, unbound or dangling arrows, outliers, low-contrast colours; arrows through shapes (edge_through_shape, within 10 px), arrows sharing a line (edges_overlap, over 10 px within 4 px), arrows across a container\'s label (edge_through_container_label) or another arrow\'s label (arrow_through_label), arrow labels with under 16 px of arrow on a side (crowded_arrow_label) or over 12 px from their arrow (detached_arrow_label), text over shapes, lines or text (label_overlap) and over icons (text_over_icon). Returns the issues with the element ids involved (at most 100 per kind; fix them with patch_elements); empty means clean.',
+      fields: { id: diagramId },
+      example: { id: EXAMPLE_ID },
+      output: linked({ issues: z.array(z.looseObject({ kind: z.string(), elementIds: z.array(z.string()), message: z.string() })) }),
+      annotations: read,
+      about: onDiagram,
+    },
+    async (a, c) => link({ id: a.id, ...(await c.lintDiagram(a.id)) }),
+  );
+  const icons = (a: { q?: string | undefined; category?: string | undefined }, c: DrawbridgeClient) =>
+    c.listIcons({ ...(a.q ? { q: a.q } : {}), ...(a.category ? { category: a.category } : {}) });
+  tool(
+    'search_icons',
+    {
+      description: 'Search the icon catalog by technology or product name and/or category. Use a result\'s id (like icon-postgresql) as a spec node\'s icon; an icon id not in the catalog is refused.',
+      fields: iconQuery,
+      example: { q: 'postgres' },
+      annotations: read,
+    },
+    icons,
+  );
+  tool('list_icons', { description: 'The same as search_icons (its former name, kept for existing clients).', fields: iconQuery, example: { q: 'kafka' }, annotations: read }, icons);
+  tool('list_folders', { description: 'List your folders: id, name, parentId.', fields: {}, example: {}, annotations: read }, (_a, c) => c.listFolders());
+  tool(
+    'create_folder',
+    { description: 'Create a folder, optionally inside a parent folder.', fields: { name: S.CreateFolderBody.shape.name.describe('Folder name'), parentId: S.CreateFolderBody.shape.parentId }, example: { name: 'Architecture' } },
+    (a, c) => c.createFolder({ name: a.name, ...(a.parentId !== undefined ? { parentId: a.parentId } : {}) }),
+  );
+  tool(
+    'list_comments',
+    { description: 'List the comments on a diagram, with the element each is anchored to and whether it is resolved.', fields: { id: diagramId }, example: { id: EXAMPLE_ID }, annotations: read, about: onDiagram },
+    (a, c) => c.listComments(a.id),
+  );
+  tool(
+    'add_comment',
+    { description: 'Add a comment to a diagram, optionally anchored to an element id.', fields: { id: diagramId, ...S.CommentBody.shape }, example: { id: EXAMPLE_ID, elementId: 'db', body: 'Is this the primary or a replica?' }, about: onDiagram },
+    ({ id, ...body }, c) => c.addComment(id, body as S.CommentBody),
+  );
 
+  registerPrompts(server);
   registerResources(server);
   return server;
 }
 
+/** The edit fragment of edit_diagram's arguments. */
+function fragmentOf(a: { addNodes?: unknown; addEdges?: unknown; updateNodes?: unknown }): Record<string, unknown> {
+  return { ...(a.addNodes !== undefined ? { addNodes: a.addNodes } : {}), ...(a.addEdges !== undefined ? { addEdges: a.addEdges } : {}), ...(a.updateNodes !== undefined ? { updateNodes: a.updateNodes } : {}) };
+}

@@ -24,9 +24,10 @@ async function connect(env: Record<string, string> = {}): Promise<Connected> {
   const h = await startHarness({ env });
   const user = await h.user({ caps: 'read,write' });
   await h.app.listen({ port: 0, host: '127.0.0.1' });
-  const api = new DrawbridgeClient({ apiUrl: `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`, token: user.token });
+  const apiUrl = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+  const api = new DrawbridgeClient({ apiUrl, token: user.token });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(api, { authHelp: 'unused' }).connect(serverSide);
+  await createMcpServer(api, { authHelp: 'unused', appUrl: apiUrl }).connect(serverSide);
   const client = new Client({ name: 'tools-test', version: '0.0.0' });
   await client.connect(clientSide);
   return { h, user, client };
@@ -127,7 +128,9 @@ describe('export_diagram', () => {
   test('png is an image block after a block naming the delivered quality', async () => {
     const id = await diagram(main);
     const [about, image] = blocks(await main.client.callTool({ name: 'export_diagram', arguments: { id, format: 'png', quality: 'fast' } }));
-    assert.deepEqual(JSON.parse(about!.text!), { id, format: 'png', mimeType: 'image/png', quality: 'fast' });
+    const { editorUrl, ...described } = JSON.parse(about!.text!);
+    assert.deepEqual(described, { id, format: 'png', mimeType: 'image/png', quality: 'fast' });
+    assert.ok(editorUrl.endsWith(`/app/d/${id}`), editorUrl);
     assert.equal(image!.type, 'image');
     assert.equal(image!.mimeType, 'image/png');
     assert.equal(pngSize(Buffer.from(image!.data!, 'base64')).width, 1024);
@@ -136,9 +139,10 @@ describe('export_diagram', () => {
   test('svg is text, and a fallback to fast carries its note', async () => {
     const id = await diagram(fallback);
     const [about, svg] = blocks(await fallback.client.callTool({ name: 'export_diagram', arguments: { id, format: 'svg' } }));
-    const { mimeType, ...described } = JSON.parse(about!.text!);
+    const { mimeType, editorUrl, ...described } = JSON.parse(about!.text!);
     assert.match(mimeType, /^image\/svg\+xml\b/);
     assert.deepEqual(described, { id, format: 'svg', quality: 'fast', note: 'faithful_unavailable' });
+    assert.ok(editorUrl.endsWith(`/app/d/${id}`), editorUrl);
     assert.equal(svg!.type, 'text');
     assert.match(svg!.text!, /^(<\?xml[^>]*>\s*)?<svg[\s>]/);
     assert.deepEqual(requestsFor(fallback.h, `/${id}/render`), [`/api/v1/diagrams/${id}/render?format=svg&quality=faithful`]);

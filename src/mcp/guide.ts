@@ -1,0 +1,58 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+
+/**
+ * What the MCP server teaches an agent: the server instructions (sent once,
+ * at initialization) and the prompts, each a walk through the tools in the
+ * order that makes a good diagram.
+ */
+export const INSTRUCTIONS = `Drawbridge makes diagrams a person can open and edit in a web editor (Excalidraw).
+- Prefer a spec over a raw scene: generate_diagram takes nodes and edges ("a -> b : label") and lays them out; use create_scene only for exact positions.
+- Put nodes inside a container (a VPC, a subnet, a team) with the node's "parent": the container's id. Direction goes in "layout": { "direction": "LR" }.
+- Find icons with search_icons (e.g. q: "postgres" gives icon-postgresql) and set the node's "icon"; an id not in the catalog is refused.
+- Check content before writing it with validate_diagram: it lists every problem at once, each with a hint.
+- Before you finish: read_diagram (look at the PNG it returns) and lint_diagram; fix what they show.
+- To change a diagram, edit it (edit_diagram for nodes and edges, patch_elements for precise element changes): do not regenerate it, which throws away what a person changed by hand.
+- Every result names the diagram's editorUrl: give it to the person.`;
+
+const STEPS_NEW = `1. Plan the nodes (short labels, 3-25 nodes) and the edges between them; pick a direction (TB for hierarchies and flows, LR for pipelines).
+2. For each technology node, find an icon with search_icons and use its id as the node's "icon".
+3. Call validate_diagram with { "spec": ... } and fix every problem it lists.
+4. Call generate_diagram with the spec and a title.
+5. Call read_diagram on the new id and look at the image; call lint_diagram. Fix what is wrong with edit_diagram (labels, colours, new nodes or edges) or patch_elements (move, resize), not by generating again.
+6. Answer with the diagram's editorUrl.`;
+
+const text = (body: string) => ({ messages: [{ role: 'user' as const, content: { type: 'text' as const, text: body } }] });
+
+export function registerPrompts(server: McpServer): void {
+  server.registerPrompt(
+    'diagram_from_description',
+    { title: 'Diagram from a description', description: 'Turn a description in words into a laid-out diagram, checked and linted.', argsSchema: { description: z.string().describe('What the diagram should show') } },
+    ({ description }) =>
+      text(`Make a Drawbridge diagram of the following:\n\n${description}\n\nSteps:\n${STEPS_NEW}\n\nExample spec: { "layout": { "direction": "LR" }, "nodes": [ { "id": "web", "label": "Web app" }, { "id": "api", "label": "API" } ], "edges": [ "web -> api : HTTPS" ] }`),
+  );
+  server.registerPrompt(
+    'architecture_diagram',
+    { title: 'Architecture diagram', description: 'A system architecture: services, data stores and their connections, grouped in containers, with icons.', argsSchema: { description: z.string().describe('The system: its parts, how they talk, where they run') } },
+    ({ description }) =>
+      text(
+        `Draw the architecture of this system as a Drawbridge diagram:\n\n${description}\n\nGuidance:\n- One node per service, data store, queue or external actor; label them with their role ("Orders API", "Orders DB").\n- Group what runs together (a cloud account, a VPC, a cluster, a subnet) in container nodes: give each member "parent": "<container id>". Containers nest.\n- Use icons: search_icons with q set to each technology ("postgres", "kafka", "kubernetes", "aws lambda") and set the node's "icon" to the id found.\n- Edges carry the protocol as their label: "api -> db : SQL"; use { "from", "to", "style": "dashed" } for asynchronous flows.\n- Use "layout": { "direction": "LR" } for request flows, TB for layered systems.\n\nSteps:\n${STEPS_NEW}\n\nExample spec: { "layout": { "direction": "LR" }, "nodes": [ { "id": "vpc", "label": "VPC" }, { "id": "api", "label": "Orders API", "icon": "icon-nodejs", "parent": "vpc" }, { "id": "db", "label": "Orders DB", "icon": "icon-postgresql", "parent": "vpc" } ], "edges": [ "api -> db : SQL" ] }`,
+      ),
+  );
+  server.registerPrompt(
+    'flowchart',
+    { title: 'Flowchart', description: 'A process as a flowchart: start and end, steps, decisions with labelled branches.', argsSchema: { description: z.string().describe('The process, step by step') } },
+    ({ description }) =>
+      text(
+        `Draw this process as a Drawbridge flowchart:\n\n${description}\n\nGuidance:\n- Start and end are "shape": "ellipse"; steps are rectangles (the default); each decision is "shape": "diamond" with a question as its label ("Paid?").\n- Every branch out of a decision is an edge labelled with its answer: "paid -> ship : yes", "paid -> retry : no".\n- Keep the main path first in the node list, so it runs straight down ("layout": { "direction": "TB" }).\n\nSteps:\n${STEPS_NEW}\n\nExample spec: { "layout": { "direction": "TB" }, "nodes": [ { "id": "start", "label": "Order placed", "shape": "ellipse" }, { "id": "paid", "label": "Paid?", "shape": "diamond" }, { "id": "ship", "label": "Ship" }, { "id": "remind", "label": "Send reminder" } ], "edges": [ "start -> paid", "paid -> ship : yes", "paid -> remind : no" ] }`,
+      ),
+  );
+  server.registerPrompt(
+    'improve_diagram',
+    { title: 'Improve this diagram', description: 'Review an existing diagram and fix what makes it hard to read, keeping what a person drew.', argsSchema: { diagramId: z.string().describe('The id of the diagram to improve (from list_diagrams)') } },
+    ({ diagramId }) =>
+      text(
+        `Improve the Drawbridge diagram with id "${diagramId}", keeping its content and any changes a person made by hand.\n\nSteps:\n1. Call read_diagram with { "id": "${diagramId}", "includeGeometry": true } and look at the image: is every label readable, does the flow read in one direction, is anything missing?\n2. Call lint_diagram with { "id": "${diagramId}" }: each issue names the element ids to fix.\n3. Fix with edit_diagram (clearer labels, colours, missing nodes or edges) and patch_elements (move or resize overlapping shapes, delete strays). Check your ops first with validate_diagram ({ "ops": [...], "diagramId": "${diagramId}" }). Do not call regenerate_diagram: it replaces the whole diagram and loses what a person changed.\n4. Call read_diagram and lint_diagram again until they are clean.\n5. Summarise what you changed and give the diagram's editorUrl.`,
+      ),
+  );
+}
