@@ -1,0 +1,318 @@
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { DrawbridgeClient } from '../../src/client/client.ts';
+import { createMcpServer } from '../../src/mcp/tools.ts';
+import { type Harness, startHarness, type TestUser } from '../helpers/harness.ts';
+
+// What the MCP server teaches an agent, through the SDK's own client against a
+// real server: the instructions, the prompts, tool schemas that carry the
+// content schemas and a valid example each, editorUrl on every result naming a
+// diagram, one-sentence errors, and every problem of a refused spec at once.
+
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
+
+let h: Harness;
+let user: TestUser;
+let apiUrl: string;
+let client: Client;
+before(async () => {
+  h = await startHarness();
+  user = await h.user(); // every capability: trash_diagram needs delete
+  await h.app.listen({ port: 0, host: '127.0.0.1' });
+  apiUrl = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createMcpServer(new DrawbridgeClient({ apiUrl, token: user.token }), { authHelp: 'unused', appUrl: apiUrl }).connect(serverSide);
+  client = new Client({ name: 'teaching-test', version: '0.0.0' });
+  await client.connect(clientSide);
+});
+after(async () => {
+  await client.close();
+  await h.close();
+});
+
+type Result = { content: Array<{ type: string; text?: string }>; isError?: boolean; structuredContent?: Record<string, unknown> };
+const text = (result: unknown) => (result as Result).content[0]!.text!;
+const json = (result: unknown) => JSON.parse(text(result));
+
+async function call(name: string, args: Record<string, unknown>): Promise<any> {
+  const result = (await client.callTool({ name, arguments: args })) as Result;
+  assert.notEqual(result.isError, true, `${name}: ${result.content[0]?.text}`);
+  return json(result);
+}
+
+async function refused(name: string, args: Record<string, unknown>): Promise<{ error: string; message: string; problems?: Array<{ code: string; message: string; path: string; hint?: string }> }> {
+  const result = (await client.callTool({ name, arguments: args })) as Result;
+  assert.equal(result.isError, true, `${name} should have failed: ${result.content[0]?.text}`);
+  return json(result);
+}
+
+const editorUrlOf = (id: string) => new RegExp(`^https?://[^/]+/app/d/${id}$`);
+
+test('the server sends instructions that teach the way to a good diagram', () => {
+  const instructions = client.getInstructions() ?? '';
+  for (const needle of ['generate_diagram', 'parent', 'search_icons', 'validate_diagram', 'read_diagram', 'lint_diagram', 'edit_diagram', 'editorUrl', 'layout']) {
+    assert.ok(instructions.includes(needle), `instructions mention ${needle}`);
+  }
+  assert.ok(instructions.split('\n').length <= 12, 'a few lines');
+});
+
+describe('prompts', () => {
+  test('prompts/list names the four, with their arguments', async () => {
+    const { prompts } = await client.listPrompts();
+    const byName = Object.fromEntries(prompts.map((p) => [p.name, p]));
+    assert.deepEqual(Object.keys(byName).sort(), ['architecture_diagram', 'diagram_from_description', 'flowchart', 'improve_diagram']);
+    for (const name of ['architecture_diagram', 'diagram_from_description', 'flowchart']) assert.deepEqual(byName[name]!.arguments?.map((a) => [a.name, a.required]), [['description', true]]);
+    assert.deepEqual(byName.improve_diagram!.arguments?.map((a) => [a.name, a.required]), [['diagramId', true]]);
+    for (const p of prompts) assert.ok(p.title && p.description, p.name);
+  });
+
+  test('prompts/get walks the agent through the tools in order', async () => {
+    for (const name of ['architecture_diagram', 'diagram_from_description', 'flowchart']) {
+      const { messages } = await client.getPrompt({ name, arguments: { description: 'A shop: web app, orders API, Postgres' } });
+      assert.equal(messages.length, 1);
+      const body = (messages[0]!.content as { text: string }).text;
+      assert.match(body, /A shop: web app, orders API, Postgres/);
+      const order = ['validate_diagram', 'generate_diagram', 'read_diagram', 'lint_diagram', 'editorUrl'].map((tool) => body.indexOf(tool));
+      assert.ok(order.every((i) => i >= 0), `${name} names every step`);
+      assert.deepEqual([...order].sort((a, b) => a - b), order, `${name} in order`);
+    }
+    const architecture = (await client.getPrompt({ name: 'architecture_diagram', arguments: { description: 'x' } })).messages[0]!.content as { text: string };
+    assert.match(architecture.text, /"parent"/);
+    assert.match(architecture.text, /search_icons/);
+    const improve = (await client.getPrompt({ name: 'improve_diagram', arguments: { diagramId: 'd-42' } })).messages[0]!.content as { text: string };
+    for (const needle of ['"d-42"', 'read_diagram', 'lint_diagram', 'edit_diagram', 'patch_elements', 'editorUrl']) assert.ok(improve.text.includes(needle), needle);
+    assert.match(improve.text, /Do not call regenerate_diagram/);
+  });
+});
+
+/** For each tool, arguments its schema must refuse. */
+const WRONG: Record<string, Record<string, unknown>> = {
+  generate_diagram: { spec: { direction: 'LR', nodes: [{ id: 'a', shape: 'box' }] } },
+  create_scene: { elements: [{ x: 0, y: 0 }] },
+  validate_diagram: { spec: { nodes: [] }, ops: [] },
+  read_diagram: { id: 'x', quality: 'best' },
+  export_diagram: { id: 'x', format: 'gif' },
+  get_scene: {},
+  list_diagrams: { limit: 0 },
+  rename_diagram: { id: 'x' },
+  move_diagram: { id: 'x', folderId: 'Architecture' },
+  edit_diagram: { id: 'x', addEdges: [{ source: 'a', target: 'b' }] },
+  regenerate_diagram: { id: 'x', spec: { nodes: [] }, scene: { elements: [] } },
+  patch_elements: { id: 'x', ops: [{ op: 'teleport', id: 'a' }] },
+  trash_diagram: { id: 42 },
+  restore_diagram: {},
+  lint_diagram: { diagram: 'x' },
+  search_icons: { q: 5 },
+  list_icons: { category: 'no-such-category' },
+  list_folders: { all: true },
+  create_folder: {},
+  list_comments: {},
+  add_comment: { id: 'x' },
+};
+
+describe('tools/list', () => {
+  test('every tool has a description with one example, and its inputSchema accepts that example and refuses a wrong one', async () => {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(WRONG).sort());
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    for (const tool of tools) {
+      const schema = tool.inputSchema as Record<string, unknown> & { examples?: unknown[] };
+      assert.equal(schema.type, 'object', tool.name);
+      assert.equal(schema.examples?.length, 1, `${tool.name} has one example`);
+      const example = schema.examples![0];
+      assert.ok(tool.description!.includes(`Example arguments: ${JSON.stringify(example)}`), `${tool.name}: the example is in the description`);
+      assert.doesNotMatch(tool.description!, /docs\/|\.md\b/, `${tool.name} points at no document the agent cannot open`);
+      const validate = ajv.compile(schema);
+      assert.ok(validate(example), `${tool.name}: its example is valid: ${ajv.errorsText(validate.errors)}`);
+      assert.equal(validate(WRONG[tool.name]), false, `${tool.name} refuses ${JSON.stringify(WRONG[tool.name])}`);
+    }
+  });
+
+  test('content arguments carry the content schemas, not an empty object', async () => {
+    const { tools } = await client.listTools();
+    const schemaOf = (name: string) => tools.find((t) => t.name === name)!.inputSchema as any;
+    const generate = schemaOf('generate_diagram');
+    assert.equal(generate.properties.spec.$ref, '#/$defs/DiagramSpec');
+    assert.ok(generate.$defs.DiagramSpec.properties.nodes, 'DiagramSpec has nodes');
+    assert.deepEqual(generate.required, ['spec']);
+    const patch = schemaOf('patch_elements');
+    assert.equal(patch.properties.ops.items.$ref, '#/$defs/PatchOp');
+    assert.ok(patch.$defs.PatchOp.oneOf ?? patch.$defs.PatchOp.anyOf, 'PatchOp is a union of op kinds');
+    const edit = schemaOf('edit_diagram');
+    assert.notDeepEqual(edit.properties.addNodes.items, {});
+    assert.ok(schemaOf('regenerate_diagram').$defs.Scene, 'regenerate_diagram takes a Scene');
+    const validate = schemaOf('validate_diagram');
+    assert.deepEqual(Object.keys(validate.properties).sort(), ['diagramId', 'edit', 'ops', 'scene', 'spec']);
+  });
+});
+
+describe('calls', () => {
+  test('the SDK client calls each tool successfully, and every result naming a diagram carries its editorUrl', async () => {
+    const { tools } = await client.listTools();
+    const called = new Set<string>();
+    const run = async (name: string, args: Record<string, unknown>) => {
+      called.add(name);
+      return call(name, args);
+    };
+    const linked = (value: { id: string; editorUrl: string }, id: string) => {
+      assert.equal(value.id, id);
+      assert.match(value.editorUrl, editorUrlOf(id));
+    };
+
+    const spec = { layout: { direction: 'LR' }, nodes: [{ id: 'web', label: 'Web app' }, { id: 'api', label: 'Orders API', icon: 'icon-nodejs' }, { id: 'db', label: 'Orders DB', icon: 'icon-postgresql' }], edges: ['web -> api : HTTPS', 'api -> db'] };
+    const check = await run('validate_diagram', { spec });
+    assert.deepEqual(check, { valid: true, problems: [] });
+    const created = await run('generate_diagram', { title: 'Shop', spec });
+    linked(created, created.id);
+    const id = created.id as string;
+
+    const scene = await run('create_scene', { title: 'Two boxes', elements: [{ id: 'a', type: 'rectangle', x: 0, y: 0 }, { id: 'b', type: 'rectangle', x: 300, y: 0 }] });
+    linked(scene, scene.id);
+    assert.equal(scene.elementCount, 2);
+
+    const read = await run('read_diagram', { id, image: false });
+    linked(read, id);
+    assert.deepEqual(read.nodes.map((n: { id: string }) => n.id).sort(), ['api', 'db', 'web']);
+    const exported = await run('export_diagram', { id, format: 'svg', quality: 'fast' });
+    linked(exported, id);
+    const full = await run('get_scene', { id });
+    linked(full, id);
+
+    const list = await run('list_diagrams', { limit: 10 });
+    assert.ok(list.items.length >= 2);
+    for (const item of list.items) assert.match(item.editorUrl, editorUrlOf(item.id));
+
+    linked(await run('rename_diagram', { id, title: 'Shop (v2)' }), id);
+    const folder = await run('create_folder', { name: 'Agents' });
+    assert.ok((await run('list_folders', {})).items.some((f: { id: string }) => f.id === folder.id));
+    const moved = await run('move_diagram', { id, folderId: folder.id });
+    linked(moved, id);
+    assert.equal(moved.folderId, folder.id);
+
+    const edited = await run('edit_diagram', { id, addNodes: [{ id: 'cache', label: 'Cache', icon: 'icon-redis' }], addEdges: ['api -> cache'], updateNodes: [{ id: 'db', backgroundColor: '#e7f5ff' }] });
+    linked(edited, id);
+    assert.deepEqual(edited.updated, ['db']);
+    const patched = await run('patch_elements', { id, ops: [{ op: 'move', id: 'db', dx: 40, dy: 0 }] });
+    linked(patched, id);
+    assert.equal(patched.applied, 1);
+    const lint = await run('lint_diagram', { id });
+    linked(lint, id);
+    assert.ok(Array.isArray(lint.issues));
+
+    assert.ok((await run('search_icons', { q: 'postgres' })).items.some((i: { id: string }) => i.id === 'icon-postgresql'));
+    assert.ok((await run('list_icons', { q: 'kafka' })).items.some((i: { id: string }) => i.id === 'icon-kafka'));
+
+    await run('add_comment', { id, elementId: 'db', body: 'Primary or replica?' });
+    assert.equal((await run('list_comments', { id })).items[0].body, 'Primary or replica?');
+
+    const regenerated = await run('regenerate_diagram', { id: scene.id, spec: { nodes: [{ id: 'a', label: 'Start', shape: 'ellipse' }, { id: 'b', label: 'Done' }], edges: ['a -> b'] } });
+    linked(regenerated, scene.id);
+
+    linked(await run('trash_diagram', { id: scene.id }), scene.id);
+    linked(await run('restore_diagram', { id: scene.id }), scene.id);
+
+    assert.deepEqual([...called].sort(), tools.map((t) => t.name).sort(), 'every tool was called');
+  });
+
+  test('results of tools with an outputSchema carry the same value as structuredContent', async () => {
+    const { tools } = await client.listTools();
+    assert.ok(tools.find((t) => t.name === 'validate_diagram')!.outputSchema, 'validate_diagram declares its output');
+    const result = (await client.callTool({ name: 'generate_diagram', arguments: { spec: { nodes: [{ id: 'a' }] } } })) as Result;
+    assert.deepEqual(result.structuredContent, JSON.parse(result.content[0]!.text!));
+    const read = (await client.callTool({ name: 'read_diagram', arguments: { id: (result.structuredContent as { id: string }).id } })) as Result;
+    assert.deepEqual(read.content.map((b) => b.type), ['text', 'image']);
+    assert.deepEqual(read.structuredContent, JSON.parse(read.content[0]!.text!));
+  });
+});
+
+describe('errors', () => {
+  const missing = '00000000-0000-4000-8000-000000000000';
+
+  test('a missing diagram id is one sentence that says what to do', async () => {
+    const sentence = `No diagram with id "${missing}" exists, or you cannot see it. List your diagrams with list_diagrams.`;
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['read_diagram', { id: missing }],
+      ['get_scene', { id: missing }],
+      ['export_diagram', { id: missing }],
+      ['rename_diagram', { id: missing, title: 'x' }],
+      ['edit_diagram', { id: missing, addNodes: [{ id: 'n' }] }],
+      ['patch_elements', { id: missing, ops: [{ op: 'delete', id: 'a' }] }],
+      ['regenerate_diagram', { id: missing, spec: { nodes: [{ id: 'a' }] } }],
+      ['lint_diagram', { id: missing }],
+      ['trash_diagram', { id: missing }],
+      ['list_comments', { id: missing }],
+    ];
+    for (const [name, args] of calls) assert.deepEqual(await refused(name, args), { error: 'not_found', message: sentence }, name);
+  });
+
+  test('a mistaken plain argument is one sentence naming it, before any call', async () => {
+    const unknown = await refused('generate_diagram', { direction: 'LR', spec: { nodes: [{ id: 'a' }] } });
+    assert.equal(unknown.error, 'bad_request');
+    assert.equal(unknown.message, 'Invalid arguments for generate_diagram: unknown argument "direction" (it takes title, folderId, spec).');
+    const missingId = await refused('read_diagram', {});
+    assert.equal(missingId.message, 'Invalid arguments for read_diagram: "id" is required.');
+    const quality = await refused('export_diagram', { id: missing, quality: 'best' });
+    assert.equal(quality.message, 'Invalid arguments for export_diagram: "quality" must be one of "faithful", "fast".');
+  });
+
+  test('content is judged by the API, not refused by the MCP SDK: a failing generate_diagram names every problem with its hint', async () => {
+    const naive = {
+      title: 'Naive',
+      spec: {
+        direction: 'LR',
+        nodes: [{ id: 'web', label: 'Web', shape: 'box' }, { id: 'db', label: 'DB', shape: 'cylinder' }],
+        edges: [{ source: 'web', target: 'db' }],
+      },
+    };
+    const result = await refused('generate_diagram', naive);
+    assert.doesNotMatch(result.message, /Input validation error/);
+    const problems = result.problems!;
+    assert.ok(problems.length >= 4, `every problem: ${JSON.stringify(problems)}`);
+    const at = (path: string) => problems.find((p) => p.path === path);
+    assert.ok(at('/direction'), 'direction at the top level');
+    assert.ok(at('/nodes/0/shape'), 'box');
+    assert.ok(at('/nodes/1/shape'), 'cylinder');
+    assert.ok(problems.some((p) => p.path.startsWith('/edges/0')), 'source/target');
+    assert.match(at('/direction')!.hint!, /layout\.direction/);
+    assert.match(at('/nodes/0/shape')!.hint!, /rectangle/);
+    for (const p of problems) {
+      assert.ok(p.hint, `${p.path} has a hint`);
+      assert.ok(result.message.includes(p.path) && result.message.includes(p.hint!), `the message names ${p.path} and its hint`);
+    }
+    // and nothing was written
+    const titles = (await call('list_diagrams', {})).items.map((d: { title: string }) => d.title);
+    assert.ok(!titles.includes('Naive'));
+  });
+
+  test('validate_diagram lists every problem without writing; refused ops name theirs too', async () => {
+    const report = await call('validate_diagram', { spec: { nodes: [{ id: 'a', shape: 'box' }, { id: 'a' }], edges: ['a -> ghost'] } });
+    assert.equal(report.valid, false);
+    assert.ok(report.problems.length >= 2, JSON.stringify(report.problems));
+    const created = await call('generate_diagram', { spec: { nodes: [{ id: 'a' }, { id: 'b' }], edges: ['a -> b'] } });
+    const ops = await refused('patch_elements', { id: created.id, ops: [{ op: 'move', id: 'nope', dx: 1, dy: 0 }, { op: 'teleport', id: 'a' }] });
+    assert.ok(ops.problems && ops.problems.length >= 2, JSON.stringify(ops));
+    const exclusive = await refused('validate_diagram', { spec: { nodes: [] }, ops: [] });
+    assert.equal(exclusive.error, 'bad_request');
+  });
+});
+
+test('over the hosted /mcp endpoint: the instructions, the prompts and editorUrl on this server', async () => {
+  const hosted = new Client({ name: 'teaching-hosted', version: '0.0.0' });
+  await hosted.connect(new StreamableHTTPClientTransport(new URL(`${apiUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${user.token}` } } }));
+  try {
+    assert.match(hosted.getInstructions() ?? '', /validate_diagram/);
+    assert.equal((await hosted.listPrompts()).prompts.length, 4);
+    const result = (await hosted.callTool({ name: 'generate_diagram', arguments: { spec: { nodes: [{ id: 'a' }] } } })) as Result;
+    const created = JSON.parse(result.content[0]!.text!);
+    assert.match(created.editorUrl, editorUrlOf(created.id));
+  } finally {
+    await hosted.close();
+  }
+});
