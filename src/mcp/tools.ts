@@ -171,6 +171,7 @@ export function createMcpServer(client: DrawbridgeClient | null, options: McpSer
       example: { spec: { nodes: [{ id: 'a', label: 'Client' }, { id: 'b', label: 'Server', shape: 'ellipse' }], edges: ['a -> b'] } },
       output: ValidationOutput,
       annotations: read,
+      about: (a) => (a.diagramId !== undefined ? { diagramId: a.diagramId } : {}),
     },
     async (a, c) => {
       const given = (['spec', 'edit', 'ops', 'scene'] as const).filter((key) => a[key] !== undefined);
