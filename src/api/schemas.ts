@@ -9,6 +9,7 @@ import { LINT_KINDS } from '../domain/lint/issue.ts';
  */
 const Id = z.string().meta({ description: 'Resource id (UUID)' });
 const Timestamp = z.string().meta({ description: 'ISO 8601 timestamp', format: 'date-time' });
+const EditorUrl = z.string().meta({ description: 'Where a person opens the diagram in the web editor: PUBLIC_URL + "/app/d/" + id', format: 'uri' });
 const FolderRef = z.guid().nullable().meta({ description: 'UUID of a folder the caller owns, or null for the root' });
 
 export const SceneInput = z.unknown().meta({
@@ -77,6 +78,7 @@ export const DiagramListItem = z.object({
   starred: z.boolean(),
   updatedAt: Timestamp,
   createdAt: Timestamp,
+  editorUrl: EditorUrl,
 });
 
 export const DiagramPage = z.object({ items: z.array(DiagramListItem), nextCursor: z.string().nullable() });
@@ -88,6 +90,7 @@ const SummaryFields = {
   ownerId: Id,
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  editorUrl: EditorUrl,
 };
 export const CreatedDiagram = z.object({ ...SummaryFields, elementCount: z.number().int() });
 export const UpdatedDiagram = z.object({ ...SummaryFields, deletedAt: Timestamp.nullable() });
@@ -103,11 +106,11 @@ export const Folder = z.object({ id: Id, name: z.string(), parentId: Id.nullable
 export const FolderList = z.object({ items: z.array(Folder) });
 
 export const PublicLink = z.object({
-  slug: z.string(),
+  slug: z.string().nullable().meta({ description: 'Fixed for the life of the diagram once made; null while the diagram was never published' }),
   enabled: z.boolean(),
   hasPassword: z.boolean(),
-  version: z.number().int(),
-  url: z.string().nullable(),
+  version: z.number().int().meta({ description: 'Increases by one on every successful PUT; 0 while the diagram was never published' }),
+  url: z.string().nullable().meta({ description: 'The public page (PUBLIC_URL + "/p/" + slug) while enabled, else null' }),
 });
 
 export const IconListQuery = z.object({

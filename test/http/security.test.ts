@@ -34,6 +34,7 @@ const ROUTES: RouteCase[] = [
   { method: 'PATCH', path: '/api/v1/diagrams/:id', capability: 'write', target: 'diagram', action: 'write', body: () => ({ title: 'Renamed' }) },
   { method: 'DELETE', path: '/api/v1/diagrams/:id', capability: 'delete', target: 'diagram', action: 'own' },
   { method: 'POST', path: '/api/v1/diagrams/:id/restore', capability: 'delete', target: 'diagram', action: 'own' },
+  { method: 'GET', path: '/api/v1/diagrams/:id/public-link', capability: 'read', target: 'diagram', action: 'read' },
   { method: 'PUT', path: '/api/v1/diagrams/:id/public-link', capability: 'publish', target: 'diagram', action: 'own', body: () => ({ enabled: true }) },
   { method: 'GET', path: '/api/v1/folders', capability: 'read', target: 'none' },
   { method: 'POST', path: '/api/v1/folders', capability: 'write', target: 'none', body: () => ({ name: 'Matrix' }) },

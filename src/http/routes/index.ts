@@ -10,6 +10,7 @@ import { regenerateDiagram } from './diagrams/regenerateDiagram.ts';
 import { renderDiagram } from './diagrams/renderDiagram.ts';
 import { listDiagrams } from './diagrams/listDiagrams.ts';
 import { restoreDiagram } from './diagrams/restoreDiagram.ts';
+import { getPublicLink } from './diagrams/getPublicLink.ts';
 import { setPublicLink } from './diagrams/setPublicLink.ts';
 import { trashDiagram } from './diagrams/trashDiagram.ts';
 import { updateDiagram } from './diagrams/updateDiagram.ts';
@@ -33,6 +34,7 @@ export const apiRoutes: RouteDef[] = [
   trashDiagram,
   restoreDiagram,
   renderDiagram,
+  getPublicLink,
   setPublicLink,
   lintDiagram,
   editDiagram,

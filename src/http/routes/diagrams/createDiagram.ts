@@ -18,6 +18,6 @@ export const createDiagram = defineRoute({
   errors: ['quota_exceeded', 'folder_forbidden', ...SPEC_CONTENT_ERRORS, ...SCENE_WORK_ERRORS],
   handler: async ({ body, actor, deps }) => {
     const diagram = await createDiagramFor(deps, actor, body);
-    return { status: 201, json: present.created(diagram) };
+    return { status: 201, json: present.created(diagram, deps.config.publicUrl) };
   },
 });

@@ -15,6 +15,6 @@ export const getDiagram = defineRoute({
   errors: ['not_found'],
   handler: async ({ params, actor, deps }) => {
     const diagram = await diagramOf(deps, actor, params.id!);
-    return { rawJson: present.diagramJson(diagram) };
+    return { rawJson: present.diagramJson(diagram, deps.config.publicUrl) };
   },
 });

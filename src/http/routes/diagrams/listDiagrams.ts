@@ -27,6 +27,6 @@ export const listDiagrams = defineRoute({
   errors: ['bad_request'],
   handler: async ({ query, actor, deps }) => {
     const page = await diagramsOf(deps, actor, { trashed: query.filter === 'trash', cursor: query.cursor ?? null, limit: pageSize(query.limit) });
-    return { json: { items: page.items.map(present.listItem), nextCursor: page.nextCursor } };
+    return { json: { items: page.items.map((d) => present.listItem(d, deps.config.publicUrl)), nextCursor: page.nextCursor } };
   },
 });
