@@ -57,10 +57,27 @@ export type CreateFolderBody = z.infer<typeof CreateFolderBody>;
 export const UpdateFolderBody = z.strictObject({ name: z.string() });
 export type UpdateFolderBody = z.infer<typeof UpdateFolderBody>;
 
+const FOLDER_FILTER_ERROR = 'must be a folder id (UUID) or "none"';
 export const ListDiagramsQuery = z.object({
   limit: z.string().optional().meta({ description: 'Page size, default 50, clamped to 1..100' }),
-  cursor: z.string().optional().meta({ description: 'Opaque; the nextCursor of the previous page' }),
-  filter: z.enum(['active', 'trash']).optional(),
+  cursor: z
+    .string()
+    .optional()
+    .meta({ description: 'Opaque; the nextCursor of the previous page, sent with the same filter, q, folderId and starred (other filters: 400 bad_request)' }),
+  filter: z.enum(['active', 'trash']).optional().meta({ description: '`active` (default) or `trash`' }),
+  q: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({
+      description:
+        'Only titles containing this text, ignoring case (Unicode: `é` finds `É`, `ss` finds `ß`); every character is literal, `%` and `_` included; empty: any title',
+    }),
+  folderId: z
+    .union([z.literal('none'), z.guid({ error: FOLDER_FILTER_ERROR })], { error: FOLDER_FILTER_ERROR })
+    .optional()
+    .meta({ description: 'Only diagrams filed directly in this folder of yours (another or unknown folder: 404 not_found); `none`: only those in no folder' }),
+  starred: z.enum(['true', 'false'], { error: 'must be true or false' }).optional().meta({ description: '`true`: only starred diagrams; `false`: only the others' }),
 });
 export type ListDiagramsQuery = z.infer<typeof ListDiagramsQuery>;
 

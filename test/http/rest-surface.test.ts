@@ -70,5 +70,130 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       const writeOnly = await h.user({ caps: 'write' });
       assert.equal((await h.call('GET', url, { token: writeOnly.token })).json().error, 'insufficient_scope');
     });
+
+    describe('list filters', () => {
+      let owner: TestUser;
+      let folder: string;
+      let other: string;
+      const titles: Record<string, string> = {};
+      before(async () => {
+        owner = await h.user();
+        folder = (await h.call('POST', '/api/v1/folders', { token: owner.token, body: { name: 'Work' } })).json().id;
+        other = (await h.call('POST', '/api/v1/folders', { token: owner.token, body: { name: 'Other' } })).json().id;
+        const make = async (title: string, extra: { folderId?: string; starred?: boolean; trashed?: boolean } = {}) => {
+          const { id } = await create({ title, ...(extra.folderId ? { folderId: extra.folderId } : {}) }, owner.token);
+          if (extra.starred) await h.store.diagrams.setStarred(id, true);
+          if (extra.trashed) await h.call('DELETE', `/api/v1/diagrams/${id}`, { token: owner.token });
+          titles[id] = title;
+        };
+        await make('Payments flow', { folderId: folder });
+        await make('PAYMENT refunds', { starred: true });
+        await make('payment retries', { folderId: folder, starred: true });
+        await make('Login');
+        await make('100% done_ok');
+        await make('100 percent');
+        await make('ÉCOLE Straße', { folderId: other });
+        await make('payment (old)', { trashed: true, folderId: folder });
+      });
+
+      const list = async (query: string) => {
+        const res = await h.call('GET', `/api/v1/diagrams?${query}`, { token: owner.token });
+        assert.equal(res.statusCode, 200, `${query}: ${res.body}`);
+        return (res.json().items as Array<{ title: string }>).map((d) => d.title);
+      };
+
+      test('q is a case-insensitive title substring, with every character literal', async () => {
+        assert.deepEqual(await list('q=pAyMeNt'), ['payment retries', 'PAYMENT refunds', 'Payments flow']);
+        assert.deepEqual(await list(`q=${encodeURIComponent('%')}`), ['100% done_ok']);
+        assert.deepEqual(await list('q=e_o'), ['100% done_ok']);
+        assert.deepEqual(await list('q=_'), ['100% done_ok']);
+        assert.deepEqual(await list(`q=${encodeURIComponent('\\')}`), []);
+        assert.deepEqual(await list('q='), await list(''), 'an empty q matches every title');
+      });
+
+      test('q folds non-ASCII case alike on every engine', async () => {
+        assert.deepEqual(await list(`q=${encodeURIComponent('école')}`), ['ÉCOLE Straße']);
+        assert.deepEqual(await list(`q=${encodeURIComponent('STRASSE')}`), ['ÉCOLE Straße']);
+        assert.deepEqual(await list(`q=${encodeURIComponent('e\u0301cole')}`), ['ÉCOLE Straße'], 'a decomposed é is an é');
+      });
+
+      test('folderId narrows to one folder, none to the root, starred to starred or not', async () => {
+        assert.deepEqual(await list(`folderId=${folder}`), ['payment retries', 'Payments flow']);
+        assert.deepEqual(await list('folderId=none'), ['100 percent', '100% done_ok', 'Login', 'PAYMENT refunds']);
+        assert.deepEqual(await list('starred=true'), ['payment retries', 'PAYMENT refunds']);
+        assert.deepEqual(await list('starred=false'), ['ÉCOLE Straße', '100 percent', '100% done_ok', 'Login', 'Payments flow']);
+      });
+
+      test('the filters combine with each other and with filter=trash', async () => {
+        assert.deepEqual(await list(`q=payment&folderId=${folder}&starred=true`), ['payment retries']);
+        assert.deepEqual(await list(`q=payment&folderId=${folder}&starred=false`), ['Payments flow']);
+        assert.deepEqual(await list('q=payment&folderId=none'), ['PAYMENT refunds']);
+        assert.deepEqual(await list('q=payment&filter=trash'), ['payment (old)']);
+        assert.deepEqual(await list(`filter=trash&folderId=${folder}&starred=false`), ['payment (old)']);
+        assert.deepEqual(await list('filter=trash&folderId=none'), []);
+      });
+
+      test('pages under filters follow one another, and a cursor is refused under other filters', async () => {
+        const first = (await h.call('GET', '/api/v1/diagrams?q=payment&limit=2', { token: owner.token })).json();
+        assert.deepEqual(first.items.map((d: { title: string }) => d.title), ['payment retries', 'PAYMENT refunds']);
+        const cursor = encodeURIComponent(first.nextCursor);
+        assert.deepEqual(await list(`q=PAYMENT&limit=2&cursor=${cursor}`), ['Payments flow'], 'the same search in other letter case is the same listing');
+        for (const query of [`limit=2&cursor=${cursor}`, `q=pay&limit=2&cursor=${cursor}`, `q=payment&starred=true&cursor=${cursor}`, `q=payment&folderId=none&cursor=${cursor}`, `q=payment&filter=trash&cursor=${cursor}`]) {
+          const res = await h.call('GET', `/api/v1/diagrams?${query}`, { token: owner.token });
+          assert.equal(res.statusCode, 400, query);
+          assert.equal(res.json().error, 'bad_request');
+          assert.match(res.json().message, /cursor belongs to a listing with other filters/);
+        }
+      });
+
+      test("someone else's folder, or an unknown one, is not_found like a missing diagram; bad values are 400", async () => {
+        const missing = await h.call('GET', '/api/v1/diagrams/00000000-0000-4000-8000-000000000000', { token: alice.token });
+        for (const id of [folder, '00000000-0000-4000-8000-000000000000']) {
+          const res = await h.call('GET', `/api/v1/diagrams?folderId=${id}`, { token: alice.token });
+          assert.equal(res.statusCode, 404);
+          assert.equal(res.body, missing.body);
+        }
+        const bad: Array<[string, RegExp]> = [
+          ['folderId=root', /^folderId: must be a folder id \(UUID\) or "none"$/],
+          ['folderId=', /^folderId: /],
+          ['starred=yes', /^starred: must be true or false$/],
+          ['starred=1', /^starred: /],
+          ['starred=true&starred=false', /^starred: /],
+          [`q=${'x'.repeat(201)}`, /^q: /],
+          ['filter=all', /^filter: /],
+        ];
+        for (const [query, message] of bad) {
+          const res = await h.call('GET', `/api/v1/diagrams?${query}`, { token: owner.token });
+          assert.equal(res.statusCode, 400, query);
+          assert.equal(res.json().error, 'bad_request');
+          assert.match(res.json().message, message, query);
+        }
+      });
+    });
+
+    test('an unknown query parameter is 400 bad_request naming it, on every route', async () => {
+      const { id } = await create();
+      const folderId = (await h.call('POST', '/api/v1/folders', { token: alice.token, body: { name: 'Q' } })).json().id;
+      const cases: Array<[string, string, unknown?]> = [
+        ['GET', '/api/v1/diagrams?foo=1'],
+        ['GET', '/api/v1/diagrams?limit=2&folder=none'],
+        ['GET', `/api/v1/diagrams/${id}?foo=1`],
+        ['GET', `/api/v1/diagrams/${id}/render?format=svg&foo`],
+        ['GET', `/api/v1/diagrams/${id}/public-link?foo=1`],
+        ['GET', '/api/v1/me?foo=1'],
+        ['GET', '/api/v1/icons?foo=1'],
+        ['GET', '/api/v1/openapi.json?foo=1'],
+        ['POST', `/api/v1/diagrams/${id}/patch?foo=1`, { ops: [] }],
+        ['PATCH', `/api/v1/folders/${folderId}?foo=1`, { name: 'R' }],
+      ];
+      for (const [method, url, body] of cases) {
+        const res = await h.call(method, url, { token: alice.token, ...(body === undefined ? {} : { body }) });
+        assert.equal(res.statusCode, 400, `${method} ${url}`);
+        assert.equal(res.json().error, 'bad_request');
+        const name = url.includes('folder=none') ? 'folder' : 'foo';
+        assert.ok(res.json().message.startsWith(`unknown query parameter "${name}"`), res.json().message);
+      }
+      assert.equal((await h.call('GET', `/api/v1/folders`, { token: alice.token })).json().items.find((f: { id: string }) => f.id === folderId).name, 'Q', 'nothing was written');
+    });
   });
 }
