@@ -5,3 +5,10 @@ export const API_PREFIX = '/api/v1';
 export function editorUrl(publicUrl: string, diagramId: string): string {
   return `${publicUrl}/app/d/${diagramId}`;
 }
+
+/** The canonical addresses (absolute paths) of the API's resources, as a 201's Location names them. */
+export const resourcePath = {
+  diagram: (id: string) => `${API_PREFIX}/diagrams/${id}`,
+  folder: (id: string) => `${API_PREFIX}/folders/${id}`,
+  comment: (diagramId: string, commentId: string) => `${API_PREFIX}/diagrams/${diagramId}/comments/${commentId}`,
+};

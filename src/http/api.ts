@@ -83,10 +83,10 @@ const plugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) 
           reply,
         });
         if (result.status === 204) return reply.code(204).send();
+        if ('headers' in result && result.headers) reply.headers(result.headers);
+        if (result.status === 304) return reply.code(304).send();
         if ('rawJson' in result) return reply.code(result.status ?? 200).type('application/json; charset=utf-8').send(result.rawJson);
-        if ('raw' in result) {
-          return reply.code(result.status ?? 200).headers(result.headers ?? {}).type(result.contentType).send(result.raw);
-        }
+        if ('raw' in result) return reply.code(result.status ?? 200).type(result.contentType).send(result.raw);
         return reply.code(result.status ?? 200).send((result as { json: unknown }).json);
       },
     });

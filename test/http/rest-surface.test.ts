@@ -195,5 +195,148 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       }
       assert.equal((await h.call('GET', `/api/v1/folders`, { token: alice.token })).json().items.find((f: { id: string }) => f.id === folderId).name, 'Q', 'nothing was written');
     });
+
+    test('every 201 carries a Location that a GET with the same token resolves to the created resource', async () => {
+      const diagram = await h.call('POST', '/api/v1/diagrams', { token: alice.token, body: { title: 'Located', scene: sceneOf(1) } });
+      const folder = await h.call('POST', '/api/v1/folders', { token: alice.token, body: { name: 'Located' } });
+      const comment = await h.call('POST', `/api/v1/diagrams/${diagram.json().id}/comments`, { token: alice.token, body: { body: 'Here' } });
+      for (const [res, path] of [
+        [diagram, `/api/v1/diagrams/${diagram.json().id}`],
+        [folder, `/api/v1/folders/${folder.json().id}`],
+        [comment, `/api/v1/diagrams/${diagram.json().id}/comments/${comment.json().id}`],
+      ] as const) {
+        assert.equal(res.statusCode, 201);
+        assert.equal(res.headers.location, path);
+        const got = await h.call('GET', path, { token: alice.token });
+        assert.equal(got.statusCode, 200, path);
+        assert.equal(got.json().id, res.json().id);
+      }
+      assert.deepEqual((await h.call('GET', `/api/v1/folders/${folder.json().id}`, { token: alice.token })).json(), folder.json());
+      assert.deepEqual((await h.call('GET', `/api/v1/diagrams/${diagram.json().id}/comments/${comment.json().id}`, { token: alice.token })).json(), comment.json());
+      const stranger = await h.user();
+      assert.equal((await h.call('GET', `/api/v1/folders/${folder.json().id}`, { token: stranger.token })).statusCode, 404);
+      assert.equal((await h.call('GET', `/api/v1/diagrams/${diagram.json().id}/comments/${comment.json().id}`, { token: stranger.token })).statusCode, 404);
+      assert.equal((await h.call('GET', `/api/v1/diagrams/${diagram.json().id}/comments/00000000-0000-4000-8000-000000000000`, { token: alice.token })).statusCode, 404);
+    });
+
+    describe('ETag, If-None-Match and If-Match', () => {
+      const get = (id: string, headers: Record<string, string> = {}) => h.call('GET', `/api/v1/diagrams/${id}`, { token: alice.token, headers });
+      const etagOf = async (id: string) => {
+        const res = await get(id);
+        assert.equal(res.statusCode, 200);
+        const etag = res.headers.etag as string;
+        assert.match(etag, /^"[A-Za-z0-9_-]+"$/, 'a strong ETag');
+        return etag;
+      };
+
+      test('GET answers 304 with no body and the same ETag while If-None-Match names the current one', async () => {
+        const { id } = await create();
+        const etag = await etagOf(id);
+        assert.equal(await etagOf(id), etag, 'stable while nothing changes');
+        for (const header of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+          const res = await get(id, { 'if-none-match': header });
+          assert.equal(res.statusCode, 304, header);
+          assert.equal(res.body, '');
+          assert.equal(res.headers.etag, etag);
+        }
+        for (const header of ['"other"', 'not-quoted']) {
+          const res = await get(id, { 'if-none-match': header });
+          assert.equal(res.statusCode, 200, header);
+          assert.equal(res.json().id, id);
+        }
+      });
+
+      test('the ETag changes with the scene, the title, the folder, the trash state and the star', async () => {
+        const { id } = await create();
+        const folderId = (await h.call('POST', '/api/v1/folders', { token: alice.token, body: { name: 'E' } })).json().id;
+        const seen = new Set([await etagOf(id)]);
+        const changes: Array<[string, () => Promise<unknown>]> = [
+          ['content', () => h.call('POST', `/api/v1/diagrams/${id}/patch`, { token: alice.token, body: { ops: [{ op: 'move', id: 'el-0', dx: 1, dy: 0 }] } })],
+          ['title', () => h.call('PATCH', `/api/v1/diagrams/${id}`, { token: alice.token, body: { title: 'New title' } })],
+          ['folder', () => h.call('PATCH', `/api/v1/diagrams/${id}`, { token: alice.token, body: { folderId } })],
+          ['trash', () => h.call('DELETE', `/api/v1/diagrams/${id}`, { token: alice.token })],
+          ['restore', () => h.call('POST', `/api/v1/diagrams/${id}/restore`, { token: alice.token })],
+          ['star', () => h.store.diagrams.setStarred(id, true)],
+        ];
+        for (const [what, change] of changes) {
+          const before = await etagOf(id);
+          await change();
+          const after = await etagOf(id);
+          assert.ok(!seen.has(after), `${what} gives a new ETag`);
+          seen.add(after);
+          assert.equal((await get(id, { 'if-none-match': before })).statusCode, 200, `${what}: the old ETag no longer revalidates`);
+        }
+      });
+
+      test('a content write with the current ETag in If-Match succeeds and answers the new ETag', async () => {
+        const { id } = await create();
+        let etag = await etagOf(id);
+        const writes: Array<[string, unknown]> = [
+          ['patch', { ops: [{ op: 'move', id: 'el-0', dx: 5, dy: 0 }] }],
+          ['edit', { addNodes: [{ id: 'added' }] }],
+          ['regenerate', { scene: sceneOf(2) }],
+        ];
+        for (const [verb, body] of writes) {
+          const res = await h.call('POST', `/api/v1/diagrams/${id}/${verb}`, { token: alice.token, body, headers: { 'if-match': etag } });
+          assert.equal(res.statusCode, 200, `${verb}: ${res.body}`);
+          const next = res.headers.etag as string;
+          assert.notEqual(next, etag);
+          assert.equal(next, await etagOf(id), `${verb}: the answered ETag is the one GET now shows`);
+          etag = next;
+        }
+        const move = { ops: [{ op: 'move', id: 'el-0', dx: 1, dy: 1 }] };
+        const any = await h.call('POST', `/api/v1/diagrams/${id}/patch`, { token: alice.token, body: move, headers: { 'if-match': '*' } });
+        assert.equal(any.statusCode, 200, 'If-Match: * accepts any revision');
+        const listed = await h.call('POST', `/api/v1/diagrams/${id}/patch`, { token: alice.token, body: move, headers: { 'if-match': `"stale", ${any.headers.etag}` } });
+        assert.equal(listed.statusCode, 200, 'one of a list matching is enough');
+      });
+
+      test('a stale If-Match is 409 stale_read, exactly as a stale expectedUpdatedAt, and nothing is written', async () => {
+        const { id } = await create();
+        const etag = await etagOf(id);
+        const docUpdatedAt = (await get(id)).json().docUpdatedAt;
+        await h.call('POST', `/api/v1/diagrams/${id}/patch`, { token: alice.token, body: { ops: [{ op: 'move', id: 'el-0', dx: 1, dy: 0 }] } });
+        const current = (await get(id)).body;
+        const writes: Array<[string, Record<string, unknown>]> = [
+          ['patch', { ops: [{ op: 'delete', id: 'el-0' }] }],
+          ['regenerate', { scene: sceneOf(3) }],
+          ['edit', { addNodes: [{ id: 'late' }] }],
+        ];
+        for (const [verb, body] of writes) {
+          const byEtag = await h.call('POST', `/api/v1/diagrams/${id}/${verb}`, { token: alice.token, body, headers: { 'if-match': etag } });
+          assert.equal(byEtag.statusCode, 409, verb);
+          assert.equal(byEtag.json().error, 'stale_read');
+          if (verb !== 'edit') {
+            const byBody = await h.call('POST', `/api/v1/diagrams/${id}/${verb}`, { token: alice.token, body: { ...body, expectedUpdatedAt: docUpdatedAt } });
+            assert.equal(byBody.statusCode, 409, verb);
+            assert.equal(byBody.json().error, 'stale_read');
+          }
+          for (const weak of [`W/${await etagOf(id)}`]) {
+            assert.equal((await h.call('POST', `/api/v1/diagrams/${id}/${verb}`, { token: alice.token, body, headers: { 'if-match': weak } })).statusCode, 409, 'a weak ETag never matches a write');
+          }
+        }
+        assert.equal((await get(id)).body, current, 'nothing was written');
+      });
+
+      test('If-Match with expectedUpdatedAt, or a malformed If-Match, is 400 and writes nothing', async () => {
+        const { id } = await create();
+        const etag = await etagOf(id);
+        const { docUpdatedAt } = (await get(id)).json();
+        const both = await h.call('POST', `/api/v1/diagrams/${id}/patch`, {
+          token: alice.token,
+          body: { ops: [{ op: 'delete', id: 'el-0' }], expectedUpdatedAt: docUpdatedAt },
+          headers: { 'if-match': etag },
+        });
+        assert.equal(both.statusCode, 400);
+        assert.equal(both.json().error, 'bad_request');
+        assert.match(both.json().message, /either the If-Match header or expectedUpdatedAt/);
+        for (const header of ['unquoted', '"a" "b"', '"a",,']) {
+          const res = await h.call('POST', `/api/v1/diagrams/${id}/patch`, { token: alice.token, body: { ops: [{ op: 'delete', id: 'el-0' }] }, headers: { 'if-match': header } });
+          assert.equal(res.statusCode, 400, header);
+          assert.match(res.json().message, /If-Match must be/);
+        }
+        assert.equal(await etagOf(id), etag);
+      });
+    });
   });
 }

@@ -254,8 +254,11 @@ test('GET /diagrams lists only owned diagrams, never shared ones', async () => {
 });
 
 test('no token ever appears in the logs', async () => {
+  // A token in the query is an unknown parameter: refused, named, and its value neither echoed nor logged.
   const res = await h.call('GET', `/api/v1/me?token=${owner.token}`, { token: owner.token });
-  assert.equal(res.statusCode, 200);
+  assert.equal(res.statusCode, 400);
+  assert.ok(res.json().message.startsWith('unknown query parameter "token"'));
+  assert.ok(!res.body.includes(owner.token.slice(8)), 'the token text is in the answer');
   await h.call('GET', '/api/v1/diagrams', { headers: { authorization: `Bearer ${owner.token}x` } });
   const logs = h.logs();
   assert.ok(logs.length > 0, 'the app logged requests');
