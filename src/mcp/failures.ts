@@ -32,17 +32,20 @@ const SENTENCES: Record<string, string> = {
   api_disabled: 'The Drawbridge API is disabled on this server for now; try again later.',
 };
 
-const sentence = (text: string) => (/[.!?)]$/.test(text) ? text : `${text}.`);
+const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 export const missingDiagram = (id: string) => `No diagram with id "${id}" exists, or you cannot see it. List your diagrams with list_diagrams.`;
 
 const HTTP_CONTENT_STATUSES = new Set([400, 413, 422]);
 
-function listProblems(tool: string, problems: ContentProblem[]): string {
-  const what = problems.length === 1 ? 'one problem' : `${problems.length} problems`;
-  const lines = problems.map((p, i) => `${i + 1}. ${p.path || '/'}: ${p.message}${p.hint ? ` Hint: ${p.hint}` : ''} [${p.code}]`);
-  return `${tool} was refused and nothing was written: the input has ${what}. Fix all of them, then call again.\n${lines.join('\n')}`;
+function listProblems(tool: string, what: string, problems: ContentProblem[]): string {
+  const count = problems.length === 1 ? 'one problem' : `${problems.length} problems`;
+  const lines = problems.map((p, i) => `${i + 1}. ${p.path || '/'}: ${sentence(p.message)}${p.hint ? ` Hint: ${sentence(p.hint)}` : ''} [${p.code}]`);
+  return `${tool} was refused and nothing was written: the ${what} ${what === 'ops' ? 'have' : 'has'} ${count}. Fix all of them, then call again.\n${lines.join('\n')}`;
 }
+
+/** What the validated content is called in a message: the spec, the edit, the ops, the scene. */
+const contentName = (body: ValidateContentBody) => (['spec', 'edit', 'ops', 'scene'] as const).find((key) => key in body) ?? 'input';
 
 /** Every problem the validation endpoint finds in `body`; null when it cannot say (an older server, no read capability). */
 async function problemsOf(client: DrawbridgeClient, body: ValidateContentBody): Promise<ContentProblem[] | null> {
@@ -65,7 +68,7 @@ export async function describeFailure(error: unknown, context: FailureContext, c
   if (code === 'not_found' && context.diagramId !== undefined) return failure({ error: code, message: missingDiagram(context.diagramId) });
   if (context.validation && HTTP_CONTENT_STATUSES.has(status)) {
     const problems = await problemsOf(client, context.validation);
-    if (problems) return failure({ error: code, message: listProblems(context.tool, problems), problems });
+    if (problems) return failure({ error: code, message: listProblems(context.tool, contentName(context.validation), problems), problems });
   }
   const detail = error.message && error.message !== code ? error.message : (SENTENCES[code] ?? `The server refused the call (${code})`);
   if (code === 'insufficient_scope' && detail !== SENTENCES[code]) return failure({ error: code, message: `${detail.replace(/[.]$/, '')}: a person must mint a token that has it (drawbridge-admin token mint).` });
