@@ -125,6 +125,7 @@ describe('tools/list', () => {
     for (const tool of tools) {
       const schema = tool.inputSchema as Record<string, unknown> & { examples?: unknown[] };
       assert.equal(schema.type, 'object', tool.name);
+      if (tool.outputSchema) assert.equal(tool.outputSchema.type, 'object', `${tool.name}: an outputSchema's root is an object`);
       assert.equal(schema.examples?.length, 1, `${tool.name} has one example`);
       const example = schema.examples![0];
       assert.ok(tool.description!.includes(`Example arguments: ${JSON.stringify(example)}`), `${tool.name}: the example is in the description`);
