@@ -144,11 +144,11 @@ describe('hosted MCP at /mcp with a read+write token', () => {
 });
 
 describe('hosted MCP authentication', () => {
-  test('without a token: 401 with the API envelope and WWW-Authenticate: Bearer', async () => {
+  test('without a token: 401 with the API envelope and the API\'s WWW-Authenticate', async () => {
     const res = await post({});
     assert.equal(res.status, 401);
-    assert.equal(res.headers.get('www-authenticate'), 'Bearer');
-    assert.deepEqual(await res.json(), { error: 'unauthorized' });
+    assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="drawbridge", error="invalid_token"');
+    assert.equal((await res.json()).error, 'unauthorized');
     await assert.rejects(connect(null), /401|unauthorized/i);
   });
 
@@ -165,14 +165,14 @@ describe('hosted MCP authentication', () => {
     }
     const res = await post({ authorization: `Bearer ${user.token}` });
     assert.equal(res.status, 401);
-    assert.equal(res.headers.get('www-authenticate'), 'Bearer');
-    assert.deepEqual(await res.json(), { error: 'unauthorized' });
+    assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="drawbridge", error="invalid_token"');
+    assert.equal((await res.json()).error, 'unauthorized');
   });
 
   test('a malformed token is the same 401', async () => {
     const res = await post({ authorization: 'Bearer drw_pat_nope' });
     assert.equal(res.status, 401);
-    assert.deepEqual(await res.json(), { error: 'unauthorized' });
+    assert.equal((await res.json()).error, 'unauthorized');
   });
 
   test('a read-only token can read but its writes are insufficient_scope', async () => {
