@@ -35,7 +35,7 @@ export const mcpEndpoint: FastifyPluginAsync = async (app) => {
         const value = identity.headers.get(name);
         if (value !== null) reply.header(name, value);
       }
-      if (identity.status === 401) reply.header('www-authenticate', 'Bearer');
+      if (identity.status === 401) reply.header('www-authenticate', identity.headers.get('www-authenticate') ?? 'Bearer');
       return reply.code(identity.status).send(await identity.text());
     }
     if (request.body === undefined) return reply.code(400).send(jsonRpcError(-32700, 'Parse error: empty body'));
