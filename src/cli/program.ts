@@ -536,7 +536,7 @@ In scripts and CI, skip the login: set SERVICE_TOKEN (and SERVICE_API_URL) in th
       const link = await client().getPublicLink(id);
       if (opts.json) return json(link);
       out(`Public link: ${link.enabled ? bold('enabled') : link.slug === null ? 'disabled (never published)' : 'disabled'}`);
-      out(`URL:         ${link.url ?? '-'}${link.url && !link.enabled ? dim(' (answers only while enabled)') : ''}`);
+      out(`URL:         ${link.url ?? '-'}`);
       out(`Password:    ${link.hasPassword ? 'set' : 'none'}`);
     });
   publish

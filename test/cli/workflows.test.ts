@@ -200,7 +200,7 @@ describe('publish status', () => {
     assert.equal((await fetch(link.url)).status, 200, 'the URL shown is the public page');
 
     assert.equal((await cli(user, ['publish', 'disable', id])).code, 0);
-    assert.match((await cli(user, ['publish', 'status', id])).stdout, /^Public link: disabled\nURL: +\S+ \(answers only while enabled\)\nPassword: +set\n$/);
+    assert.equal((await cli(user, ['publish', 'status', id])).stdout, 'Public link: disabled\nURL:         -\nPassword:    set\n');
   });
 
   test("another user's diagram is not found (exit 1)", async () => {
