@@ -49,25 +49,67 @@ export const errorStatus = {
 
 export type ErrorCode = keyof typeof errorStatus;
 
+/**
+ * The sentence an error carries when the code says it all: every envelope has
+ * a message, so a person (or an agent) reading one never sees a bare code.
+ */
+export const defaultMessage: Record<ErrorCode, string> = {
+  unauthorized: 'Send a valid API token as "Authorization: Bearer <token>".',
+  insufficient_scope: 'This token lacks the capability this operation needs; mint a token that has it.',
+  csrf_failed: 'The request did not carry this session\'s CSRF token, or came from another origin.',
+  email_unverified: 'Verify the account\'s email address before using the API.',
+  quota_exceeded: 'The account has reached its quota.',
+  folder_forbidden: 'That folder does not exist or is not yours.',
+  not_found: 'No such resource exists, or you cannot see it.',
+  bad_request: 'The request is malformed.',
+  invalid_json: 'The request body is not valid JSON.',
+  invalid_quality: 'quality must be faithful or fast.',
+  method_not_allowed: 'This path does not take that method.',
+  request_timeout: 'The request did not arrive in full in time.',
+  stale_read: 'The diagram changed since you read it; read it again and retry.',
+  payload_too_large: 'The request body is too large.',
+  uri_too_long: 'A path segment is too long to be an id.',
+  rate_limited: 'Too many requests; wait for the time in Retry-After.',
+  request_header_too_large: 'The request headers are too large.',
+  api_disabled: 'The API is switched off on this server.',
+  render_failed: 'The diagram could not be rendered.',
+  service_busy: 'The server is busy; retry shortly.',
+  upstream_unavailable: 'A service the server depends on could not be reached; nothing was written.',
+  internal_error: 'Something went wrong on the server; nothing you sent was at fault.',
+  INVALID_SPEC: 'The spec is not valid.',
+  UNSUPPORTED_VERSION: 'That spec version is not supported; use "1" or omit it.',
+  MISSING_NODE_ID: 'A node has no id.',
+  DUPLICATE_NODE_ID: 'Two nodes share an id.',
+  UNKNOWN_SHAPE: 'shape must be one of rectangle, ellipse, diamond, text.',
+  UNKNOWN_ICON: 'That icon is not in the icon catalog.',
+  DANGLING_EDGE: 'An edge names a node that does not exist.',
+  MALFORMED_SHORTHAND: 'An edge string is not "from -> to" or "from -> to : label".',
+  MALFORMED_EDGE: 'An edge is not a valid { from, to } object.',
+  SPEC_TOO_LARGE: 'The spec is larger than the limits allow.',
+  ID_COLLISION: 'A node id collides with an id the server generates.',
+  PROTO_KEY: 'The payload holds a key that is not allowed.',
+  NOT_A_SCENE: 'The scene is not a valid Excalidraw scene.',
+  BAD_LINK_SCHEME: 'A link uses a scheme that is not allowed.',
+  SCENE_TOO_LARGE: 'The scene is larger than the limits allow.',
+};
+
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   /** Extra response headers (e.g. Retry-After on 429). */
   readonly headers: Record<string, string>;
-  /** Whether `message` is a detail worth sending; codes without detail omit it. */
-  readonly hasDetail: boolean;
 
+  /** Without a message, the code's default sentence (defaultMessage). */
   constructor(code: ErrorCode, message?: string, headers: Record<string, string> = {}) {
-    super(message ?? code);
+    super(message ?? defaultMessage[code]);
     this.name = 'ApiError';
     this.code = code;
     this.status = errorStatus[code];
     this.headers = headers;
-    this.hasDetail = message !== undefined;
   }
 
-  toBody(): { error: ErrorCode; message?: string } {
-    return this.hasDetail ? { error: this.code, message: this.message } : { error: this.code };
+  toBody(): { error: ErrorCode; message: string } {
+    return { error: this.code, message: this.message };
   }
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CAPABILITIES } from '../auth/capabilities.ts';
 import { ICON_CATEGORIES } from '../domain/icons/catalog.ts';
 import { LINT_KINDS } from '../domain/lint/issue.ts';
+import { type ErrorCode, errorStatus } from '../errors.ts';
 
 /**
  * The request and response shapes of the API: one schema per body, used by the
@@ -126,7 +127,12 @@ export const IconItem = z.object({
 });
 export const IconList = z.object({ items: z.array(IconItem) });
 
-export const ErrorEnvelope = z.object({ error: z.string(), message: z.string().optional() });
+export const ErrorEnvelope = z
+  .strictObject({
+    error: z.enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]]).meta({ description: 'The machine code; each operation lists the codes it can answer with' }),
+    message: z.string().meta({ description: 'One or more sentences for a person: what is wrong and, where it helps, how to fix it' }),
+  })
+  .meta({ description: 'Every failure, whatever the status' });
 
 /** GET /api/v1/openapi.json: the document itself, described only as far as its top level (the OpenAPI specification defines the rest). */
 export const OpenApiDocument = z
@@ -226,3 +232,42 @@ export const Comment = z.object({
   resolvedReason: z.string().nullable(),
 });
 export const CommentList = z.object({ items: z.array(Comment) });
+
+/**
+ * The names under which the OpenAPI document publishes these shapes as
+ * components (`#/components/schemas/<name>`); an operation refers to them
+ * instead of repeating them. Registered on zod's global registry, where
+ * `.meta({ id })` puts the content schemas (spec, edit fragment, patch ops,
+ * scene) too.
+ */
+const COMPONENTS: Record<string, z.ZodType> = {
+  Error: ErrorEnvelope,
+  Identity,
+  DiagramListItem,
+  DiagramPage,
+  CreatedDiagram,
+  UpdatedDiagram,
+  Diagram,
+  Folder,
+  FolderList,
+  PublicLink,
+  IconItem,
+  IconList,
+  RenderEnvelope,
+  LintReport,
+  EditResult,
+  RegenerateResult,
+  PatchResult,
+  Comment,
+  CommentList,
+  CreateDiagramBody,
+  UpdateDiagramBody,
+  PublicLinkBody,
+  CreateFolderBody,
+  UpdateFolderBody,
+  EditBody,
+  RegenerateBody,
+  PatchBody,
+  CommentBody,
+};
+for (const [id, schema] of Object.entries(COMPONENTS)) schema.register(z.globalRegistry, { ...z.globalRegistry.get(schema), id });

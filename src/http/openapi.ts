@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ErrorEnvelope } from '../api/schemas.ts';
-import { type ErrorCode, errorStatus } from '../errors.ts';
+import '../api/schemas.ts';
+import { type ErrorCode, defaultMessage, errorStatus } from '../errors.ts';
 import type { RouteDef } from './route.ts';
 
 /**
@@ -11,11 +11,80 @@ const REQUEST_ERRORS: ErrorCode[] = ['bad_request', 'request_timeout', 'request_
 const TOKEN_ERRORS: ErrorCode[] = ['unauthorized', 'rate_limited', 'api_disabled'];
 const BODY_ERRORS: ErrorCode[] = ['bad_request', 'invalid_json', 'payload_too_large', 'PROTO_KEY'];
 
-const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { target: 'openapi-3.0', unrepresentable: 'any', io: 'input' });
+/** Failures any operation can meet that are no fault of the caller's: a bug, an unreachable database. */
+const SERVER_ERRORS: ErrorCode[] = ['internal_error', 'upstream_unavailable'];
+
+type JsonSchema = Record<string, unknown>;
+
+const COMPONENT_PREFIX = '#/components/schemas/';
+const JSON_SCHEMA_OPTIONS = { target: 'draft-2020-12', unrepresentable: 'any', io: 'input' } as const;
+
+/**
+ * The JSON Schema (2020-12, which OpenAPI 3.1 uses) of a request or response
+ * shape: a `$ref` to its component when it has a name (`.meta({ id })`),
+ * else inline, with every named shape inside it referred to as a component.
+ */
+function jsonSchema(schema: z.ZodType): JsonSchema {
+  const id = z.globalRegistry.get(schema)?.id;
+  if (id) return { $ref: `${COMPONENT_PREFIX}${id}` };
+  const { $defs: _defs, $schema: _schema, ...inline } = z.toJSONSchema(schema, JSON_SCHEMA_OPTIONS) as JsonSchema;
+  return pointAtComponents(inline) as JsonSchema;
+}
+
+/** Rewrites the `#/$defs/<id>` references zod writes into component references. */
+function pointAtComponents(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(pointAtComponents);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) =>
+      key === '$ref' && typeof inner === 'string' && inner.startsWith('#/$defs/') ? [key, `${COMPONENT_PREFIX}${inner.slice('#/$defs/'.length)}`] : [key, pointAtComponents(inner)],
+    ),
+  );
+}
+
+/** Every named shape, as components; only those the paths reach (directly or through another component) are kept. */
+function components(paths: object): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(z.globalRegistry, { ...JSON_SCHEMA_OPTIONS, uri: (id) => `${COMPONENT_PREFIX}${id}` }) as { schemas: Record<string, JsonSchema> };
+  const reached = new Set<string>(['Error']);
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (value === null || typeof value !== 'object') return;
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === '$ref' && typeof inner === 'string' && inner.startsWith(COMPONENT_PREFIX)) {
+        const id = inner.slice(COMPONENT_PREFIX.length);
+        if (!reached.has(id)) {
+          reached.add(id);
+          visit(schemas[id]);
+        }
+      } else visit(inner);
+    }
+  };
+  visit(paths);
+  visit(schemas.Error);
+  return Object.fromEntries(
+    [...reached].sort().map((id) => {
+      const { $schema: _schema, $id: _id, ...schema } = schemas[id] ?? {};
+      return [id, schema];
+    }),
+  );
+}
+
+/** The error answer of one status: the envelope, its code one of `codes`. */
+function errorResponse(codes: ErrorCode[]) {
+  return {
+    description: codes.map((c) => `\`${c}\``).join(', '),
+    content: {
+      'application/json': {
+        schema: { allOf: [{ $ref: `${COMPONENT_PREFIX}Error` }, { type: 'object', properties: { error: { type: 'string', enum: codes } } }] },
+        example: { error: codes[0], message: defaultMessage[codes[0]!] },
+      },
+    },
+  };
+}
 
 /** Every error code a route can answer with, including those shared by all authenticated routes. */
 export function errorCodesOf(def: RouteDef): ErrorCode[] {
-  const codes = new Set<ErrorCode>([...REQUEST_ERRORS, ...def.errors]);
+  const codes = new Set<ErrorCode>([...REQUEST_ERRORS, ...def.errors, ...SERVER_ERRORS]);
   if (!('public' in def.access)) {
     TOKEN_ERRORS.forEach((c) => codes.add(c));
     if (!def.allowUnverified) codes.add('email_unverified');
@@ -55,10 +124,7 @@ function operation(def: RouteDef) {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(def)) byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-    responses[status] = {
-      description: codes.map((c) => `\`${c}\``).join(', '),
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: { error: codes[0] } } },
-    };
+    responses[status] = errorResponse(codes);
   }
   return {
     operationId: def.operationId,
@@ -86,13 +152,13 @@ export function buildOpenApiDocument(routes: readonly RouteDef[], serverUrl: str
       title: 'Drawbridge API',
       version: '1.0.0',
       description:
-        'Hosted diagrams over plain HTTP. Every request carries `Authorization: Bearer <token>`; every failure is `{ error, message? }`. Rate-limit state is in the `RateLimit` and `RateLimit-Policy` headers.',
+        'Hosted diagrams over plain HTTP. Every request carries `Authorization: Bearer <token>`; every failure is `{ error, message }`, its code one of those the operation lists for the status. Rate-limit state is in the `RateLimit` and `RateLimit-Policy` headers.',
     },
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'A personal access token, drw_pat_…' } },
-      schemas: { Error: jsonSchema(ErrorEnvelope) },
+      schemas: components(paths),
     },
     paths,
   };

@@ -3,7 +3,7 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
-import { errorStatus } from '../../src/errors.ts';
+import { ApiError, errorStatus } from '../../src/errors.ts';
 import { errorCodesOf } from '../../src/http/openapi.ts';
 import { apiRoutes } from '../../src/http/routes/index.ts';
 import { type Harness, sceneOf, startHarness, type TestUser } from '../helpers/harness.ts';
@@ -20,7 +20,7 @@ test('an unknown route is a 404 not_found envelope', async () => {
   for (const url of ['/api/v1/nothing', '/api/v2/diagrams', '/nothing', '/api/v1/diagrams/x/y/z']) {
     const res = await h.call('GET', url, { token: alice.token });
     assert.equal(res.statusCode, 404, url);
-    assert.deepEqual(res.json(), { error: 'not_found' });
+    assert.deepEqual(res.json(), new ApiError('not_found').toBody());
   }
 });
 
@@ -196,7 +196,8 @@ test('the OpenAPI document is public and covers every route with its error codes
       assert.ok(documented?.description.includes(`\`${code}\``), `${def.method} ${def.url} documents ${code}`);
     }
   }
-  assert.ok(doc.paths['/api/v1/diagrams'].post.requestBody.content['application/json'].schema.properties.scene);
+  assert.deepEqual(doc.paths['/api/v1/diagrams'].post.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/CreateDiagramBody' });
+  assert.ok(doc.components.schemas.CreateDiagramBody.properties.scene);
 });
 
 describe('rate limits', () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { findIcon, ICON_CATEGORIES, listIcons as catalogIcons } from '../../src/domain/icons/catalog.ts';
 import { type Harness, startHarness, type TestUser } from '../helpers/harness.ts';
+import { ApiError } from '../../src/errors.ts';
 
 interface Item {
   id: string;
@@ -116,7 +117,7 @@ describe('GET /icons/:id', () => {
     for (const id of ['icon-nope', 'database', 'ICON-DATABASE', '__proto__', 'constructor', 'toString', 'icon-database.svg']) {
       const res = await h.call('GET', `/api/v1/icons/${encodeURIComponent(id)}`, { token: reader.token });
       assert.equal(res.statusCode, 404, id);
-      assert.deepEqual(res.json(), { error: 'not_found' });
+      assert.deepEqual(res.json(), new ApiError('not_found').toBody());
     }
   });
 });

@@ -36,7 +36,7 @@ const notFoundAt = (url: string, overrides: Partial<ApiExchange> = {}): ApiExcha
   url,
   status: 404,
   contentType: JSON_TYPE,
-  body: '{"error":"not_found"}',
+  body: '{"error":"not_found","message":"No such resource exists, or you cannot see it."}',
   ...overrides,
 });
 
@@ -55,7 +55,7 @@ describe('the response checker, on the published document', () => {
   test('passes an answer the document describes', () => {
     checker.check(me());
     checker.check(me({ method: 'HEAD' }));
-    checker.check(me({ status: 401, body: '{"error":"unauthorized"}' }));
+    checker.check(me({ status: 401, body: '{"error":"unauthorized","message":"m"}' }));
   });
 
   test('a body that does not match the schema fails, naming the request, the status, the schema errors and the body', () => {
@@ -93,7 +93,7 @@ describe('the response checker, on the published document', () => {
 
   test('an error status must carry the Error envelope', () => {
     assertMismatch(me({ status: 401, body: '{"message":"who are you"}' }), /must have required property 'error'/);
-    assertMismatch(me({ status: 401, body: '{"error":"unauthorized","detail":1}' }), /must NOT have additional properties/);
+    assertMismatch(me({ status: 401, body: '{"error":"unauthorized","message":"m","detail":1}' }), /must NOT have additional properties/);
   });
 
   test('a 204 must have no body', () => {

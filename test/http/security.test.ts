@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { generateToken } from '../../src/auth/token.ts';
 import { type Harness, sceneOf, startHarness, type TestUser } from '../helpers/harness.ts';
+import { ApiError } from '../../src/errors.ts';
 
 type Target = 'none' | 'diagram' | 'folder';
 type Action = 'read' | 'write' | 'own';
@@ -104,7 +105,7 @@ async function tokenFor(user: TestUser, caps: string, extra: string[] = []): Pro
   return (await h.admin('token', 'mint', '--email', user.email, '--caps', caps, ...extra)).token;
 }
 
-const UNAUTHORIZED = JSON.stringify({ error: 'unauthorized' });
+const UNAUTHORIZED = JSON.stringify(new ApiError('unauthorized').toBody());
 
 for (const route of ROUTES) {
   describe(`${route.method} ${route.path}`, () => {
@@ -188,7 +189,7 @@ for (const route of ROUTES) {
         const res = await send(route, url, stranger.token);
         const missing = await send(route, missingUrl, stranger.token);
         assert.equal(res.statusCode, 404);
-        assert.equal(res.body, JSON.stringify({ error: 'not_found' }));
+        assert.equal(res.body, JSON.stringify(new ApiError('not_found').toBody()));
         assert.equal(res.body, missing.body);
         assert.equal(res.headers['content-type'], missing.headers['content-type']);
         const afterRead = await h.call('GET', route.target === 'folder' ? '/api/v1/folders' : url.replace(/\/(restore|public-link|regenerate|comments|edit|patch)$/, ''), { token: owner.token });
@@ -215,7 +216,7 @@ for (const route of ROUTES) {
             assert.ok(res.statusCode >= 200 && res.statusCode < 300, `${res.statusCode} ${res.body}`);
           } else {
             assert.equal(res.statusCode, 404);
-            assert.equal(res.body, JSON.stringify({ error: 'not_found' }));
+            assert.equal(res.body, JSON.stringify(new ApiError('not_found').toBody()));
           }
         });
       }

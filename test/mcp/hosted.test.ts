@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type Harness, startHarness, type TestUser } from '../helpers/harness.ts';
 import { pngSize } from '../helpers/png.ts';
+import { ApiError } from '../../src/errors.ts';
 
 const STDIO_TOOLS = ['generate_diagram', 'create_scene', 'read_diagram', 'get_scene', 'list_diagrams', 'rename_diagram', 'move_diagram', 'edit_diagram', 'regenerate_diagram', 'patch_elements', 'trash_diagram', 'restore_diagram', 'lint_diagram', 'list_icons', 'list_folders', 'create_folder', 'list_comments', 'add_comment', 'export_diagram'];
 
@@ -148,7 +149,7 @@ describe('hosted MCP authentication', () => {
     const res = await post({});
     assert.equal(res.status, 401);
     assert.equal(res.headers.get('www-authenticate'), 'Bearer');
-    assert.deepEqual(await res.json(), { error: 'unauthorized' });
+    assert.deepEqual(await res.json(), new ApiError('unauthorized').toBody());
     await assert.rejects(connect(null), /401|unauthorized/i);
   });
 
@@ -166,13 +167,13 @@ describe('hosted MCP authentication', () => {
     const res = await post({ authorization: `Bearer ${user.token}` });
     assert.equal(res.status, 401);
     assert.equal(res.headers.get('www-authenticate'), 'Bearer');
-    assert.deepEqual(await res.json(), { error: 'unauthorized' });
+    assert.deepEqual(await res.json(), new ApiError('unauthorized').toBody());
   });
 
   test('a malformed token is the same 401', async () => {
     const res = await post({ authorization: 'Bearer drw_pat_nope' });
     assert.equal(res.status, 401);
-    assert.deepEqual(await res.json(), { error: 'unauthorized' });
+    assert.deepEqual(await res.json(), new ApiError('unauthorized').toBody());
   });
 
   test('a read-only token can read but its writes are insufficient_scope', async () => {
