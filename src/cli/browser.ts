@@ -27,7 +27,8 @@ export function openInBrowser(url: string, env: NodeJS.ProcessEnv): Promise<bool
   const [command, args] = browserCommand(url, env);
   return new Promise((resolve) => {
     try {
-      const child = spawn(command, args, { stdio: 'ignore', env });
+      // cmd parses its own command line: hand it the arguments as built, unquoted by Node.
+      const child = spawn(command, args, { stdio: 'ignore', env, windowsVerbatimArguments: command === 'cmd' });
       child.once('error', () => resolve(false));
       child.once('exit', (code) => resolve(code === 0));
     } catch {

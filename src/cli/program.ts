@@ -6,7 +6,7 @@ import { DrawbridgeApiError, DrawbridgeClient } from '../client/client.ts';
 import { configPath, DEFAULT_API_URL, readStoredLogin, resolveCredentials, writeStoredLogin } from '../client/credentials.ts';
 import { openInBrowser } from './browser.ts';
 import { COMPLETION_SHELLS, type CompletionShell, completionScript } from './completion.ts';
-import { type FolderEntry, FolderReferenceError, folderPaths, isFolderId, resolveFolderReference, ROOT_WORDS } from './folders.ts';
+import { FolderReferenceError, folderPaths, isFolderId, resolveFolderReference, ROOT_WORDS } from './folders.ts';
 
 /** Exit codes (docs/cli.md): 0 ok, 1 API error, 2 usage, 3 auth. */
 export const EXIT = { ok: 0, api: 1, usage: 2, auth: 3 } as const;
