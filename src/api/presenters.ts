@@ -1,9 +1,18 @@
 import { type Capability, legacyScope } from '../auth/capabilities.ts';
 import type { CommentRecord, DiagramMeta, DiagramRecord, FolderRecord, PublicLinkRecord, UserRecord } from '../store/store.ts';
+import { editorUrl } from './paths.ts';
 
-/** The fields every answer about one diagram starts with, in this order. */
-function summary(d: DiagramMeta) {
-  return { id: d.id, title: d.title, folderId: d.folderId, ownerId: d.ownerId, createdAt: d.createdAt, updatedAt: d.updatedAt };
+/** The fields every answer about one diagram starts with, in this order; `publicUrl` is the service's PUBLIC_URL. */
+function summary(d: DiagramMeta, publicUrl: string) {
+  return {
+    id: d.id,
+    title: d.title,
+    folderId: d.folderId,
+    ownerId: d.ownerId,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+    editorUrl: editorUrl(publicUrl, d.id),
+  };
 }
 
 /** What leaves the server: every response body is built here, field by field. */
@@ -15,22 +24,23 @@ export const present = {
     scope: legacyScope(actor.capabilities),
   }),
 
-  listItem: (d: DiagramMeta) => ({
+  listItem: (d: DiagramMeta, publicUrl: string) => ({
     id: d.id,
     title: d.title,
     folderId: d.folderId,
     starred: d.starred,
     updatedAt: d.updatedAt,
     createdAt: d.createdAt,
+    editorUrl: editorUrl(publicUrl, d.id),
   }),
 
-  created: (d: DiagramMeta) => ({ ...summary(d), elementCount: d.elementCount }),
+  created: (d: DiagramMeta, publicUrl: string) => ({ ...summary(d, publicUrl), elementCount: d.elementCount }),
 
-  updated: (d: DiagramMeta) => ({ ...summary(d), deletedAt: d.deletedAt }),
+  updated: (d: DiagramMeta, publicUrl: string) => ({ ...summary(d, publicUrl), deletedAt: d.deletedAt }),
 
   /** The full diagram as JSON text; the stored elements are spliced in without a parse/serialise round trip. */
-  diagramJson: (d: DiagramRecord): string => {
-    const head = JSON.stringify({ ...summary(d), deletedAt: d.deletedAt, docUpdatedAt: d.docUpdatedAt });
+  diagramJson: (d: DiagramRecord, publicUrl: string): string => {
+    const head = JSON.stringify({ ...summary(d, publicUrl), deletedAt: d.deletedAt, docUpdatedAt: d.docUpdatedAt });
     return `${head.slice(0, -1)},"scene":{"elements":${d.elementsJson},"appState":{}}}`;
   },
 
@@ -46,11 +56,15 @@ export const present = {
 
   folder: (f: FolderRecord) => ({ id: f.id, name: f.name, parentId: f.parentId }),
 
-  publicLink: (link: PublicLinkRecord, publicUrl: string) => ({
-    slug: link.slug,
-    enabled: link.enabled,
-    hasPassword: link.passwordHash !== null,
-    version: link.version,
-    url: link.enabled ? `${publicUrl}/p/${link.slug}` : null,
-  }),
+  /** A diagram's public link; null (never published) is the state every diagram starts in. */
+  publicLink: (link: PublicLinkRecord | null, publicUrl: string) =>
+    link === null
+      ? { slug: null, enabled: false, hasPassword: false, version: 0, url: null }
+      : {
+          slug: link.slug,
+          enabled: link.enabled,
+          hasPassword: link.passwordHash !== null,
+          version: link.version,
+          url: link.enabled ? `${publicUrl}/p/${link.slug}` : null,
+        },
 };

@@ -10,6 +10,7 @@ import { type ErrorCode, errorStatus } from '../errors.ts';
  */
 const Id = z.string().meta({ description: 'Resource id (UUID)' });
 const Timestamp = z.string().meta({ description: 'ISO 8601 timestamp', format: 'date-time' });
+const EditorUrl = z.string().meta({ description: 'Where a person opens the diagram in the web editor: PUBLIC_URL + "/app/d/" + id', format: 'uri' });
 const FolderRef = z.guid().nullable().meta({ description: 'UUID of a folder the caller owns, or null for the root' });
 
 export const SceneInput = z.unknown().meta({
@@ -57,10 +58,27 @@ export type CreateFolderBody = z.infer<typeof CreateFolderBody>;
 export const UpdateFolderBody = z.strictObject({ name: z.string() });
 export type UpdateFolderBody = z.infer<typeof UpdateFolderBody>;
 
+const FOLDER_FILTER_ERROR = 'must be a folder id (UUID) or "none"';
 export const ListDiagramsQuery = z.object({
   limit: z.string().optional().meta({ description: 'Page size, default 50, clamped to 1..100' }),
-  cursor: z.string().optional().meta({ description: 'Opaque; the nextCursor of the previous page' }),
-  filter: z.enum(['active', 'trash']).optional(),
+  cursor: z
+    .string()
+    .optional()
+    .meta({ description: 'Opaque; the nextCursor of the previous page, sent with the same filter, q, folderId and starred (other filters: 400 bad_request)' }),
+  filter: z.enum(['active', 'trash']).optional().meta({ description: '`active` (default) or `trash`' }),
+  q: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({
+      description:
+        'Only titles containing this text, ignoring case (Unicode: `é` finds `É`, `ss` finds `ß`); every character is literal, `%` and `_` included; empty: any title',
+    }),
+  folderId: z
+    .union([z.literal('none'), z.guid({ error: FOLDER_FILTER_ERROR })], { error: FOLDER_FILTER_ERROR })
+    .optional()
+    .meta({ description: 'Only diagrams filed directly in this folder of yours (another or unknown folder: 404 not_found); `none`: only those in no folder' }),
+  starred: z.enum(['true', 'false'], { error: 'must be true or false' }).optional().meta({ description: '`true`: only starred diagrams; `false`: only the others' }),
 });
 export type ListDiagramsQuery = z.infer<typeof ListDiagramsQuery>;
 
@@ -78,6 +96,7 @@ export const DiagramListItem = z.object({
   starred: z.boolean(),
   updatedAt: Timestamp,
   createdAt: Timestamp,
+  editorUrl: EditorUrl,
 });
 
 export const DiagramPage = z.object({ items: z.array(DiagramListItem), nextCursor: z.string().nullable() });
@@ -89,6 +108,7 @@ const SummaryFields = {
   ownerId: Id,
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  editorUrl: EditorUrl,
 };
 export const CreatedDiagram = z.object({ ...SummaryFields, elementCount: z.number().int() });
 export const UpdatedDiagram = z.object({ ...SummaryFields, deletedAt: Timestamp.nullable() });
@@ -104,11 +124,11 @@ export const Folder = z.object({ id: Id, name: z.string(), parentId: Id.nullable
 export const FolderList = z.object({ items: z.array(Folder) });
 
 export const PublicLink = z.object({
-  slug: z.string(),
+  slug: z.string().nullable().meta({ description: 'Fixed for the life of the diagram once made; null while the diagram was never published' }),
   enabled: z.boolean(),
   hasPassword: z.boolean(),
-  version: z.number().int(),
-  url: z.string().nullable(),
+  version: z.number().int().meta({ description: 'Increases by one on every successful PUT; 0 while the diagram was never published' }),
+  url: z.string().nullable().meta({ description: 'The public page (PUBLIC_URL + "/p/" + slug) while enabled, else null' }),
 });
 
 export const IconListQuery = z.object({

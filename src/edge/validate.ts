@@ -79,6 +79,19 @@ export function refuseUnstorableText(parts: Record<string, unknown>): void {
   }
 }
 
+/** The parameter names a query schema takes (none without one). */
+export function queryParameterNames(schema: ZodType | undefined): string[] {
+  if (!schema) return [];
+  return Object.keys((schema as unknown as { shape: Record<string, unknown> }).shape);
+}
+
+/** Refuses a query parameter the route does not take (a misspelt filter would otherwise be silently ignored): 400 bad_request naming it. */
+export function refuseUnknownQueryParameters(query: unknown, known: readonly string[]): void {
+  if (query === null || typeof query !== 'object') return;
+  const unknown = Object.keys(query).find((name) => !known.includes(name));
+  if (unknown !== undefined) throw badRequest(`unknown query parameter ${JSON.stringify(unknown)}${known.length > 0 ? `; this call takes ${known.join(', ')}` : '; this call takes none'}`);
+}
+
 /** Parses with a zod schema; a failure is a 400 bad_request naming the first offending field. */
 export function parseWith<T>(schema: ZodType<T>, value: unknown, what: 'body' | 'query'): T {
   const result = schema.safeParse(value);

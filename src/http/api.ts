@@ -11,7 +11,7 @@ import { TokenAuthenticator } from '../app/tokens/authenticate-token.ts';
 import { bearerToken } from '../auth/token.ts';
 import { requestPath } from '../edge/errors.ts';
 import { RateLimits } from '../edge/rate-limit.ts';
-import { checkPayloadShape, parseWith, refuseUnstorableText } from '../edge/validate.ts';
+import { checkPayloadShape, parseWith, queryParameterNames, refuseUnknownQueryParameters, refuseUnstorableText } from '../edge/validate.ts';
 import { ApiError } from '../errors.ts';
 import type { RouteConfig } from './route.ts';
 import { apiRoutes } from './routes/index.ts';
@@ -62,11 +62,13 @@ const plugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) 
     const methods = methodsByUrl.get(url) ?? new Set<string>();
     methods.add(def.method);
     methodsByUrl.set(url, methods);
+    const queryParameters = queryParameterNames(def.query);
     app.route({
       method: def.method,
       url,
       config: { def } satisfies RouteConfig,
       handler: async (request, reply) => {
+        refuseUnknownQueryParameters(request.query, queryParameters);
         if (request.body !== undefined) checkPayloadShape(request.body);
         refuseUnstorableText({ params: request.params, query: request.query, body: request.body });
         const body = def.body ? parseWith(def.body, request.body, 'body') : undefined;
@@ -81,10 +83,10 @@ const plugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) 
           reply,
         });
         if (result.status === 204) return reply.code(204).send();
+        if ('headers' in result && result.headers) reply.headers(result.headers);
+        if (result.status === 304) return reply.code(304).send();
         if ('rawJson' in result) return reply.code(result.status ?? 200).type('application/json; charset=utf-8').send(result.rawJson);
-        if ('raw' in result) {
-          return reply.code(result.status ?? 200).headers(result.headers ?? {}).type(result.contentType).send(result.raw);
-        }
+        if ('raw' in result) return reply.code(result.status ?? 200).type(result.contentType).send(result.raw);
         return reply.code(result.status ?? 200).send((result as { json: unknown }).json);
       },
     });

@@ -105,6 +105,9 @@ function operation(def: RouteDef) {
     required: true,
     schema: { type: 'string' },
   }));
+  for (const [name, description] of Object.entries(def.requestHeaders ?? {})) {
+    parameters.push({ name, in: 'header', required: false, description, schema: { type: 'string' } });
+  }
   if (def.query) {
     const shape = (def.query as unknown as z.ZodObject).shape as Record<string, z.ZodType>;
     for (const [name, schema] of Object.entries(shape)) {
@@ -117,9 +120,12 @@ function operation(def: RouteDef) {
     ...(def.response.contentType ? { [def.response.contentType]: binary } : {}),
     ...Object.fromEntries((def.response.rawContentTypes ?? []).map((type) => [type, binary])),
   };
+  const headers = Object.fromEntries(Object.entries(def.response.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
+  const withHeaders = Object.keys(headers).length > 0 ? { headers } : {};
   const responses: Record<string, object> = {
-    [def.response.status]: { description: def.response.description, ...(Object.keys(content).length > 0 ? { content } : {}) },
+    [def.response.status]: { description: def.response.description, ...withHeaders, ...(Object.keys(content).length > 0 ? { content } : {}) },
     ...(def.response.noContent ? { 204: { description: def.response.noContent } } : {}),
+    ...(def.response.notModified ? { 304: { description: def.response.notModified, ...withHeaders } } : {}),
   };
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(def)) byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);

@@ -19,12 +19,17 @@ export interface HandlerContext<Body, Query> {
   reply: FastifyReply;
 }
 
-/** What a handler answers: JSON to serialise, pre-serialised JSON text, raw bytes of another type, or nothing (204). */
+/**
+ * What a handler answers: JSON to serialise, pre-serialised JSON text, raw
+ * bytes of another type, or nothing (204; 304 to a conditional GET), each
+ * with the response headers it adds.
+ */
 export type HandlerResult =
-  | { status?: number; json: unknown }
-  | { status?: number; rawJson: string }
+  | { status?: number; json: unknown; headers?: Record<string, string> }
+  | { status?: number; rawJson: string; headers?: Record<string, string> }
   | { status?: number; raw: Buffer | string; contentType: string; headers?: Record<string, string> }
-  | { status: 204 };
+  | { status: 204 }
+  | { status: 304; headers: Record<string, string> };
 
 export type Access = { capability: Capability } | { anyToken: true } | { public: true };
 
@@ -51,7 +56,13 @@ export interface RouteDef<Body = unknown, Query = unknown> {
     rawContentTypes?: string[];
     /** When the operation may also answer 204: what that means. */
     noContent?: string;
+    /** When the operation may also answer 304 (a GET with If-None-Match): what that means. */
+    notModified?: string;
+    /** Headers the success answer carries (and a 304 repeats), by name: what each holds. */
+    headers?: Record<string, string>;
   };
+  /** Request headers the operation reads besides Authorization, by name: what each does. */
+  requestHeaders?: Record<string, string>;
   /** Error codes this route can answer with, besides the ones every authenticated route shares. */
   errors: ErrorCode[];
   handler: (ctx: HandlerContext<Body, Query>) => Promise<HandlerResult>;
@@ -68,7 +79,7 @@ type Parsed<Schema> = Schema extends ZodType ? z.output<Schema> : undefined;
  * JSON, raw bytes and 204 as in HandlerResult.
  */
 export type TypedHandlerResult<Status extends number, Schema extends ZodType | undefined> =
-  | (Schema extends ZodType ? { json: z.input<Schema> } & ([Status] extends [200] ? { status?: 200 } : { status: Status }) : never)
+  | (Schema extends ZodType ? { json: z.input<Schema>; headers?: Record<string, string> } & ([Status] extends [200] ? { status?: 200 } : { status: Status }) : never)
   | Exclude<HandlerResult, { json: unknown }>;
 
 /** A route as written: RouteDef with the body, query and response types followed from its schemas into its handler. */

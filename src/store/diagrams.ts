@@ -49,11 +49,15 @@ export interface OwnedDiagramsQuery {
   trashed: boolean;
   after: ListPosition | null;
   limit: number;
-  /** Only the diagrams filed directly in this folder. */
-  folderId?: string;
-  /** Only starred diagrams. */
-  starredOnly?: boolean;
-  /** Only titles containing this text, ignoring case as the database's lower() folds it (ASCII letters everywhere). */
+  /** Only the diagrams filed directly in this folder; null: only those in no folder. */
+  folderId?: string | null;
+  /** Only starred diagrams (true) or only the others (false). */
+  starred?: boolean;
+  /**
+   * Only titles containing this text, compared in the form titleSearchKey
+   * gives both (title-search.ts: Unicode normalisation and case folding, the
+   * same on either engine); `%`, `_` and `\` are plain characters.
+   */
   titleContains?: string;
 }
 

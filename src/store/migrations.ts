@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { titleSearchKey } from './title-search.ts';
 
 /** Versioned migrations, applied in name order at start (server and admin CLI alike). */
 function migrationsFor(engine: Engine): Record<string, Migration> {
@@ -150,6 +151,16 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
         .addColumn('expires_at', 'text', (c) => c.notNull())
         .addColumn('used_at', 'text')
         .execute();
+    },
+  },
+  '0005_title_search': {
+    // The searched form of each title (title-search.ts), computed in the server so both engines match alike; filled in for existing rows.
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('diagrams').addColumn('title_key', 'text', (c) => c.notNull().defaultTo('')).execute();
+      const rows: Array<{ id: string; title: string }> = await db.selectFrom('diagrams').select(['id', 'title']).execute();
+      for (const row of rows) {
+        await db.updateTable('diagrams').set({ title_key: titleSearchKey(row.title) }).where('id', '=', row.id).execute();
+      }
     },
   },
   };

@@ -73,6 +73,8 @@ export interface DiagramsTable {
   id: string;
   owner_id: string;
   title: string;
+  /** The title as searched (title-search.ts). */
+  title_key: string;
   folder_id: string | null;
   workspace_id: string | null;
   starred: number;

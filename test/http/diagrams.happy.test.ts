@@ -22,7 +22,8 @@ test('create from a scene stores the elements exactly as supplied and drops appS
   });
   assert.equal(created.statusCode, 201);
   const summary = created.json();
-  assert.deepEqual(Object.keys(summary).sort(), ['createdAt', 'elementCount', 'folderId', 'id', 'ownerId', 'title', 'updatedAt']);
+  assert.deepEqual(Object.keys(summary).sort(), ['createdAt', 'editorUrl', 'elementCount', 'folderId', 'id', 'ownerId', 'title', 'updatedAt']);
+  assert.equal(summary.editorUrl, `http://drawbridge.test/app/d/${summary.id}`);
   assert.equal(summary.title, 'Architecture');
   assert.equal(summary.elementCount, 2);
   assert.equal(summary.ownerId, alice.id);
@@ -35,7 +36,8 @@ test('create from a scene stores the elements exactly as supplied and drops appS
   assert.deepEqual(diagram.scene, { elements, appState: {} });
   assert.equal(diagram.deletedAt, null);
   assert.match(diagram.docUpdatedAt, ISO);
-  assert.deepEqual(Object.keys(diagram).sort(), ['createdAt', 'deletedAt', 'docUpdatedAt', 'folderId', 'id', 'ownerId', 'scene', 'title', 'updatedAt']);
+  assert.deepEqual(Object.keys(diagram).sort(), ['createdAt', 'deletedAt', 'docUpdatedAt', 'editorUrl', 'folderId', 'id', 'ownerId', 'scene', 'title', 'updatedAt']);
+  assert.equal(diagram.editorUrl, `http://drawbridge.test/app/d/${summary.id}`);
 });
 
 test('titles are sanitised and an empty one becomes "Untitled diagram"', async () => {
@@ -73,7 +75,8 @@ test('list is newest first with an opaque cursor that is stable across creates',
   assert.equal(first.statusCode, 200);
   const page1 = first.json();
   assert.deepEqual(page1.items.map((d: { title: string }) => d.title), ['d6', 'd5', 'd4']);
-  assert.deepEqual(Object.keys(page1.items[0]).sort(), ['createdAt', 'folderId', 'id', 'starred', 'title', 'updatedAt']);
+  assert.deepEqual(Object.keys(page1.items[0]).sort(), ['createdAt', 'editorUrl', 'folderId', 'id', 'starred', 'title', 'updatedAt']);
+  assert.equal(page1.items[0].editorUrl, `http://drawbridge.test/app/d/${ids[6]}`);
   assert.equal(page1.items[0].starred, false);
   assert.equal(typeof page1.nextCursor, 'string');
 
@@ -131,7 +134,8 @@ test('rename and move with PATCH; the folderId key decides the move', async () =
 
   const renamed = await h.call('PATCH', `/api/v1/diagrams/${id}`, { token: alice.token, body: { title: '  New\tname ' } });
   assert.equal(renamed.statusCode, 200);
-  assert.deepEqual(Object.keys(renamed.json()).sort(), ['createdAt', 'deletedAt', 'folderId', 'id', 'ownerId', 'title', 'updatedAt']);
+  assert.deepEqual(Object.keys(renamed.json()).sort(), ['createdAt', 'deletedAt', 'editorUrl', 'folderId', 'id', 'ownerId', 'title', 'updatedAt']);
+  assert.equal(renamed.json().editorUrl, `http://drawbridge.test/app/d/${id}`);
   assert.equal(renamed.json().title, 'New name');
   assert.equal(renamed.json().folderId, null);
 

@@ -1,5 +1,5 @@
 import type { DiagramMeta, FolderRecord } from '../../store/store.ts';
-import { notFound } from '../../errors.ts';
+import { folderFor } from '../access.ts';
 import type { AppDeps, Caller } from '../deps.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 
@@ -9,10 +9,11 @@ export interface DiagramListQuery {
   /** A nextCursor from the previous page, or null for the first. */
   cursor: string | null;
   limit: number;
-  /** Only diagrams in this folder (the caller's own; another is not_found). */
+  /** Only diagrams filed directly in this folder (the caller's own; any other is not_found); null: only those in no folder. */
   folderId?: string | null;
-  starredOnly?: boolean;
-  /** Only titles containing this text, ignoring case. */
+  /** Only starred diagrams (true) or only the others (false). */
+  starred?: boolean;
+  /** Only titles containing this text, ignoring case and Unicode compatibility forms (src/store/title-search.ts); empty: any title. */
   titleContains?: string;
 }
 
@@ -25,22 +26,24 @@ export interface DiagramPage {
 /**
  * The caller's own diagrams, newest first (by creation), a page at a time. The
  * cursor is the last item's (createdAt, id), so pages stay stable when
- * diagrams are created in between.
+ * diagrams are created in between; it carries a digest of the filters, and is
+ * refused under any others.
  */
 export async function listDiagrams(deps: AppDeps, caller: Caller, query: DiagramListQuery): Promise<DiagramPage> {
-  const after = query.cursor === null ? null : decodeCursor(query.cursor);
+  const after = query.cursor === null ? null : decodeCursor(query.cursor, query);
+  const folderId = typeof query.folderId === 'string' ? (await folderFor(deps, caller, query.folderId)).id : query.folderId;
   const rows = await deps.store.diagrams.listOwned({
     ownerId: caller.user.id,
     trashed: query.trashed,
     after,
     limit: query.limit + 1,
-    ...(query.folderId == null ? {} : { folderId: query.folderId }),
-    ...(query.starredOnly ? { starredOnly: true } : {}),
+    ...(folderId === undefined ? {} : { folderId }),
+    ...(query.starred === undefined ? {} : { starred: query.starred }),
     ...(query.titleContains ? { titleContains: query.titleContains } : {}),
   });
   const items = rows.slice(0, query.limit);
   const last = items.at(-1);
-  return { items, nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null };
+  return { items, nextCursor: rows.length > query.limit && last ? encodeCursor(last, query) : null };
 }
 
 export interface DiagramOverview extends DiagramPage {
@@ -52,6 +55,5 @@ export interface DiagramOverview extends DiagramPage {
 export async function browseDiagrams(deps: AppDeps, caller: Caller, query: DiagramListQuery): Promise<DiagramOverview> {
   const ownerId = caller.user.id;
   const [folders, counts] = await Promise.all([deps.store.folders.list(ownerId), deps.store.diagrams.countOwned(ownerId)]);
-  if (query.folderId != null && !folders.some((f) => f.id === query.folderId)) throw notFound();
   return { folders, counts, ...(await listDiagrams(deps, caller, query)) };
 }

@@ -2,18 +2,23 @@ import { continueVersions } from '../../domain/edit/regenerate.ts';
 import type { SceneElement } from '../../domain/edit/types.ts';
 import type { Caller, ServiceDeps } from '../deps.ts';
 import { changedTitle, type ContentInput, contentFromInput, requireOneContent } from './content.ts';
+import { type IfMatch, writePrecondition } from './etag.ts';
 import { writeContent, writeStamp } from './write-content.ts';
 
 export interface Regeneration extends ContentInput {
   title?: string;
   /** The docUpdatedAt the client last saw: a diagram changed since is stale_read and nothing is written. */
   expectedUpdatedAt?: string | undefined;
+  /** The ETags the client read (If-Match), instead of expectedUpdatedAt. */
+  ifMatch?: IfMatch | undefined;
 }
 
 export interface Regenerated {
   replaced: number;
   orphanedComments: number;
   title?: string;
+  /** The diagram's ETag after the write. */
+  etag: string;
 }
 
 /**
@@ -23,14 +28,15 @@ export interface Regenerated {
  */
 export async function regenerateDiagram(deps: ServiceDeps, caller: Caller, id: string, input: Regeneration): Promise<Regenerated> {
   requireOneContent(input);
+  const precondition = writePrecondition(input.expectedUpdatedAt, input.ifMatch);
   const title = changedTitle(input.title);
   // Validate and lay out once; only the version continuation depends on the revision read.
   const content = await contentFromInput(deps, input, caller);
   const elements = JSON.parse(content.elementsJson) as SceneElement[];
   const stamp = writeStamp(deps);
-  const { result } = await writeContent(deps, caller, id, input.expectedUpdatedAt ?? null, (previous) => ({
+  const { result, etag } = await writeContent(deps, caller, id, precondition, (previous) => ({
     elements: input.spec !== undefined ? continueVersions(previous(), elements, stamp) : elements,
     ...(title === undefined ? {} : { title }),
   }));
-  return { replaced: elements.length, orphanedComments: result.orphanedComments, ...(title === undefined ? {} : { title }) };
+  return { replaced: elements.length, orphanedComments: result.orphanedComments, ...(title === undefined ? {} : { title }), etag };
 }

@@ -5,6 +5,7 @@ import type { ContentWriteResult, DiagramRecord } from '../../store/store.ts';
 import type { ChangedScene } from '../../workers/scene-worker.ts';
 import { diagramWithElementsFor } from '../access.ts';
 import type { AppDeps, Caller } from '../deps.ts';
+import { diagramEtag, type WritePrecondition } from './etag.ts';
 
 /**
  * Writers that lose a race without an expectedUpdatedAt recompute on the new
@@ -33,8 +34,8 @@ export type NextContent = ({ elements: readonly SceneElement[] } | ChangedScene)
 
 /** The next content, from the current elements (parsed only if asked for) and the revision read. */
 type Compute<T> = (elements: () => readonly SceneElement[], current: DiagramRecord) => Promise<T> | T;
-/** What was written, and the store's answer. */
-type Written<T> = { next: T; result: Extract<ContentWriteResult, { status: 'written' }> };
+/** What was written, the store's answer, and the diagram's ETag after the write. */
+type Written<T> = { next: T; result: Extract<ContentWriteResult, { status: 'written' }>; etag: string };
 
 export function writeStamp(deps: AppDeps): WriteStamp {
   return { now: deps.now().getTime(), nonce: () => randomInt(1, 2 ** 31) };
@@ -43,21 +44,22 @@ export function writeStamp(deps: AppDeps): WriteStamp {
 /**
  * A content write as one read-compute-write: the new content is computed from
  * the revision read and written only if that revision is still current. With
- * `expected` (the client's expectedUpdatedAt) a changed diagram is 409
- * stale_read and nothing is written; without it, a lost race is recomputed on
- * the newer revision, so no concurrent write is ever silently overwritten, and
- * contention is never the client's error. Writes to one diagram from this
- * process run one after another, so only writers on other instances can race.
+ * a precondition (the client's expectedUpdatedAt, or the ETags of its
+ * If-Match) a changed diagram is 409 stale_read and nothing is written;
+ * without one, a lost race is recomputed on the newer revision, so no
+ * concurrent write is ever silently overwritten, and contention is never the
+ * client's error. Writes to one diagram from this process run one after
+ * another, so only writers on other instances can race.
  */
-export async function writeContent<T extends NextContent>(deps: AppDeps, actor: Caller, id: string, expected: string | null, compute: Compute<T>): Promise<Written<T>> {
-  return oneAtATime(id, () => readComputeWrite(deps, actor, id, expected, compute));
+export async function writeContent<T extends NextContent>(deps: AppDeps, actor: Caller, id: string, precondition: WritePrecondition, compute: Compute<T>): Promise<Written<T>> {
+  return oneAtATime(id, () => readComputeWrite(deps, actor, id, precondition, compute));
 }
 
-async function readComputeWrite<T extends NextContent>(deps: AppDeps, actor: Caller, id: string, expected: string | null, compute: Compute<T>): Promise<Written<T>> {
+async function readComputeWrite<T extends NextContent>(deps: AppDeps, actor: Caller, id: string, precondition: WritePrecondition, compute: Compute<T>): Promise<Written<T>> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * BACKOFF_MS * 2 ** attempt));
     const current = await diagramWithElementsFor(deps, actor, id, 'write');
-    if (expected !== null && expected !== current.docUpdatedAt) throw staleRead(current.docUpdatedAt);
+    refuseIfStale(deps, precondition, current);
     const next = await compute(() => JSON.parse(current.elementsJson) as SceneElement[], current);
     const content =
       'elements' in next
@@ -70,12 +72,29 @@ async function readComputeWrite<T extends NextContent>(deps: AppDeps, actor: Cal
       now: deps.now(),
       ...(next.title === undefined ? {} : { title: next.title }),
     });
-    if (result.status === 'written') return { next, result };
+    if (result.status === 'written') {
+      // The written revision on the metadata read: should a rename land meanwhile, this ETag matches nothing, which is the safe way to be wrong.
+      const written = { ...current, docUpdatedAt: result.docUpdatedAt, updatedAt: result.docUpdatedAt, title: next.title ?? current.title };
+      return { next, result, etag: diagramEtag(written, deps.config.publicUrl) };
+    }
     if (result.status === 'missing') throw new ApiError('not_found');
-    if (expected !== null) throw staleRead(result.docUpdatedAt);
+    if (precondition !== null) throw staleRead(result.docUpdatedAt);
   }
   // Ten lost races against writers on other instances: the diagram is too busy to write now, which is not the client's doing.
   throw new ApiError('service_busy', 'the diagram kept changing under this write (writers on other servers); retry in a few seconds', { 'retry-after': '2' });
+}
+
+/** 409 stale_read when the diagram read is not the one the precondition names. */
+function refuseIfStale(deps: AppDeps, precondition: WritePrecondition, current: DiagramRecord): void {
+  if (precondition === null) return;
+  if ('docUpdatedAt' in precondition) {
+    if (precondition.docUpdatedAt !== current.docUpdatedAt) throw staleRead(current.docUpdatedAt);
+    return;
+  }
+  const etag = diagramEtag(current, deps.config.publicUrl);
+  if (!precondition.etags.includes(etag)) {
+    throw new ApiError('stale_read', `the diagram changed since the ETag in If-Match; its ETag is now ${etag} (docUpdatedAt ${current.docUpdatedAt})`);
+  }
 }
 
 function staleRead(current: string | null): ApiError {

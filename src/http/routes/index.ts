@@ -2,6 +2,7 @@ import type { RouteDef } from '../route.ts';
 import { createDiagram } from './diagrams/createDiagram.ts';
 import { getDiagram } from './diagrams/getDiagram.ts';
 import { addComment } from './comments/addComment.ts';
+import { getComment } from './comments/getComment.ts';
 import { listComments } from './comments/listComments.ts';
 import { editDiagram } from './diagrams/editDiagram.ts';
 import { lintDiagram } from './diagrams/lintDiagram.ts';
@@ -10,11 +11,13 @@ import { regenerateDiagram } from './diagrams/regenerateDiagram.ts';
 import { renderDiagram } from './diagrams/renderDiagram.ts';
 import { listDiagrams } from './diagrams/listDiagrams.ts';
 import { restoreDiagram } from './diagrams/restoreDiagram.ts';
+import { getPublicLink } from './diagrams/getPublicLink.ts';
 import { setPublicLink } from './diagrams/setPublicLink.ts';
 import { trashDiagram } from './diagrams/trashDiagram.ts';
 import { updateDiagram } from './diagrams/updateDiagram.ts';
 import { createFolder } from './folders/createFolder.ts';
 import { deleteFolder } from './folders/deleteFolder.ts';
+import { getFolder } from './folders/getFolder.ts';
 import { listFolders } from './folders/listFolders.ts';
 import { updateFolder } from './folders/updateFolder.ts';
 import { getIcon } from './icons/getIcon.ts';
@@ -33,6 +36,7 @@ export const apiRoutes: RouteDef[] = [
   trashDiagram,
   restoreDiagram,
   renderDiagram,
+  getPublicLink,
   setPublicLink,
   lintDiagram,
   editDiagram,
@@ -40,8 +44,10 @@ export const apiRoutes: RouteDef[] = [
   patchDiagram,
   listComments,
   addComment,
+  getComment,
   listFolders,
   createFolder,
+  getFolder,
   updateFolder,
   deleteFolder,
   listIcons,

@@ -11,6 +11,7 @@ import type {
 } from '../diagrams.ts';
 import { ElementsCache } from '../elements-cache.ts';
 import { nextRevision } from '../revision.ts';
+import { titleSearchKey } from '../title-search.ts';
 import type { Database } from '../schema.ts';
 import { resolveCommentsOnRemovedElements } from './comments.ts';
 import { META_COLUMNS, toMeta } from './rows.ts';
@@ -69,6 +70,7 @@ export class SqlDiagrams implements DiagramStore {
           id: diagram.id,
           owner_id: diagram.ownerId,
           title: diagram.title,
+          title_key: titleSearchKey(diagram.title),
           folder_id: diagram.folderId,
           workspace_id: diagram.workspaceId,
           starred: diagram.starred ? 1 : 0,
@@ -118,12 +120,12 @@ export class SqlDiagrams implements DiagramStore {
       .select(META_COLUMNS)
       .where('d.owner_id', '=', query.ownerId)
       .where('d.deleted_at', query.trashed ? 'is not' : 'is', null);
-    if (query.folderId !== undefined) q = q.where('d.folder_id', '=', query.folderId);
-    if (query.starredOnly) q = q.where('d.starred', '=', 1);
+    if (query.folderId !== undefined) q = q.where('d.folder_id', query.folderId === null ? 'is' : '=', query.folderId);
+    if (query.starred !== undefined) q = q.where('d.starred', '=', query.starred ? 1 : 0);
     if (query.titleContains) {
-      // Both sides through the same lower(), so an exact-case match is always found on either engine.
-      const pattern = `%${query.titleContains.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      q = q.where(sql<boolean>`lower(d.title) like lower(${pattern}) escape '\\'`);
+      // A plain substring test on both sides' folded form: no LIKE, so no character is a wildcard, and no engine folds case its own way.
+      const needle = titleSearchKey(query.titleContains);
+      q = q.where(this.scope.engine === 'postgres' ? sql<boolean>`strpos(d.title_key, ${needle}) > 0` : sql<boolean>`instr(d.title_key, ${needle}) > 0`);
     }
     const after = query.after;
     if (after) {
@@ -158,8 +160,11 @@ export class SqlDiagrams implements DiagramStore {
   }
 
   async updateMeta(id: string, change: { title?: string; folderId?: string | null; updatedAt: string }) {
-    const set: { title?: string; folder_id?: string | null; updated_at: string } = { updated_at: change.updatedAt };
-    if (change.title !== undefined) set.title = change.title;
+    const set: { title?: string; title_key?: string; folder_id?: string | null; updated_at: string } = { updated_at: change.updatedAt };
+    if (change.title !== undefined) {
+      set.title = change.title;
+      set.title_key = titleSearchKey(change.title);
+    }
     if (change.folderId !== undefined) set.folder_id = change.folderId;
     await this.scope.db.updateTable('diagrams').set(set).where('id', '=', id).execute();
     return this.find(id);
@@ -198,7 +203,7 @@ export class SqlDiagrams implements DiagramStore {
           element_count: write.elementCount,
           doc_updated_at: docUpdatedAt,
           updated_at: docUpdatedAt,
-          ...(write.title === undefined ? {} : { title: write.title }),
+          ...(write.title === undefined ? {} : { title: write.title, title_key: titleSearchKey(write.title) }),
         })
         .where('id', '=', write.id)
         .execute();

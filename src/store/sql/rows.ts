@@ -12,7 +12,7 @@ export const toUser = (r: Omit<Selectable<UsersTable>, 'password_hash'>): UserRe
   createdAt: r.created_at,
 });
 
-type MetaRow = Omit<Selectable<DiagramsTable>, 'elements'>;
+type MetaRow = Omit<Selectable<DiagramsTable>, 'elements' | 'title_key'>;
 export const toMeta = (r: MetaRow): DiagramMeta => ({
   id: r.id,
   ownerId: r.owner_id,

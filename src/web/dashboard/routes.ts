@@ -56,8 +56,8 @@ async function listPage(deps: ServiceDeps, session: WebSession, filters: Dashboa
     trashed: filters.view === 'trash',
     cursor: filters.cursor,
     limit: DASHBOARD_PAGE_SIZE,
-    folderId: filters.folderId,
-    starredOnly: filters.starred,
+    ...(filters.folderId ? { folderId: filters.folderId } : {}),
+    ...(filters.starred ? { starred: true } : {}),
     ...(filters.q ? { titleContains: filters.q } : {}),
   });
   return { folders: folderTree(overview.folders), counts: overview.counts, diagrams: overview.items, nextCursor: overview.nextCursor };

@@ -45,7 +45,7 @@ export const editorRoutes: FastifyPluginAsync<{ deps: ServiceDeps }> = async (ap
     const diagram = await getDiagram(deps, session, request.params.id);
     // The API's diagram, plus the images its icons show in the editor (the API leaves files to the client).
     const { files } = imageFiles(JSON.parse(diagram.elementsJson) as Record<string, unknown>[]);
-    const json = `${present.diagramJson(diagram).slice(0, -1)},"files":${JSON.stringify(files)}}`;
+    const json = `${present.diagramJson(diagram, deps.config.publicUrl).slice(0, -1)},"files":${JSON.stringify(files)}}`;
     return reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(json);
   });
 

@@ -90,7 +90,7 @@ export function diagramListsContract({ withStore }: ContractContext): void {
         const filedStarred = await make('payment retries', 3, { folderId: folder.id, starred: true });
         await make('Login', 4, { folderId: folder.id });
         const percent = await make('100% done_ok', 5);
-        await make('100 percent', 6);
+        const percent100 = await make('100 percent', 6);
         await createDiagram(store, diagramRecord(stranger.id, { title: 'Payments', folderId: folder.id, starred: true }));
         const trashedPayment = await make('payment (old)', 7);
         await store.diagrams.setTrashed(trashedPayment.id, true, at(100));
@@ -99,8 +99,11 @@ export function diagramListsContract({ withStore }: ContractContext): void {
           (await store.diagrams.listOwned({ ownerId: user.id, trashed: false, after: null, limit: 100, ...filters })).map((d) => d.title);
         assert.deepEqual(await list({ titleContains: 'pAyMeNt' }), [filedStarred.title, refunds.title, payments.title]);
         assert.deepEqual(await list({ folderId: folder.id }), ['Login', filedStarred.title, payments.title]);
-        assert.deepEqual(await list({ starredOnly: true }), [filedStarred.title, refunds.title]);
-        assert.deepEqual(await list({ titleContains: 'payment', folderId: folder.id, starredOnly: true }), [filedStarred.title]);
+        assert.deepEqual(await list({ starred: true }), [filedStarred.title, refunds.title]);
+        assert.deepEqual(await list({ starred: false }), [percent100.title, percent.title, 'Login', payments.title]);
+        assert.deepEqual(await list({ folderId: null }), [percent100.title, percent.title, refunds.title]);
+        assert.deepEqual(await list({ folderId: null, starred: false }), [percent100.title, percent.title]);
+        assert.deepEqual(await list({ titleContains: 'payment', folderId: folder.id, starred: true }), [filedStarred.title]);
         assert.deepEqual(await list({ titleContains: '%' }), [percent.title], '% is a literal character, not a wildcard');
         assert.deepEqual(await list({ titleContains: 'e_o' }), [percent.title], '_ is a literal character, not a wildcard');
         assert.deepEqual(await list({ titleContains: 'payment', trashed: true }), [trashedPayment.title]);
@@ -115,6 +118,39 @@ export function diagramListsContract({ withStore }: ContractContext): void {
           titleContains: 'payment',
         });
         assert.deepEqual([...first, ...rest].map((d) => d.id), [filedStarred.id, refunds.id, payments.id]);
+      }));
+
+    test('a title search folds Unicode case and compatibility forms alike on every engine, and follows renames', () =>
+      withStore(async (store) => {
+        const user = await createUser(store);
+        const make = (title: string, i: number) => createDiagram(store, diagramRecord(user.id, { title, createdAt: at(i) }));
+        const ecole = await make('ÉCOLE Straße', 1);
+        const sigma = await make('ΟΔΟΣ plan', 2);
+        const decomposed = await make('cafe\u0301 menu', 3);
+        const wide = await make('ＡＰＩ gateway', 4);
+        const list = async (titleContains: string) =>
+          (await store.diagrams.listOwned({ ownerId: user.id, trashed: false, after: null, limit: 100, titleContains })).map((d) => d.id);
+        assert.deepEqual(await list('école'), [ecole.id]);
+        assert.deepEqual(await list('STRASSE'), [ecole.id], 'ß and SS fold to the same letters');
+        assert.deepEqual(await list('οδος'), [sigma.id], 'a final sigma is a sigma');
+        assert.deepEqual(await list('Café'), [decomposed.id], 'a composed é finds a decomposed one');
+        assert.deepEqual(await list('api'), [wide.id], 'full-width letters are letters');
+        assert.deepEqual(await list('%'), []);
+
+        await store.diagrams.updateMeta(ecole.id, { title: 'Über uns', updatedAt: at(10) });
+        assert.deepEqual(await list('école'), []);
+        assert.deepEqual(await list('ÜBER'), [ecole.id]);
+        const written = await store.diagrams.writeContent({
+          id: sigma.id,
+          elementsJson: '[]',
+          elementCount: 0,
+          elementIds: new Set(),
+          expectedDocUpdatedAt: null,
+          now: new Date(at(20)),
+          title: 'Ärger',
+        });
+        assert.equal(written.status, 'written');
+        assert.deepEqual(await list('ärger'), [sigma.id]);
       }));
 
     test("an owner's counts are active, starred, trashed and active per folder, theirs only", () =>

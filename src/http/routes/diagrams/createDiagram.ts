@@ -1,3 +1,4 @@
+import { resourcePath } from '../../../api/paths.ts';
 import { present } from '../../../api/presenters.ts';
 import { CreateDiagramBody, CreatedDiagram } from '../../../api/schemas.ts';
 import { SCENE_WORK_ERRORS, SPEC_CONTENT_ERRORS } from '../../../app/diagrams/content.ts';
@@ -14,10 +15,15 @@ export const createDiagram = defineRoute({
   description:
     'From a raw `scene` (stored exactly as supplied, appState dropped) or a `spec` laid out by the server; exactly one of the two. Counts against the diagram quota (trashed diagrams do not).',
   body: CreateDiagramBody,
-  response: { status: 201, schema: CreatedDiagram, description: 'The stored diagram summary with its element count' },
+  response: {
+    status: 201,
+    schema: CreatedDiagram,
+    description: 'The stored diagram summary with its element count',
+    headers: { Location: 'The new diagram: /api/v1/diagrams/{id}' },
+  },
   errors: ['quota_exceeded', 'folder_forbidden', ...SPEC_CONTENT_ERRORS, ...SCENE_WORK_ERRORS],
   handler: async ({ body, actor, deps }) => {
     const diagram = await createDiagramFor(deps, actor, body);
-    return { status: 201, json: present.created(diagram) };
+    return { status: 201, json: present.created(diagram, deps.config.publicUrl), headers: { location: resourcePath.diagram(diagram.id) } };
   },
 });

@@ -1,6 +1,8 @@
 import { present } from '../../../api/presenters.ts';
 import { Diagram } from '../../../api/schemas.ts';
+import { diagramEtag } from '../../../app/diagrams/etag.ts';
 import { getDiagram as diagramOf } from '../../../app/diagrams/get-diagram.ts';
+import { ETAG_DOC, noneMatch } from '../../conditional.ts';
 import { defineRoute } from '../../route.ts';
 
 export const getDiagram = defineRoute({
@@ -10,11 +12,23 @@ export const getDiagram = defineRoute({
   access: { capability: 'read' },
   tags: ['diagrams'],
   summary: 'Get a diagram with its scene',
-  description: 'Works for trashed diagrams (deletedAt is set). `docUpdatedAt` is the revision to pass as `expectedUpdatedAt`.',
-  response: { status: 200, schema: Diagram, description: 'The diagram' },
+  description:
+    'Works for trashed diagrams (deletedAt is set). `docUpdatedAt` is the revision to pass as `expectedUpdatedAt`; the `ETag` header is the one to pass as `If-Match` (or back as `If-None-Match` to revalidate).',
+  requestHeaders: {
+    'If-None-Match': 'The ETag of the copy the client holds (or a list of them, or `*`): while it is current the answer is 304 with no body. A malformed value is ignored.',
+  },
+  response: {
+    status: 200,
+    schema: Diagram,
+    description: 'The diagram',
+    headers: ETAG_DOC,
+    notModified: 'If-None-Match named the current ETag: no body; the ETag is repeated',
+  },
   errors: ['not_found'],
-  handler: async ({ params, actor, deps }) => {
+  handler: async ({ params, actor, deps, request }) => {
     const diagram = await diagramOf(deps, actor, params.id!);
-    return { rawJson: present.diagramJson(diagram) };
+    const headers = { etag: diagramEtag(diagram, deps.config.publicUrl) };
+    if (noneMatch(request.headers['if-none-match'], headers.etag)) return { status: 304, headers };
+    return { rawJson: present.diagramJson(diagram, deps.config.publicUrl), headers };
   },
 });

@@ -1,6 +1,7 @@
 import { RegenerateBody, RegenerateResult } from '../../../api/schemas.ts';
 import { SCENE_WORK_ERRORS, SPEC_CONTENT_ERRORS } from '../../../app/diagrams/content.ts';
 import { regenerateDiagram as replaceScene } from '../../../app/diagrams/regenerate-diagram.ts';
+import { ETAG_DOC, IF_MATCH_DOC, ifMatch } from '../../conditional.ts';
 import { defineRoute } from '../../route.ts';
 
 export const regenerateDiagram = defineRoute({
@@ -11,12 +12,13 @@ export const regenerateDiagram = defineRoute({
   tags: ['editing'],
   summary: 'Replace the whole scene in place',
   description:
-    'From a `spec` (laid out again; ids are deterministic, so comments on reused ids stay anchored) or a `scene` (swapped in as supplied). Keeps the id and URL. With `expectedUpdatedAt`, a diagram changed since is 409 stale_read and nothing is written; of concurrent regenerates with the same value exactly one succeeds.',
+    'From a `spec` (laid out again; ids are deterministic, so comments on reused ids stay anchored) or a `scene` (swapped in as supplied). Keeps the id and URL. With `expectedUpdatedAt` (or, instead, the `If-Match` header), a diagram changed since is 409 stale_read and nothing is written; of concurrent regenerates with the same value exactly one succeeds.',
   body: RegenerateBody,
-  response: { status: 200, schema: RegenerateResult, description: 'What was replaced' },
+  requestHeaders: IF_MATCH_DOC,
+  response: { status: 200, schema: RegenerateResult, description: 'What was replaced', headers: ETAG_DOC },
   errors: ['not_found', 'stale_read', ...SPEC_CONTENT_ERRORS, ...SCENE_WORK_ERRORS],
-  handler: async ({ body, params, actor, deps }) => {
-    const { replaced, orphanedComments, title } = await replaceScene(deps, actor, params.id!, body);
-    return { json: { id: params.id!, replaced, orphanedComments, ...(title === undefined ? {} : { title }) } };
+  handler: async ({ body, params, actor, deps, request }) => {
+    const { replaced, orphanedComments, title, etag } = await replaceScene(deps, actor, params.id!, { ...body, ifMatch: ifMatch(request.headers['if-match']) });
+    return { json: { id: params.id!, replaced, orphanedComments, ...(title === undefined ? {} : { title }) }, headers: { etag } };
   },
 });

@@ -17,6 +17,6 @@ export const updateDiagram = defineRoute({
   errors: ['not_found', 'folder_forbidden'],
   handler: async ({ body, params, actor, deps }) => {
     const updated = await changeDiagram(deps, actor, params.id!, body);
-    return { json: present.updated(updated) };
+    return { json: present.updated(updated, deps.config.publicUrl) };
   },
 });

@@ -1,3 +1,4 @@
+import { resourcePath } from '../../../api/paths.ts';
 import { present } from '../../../api/presenters.ts';
 import { CreateFolderBody, Folder } from '../../../api/schemas.ts';
 import { createFolder as makeFolder } from '../../../app/folders/create-folder.ts';
@@ -12,10 +13,10 @@ export const createFolder = defineRoute({
   summary: 'Create a folder',
   description: 'Top level, or inside one of your folders with `parentId`. The name is sanitised like a title and must not end up empty.',
   body: CreateFolderBody,
-  response: { status: 201, schema: Folder, description: 'The new folder' },
+  response: { status: 201, schema: Folder, description: 'The new folder', headers: { Location: 'The new folder: /api/v1/folders/{id}' } },
   errors: ['folder_forbidden'],
   handler: async ({ body, actor, deps }) => {
     const folder = await makeFolder(deps, actor, body);
-    return { status: 201, json: present.folder(folder) };
+    return { status: 201, json: present.folder(folder), headers: { location: resourcePath.folder(folder.id) } };
   },
 });
