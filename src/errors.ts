@@ -54,7 +54,8 @@ export type ErrorCode = keyof typeof errorStatus;
  * a message, so a person (or an agent) reading one never sees a bare code.
  */
 export const defaultMessage: Record<ErrorCode, string> = {
-  unauthorized: 'Send a valid API token as "Authorization: Bearer <token>".',
+  unauthorized:
+    'Send a valid API token in the header "Authorization: Bearer <token>"; make one in the web app under Settings, API tokens (/app/settings/tokens).',
   insufficient_scope: 'This token lacks the capability this operation needs; mint a token that has it.',
   csrf_failed: 'The request did not carry this session\'s CSRF token, or came from another origin.',
   email_unverified: 'Verify the account\'s email address before using the API.',

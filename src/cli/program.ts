@@ -1,9 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import type { RenderFormat, RenderQuality } from '../api/schemas.ts';
 import { DrawbridgeApiError, DrawbridgeClient } from '../client/client.ts';
 import { configPath, DEFAULT_API_URL, readStoredLogin, resolveCredentials, writeStoredLogin } from '../client/credentials.ts';
+import { openInBrowser } from './browser.ts';
+import { COMPLETION_SHELLS, type CompletionShell, completionScript } from './completion.ts';
+import { FolderReferenceError, folderPaths, isFolderId, resolveFolderReference, ROOT_WORDS } from './folders.ts';
 
 /** Exit codes (docs/cli.md): 0 ok, 1 API error, 2 usage, 3 auth. */
 export const EXIT = { ok: 0, api: 1, usage: 2, auth: 3 } as const;
@@ -47,6 +50,25 @@ function byteSize(n: number): string {
 
 const LOGIN_HINT = 'Log in with `drawbridge auth login`, or set SERVICE_TOKEN (and SERVICE_API_URL) in the environment.';
 
+const ENVIRONMENT_HELP = `
+Environment:
+  SERVICE_TOKEN     the API token; wins over the stored login
+  SERVICE_API_URL   the API base URL (default: the one stored by \`auth login\`, else ${DEFAULT_API_URL})
+  XDG_CONFIG_HOME   the stored login is $XDG_CONFIG_HOME/drawbridge/config.json (default ~/.config/drawbridge/config.json)
+  BROWSER           the command --web opens URLs with (default: xdg-open, open or start)
+  NO_COLOR          any value turns colour off (colour is used only on a terminal)
+`;
+
+/** The help text's closing "Examples:" section; each line a command as typed. */
+function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  $ ${line}`).join('\n')}\n`;
+}
+
+/** Where a person edits the diagram: the API's editorUrl, or, from a server that predates it, the editor path on the API's origin. */
+function editorUrlOf(diagram: { id: string; editorUrl?: string | null }, apiUrl: string): string {
+  return diagram.editorUrl ?? `${new URL(apiUrl).origin}/app/d/${encodeURIComponent(diagram.id)}`;
+}
+
 async function readAll(input: CliInput | undefined): Promise<string> {
   if (!input) throw new CliFailure(EXIT.usage, 'no standard input available');
   let text = '';
@@ -88,14 +110,65 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const paint = (code: string, text: string) => (colour ? `\u001b[${code}m${text}\u001b[0m` : text);
   const bold = (t: string) => paint('1', t);
   const dim = (t: string) => paint('2', t);
-  const out = (line = '') => void stdout.write(`${line}\n`);
-  const json = (value: unknown) => out(JSON.stringify(value, null, 2));
   const errColour = Boolean(stderr.isTTY) && env.NO_COLOR === undefined;
 
+  // Progress is for a person watching: one line on standard error, redrawn in
+  // place, only when standard error is a terminal and --quiet is not given.
+  // Scripts and pipes never see it.
+  let progressShown = false;
+  const progress = (text: string) => {
+    if (!stderr.isTTY || program.opts<{ quiet?: boolean }>().quiet) return;
+    stderr.write(`\r\u001b[K${text}`);
+    progressShown = true;
+  };
+  const clearProgress = () => {
+    if (progressShown) stderr.write('\r\u001b[K');
+    progressShown = false;
+  };
+  const out = (line = '') => {
+    clearProgress();
+    stdout.write(`${line}\n`);
+  };
+  const json = (value: unknown) => out(JSON.stringify(value, null, 2));
+  const note = (line: string) => {
+    clearProgress();
+    stderr.write(`${line}\n`);
+  };
+
+  const apiUrl = () => resolveCredentials(env, configPath(env)).apiUrl;
   const client = (): DrawbridgeClient => {
     const creds = resolveCredentials(env, configPath(env));
     if (!creds.token) throw new CliFailure(EXIT.auth, `Not logged in. ${LOGIN_HINT}`);
     return new DrawbridgeClient({ apiUrl: creds.apiUrl, token: creds.token });
+  };
+
+  /**
+   * The folder id a command-line folder reference names: a UUID as it is,
+   * `root` or `none` the top level (null) where allowed, else a name or path
+   * looked up among the caller's folders.
+   */
+  async function folderIdOf(c: DrawbridgeClient, ref: string, options: { allowRoot: true }): Promise<string | null>;
+  async function folderIdOf(c: DrawbridgeClient, ref: string, options?: { allowRoot?: false }): Promise<string>;
+  async function folderIdOf(c: DrawbridgeClient, ref: string, options: { allowRoot?: boolean } = {}): Promise<string | null> {
+    if (options.allowRoot && (ROOT_WORDS as readonly string[]).includes(ref)) return null;
+    if (isFolderId(ref)) return ref;
+    try {
+      return resolveFolderReference(ref, (await c.listFolders()).items);
+    } catch (error) {
+      if (error instanceof FolderReferenceError) throw new CliFailure(error.kind === 'ambiguous' ? EXIT.usage : EXIT.api, error.message);
+      throw error;
+    }
+  }
+
+  /**
+   * Opens `url` for --web, saying so on standard error. With no browser to
+   * open it the command still succeeds: it says so and, unless the URL is
+   * already on standard output, prints it there.
+   */
+  const openWeb = async (url: string, options: { urlShown: boolean }) => {
+    if (await openInBrowser(url, env)) return note(`Opened ${url} in your browser.`);
+    note(`Could not open a browser (set BROWSER to the command that opens one)${options.urlShown ? '.' : '; the URL is:'}`);
+    if (!options.urlShown) out(url);
   };
 
   const readSource = async (file: string): Promise<string> => {
@@ -127,6 +200,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   program
     .description('Command-line client for the Drawbridge diagram API')
     .version('0.1.0', '-V, --version')
+    .option('--quiet', 'no progress on standard error (it is shown only on a terminal anyway)')
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({
@@ -134,6 +208,21 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       writeErr: (s) => void stderr.write(s),
       outputError: (s, write) => write(errColour ? `\u001b[31m${s}\u001b[0m` : s),
     });
+  program.addHelpText(
+    'after',
+    `${examples(
+      'drawbridge auth login',
+      'drawbridge diagrams create --spec flow.json --title "Checkout flow" --folder Architecture --web',
+      'drawbridge diagrams list --search checkout --folder Architecture',
+      'drawbridge diagrams list --all --json | jq -r \'.items[].id\'',
+      'drawbridge render ID -o flow.png',
+      'drawbridge publish status ID',
+      'source <(drawbridge completion bash)',
+    )}${ENVIRONMENT_HELP}
+Exit codes: 0 ok, 1 the API refused or could not be reached, 2 usage error, 3 not logged in or token refused.
+Output to a closed pipe (\`| head\`) ends the command quietly with exit 0.
+`,
+  );
   const jsonOpt = () => new Option('--json', 'machine-readable JSON output');
 
   // auth
@@ -143,6 +232,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .description('validate a token with GET /me and store it (mode 600) for later commands')
     .option('--token <token>', 'the token (otherwise read from standard input, or prompted for without echo)')
     .option('--api-url <url>', 'the API base URL to store with the login (default: SERVICE_API_URL or the stored one)')
+    .addHelpText(
+      'after',
+      `${examples('drawbridge auth login', 'drawbridge auth login --api-url https://drawbridge.example.com --token "$TOKEN"', 'echo "$TOKEN" | drawbridge auth login')}
+In scripts and CI, skip the login: set SERVICE_TOKEN (and SERVICE_API_URL) in the environment instead.
+`,
+    )
     .action(async (opts: { token?: string; apiUrl?: string }) => {
       let token = opts.token;
       if (token === undefined) {
@@ -206,8 +301,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const diagrams = program.command('diagrams').description('list, create and change diagrams');
   diagrams
     .command('list')
-    .description('list diagrams, newest first')
+    .description('list diagrams, most recently updated first')
     .addOption(jsonOpt())
+    .option('-q, --search <text>', 'only titles containing the text (case-insensitive)')
+    .option('--folder <folder>', 'only diagrams in this folder (name, Parent/Child path or id), or none for the top level')
+    .option('--starred', 'only starred diagrams')
+    .option('--no-starred', 'only diagrams not starred')
     .option('--all', 'follow cursors and list every diagram')
     .addOption(new Option('--filter <filter>', 'active diagrams or the trash').choices(['active', 'trash']))
     .option('--limit <n>', 'page size (1..100)', (v) => {
@@ -215,28 +314,45 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       if (!Number.isInteger(n) || n < 1) throw new CliFailure(EXIT.usage, `--limit must be a positive integer, got ${v}`);
       return n;
     })
-    .action(async (opts: { json?: boolean; all?: boolean; filter?: 'active' | 'trash'; limit?: number }) => {
+    .addHelpText(
+      'after',
+      examples(
+        'drawbridge diagrams list --search checkout',
+        'drawbridge diagrams list --folder Architecture --starred',
+        'drawbridge diagrams list --folder none          # the top level only',
+        'drawbridge diagrams list --all --json | jq -r \'.items[].title\'',
+        'drawbridge diagrams list --filter trash',
+      ),
+    )
+    .action(async (opts: { json?: boolean; search?: string; folder?: string; starred?: boolean; all?: boolean; filter?: 'active' | 'trash'; limit?: number }) => {
       const c = client();
+      const folderId = opts.folder === undefined ? undefined : ((await folderIdOf(c, opts.folder, { allowRoot: true })) ?? 'none');
+      const filters = {
+        ...(opts.filter ? { filter: opts.filter } : {}),
+        ...(opts.search !== undefined ? { q: opts.search } : {}),
+        ...(folderId !== undefined ? { folderId } : {}),
+        ...(opts.starred !== undefined ? { starred: opts.starred } : {}),
+      };
       let items;
       let nextCursor: string | null = null;
       if (opts.all) {
         items = [];
-        const progress = Boolean(stderr.isTTY) && !opts.json;
-        for await (const item of c.allDiagrams({ ...(opts.filter ? { filter: opts.filter } : {}), ...(opts.limit ? { pageSize: opts.limit } : {}) })) {
-          items.push(item);
-          if (progress && items.length % 50 === 0) stderr.write(`\rFetched ${items.length} diagrams…`);
-        }
-        if (progress && items.length >= 50) stderr.write('\r\u001b[K');
+        const onPage = (fetched: number) => progress(`Fetched ${fetched} diagrams…`);
+        for await (const item of c.allDiagrams({ ...filters, onPage, ...(opts.limit ? { pageSize: opts.limit } : {}) })) items.push(item);
+        clearProgress();
       } else {
-        const page = await c.listDiagrams({ ...(opts.filter ? { filter: opts.filter } : {}), ...(opts.limit ? { limit: opts.limit } : {}) });
+        const page = await c.listDiagrams({ ...filters, ...(opts.limit ? { limit: opts.limit } : {}) });
         items = page.items;
         nextCursor = page.nextCursor;
       }
       if (opts.json) return json({ items, nextCursor });
-      if (items.length === 0) return out(dim(opts.filter === 'trash' ? 'The trash is empty.' : 'No diagrams.'));
+      const narrowed = opts.search !== undefined || opts.folder !== undefined || opts.starred !== undefined;
+      if (items.length === 0) return out(dim(narrowed ? 'No diagrams match.' : opts.filter === 'trash' ? 'The trash is empty.' : 'No diagrams.'));
+      const paths = items.some((d) => d.folderId) ? folderPaths((await c.listFolders()).items) : new Map<string, string>();
       table(
         ['ID', 'UPDATED', 'FOLDER', 'TITLE'],
-        items.map((d) => [d.id, d.updatedAt.replace('T', ' ').slice(0, 16), d.folderId ? d.folderId.slice(0, 8) : '-', d.title]),
+        // A folder the caller cannot list (another owner's) is shown by its short id.
+        items.map((d) => [d.id, d.updatedAt.replace('T', ' ').slice(0, 16), d.folderId ? (paths.get(d.folderId) ?? d.folderId.slice(0, 8)) : '-', d.title]),
       );
       if (nextCursor) out(dim('More diagrams exist; use --all to list every one.'));
     });
@@ -245,23 +361,58 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .description('print a diagram, scene included, as JSON')
     .action(async (id: string) => json(await client().getDiagram(id)));
   diagrams
+    .command('view <id>')
+    .description('show a diagram\'s title, folder, size and editor URL; --web opens it in the editor')
+    .option('-w, --web', 'open the diagram in the browser instead')
+    .addHelpText('after', `${examples('drawbridge diagrams view ID', 'drawbridge diagrams view ID --web')}\n--web opens the URL with BROWSER when set, else xdg-open, open or start.\n`)
+    .action(async (id: string, opts: { web?: boolean }) => {
+      const c = client();
+      const d = await c.getDiagram(id);
+      const url = editorUrlOf(d, apiUrl());
+      if (opts.web) return openWeb(url, { urlShown: false });
+      const folder = d.folderId ? (folderPaths((await c.listFolders()).items).get(d.folderId) ?? d.folderId) : '(top level)';
+      out(bold(d.title));
+      out(`id:        ${d.id}`);
+      out(`folder:    ${folder}`);
+      out(`updated:   ${d.updatedAt.replace('T', ' ').slice(0, 16)}`);
+      out(`elements:  ${d.scene.elements.length}`);
+      if (d.deletedAt) out(`trashed:   ${d.deletedAt.replace('T', ' ').slice(0, 16)}`);
+      out(`editor:    ${url}`);
+    });
+  diagrams
     .command('create')
-    .description('create a diagram from a DiagramSpec (laid out by the server) or a raw scene')
+    .description('create a diagram from a DiagramSpec (laid out by the server) or a raw scene; prints its editor URL')
     .option('--spec <file>', 'DiagramSpec JSON file, or - for standard input')
     .option('--scene <file>', 'Excalidraw scene JSON file, or - for standard input')
     .option('--title <title>', 'title')
-    .option('--folder <id>', 'folder id (or root)')
+    .option('--folder <folder>', 'folder name, Parent/Child path or id (default: the top level)')
+    .option('-w, --web', 'open the new diagram in the browser')
     .addOption(jsonOpt())
-    .action(async (opts: { spec?: string; scene?: string; title?: string; folder?: string; json?: boolean }) => {
+    .addHelpText(
+      'after',
+      examples(
+        'drawbridge diagrams create --spec flow.json --title "Checkout flow"',
+        'drawbridge diagrams create --spec flow.json --folder Architecture --web',
+        'cat scene.excalidraw | drawbridge diagrams create --scene - --json',
+      ),
+    )
+    .action(async (opts: { spec?: string; scene?: string; title?: string; folder?: string; web?: boolean; json?: boolean }) => {
       if (Boolean(opts.spec) === Boolean(opts.scene)) throw new CliFailure(EXIT.usage, 'give exactly one of --spec or --scene');
-      const created = await client().createDiagram({
+      const c = client();
+      const folderId = opts.folder === undefined ? undefined : await folderIdOf(c, opts.folder, { allowRoot: true });
+      const created = await c.createDiagram({
         ...(opts.title !== undefined ? { title: opts.title } : {}),
-        ...(opts.folder !== undefined ? { folderId: opts.folder === 'root' ? null : opts.folder } : {}),
+        ...(folderId !== undefined ? { folderId } : {}),
         ...(opts.spec ? { spec: await readJson(opts.spec) } : {}),
         ...(opts.scene ? { scene: await readJson(opts.scene) } : {}),
       });
-      if (opts.json) return json(created);
-      out(`Created ${bold(created.title)} ${created.id} (${created.elementCount} elements)`);
+      const url = editorUrlOf(created, apiUrl());
+      if (opts.json) json(created);
+      else {
+        out(`Created ${bold(created.title)} ${created.id} (${created.elementCount} elements)`);
+        out(url);
+      }
+      if (opts.web) await openWeb(url, { urlShown: !opts.json });
     });
   diagrams
     .command('rename <id> <title>')
@@ -274,12 +425,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     });
   diagrams
     .command('move <id> <folder>')
-    .description('move into a folder (id), or to the root with "root"')
+    .description('move into a folder (name, Parent/Child path or id), or to the top level with "root"')
     .addOption(jsonOpt())
+    .addHelpText('after', examples('drawbridge diagrams move ID Architecture', 'drawbridge diagrams move ID Work/Architecture', 'drawbridge diagrams move ID root'))
     .action(async (id: string, folder: string, opts: { json?: boolean }) => {
-      const d = await client().updateDiagram(id, { folderId: folder === 'root' ? null : folder });
+      const c = client();
+      const d = await c.updateDiagram(id, { folderId: await folderIdOf(c, folder, { allowRoot: true }) });
       if (opts.json) return json(d);
-      out(`Moved ${d.id} to ${d.folderId ?? 'the root'}`);
+      out(`Moved ${d.id} to ${d.folderId ? (isFolderId(folder) ? d.folderId : folder) : 'the top level'}`);
     });
   diagrams
     .command('trash <id>')
@@ -347,15 +500,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .option('--password <password>', 'require a password')
     .option('--clear-password', 'remove the password')
     .addOption(jsonOpt())
+    .addHelpText('after', '\nSee the public link\'s state with `drawbridge publish status ID`.\n')
     .action(async (id: string, opts: { enable?: boolean; disable?: boolean; password?: string; clearPassword?: boolean; json?: boolean }) => {
       if (Boolean(opts.enable) === Boolean(opts.disable)) throw new CliFailure(EXIT.usage, 'give exactly one of --enable or --disable');
-      if (opts.password !== undefined && opts.clearPassword) throw new CliFailure(EXIT.usage, 'give --password or --clear-password, not both');
-      const link = await client().setPublicLink(id, {
-        enabled: Boolean(opts.enable),
-        ...(opts.password !== undefined ? { password: opts.password } : opts.clearPassword ? { password: null } : {}),
-      });
-      if (opts.json) return json(link);
-      out(link.enabled ? `Public at ${bold(link.url ?? '')}${link.hasPassword ? ' (password protected)' : ''}` : 'Public link disabled.');
+      await setPublicLink(id, { ...opts, enabled: Boolean(opts.enable) });
     });
   diagrams
     .command('lint <id>')
@@ -368,7 +516,84 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       for (const issue of report.issues) out(`${paint('33', issue.kind)}  ${issue.message}  ${dim(issue.elementIds.join(', '))}`);
     });
 
-  const render = async (id: string, opts: { output?: string; format?: RenderFormat; quality?: RenderQuality; json?: boolean }) => {
+  // publish: the public link, also reachable as `diagrams publish`
+  const setPublicLink = async (id: string, opts: { enabled: boolean; password?: string; clearPassword?: boolean; json?: boolean }) => {
+    if (opts.password !== undefined && opts.clearPassword) throw new CliFailure(EXIT.usage, 'give --password or --clear-password, not both');
+    const link = await client().setPublicLink(id, {
+      enabled: opts.enabled,
+      ...(opts.password !== undefined ? { password: opts.password } : opts.clearPassword ? { password: null } : {}),
+    });
+    if (opts.json) return json(link);
+    out(link.enabled ? `Public at ${bold(link.url ?? '')}${link.hasPassword ? ' (password protected)' : ''}` : 'Public link disabled.');
+  };
+  const publish = program.command('publish').description("see and change a diagram's public link (a read-only page anyone with the URL can open)");
+  publish
+    .command('status <id>')
+    .description('show whether the public link is enabled, its URL and whether it needs a password')
+    .addOption(jsonOpt())
+    .addHelpText('after', examples('drawbridge publish status ID', 'drawbridge publish status ID --json   # {"slug","enabled","hasPassword","version","url"}'))
+    .action(async (id: string, opts: { json?: boolean }) => {
+      const link = await client().getPublicLink(id);
+      if (opts.json) return json(link);
+      out(`Public link: ${link.enabled ? bold('enabled') : link.slug === null ? 'disabled (never published)' : 'disabled'}`);
+      out(`URL:         ${link.url ?? '-'}`);
+      out(`Password:    ${link.hasPassword ? 'set' : 'none'}`);
+    });
+  publish
+    .command('enable <id>')
+    .description('enable the public link (needs the publish capability)')
+    .option('--password <password>', 'require a password')
+    .option('--clear-password', 'remove the password')
+    .addOption(jsonOpt())
+    .addHelpText('after', examples('drawbridge publish enable ID', 'drawbridge publish enable ID --password s3cret', 'drawbridge publish enable ID --clear-password'))
+    .action((id: string, opts: { password?: string; clearPassword?: boolean; json?: boolean }) => setPublicLink(id, { ...opts, enabled: true }));
+  publish
+    .command('disable <id>')
+    .description('disable the public link; its URL stops answering (needs the publish capability)')
+    .addOption(jsonOpt())
+    .action((id: string, opts: { json?: boolean }) => setPublicLink(id, { ...opts, enabled: false }));
+
+  type RenderOptions = { output?: string; dir?: string; format?: RenderFormat; quality?: RenderQuality; json?: boolean };
+  /** What a render wrote, as --json describes it. */
+  type Rendered = { id: string; file: string; format: RenderFormat; bytes: number; quality: RenderQuality; note: string | null } | { id: string; file: null; format: RenderFormat; isEmpty: true };
+
+  /** Renders one diagram to `file` (or standard output for `-`); reports notes and an empty diagram on standard error. */
+  const renderOne = async (c: DrawbridgeClient, id: string, file: string, format: RenderFormat, opts: RenderOptions): Promise<Rendered> => {
+    const quality = opts.quality ? { quality: opts.quality } : {};
+    let bytes: Uint8Array | null;
+    let delivered: RenderQuality;
+    let renderNote: string | null;
+    if (format === 'json') {
+      const envelope = await c.renderDiagram(id, { format: 'json', ...quality });
+      bytes = new TextEncoder().encode(`${JSON.stringify(envelope, null, 2)}\n`);
+      delivered = envelope.quality;
+      renderNote = envelope.note ?? null;
+    } else {
+      const image = await c.renderDiagram(id, { format, ...quality });
+      ({ bytes, quality: delivered, note: renderNote } = image);
+    }
+    if (bytes === null) {
+      if (!opts.json) note(`Diagram ${id} is empty: nothing to render, nothing written.`);
+      return { id, file: null, format, isEmpty: true };
+    }
+    if (renderNote) note(`note: ${renderNote}${renderNote === 'faithful_unavailable' ? ' (the fast preview was delivered)' : ''}`);
+    if (file === '-') {
+      clearProgress();
+      stdout.write(bytes);
+    } else {
+      try {
+        fs.writeFileSync(file, bytes);
+      } catch (error) {
+        throw new CliFailure(EXIT.usage, `cannot write ${file}: ${(error as Error).message}`);
+      }
+      if (!opts.json) out(`Wrote ${bold(file)} (${format.toUpperCase()}, ${byteSize(bytes.length)}, ${delivered} quality)`);
+    }
+    return { id, file, format, bytes: bytes.length, quality: delivered, note: renderNote };
+  };
+
+  const render = async (ids: string[], opts: RenderOptions) => {
+    if (opts.output !== undefined && opts.dir !== undefined) throw new CliFailure(EXIT.usage, 'give -o FILE or --dir DIR, not both');
+    if (opts.output !== undefined && ids.length > 1) throw new CliFailure(EXIT.usage, '-o names one file; to render several diagrams give --dir DIR (each is written as DIR/ID.FORMAT)');
     const toStdout = opts.output === '-';
     let format = opts.format;
     if (!format && opts.output && !toStdout) {
@@ -376,52 +601,57 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       if (!format) throw new CliFailure(EXIT.usage, `cannot tell the format from "${opts.output}": name a .png, .svg or .json file, or give --format`);
     }
     format ??= 'png';
-    const file = opts.output ?? `${id}.${format}`;
     if (toStdout && opts.json) throw new CliFailure(EXIT.usage, '--json describes a written file; it cannot share standard output with -o -');
     if (toStdout && format === 'png' && stdout.isTTY) throw new CliFailure(EXIT.usage, 'refusing to write PNG bytes to a terminal; redirect standard output or give -o FILE');
-    const quality = opts.quality ? { quality: opts.quality } : {};
+    if (opts.dir !== undefined && !fs.statSync(opts.dir, { throwIfNoEntry: false })?.isDirectory()) throw new CliFailure(EXIT.usage, `--dir ${opts.dir} is not a directory`);
     const c = client();
-    let bytes: Uint8Array | null;
-    let delivered: RenderQuality;
-    let note: string | null;
-    if (format === 'json') {
-      const envelope = await c.renderDiagram(id, { format: 'json', ...quality });
-      bytes = new TextEncoder().encode(`${JSON.stringify(envelope, null, 2)}\n`);
-      delivered = envelope.quality;
-      note = envelope.note ?? null;
-    } else {
-      const image = await c.renderDiagram(id, { format, ...quality });
-      ({ bytes, quality: delivered, note } = image);
+    const results: Rendered[] = [];
+    for (const [index, id] of ids.entries()) {
+      if (ids.length > 1) progress(`Rendering ${index + 1} of ${ids.length}: ${id}…`);
+      const file = opts.output ?? path.join(opts.dir ?? '', `${id}.${format}`);
+      results.push(await renderOne(c, id, file, format, opts));
     }
-    if (bytes === null) {
-      if (opts.json) return json({ id, file: null, format, isEmpty: true });
-      stderr.write(`Diagram ${id} is empty: nothing to render, nothing written.\n`);
-      return;
-    }
-    if (note) stderr.write(`note: ${note}${note === 'faithful_unavailable' ? ' (the fast preview was delivered)' : ''}\n`);
-    if (toStdout) {
-      stdout.write(bytes);
-      return;
-    }
-    try {
-      fs.writeFileSync(file, bytes);
-    } catch (error) {
-      throw new CliFailure(EXIT.usage, `cannot write ${file}: ${(error as Error).message}`);
-    }
-    if (opts.json) return json({ id, file, format, bytes: bytes.length, quality: delivered, note });
-    out(`Wrote ${bold(file)} (${format.toUpperCase()}, ${byteSize(bytes.length)}, ${delivered} quality)`);
+    clearProgress();
+    // One diagram keeps its single descriptor; several are an array in the order given.
+    if (opts.json) json(ids.length === 1 ? results[0] : results);
   };
   const renderCommand = (parent: Command, description: string) =>
     parent
-      .command('render <id>')
+      .command('render <ids...>')
       .description(description)
-      .option('-o, --output <file>', 'where to write: the extension (.png, .svg, .json) picks the format; - for standard output (default: ID.png)')
+      .option('-o, --output <file>', 'where to write one diagram: the extension (.png, .svg, .json) picks the format; - for standard output (default: ID.png)')
+      .option('--dir <dir>', 'write each diagram into this directory as ID.png (or ID.svg, ID.json with --format)')
       .addOption(new Option('--format <format>', 'png, svg or json (the envelope with both); overrides the extension').choices(['png', 'svg', 'json']))
       .addOption(new Option('--quality <quality>', "faithful (default: the editor's own look) or fast (a plain preview)").choices(['faithful', 'fast']))
       .addOption(jsonOpt())
+      .addHelpText(
+        'after',
+        `${examples(
+          'drawbridge render ID -o flow.png',
+          'drawbridge render ID -o - --format svg > flow.svg',
+          'drawbridge render ID1 ID2 ID3 --dir out/',
+          "drawbridge diagrams list --all --json | jq -r '.items[].id' | xargs drawbridge render --dir out/ --format svg",
+        )}\nRendering several diagrams shows its progress on standard error when that is a terminal (not with --quiet).\n`,
+      )
       .action(render);
-  renderCommand(diagrams, 'render a diagram to a PNG (1024 px wide), SVG or JSON envelope file');
-  renderCommand(program, 'render a diagram to a file (same as `diagrams render`)');
+  renderCommand(diagrams, 'render diagrams to PNG (1024 px wide), SVG or JSON envelope files');
+  renderCommand(program, 'render diagrams to files (same as `diagrams render`)');
+
+  // completion
+  program
+    .command('completion')
+    .description('print a shell completion script (bash, zsh or fish)')
+    .addArgument(new Argument('<shell>', 'the shell to complete in').choices(COMPLETION_SHELLS))
+    .addHelpText(
+      'after',
+      examples(
+        'source <(drawbridge completion bash)                                            # this bash session',
+        'drawbridge completion bash > ~/.local/share/bash-completion/completions/drawbridge  # every bash session',
+        'drawbridge completion zsh > "${fpath[1]}/_drawbridge"                           # zsh (then restart it)',
+        'drawbridge completion fish > ~/.config/fish/completions/drawbridge.fish',
+      ),
+    )
+    .action((shell: CompletionShell) => void stdout.write(completionScript(program, shell)));
 
   // comments
   const comments = program.command('comments').description('list and add comments on a diagram');
@@ -457,30 +687,40 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       const list = await client().listFolders();
       if (opts.json) return json(list);
       if (list.items.length === 0) return out(dim('No folders.'));
-      table(['ID', 'PARENT', 'NAME'], list.items.map((f) => [f.id, f.parentId ?? '-', f.name]));
+      const paths = folderPaths(list.items);
+      table(['ID', 'PATH'], list.items.map((f) => [f.id, paths.get(f.id) ?? f.name]).sort((a, b) => a[1]!.localeCompare(b[1]!)));
     });
   folders
     .command('create <name>')
-    .option('--parent <id>', 'parent folder id')
+    .option('--parent <folder>', 'create it inside this folder (name, Parent/Child path or id)')
     .addOption(jsonOpt())
+    .addHelpText('after', examples('drawbridge folders create Architecture', 'drawbridge folders create Services --parent Architecture'))
     .action(async (name: string, opts: { parent?: string; json?: boolean }) => {
-      const f = await client().createFolder({ name, ...(opts.parent ? { parentId: opts.parent } : {}) });
+      const c = client();
+      const f = await c.createFolder({ name, ...(opts.parent ? { parentId: await folderIdOf(c, opts.parent) } : {}) });
       if (opts.json) return json(f);
       out(`Created folder ${bold(f.name)} ${f.id}`);
     });
   folders
-    .command('rename <id> <name>')
+    .command('rename <folder> <name>')
+    .description('rename a folder, given by name, Parent/Child path or id')
     .addOption(jsonOpt())
-    .action(async (id: string, name: string, opts: { json?: boolean }) => {
-      const f = await client().renameFolder(id, { name });
+    .addHelpText('after', examples('drawbridge folders rename Architecture "Architecture 2026"', 'drawbridge folders rename FOLDER_ID Drafts'))
+    .action(async (folder: string, name: string, opts: { json?: boolean }) => {
+      const c = client();
+      const f = await c.renameFolder(await folderIdOf(c, folder), { name });
       if (opts.json) return json(f);
       out(`Renamed folder ${f.id} to ${bold(f.name)}`);
     });
   folders
-    .command('delete <id>')
-    .action(async (id: string) => {
-      await client().deleteFolder(id);
-      out(`Deleted folder ${id}.`);
+    .command('delete <folder>')
+    .description('delete a folder, given by name, Parent/Child path or id')
+    .addHelpText('after', examples('drawbridge folders delete Drafts', 'drawbridge folders delete FOLDER_ID'))
+    .action(async (folder: string) => {
+      const c = client();
+      const id = await folderIdOf(c, folder);
+      await c.deleteFolder(id);
+      out(`Deleted folder ${isFolderId(folder) ? id : `${folder} (${id})`}.`);
     });
 
   // icons

@@ -29,6 +29,15 @@ export interface ClientOptions {
 type Out<T extends z.ZodType> = z.output<T>;
 type Query = Record<string, string | number | undefined>;
 
+/** What the diagram list can be narrowed to; `folderId` is a folder id or `none` for the top level. */
+export interface DiagramFilters {
+  filter?: 'active' | 'trash';
+  /** Case-insensitive substring of the title. */
+  q?: string;
+  folderId?: string;
+  starred?: boolean;
+}
+
 /** A rendered image as the server sent it. */
 export interface RenderedImage {
   /** Null when the diagram is empty (nothing to render). */
@@ -103,15 +112,22 @@ export class DrawbridgeClient {
     return this.send('GET', '/me');
   }
 
-  listDiagrams(query: { limit?: number; cursor?: string; filter?: 'active' | 'trash' } = {}): Promise<Out<typeof S.DiagramPage>> {
-    return this.send('GET', '/diagrams', { query });
+  listDiagrams(query: { limit?: number; cursor?: string } & DiagramFilters = {}): Promise<Out<typeof S.DiagramPage>> {
+    const { starred, ...rest } = query;
+    return this.send('GET', '/diagrams', { query: { ...rest, ...(starred !== undefined ? { starred: String(starred) } : {}) } });
   }
 
-  /** Every diagram, following cursors page by page. */
-  async *allDiagrams(query: { filter?: 'active' | 'trash'; pageSize?: number } = {}): AsyncGenerator<Out<typeof S.DiagramListItem>> {
+  /** Every diagram, following cursors page by page; `onPage` hears of each page as it arrives. */
+  async *allDiagrams(
+    query: DiagramFilters & { pageSize?: number; onPage?: (fetched: number) => void } = {},
+  ): AsyncGenerator<Out<typeof S.DiagramListItem>> {
+    const { pageSize, onPage, ...filters } = query;
     let cursor: string | undefined;
+    let fetched = 0;
     do {
-      const page = await this.listDiagrams({ limit: query.pageSize ?? 100, ...(cursor ? { cursor } : {}), ...(query.filter ? { filter: query.filter } : {}) });
+      const page = await this.listDiagrams({ limit: pageSize ?? 100, ...(cursor ? { cursor } : {}), ...filters });
+      fetched += page.items.length;
+      onPage?.(fetched);
       yield* page.items;
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
@@ -139,6 +155,11 @@ export class DrawbridgeClient {
 
   setPublicLink(id: string, body: S.PublicLinkBody): Promise<Out<typeof S.PublicLink>> {
     return this.send('PUT', `/diagrams/${encodeURIComponent(id)}/public-link`, { body });
+  }
+
+  /** The public link's state; a diagram never published answers enabled false with a null slug and url. */
+  getPublicLink(id: string): Promise<Out<typeof S.PublicLink>> {
+    return this.send('GET', `/diagrams/${encodeURIComponent(id)}/public-link`);
   }
 
   lintDiagram(id: string): Promise<Out<typeof S.LintReport>> {

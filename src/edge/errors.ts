@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, type ErrorCode } from '../errors.ts';
+import { ApiError, defaultMessage, type ErrorCode } from '../errors.ts';
 
 const STORAGE_UNREACHABLE = new Set([
   'ECONNREFUSED',
@@ -25,6 +25,17 @@ function isStorageUnreachable(error: { code?: unknown; message?: unknown }): boo
   if (typeof error.code === 'string' && STORAGE_UNREACHABLE.has(error.code)) return true;
   return typeof error.message === 'string' && /Connection terminated|connection timeout|Client has encountered a connection error/i.test(error.message);
 }
+
+/**
+ * The one answer to an API request without a usable token: missing,
+ * malformed, unknown, expired and revoked tokens get the same bytes (body and
+ * WWW-Authenticate), so nothing tells the cases apart. RFC 6750 would leave
+ * `error` out when no token was sent; it is always there, as the cases must
+ * not differ.
+ */
+export const UNAUTHORIZED_MESSAGE = defaultMessage.unauthorized;
+export const WWW_AUTHENTICATE = 'Bearer realm="drawbridge", error="invalid_token"';
+export const unauthorized = () => new ApiError('unauthorized', UNAUTHORIZED_MESSAGE, { 'www-authenticate': WWW_AUTHENTICATE });
 
 /** The catalogue's code for a client error known only by its HTTP status; any other 4xx is bad_request. */
 const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {

@@ -9,7 +9,7 @@ import { API_PREFIX } from '../api/paths.ts';
 import type { ServiceDeps } from '../app/deps.ts';
 import { TokenAuthenticator } from '../app/tokens/authenticate-token.ts';
 import { bearerToken } from '../auth/token.ts';
-import { requestPath } from '../edge/errors.ts';
+import { requestPath, unauthorized } from '../edge/errors.ts';
 import { RateLimits } from '../edge/rate-limit.ts';
 import { checkPayloadShape, parseWith, queryParameterNames, refuseUnknownQueryParameters, refuseUnstorableText } from '../edge/validate.ts';
 import { ApiError } from '../errors.ts';
@@ -44,7 +44,7 @@ const plugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) 
     if (!actor) {
       // Unauthenticated traffic is limited per address, which also slows token guessing.
       await limit(`ip:${request.ip}`);
-      throw new ApiError('unauthorized');
+      throw unauthorized();
     }
     await limit(`user:${actor.user.id}`);
     if (!actor.user.emailVerified && !def.allowUnverified) {

@@ -12,8 +12,8 @@ export const MCP_PATH = '/mcp';
 const AUTH_HELP =
   'Send a valid Drawbridge token as the header "Authorization: Bearer <token>" (set it in this MCP server\'s entry in the client configuration); an operator mints tokens with `drawbridge-admin token mint`.';
 
-/** Headers of the authentication answer the caller also gets: rate-limit state, Retry-After on a 429, the API's WWW-Authenticate on a 401. */
-const FORWARDED_HEADERS = ['content-type', 'ratelimit', 'ratelimit-policy', 'retry-after', 'www-authenticate'];
+/** Headers of the authentication answer the caller also gets: rate-limit state, and Retry-After on a 429. */
+const FORWARDED_HEADERS = ['content-type', 'ratelimit', 'ratelimit-policy', 'retry-after'];
 
 const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
 
@@ -35,7 +35,7 @@ export const mcpEndpoint: FastifyPluginAsync = async (app) => {
         const value = identity.headers.get(name);
         if (value !== null) reply.header(name, value);
       }
-      if (identity.status === 401 && !identity.headers.has('www-authenticate')) reply.header('www-authenticate', 'Bearer');
+      if (identity.status === 401) reply.header('www-authenticate', identity.headers.get('www-authenticate') ?? 'Bearer');
       return reply.code(identity.status).send(await identity.text());
     }
     if (request.body === undefined) return reply.code(400).send(jsonRpcError(-32700, 'Parse error: empty body'));

@@ -142,7 +142,7 @@ describe('diagrams and the rest of the surface', () => {
     const page = JSON.parse(list.stdout);
     assert.deepEqual(Object.keys(page).sort(), ['items', 'nextCursor']);
     assert.equal(page.items.length, 2);
-    assert.deepEqual(Object.keys(page.items[1]).sort(), ['createdAt', 'folderId', 'id', 'starred', 'title', 'updatedAt']);
+    assert.deepEqual(Object.keys(page.items[1]).sort(), ['createdAt', 'editorUrl', 'folderId', 'id', 'starred', 'title', 'updatedAt']);
     assert.equal(page.items[1].title, 'From spec');
     const all = JSON.parse((await cli(['diagrams', 'list', '--all', '--limit', '1', '--json'], { env })).stdout);
     assert.equal(all.items.length, 2);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { type Harness, sceneOf, startHarness, type TestUser } from '../helpers/harness.ts';
+import { ApiError } from '../../src/errors.ts';
 
 let h: Harness;
 let alice: TestUser;
@@ -112,7 +113,7 @@ test('unknown or malformed diagram ids are 404 not_found', async () => {
       const body = method === 'PATCH' ? { title: 'x' } : method === 'PUT' ? { enabled: true } : undefined;
       const res = await h.call(method, `/api/v1/diagrams/${encodeURIComponent(id)}${suffix}`, { token: alice.token, ...(body ? { body } : {}) });
       assert.equal(res.statusCode, 404, `${method} ${id}${suffix}`);
-      assert.equal(res.body, '{"error":"not_found"}');
+      assert.equal(res.body, JSON.stringify(new ApiError('not_found').toBody()));
     }
   }
 });

@@ -338,5 +338,31 @@ for (const engine of ['sqlite', 'postgres'] as const) {
         assert.equal(await etagOf(id), etag);
       });
     });
+
+    test('a missing, malformed, unknown, expired or revoked token gets one 401, byte for byte, that says how to authenticate', async () => {
+      const { generateToken } = await import('../../src/auth/token.ts');
+      const revoked = await h.admin('token', 'mint', '--email', alice.email, '--caps', 'read');
+      await h.admin('token', 'revoke', '--id', revoked.id);
+      const expired = await h.admin('token', 'mint', '--email', alice.email, '--caps', 'read', '--expires-at', new Date(Date.now() - 1000).toISOString());
+      const authorizations: Record<string, string | undefined> = {
+        missing: undefined,
+        malformed: 'Bearer not-a-token',
+        unknown: `Bearer ${generateToken()}`,
+        expired: `Bearer ${expired.token}`,
+        revoked: `Bearer ${revoked.token}`,
+      };
+      const answers = [];
+      for (const [kind, authorization] of Object.entries(authorizations)) {
+        const res = await h.call('GET', '/api/v1/diagrams', { headers: authorization ? { authorization } : {} });
+        assert.equal(res.statusCode, 401, kind);
+        answers.push({ body: res.body, wwwAuthenticate: res.headers['www-authenticate'], contentType: res.headers['content-type'] });
+      }
+      for (const answer of answers) assert.deepEqual(answer, answers[0]);
+      assert.equal(answers[0]!.wwwAuthenticate, 'Bearer realm="drawbridge", error="invalid_token"');
+      const body = JSON.parse(answers[0]!.body);
+      assert.deepEqual(Object.keys(body), ['error', 'message']);
+      assert.equal(body.error, 'unauthorized');
+      assert.match(body.message, /Authorization: Bearer <token>/);
+    });
   });
 }

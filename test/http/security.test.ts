@@ -106,14 +106,19 @@ async function tokenFor(user: TestUser, caps: string, extra: string[] = []): Pro
   return (await h.admin('token', 'mint', '--email', user.email, '--caps', caps, ...extra)).token;
 }
 
-const UNAUTHORIZED = JSON.stringify(new ApiError('unauthorized').toBody());
+const UNAUTHORIZED = JSON.stringify({
+  error: 'unauthorized',
+  message: 'Send a valid API token in the header "Authorization: Bearer <token>"; make one in the web app under Settings, API tokens (/app/settings/tokens).',
+});
+const WWW_AUTHENTICATE = 'Bearer realm="drawbridge", error="invalid_token"';
 
 for (const route of ROUTES) {
   describe(`${route.method} ${route.path}`, () => {
-    test('without a token is 401 unauthorized with no detail', async () => {
+    test('without a token is 401 unauthorized, telling how to authenticate and nothing else', async () => {
       const res = await send(route, await urlFor(route));
       assert.equal(res.statusCode, 401);
       assert.equal(res.body, UNAUTHORIZED);
+      assert.equal(res.headers['www-authenticate'], WWW_AUTHENTICATE);
     });
 
     test('with a malformed token is the same 401', async () => {
@@ -122,6 +127,7 @@ for (const route of ROUTES) {
         const res = await send(route, url, undefined, { authorization: header });
         assert.equal(res.statusCode, 401, header);
         assert.equal(res.body, UNAUTHORIZED);
+        assert.equal(res.headers['www-authenticate'], WWW_AUTHENTICATE);
       }
     });
 
@@ -129,6 +135,7 @@ for (const route of ROUTES) {
       const res = await send(route, await urlFor(route), generateToken());
       assert.equal(res.statusCode, 401);
       assert.equal(res.body, UNAUTHORIZED);
+      assert.equal(res.headers['www-authenticate'], WWW_AUTHENTICATE);
     });
 
     test('with a revoked token is the same 401, from the next request on', async () => {
@@ -140,6 +147,7 @@ for (const route of ROUTES) {
       const res = await send(route, url, minted.token);
       assert.equal(res.statusCode, 401);
       assert.equal(res.body, UNAUTHORIZED);
+      assert.equal(res.headers['www-authenticate'], WWW_AUTHENTICATE);
     });
 
     test('with an expired token is the same 401', async () => {
@@ -147,6 +155,7 @@ for (const route of ROUTES) {
       const res = await send(route, await urlFor(route), token);
       assert.equal(res.statusCode, 401);
       assert.equal(res.body, UNAUTHORIZED);
+      assert.equal(res.headers['www-authenticate'], WWW_AUTHENTICATE);
     });
 
     test(route.path === '/api/v1/me' ? 'answers an unverified account' : 'refuses an unverified account with 403 email_unverified', async () => {

@@ -5,7 +5,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type Harness, startHarness, type TestUser } from '../helpers/harness.ts';
 import { pngSize } from '../helpers/png.ts';
-import { ApiError } from '../../src/errors.ts';
 
 const STDIO_TOOLS = ['generate_diagram', 'create_scene', 'read_diagram', 'get_scene', 'list_diagrams', 'rename_diagram', 'move_diagram', 'edit_diagram', 'regenerate_diagram', 'patch_elements', 'trash_diagram', 'restore_diagram', 'lint_diagram', 'list_icons', 'list_folders', 'create_folder', 'list_comments', 'add_comment', 'export_diagram'];
 
@@ -145,11 +144,11 @@ describe('hosted MCP at /mcp with a read+write token', () => {
 });
 
 describe('hosted MCP authentication', () => {
-  test('without a token: 401 with the API envelope and WWW-Authenticate: Bearer', async () => {
+  test('without a token: 401 with the API envelope and the API\'s WWW-Authenticate', async () => {
     const res = await post({});
     assert.equal(res.status, 401);
-    assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer\b/);
-    assert.deepEqual(await res.json(), new ApiError('unauthorized').toBody());
+    assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="drawbridge", error="invalid_token"');
+    assert.equal((await res.json()).error, 'unauthorized');
     await assert.rejects(connect(null), /401|unauthorized/i);
   });
 
@@ -166,14 +165,14 @@ describe('hosted MCP authentication', () => {
     }
     const res = await post({ authorization: `Bearer ${user.token}` });
     assert.equal(res.status, 401);
-    assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer\b/);
-    assert.deepEqual(await res.json(), new ApiError('unauthorized').toBody());
+    assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="drawbridge", error="invalid_token"');
+    assert.equal((await res.json()).error, 'unauthorized');
   });
 
   test('a malformed token is the same 401', async () => {
     const res = await post({ authorization: 'Bearer drw_pat_nope' });
     assert.equal(res.status, 401);
-    assert.deepEqual(await res.json(), new ApiError('unauthorized').toBody());
+    assert.equal((await res.json()).error, 'unauthorized');
   });
 
   test('a read-only token can read but its writes are insufficient_scope', async () => {
