@@ -246,14 +246,23 @@ export function createMcpServer(client: DrawbridgeClient | null, options: McpSer
   tool(
     'list_diagrams',
     {
-      description: 'List your diagrams, newest first, one page at a time: id, title, folderId, starred, timestamps and editorUrl of each. Pass nextCursor back as cursor for the next page; filter "trash" lists trashed diagrams.',
-      fields: { limit: z.number().int().min(1).max(100).optional().describe('Page size, default 50'), cursor: S.ListDiagramsQuery.shape.cursor, filter: S.ListDiagramsQuery.shape.filter },
-      example: { limit: 20 },
+      description:
+        'List your diagrams, newest first, one page at a time: id, title, folderId, starred, timestamps and editorUrl of each. Narrow with q (text in the title), folderId (a folder id from list_folders, or "none" for diagrams in no folder) and starred. Pass nextCursor back as cursor, with the same filters, for the next page; filter "trash" lists trashed diagrams.',
+      fields: {
+        limit: z.number().int().min(1).max(100).optional().describe('Page size, default 50'),
+        cursor: S.ListDiagramsQuery.shape.cursor,
+        filter: S.ListDiagramsQuery.shape.filter,
+        q: S.ListDiagramsQuery.shape.q,
+        folderId: S.ListDiagramsQuery.shape.folderId,
+        starred: z.boolean().optional().describe('true: only starred diagrams; false: only the others'),
+      },
+      example: { q: 'checkout', limit: 20 },
       output: z.looseObject({ items: z.array(linked()), nextCursor: z.string().nullable() }),
       annotations: read,
     },
     async (a, c) => {
-      const page = await c.listDiagrams({ ...(a.limit !== undefined ? { limit: a.limit } : {}), ...(a.cursor ? { cursor: a.cursor } : {}), ...(a.filter ? { filter: a.filter } : {}) });
+      const { limit, cursor, filter, q, folderId, starred } = a;
+      const page = await c.listDiagrams({ ...(limit !== undefined ? { limit } : {}), ...(cursor ? { cursor } : {}), ...(filter ? { filter } : {}), ...(q !== undefined ? { q } : {}), ...(folderId !== undefined ? { folderId } : {}), ...(starred !== undefined ? { starred } : {}) });
       return { ...page, items: page.items.map(link) };
     },
   );

@@ -99,7 +99,7 @@ const WRONG: Record<string, Record<string, unknown>> = {
   read_diagram: { id: 'x', quality: 'best' },
   export_diagram: { id: 'x', format: 'gif' },
   get_scene: {},
-  list_diagrams: { limit: 0 },
+  list_diagrams: { limit: 0, folderId: 'Architecture' },
   rename_diagram: { id: 'x' },
   move_diagram: { id: 'x', folderId: 'Architecture' },
   edit_diagram: { id: 'x', addEdges: [{ source: 'a', target: 'b' }] },
@@ -189,6 +189,7 @@ describe('calls', () => {
     const list = await run('list_diagrams', { limit: 10 });
     assert.ok(list.items.length >= 2);
     for (const item of list.items) assert.match(item.editorUrl, editorUrlOf(item.id));
+    assert.deepEqual((await run('list_diagrams', { q: 'two BOX', folderId: 'none', starred: false })).items.map((d: { id: string }) => d.id), [scene.id]);
 
     linked(await run('rename_diagram', { id, title: 'Shop (v2)' }), id);
     const folder = await run('create_folder', { name: 'Agents' });
