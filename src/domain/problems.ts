@@ -14,8 +14,28 @@
 import { ApiError, type ErrorCode } from '../errors.ts';
 import { inspectPayload, type PayloadProblem } from './payload.ts';
 
+/** The codes a content problem may carry: the content-model codes of the catalogue. */
+export const CONTENT_CODES = [
+  'INVALID_SPEC',
+  'UNSUPPORTED_VERSION',
+  'MISSING_NODE_ID',
+  'DUPLICATE_NODE_ID',
+  'UNKNOWN_SHAPE',
+  'UNKNOWN_ICON',
+  'DANGLING_EDGE',
+  'MALFORMED_SHORTHAND',
+  'MALFORMED_EDGE',
+  'SPEC_TOO_LARGE',
+  'ID_COLLISION',
+  'PROTO_KEY',
+  'NOT_A_SCENE',
+  'BAD_LINK_SCHEME',
+  'SCENE_TOO_LARGE',
+] as const satisfies readonly ErrorCode[];
+export type ContentCode = (typeof CONTENT_CODES)[number];
+
 export interface Problem {
-  code: ErrorCode;
+  code: ContentCode;
   message: string;
   /** JSON Pointer (RFC 6901) into the checked value: `/nodes/3/shape`; `""` for the value itself. */
   path: string;
@@ -108,4 +128,11 @@ export function payloadProblem(value: unknown, root: string): Problem | null {
   const path = pointer(found.keys);
   if (found.kind === 'forbidden_key') return { code: 'PROTO_KEY', message: `${found.path}: the key "${found.key}" is not allowed`, path, hint: 'remove the key: __proto__, constructor and prototype are refused anywhere in a payload' };
   return { code: 'INVALID_SPEC', message: `${found.path}: ${found.kind === 'too_deep' ? 'nests too deeply' : 'number is out of range'}`, path };
+}
+
+
+/** A domain check's thrown error as a problem (its code is a content code; anything else would be a bug, reported as INVALID_SPEC). */
+export function problemFrom(error: ApiError, path: string, hint?: string): Problem {
+  const code = (CONTENT_CODES as readonly string[]).includes(error.code) ? (error.code as ContentCode) : 'INVALID_SPEC';
+  return hint ? { code, message: error.message, path, hint } : { code, message: error.message, path };
 }

@@ -8,7 +8,7 @@
 import { ApiError, type ErrorCode } from '../../errors.ts';
 import { fragmentFieldHint } from '../hints.ts';
 import { isPlainObject, quote } from '../payload.ts';
-import { payloadProblem, type PathKey, type Problem, ProblemList, pointer, throwFirst } from '../problems.ts';
+import { payloadProblem, type PathKey, type Problem, problemFrom, ProblemList, pointer, throwFirst } from '../problems.ts';
 import { ICON_GAP, ICON_SIZE, MARGIN, MIN_SIZE, planNode, textNodeSize, type TextBlock } from '../scene/from-spec.ts';
 import { FONT_FAMILY_EXCALIFONT, FONT_SIZE } from '../scene/elements.ts';
 import { danglingHint, edgeSchemaProblems, generatedNodeIds, nodeName, nodeSchemaProblems, type RawEdge, toSpecNode, unknownIconProblem } from '../spec/parse.ts';
@@ -223,7 +223,7 @@ function newNodeMeaning(node: SpecNode, i: number, scene: Scene | null, options:
     return ok ? { node, named, index: i, size, position } : null;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    out.add({ code: error.code, message: error.message, path: pointer(['addNodes', i]), hint: 'leave width and height out to size the node to its label' });
+    out.add(problemFrom(error, pointer(['addNodes', i]), 'leave width and height out to size the node to its label'));
     return null;
   }
 }

@@ -16,7 +16,7 @@
 import { ApiError } from '../../errors.ts';
 import type { SceneElement, WriteStamp } from '../edit/types.ts';
 import { FORBIDDEN_KEYS, isPlainObject, quote } from '../payload.ts';
-import { type Problem, ProblemList, pointer, throwFirst } from '../problems.ts';
+import { type Problem, problemFrom, ProblemList, pointer, throwFirst } from '../problems.ts';
 import { validateScene } from '../scene/validate.ts';
 import { getLineHeight } from '../text/metrics.ts';
 import { addElement } from './add.ts';
@@ -119,7 +119,7 @@ export function patchProblems(ops: unknown, elements: SceneElement[] | null, opt
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const names = isPlainObject(op) && typeof op.id === 'string' && error.message.includes(`no element has id ${quote(op.id)}`);
-      out.add({ code: error.code, message: error.message, path: pointer(names ? [index, 'id'] : [index]), hint: names ? 'read the diagram for its element ids (shapes keep their spec node ids; labels are <id>-label)' : undefined });
+      out.add(problemFrom(error, pointer(names ? [index, 'id'] : [index]), names ? 'read the diagram for its element ids (shapes keep their spec node ids; labels are <id>-label)' : undefined));
     }
   });
   return out.list();

@@ -1,8 +1,7 @@
 import type { z } from 'zod';
-import type { ErrorCode } from '../../errors.ts';
 import { arrowheadHint, directionHint, edgeFieldHint, edgeStyleHint, nodeFieldHint, shapeHint, specFieldHint } from '../hints.ts';
 import { isPlainObject, quote } from '../payload.ts';
-import { payloadProblem, type PathKey, type Problem, ProblemList, pointer, throwFirst } from '../problems.ts';
+import { type ContentCode, payloadProblem, type PathKey, type Problem, ProblemList, pointer, throwFirst } from '../problems.ts';
 import { DiagramSpec as DiagramSpecSchema, SpecEdgeObject, SpecEdgeShorthand, SpecNode as SpecNodeSchema } from './schema.ts';
 import { ShorthandError, parseShorthand } from './shorthand.ts';
 import { ARROWHEADS, DIRECTIONS, type DiagramSpec, EDGE_STYLES, FILL_STYLES, SPEC_LIMITS, type SpecEdge, type SpecNode } from './types.ts';
@@ -303,7 +302,7 @@ function rootProblems(input: unknown, issues: readonly Issue[], out: ProblemList
     const [field, second] = issue.path as PathKey[];
     if ((field === 'nodes' || field === 'edges') && second !== undefined) continue;
     const path = pointer(issue.path as PathKey[]);
-    const at = (rank: number[], code: ErrorCode, message: string, hint?: string) => out.schema([0, ...rank], { code, message, path, hint });
+    const at = (rank: number[], code: ContentCode, message: string, hint?: string) => out.schema([0, ...rank], { code, message, path, hint });
     if (field === undefined) {
       if (issue.code === 'unrecognized_keys') {
         for (const key of issue.keys) out.schema([0, 1], { code: 'INVALID_SPEC', message: `spec has an unknown field "${key}"`, path: pointer([key]), hint: specFieldHint(key) });
