@@ -111,18 +111,26 @@ const CONTENT_FIELDS: Record<string, { kind: ContentKind; of: (body: Record<stri
  */
 export function parseWith<T>(schema: ZodType<T>, value: unknown, what: 'body' | 'query'): T {
   const result = schema.safeParse(value);
-  if (result.success) return result.data;
+  const body = what === 'body' && isPlainObject(value) ? value : null;
+  const present = body ? Object.keys(CONTENT_FIELDS).filter((key) => Object.hasOwn(body, key)) : [];
+  if (result.success) {
+    // Content goes on exactly as sent (key order included): a scene is stored as supplied.
+    const data = result.data as Record<string, unknown>;
+    for (const key of present) data[key] = body![key];
+    return result.data;
+  }
   if (value === undefined && what === 'body') throw new ApiError('bad_request', 'a JSON request body is required');
   const issues = result.error.issues;
+  const kinds = new Set(present.map((key) => CONTENT_FIELDS[key]!.kind));
   const content = (path: readonly PropertyKey[]) => {
-    const key = path[0];
-    const field = what === 'body' && typeof key === 'string' && isPlainObject(value) && Object.hasOwn(value, key) ? CONTENT_FIELDS[key] : undefined;
+    const field = typeof path[0] === 'string' && present.includes(path[0]) ? CONTENT_FIELDS[path[0]] : undefined;
     return field && path.length >= field.depth ? field : undefined;
   };
   const issue = issues.find((i) => !content(i.path)) ?? issues[0]!;
   const field = content(issue.path);
+  if (field && kinds.size > 1) throw badRequest(`send exactly one of ${[...present].map((k) => `"${k}"`).join(' or ')}`);
   if (field) {
-    const [first] = contentProblems(field.kind, field.of(value as Record<string, unknown>), null, { isIcon: isCatalogIcon });
+    const [first] = contentProblems(field.kind, field.of(body!), null, { isIcon: isCatalogIcon });
     if (first) throw problemError(first);
   }
   const where = formatPath(issue.path);
