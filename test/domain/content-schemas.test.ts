@@ -19,7 +19,9 @@ function docBodies(): Array<{ where: string; body: Record<string, unknown> }> {
   const bodies: Array<{ where: string; body: Record<string, unknown> }> = [];
   for (const file of fs.readdirSync(DOCS).filter((f) => f.endsWith('.md'))) {
     const text = fs.readFileSync(path.join(DOCS, file), 'utf8');
-    const candidates = [...text.matchAll(/```json\n([\s\S]*?)```/g), ...text.matchAll(/-d '(\{[\s\S]*?\})'/g)].map((m) => m[1]!);
+    // The validation example is wrong on purpose; its answer is checked below.
+    const curls = [...text.matchAll(/curl -s (\S+)[^\n]*?-d '(\{[\s\S]*?\})'/g)].filter((m) => !m[1]!.includes('/specs/validate')).map((m) => m[2]!);
+    const candidates = [...[...text.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!), ...curls];
     for (const candidate of candidates) {
       try {
         const body = JSON.parse(candidate);
@@ -80,6 +82,17 @@ describe('the content schemas accept every example', () => {
 });
 
 describe('every problem at once', () => {
+  test('the validation example in the API docs is what the server answers', () => {
+    const text = fs.readFileSync(path.join(DOCS, 'api.md'), 'utf8');
+    const request = /curl -s \$API\/specs\/validate[^\n]*-d '(\{[\s\S]*?\})'/.exec(text);
+    const answer = /```\n(\{ "valid": false[\s\S]*?)```/.exec(text);
+    assert.ok(request && answer, 'the example is in docs/api.md');
+    const { spec } = JSON.parse(request[1]!);
+    const documented = JSON.parse(answer[1]!);
+    const problems = contentProblems('spec', spec, null, options);
+    assert.deepEqual(documented, { valid: false, problems });
+  });
+
   test('a spec with seven mistakes has seven problems, each with its code, path and hint', () => {
     const spec = {
       direction: 'LR',

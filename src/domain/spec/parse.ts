@@ -152,7 +152,7 @@ export function toSpecNode(data: Record<string, unknown>): SpecNode {
 /** An edge before its arrow id is assigned. */
 export type RawEdge = Omit<SpecEdge, 'id'>;
 
-const SHORTHAND_HINT = 'write FROM ARROW TO [: LABEL] with -> <- <-> -- or -->, e.g. "api -> db : SQL"; quote ids with spaces: "web app" -> api';
+const SHORTHAND_HINT = 'write FROM ARROW TO [: LABEL], e.g. "api -> db : SQL"; quote ids with spaces: "web app" -> api';
 
 /**
  * One edge checked against its schema (the shorthand pattern, or the edge
@@ -178,7 +178,8 @@ export function edgeSchemaProblems(raw: unknown, place: ListPlace, i: number, ou
         if (!(error instanceof ShorthandError)) throw error;
         reason = error.message;
       }
-      const hint = /=>|~>|→/.test(raw) ? `the arrows are -> <- <-> -- and -->; ${SHORTHAND_HINT}` : SHORTHAND_HINT;
+      const fixed = raw.replace(/=>|~>|→|—>/, '->');
+      const hint = fixed !== raw && SpecEdgeShorthand.safeParse(fixed).success ? `write ${JSON.stringify(fixed)}` : SHORTHAND_HINT;
       at(0, { code: 'MALFORMED_SHORTHAND', message: `${source}: ${reason}`, path: path(), hint });
       return null;
     }
