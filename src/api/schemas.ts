@@ -3,6 +3,11 @@ import { CAPABILITIES } from '../auth/capabilities.ts';
 import { ICON_CATEGORIES } from '../domain/icons/catalog.ts';
 import { LINT_KINDS } from '../domain/lint/issue.ts';
 import { type ErrorCode, errorStatus } from '../errors.ts';
+import { EditFragment } from '../domain/edit/schema.ts';
+import { MAX_PATCH_OPS, PatchOp } from '../domain/patch/schema.ts';
+import { CONTENT_CODES } from '../domain/problems.ts';
+import { Scene } from '../domain/scene/schema.ts';
+import { DiagramSpec } from '../domain/spec/schema.ts';
 
 /**
  * The request and response shapes of the API: one schema per body, used by the
@@ -23,13 +28,25 @@ export const SpecInput = z.unknown().meta({
   description: 'A DiagramSpec (nodes, edges, layout) laid out by the server. See docs/api.md.',
 });
 
+/*
+ * The content fields of the write bodies (spec, scene, the edit fragment's
+ * lists, ops) are typed with the content schemas, so the OpenAPI document and
+ * every client see their shape. A problem inside one is not a bad_request:
+ * the edge (src/edge/validate.ts, parseWith) answers it with the content
+ * check's first problem, the code and message the domain gives for it; the
+ * use cases then run the full check (with the diagram, for an edit or ops).
+ * SpecInput and SceneInput stay as the lenient shapes for callers that hand
+ * content on unchecked (the MCP tools).
+ */
 export const CreateDiagramBody = z.strictObject({
   title: z.string().optional(),
   folderId: FolderRef.optional(),
-  spec: SpecInput.optional(),
-  scene: SceneInput.optional(),
+  spec: DiagramSpec.optional(),
+  scene: Scene.optional(),
 });
-export type CreateDiagramBody = z.infer<typeof CreateDiagramBody>;
+/** What a client may send: content it has not checked itself (a file, an agent's output) goes as it is, and the server checks it. */
+type Unchecked<T, K extends keyof T> = Omit<T, K> & { [P in K]?: unknown };
+export type CreateDiagramBody = Unchecked<z.infer<typeof CreateDiagramBody>, 'spec' | 'scene'>;
 
 export const UpdateDiagramBody = z.strictObject({
   title: z.string().optional(),
@@ -193,27 +210,24 @@ export const LintReport = z.object({
 const Revision = z.string().meta({ description: 'The docUpdatedAt read last; the write is refused with 409 stale_read if the diagram changed since' });
 
 export const EditBody = z.strictObject({
-  addNodes: z.array(z.unknown()).optional().meta({ description: 'DiagramSpec nodes, plus optional x, y, width, height' }),
-  addEdges: z.array(z.unknown()).optional().meta({ description: 'DiagramSpec edges (objects or shorthand strings); endpoints are existing or new node ids' }),
-  updateNodes: z
-    .array(z.unknown())
-    .optional()
-    .meta({
+  addNodes: EditFragment.shape.addNodes.meta({ description: 'DiagramSpec nodes, plus optional x, y, width, height' }),
+  addEdges: EditFragment.shape.addEdges.meta({ description: 'DiagramSpec edges (objects or shorthand strings); endpoints are existing or new node ids' }),
+  updateNodes: EditFragment.shape.updateNodes.meta({
       description:
         '{ id, strokeColor?, backgroundColor?, fillStyle?, label? }. A new label never moves or resizes the node: it is wrapped in the node as the editor wraps it and, if it does not fit, drawn at a smaller font size, down to 60 % of its own and never under 12 px (below the icon, for a node with one); a label that fits at none of these sizes is INVALID_SPEC and nothing is written.',
     }),
 });
-export type EditBody = z.infer<typeof EditBody>;
+export type EditBody = Unchecked<z.infer<typeof EditBody>, 'addNodes' | 'addEdges' | 'updateNodes'>;
 
 export const EditResult = z.object({ added: z.array(z.string()), updated: z.array(z.string()), merged: z.number().int() });
 
 export const RegenerateBody = z.strictObject({
-  spec: SpecInput.optional(),
-  scene: SceneInput.optional(),
+  spec: DiagramSpec.optional(),
+  scene: Scene.optional(),
   title: z.string().optional(),
   expectedUpdatedAt: Revision.optional(),
 });
-export type RegenerateBody = z.infer<typeof RegenerateBody>;
+export type RegenerateBody = Unchecked<z.infer<typeof RegenerateBody>, 'spec' | 'scene'>;
 
 export const RegenerateResult = z.object({
   id: Id,
@@ -223,10 +237,11 @@ export const RegenerateResult = z.object({
 });
 
 export const PatchBody = z.strictObject({
-  ops: z.array(z.unknown()).meta({ description: 'PatchOps: add, update, move, resize, restyle, delete (docs/api.md)' }),
+  // No minimum here: an empty list is the engine's INVALID_SPEC, after the diagram is found.
+  ops: z.array(PatchOp).max(MAX_PATCH_OPS).meta({ description: `PatchOps, 1 to ${MAX_PATCH_OPS}: add, update, move, resize, restyle, delete, applied in order` }),
   expectedUpdatedAt: Revision.optional(),
 });
-export type PatchBody = z.infer<typeof PatchBody>;
+export type PatchBody = Omit<z.infer<typeof PatchBody>, 'ops'> & { ops: unknown[] };
 
 export const PatchResult = z.object({
   id: Id,
@@ -252,6 +267,35 @@ export const Comment = z.object({
   resolvedReason: z.string().nullable(),
 });
 export const CommentList = z.object({ items: z.array(Comment) });
+
+export const Problem = z
+  .object({
+    code: z.enum(CONTENT_CODES).meta({ description: 'The catalogue code a write of this content would be refused with' }),
+    message: z.string().meta({ description: 'What is wrong, naming the item: nodes[3] (id "db"), edges[7] "api -> db", ops[2]' }),
+    path: z.string().meta({ description: 'JSON Pointer into the validated value, e.g. /nodes/3/shape ("" for the value itself)' }),
+    hint: z.string().optional().meta({ description: 'One line: how to fix it' }),
+  })
+  .meta({ id: 'Problem', description: 'One problem with a piece of content' });
+
+const Content = (what: string) => z.unknown().optional().meta({ description: what });
+
+export const ValidateBody = z
+  .strictObject({
+    spec: Content('A DiagramSpec to check'),
+    edit: Content('An EditFragment ({ addNodes?, addEdges?, updateNodes? }) to check'),
+    ops: Content('PatchOps (an array) to check'),
+    scene: Content('A Scene to check'),
+    diagramId: Id.optional().meta({ description: 'With edit or ops: also check them against this diagram\'s current content (the caller needs read access)' }),
+  })
+  .meta({ id: 'ValidateBody', description: 'Exactly one of spec, edit, ops and scene, as it would be sent to the write endpoint' });
+export type ValidateBody = z.infer<typeof ValidateBody>;
+
+export const ValidationReport = z
+  .object({
+    valid: z.boolean().meta({ description: 'True when there is no problem: the write would pass these checks' }),
+    problems: z.array(Problem).meta({ description: 'Every problem found: first those with the shape, in document order, then the rest; a write endpoint answers with the first' }),
+  })
+  .meta({ id: 'ValidationReport' });
 
 /**
  * The names under which the OpenAPI document publishes these shapes as

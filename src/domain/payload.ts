@@ -4,10 +4,11 @@ export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constr
 /** Deeper JSON than this is refused: nothing legitimate nests that far. */
 export const MAX_PAYLOAD_DEPTH = 64;
 
+/** `path` names the place for messages (`spec.nodes[0]`); `keys` is the same place as keys below the root. */
 export type PayloadProblem =
-  | { kind: 'forbidden_key'; path: string; key: string }
-  | { kind: 'too_deep'; path: string }
-  | { kind: 'non_finite'; path: string };
+  | { kind: 'forbidden_key'; path: string; keys: Array<string | number>; key: string }
+  | { kind: 'too_deep'; path: string; keys: Array<string | number> }
+  | { kind: 'non_finite'; path: string; keys: Array<string | number> };
 
 function formatPath(parent: string, key: string | number): string {
   if (typeof key === 'number') return `${parent}[${key}]`;
@@ -21,11 +22,16 @@ interface Visit {
   key: string | number | null;
 }
 
-/** The path of a visited value, built only when a problem is reported. */
-function pathOf(visit: Visit, rootPath: string): string {
+/** The keys from the root to a visited value, built only when a problem is reported. */
+function keysOf(visit: Visit): Array<string | number> {
   const keys: Array<string | number> = [];
   for (let v: Visit | null = visit; v && v.key !== null; v = v.parent) keys.push(v.key);
-  return keys.reverse().reduce<string>(formatPath, rootPath);
+  return keys.reverse();
+}
+
+/** The path of a visited value, for messages. */
+function pathOf(visit: Visit, rootPath: string): string {
+  return keysOf(visit).reduce<string>(formatPath, rootPath);
 }
 
 /**
@@ -39,16 +45,16 @@ export function inspectPayload(value: unknown, rootPath = ''): PayloadProblem | 
   while (stack.length > 0) {
     const visit = stack.pop()!;
     const current = visit.value;
-    if (typeof current === 'number' && !Number.isFinite(current)) return { kind: 'non_finite', path: pathOf(visit, rootPath) || '(root)' };
+    if (typeof current === 'number' && !Number.isFinite(current)) return { kind: 'non_finite', path: pathOf(visit, rootPath) || '(root)', keys: keysOf(visit) };
     if (current === null || typeof current !== 'object') continue;
-    if (visit.depth >= MAX_PAYLOAD_DEPTH) return { kind: 'too_deep', path: pathOf(visit, rootPath) || '(root)' };
+    if (visit.depth >= MAX_PAYLOAD_DEPTH) return { kind: 'too_deep', path: pathOf(visit, rootPath) || '(root)', keys: keysOf(visit) };
     if (Array.isArray(current)) {
       for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], depth: visit.depth + 1, parent: visit, key: i });
       continue;
     }
     for (const key of Object.keys(current)) {
       const child: Visit = { value: (current as Record<string, unknown>)[key], depth: visit.depth + 1, parent: visit, key };
-      if (FORBIDDEN_KEYS.has(key)) return { kind: 'forbidden_key', path: pathOf(child, rootPath), key };
+      if (FORBIDDEN_KEYS.has(key)) return { kind: 'forbidden_key', path: pathOf(child, rootPath), keys: keysOf(child), key };
       stack.push(child);
     }
   }

@@ -1,6 +1,9 @@
 import type { ZodType } from 'zod';
 import { ApiError, badRequest } from '../errors.ts';
-import { inspectPayload } from '../domain/payload.ts';
+import { type ContentKind, contentProblems } from '../domain/content-problems.ts';
+import { isCatalogIcon } from '../domain/icons/catalog.ts';
+import { inspectPayload, isPlainObject } from '../domain/payload.ts';
+import { problemError } from '../domain/problems.ts';
 
 /** The largest request body any route takes (a form posting a spec may take 3×: form encoding triples JSON's punctuation). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -92,12 +95,57 @@ export function refuseUnknownQueryParameters(query: unknown, known: readonly str
   if (unknown !== undefined) throw badRequest(`unknown query parameter ${JSON.stringify(unknown)}${known.length > 0 ? `; this call takes ${known.join(', ')}` : '; this call takes none'}`);
 }
 
-/** Parses with a zod schema; a failure is a 400 bad_request naming the first offending field. */
+const fragmentOf = (body: Record<string, unknown>) => Object.fromEntries(['addNodes', 'addEdges', 'updateNodes'].filter((k) => body[k] !== undefined).map((k) => [k, body[k]]));
+
+/**
+ * The content fields of request bodies, typed with the content schemas
+ * (src/api/schemas.ts): the content each holds (an edit's three lists are one
+ * fragment), and from what depth an issue is the content's. A spec or scene
+ * is content as a whole; a list (an edit's, ops) is the body's, and its items
+ * are content, so a list that is not one stays a bad_request as it always
+ * was. No other body has a field of these names.
+ */
+const CONTENT_FIELDS: Record<string, { kind: ContentKind; of: (body: Record<string, unknown>) => unknown; depth: number }> = {
+  spec: { kind: 'spec', of: (body) => body.spec, depth: 1 },
+  scene: { kind: 'scene', of: (body) => body.scene, depth: 1 },
+  ops: { kind: 'ops', of: (body) => body.ops, depth: 2 },
+  addNodes: { kind: 'edit', of: fragmentOf, depth: 2 },
+  addEdges: { kind: 'edit', of: fragmentOf, depth: 2 },
+  updateNodes: { kind: 'edit', of: fragmentOf, depth: 2 },
+};
+
+/**
+ * Parses with a zod schema. A failure is a 400 bad_request naming the first
+ * offending field, except inside a content field (a spec, a scene, an edit's
+ * nodes, edges and updates, patch ops): there it is the content check's first
+ * problem, with the code and message the domain would give, so a typed body
+ * answers exactly as the use case behind it would. Other fields come first,
+ * as bad_request, as they always have.
+ */
 export function parseWith<T>(schema: ZodType<T>, value: unknown, what: 'body' | 'query'): T {
   const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  const where = formatPath(issue.path);
+  const body = what === 'body' && isPlainObject(value) ? value : null;
+  const present = body ? Object.keys(CONTENT_FIELDS).filter((key) => Object.hasOwn(body, key)) : [];
+  if (result.success) {
+    // Content goes on exactly as sent (key order included): a scene is stored as supplied.
+    const data = result.data as Record<string, unknown>;
+    for (const key of present) data[key] = body![key];
+    return result.data;
+  }
   if (value === undefined && what === 'body') throw new ApiError('bad_request', 'a JSON request body is required');
+  const issues = result.error.issues;
+  const kinds = new Set(present.map((key) => CONTENT_FIELDS[key]!.kind));
+  const content = (path: readonly PropertyKey[]) => {
+    const field = typeof path[0] === 'string' && present.includes(path[0]) ? CONTENT_FIELDS[path[0]] : undefined;
+    return field && path.length >= field.depth ? field : undefined;
+  };
+  const issue = issues.find((i) => !content(i.path)) ?? issues[0]!;
+  const field = content(issue.path);
+  if (field && kinds.size > 1) throw badRequest(`send exactly one of ${[...present].map((k) => `"${k}"`).join(' or ')}`);
+  if (field) {
+    const [first] = contentProblems(field.kind, field.of(body!), null, { isIcon: isCatalogIcon });
+    if (first) throw problemError(first);
+  }
+  const where = formatPath(issue.path);
   throw new ApiError('bad_request', `${where ? `${where}: ` : `${what}: `}${issue.message}`);
 }

@@ -1,11 +1,13 @@
 import { randomInt } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
+import { contentProblems } from '../domain/content-problems.ts';
 import { applyEdit } from '../domain/edit/apply.ts';
 import type { SceneElement, WriteStamp } from '../domain/edit/types.ts';
 import { isCatalogIcon } from '../domain/icons/catalog.ts';
 import { layoutGraph } from '../domain/layout/layout.ts';
 import { lintReport, type LintReport } from '../domain/lint/lint.ts';
 import { applyPatch } from '../domain/patch/apply.ts';
+import type { Problem } from '../domain/problems.ts';
 import { sceneFromSpec } from '../domain/scene/from-spec.ts';
 import type { DiagramSpec } from '../domain/spec/types.ts';
 import { ApiError, type ErrorCode } from '../errors.ts';
@@ -17,7 +19,9 @@ export type SceneJob =
   | { task: 'lint'; elementsJson: string }
   /** A patch's ops, or an edit's fragment, applied to a stored scene at time `now`. */
   | { task: 'patch'; elementsJson: string; ops: unknown; now: number }
-  | { task: 'edit'; elementsJson: string; fragment: unknown; now: number };
+  | { task: 'edit'; elementsJson: string; fragment: unknown; now: number }
+  /** Every problem an edit fragment or patch ops would meet on a stored scene; nothing is written. */
+  | { task: 'check'; kind: 'edit' | 'ops'; elementsJson: string; content: unknown };
 
 export interface GeneratedScene {
   elementsJson: string;
@@ -32,8 +36,13 @@ export interface ChangedScene extends GeneratedScene {
 export type PatchedScene = ChangedScene & { applied: number; deleted: number };
 export type EditedScene = ChangedScene & { added: string[]; updated: string[]; merged: number };
 
+export interface CheckedContent {
+  problems: Problem[];
+}
+
 export type SceneOutput =
   | GeneratedScene
+  | CheckedContent
   | LintReport
   | PatchedScene
   | EditedScene
@@ -64,6 +73,8 @@ function handle(job: SceneJob): SceneOutput {
         const { elements, added, updated, merged } = applyEdit(JSON.parse(job.elementsJson) as SceneElement[], job.fragment, stampAt(job.now), { isIcon: isCatalogIcon });
         return { ...changed(elements), added, updated, merged };
       }
+      case 'check':
+        return { problems: contentProblems(job.kind, job.content, JSON.parse(job.elementsJson) as SceneElement[], { isIcon: isCatalogIcon }) };
       case 'generate': {
         const elements = sceneFromSpec(job.spec, { updated: job.updated, layout: layoutGraph });
         return { elementsJson: JSON.stringify(elements), elementCount: elements.length };

@@ -6,27 +6,30 @@
  * arrows get their ids.
  */
 import { ApiError, type ErrorCode } from '../../errors.ts';
-import { inspectPayload, isPlainObject, quote } from '../payload.ts';
+import { fragmentFieldHint } from '../hints.ts';
+import { isPlainObject, quote } from '../payload.ts';
+import { payloadProblem, type PathKey, type Problem, problemFrom, ProblemList, pointer, throwFirst } from '../problems.ts';
 import { ICON_GAP, ICON_SIZE, MARGIN, MIN_SIZE, planNode, textNodeSize, type TextBlock } from '../scene/from-spec.ts';
 import { FONT_FAMILY_EXCALIFONT, FONT_SIZE } from '../scene/elements.ts';
-import { generatedNodeIds, parseEdge, parseNode } from '../spec/parse.ts';
-import { SPEC_LIMITS, type SpecEdge, type SpecNode } from '../spec/types.ts';
+import { danglingHint, edgeSchemaProblems, generatedNodeIds, nodeName, nodeSchemaProblems, type RawEdge, toSpecNode, unknownIconProblem } from '../spec/parse.ts';
+import { FILL_STYLES, SPEC_LIMITS, type SpecEdge, type SpecNode } from '../spec/types.ts';
 import { containerSizeForText, getBoundTextMaxWidth, measureText, wrapText } from '../text/metrics.ts';
+import { EDIT_LIMITS, EditFragment, EditNode, NodeUpdate as NodeUpdateSchema } from './schema.ts';
 import type { Scene } from './scene-index.ts';
 import type { SceneElement } from './types.ts';
+
+export { EDIT_LIMITS };
 
 export interface EditOptions {
   /** Whether an icon id is in the catalog. */
   isIcon: (id: string) => boolean;
 }
 
-/** Items per fragment list; over them 413 SPEC_TOO_LARGE. */
-export const EDIT_LIMITS = { addNodes: SPEC_LIMITS.nodes, addEdges: SPEC_LIMITS.edges, updateNodes: 1000 } as const;
-
 export type BoxShape = 'rectangle' | 'ellipse' | 'diamond';
 
 const FRAGMENT_KEYS = ['addNodes', 'addEdges', 'updateNodes'] as const;
-const UPDATE_FIELDS = new Set(['id', 'strokeColor', 'backgroundColor', 'fillStyle', 'label']);
+type FragmentKey = (typeof FRAGMENT_KEYS)[number];
+const SECTION: Record<FragmentKey, number> = { addNodes: 1, addEdges: 2, updateNodes: 3 };
 const POSITION_FIELDS = new Set(['x', 'y', 'width', 'height', 'angle']);
 const BOX_SHAPES = new Set<string>(['rectangle', 'ellipse', 'diamond']);
 
@@ -57,6 +60,8 @@ export interface NewNode {
   node: SpecNode;
   /** `addNodes[2] (id "db")`, for messages. */
   named: string;
+  /** Its place in addNodes. */
+  index: number;
   size: NodeSize;
   position: { x: number; y: number } | null;
 }
@@ -64,6 +69,8 @@ export interface NewNode {
 export interface NodeUpdate {
   id: string;
   named: string;
+  /** Its place in updateNodes. */
+  index: number;
   strokeColor: string | null;
   backgroundColor: string | null;
   fillStyle: string | null;
@@ -78,69 +85,147 @@ export interface ParsedEdit {
   updates: NodeUpdate[];
 }
 
-function listOf(fragment: Record<string, unknown>, key: (typeof FRAGMENT_KEYS)[number]): unknown[] {
-  const value = fragment[key];
-  if (value === undefined) return [];
-  if (!Array.isArray(value)) return fail('INVALID_SPEC', `edit fragment ${key} must be an array`);
-  if (value.length > EDIT_LIMITS[key]) fail('SPEC_TOO_LARGE', `edit fragment has ${value.length} ${key}; the limit is ${EDIT_LIMITS[key]}`);
-  return value;
-}
-
-export function parseFragment(fragment: unknown, scene: Scene, options: EditOptions): ParsedEdit {
-  const problem = inspectPayload(fragment);
-  if (problem?.kind === 'forbidden_key') fail('PROTO_KEY', `${problem.path}: the key "${problem.key}" is not allowed`);
-  if (problem) fail('INVALID_SPEC', `${problem.path}: ${problem.kind === 'too_deep' ? 'nests too deeply' : 'number is out of range'}`);
-  if (!isPlainObject(fragment)) return fail('INVALID_SPEC', 'edit fragment must be an object with addNodes, addEdges or updateNodes');
-  for (const key of Object.keys(fragment)) {
-    if (!(FRAGMENT_KEYS as readonly string[]).includes(key)) fail('INVALID_SPEC', `edit fragment has an unknown field "${key}"; use addNodes, addEdges and updateNodes`);
-  }
-  const rawNodes = listOf(fragment, 'addNodes');
-  const rawEdges = listOf(fragment, 'addEdges');
-  const rawUpdates = listOf(fragment, 'updateNodes');
-  if (rawNodes.length + rawEdges.length + rawUpdates.length === 0) {
-    fail('INVALID_SPEC', 'edit fragment changes nothing: give at least one item in addNodes, addEdges or updateNodes');
-  }
-
-  const nodes = rawNodes.map((raw, i) => parseNewNode(raw, i, scene, options));
-  const newIndex = new Map<string, number>();
-  nodes.forEach(({ node, named }, i) => {
-    const first = newIndex.get(node.id);
-    if (first !== undefined) fail('DUPLICATE_NODE_ID', `${named} repeats the id of addNodes[${first}]`);
-    newIndex.set(node.id, i);
-  });
-
-  const parsedEdges = rawEdges.map((raw, i) => {
-    const edge = parseEdge(raw, `addEdges[${i}]`);
-    for (const end of [edge.from, edge.to]) {
-      if (newIndex.has(end)) continue;
-      const element = scene.live.get(end);
-      if (!element) fail('DANGLING_EDGE', `${edge.source} names ${quote(end)}, which is neither a node of the diagram nor in addNodes`);
-      else if (!isBindable(element)) fail('DANGLING_EDGE', `${edge.source} names ${quote(end)}, which is ${describeKind(element)}, not a node an arrow can connect`);
+/** The fragment's own problems (not its items'), from the EditFragment schema's issues. */
+function rootProblems(fragment: unknown, out: ProblemList): void {
+  const result = EditFragment.safeParse(fragment);
+  if (result.success) return;
+  for (const issue of result.error.issues) {
+    const [key, item] = issue.path as PathKey[];
+    if (item !== undefined) continue;
+    if (key === undefined) {
+      if (issue.code === 'unrecognized_keys') {
+        for (const unknown of issue.keys) {
+          out.schema([0, 1], { code: 'INVALID_SPEC', message: `edit fragment has an unknown field "${unknown}"; use addNodes, addEdges and updateNodes`, path: pointer([unknown]), hint: fragmentFieldHint(unknown) });
+        }
+      } else out.schema([0, 0], { code: 'INVALID_SPEC', message: 'edit fragment must be an object with addNodes, addEdges or updateNodes', path: '' });
+      continue;
     }
-    return edge;
-  });
-
-  const updated = new Map<string, number>();
-  const updates = rawUpdates.map((raw, i) => {
-    const update = parseUpdate(raw, i, scene, options);
-    const first = updated.get(update.id);
-    if (first !== undefined) fail('INVALID_SPEC', `${update.named} repeats the id of updateNodes[${first}]; merge the two`);
-    updated.set(update.id, i);
-    return update;
-  });
-
-  const edges = claimGeneratedIds(nodes, parsedEdges, updates, scene);
-  return { nodes, edges, updates };
+    const list = key as FragmentKey;
+    const value = (fragment as Record<string, unknown>)[list];
+    if (issue.code === 'too_big' && Array.isArray(value)) {
+      out.schema([0, 2, SECTION[list]], { code: 'SPEC_TOO_LARGE', message: `edit fragment has ${value.length} ${list}; the limit is ${EDIT_LIMITS[list]}`, path: pointer([list]) });
+    } else out.schema([0, 2, SECTION[list]], { code: 'INVALID_SPEC', message: `edit fragment ${list} must be an array`, path: pointer([list]) });
+  }
 }
 
-function parseNewNode(raw: unknown, i: number, scene: Scene, options: EditOptions): NewNode {
-  const node = parseNode(raw, `addNodes[${i}]`, { isIcon: options.isIcon, allowGeometry: true });
+/** A list of the fragment when it is an array within its limit; otherwise nothing to check item by item. */
+function itemsOf(fragment: Record<string, unknown>, key: FragmentKey): unknown[] {
+  const value = fragment[key];
+  return Array.isArray(value) && value.length <= EDIT_LIMITS[key] ? value : [];
+}
+
+/**
+ * Every problem with an edit fragment: its schema's (EditFragment), then the
+ * semantic checks. With `scene`, the checks against the diagram too (ids it
+ * already has, edges to its nodes, updates of its nodes); without, only what
+ * the fragment shows on its own. With a scene and no problem, the parsed edit.
+ */
+export function checkFragment(fragment: unknown, scene: Scene | null, options: EditOptions): { problems: Problem[]; edit: ParsedEdit | null } {
+  const payload = payloadProblem(fragment, '');
+  if (payload) return { problems: [payload], edit: null };
+  const out = new ProblemList();
+  rootProblems(fragment, out);
+  if (!isPlainObject(fragment)) return { problems: out.list(), edit: null };
+  const rawNodes = itemsOf(fragment, 'addNodes');
+  const rawEdges = itemsOf(fragment, 'addEdges');
+  const rawUpdates = itemsOf(fragment, 'updateNodes');
+  const lists = FRAGMENT_KEYS.map((key) => fragment[key]);
+  if (lists.every((list) => list === undefined || Array.isArray(list)) && lists.every((list) => !Array.isArray(list) || list.length === 0)) {
+    out.schema([0, 3], { code: 'INVALID_SPEC', message: 'edit fragment changes nothing: give at least one item in addNodes, addEdges or updateNodes', path: '', hint: 'an edit fragment needs at least one node, edge or update' });
+  }
+
+  // The shape of every item.
+  const parsedNodes = rawNodes.map((raw, i) => newNodeShape(raw, i, out));
+  const parsedEdges = rawEdges.map((raw, i) => edgeSchemaProblems(raw, { list: 'addEdges', section: SECTION.addEdges }, i, out));
+  const parsedUpdates = rawUpdates.map((raw, i) => updateShape(raw, i, out));
+
+  // The semantic checks, over the well-formed items.
+  const nodes = parsedNodes.map((node, i) => (node ? newNodeMeaning(node, i, scene, options, out) : null));
+  const newIndex = new Map<string, number>();
+  rawNodes.forEach((raw, i) => {
+    if (!isPlainObject(raw) || typeof raw.id !== 'string' || raw.id.trim() === '') return;
+    const first = newIndex.get(raw.id);
+    if (first !== undefined) out.add({ code: 'DUPLICATE_NODE_ID', message: `${nodeName(raw, `addNodes[${i}]`)} repeats the id of addNodes[${first}]`, path: pointer(['addNodes', i, 'id']), hint: 'node ids must be unique; rename one of them' });
+    else newIndex.set(raw.id, i);
+  });
+  parsedEdges.forEach((edge, i) => {
+    if (edge === null || scene === null) return;
+    for (const [end, key] of [[edge.from, 'from'], [edge.to, 'to']] as const) {
+      if (newIndex.has(end)) continue;
+      const path = typeof rawEdges[i] === 'string' ? pointer(['addEdges', i]) : pointer(['addEdges', i, key]);
+      const element = scene.live.get(end);
+      if (!element) {
+        const known = [...scene.live.values()].filter(isBindable).map((e) => ({ id: e.id, label: scene.labels.get(e.id)?.text as string | undefined }));
+        out.add({ code: 'DANGLING_EDGE', message: `${edge.source} names ${quote(end)}, which is neither a node of the diagram nor in addNodes`, path, hint: danglingHint(end, known) });
+      } else if (!isBindable(element)) {
+        out.add({ code: 'DANGLING_EDGE', message: `${edge.source} names ${quote(end)}, which is ${describeKind(element)}, not a node an arrow can connect`, path, hint: typeof element.containerId === 'string' ? `use the node's id, ${quote(element.containerId)}` : 'an edge connects nodes (rectangles, ellipses, diamonds, texts)' });
+      }
+    }
+  });
+  const updated = new Map<string, number>();
+  const updates = parsedUpdates.map((update, i) => {
+    if (update === null) return null;
+    const checked = updateMeaning(update, i, scene, out);
+    const first = updated.get(update.id);
+    if (first !== undefined) out.add({ code: 'INVALID_SPEC', message: `${update.named} repeats the id of updateNodes[${first}]; merge the two`, path: pointer(['updateNodes', i, 'id']) });
+    else updated.set(update.id, i);
+    return checked;
+  });
+
+  const goodNodes = nodes.filter((n): n is NewNode => n !== null);
+  const goodEdges = parsedEdges.filter((e): e is RawEdge => e !== null);
+  const goodUpdates = updates.filter((u): u is NodeUpdate => u !== null);
+  const edges = claimGeneratedIds(goodNodes, goodEdges, goodUpdates, scene, out);
+  const problems = out.list();
+  const complete = goodNodes.length === rawNodes.length && goodEdges.length === rawEdges.length && goodUpdates.length === rawUpdates.length;
+  if (problems.length > 0 || scene === null || !complete) return { problems, edit: null };
+  return { problems, edit: { nodes: goodNodes, edges, updates: goodUpdates } };
+}
+
+/** Parses an edit fragment against the scene it will merge into; throws the first problem. */
+export function parseFragment(fragment: unknown, scene: Scene, options: EditOptions): ParsedEdit {
+  const { problems, edit } = checkFragment(fragment, scene, options);
+  throwFirst(problems);
+  return edit!;
+}
+
+/** A new node's shape: its schema (EditNode), and x with y. */
+function newNodeShape(raw: unknown, i: number, out: ProblemList): SpecNode | null {
+  const ok = nodeSchemaProblems(raw, EditNode, { list: 'addNodes', section: SECTION.addNodes }, i, out, (key, named, path) =>
+    key === 'parent'
+      ? { code: 'INVALID_SPEC', message: `${named}.parent: containers are not supported in edit fragments; regenerate the diagram from a spec to nest nodes`, path: pointer(path), hint: 'regenerate the diagram from a spec with "parent" on each child' }
+      : null,
+  );
+  if (!ok) return null;
+  const node = toSpecNode(raw as Record<string, unknown>);
+  if ((node.x === undefined) !== (node.y === undefined)) {
+    out.schema([SECTION.addNodes, i, 9], { code: 'INVALID_SPEC', message: `${nodeName(raw, `addNodes[${i}]`)}: give both x and y, or neither to place the node automatically`, path: pointer(['addNodes', i, node.x === undefined ? 'x' : 'y']) });
+    return null;
+  }
+  return node;
+}
+
+/** A well-formed new node against the catalog and the diagram, sized. */
+function newNodeMeaning(node: SpecNode, i: number, scene: Scene | null, options: EditOptions, out: ProblemList): NewNode | null {
   const named = `addNodes[${i}] (id ${quote(node.id)})`;
-  if (node.parent !== null) fail('INVALID_SPEC', `${named}.parent: containers are not supported in edit fragments; regenerate the diagram from a spec to nest nodes`);
-  if (scene.ids.has(node.id)) fail('DUPLICATE_NODE_ID', `${named}: the diagram already has an element with this id`);
-  if ((node.x === undefined) !== (node.y === undefined)) fail('INVALID_SPEC', `${named}: give both x and y, or neither to place the node automatically`);
-  const position = node.x === undefined || node.y === undefined ? null : { x: node.x, y: node.y };
-  return { node, named, size: sizeNode(node, named), position };
+  let ok = true;
+  if (node.icon !== null && !options.isIcon(node.icon)) {
+    out.add(unknownIconProblem(node.icon, named, pointer(['addNodes', i, 'icon']), options.isIcon));
+    ok = false;
+  }
+  if (scene?.ids.has(node.id)) {
+    out.add({ code: 'DUPLICATE_NODE_ID', message: `${named}: the diagram already has an element with this id`, path: pointer(['addNodes', i, 'id']), hint: 'choose another id (updateNodes changes an existing node)' });
+    ok = false;
+  }
+  try {
+    const size = sizeNode(node, named);
+    const position = node.x === undefined || node.y === undefined ? null : { x: node.x, y: node.y };
+    return ok ? { node, named, index: i, size, position } : null;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    out.add(problemFrom(error, pointer(['addNodes', i]), 'leave width and height out to size the node to its label'));
+    return null;
+  }
 }
 
 /**
@@ -189,57 +274,118 @@ function sizeTextNode(node: SpecNode, planned: TextBlock, named: string): NodeSi
   return { shape: 'text', width, height, label };
 }
 
-function parseUpdate(raw: unknown, i: number, scene: Scene, options: EditOptions): NodeUpdate {
+interface UpdateShape {
+  id: string;
+  named: string;
+  data: Record<string, unknown>;
+}
+
+const UPDATE_FIELD_RANK: Record<string, number> = { strokeColor: 4, backgroundColor: 5, fillStyle: 6, label: 7 };
+
+/** An update's shape: its schema (NodeUpdate) with the messages edits have always given. */
+function updateShape(raw: unknown, i: number, out: ProblemList): UpdateShape | null {
   const where = `updateNodes[${i}]`;
-  if (!isPlainObject(raw)) return fail('INVALID_SPEC', `${where} must be an object { id, strokeColor?, backgroundColor?, fillStyle?, label? }`);
-  if (typeof raw.id !== 'string' || raw.id === '') return fail('INVALID_SPEC', `${where} needs "id": the id of a node in the diagram`);
-  const id = raw.id;
-  const named = `${where} (id ${quote(id)})`;
-  for (const key of Object.keys(raw)) {
-    if (UPDATE_FIELDS.has(key)) continue;
-    if (POSITION_FIELDS.has(key)) fail('INVALID_SPEC', `${named}: "${key}" cannot be changed by edit; use patch`);
-    if (key === 'shape') fail('INVALID_SPEC', `${named}: "shape" cannot be changed by edit; delete the node and add it again`);
-    fail('INVALID_SPEC', `${named} has an unknown field "${key}"; updateNodes may change strokeColor, backgroundColor, fillStyle and label`);
+  const at = (rank: number, problem: Problem) => out.schema([SECTION.updateNodes, i, rank], problem);
+  const path = (...keys: PathKey[]) => pointer(['updateNodes', i, ...keys]);
+  if (!isPlainObject(raw)) {
+    at(0, { code: 'INVALID_SPEC', message: `${where} must be an object { id, strokeColor?, backgroundColor?, fillStyle?, label? }`, path: path() });
+    return null;
   }
+  const named = typeof raw.id === 'string' && raw.id !== '' ? `${where} (id ${quote(raw.id)})` : where;
+  const result = NodeUpdateSchema.safeParse(raw);
   const fields = Object.keys(raw).filter((key) => key !== 'id');
-  if (fields.length === 0) fail('INVALID_SPEC', `${named} changes nothing: give strokeColor, backgroundColor, fillStyle or label`);
-  for (const key of fields) if (raw[key] === null) fail('INVALID_SPEC', `${named}.${key} is null; leave the field out to keep the current value`);
-  // The spec parser's own checks: CSS colours, fill styles, the label's type and length.
-  const checked = parseNode(raw, where, { isIcon: options.isIcon });
-  if (typeof raw.label === 'string' && raw.label.trim() === '') {
-    fail('INVALID_SPEC', `${named}.label is empty; a label cannot be removed by edit (use patch to delete the label element)`);
+  if (fields.length === 0 && typeof raw.id === 'string' && raw.id !== '') {
+    at(2, { code: 'INVALID_SPEC', message: `${named} changes nothing: give strokeColor, backgroundColor, fillStyle or label`, path: path() });
   }
-  const element = scene.live.get(id);
-  if (!element) return fail('INVALID_SPEC', `${named} is not a node of the diagram (new nodes take their style in addNodes)`);
-  if (!isBindable(element)) fail('INVALID_SPEC', `${named} is ${describeKind(element)}, not a node`);
-  const label = typeof raw.label === 'string' ? raw.label : null;
-  return {
+  if (result.success) return fields.length === 0 ? null : { id: result.data.id, named, data: result.data };
+  for (const issue of result.error.issues) {
+    const field = issue.path[0] as string | undefined;
+    if (field === undefined) {
+      if (issue.code !== 'unrecognized_keys') continue;
+      for (const key of issue.keys) {
+        if (POSITION_FIELDS.has(key)) at(1, { code: 'INVALID_SPEC', message: `${named}: "${key}" cannot be changed by edit; use patch`, path: path(key), hint: `a patch op changes it: { "op": "${key === 'angle' ? 'update' : key === 'x' || key === 'y' ? 'move' : 'resize'}", "id": ${JSON.stringify(raw.id ?? 'id')}, … }` });
+        else if (key === 'shape') at(1, { code: 'INVALID_SPEC', message: `${named}: "shape" cannot be changed by edit; delete the node and add it again`, path: path(key) });
+        else at(1, { code: 'INVALID_SPEC', message: `${named} has an unknown field "${key}"; updateNodes may change strokeColor, backgroundColor, fillStyle and label`, path: path(key) });
+      }
+      continue;
+    }
+    const value = raw[field];
+    if (field === 'id') {
+      if (issue.code === 'too_big') at(0, { code: 'SPEC_TOO_LARGE', message: `${where} id is ${(value as string).length} characters long; the limit is ${SPEC_LIMITS.idLength}`, path: path(field) });
+      else at(0, { code: 'INVALID_SPEC', message: `${where} needs "id": the id of a node in the diagram`, path: path(field) });
+      continue;
+    }
+    const rank = UPDATE_FIELD_RANK[field] ?? 8;
+    if (value === null) {
+      at(3, { code: 'INVALID_SPEC', message: `${named}.${field} is null; leave the field out to keep the current value`, path: path(field) });
+      continue;
+    }
+    switch (field) {
+      case 'strokeColor':
+      case 'backgroundColor':
+        at(rank, { code: 'INVALID_SPEC', message: `${named}.${field} must be a CSS colour such as "#1e1e1e" or "transparent"`, path: path(field) });
+        break;
+      case 'fillStyle':
+        at(rank, { code: 'INVALID_SPEC', message: `${named}.fillStyle must be one of ${FILL_STYLES.join(', ')}; got ${JSON.stringify(value)}`, path: path(field) });
+        break;
+      case 'label':
+        if (issue.code === 'too_big') at(rank, { code: 'SPEC_TOO_LARGE', message: `${named}.label is ${(value as string).length} characters long; the limit is ${SPEC_LIMITS.labelLength}`, path: path(field) });
+        else if (typeof value === 'string') at(rank + 1, { code: 'INVALID_SPEC', message: `${named}.label is empty; a label cannot be removed by edit (use patch to delete the label element)`, path: path(field) });
+        else at(rank, { code: 'INVALID_SPEC', message: `${named}.label must be a string`, path: path(field) });
+        break;
+      default:
+        at(rank, { code: 'INVALID_SPEC', message: `${named}.${issue.path.join('.')}: ${issue.message}`, path: path(...(issue.path as PathKey[])) });
+    }
+  }
+  return null;
+}
+
+/** A well-formed update against the diagram: it must name one of its nodes. */
+function updateMeaning(update: UpdateShape, i: number, scene: Scene | null, out: ProblemList): NodeUpdate | null {
+  const { id, named, data } = update;
+  const label = typeof data.label === 'string' ? data.label : null;
+  const parsed: NodeUpdate = {
     id,
     named,
-    strokeColor: checked.strokeColor,
-    backgroundColor: checked.backgroundColor,
-    fillStyle: checked.fillStyle,
+    index: i,
+    strokeColor: (data.strokeColor as string | undefined) ?? null,
+    backgroundColor: (data.backgroundColor as string | undefined) ?? null,
+    fillStyle: (data.fillStyle as string | undefined) ?? null,
     label,
-    createsLabel: label !== null && element.type !== 'text' && !scene.labels.has(id),
+    createsLabel: false,
   };
+  if (scene === null) return parsed;
+  const element = scene.live.get(id);
+  if (!element) {
+    out.add({ code: 'INVALID_SPEC', message: `${named} is not a node of the diagram (new nodes take their style in addNodes)`, path: pointer(['updateNodes', i, 'id']), hint: 'updateNodes names existing nodes; read the diagram for their ids, or add the node with addNodes' });
+    return null;
+  }
+  if (!isBindable(element)) {
+    out.add({ code: 'INVALID_SPEC', message: `${named} is ${describeKind(element)}, not a node`, path: pointer(['updateNodes', i, 'id']), hint: typeof element.containerId === 'string' ? `update the node ${quote(element.containerId)} instead` : 'restyle arrows and other elements with patch ops' });
+    return null;
+  }
+  return { ...parsed, createsLabel: label !== null && element.type !== 'text' && !scene.labels.has(id) };
 }
 
 /**
  * Names the arrows (`<from>-to-<to>`, `-2`, `-3`… clear of every id in the
- * scene and of each other) and checks that no new node takes an id this merge
- * generates (ID_COLLISION), as the spec parser does.
+ * scene and of each other) and reports each new node that takes an id this
+ * merge generates (ID_COLLISION), as the spec parser does.
  */
-function claimGeneratedIds(nodes: NewNode[], edges: ReturnType<typeof parseEdge>[], updates: NodeUpdate[], scene: Scene): SpecEdge[] {
+function claimGeneratedIds(nodes: NewNode[], edges: RawEdge[], updates: NodeUpdate[], scene: Scene | null, out: ProblemList): SpecEdge[] {
+  const sceneIds = scene?.ids ?? new Set<string>();
   const generated = new Map<string, string>();
-  const claim = (id: string, owner: string, named: string) => {
-    if (scene.ids.has(id)) fail('ID_COLLISION', `${named}: the id ${quote(id)} generated for ${owner} is already used in the diagram`);
+  const claim = (id: string, owner: string, named: string, path: string) => {
+    if (sceneIds.has(id)) out.add({ code: 'ID_COLLISION', message: `${named}: the id ${quote(id)} generated for ${owner} is already used in the diagram`, path, hint: 'choose another node id' });
     generated.set(id, owner);
   };
-  nodes.forEach(({ node, named }, i) => {
-    for (const id of generatedNodeIds(node)) claim(id, `the ${id.endsWith('-icon') ? 'icon' : 'label'} of addNodes[${i}]`, named);
+  nodes.forEach(({ node, named, index }) => {
+    for (const id of generatedNodeIds(node)) claim(id, `the ${id.endsWith('-icon') ? 'icon' : 'label'} of addNodes[${index}]`, named, pointer(['addNodes', index, 'id']));
   });
-  for (const update of updates) if (update.createsLabel) claim(`${update.id}-label`, `the new label of ${update.named}`, update.named);
-  const used = new Set([...scene.ids, ...generated.keys()]);
+  for (const update of updates) {
+    if (update.createsLabel) claim(`${update.id}-label`, `the new label of ${update.named}`, update.named, pointer(['updateNodes', update.index, 'id']));
+  }
+  const used = new Set([...sceneIds, ...generated.keys()]);
   const named = edges.map((edge) => {
     const base = `${edge.from}-to-${edge.to}`;
     let id = base;
@@ -252,9 +398,9 @@ function claimGeneratedIds(nodes: NewNode[], edges: ReturnType<typeof parseEdge>
     }
     return { ...edge, id };
   });
-  for (const { node, named: where } of nodes) {
-    const owner = generated.get(node.id);
-    if (owner) fail('ID_COLLISION', `${where} collides with the id generated for ${owner}`);
+  for (const entry of nodes) {
+    const owner = generated.get(entry.node.id);
+    if (owner) out.add({ code: 'ID_COLLISION', message: `${entry.named} collides with the id generated for ${owner}`, path: pointer(['addNodes', entry.index, 'id']), hint: 'node ids must differ from the ids the server generates (<id>-label, <id>-icon, <from>-to-<to>): rename the node' });
   }
   return named;
 }

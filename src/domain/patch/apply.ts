@@ -16,6 +16,7 @@
 import { ApiError } from '../../errors.ts';
 import type { SceneElement, WriteStamp } from '../edit/types.ts';
 import { FORBIDDEN_KEYS, isPlainObject, quote } from '../payload.ts';
+import { type Problem, problemFrom, ProblemList, pointer, throwFirst } from '../problems.ts';
 import { validateScene } from '../scene/validate.ts';
 import { getLineHeight } from '../text/metrics.ts';
 import { addElement } from './add.ts';
@@ -41,9 +42,11 @@ import {
   TYPE_FIELDS,
 } from './grammar.ts';
 import { refitArrowLabel } from './label-layout.ts';
+import { opsShapeProblems } from './op-problems.ts';
 import { iconsOf, labelOf, labelsOf } from './references.ts';
+import { MAX_PATCH_OPS } from './schema.ts';
 
-export const MAX_PATCH_OPS = 500;
+export { MAX_PATCH_OPS };
 
 export interface PatchOptions {
   /** Whether an icon id is in the catalog (images naming `icon-…` files must name one). */
@@ -64,11 +67,17 @@ export interface PatchResult {
  * a valid scene (validateScene's own codes); the input is left as it was.
  */
 export function applyPatch(elements: SceneElement[], ops: unknown, stamp: WriteStamp, options: PatchOptions): PatchResult {
-  if (!Array.isArray(ops)) throw new ApiError('INVALID_SPEC', 'ops must be an array of patch ops');
-  if (ops.length === 0) throw new ApiError('INVALID_SPEC', 'ops must hold at least one op');
-  if (ops.length > MAX_PATCH_OPS) throw new ApiError('INVALID_SPEC', `ops holds ${ops.length} ops; the limit is ${MAX_PATCH_OPS}`);
+  const shape = new ProblemList();
+  opsShapeProblems(ops, shape);
+  throwFirst(shape.list());
+  const list = ops as unknown[];
+  return { ...runOps(elements, coalesceMoves(list), stamp, options), applied: list.length };
+}
+
+/** Applies ops of a well-formed list (each under its index in the list) to a copy of `elements`. */
+function runOps(elements: SceneElement[], ops: Array<{ op: unknown; index: number }>, stamp: WriteStamp, options: PatchOptions): Omit<PatchResult, 'applied'> {
   const draft = new Draft(elements);
-  for (const { op, index } of coalesceMoves(ops)) {
+  for (const { op, index } of ops) {
     const ctx = new OpContext(draft, stamp, index);
     draft.mark();
     try {
@@ -86,7 +95,34 @@ export function applyPatch(elements: SceneElement[], ops: unknown, stamp: WriteS
   }
   const result = draft.result(stamp);
   validateScene({ elements: result }, options);
-  return { elements: result, applied: ops.length, deleted: draft.removedCount };
+  return { elements: result, deleted: draft.removedCount };
+}
+
+/** What a check of ops stamps on the copies it throws away. */
+const CHECK_STAMP: WriteStamp = { now: 0, nonce: () => 1 };
+
+/**
+ * Every problem with patch ops: their shape (PatchOp), then, given the
+ * elements they would apply to, what applying each well-formed op in turn
+ * finds (an op that fails is left out and the next applies to the scene as
+ * it was). Paths point into the ops array: `/3/id`.
+ */
+export function patchProblems(ops: unknown, elements: SceneElement[] | null, options: PatchOptions): Problem[] {
+  const out = new ProblemList();
+  const good = opsShapeProblems(ops, out);
+  if (elements === null || !Array.isArray(ops)) return out.list();
+  let current = elements;
+  ops.forEach((op, index) => {
+    if (!good.has(index)) return;
+    try {
+      current = runOps(current, [{ op, index }], CHECK_STAMP, options).elements;
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const names = isPlainObject(op) && typeof op.id === 'string' && error.message.includes(`no element has id ${quote(op.id)}`);
+      out.add(problemFrom(error, pointer(names ? [index, 'id'] : [index]), names ? 'read the diagram for its element ids (shapes keep their spec node ids; labels are <id>-label)' : undefined));
+    }
+  });
+  return out.list();
 }
 
 /**

@@ -1,137 +1,258 @@
-import { ApiError, type ErrorCode } from '../../errors.ts';
-import { inspectPayload, isPlainObject, quote } from '../payload.ts';
-import { CSS_COLOR } from '../scene/elements.ts';
+import type { z } from 'zod';
+import { arrowheadHint, directionHint, edgeFieldHint, edgeStyleHint, nodeFieldHint, shapeHint, specFieldHint } from '../hints.ts';
+import { isPlainObject, quote } from '../payload.ts';
+import { type ContentCode, payloadProblem, type PathKey, type Problem, ProblemList, pointer, throwFirst } from '../problems.ts';
+import { DiagramSpec as DiagramSpecSchema, SpecEdgeObject, SpecEdgeShorthand, SpecNode as SpecNodeSchema } from './schema.ts';
 import { ShorthandError, parseShorthand } from './shorthand.ts';
-import {
-  ARROWHEADS,
-  DIRECTIONS,
-  type DiagramSpec,
-  EDGE_STYLES,
-  FILL_STYLES,
-  type FillStyle,
-  SHAPES,
-  type Shape,
-  SPEC_LIMITS,
-  type SpecEdge,
-  type SpecNode,
-} from './types.ts';
+import { ARROWHEADS, DIRECTIONS, type DiagramSpec, EDGE_STYLES, FILL_STYLES, SPEC_LIMITS, type SpecEdge, type SpecNode } from './types.ts';
 import type { Direction } from '../layout/types.ts';
 
 export interface ParseOptions {
   /** Whether an icon id is in the catalog. */
   isIcon: (id: string) => boolean;
-  /** Edit fragments may place and size new nodes. */
-  allowGeometry?: boolean;
 }
 
-const NODE_KEYS = new Set(['id', 'label', 'shape', 'icon', 'strokeColor', 'backgroundColor', 'fillStyle', 'parent']);
-const GEOMETRY_KEYS = new Set(['x', 'y', 'width', 'height']);
-const EDGE_KEYS = new Set(['from', 'to', 'label', 'arrowhead', 'startArrowhead', 'style']);
-const SPEC_KEYS = new Set(['version', 'nodes', 'edges', 'layout']);
+export type Issue = z.core.$ZodIssue;
 
-const fail = (code: ErrorCode, message: string): never => {
-  throw new ApiError(code, message);
-};
-
-
-function optionalString(value: unknown, where: string, code: ErrorCode, max: number): string | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') return fail(code, `${where} must be a string`);
-  if (value.length > max) return fail('SPEC_TOO_LARGE', `${where} is ${value.length} characters long; the limit is ${max}`);
-  return value;
+/** Where a list sits in the document, for ordering its problems: spec nodes and edit addNodes come first. */
+export interface ListPlace {
+  /** The list's key: `nodes`, `addNodes`, `edges`, `addEdges`. */
+  list: string;
+  /** The list's rank among the content's sections (ProblemList ranks). */
+  section: number;
 }
 
-function oneOf<T extends string>(value: unknown, allowed: readonly T[], where: string, code: ErrorCode): T | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-    return fail(code, `${where} must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}`);
-  }
-  return value as T;
+/** A node's field order in messages, as the parser has always checked them. */
+const NODE_FIELD_RANK: Record<string, number> = { id: 0, shape: 2, label: 3, icon: 4, strokeColor: 5, backgroundColor: 6, fillStyle: 7, parent: 8, x: 9, y: 9, width: 9, height: 9 };
+const EDGE_FIELD_RANK: Record<string, number> = { from: 1, to: 2, label: 3, arrowhead: 4, startArrowhead: 5, style: 6 };
+const COLOUR_RULE = 'must be a CSS colour such as "#1e1e1e" or "transparent"';
+
+const hasValidId = (raw: unknown): raw is { id: string } =>
+  isPlainObject(raw) && typeof raw.id === 'string' && raw.id.trim() !== '' && raw.id.length <= SPEC_LIMITS.idLength;
+
+/** `nodes[3] (id "db")`, or `nodes[3]` for a node without a usable id. */
+export function nodeName(raw: unknown, where: string): string {
+  return hasValidId(raw) ? `${where} (id ${quote(raw.id)})` : where;
 }
 
-function color(value: unknown, where: string): string | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || !CSS_COLOR.test(value)) return fail('INVALID_SPEC', `${where} must be a CSS colour such as "#1e1e1e" or "transparent"`);
-  return value;
-}
+const lengthOf = (value: unknown) => (typeof value === 'string' ? value.length : 0);
 
-/** Parses one node object (spec or edit fragment); `where` names it in messages, e.g. `nodes[3]`. */
-export function parseNode(raw: unknown, where: string, options: ParseOptions): SpecNode {
-  if (!isPlainObject(raw)) return fail('MISSING_NODE_ID', `${where} must be an object with an "id"`);
-  const { id } = raw;
-  if (typeof id !== 'string' || id.trim() === '') return fail('MISSING_NODE_ID', `${where} has no id (a non-empty string)`);
-  if (id.length > SPEC_LIMITS.idLength) return fail('SPEC_TOO_LARGE', `${where} id is ${id.length} characters long; the limit is ${SPEC_LIMITS.idLength}`);
-  const named = `${where} (id ${quote(id)})`;
-  for (const key of Object.keys(raw)) {
-    if (NODE_KEYS.has(key)) continue;
-    if (options.allowGeometry && GEOMETRY_KEYS.has(key)) continue;
-    fail('INVALID_SPEC', `${named} has an unknown field "${key}"`);
-  }
-  const shape: Shape = oneOf(raw.shape, SHAPES, `${named}.shape`, 'UNKNOWN_SHAPE') ?? 'rectangle';
-  const label = optionalString(raw.label, `${named}.label`, 'INVALID_SPEC', SPEC_LIMITS.labelLength) ?? id;
-  const icon = optionalString(raw.icon, `${named}.icon`, 'UNKNOWN_ICON', SPEC_LIMITS.idLength);
-  if (icon !== null && !options.isIcon(icon)) fail('UNKNOWN_ICON', `${named}.icon ${quote(icon)} is not in the icon catalog (GET /api/v1/icons)`);
-  const node: SpecNode = {
-    id,
-    label,
-    shape,
-    icon,
-    strokeColor: color(raw.strokeColor, `${named}.strokeColor`),
-    backgroundColor: color(raw.backgroundColor, `${named}.backgroundColor`),
-    fillStyle: oneOf<FillStyle>(raw.fillStyle, FILL_STYLES, `${named}.fillStyle`, 'INVALID_SPEC'),
-    parent: optionalString(raw.parent, `${named}.parent`, 'INVALID_SPEC', SPEC_LIMITS.idLength),
-  };
-  if (options.allowGeometry) {
-    for (const key of ['x', 'y', 'width', 'height'] as const) {
-      const value = raw[key];
-      if (value === undefined) continue;
-      if (typeof value !== 'number' || !Number.isFinite(value)) fail('INVALID_SPEC', `${named}.${key} must be a finite number`);
-      if ((key === 'width' || key === 'height') && ((value as number) <= 0 || (value as number) > 10_000)) {
-        fail('INVALID_SPEC', `${named}.${key} must be between 0 and 10000`);
+/**
+ * The problems with one node's shape, as its schema finds them (SpecNode, or
+ * the edit fragment's node with a position), each with the code and message
+ * the parser has always given. `unknownField` may answer for a field the
+ * schema does not take (the edit fragment's `parent`).
+ */
+export function nodeSchemaProblems(
+  raw: unknown,
+  schema: z.ZodType,
+  place: ListPlace,
+  i: number,
+  out: ProblemList,
+  unknownField?: (key: string, named: string, path: PathKey[]) => Problem | null,
+): boolean {
+  const result = schema.safeParse(raw);
+  if (result.success) return true;
+  const where = `${place.list}[${i}]`;
+  const named = nodeName(raw, where);
+  const node = isPlainObject(raw) ? raw : {};
+  const at = (rank: number, problem: Problem) => out.schema([place.section, i, rank], problem);
+  for (const issue of result.error.issues) {
+    const field = issue.path[0] as string | undefined;
+    const path = pointer([place.list, i, ...(issue.path as PathKey[])]);
+    if (field === undefined) {
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) {
+          const keyPath: PathKey[] = [place.list, i, key];
+          const special = unknownField?.(key, named, keyPath);
+          at(1, special ?? { code: 'INVALID_SPEC', message: `${named} has an unknown field "${key}"`, path: pointer(keyPath), hint: nodeFieldHint(key, node[key]) });
+        }
+      } else {
+        at(0, {
+          code: 'MISSING_NODE_ID',
+          message: `${where} must be an object with an "id"`,
+          path,
+          hint: typeof raw === 'string' ? `a node is an object: { "id": ${JSON.stringify(raw)} }` : 'a node is an object: { "id": "api", "label": "API" }',
+        });
       }
-      node[key] = value as number;
+      continue;
+    }
+    const value = node[field];
+    const rank = NODE_FIELD_RANK[field] ?? 10;
+    const tooLong = issue.code === 'too_big';
+    switch (field) {
+      case 'id': {
+        if (tooLong) at(rank, { code: 'SPEC_TOO_LARGE', message: `${where} id is ${lengthOf(value)} characters long; the limit is ${SPEC_LIMITS.idLength}`, path });
+        else {
+          const name = typeof node.name === 'string' ? node.name : typeof node.label === 'string' ? node.label : null;
+          at(rank, { code: 'MISSING_NODE_ID', message: `${where} has no id (a non-empty string)`, path, hint: name ? `give it an "id" such as ${JSON.stringify(slug(name))}` : 'every node needs an "id" that edges refer to' });
+        }
+        break;
+      }
+      case 'shape':
+        at(rank, { code: 'UNKNOWN_SHAPE', message: `${named}.shape ${JSON.stringify(value)} is not a shape`, path, hint: shapeHint(value) });
+        break;
+      case 'label':
+        if (tooLong) at(rank, { code: 'SPEC_TOO_LARGE', message: `${named}.label is ${lengthOf(value)} characters long; the limit is ${SPEC_LIMITS.labelLength}`, path });
+        else at(rank, { code: 'INVALID_SPEC', message: `${named}.label must be a string`, path });
+        break;
+      case 'icon':
+        if (tooLong) at(rank, { code: 'SPEC_TOO_LARGE', message: `${named}.icon is ${lengthOf(value)} characters long; the limit is ${SPEC_LIMITS.idLength}`, path });
+        else at(rank, { code: 'UNKNOWN_ICON', message: `${named}.icon must be a string`, path, hint: 'an icon is a catalog id such as "icon-database" (GET /api/v1/icons)' });
+        break;
+      case 'parent':
+        if (tooLong) at(rank, { code: 'SPEC_TOO_LARGE', message: `${named}.parent is ${lengthOf(value)} characters long; the limit is ${SPEC_LIMITS.idLength}`, path });
+        else at(rank, { code: 'INVALID_SPEC', message: `${named}.parent must be a string`, path, hint: 'parent is the id of the containing node' });
+        break;
+      case 'strokeColor':
+      case 'backgroundColor':
+        at(rank, { code: 'INVALID_SPEC', message: `${named}.${field} ${COLOUR_RULE}`, path });
+        break;
+      case 'fillStyle':
+        at(rank, { code: 'INVALID_SPEC', message: `${named}.fillStyle must be one of ${FILL_STYLES.join(', ')}; got ${JSON.stringify(value)}`, path });
+        break;
+      case 'x':
+      case 'y':
+      case 'width':
+      case 'height':
+        if (typeof value === 'number' && Number.isFinite(value)) at(rank, { code: 'INVALID_SPEC', message: `${named}.${field} must be between 0 and 10000`, path });
+        else at(rank, { code: 'INVALID_SPEC', message: `${named}.${field} must be a finite number`, path });
+        break;
+      default:
+        at(rank, { code: 'INVALID_SPEC', message: `${named}.${issue.path.join('.')}: ${issue.message}`, path });
     }
   }
+  return false;
+}
+
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 40) || 'node';
+
+/** A parsed node with the defaults filled in. */
+export function toSpecNode(data: Record<string, unknown>): SpecNode {
+  const id = data.id as string;
+  const node: SpecNode = {
+    id,
+    label: (data.label as string | null | undefined) ?? id,
+    shape: (data.shape as SpecNode['shape'] | null | undefined) ?? 'rectangle',
+    icon: (data.icon as string | null | undefined) ?? null,
+    strokeColor: (data.strokeColor as string | null | undefined) ?? null,
+    backgroundColor: (data.backgroundColor as string | null | undefined) ?? null,
+    fillStyle: (data.fillStyle as SpecNode['fillStyle'] | undefined) ?? null,
+    parent: (data.parent as string | null | undefined) ?? null,
+  };
+  for (const key of ['x', 'y', 'width', 'height'] as const) if (typeof data[key] === 'number') node[key] = data[key];
   return node;
 }
 
 /** An edge before its arrow id is assigned. */
-type RawEdge = Omit<SpecEdge, 'id'>;
+export type RawEdge = Omit<SpecEdge, 'id'>;
 
-/** Parses one edge, a shorthand string or an object; `where` is e.g. `edges[7]`. */
-export function parseEdge(raw: unknown, where: string): RawEdge {
+const SHORTHAND_HINT = 'write FROM ARROW TO [: LABEL], e.g. "api -> db : SQL"; quote ids with spaces: "web app" -> api';
+
+/**
+ * One edge checked against its schema (the shorthand pattern, or the edge
+ * object), with the problems the parser has always reported; the edge when
+ * it is well formed.
+ */
+export function edgeSchemaProblems(raw: unknown, place: ListPlace, i: number, out: ProblemList): RawEdge | null {
+  const where = `${place.list}[${i}]`;
+  const at = (rank: number, problem: Problem) => out.schema([place.section, i, rank], problem);
+  const path = (...keys: PathKey[]) => pointer([place.list, i, ...keys]);
   if (typeof raw === 'string') {
     const source = `${where} ${quote(raw)}`;
-    if (raw.length > SPEC_LIMITS.shorthandLength) fail('SPEC_TOO_LARGE', `${source} is ${raw.length} characters long; the limit is ${SPEC_LIMITS.shorthandLength}`);
-    try {
-      const edge = parseShorthand(raw);
-      for (const [end, id] of [['source', edge.from], ['target', edge.to]] as const) {
-        if (id.length > SPEC_LIMITS.idLength) fail('SPEC_TOO_LARGE', `${source}: the ${end} id is longer than ${SPEC_LIMITS.idLength} characters`);
+    const result = SpecEdgeShorthand.safeParse(raw);
+    if (!result.success) {
+      if (result.error.issues.some((issue) => issue.code === 'too_big')) {
+        at(0, { code: 'SPEC_TOO_LARGE', message: `${source} is ${raw.length} characters long; the limit is ${SPEC_LIMITS.shorthandLength}`, path: path() });
+        return null;
       }
-      if (edge.label !== null && edge.label.length > SPEC_LIMITS.labelLength) fail('SPEC_TOO_LARGE', `${source}: the label is longer than ${SPEC_LIMITS.labelLength} characters`);
-      return { ...edge, source };
-    } catch (error) {
-      if (error instanceof ShorthandError) return fail('MALFORMED_SHORTHAND', `${source}: ${error.message}`);
-      throw error;
+      let reason = 'it does not follow the shorthand grammar';
+      try {
+        parseShorthand(raw);
+      } catch (error) {
+        if (!(error instanceof ShorthandError)) throw error;
+        reason = error.message;
+      }
+      const fixed = raw.replace(/=>|~>|→|—>/, '->');
+      const hint = fixed !== raw && SpecEdgeShorthand.safeParse(fixed).success ? `write ${JSON.stringify(fixed)}` : SHORTHAND_HINT;
+      at(0, { code: 'MALFORMED_SHORTHAND', message: `${source}: ${reason}`, path: path(), hint });
+      return null;
+    }
+    const edge = parseShorthand(raw);
+    let ok = true;
+    for (const [end, id] of [['source', edge.from], ['target', edge.to]] as const) {
+      if (id.length > SPEC_LIMITS.idLength) {
+        at(1, { code: 'SPEC_TOO_LARGE', message: `${source}: the ${end} id is longer than ${SPEC_LIMITS.idLength} characters`, path: path() });
+        ok = false;
+      }
+    }
+    if (edge.label !== null && edge.label.length > SPEC_LIMITS.labelLength) {
+      at(3, { code: 'SPEC_TOO_LARGE', message: `${source}: the label is longer than ${SPEC_LIMITS.labelLength} characters`, path: path() });
+      ok = false;
+    }
+    return ok ? { ...edge, source } : null;
+  }
+  if (!isPlainObject(raw)) {
+    at(0, { code: 'MALFORMED_EDGE', message: `${where} must be an edge object { from, to } or a shorthand string like "a -> b"`, path: path() });
+    return null;
+  }
+  const source = typeof raw.from === 'string' && typeof raw.to === 'string' ? `${where} ${quote(`${raw.from} -> ${raw.to}`)}` : where;
+  const result = SpecEdgeObject.safeParse(raw);
+  if (result.success) {
+    const data = result.data;
+    return {
+      from: data.from,
+      to: data.to,
+      label: data.label ?? null,
+      endArrowhead: data.arrowhead ?? 'arrow',
+      startArrowhead: data.startArrowhead ?? 'none',
+      style: data.style ?? 'solid',
+      source,
+    };
+  }
+  for (const issue of result.error.issues) {
+    const field = issue.path[0] as string | undefined;
+    if (field === undefined) {
+      if (issue.code !== 'unrecognized_keys') continue;
+      for (const key of issue.keys) at(0, { code: 'MALFORMED_EDGE', message: `${source} has an unknown field "${key}"`, path: path(key), hint: edgeFieldHint(key) });
+      continue;
+    }
+    const value = raw[field];
+    const rank = EDGE_FIELD_RANK[field] ?? 10;
+    const tooLong = issue.code === 'too_big';
+    switch (field) {
+      case 'from':
+      case 'to':
+        if (tooLong) at(rank, { code: 'SPEC_TOO_LARGE', message: `${source}.${field} is longer than ${SPEC_LIMITS.idLength} characters`, path: path(field) });
+        else at(rank, { code: 'MALFORMED_EDGE', message: `${source} needs "${field}": a node id`, path: path(field), hint: edgeEndHint(raw, field) });
+        break;
+      case 'label':
+        if (tooLong) at(rank, { code: 'SPEC_TOO_LARGE', message: `${source}.label is ${lengthOf(value)} characters long; the limit is ${SPEC_LIMITS.labelLength}`, path: path(field) });
+        else at(rank, { code: 'MALFORMED_EDGE', message: `${source}.label must be a string`, path: path(field) });
+        break;
+      case 'arrowhead':
+      case 'startArrowhead':
+        at(rank, { code: 'MALFORMED_EDGE', message: `${source}.${field} must be one of ${ARROWHEADS.join(', ')}; got ${JSON.stringify(value)}`, path: path(field), hint: arrowheadHint(value) });
+        break;
+      case 'style':
+        at(rank, { code: 'MALFORMED_EDGE', message: `${source}.style must be one of ${EDGE_STYLES.join(', ')}; got ${JSON.stringify(value)}`, path: path(field), hint: edgeStyleHint(value) });
+        break;
+      default:
+        at(rank, { code: 'MALFORMED_EDGE', message: `${source}.${issue.path.join('.')}: ${issue.message}`, path: path(...(issue.path as PathKey[])) });
     }
   }
-  if (!isPlainObject(raw)) return fail('MALFORMED_EDGE', `${where} must be an edge object { from, to } or a shorthand string like "a -> b"`);
-  const source = typeof raw.from === 'string' && typeof raw.to === 'string' ? `${where} ${quote(`${raw.from} -> ${raw.to}`)}` : where;
-  for (const key of Object.keys(raw)) if (!EDGE_KEYS.has(key)) fail('MALFORMED_EDGE', `${source} has an unknown field "${key}"`);
-  for (const end of ['from', 'to'] as const) {
-    const id = raw[end];
-    if (typeof id !== 'string' || id === '') fail('MALFORMED_EDGE', `${source} needs "${end}": a node id`);
-    if ((id as string).length > SPEC_LIMITS.idLength) fail('SPEC_TOO_LARGE', `${source}.${end} is longer than ${SPEC_LIMITS.idLength} characters`);
-  }
-  return {
-    from: raw.from as string,
-    to: raw.to as string,
-    label: optionalString(raw.label, `${source}.label`, 'MALFORMED_EDGE', SPEC_LIMITS.labelLength),
-    endArrowhead: oneOf(raw.arrowhead, ARROWHEADS, `${source}.arrowhead`, 'MALFORMED_EDGE') ?? 'arrow',
-    startArrowhead: oneOf(raw.startArrowhead, ARROWHEADS, `${source}.startArrowhead`, 'MALFORMED_EDGE') ?? 'none',
-    style: oneOf(raw.style, EDGE_STYLES, `${source}.style`, 'MALFORMED_EDGE') ?? 'solid',
-    source,
-  };
+  return null;
+}
+
+function edgeEndHint(raw: Record<string, unknown>, field: 'from' | 'to'): string {
+  const synonyms = field === 'from' ? ['source', 'src', 'start', 'tail'] : ['target', 'dst', 'destination', 'end', 'head'];
+  const used = synonyms.find((key) => key in raw);
+  return used ? `use "${field}" instead of "${used}"` : `an edge object names its ends: { "from": "a", "to": "b" }`;
 }
 
 /** `<from>-to-<to>`, then `-2`, `-3`… for repeats in spec order (docs/spec.md, "Generated ids"). */
@@ -154,83 +275,204 @@ export function generatedNodeIds(node: SpecNode): string[] {
   return ids;
 }
 
-function checkParents(nodes: SpecNode[], index: Map<string, number>): void {
+/** An icon id not in the catalog, with the id meant when only the `icon-` prefix is missing. */
+export function unknownIconProblem(icon: string, named: string, path: string, isIcon: (id: string) => boolean): Problem {
+  const prefixed = icon.startsWith('icon-') ? null : `icon-${icon.toLowerCase()}`;
+  const hint =
+    prefixed && isIcon(prefixed)
+      ? `use ${JSON.stringify(prefixed)}`
+      : `find an icon id with GET /api/v1/icons?q=${encodeURIComponent(icon.replace(/^icon-/, '').split(/[-_\s]/)[0] ?? '')}, or leave "icon" out`;
+  return { code: 'UNKNOWN_ICON', message: `${named}.icon ${quote(icon)} is not in the icon catalog (GET /api/v1/icons)`, path, hint };
+}
+
+/** A dangling end, with the node meant when it names a label or differs only in case. */
+export function danglingHint(end: string, nodes: readonly { id: string; label?: string | null }[]): string {
+  const byLabel = nodes.find((node) => node.label === end && node.id !== end);
+  if (byLabel) return `${quote(end)} is the label of node ${quote(byLabel.id)}; edges name node ids`;
+  const byCase = nodes.find((node) => node.id.toLowerCase() === end.toLowerCase());
+  if (byCase) return `ids are case-sensitive: did you mean ${quote(byCase.id)}?`;
+  return 'add a node with this id, or correct the edge';
+}
+
+const ROOT_RANK: Record<string, number> = { version: 0, nodes: 2, edges: 3, layout: 6 };
+
+/** The spec's own problems (not its nodes' or edges'), from the issues of the DiagramSpec schema. */
+function rootProblems(input: unknown, issues: readonly Issue[], out: ProblemList): void {
+  const spec = isPlainObject(input) ? input : {};
+  for (const issue of issues) {
+    const [field, second] = issue.path as PathKey[];
+    if ((field === 'nodes' || field === 'edges') && second !== undefined) continue;
+    const path = pointer(issue.path as PathKey[]);
+    const at = (rank: number[], code: ContentCode, message: string, hint?: string) => out.schema([0, ...rank], { code, message, path, hint });
+    if (field === undefined) {
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) out.schema([0, 1], { code: 'INVALID_SPEC', message: `spec has an unknown field "${key}"`, path: pointer([key]), hint: specFieldHint(key) });
+      } else {
+        at([0], 'INVALID_SPEC', 'spec must be an object with "nodes" and "edges"', Array.isArray(input) ? 'send an object: { "nodes": [...], "edges": [...] }' : typeof input === 'string' ? 'send the spec as a JSON object, not a string' : undefined);
+      }
+      continue;
+    }
+    const value = spec[field as string];
+    switch (field) {
+      case 'version':
+        at([0], 'UNSUPPORTED_VERSION', `spec.version ${JSON.stringify(value)} is not supported; use "1" or omit it`);
+        break;
+      case 'nodes':
+      case 'edges':
+        if (issue.code === 'too_big') {
+          const limit = field === 'nodes' ? SPEC_LIMITS.nodes : SPEC_LIMITS.edges;
+          at([ROOT_RANK[field]! + 2], 'SPEC_TOO_LARGE', `spec has ${(value as unknown[]).length} ${field}; the limit is ${limit}`);
+        } else at([ROOT_RANK[field]!], 'INVALID_SPEC', `spec.${field} must be an array`);
+        break;
+      case 'layout': {
+        if (second === undefined && issue.code === 'unrecognized_keys') {
+          for (const key of issue.keys) {
+            out.schema([0, 6, 1], { code: 'INVALID_SPEC', message: `spec.layout has an unknown field "${key}"`, path: pointer(['layout', key]), hint: 'layout takes only "direction": TB, BT, LR or RL' });
+          }
+        } else if (second === undefined) at([6, 0], 'INVALID_SPEC', 'spec.layout must be an object like { "direction": "LR" }');
+        else {
+          const direction = isPlainObject(value) ? value.direction : undefined;
+          at([6, 2], 'INVALID_SPEC', `spec.layout.direction must be one of ${DIRECTIONS.join(', ')}; got ${JSON.stringify(direction)}`, directionHint(direction));
+        }
+        break;
+      }
+      default:
+        at([9], 'INVALID_SPEC', `spec.${issue.path.join('.')}: ${issue.message}`);
+    }
+  }
+}
+
+/** Parents exist, are rectangles and form no cycle. */
+function checkParents(nodes: readonly (SpecNode | null)[], index: Map<string, number>, out: ProblemList): void {
   const where = (i: number) => `nodes[${i}] (id ${quote(nodes[i]!.id)}).parent`;
   nodes.forEach((node, i) => {
-    if (node.parent === null) return;
-    const parent = index.get(node.parent);
-    if (parent === undefined) fail('INVALID_SPEC', `${where(i)} names ${quote(node.parent)}, which is not a node`);
-    if (nodes[parent!]!.shape === 'text') fail('INVALID_SPEC', `${where(i)}: a text node cannot contain other nodes`);
-    if (nodes[parent!]!.shape !== 'rectangle') fail('INVALID_SPEC', `${where(i)}: a container must be a rectangle`);
+    if (node === null || node.parent === null) return;
+    const path = pointer(['nodes', i, 'parent']);
+    const p = index.get(node.parent);
+    if (p === undefined) {
+      out.add({ code: 'INVALID_SPEC', message: `${where(i)} names ${quote(node.parent)}, which is not a node`, path, hint: 'parent is the id of another node in this spec (a rectangle)' });
+      return;
+    }
+    const parent = nodes[p];
+    if (!parent) return;
+    if (parent.shape === 'text') out.add({ code: 'INVALID_SPEC', message: `${where(i)}: a text node cannot contain other nodes`, path, hint: `make ${quote(parent.id)} a rectangle (leave its shape out)` });
+    else if (parent.shape !== 'rectangle') out.add({ code: 'INVALID_SPEC', message: `${where(i)}: a container must be a rectangle`, path, hint: `make ${quote(parent.id)} a rectangle (leave its shape out)` });
   });
-  // Every parent exists now, so each walk up ends at a root or comes back round.
   nodes.forEach((node, i) => {
+    if (node === null) return;
     const seen = new Set([node.id]);
-    for (let p = node.parent; p !== null; p = nodes[index.get(p)!]!.parent) {
-      if (seen.has(p)) fail('INVALID_SPEC', `${where(i)} makes a cycle of containers`);
+    for (let p = node.parent; p !== null; ) {
+      if (p === node.id) {
+        out.add({ code: 'INVALID_SPEC', message: `${where(i)} makes a cycle of containers`, path: pointer(['nodes', i, 'parent']), hint: 'a node cannot sit inside itself, directly or through other containers' });
+        break;
+      }
+      if (seen.has(p)) break;
       seen.add(p);
+      const next = index.get(p);
+      const parent = next === undefined ? null : nodes[next];
+      if (!parent) break;
+      p = parent.parent;
     }
   });
 }
 
 /**
- * Parses and validates a DiagramSpec (docs/spec.md). Pure: any input yields a
- * spec or throws an ApiError with one of the content-model codes, and the
- * message names the offending element (`nodes[3]`, `edges[7] "api -> db"`).
+ * Every problem with a DiagramSpec (docs/spec.md): the DiagramSpec schema's
+ * first (its shape, mapped to the content-model codes), then the semantic
+ * checks over what is well formed (icons in the catalog, duplicate ids,
+ * parents, dangling edges, generated-id collisions). With no problem, the
+ * spec with its defaults filled in and its arrow ids assigned.
  */
-export function parseSpec(input: unknown, options: ParseOptions): DiagramSpec {
-  const problem = inspectPayload(input, 'spec');
-  if (problem?.kind === 'forbidden_key') fail('PROTO_KEY', `${problem.path}: the key "${problem.key}" is not allowed`);
-  if (problem) fail('INVALID_SPEC', `${problem.path}: ${problem.kind === 'too_deep' ? 'nests too deeply' : 'number is out of range'}`);
-  if (!isPlainObject(input)) return fail('INVALID_SPEC', 'spec must be an object with "nodes" and "edges"');
-  if (input.version !== undefined && input.version !== '1' && input.version !== 1) {
-    fail('UNSUPPORTED_VERSION', `spec.version ${JSON.stringify(input.version)} is not supported; use "1" or omit it`);
-  }
-  for (const key of Object.keys(input)) if (!SPEC_KEYS.has(key)) fail('INVALID_SPEC', `spec has an unknown field "${key}"`);
-  const rawNodes = input.nodes ?? [];
-  const rawEdges = input.edges ?? [];
-  if (!Array.isArray(rawNodes)) return fail('INVALID_SPEC', 'spec.nodes must be an array');
-  if (!Array.isArray(rawEdges)) return fail('INVALID_SPEC', 'spec.edges must be an array');
-  if (rawNodes.length > SPEC_LIMITS.nodes) fail('SPEC_TOO_LARGE', `spec has ${rawNodes.length} nodes; the limit is ${SPEC_LIMITS.nodes}`);
-  if (rawEdges.length > SPEC_LIMITS.edges) fail('SPEC_TOO_LARGE', `spec has ${rawEdges.length} edges; the limit is ${SPEC_LIMITS.edges}`);
+export function checkSpec(input: unknown, options: ParseOptions): { problems: Problem[]; spec: DiagramSpec | null } {
+  const payload = payloadProblem(input, 'spec');
+  if (payload) return { problems: [payload], spec: null };
+  const out = new ProblemList();
+  const root = DiagramSpecSchema.safeParse(input);
+  if (root.success) return finish(root.data as Record<string, unknown>, input as Record<string, unknown>, options, out);
+  rootProblems(input, root.error.issues, out);
+  if (!isPlainObject(input)) return { problems: out.list(), spec: null };
+  return finish(null, input, options, out);
+}
 
-  let direction: Direction = 'TB';
-  if (input.layout !== undefined && input.layout !== null) {
-    if (!isPlainObject(input.layout)) fail('INVALID_SPEC', 'spec.layout must be an object like { "direction": "LR" }');
-    const layout = input.layout as Record<string, unknown>;
-    for (const key of Object.keys(layout)) if (key !== 'direction') fail('INVALID_SPEC', `spec.layout has an unknown field "${key}"`);
-    direction = oneOf(layout.direction, DIRECTIONS, 'spec.layout.direction', 'INVALID_SPEC') ?? 'TB';
-  }
+/** Checks the nodes and edges one by one (so that each is named), then the semantic rules. */
+function finish(parsed: Record<string, unknown> | null, input: Record<string, unknown>, options: ParseOptions, out: ProblemList) {
+  const listOf = (key: 'nodes' | 'edges', limit: number): unknown[] => {
+    const value = input[key];
+    return Array.isArray(value) && value.length <= limit ? value : [];
+  };
+  const rawNodes = listOf('nodes', SPEC_LIMITS.nodes);
+  const rawEdges = listOf('edges', SPEC_LIMITS.edges);
 
-  const nodes: SpecNode[] = [];
+  const nodes: (SpecNode | null)[] = rawNodes.map((raw, i) => {
+    if (parsed === null && !nodeSchemaProblems(raw, SpecNodeSchema, { list: 'nodes', section: 1 }, i, out)) return null;
+    return toSpecNode(raw as Record<string, unknown>);
+  });
+  const edges: (RawEdge | null)[] = rawEdges.map((raw, i) => edgeSchemaProblems(raw, { list: 'edges', section: 3 }, i, out));
+
+  // Semantic checks, over what is well formed. A node whose id is usable counts as existing
+  // even when another of its fields is wrong, so its edges are not reported dangling too.
   const index = new Map<string, number>();
-  rawNodes.forEach((raw: unknown, i) => {
-    const node = parseNode(raw, `nodes[${i}]`, options);
-    const first = index.get(node.id);
-    if (first !== undefined) fail('DUPLICATE_NODE_ID', `nodes[${i}] repeats the id ${quote(node.id)} of nodes[${first}]`);
-    index.set(node.id, i);
-    nodes.push(node);
+  rawNodes.forEach((raw, i) => {
+    if (!hasValidId(raw)) return;
+    const first = index.get(raw.id);
+    if (first !== undefined) out.add({ code: 'DUPLICATE_NODE_ID', message: `nodes[${i}] repeats the id ${quote(raw.id)} of nodes[${first}]`, path: pointer(['nodes', i, 'id']), hint: 'node ids must be unique; rename one of them' });
+    else index.set(raw.id, i);
   });
-  checkParents(nodes, index);
-
-  const parsedEdges = rawEdges.map((raw: unknown, i) => {
-    const edge = parseEdge(raw, `edges[${i}]`);
-    for (const end of [edge.from, edge.to]) {
-      if (!index.has(end)) fail('DANGLING_EDGE', `${edge.source} names ${quote(end)}, which is not a node id`);
+  nodes.forEach((node, i) => {
+    if (node?.icon != null && !options.isIcon(node.icon)) out.add(unknownIconProblem(node.icon, nodeName(node, `nodes[${i}]`), pointer(['nodes', i, 'icon']), options.isIcon));
+  });
+  checkParents(nodes, index, out);
+  const known = rawNodes.filter(hasValidId).map((raw) => {
+    const label = (raw as Record<string, unknown>).label;
+    return { id: raw.id, label: typeof label === 'string' ? label : null };
+  });
+  edges.forEach((edge, i) => {
+    if (edge === null) return;
+    for (const [end, key] of [[edge.from, 'from'], [edge.to, 'to']] as const) {
+      if (!index.has(end)) {
+        const path = typeof rawEdges[i] === 'string' ? pointer(['edges', i]) : pointer(['edges', i, key]);
+        out.add({ code: 'DANGLING_EDGE', message: `${edge.source} names ${quote(end)}, which is not a node id`, path, hint: danglingHint(end, known) });
+      }
     }
-    return edge;
   });
-  const edges = assignArrowIds(parsedEdges);
 
+  const goodNodes = nodes.filter((n): n is SpecNode => n !== null);
+  const arrows = assignArrowIds(edges.filter((e): e is RawEdge => e !== null));
   const generated = new Map<string, string>();
-  nodes.forEach((node, i) => generatedNodeIds(node).forEach((id) => generated.set(id, `the ${id.endsWith('-icon') ? 'icon' : 'label'} of nodes[${i}]`)));
-  edges.forEach((edge) => {
+  nodes.forEach((node, i) => {
+    if (node) generatedNodeIds(node).forEach((id) => generated.set(id, `the ${id.endsWith('-icon') ? 'icon' : 'label'} of nodes[${i}]`));
+  });
+  arrows.forEach((edge) => {
     generated.set(edge.id, `the arrow of ${edge.source}`);
     if (edge.label !== null) generated.set(`${edge.id}-label`, `the label of ${edge.source}`);
   });
   nodes.forEach((node, i) => {
-    const owner = generated.get(node.id);
-    if (owner) fail('ID_COLLISION', `nodes[${i}] id ${quote(node.id)} collides with the id generated for ${owner}`);
+    const owner = node ? generated.get(node.id) : undefined;
+    if (node && owner) {
+      out.add({ code: 'ID_COLLISION', message: `nodes[${i}] id ${quote(node.id)} collides with the id generated for ${owner}`, path: pointer(['nodes', i, 'id']), hint: 'node ids must differ from the ids the server generates (<id>-label, <id>-icon, <from>-to-<to>): rename the node' });
+    }
   });
-  return { direction, nodes, edges };
+
+  const problems = out.list();
+  if (problems.length > 0 || goodNodes.length !== nodes.length) return { problems, spec: null };
+  const layout = (parsed?.layout ?? input.layout) as { direction?: Direction | null } | null | undefined;
+  return { problems, spec: { direction: layout?.direction ?? 'TB', nodes: goodNodes, edges: arrows } };
 }
+
+/**
+ * Parses and validates a DiagramSpec (docs/spec.md). Pure: any input yields a
+ * spec or throws an ApiError with one of the content-model codes: the first
+ * of checkSpec's problems, its message naming the offending element
+ * (`nodes[3]`, `edges[7] "api -> db"`) and ending with the hint.
+ */
+export function parseSpec(input: unknown, options: ParseOptions): DiagramSpec {
+  const { problems, spec } = checkSpec(input, options);
+  throwFirst(problems);
+  return spec!;
+}
+
+/** Every problem with a spec (none: it is valid). */
+export function specProblems(input: unknown, options: ParseOptions): Problem[] {
+  return checkSpec(input, options).problems;
+}
+

@@ -22,6 +22,7 @@ import { listFolders } from './folders/listFolders.ts';
 import { updateFolder } from './folders/updateFolder.ts';
 import { getIcon } from './icons/getIcon.ts';
 import { listIcons } from './icons/listIcons.ts';
+import { validateContent } from './specs/validateContent.ts';
 import { getMe } from './me/getMe.ts';
 import { healthz, readyz } from './system/health.ts';
 import { openapiRoute } from './system/openapi.ts';
@@ -42,6 +43,7 @@ export const apiRoutes: RouteDef[] = [
   editDiagram,
   regenerateDiagram,
   patchDiagram,
+  validateContent,
   listComments,
   addComment,
   getComment,

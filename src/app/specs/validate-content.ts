@@ -1,0 +1,46 @@
+import { type ContentKind, contentProblems } from '../../domain/content-problems.ts';
+import { isCatalogIcon } from '../../domain/icons/catalog.ts';
+import type { Problem } from '../../domain/problems.ts';
+import { badRequest } from '../../errors.ts';
+import type { CheckedContent } from '../../workers/scene-worker.ts';
+import { diagramWithElementsFor } from '../access.ts';
+import type { Caller, ServiceDeps } from '../deps.ts';
+import { sceneWork } from '../diagrams/content.ts';
+
+const KINDS: readonly ContentKind[] = ['spec', 'edit', 'ops', 'scene'];
+
+export interface ValidateInput {
+  spec?: unknown;
+  edit?: unknown;
+  ops?: unknown;
+  scene?: unknown;
+  diagramId?: string;
+}
+
+export interface ValidationReport {
+  valid: boolean;
+  problems: Problem[];
+}
+
+/**
+ * Every problem a write of this content would meet, without writing: a spec
+ * or a scene as create and regenerate check them, an edit fragment or patch
+ * ops as edit and patch do. With `diagramId` (the caller needs read on it),
+ * an edit or ops are also checked against that diagram's current content,
+ * in a scene worker, since applying ops costs what the scene costs.
+ */
+export async function validateContent(deps: ServiceDeps, caller: Caller, input: ValidateInput): Promise<ValidationReport> {
+  const given = KINDS.filter((kind) => input[kind] !== undefined);
+  if (given.length !== 1) throw badRequest(`send exactly one of "spec", "edit", "ops" or "scene"${given.length > 1 ? `; got ${given.join(' and ')}` : ''}`);
+  const kind = given[0]!;
+  const content = input[kind];
+  let problems: Problem[];
+  if (input.diagramId !== undefined) {
+    if (kind !== 'edit' && kind !== 'ops') throw badRequest('diagramId applies only to "edit" and "ops": a spec or a scene replaces the whole diagram');
+    const diagram = await diagramWithElementsFor(deps, caller, input.diagramId, 'read');
+    problems = (await sceneWork<CheckedContent>(deps, { task: 'check', kind, elementsJson: diagram.elementsJson, content }, caller)).problems;
+  } else {
+    problems = contentProblems(kind, content, null, { isIcon: isCatalogIcon });
+  }
+  return { valid: problems.length === 0, problems };
+}

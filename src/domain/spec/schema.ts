@@ -1,0 +1,129 @@
+/**
+ * The DiagramSpec as zod schemas: what parseSpec validates a spec's shape
+ * with, and (through z.toJSONSchema) the JSON Schema clients and agents see.
+ * `null` is accepted wherever it has always meant "absent".
+ */
+import { z } from 'zod';
+import { CSS_COLOR } from '../scene/elements.ts';
+import { ARROWHEADS, DIRECTIONS, EDGE_STYLES, FILL_STYLES, SHAPES, SPEC_LIMITS } from './types.ts';
+
+const QUOTED = String.raw`"(?:[^"\\]|\\[\s\S])+"`;
+/** A bare source id: no space, and no arrow may start inside it (`<-`, `--`, `->`). */
+const BARE_SOURCE = String.raw`(?:[^\s"<-]|<(?!-)|-(?![->]))(?:[^\s<-]|<(?!-)|-(?![->]))*`;
+/** A bare target id: no space and no colon. */
+const BARE_TARGET = String.raw`[^\s:"][^\s:]*`;
+/** Longest first, each closed against a longer reading (`<-` not followed by `>`). */
+const ARROW = String.raw`(?:<->|<-(?!>)|-->|->|--(?!>))`;
+
+/**
+ * The shorthand grammar (shorthand.ts) as an ECMAScript regular expression:
+ * `FROM ARROW TO` with an optional `: LABEL`, endpoints bare or double-quoted.
+ * Lookaheads only, so it reads the same in any JSON Schema validator.
+ */
+export const SHORTHAND_PATTERN = String.raw`^\s*(?:${QUOTED}|${BARE_SOURCE})\s*${ARROW}\s*(?:${QUOTED}|${BARE_TARGET})\s*(?::\s*\S[\s\S]*)?$`;
+export const SHORTHAND_REGEX = new RegExp(SHORTHAND_PATTERN, 'u');
+
+export const CssColor = z.string().regex(CSS_COLOR).meta({
+  id: 'CssColor',
+  description: 'A CSS colour: #rgb, #rrggbb, #rrggbbaa, a name such as "red" or "transparent", rgb()/rgba()/hsl()/hsla()',
+  examples: ['#1e1e1e', 'transparent', '#e7f5ff'],
+});
+
+export const NodeId = z
+  .string()
+  .min(1)
+  .max(SPEC_LIMITS.idLength)
+  .regex(/\S/)
+  .meta({ description: `A node id: non-empty, at most ${SPEC_LIMITS.idLength} characters, unique in the diagram` });
+
+export const Shape = z.enum(SHAPES).meta({ description: 'rectangle (the default), ellipse, diamond or text (a free text, no outline)' });
+export const FillStyle = z.enum(FILL_STYLES).meta({ description: 'How the background is filled' });
+export const Arrowhead = z.enum(ARROWHEADS).meta({ description: 'An arrowhead: arrow, triangle, bar, dot, circle, diamond or none' });
+export const EdgeStyle = z.enum(EDGE_STYLES).meta({ description: 'The line: solid (default), dashed or dotted' });
+export const Direction = z.enum(DIRECTIONS as ['TB', 'BT', 'LR', 'RL']).meta({ description: 'TB top to bottom (default), BT, LR left to right, RL' });
+
+/** The fields of a node; edit fragments extend them with a position and size. */
+export const nodeFields = {
+  id: NodeId,
+  label: z
+    .string()
+    .max(SPEC_LIMITS.labelLength)
+    .nullable()
+    .optional()
+    .meta({ description: `The text shown, at most ${SPEC_LIMITS.labelLength} characters; defaults to the id; "" shows none` }),
+  shape: Shape.nullable().optional(),
+  icon: z
+    .string()
+    .max(SPEC_LIMITS.idLength)
+    .nullable()
+    .optional()
+    .meta({ description: 'A catalog icon id such as "icon-database" (GET /api/v1/icons), drawn above the label' }),
+  strokeColor: CssColor.nullable().optional().meta({ description: 'Outline and text colour' }),
+  backgroundColor: CssColor.nullable().optional().meta({ description: 'Fill colour' }),
+  fillStyle: FillStyle.nullable().optional(),
+  parent: z
+    .string()
+    .max(SPEC_LIMITS.idLength)
+    .nullable()
+    .optional()
+    .meta({ description: 'The id of the container node this node sits in (a rectangle); containers nest' }),
+};
+
+export const SpecNode = z.strictObject(nodeFields).meta({
+  id: 'SpecNode',
+  description: 'A node: a shape with a label, optionally an icon and a container (parent)',
+  examples: [{ id: 'db', label: 'Orders DB', shape: 'ellipse', icon: 'icon-postgresql' }],
+});
+
+export const SpecEdgeObject = z
+  .strictObject({
+    from: z.string().min(1).max(SPEC_LIMITS.idLength).meta({ description: 'The id of the node the edge starts at' }),
+    to: z.string().min(1).max(SPEC_LIMITS.idLength).meta({ description: 'The id of the node the edge ends at' }),
+    label: z.string().max(SPEC_LIMITS.labelLength).nullable().optional().meta({ description: 'Text on the edge' }),
+    arrowhead: Arrowhead.nullable().optional().meta({ description: 'The arrowhead at the end (default arrow)' }),
+    startArrowhead: Arrowhead.nullable().optional().meta({ description: 'The arrowhead at the start (default none)' }),
+    style: EdgeStyle.nullable().optional(),
+  })
+  .meta({ id: 'SpecEdgeObject', description: 'An edge between two node ids', examples: [{ from: 'api', to: 'db', label: 'SQL', style: 'dashed' }] });
+
+export const SpecEdgeShorthand = z
+  .string()
+  .max(SPEC_LIMITS.shorthandLength)
+  .regex(SHORTHAND_REGEX)
+  .meta({
+    id: 'SpecEdgeShorthand',
+    description:
+      'FROM ARROW TO with an optional ": LABEL". Arrows: -> (end arrowhead), <- (start), <-> (both), -- (none), --> (dashed). An id with spaces, arrow characters or a colon is double-quoted, with \\" and \\\\ escaping inside.',
+    examples: ['api -> db', '"web app" --> api : HTTPS', 'a <-> b'],
+  });
+
+export const SpecEdge = z.union([SpecEdgeShorthand, SpecEdgeObject]).meta({
+  id: 'SpecEdge',
+  description: 'An edge: a shorthand string like "a -> b : label", or an object { from, to, label?, arrowhead?, startArrowhead?, style? }',
+});
+
+export const SpecLayout = z
+  .strictObject({ direction: Direction.nullable().optional() })
+  .meta({ id: 'SpecLayout', description: 'How the diagram is laid out', examples: [{ direction: 'LR' }] });
+
+export const DiagramSpec = z
+  .strictObject({
+    version: z.union([z.literal('1'), z.literal(1)]).optional().meta({ description: 'The spec format version: "1" (or 1), or left out' }),
+    nodes: z.array(SpecNode).max(SPEC_LIMITS.nodes).nullable().optional().meta({ description: `The nodes, at most ${SPEC_LIMITS.nodes}` }),
+    edges: z.array(SpecEdge).max(SPEC_LIMITS.edges).nullable().optional().meta({ description: `The edges, at most ${SPEC_LIMITS.edges}` }),
+    layout: SpecLayout.nullable().optional(),
+  })
+  .meta({
+    id: 'DiagramSpec',
+    description:
+      'A diagram described as nodes and edges; the server lays it out. Containers: give a node "parent" (the id of a rectangle node). Unknown fields are refused, so typos never pass silently.',
+    examples: [
+      {
+        version: '1',
+        layout: { direction: 'LR' },
+        nodes: [{ id: 'web', label: 'Web app' }, { id: 'api', label: 'Orders API' }, { id: 'db', label: 'Orders DB', shape: 'ellipse' }],
+        edges: ['web -> api : HTTPS', { from: 'api', to: 'db', label: 'SQL' }],
+      },
+    ],
+  });
+export type DiagramSpecInput = z.input<typeof DiagramSpec>;
