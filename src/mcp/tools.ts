@@ -3,7 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import * as S from '../api/schemas.ts';
 import { DrawbridgeApiError, type DrawbridgeClient, type ValidateContentBody } from '../client/client.ts';
-import { DiagramSpec, EditFragment, PatchOp, Scene } from './content-schemas.ts';
+import { DiagramSpec, EditFragment, PatchOps, Scene } from './content-schemas.ts';
 import { type ContentBlock, describeFailure, failure, type FailureContext, type ToolResult } from './failures.ts';
 import { INSTRUCTIONS, registerPrompts } from './guide.ts';
 import { Links } from './links.ts';
@@ -48,8 +48,6 @@ const iconQuery = { q: S.IconListQuery.shape.q, category: S.IconListQuery.shape.
 
 /** Results that name a diagram: its id and where a person opens it; anything else the API said is kept. */
 const linked = (shape: z.ZodRawShape = {}) => z.looseObject({ id: z.string(), editorUrl: z.string().describe('Where a person opens the diagram in the editor'), ...shape });
-const Problem = z.object({ code: z.string(), message: z.string(), path: z.string().describe('JSON Pointer into the validated value, e.g. /nodes/3/shape'), hint: z.string().optional() });
-const ValidationOutput = z.object({ valid: z.boolean(), problems: z.array(Problem) });
 
 /** Exactly one of the given arguments. */
 const exactlyOne = (...names: string[]) => ({ oneOf: names.map((name) => ({ required: [name] })) });
@@ -166,10 +164,11 @@ export function createMcpServer(client: DrawbridgeClient | null, options: McpSer
       description:
         'Check a spec, an edit fragment, patch ops or a scene without writing anything: answers { valid, problems: [{ code, message, path, hint }] } with every problem at once (path is a JSON Pointer into what you sent). Give exactly one of spec, edit, ops, scene; with diagramId, an edit or ops are also checked against that diagram (their node and element ids must exist in it).',
       fields: { diagramId: z.string().optional().describe('Also check an edit or ops against this diagram\'s current content') },
-      content: { spec: DiagramSpec.optional(), edit: EditFragment.optional(), ops: z.array(PatchOp).optional(), scene: Scene.optional() },
+      content: { spec: DiagramSpec.optional(), edit: EditFragment.optional(), ops: PatchOps.optional(), scene: Scene.optional() },
       root: exactlyOne('spec', 'edit', 'ops', 'scene'),
       example: { spec: { nodes: [{ id: 'a', label: 'Client' }, { id: 'b', label: 'Server', shape: 'ellipse' }], edges: ['a -> b'] } },
-      output: ValidationOutput,
+      // The API's ValidationReport (a copy without its component id, so the schema's root is the object itself).
+      output: z.object(S.ValidationReport.shape),
       annotations: read,
       about: (a) => (a.diagramId !== undefined ? { diagramId: a.diagramId } : {}),
     },
@@ -316,7 +315,7 @@ export function createMcpServer(client: DrawbridgeClient | null, options: McpSer
       description:
         'Apply precise element operations to a diagram, atomically: { op: "add", element } | { op: "update", id, set: { field: value } } | { op: "move", id, dx, dy } (or x, y) | { op: "resize", id, width, height } | { op: "restyle", id, strokeColor?, backgroundColor?, ... } | { op: "delete", id }. Element ids are those read_diagram and get_scene show. A label given new text is re-wrapped and its shape grows to hold it. Optional expectedUpdatedAt guards against concurrent changes (stale_read). Refused ops come back with every problem and a hint for each.',
       fields: { id: diagramId, expectedUpdatedAt: revision },
-      content: { ops: z.array(PatchOp) },
+      content: { ops: PatchOps },
       example: { id: EXAMPLE_ID, ops: [{ op: 'move', id: 'db', dx: 40, dy: 0 }, { op: 'restyle', id: 'api', backgroundColor: '#fff3bf' }] },
       output: linked({ applied: z.number() }),
       about: (a) => ({ diagramId: a.id, validation: { ops: a.ops, diagramId: a.id } }),
