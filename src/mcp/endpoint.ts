@@ -25,7 +25,12 @@ const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error
  * the caller's token, so capabilities, access rules and rate limits are exactly
  * the API's.
  */
-export const mcpEndpoint: FastifyPluginAsync = async (app) => {
+export interface McpEndpointOptions {
+  /** The server's public URL (config.publicUrl): where the web app opens a diagram, for results the API gives no editorUrl for. */
+  publicUrl?: string;
+}
+
+export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, options) => {
   app.post(MCP_PATH, async (request, reply) => {
     const fetch = inProcessFetch(app, { remoteAddress: request.ip, requestId: request.id });
     const authorization = request.headers.authorization;
@@ -47,8 +52,8 @@ export const mcpEndpoint: FastifyPluginAsync = async (app) => {
       // A 429 goes back to the agent (rate_limited, with the wait) instead of holding this request open.
       maxRetries: 0,
     });
-    // Where the web app is, for a diagram answer without editorUrl: this server, as the caller reached it.
-    const server = createMcpServer(client, { authHelp: AUTH_HELP, appUrl: `${request.protocol}://${request.host}` });
+    // Where the web app is, for a result the API gives no editorUrl for: the public URL, else this server as the caller reached it.
+    const server = createMcpServer(client, { authHelp: AUTH_HELP, appUrl: options.publicUrl ?? `${request.protocol}://${request.host}` });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     const res = reply.raw;
