@@ -127,6 +127,6 @@ export async function buildServer(deps: AppDeps, options: BuildOptions = {}): Pr
   await app.register(webAssetsPlugin);
   await app.register(publicPagePlugin, { deps: services, pageLimit });
   await app.register(webAppPlugin, { deps: services, pageLimit });
-  await app.register(mcpEndpoint);
+  await app.register(mcpEndpoint, { publicUrl: config.publicUrl });
   return app;
 }
