@@ -34,6 +34,21 @@ const SHAPE_SYNONYMS: Record<string, string> = {
 
 const normal = (value: string) => value.trim().toLowerCase().replace(/[\s_-]+/g, '');
 
+/** Shapes other tools draw that Drawbridge shows as a rectangle with an icon from the catalog. */
+const PICTURED: Record<string, string> = {
+  cylinder: 'icon-database',
+  database: 'icon-database',
+  db: 'icon-database',
+  storage: 'icon-database',
+  datastore: 'icon-database',
+  cloud: 'icon-cloud',
+  person: 'icon-user',
+  user: 'icon-user',
+  actor: 'icon-user',
+  queue: 'icon-queue',
+  server: 'icon-server',
+};
+
 /** The shape a word means, e.g. `box` → `rectangle`; null when unknown. */
 export function shapeFor(value: unknown): string | null {
   if (typeof value !== 'string') return null;
@@ -44,7 +59,10 @@ export function shapeFor(value: unknown): string | null {
 export function shapeHint(value: unknown): string {
   const base = `shape must be one of ${SHAPES.join(', ')}`;
   const meant = shapeFor(value);
-  return meant && typeof value === 'string' ? `${base} — use ${meant} for ${/^[aeiou]/i.test(value) ? 'an' : 'a'} ${value}` : base;
+  if (meant && typeof value === 'string') return `${base} — use ${meant} for ${/^[aeiou]/i.test(value) ? 'an' : 'a'} ${value}`;
+  const icon = typeof value === 'string' ? PICTURED[normal(value)] : undefined;
+  if (icon) return `${base} — for a ${value}, use a rectangle with "icon": "${icon}" (or a product's own icon from the catalog)`;
+  return base;
 }
 
 const DIRECTION_SYNONYMS: Record<string, string> = {

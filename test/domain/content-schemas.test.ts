@@ -123,6 +123,7 @@ describe('every problem at once', () => {
   test('the hints for the usual mistakes', () => {
     const hint = (spec: unknown) => contentProblems('spec', spec, null, options)[0]?.hint;
     assert.match(hint({ nodes: [{ id: 'a', type: 'circle' }] })!, /use "shape".*use ellipse for a circle/);
+    assert.match(hint({ nodes: [{ id: 'a', shape: 'cylinder' }] })!, /a rectangle with "icon": "icon-database"/);
     assert.match(hint({ nodes: [{ id: 'a', text: 'A' }] })!, /"label"/);
     assert.match(hint({ nodes: [{ id: 'a', fill: '#fff' }] })!, /"backgroundColor"/);
     assert.match(hint({ nodes: [{ id: 'a', children: ['b'] }] })!, /set "parent" .* on each child/);
