@@ -68,7 +68,7 @@ await runBenchmark('mcp-transcript', async (dataDir) => {
         nodes: [
           { id: 'web', label: 'Web app', shape: 'rectangle' },
           { id: 'api', label: 'Orders API', shape: 'rectangle' },
-          { id: 'db', label: 'Orders DB', shape: 'ellipse' },
+          { id: 'db', label: 'Orders DB', shape: 'rectangle', icon: 'icon-database' },
         ],
         edges: [{ from: 'web', to: 'api' }, 'api -> db : SQL'],
       },
