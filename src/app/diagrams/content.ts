@@ -3,6 +3,7 @@
  * as supplied) or a spec (validated, then laid out in a scene worker), and the
  * rules every content write shares.
  */
+import { CONTENT_CODES } from '../../domain/problems.ts';
 import { isCatalogIcon } from '../../domain/icons/catalog.ts';
 import { MAX_SCENE_ELEMENTS, validateScene } from '../../domain/scene/validate.ts';
 import { generatedElementCount } from '../../domain/scene/from-spec.ts';
@@ -38,23 +39,8 @@ export const SCENE_HEAP_MB = 256;
 /** The errors work in a scene worker can end in beyond the job's own: too heavy, or no worker free. */
 export const SCENE_WORK_ERRORS = ['SCENE_TOO_LARGE', 'service_busy'] as const;
 
-/** The content-model codes a spec or scene can be refused with. */
-export const SPEC_CONTENT_ERRORS: ErrorCode[] = [
-  'INVALID_SPEC',
-  'UNSUPPORTED_VERSION',
-  'MISSING_NODE_ID',
-  'DUPLICATE_NODE_ID',
-  'UNKNOWN_SHAPE',
-  'UNKNOWN_ICON',
-  'DANGLING_EDGE',
-  'MALFORMED_SHORTHAND',
-  'MALFORMED_EDGE',
-  'SPEC_TOO_LARGE',
-  'ID_COLLISION',
-  'NOT_A_SCENE',
-  'BAD_LINK_SCHEME',
-  'SCENE_TOO_LARGE',
-];
+/** The content-model codes a spec or scene can be refused with (PROTO_KEY is listed for every body already). */
+export const SPEC_CONTENT_ERRORS: ErrorCode[] = CONTENT_CODES.filter((code) => code !== 'PROTO_KEY');
 
 /**
  * Runs work on a scene in a worker thread, off the event loop; a refusal there
