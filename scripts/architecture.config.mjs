@@ -35,7 +35,7 @@ export const forbidden = [
   },
   {
     name: 'app-allowed-layers',
-    comment: 'src/app (use cases) imports only domain, auth, store, workers, render, api, errors.ts and config.ts: never a transport (http, web, mcp, cli, admin, client) nor the composition root.',
+    comment: 'src/app (use cases) imports only domain, auth, store, workers, render, api, errors.ts and config.ts: never a transport (http, web, mcp, oauth, cli, admin, client) nor the composition root.',
     severity: 'error',
     from: { path: '^src/app/' },
     to: { path: '^src/', pathNot: ['^src/(app|domain|auth|store|workers|render|api)/', '^src/(errors|config)\\.ts$'] },
@@ -49,31 +49,31 @@ export const forbidden = [
   },
   {
     name: 'infrastructure-not-transports',
-    comment: 'src/store, src/auth, src/render and src/workers import neither a transport (http, web, mcp, cli, admin) nor src/app.',
+    comment: 'src/store, src/auth, src/render and src/workers import neither a transport (http, web, mcp, oauth, cli, admin) nor src/app.',
     severity: 'error',
     from: { path: '^src/(store|auth|render|workers)/' },
-    to: { path: '^src/(http|web|mcp|cli|admin|app)/' },
+    to: { path: '^src/(http|web|mcp|oauth|cli|admin|app)/' },
   },
   {
     name: 'edge-below-transports',
     comment: 'src/edge (what every HTTP transport shares: the error envelope, request checks, rate limits, logging) imports no transport, no use case and not the composition root.',
     severity: 'error',
     from: { path: '^src/edge/' },
-    to: { path: ['^src/(http|web|mcp|cli|admin|app)/', '^src/server\\.ts$'] },
+    to: { path: ['^src/(http|web|mcp|oauth|cli|admin|app)/', '^src/server\\.ts$'] },
   },
   {
     name: 'api-shapes-only',
     comment: 'src/api (the request and response shapes every client and server shares) imports no transport, no use case and not the composition root.',
     severity: 'error',
     from: { path: '^src/api/' },
-    to: { path: ['^src/(http|web|mcp|cli|admin|app|edge)/', '^src/server\\.ts$'] },
+    to: { path: ['^src/(http|web|mcp|oauth|cli|admin|app|edge)/', '^src/server\\.ts$'] },
   },
   {
     name: 'transports-apart',
-    comment: 'src/http, src/web, src/mcp and src/admin do not import one another: what two of them share lives in app, auth, store, render, workers or domain. Only the composition root (src/server.ts) wires them together.',
+    comment: 'src/http, src/web, src/mcp, src/oauth and src/admin do not import one another: what two of them share lives in app, auth, store, render, workers or domain. Only the composition root (src/server.ts) wires them together.',
     severity: 'error',
-    from: { path: '^src/(http|web|mcp|admin)/' },
-    to: { path: '^src/(http|web|mcp|admin)/', pathNot: '^src/$1/' },
+    from: { path: '^src/(http|web|mcp|oauth|admin)/' },
+    to: { path: '^src/(http|web|mcp|oauth|admin)/', pathNot: '^src/$1/' },
   },
 ];
 

@@ -29,6 +29,12 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The From of every message the service sends. */
   mailFrom: string;
+  /** How long an OAuth access token works. */
+  oauthAccessTokenTtlSeconds: number;
+  /** How long an OAuth refresh token works; each refresh issues a new one with a fresh lifetime. */
+  oauthRefreshTokenTtlSeconds: number;
+  /** OAuth client registrations an hour per client address. */
+  oauthRegistrationsPerHour: number;
 }
 
 function positiveInt(name: string, raw: string | undefined, fallback: number): number {
@@ -82,5 +88,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     smtpUrl,
     mailFrom: env.MAIL_FROM || `Drawbridge <no-reply@${new URL(publicUrl).hostname}>`,
+    oauthAccessTokenTtlSeconds: positiveInt('OAUTH_ACCESS_TOKEN_TTL_SECONDS', env.OAUTH_ACCESS_TOKEN_TTL_SECONDS, 3600),
+    oauthRefreshTokenTtlSeconds: positiveInt('OAUTH_REFRESH_TOKEN_TTL_SECONDS', env.OAUTH_REFRESH_TOKEN_TTL_SECONDS, 30 * 24 * 3600),
+    oauthRegistrationsPerHour: positiveInt('OAUTH_REGISTRATIONS_PER_HOUR', env.OAUTH_REGISTRATIONS_PER_HOUR, 20),
   };
 }

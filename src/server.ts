@@ -2,7 +2,8 @@
  * The composition root: builds the services (scene workers, renderer, rate
  * limits) over a store and settings, and mounts the transports on one
  * Fastify server: the REST API (src/http), the web app and public pages
- * (src/web) and the hosted MCP endpoint (src/mcp). Nothing else imports the
+ * (src/web), the hosted MCP endpoint (src/mcp) and the OAuth authorization
+ * server's endpoints (src/oauth). Nothing else imports the
  * transports; they meet only here.
  */
 import { randomUUID } from 'node:crypto';
@@ -10,6 +11,7 @@ import os from 'node:os';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppDeps, SceneWorkers, ServiceDeps } from './app/deps.ts';
 import { SCENE_HEAP_MB, SCENE_TIMEOUT_MS } from './app/diagrams/content.ts';
+import { createAuthorizationServer } from './app/oauth/authorization-server.ts';
 import { answerClientError, answerFrameworkError, clientLeft, incompleteRequest, toApiError } from './edge/errors.ts';
 import { loggerOptions } from './edge/logging.ts';
 import { pageRequestLimit } from './edge/page-limits.ts';
@@ -17,6 +19,7 @@ import { BODY_LIMIT_BYTES } from './edge/validate.ts';
 import { ApiError } from './errors.ts';
 import { apiPlugin } from './http/api.ts';
 import { mcpEndpoint } from './mcp/endpoint.ts';
+import { authorizationRoutes } from './oauth/authorization-routes.ts';
 import { Renderer } from './render/renderer.ts';
 import { webAssetsPlugin } from './web/assets.ts';
 import { publicPagePlugin } from './web/public-page.ts';
@@ -123,10 +126,13 @@ export async function buildServer(deps: AppDeps, options: BuildOptions = {}): Pr
     reply.code(404).send(new ApiError('not_found').toBody());
   });
 
+  const authorizationServer = await createAuthorizationServer(deps);
+
   await app.register(apiPlugin, { deps: services });
   await app.register(webAssetsPlugin);
   await app.register(publicPagePlugin, { deps: services, pageLimit });
-  await app.register(webAppPlugin, { deps: services, pageLimit });
+  await app.register(webAppPlugin, { deps: services, pageLimit, authorizationServer });
   await app.register(mcpEndpoint, { publicUrl: config.publicUrl });
+  await app.register(authorizationRoutes, { deps, provider: authorizationServer });
   return app;
 }

@@ -25,3 +25,8 @@ export function parseCapabilityList(text: string): Capability[] {
 export function legacyScope(capabilities: readonly Capability[]): 'read-write' | 'read' {
   return CAPABILITIES.every((c) => capabilities.includes(c)) ? 'read-write' : 'read';
 }
+
+/** The capabilities an OAuth scope string grants: each scope that names one, in canonical order; other scopes are ignored. */
+export function capabilitiesOfScope(scope: string | undefined): Capability[] {
+  return normaliseCapabilities((scope ?? '').split(' ').filter(isCapability));
+}

@@ -1,8 +1,10 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyPluginAsync } from 'fastify';
+import { mcpResourceMetadataUrl } from '../api/oauth-paths.ts';
 import { API_PREFIX } from '../api/paths.ts';
 import { bearerToken } from '../auth/token.ts';
 import { DrawbridgeClient } from '../client/client.ts';
+import { WWW_AUTHENTICATE } from '../edge/errors.ts';
 import { connectGuarded } from './argument-guard.ts';
 import { inProcessFetch } from './in-process-fetch.ts';
 import { createMcpServer } from './tools.ts';
@@ -10,7 +12,7 @@ import { createMcpServer } from './tools.ts';
 export const MCP_PATH = '/mcp';
 
 const AUTH_HELP =
-  'Send a valid Drawbridge token as the header "Authorization: Bearer <token>" (set it in this MCP server\'s entry in the client configuration); an operator mints tokens with `drawbridge-admin token mint`.';
+  'Send a valid Drawbridge token as the header "Authorization: Bearer <token>": connect through the MCP authorization flow (OAuth), or set a personal access token from Settings → API tokens in this MCP server\'s entry in the client configuration.';
 
 /** Headers of the authentication answer the caller also gets: rate-limit state, and Retry-After on a 429. */
 const FORWARDED_HEADERS = ['content-type', 'ratelimit', 'ratelimit-policy', 'retry-after'];
@@ -31,6 +33,7 @@ export interface McpEndpointOptions {
 }
 
 export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, options) => {
+  const publicUrl = (request: { protocol: string; host: string }) => options.publicUrl ?? `${request.protocol}://${request.host}`;
   app.post(MCP_PATH, async (request, reply) => {
     const fetch = inProcessFetch(app, { remoteAddress: request.ip, requestId: request.id });
     const authorization = request.headers.authorization;
@@ -40,7 +43,8 @@ export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, o
         const value = identity.headers.get(name);
         if (value !== null) reply.header(name, value);
       }
-      if (identity.status === 401) reply.header('www-authenticate', identity.headers.get('www-authenticate') ?? 'Bearer');
+      // The API's challenge plus where an MCP host finds how to get a token (RFC 9728), the same for every refused token.
+      if (identity.status === 401) reply.header('www-authenticate', `${WWW_AUTHENTICATE}, resource_metadata="${mcpResourceMetadataUrl(publicUrl(request))}"`);
       return reply.code(identity.status).send(await identity.text());
     }
     if (request.body === undefined) return reply.code(400).send(jsonRpcError(-32700, 'Parse error: empty body'));
@@ -53,7 +57,7 @@ export const mcpEndpoint: FastifyPluginAsync<McpEndpointOptions> = async (app, o
       maxRetries: 0,
     });
     // Where the web app is, for a result the API gives no editorUrl for: the public URL, else this server as the caller reached it.
-    const server = createMcpServer(client, { authHelp: AUTH_HELP, appUrl: options.publicUrl ?? `${request.protocol}://${request.host}` });
+    const server = createMcpServer(client, { authHelp: AUTH_HELP, appUrl: publicUrl(request) });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     const res = reply.raw;

@@ -163,6 +163,32 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
       }
     },
   },
+  '0006_oauth': {
+    // The OAuth authorization server's clients, grants, codes and tokens, shared by every instance on the database.
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('oauth_entries')
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('grant_id', 'text')
+        .addColumn('account_id', 'text')
+        .addColumn('client_id', 'text')
+        .addColumn('uid', 'text')
+        .addColumn('user_code', 'text')
+        .addColumn('expires_at', 'text')
+        .addColumn('consumed_at', 'integer')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('last_used_at', 'text')
+        .addPrimaryKeyConstraint('oauth_entries_pk', ['kind', 'key'])
+        .execute();
+      await db.schema.createIndex('oauth_entries_grant').on('oauth_entries').column('grant_id').execute();
+      await db.schema.createIndex('oauth_entries_uid').on('oauth_entries').columns(['kind', 'uid']).execute();
+      await db.schema.createIndex('oauth_entries_user_code').on('oauth_entries').columns(['kind', 'user_code']).execute();
+      await db.schema.createIndex('oauth_entries_account').on('oauth_entries').columns(['kind', 'account_id']).execute();
+      await db.schema.createIndex('oauth_entries_expiry').on('oauth_entries').column('expires_at').execute();
+    },
+  },
   };
 }
 

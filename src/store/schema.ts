@@ -117,6 +117,22 @@ export interface CommentsTable {
   resolved_reason: string | null;
 }
 
+/** The OAuth authorization server's artifacts (src/store/oauth.ts). */
+export interface OAuthEntriesTable {
+  kind: string;
+  key: string;
+  payload: string;
+  grant_id: string | null;
+  account_id: string | null;
+  client_id: string | null;
+  uid: string | null;
+  user_code: string | null;
+  expires_at: string | null;
+  consumed_at: number | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -130,4 +146,5 @@ export interface Database {
   comments: CommentsTable;
   sessions: SessionsTable;
   email_tokens: EmailTokensTable;
+  oauth_entries: OAuthEntriesTable;
 }

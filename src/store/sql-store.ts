@@ -5,6 +5,7 @@ import type { CommentStore } from './comments.ts';
 import type { DiagramStore } from './diagrams.ts';
 import type { FolderStore } from './folders.ts';
 import type { Engine } from './migrations.ts';
+import type { OAuthStore } from './oauth.ts';
 import type { OperationsStore } from './operations.ts';
 import type { PublicLinkStore } from './public-links.ts';
 import type { RateLimitStore } from './rate-limits.ts';
@@ -15,6 +16,7 @@ import { SqlAccounts } from './sql/accounts.ts';
 import { SqlComments } from './sql/comments.ts';
 import { diagramsShared, SqlDiagrams } from './sql/diagrams.ts';
 import { SqlFolders } from './sql/folders.ts';
+import { SqlOAuth } from './sql/oauth.ts';
 import { operationsQueries, SqlOperations } from './sql/operations.ts';
 import { SqlPublicLinks } from './sql/public-links.ts';
 import { MemoryRateLimits, PostgresRateLimits } from './sql/rate-limits.ts';
@@ -45,6 +47,7 @@ export class SqlStore implements Store {
   readonly sharing: SharingStore;
   readonly publicLinks: PublicLinkStore;
   readonly operations: OperationsStore;
+  readonly oauth: OAuthStore;
   private readonly bind: (scope: SqlScope) => StoreAggregates;
   private readonly onClose: () => Promise<void>;
 
@@ -69,6 +72,7 @@ export class SqlStore implements Store {
       sharing: new SqlSharing(scope),
       publicLinks: new SqlPublicLinks(scope),
       operations: new SqlOperations(scope, operations),
+      oauth: new SqlOAuth(scope),
     });
     const root = this.bind(rootScope(db, engine));
     this.accounts = root.accounts;
@@ -81,6 +85,7 @@ export class SqlStore implements Store {
     this.sharing = root.sharing;
     this.publicLinks = root.publicLinks;
     this.operations = root.operations;
+    this.oauth = root.oauth;
   }
 
   async transaction<T>(work: (tx: StoreAggregates) => Promise<T>): Promise<T> {

@@ -3,6 +3,7 @@ import type { CommentStore } from './comments.ts';
 import type { DiagramStore } from './diagrams.ts';
 import type { FolderStore } from './folders.ts';
 import type { Engine } from './migrations.ts';
+import type { OAuthStore } from './oauth.ts';
 import type { OperationsStore } from './operations.ts';
 import type { PublicLinkStore } from './public-links.ts';
 import type { RateLimitStore } from './rate-limits.ts';
@@ -24,6 +25,7 @@ export type {
   OwnedDiagramsQuery,
 } from './diagrams.ts';
 export type { FolderRecord, FolderStore } from './folders.ts';
+export type { OAuthCredential, OAuthEntry, OAuthGrantRecord, OAuthStore, StoredOAuthEntry } from './oauth.ts';
 export type { OperationsStore } from './operations.ts';
 export type { PublicLinkRecord, PublicLinkStore } from './public-links.ts';
 export type { RateLimitBudget, RateLimitStore } from './rate-limits.ts';
@@ -46,6 +48,7 @@ export interface StoreAggregates {
   readonly sharing: SharingStore;
   readonly publicLinks: PublicLinkStore;
   readonly operations: OperationsStore;
+  readonly oauth: OAuthStore;
 }
 
 /**

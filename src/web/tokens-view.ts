@@ -1,5 +1,6 @@
 /** The API tokens page: the mint form, a new token (shown once) and the list. Every stored value is escaped. */
 import { CAPABILITIES, type Capability } from '../auth/capabilities.ts';
+import type { ConnectedApplication } from '../app/oauth/manage-grants.ts';
 import { TOKEN_NAME_MAX_LENGTH } from '../app/tokens/mint-token.ts';
 import type { TokenRecord } from '../store/store.ts';
 import { escapeHtml } from './html.ts';
@@ -10,7 +11,7 @@ import { capabilityField, type ExpiryChoice } from './tokens-form.ts';
 export const TOKENS_PATH = '/app/settings/tokens';
 export const COPY_SCRIPT_PATH = `${TOKENS_PATH}/copy.js`;
 
-const CAPABILITY_HELP: Record<Capability, string> = {
+export const CAPABILITY_HELP: Record<Capability, string> = {
   read: 'list, get and render diagrams; list folders and icons',
   write: 'create diagrams and folders; rename, move, edit, regenerate, patch',
   publish: 'turn public links on and off, set their passwords',
@@ -47,6 +48,8 @@ export interface TokensPageModel {
   session: WebSession;
   publicUrl: string;
   tokens: TokenRecord[];
+  /** The applications connected through OAuth (the MCP authorization flow). */
+  applications: ConnectedApplication[];
   now: Date;
   /** A token minted by this request: its text appears here and nowhere else, ever. */
   minted?: { token: string; record: TokenRecord } | undefined;
@@ -126,6 +129,28 @@ ${tokens.map((t) => tokenRow(session, t, now)).join('\n')}
 </table>`;
 }
 
+export const grantRevokePath = (grantId: string) => `${TOKENS_PATH}/grants/${encodeURIComponent(grantId)}/revoke`;
+
+function applicationRow(session: WebSession, application: ConnectedApplication): string {
+  return `<tr data-grant-id="${escapeHtml(application.grantId)}">
+<td>${escapeHtml(application.name)}</td>
+<td>${application.capabilities.map((c) => escapeHtml(c)).join(', ') || '<span class="muted">none</span>'}</td>
+<td>${instant(application.createdAt, '')}</td>
+<td>${instant(application.lastUsedAt, 'never')}</td>
+<td><form method="post" action="${grantRevokePath(application.grantId)}">${csrfField(session)}<button type="submit" class="danger">Revoke</button></form></td>
+</tr>`;
+}
+
+function applicationTable(session: WebSession, applications: ConnectedApplication[]): string {
+  if (applications.length === 0) return '<p class="muted" id="no-connected-apps">No applications connected.</p>';
+  return `<table class="tokens oauth-grants">
+<thead><tr><th>Application</th><th>Capabilities</th><th>Connected</th><th>Last used</th><th></th></tr></thead>
+<tbody>
+${applications.map((a) => applicationRow(session, a)).join('\n')}
+</tbody>
+</table>`;
+}
+
 const STYLE = `<style>
 label.check { font-weight: normal; margin: .35rem 0; }
 fieldset { border: 1px solid var(--line); border-radius: 8px; margin: 1rem 0 0; padding: .5rem 1rem .75rem; background: #fff; }
@@ -152,6 +177,9 @@ ${model.minted ? mintedSection(model.minted, model.publicUrl) : ''}
 ${mintForm(session, model.form ?? EMPTY_MINT_FORM, model.problem ?? null)}
 <h2>Your tokens</h2>
 ${tokenTable(session, tokens, now)}
+<h2 id="connected-apps">Connected applications</h2>
+<p class="muted">Applications you allowed to use Drawbridge through the MCP authorization flow (OAuth), with the capabilities you granted. Revoking one stops its tokens on their next request.</p>
+${applicationTable(session, model.applications)}
 </main>`;
   return appPage('API tokens', body, { session, head: STYLE });
 }

@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { ServiceDeps } from '../app/deps.ts';
+import { listConnectedApplications, revokeConnectedApplication } from '../app/oauth/manage-grants.ts';
 import { listTokens, revokeOwnToken } from '../app/tokens/manage-tokens.ts';
 import { mintToken } from '../app/tokens/mint-token.ts';
 import { CAPABILITIES } from '../auth/capabilities.ts';
@@ -18,8 +19,8 @@ export const tokensPlugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (ap
 
   app.get(TOKENS_PATH, async (request, reply) => {
     const session = requireSession(request);
-    const tokens = await listTokens(deps, session);
-    return sendPage(reply, 200, tokensPage({ session, publicUrl: config.publicUrl, tokens, now: deps.now() }));
+    const [tokens, applications] = await Promise.all([listTokens(deps, session), listConnectedApplications(deps, session)]);
+    return sendPage(reply, 200, tokensPage({ session, publicUrl: config.publicUrl, tokens, applications, now: deps.now() }));
   });
 
   app.post(TOKENS_PATH, async (request, reply) => {
@@ -31,18 +32,18 @@ export const tokensPlugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (ap
     // outlive the owner taking the account back (by verifying or resetting the password).
     const read = session.user.emailVerified ? readMintForm(form, now) : { ok: false as const, problem: UNVERIFIED_MINT_PROBLEM };
     if (!read.ok) {
-      const tokens = await listTokens(deps, session);
+      const [tokens, applications] = await Promise.all([listTokens(deps, session), listConnectedApplications(deps, session)]);
       const values = {
         name: form.name ?? '',
         capabilities: CAPABILITIES.filter((c) => form[capabilityField(c)] !== undefined),
         expires: (EXPIRY_CHOICES as readonly string[]).includes(form.expires ?? '') ? (form.expires as ExpiryChoice) : EMPTY_MINT_FORM.expires,
         expiresOn: form.expiresOn ?? '',
       };
-      return sendPage(reply, 400, tokensPage({ session, publicUrl: config.publicUrl, tokens, now, form: values, problem: read.problem }));
+      return sendPage(reply, 400, tokensPage({ session, publicUrl: config.publicUrl, tokens, applications, now, form: values, problem: read.problem }));
     }
     const minted = await mintToken(deps, { userId: session.user.id, ...read.choice, now });
-    const tokens = await listTokens(deps, session);
-    return sendPage(reply, 200, tokensPage({ session, publicUrl: config.publicUrl, tokens, now, minted }));
+    const [tokens, applications] = await Promise.all([listTokens(deps, session), listConnectedApplications(deps, session)]);
+    return sendPage(reply, 200, tokensPage({ session, publicUrl: config.publicUrl, tokens, applications, now, minted }));
   });
 
   // Someone else's token id is the same 404 as an unknown one, and nothing changes.
@@ -50,6 +51,14 @@ export const tokensPlugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (ap
     const session = requireSession(request);
     verifyCsrf(request, session, config.publicUrl);
     await revokeOwnToken(deps, session, request.params.id);
+    return reply.redirect(TOKENS_PATH, 303);
+  });
+
+  // Disconnects an application: its grant and every token of it go; someone else's grant is the same 404 as an unknown one.
+  app.post<{ Params: { id: string } }>(`${TOKENS_PATH}/grants/:id/revoke`, async (request, reply) => {
+    const session = requireSession(request);
+    verifyCsrf(request, session, config.publicUrl);
+    await revokeConnectedApplication(deps, session, request.params.id);
     return reply.redirect(TOKENS_PATH, 303);
   });
 

@@ -5,6 +5,7 @@
  * here is session-based (session.ts); the REST API and /mcp stay bearer-only.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import type Provider from 'oidc-provider';
 import type { ServiceDeps } from '../app/deps.ts';
 import { purgeExpired } from '../app/operations/operations.ts';
 import { clientLeft, incompleteRequest, requestPath, toApiError } from '../edge/errors.ts';
@@ -17,6 +18,7 @@ import { dashboardRoutes } from './dashboard/routes.ts';
 import { editorRoutes } from './editor/editor-routes.ts';
 import { SignInRequired, sessionPlugin } from './session.ts';
 import { accountsPlugin } from './accounts/plugin.ts';
+import { consentRoutes } from './oauth-consent.ts';
 import { tokensPlugin } from './tokens.ts';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
@@ -28,9 +30,11 @@ export interface WebDeps {
   deps: ServiceDeps;
   /** The per-address budget of the pages anyone can reach (the account pages, here). */
   pageLimit: PageRequestLimit;
+  /** The OAuth authorization server, whose consent page this app serves. */
+  authorizationServer: Provider;
 }
 
-export const webAppPlugin: FastifyPluginAsync<WebDeps> = async (app, { deps, pageLimit }) => {
+export const webAppPlugin: FastifyPluginAsync<WebDeps> = async (app, { deps, pageLimit, authorizationServer }) => {
   await app.register(sessionPlugin, { deps });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -74,4 +78,5 @@ export const webAppPlugin: FastifyPluginAsync<WebDeps> = async (app, { deps, pag
   await app.register(dashboardRoutes, { deps });
   await app.register(accountsPlugin, { deps, pageLimit });
   await app.register(tokensPlugin, { deps });
+  await app.register(consentRoutes, { deps, authorizationServer });
 };

@@ -24,6 +24,9 @@ async function connect(token: string | null): Promise<Client> {
   return client;
 }
 
+/** The API's challenge plus the MCP endpoint's protected-resource metadata (PUBLIC_URL is the harness's). */
+const MCP_CHALLENGE = 'Bearer realm="drawbridge", error="invalid_token", resource_metadata="http://drawbridge.test/.well-known/oauth-protected-resource/mcp"';
+
 function json(result: unknown): any {
   const content = (result as { content: Array<{ type: string; text: string }> }).content;
   return JSON.parse(content[0]!.text);
@@ -144,10 +147,10 @@ describe('hosted MCP at /mcp with a read+write token', () => {
 });
 
 describe('hosted MCP authentication', () => {
-  test('without a token: 401 with the API envelope and the API\'s WWW-Authenticate', async () => {
+  test('without a token: 401 with the API envelope and the API\'s WWW-Authenticate naming the resource metadata', async () => {
     const res = await post({});
     assert.equal(res.status, 401);
-    assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="drawbridge", error="invalid_token"');
+    assert.equal(res.headers.get('www-authenticate'), MCP_CHALLENGE);
     assert.equal((await res.json()).error, 'unauthorized');
     await assert.rejects(connect(null), /401|unauthorized/i);
   });
@@ -165,7 +168,7 @@ describe('hosted MCP authentication', () => {
     }
     const res = await post({ authorization: `Bearer ${user.token}` });
     assert.equal(res.status, 401);
-    assert.equal(res.headers.get('www-authenticate'), 'Bearer realm="drawbridge", error="invalid_token"');
+    assert.equal(res.headers.get('www-authenticate'), MCP_CHALLENGE);
     assert.equal((await res.json()).error, 'unauthorized');
   });
 

@@ -1,0 +1,122 @@
+/**
+ * The OAuth 2.1 authorization server, built on oidc-provider (a certified
+ * implementation; nothing of the protocol is written here): dynamic client
+ * registration, authorization code with PKCE (S256 only), refresh tokens with
+ * rotation, revocation and resource indicators. Its storage is the store
+ * (StoreAdapter), its keys are kept in the database, and the person's sign-in
+ * and consent are the web app's (the interaction URL is the consent page).
+ * OpenID Connect extras (userinfo, logout) are off: it issues no ID tokens.
+ */
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import Provider, { errors, type Configuration, type JWK } from 'oidc-provider';
+import { interactionPath, OAUTH_PATHS, serviceResources } from '../../api/oauth-paths.ts';
+import { CAPABILITIES } from '../../auth/capabilities.ts';
+import type { AppDeps } from '../deps.ts';
+import { StoreAdapter } from './adapter.ts';
+
+/** What each capability scope lets a client do, shown on the consent page and in the metadata. */
+export const RESOURCE_SCOPE = CAPABILITIES.join(' ');
+
+const GRANT_TTL_SECONDS = 10 * 365 * 24 * 60 * 60;
+
+interface StoredKeys {
+  signing: JWK;
+  cookies: string[];
+}
+
+/** The signing key and cookie keys, made on first start and kept in the database, so that every instance uses the same. */
+async function loadKeys(deps: AppDeps): Promise<StoredKeys> {
+  const text = await deps.store.oauth.secret('keys', () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const signing = { ...(privateKey.export({ format: 'jwk' }) as JWK), use: 'sig', alg: 'RS256', kid: randomBytes(8).toString('hex') };
+    return JSON.stringify({ signing, cookies: [randomBytes(32).toString('base64url')] } satisfies StoredKeys);
+  });
+  return JSON.parse(text) as StoredKeys;
+}
+
+/** Builds the authorization server for this service (its issuer is PUBLIC_URL). */
+export async function createAuthorizationServer(deps: AppDeps): Promise<Provider> {
+  const { config } = deps;
+  const keys = await loadKeys(deps);
+  const resources = serviceResources(config.publicUrl);
+
+  const configuration: Configuration = {
+    adapter: (kind: string) => new StoreAdapter(kind, deps),
+    jwks: { keys: [keys.signing] },
+    cookies: {
+      keys: keys.cookies,
+      long: { signed: true, sameSite: 'lax' },
+      short: { signed: true, sameSite: 'lax' },
+    },
+    routes: {
+      authorization: OAUTH_PATHS.authorization,
+      token: OAUTH_PATHS.token,
+      registration: OAUTH_PATHS.registration,
+      revocation: OAUTH_PATHS.revocation,
+      jwks: OAUTH_PATHS.jwks,
+    },
+    responseTypes: ['code'],
+    scopes: ['offline_access'],
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      id_token_signed_response_alg: 'RS256',
+    },
+    clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true, initialAccessToken: false },
+      revocation: { enabled: true },
+      userinfo: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        // Without a resource parameter, a token is for the MCP endpoint.
+        defaultResource: async (_ctx, _client, oneOf) => oneOf ?? resources.mcp,
+        useGrantedResource: async () => true,
+        getResourceServerInfo: async (_ctx, resource) => {
+          if (!resources.all.includes(resource)) throw new errors.InvalidTarget();
+          return { scope: RESOURCE_SCOPE, audience: resource, accessTokenFormat: 'opaque', accessTokenTTL: config.oauthAccessTokenTtlSeconds };
+        },
+      },
+    },
+    interactions: { url: async (_ctx, interaction) => interactionPath(interaction.uid) },
+    // Every authorization asks the person: a grant is only ever the one their consent just made.
+    loadExistingGrant: async (ctx) => {
+      const grantId = ctx.oidc.result?.consent?.grantId;
+      return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+    },
+    findAccount: async (_ctx, id) => {
+      const user = await deps.store.accounts.findById(id);
+      return user ? { accountId: user.id, claims: async () => ({ sub: user.id }) } : undefined;
+    },
+    // Refresh tokens for every client registered for them, without the OpenID offline_access dance.
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: () => true,
+    expiresWithSession: async () => false,
+    clientBasedCORS: (_ctx, origin, client) => (client.redirectUris ?? []).some((uri) => URL.canParse(uri) && new URL(uri).origin === origin),
+    ttl: {
+      AccessToken: () => config.oauthAccessTokenTtlSeconds,
+      AuthorizationCode: () => 60,
+      RefreshToken: () => config.oauthRefreshTokenTtlSeconds,
+      Interaction: () => 60 * 60,
+      Session: () => 60 * 60,
+      // A grant lasts until revoked (ten years stand for that); its tokens expire on their own.
+      Grant: () => GRANT_TTL_SECONDS,
+    },
+  };
+  const provider = new Provider(config.publicUrl, configuration);
+  // Behind a trusted proxy, believe its X-Forwarded-Proto about HTTPS (the cookies are Secure then).
+  provider.proxy = config.trustProxy !== false;
+  // The metadata names the capability scopes, which are the resources' (oidc-provider lists only its own).
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.oidc?.route === 'discovery' && ctx.body && typeof ctx.body === 'object') {
+      (ctx.body as Record<string, unknown>).scopes_supported = [...CAPABILITIES, 'offline_access'];
+    }
+  });
+  return provider;
+}

@@ -1,0 +1,76 @@
+/**
+ * The OAuth endpoints on the service's origin: the authorization server's
+ * (oidc-provider's, handed the raw request) and the protected-resource
+ * metadata of the API and the MCP endpoint (RFC 9728). The consent page the
+ * authorization server sends people to is the web app's.
+ */
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+import { API_PREFIX } from '../api/paths.ts';
+import { MCP_RESOURCE_PATH, OAUTH_PATHS, serviceResources } from '../api/oauth-paths.ts';
+import { CAPABILITIES } from '../auth/capabilities.ts';
+import type { AppDeps } from '../app/deps.ts';
+import { consumeOrWait } from '../edge/rate-limit.ts';
+import { ApiError } from '../errors.ts';
+
+export interface AuthorizationRoutesOptions {
+  deps: AppDeps;
+  provider: Provider;
+}
+
+const HOUR_SECONDS = 3600;
+
+function protectedResourceMetadata(publicUrl: string, resource: string) {
+  return {
+    resource,
+    authorization_servers: [publicUrl],
+    scopes_supported: [...CAPABILITIES],
+    bearer_methods_supported: ['header'],
+    resource_name: 'Drawbridge',
+  };
+}
+
+export const authorizationRoutes: FastifyPluginAsync<AuthorizationRoutesOptions> = async (app, { deps, provider }) => {
+  const { publicUrl } = deps.config;
+  const resources = serviceResources(publicUrl);
+  const handle = provider.callback();
+  const registrations = deps.store.rateLimits.limiter({
+    keyPrefix: 'oauth-register',
+    points: deps.config.oauthRegistrationsPerHour,
+    duration: HOUR_SECONDS,
+  });
+
+  // oidc-provider reads the body itself: leave the request stream unread.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+
+  const toProvider = (request: FastifyRequest, reply: FastifyReply, url = request.raw.url) => {
+    reply.hijack();
+    reply.raw.setHeader('x-request-id', request.id);
+    request.raw.url = url;
+    handle(request.raw, reply.raw);
+  };
+
+  // RFC 8414's address for the document oidc-provider serves as OpenID discovery.
+  app.get(OAUTH_PATHS.authorizationServerMetadata, async (request, reply) => toProvider(request, reply, OAUTH_PATHS.openidConfiguration));
+  app.get(OAUTH_PATHS.openidConfiguration, async (request, reply) => toProvider(request, reply));
+
+  app.route({
+    method: ['GET', 'POST', 'OPTIONS', 'DELETE', 'PUT'],
+    url: '/oauth/*',
+    handler: async (request, reply) => {
+      if (request.method === 'POST' && request.url.split('?')[0] === OAUTH_PATHS.registration) {
+        // Registration is open to anyone, so it is counted per address (across instances on PostgreSQL).
+        const wait = await consumeOrWait(registrations, request.ip);
+        if (wait !== null) {
+          throw new ApiError('rate_limited', `too many client registrations from this address; retry in ${wait} s`, { 'retry-after': String(wait) });
+        }
+      }
+      return toProvider(request, reply);
+    },
+  });
+
+  app.get(OAUTH_PATHS.protectedResourceMetadata, async () => protectedResourceMetadata(publicUrl, resources.service));
+  app.get(`${OAUTH_PATHS.protectedResourceMetadata}${MCP_RESOURCE_PATH}`, async () => protectedResourceMetadata(publicUrl, resources.mcp));
+  app.get(`${OAUTH_PATHS.protectedResourceMetadata}${API_PREFIX}`, async () => protectedResourceMetadata(publicUrl, resources.api));
+};
