@@ -6,6 +6,7 @@ import { diagramListsContract } from './diagram-lists.ts';
 import { diagramsContract } from './diagrams.ts';
 import { contractContext } from './fixtures.ts';
 import { foldersContract } from './folders.ts';
+import { oauthContract } from './oauth.ts';
 import { operationsContract } from './operations.ts';
 import { publicLinksContract } from './public-links.ts';
 import { rateLimitsContract } from './rate-limits.ts';
@@ -34,5 +35,6 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
     publicLinksContract(context);
     unitOfWorkContract(context);
     rateLimitsContract(context);
+    oauthContract(context);
   });
 }
