@@ -59,7 +59,7 @@ async function register(base: string, metadata: Record<string, unknown> = {}): P
   return fetch(`${base}/oauth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'Test <Agent>', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], ...metadata }),
+    body: JSON.stringify({ client_name: 'Test <Agent>', redirect_uris: [REDIRECT_URI], scope: 'read write publish delete', token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], ...metadata }),
   });
 }
 

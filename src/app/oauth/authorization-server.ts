@@ -56,7 +56,8 @@ export async function createAuthorizationServer(deps: AppDeps): Promise<Provider
       jwks: OAUTH_PATHS.jwks,
     },
     responseTypes: ['code'],
-    scopes: ['offline_access'],
+    // The capabilities are the resources' scopes; listed here too so a client may register with them (RFC 7591 `scope`).
+    scopes: ['openid', 'offline_access', ...CAPABILITIES],
     clientDefaults: {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
@@ -68,7 +69,8 @@ export async function createAuthorizationServer(deps: AppDeps): Promise<Provider
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true, initialAccessToken: false },
-      revocation: { enabled: true },
+      // Only the client a token was issued to may revoke it; another gets the usual 200 and nothing happens.
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
@@ -111,12 +113,5 @@ export async function createAuthorizationServer(deps: AppDeps): Promise<Provider
   const provider = new Provider(config.publicUrl, configuration);
   // Behind a trusted proxy, believe its X-Forwarded-Proto about HTTPS (the cookies are Secure then).
   provider.proxy = config.trustProxy !== false;
-  // The metadata names the capability scopes, which are the resources' (oidc-provider lists only its own).
-  provider.use(async (ctx, next) => {
-    await next();
-    if (ctx.oidc?.route === 'discovery' && ctx.body && typeof ctx.body === 'object') {
-      (ctx.body as Record<string, unknown>).scopes_supported = [...CAPABILITIES, 'offline_access'];
-    }
-  });
   return provider;
 }

@@ -97,11 +97,14 @@ export async function approveConsent(
     if (capabilities.length > 0) grant.addResourceScope(resource, capabilities.join(' '));
     if (refused.length > 0) grant.rejectResourceScope(resource, refused.join(' '));
   }
-  // The OpenID scopes a client may ask for too (offline_access, openid) need no choice of the person's.
+  // The capabilities are authorization-server scopes too (clients register with them): the same answer there,
+  // and the OpenID scopes a client may add (offline_access, openid) need no choice of the person's.
   const oidcScopes = String(interaction.params.scope ?? '')
     .split(' ')
     .filter((s) => s === 'openid' || s === 'offline_access');
-  if (oidcScopes.length > 0) grant.addOIDCScope(oidcScopes.join(' '));
+  const granted = [...oidcScopes, ...capabilities];
+  if (granted.length > 0) grant.addOIDCScope(granted.join(' '));
+  if (refused.length > 0) grant.rejectOIDCScope(refused.join(' '));
   const grantId = await grant.save();
   return provider.interactionResult(exchange.req, exchange.res, { login: { accountId: caller.user.id }, consent: { grantId } }, { mergeWithLastSubmission: false });
 }
