@@ -16,7 +16,9 @@ export function setApiEnabled(deps: Pick<StoreDeps, 'store'>, enabled: boolean):
   return deps.store.operations.setApiEnabled(enabled);
 }
 
-/** Deletes expired sessions and emailed links. */
-export function purgeExpired(deps: StoreDeps) {
-  return deps.store.operations.purgeExpired(deps.now().toISOString());
+/** Deletes expired sessions, emailed links and OAuth codes, tokens and interactions. */
+export async function purgeExpired(deps: StoreDeps): Promise<{ sessions: number; emailTokens: number; oauthEntries: number }> {
+  const now = deps.now().toISOString();
+  const [purged, oauthEntries] = await Promise.all([deps.store.operations.purgeExpired(now), deps.store.oauth.purgeExpired(now)]);
+  return { ...purged, oauthEntries };
 }
