@@ -70,7 +70,12 @@ export const authorizationRoutes: FastifyPluginAsync<AuthorizationRoutesOptions>
     },
   });
 
-  app.get(OAUTH_PATHS.protectedResourceMetadata, async () => protectedResourceMetadata(publicUrl, resources.service));
-  app.get(`${OAUTH_PATHS.protectedResourceMetadata}${MCP_RESOURCE_PATH}`, async () => protectedResourceMetadata(publicUrl, resources.mcp));
-  app.get(`${OAUTH_PATHS.protectedResourceMetadata}${API_PREFIX}`, async () => protectedResourceMetadata(publicUrl, resources.api));
+  // Public documents: MCP hosts running in a browser read them across origins.
+  for (const [path, resource] of [
+    [OAUTH_PATHS.protectedResourceMetadata, resources.service],
+    [`${OAUTH_PATHS.protectedResourceMetadata}${MCP_RESOURCE_PATH}`, resources.mcp],
+    [`${OAUTH_PATHS.protectedResourceMetadata}${API_PREFIX}`, resources.api],
+  ] as const) {
+    app.get(path, async (_request, reply) => reply.header('access-control-allow-origin', '*').send(protectedResourceMetadata(publicUrl, resource)));
+  }
 };

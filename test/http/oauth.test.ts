@@ -206,6 +206,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
         for (const [path, resource] of [['', base], ['/mcp', `${base}/mcp`], ['/api/v1', `${base}/api/v1`]] as const) {
           const res = await fetch(`${base}/.well-known/oauth-protected-resource${path}`);
           assert.equal(res.status, 200);
+          assert.equal(res.headers.get('access-control-allow-origin'), '*');
           const doc = await res.json();
           assert.equal(doc.resource, resource);
           assert.deepEqual(doc.authorization_servers, [base]);
