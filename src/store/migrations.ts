@@ -177,7 +177,7 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
         .addColumn('uid', 'text')
         .addColumn('user_code', 'text')
         .addColumn('expires_at', 'text')
-        .addColumn('consumed_at', 'integer')
+        .addColumn('consumed_at', 'bigint')
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('last_used_at', 'text')
         .addPrimaryKeyConstraint('oauth_entries_pk', ['kind', 'key'])
