@@ -163,7 +163,7 @@ export function buildOpenApiDocument(routes: readonly RouteDef[], serverUrl: str
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'A personal access token, drw_pat_…' } },
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'A personal access token (drw_pat_…), or an OAuth access token from this service\'s authorization server (/.well-known/oauth-authorization-server)' } },
       schemas: components(paths),
     },
     paths,
