@@ -20,6 +20,21 @@ export interface AuthorizationRoutesOptions {
 
 const HOUR_SECONDS = 3600;
 
+/**
+ * The CORS preflight of the endpoints a client running in a browser posts to
+ * (token, revocation, registration): any origin may, as a public client in a
+ * page must. The answer to the POST itself carries the provider's CORS headers.
+ */
+function preflight(reply: FastifyReply) {
+  return reply
+    .code(204)
+    .header('access-control-allow-origin', '*')
+    .header('access-control-allow-methods', 'POST')
+    .header('access-control-allow-headers', 'authorization, content-type')
+    .header('access-control-max-age', '3600')
+    .send();
+}
+
 function protectedResourceMetadata(publicUrl: string, resource: string) {
   return {
     resource,
@@ -55,11 +70,23 @@ export const authorizationRoutes: FastifyPluginAsync<AuthorizationRoutesOptions>
   app.get(OAUTH_PATHS.authorizationServerMetadata, async (request, reply) => toProvider(request, reply, OAUTH_PATHS.openidConfiguration));
   app.get(OAUTH_PATHS.openidConfiguration, async (request, reply) => toProvider(request, reply));
 
+  // Only the paths oidc-provider serves are handed to it; any other /oauth/… is the service's own 404.
+  const forward = async (request: FastifyRequest, reply: FastifyReply) => (request.method === 'OPTIONS' ? preflight(reply) : toProvider(request, reply));
+  const protocolRoutes: Array<[string, Array<'GET' | 'POST' | 'OPTIONS'>]> = [
+    [OAUTH_PATHS.authorization, ['GET']],
+    // Where the consent page sends the browser back to resume the authorization request.
+    [`${OAUTH_PATHS.authorization}/:uid`, ['GET']],
+    [OAUTH_PATHS.token, ['POST', 'OPTIONS']],
+    [OAUTH_PATHS.revocation, ['POST', 'OPTIONS']],
+    [OAUTH_PATHS.jwks, ['GET']],
+  ];
+  for (const [url, method] of protocolRoutes) app.route({ method, url, handler: forward });
   app.route({
-    method: ['GET', 'POST', 'OPTIONS', 'DELETE', 'PUT'],
-    url: '/oauth/*',
+    method: ['POST', 'OPTIONS'],
+    url: OAUTH_PATHS.registration,
     handler: async (request, reply) => {
-      if (request.method === 'POST' && request.url.split('?')[0] === OAUTH_PATHS.registration) {
+      if (request.method === 'OPTIONS') return preflight(reply);
+      if (request.method === 'POST') {
         // Registration is open to anyone, so it is counted per address (across instances on PostgreSQL).
         const wait = await consumeOrWait(registrations, request.ip);
         if (wait !== null) {

@@ -46,6 +46,7 @@ import { prepareWebAssets, webAssetsHash } from '../../src/web/assets.ts';
 import { type Engine, type ListeningHarness, sceneOf, startHarness, type TestUser } from '../helpers/harness.ts';
 import { skipWithoutPostgres } from '../helpers/postgres.ts';
 import { signIn } from '../helpers/web-session.ts';
+import { OAUTH_PATHS } from '../../src/api/oauth-paths.ts';
 
 // Merged into the global configuration: replacing it would drop the fixed seed of fast-check-seed.ts.
 fc.configureGlobal({ ...fc.readConfigureGlobal(), includeErrorInReport: true });
@@ -1073,6 +1074,18 @@ function assertEnvelope(body: unknown, status: number, what: string): void {
   if ('message' in envelope) assert.equal(typeof envelope.message, 'string', `${what}: message is text`);
 }
 
+/** The OAuth endpoints whose refusals the OAuth specifications define (RFC 6749 §5.2, RFC 7591 §3.2.2, RFC 7009 §2.2.1). */
+const OAUTH_PROTOCOL_PATHS = new Set<string>([OAUTH_PATHS.token, OAUTH_PATHS.registration, OAUTH_PATHS.revocation]);
+
+/** An OAuth error response: `error` a code of printable ASCII without `"` or `\`, an optional description, nothing else. */
+function assertOAuthError(body: unknown, what: string): void {
+  assert.ok(typeof body === 'object' && body !== null && !Array.isArray(body), `${what}: the refusal is a JSON object`);
+  const error = body as Record<string, unknown>;
+  assert.ok(typeof error.error === 'string' && /^[\x20\x21\x23-\x5B\x5D-\x7E]+$/.test(error.error), `${what}: an OAuth error code`);
+  assert.deepEqual(Object.keys(error).filter((key) => !['error', 'error_description', 'error_uri'].includes(key)), [], `${what}: only the OAuth error fields`);
+  if ('error_description' in error) assert.equal(typeof error.error_description, 'string', `${what}: error_description is text`);
+}
+
 /** The rules every exchange keeps, whatever was sent. */
 function assertWellAnswered(wire: WireRequest, answer: Answer | null): void {
   const what = `${wire.method} ${describeWire(wire)} → ${answer ? `${answer.status} ${answer.body.toString('utf8').slice(0, 300)}` : 'no answer'}`;
@@ -1097,6 +1110,9 @@ function assertWellAnswered(wire: WireRequest, answer: Answer | null): void {
   if (json !== undefined && path.replace(/\/+$/, '') === '/mcp' && typeof json === 'object' && json !== null && 'jsonrpc' in json) {
     const error = (json as { error?: { code?: unknown; message?: unknown } }).error;
     assert.ok(error && Number.isInteger(error.code) && typeof error.message === 'string', `a JSON-RPC error: ${what}`);
+  } else if (json !== undefined && OAUTH_PROTOCOL_PATHS.has(path.replace(/\/+$/, '')) && !(typeof json === 'object' && json !== null && 'message' in json)) {
+    // The OAuth server's own refusal; the service's envelope (a wrong method, malformed HTTP, the registration limit) is checked below.
+    assertOAuthError(json, what);
   } else if (json !== undefined) {
     assertEnvelope(json, answer.status, what);
   } else {
