@@ -40,6 +40,15 @@ function setup() {
       sync.changed(editor);
       await settle();
     },
+    /** A change in the editor, not yet saved. */
+    localChange() {
+      version += 1;
+      sync.changed(editor);
+    },
+    /** Someone else wrote revision `n`, not announced yet. */
+    serverWrote(n: number) {
+      revision = n;
+    },
   };
 }
 
@@ -75,4 +84,17 @@ test('the announcement of the revision the editor already shows does nothing', a
   await settle();
   assert.deepEqual(s.requests, ['PUT /app/api/diagrams/d/scene']);
   assert.equal(s.states.at(-1), 'saved');
+});
+
+test("showing the server's version on request (after a restore) drops an unsaved local change without calling it a conflict", async () => {
+  const s = setup();
+  await s.edit();
+  s.localChange();
+  s.serverWrote(5);
+  await s.sync.showLatest({ kind: 'restored' });
+  await settle();
+  assert.deepEqual(s.requests, ['PUT /app/api/diagrams/d/scene', 'GET /app/api/diagrams/d'], 'the local change was not saved over the restore');
+  assert.equal(s.states.at(-1), 'restored');
+  assert.equal(s.sync.basedOn(), at(5));
+  assert.equal(s.sync.hasUnsavedWork(), false);
 });

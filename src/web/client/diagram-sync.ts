@@ -37,6 +37,8 @@ export type SaveState =
   | { kind: 'reloaded' }
   /** Our change was refused because the diagram had moved on; the editor shows the newer version. */
   | { kind: 'conflict' }
+  /** An earlier revision was restored from the history panel; the editor shows it. */
+  | { kind: 'restored' }
   /** A save or reload failed for a reason that may pass (network, server busy); it is retried. */
   | { kind: 'retrying'; message: string }
   /** A save was refused for a reason retrying cannot fix (signed out, too large, no access). */
@@ -76,7 +78,8 @@ export async function fetchDiagram(diagramId: string, fetchFn: typeof fetch = fe
   return (await response.json()) as DiagramDocument;
 }
 
-async function responseError(response: Response): Promise<ResponseError> {
+/** A refused request as an error: its status, and the code and message of the app's JSON error when there is one. */
+export async function responseError(response: Response): Promise<ResponseError> {
   let code: string | undefined;
   let message = `${response.status} ${response.statusText}`;
   try {
@@ -109,6 +112,8 @@ export class DiagramSync {
   /** The newest revision the server announced. */
   private announcedUpdatedAt: string | null = null;
   private saveRequested = false;
+  /** A request to show the server's current version whatever the editor holds (`showLatest`). */
+  private latestRequested: { after: SaveState; settled: () => void } | null = null;
   private debounceTimer: ReturnType<typeof setTimeout> | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private pumping = false;
@@ -170,6 +175,26 @@ export class DiagramSync {
     void this.pump();
   }
 
+  /** The revision the editor's content is based on: the one a restore from the editor expects to replace. */
+  basedOn(): string | null {
+    return this.baseUpdatedAt;
+  }
+
+  /**
+   * Shows the server's current version, dropping whatever the editor holds
+   * (the person chose to replace it: a restore from the history panel), then
+   * reports `after`. Runs in turn with saves and reloads; settles once done,
+   * or once it failed (the sync then retries as after any failed step).
+   */
+  showLatest(after: SaveState): Promise<void> {
+    return new Promise((settled) => {
+      if (this.stopped || this.editor === null) return settled();
+      this.latestRequested?.settled();
+      this.latestRequested = { after, settled };
+      void this.pump();
+    });
+  }
+
   /** The server said the diagram is gone (deleted, or no longer shared with this user): nothing more can be saved. */
   gone(): void {
     this.setState({ kind: 'failed', message: 'this diagram was deleted or is no longer shared with you' });
@@ -178,6 +203,8 @@ export class DiagramSync {
 
   stop(): void {
     this.stopped = true;
+    this.latestRequested?.settled();
+    this.latestRequested = null;
     if (this.debounceTimer) clearTimeout(this.debounceTimer);
     if (this.retryTimer) clearTimeout(this.retryTimer);
   }
@@ -204,6 +231,15 @@ export class DiagramSync {
     this.pumping = true;
     try {
       while (!this.stopped) {
+        if (this.latestRequested) {
+          const { after, settled } = this.latestRequested;
+          this.latestRequested = null;
+          this.saveRequested = false;
+          const done = await this.step(() => this.reload(after, { dropLocalChanges: true }));
+          settled();
+          if (!done) break;
+          continue;
+        }
         // Local changes go first, even when the server moved on: the save then
         // answers 409 and the user is told their change conflicted.
         if ((this.saveRequested || this.remoteMovedOn()) && this.isDirty()) {
@@ -267,12 +303,16 @@ export class DiagramSync {
     else this.setState({ kind: 'saved' });
   }
 
-  /** Shows the server's current version in the editor; `after` is the state to report. */
-  private async reload(after: SaveState): Promise<void> {
+  /**
+   * Shows the server's current version in the editor; `after` is the state to
+   * report. A local change it replaces is a conflict, unless the person chose
+   * to drop local changes.
+   */
+  private async reload(after: SaveState, { dropLocalChanges = false } = {}): Promise<void> {
     const latest = await fetchDiagram(this.options.diagramId, this.options.fetch);
     const editor = this.editor!;
     // A change made while the newer version was on its way is lost with it: say so.
-    const lostLocalChange = this.isDirty();
+    const lostLocalChange = !dropLocalChanges && this.isDirty();
     editor.replaceElements(latest.scene.elements, latest.files);
     this.baseUpdatedAt = latest.docUpdatedAt;
     this.baseVersion = editor.contentVersion();
