@@ -17,7 +17,7 @@ import type { ServiceDeps } from '../../app/deps.ts';
 import { getDiagram } from '../../app/diagrams/get-diagram.ts';
 import { mayEditDiagram, saveScene } from '../../app/diagrams/save-scene.ts';
 import { getRevision } from '../../app/history/get-revision.ts';
-import { listRevisions } from '../../app/history/list-revisions.ts';
+import { listRevisions, REVISIONS_PAGE_MAX } from '../../app/history/list-revisions.ts';
 import { restoreRevision } from '../../app/history/restore-revision.ts';
 import { checkPayloadShape, parseWith } from '../../edge/validate.ts';
 import { badRequest } from '../../errors.ts';
@@ -39,11 +39,11 @@ const RestoreRevisionBody = z.strictObject({
   expectedUpdatedAt: z.string(),
 });
 
-/** `?limit=` as a number (the use case bounds it); absent, the use case's default. */
+/** `?limit=` clamped to 1..100 as the API does; absent, the use case's default page. */
 function pageLimit(raw: string | undefined): number | undefined {
   if (raw === undefined || raw === '') return undefined;
-  if (!/^\d{1,4}$/.test(raw)) throw badRequest('limit must be a positive integer');
-  return Number(raw);
+  if (!/^\s*-?\d+\s*$/.test(raw)) throw badRequest('limit must be an integer');
+  return Math.min(REVISIONS_PAGE_MAX, Math.max(1, Number(raw)));
 }
 
 /** The images a scene's catalog icons show in the editor (scenes are stored without them). */
