@@ -179,7 +179,7 @@ function Editor({ diagram, csrfToken, canEdit }: { diagram: DiagramDocument; csr
         }
         excalidraw.addFiles(Object.values(revision.files));
         excalidraw.updateScene({
-          elements: restoreElements(revision.scene.elements as never, null, { repairBindings: true }),
+          elements: restoreElements(revision.scene.elements, null, { repairBindings: true }),
           appState: { selectedElementIds: {} },
           captureUpdate: CaptureUpdateAction.NEVER,
         });
