@@ -36,6 +36,8 @@ export interface Config {
   oauthRefreshTokenTtlSeconds: number;
   /** OAuth client registrations an hour per client address. */
   oauthRegistrationsPerHour: number;
+  /** HISTORY: whether content writes, renames and moves are recorded in diagrams' history (on by default). */
+  history: boolean;
   /** How long diagrams' history is kept (pruned hourly in the background). */
   historyRetention: RetentionPolicy;
 }
@@ -108,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oauthAccessTokenTtlSeconds: positiveInt('OAUTH_ACCESS_TOKEN_TTL_SECONDS', env.OAUTH_ACCESS_TOKEN_TTL_SECONDS, 3600),
     oauthRefreshTokenTtlSeconds: positiveInt('OAUTH_REFRESH_TOKEN_TTL_SECONDS', env.OAUTH_REFRESH_TOKEN_TTL_SECONDS, 30 * 24 * 3600),
     oauthRegistrationsPerHour: positiveInt('OAUTH_REGISTRATIONS_PER_HOUR', env.OAUTH_REGISTRATIONS_PER_HOUR, 20),
+    history: onOff('HISTORY', env.HISTORY, true),
     historyRetention: {
       keepAllDays: nonNegativeInt('HISTORY_KEEP_ALL_DAYS', env.HISTORY_KEEP_ALL_DAYS, DEFAULT_RETENTION.keepAllDays),
       keepDailyDays: daysOrForever('HISTORY_KEEP_DAILY_DAYS', env.HISTORY_KEEP_DAILY_DAYS, DEFAULT_RETENTION.keepDailyDays),

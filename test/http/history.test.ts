@@ -237,6 +237,20 @@ describe('retention', () => {
     }
   });
 
+  test('with HISTORY=off no create, write or rename is recorded', async () => {
+    const h = await startHarness({ env: { HISTORY: 'off' } });
+    try {
+      const alice = await h.user();
+      const id = await created(h, alice);
+      await h.call('POST', `/api/v1/diagrams/${id}/patch`, { token: alice.token, body: { ops: [{ op: 'delete', id: 'cache' }] } });
+      await h.call('PATCH', `/api/v1/diagrams/${id}`, { token: alice.token, body: { title: 'Renamed' } });
+      assert.deepEqual(await history(h, alice, id), { items: [], nextCursor: null });
+      assert.equal((await h.call('GET', `/api/v1/diagrams/${id}/revisions/r1`, { token: alice.token })).statusCode, 404);
+    } finally {
+      await h.close();
+    }
+  });
+
   test('a history setting that is not a number of days stops the server at start, naming it', () => {
     assert.throws(() => loadConfig({ HISTORY_KEEP_ALL_DAYS: 'a month' }), /HISTORY_KEEP_ALL_DAYS/);
     assert.throws(() => loadConfig({ HISTORY_KEEP_DAILY_DAYS: '-1' }), /HISTORY_KEEP_DAILY_DAYS/);

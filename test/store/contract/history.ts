@@ -171,7 +171,7 @@ export function historyContract({ withStore }: ContractContext): void {
             const before = scene;
             scene = [...scene.map((e) => ({ ...e, x: Number(e.x) + 1 })), box(`${day}-${hour}`)];
             const result = await write(store, diagram.id, before, scene, `${day}T${hour}:00:00.000Z`);
-            seq = result.revision;
+            seq = result.revision!;
             written.set(seq, JSON.stringify(scene));
           }
         }
@@ -192,7 +192,7 @@ export function historyContract({ withStore }: ContractContext): void {
         // A write after pruning still chains onto the kept revision.
         const next = [...scene, box('late')];
         const after = await write(store, diagram.id, scene, next, '2027-01-01T01:00:00.000Z');
-        assert.equal(await store.history.scene(diagram.id, after.revision), JSON.stringify(next));
+        assert.equal(await store.history.scene(diagram.id, after.revision!), JSON.stringify(next));
       }));
   });
 }
