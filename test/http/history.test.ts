@@ -140,6 +140,17 @@ for (const { engine, skip } of [
       assert.equal(badAgainst.statusCode, 400, badAgainst.body);
     });
 
+    test('a malformed Drawbridge-Mcp-Tool header is 400 bad_request and writes nothing', async () => {
+      const id = await created(h, alice);
+      for (const tool of ['Patch', 'patch diagram', 'x'.repeat(65), '']) {
+        const res = await h.call('POST', `/api/v1/diagrams/${id}/patch`, { token: alice.token, headers: { 'drawbridge-mcp-tool': tool }, body: { ops: [{ op: 'delete', id: 'cache' }] } });
+        assert.equal(res.statusCode, 400, `${JSON.stringify(tool)}: ${res.body}`);
+        assert.equal(res.json().error, 'bad_request');
+      }
+      assert.equal((await history(h, alice, id)).items.length, 1);
+      assert.equal((await elementsOf(h, alice, id)).some((e) => e.id === 'cache'), true);
+    });
+
     test('render ?rev= draws the past revision', async () => {
       const id = await created(h, alice, { scene: { elements: [{ id: 'only', type: 'rectangle', x: 0, y: 0, width: 100, height: 60 }] } });
       await h.call('POST', `/api/v1/diagrams/${id}/regenerate`, { token: alice.token, body: { scene: { elements: [] } } });
