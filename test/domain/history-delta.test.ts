@@ -145,3 +145,13 @@ describe('sceneDelta and applyDelta', () => {
     assert.throws(() => applyDelta(before, delta), /nowhere/);
   });
 });
+
+test('elements that serialise differently are changed, even when only their key order or an undefined key differs', () => {
+  const before = [{ id: 'a', type: 'rectangle', x: 1, y: 2 }];
+  for (const after of [[{ id: 'a', type: 'rectangle', y: 2, x: 1 }], [{ id: 'a', type: 'rectangle', x: 1, y: 2, link: undefined }], [{ id: 'a', type: 'rectangle', x: 1, y: [2] }]]) {
+    const delta = sceneDelta(before, after as typeof before);
+    assert.equal(delta.upsert.length, 1, JSON.stringify(after));
+    assert.equal(JSON.stringify(applyDelta(before, delta)), JSON.stringify(after));
+  }
+  assert.deepEqual(sceneDelta(before, [{ id: 'a', type: 'rectangle', x: 1, y: 2 }]), { upsert: [], remove: [] }, 'an equal copy is unchanged');
+});
