@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { MCP_TOOL_HEADER } from '../../src/api/history-schemas.ts';
+import { MCP_TOOL_HEADER, McpToolName } from '../../src/api/history-schemas.ts';
 import { DrawbridgeClient } from '../../src/client/client.ts';
 import { createMcpServer } from '../../src/mcp/tools.ts';
 
@@ -74,6 +74,20 @@ test('each tool call names its own tool on every request it makes, with calls of
       'POST /api/v1/specs/validate': 'patch_elements',
     });
     assert.equal(seen.length, 5);
+  } finally {
+    await client.close();
+  }
+});
+
+test('every tool\'s name is one the header can carry and the API accepts', async () => {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createMcpServer(null, { authHelp: 'unused', appUrl: 'http://app.test' }).connect(serverSide);
+  const client = new Client({ name: 'attribution-test', version: '0.0.0' });
+  await client.connect(clientSide);
+  try {
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    assert.ok(names.length > 20);
+    assert.deepEqual(names.filter((name) => !McpToolName.safeParse(name).success), []);
   } finally {
     await client.close();
   }
