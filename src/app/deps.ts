@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Renderer } from '../render/renderer.ts';
-import type { Store, UserRecord } from '../store/store.ts';
+import type { Store, UserRecord, Via } from '../store/store.ts';
 import type { SceneJob, SceneOutput } from '../workers/scene-worker.ts';
 
 /** What every use case may use: the settings, the store and the clock (tests pass their own). */
@@ -32,4 +32,12 @@ export interface ServiceDeps extends AppDeps {
  */
 export interface Caller {
   user: UserRecord;
+  /** How the caller reached the service, for the history of what they change; absent: the web app. */
+  via?: Via;
 }
+
+/** The web app's way in: a person signed in, working in the editor or the dashboard. */
+export const WEB_VIA: Via = { kind: 'web', name: 'web editor' };
+
+/** How the caller reached the service. */
+export const viaOf = (caller: Caller): Via => caller.via ?? WEB_VIA;

@@ -7,12 +7,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_PREFIX } from '../api/paths.ts';
 import type { ServiceDeps } from '../app/deps.ts';
-import { TokenAuthenticator } from '../app/tokens/authenticate-token.ts';
+import { MCP_TOOL_HEADER, throughMcpTool, TokenAuthenticator } from '../app/tokens/authenticate-token.ts';
 import { bearerToken } from '../auth/token.ts';
 import { requestPath, unauthorized } from '../edge/errors.ts';
 import { RateLimits } from '../edge/rate-limit.ts';
 import { checkPayloadShape, parseWith, queryParameterNames, refuseUnknownQueryParameters, refuseUnstorableText } from '../edge/validate.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, badRequest } from '../errors.ts';
 import type { RouteConfig } from './route.ts';
 import { apiRoutes } from './routes/index.ts';
 
@@ -53,7 +53,13 @@ const plugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) 
     if ('capability' in def.access && !actor.capabilities.includes(def.access.capability)) {
       throw new ApiError('insufficient_scope', `this call needs a token with the "${def.access.capability}" capability`);
     }
-    request.actor = actor;
+    const tool = request.headers[MCP_TOOL_HEADER];
+    if (tool === undefined) request.actor = actor;
+    else {
+      const throughTool = typeof tool === 'string' ? throughMcpTool(actor, tool) : null;
+      if (!throughTool) throw badRequest(`the ${MCP_TOOL_HEADER} header names the MCP tool making the request: lowercase letters, digits and "_", at most 64`);
+      request.actor = throughTool;
+    }
   });
 
   const methodsByUrl = new Map<string, Set<string>>();

@@ -140,7 +140,7 @@ function operation(def: RouteDef) {
     ...('public' in def.access ? { security: [] } : {}),
     ...('capability' in def.access ? { 'x-capability': def.access.capability } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(def.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(def.body) } } } } : {}),
+    ...(def.body ? { requestBody: { required: !def.body.safeParse(undefined).success, content: { 'application/json': { schema: jsonSchema(def.body) } } } } : {}),
     responses,
   };
 }

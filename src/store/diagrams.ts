@@ -1,4 +1,5 @@
 import type { AccessFacts } from '../auth/policy.ts';
+import type { Attribution, ContentRevision, RevisionInput } from './history.ts';
 
 export interface DiagramMeta {
   id: string;
@@ -31,10 +32,14 @@ export interface ContentWrite {
   now: Date;
   /** Renames in the same transaction. */
   title?: string;
+  /** The revision this write records, in the same transaction. */
+  revision: ContentRevision;
+  /** A restore: comments resolved because their element went away are opened again when it is back. */
+  reopenComments?: boolean;
 }
 
 export type ContentWriteResult =
-  | { status: 'written'; docUpdatedAt: string; orphanedComments: number }
+  | { status: 'written'; docUpdatedAt: string; orphanedComments: number; reopenedComments: number; revision: number }
   | { status: 'stale'; docUpdatedAt: string | null }
   | { status: 'missing' };
 
@@ -73,8 +78,12 @@ export interface OwnedDiagramCounts {
 
 /** Diagrams: their metadata, their scene and the facts the access policy needs. */
 export interface DiagramStore {
-  /** Inserts the diagram unless its owner already has `quota` active diagrams; concurrent creates cannot overshoot. */
-  create(diagram: DiagramRecord, quota: number): Promise<'created' | 'quota_exceeded'>;
+  /**
+   * Inserts the diagram unless its owner already has `quota` active diagrams;
+   * concurrent creates cannot overshoot. Records its first revision (`revision`,
+   * or a plain create by the owner when not given).
+   */
+  create(diagram: DiagramRecord, quota: number, revision?: RevisionInput): Promise<'created' | 'quota_exceeded'>;
   find(id: string): Promise<DiagramMeta | null>;
   /** The diagram (with elements) and the facts the access policy needs about `userId`, in one read. */
   findForUser(id: string, userId: string): Promise<{ diagram: DiagramRecord; access: AccessFacts } | null>;
@@ -83,7 +92,8 @@ export interface DiagramStore {
   /** Owned diagrams, newest first, strictly after `after` when given, narrowed by the query's optional filters. */
   listOwned(query: OwnedDiagramsQuery): Promise<DiagramMeta[]>;
   countOwned(ownerId: string): Promise<OwnedDiagramCounts>;
-  updateMeta(id: string, change: { title?: string; folderId?: string | null; updatedAt: string }): Promise<DiagramMeta | null>;
+  /** Renames and/or moves, recording each as an event in the diagram's history by `by`. */
+  updateMeta(id: string, change: { title?: string; folderId?: string | null; updatedAt: string }, by: Attribution): Promise<DiagramMeta | null>;
   /** Trashes (keeping an earlier deletedAt) or restores. */
   setTrashed(id: string, trashed: boolean, now: string): Promise<void>;
   setStarred(id: string, starred: boolean): Promise<void>;
@@ -91,7 +101,8 @@ export interface DiagramStore {
    * Replaces a diagram's content if its revision is still `expectedDocUpdatedAt`
    * (compared and written in one transaction, so of racing writers with the same
    * expectation exactly one wins), moving `docUpdatedAt` to a value unique per
-   * write and resolving the comments whose element is gone.
+   * write, resolving the comments whose element is gone and recording the
+   * write's revision.
    */
   writeContent(write: ContentWrite): Promise<ContentWriteResult>;
 }

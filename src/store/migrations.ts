@@ -189,6 +189,33 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
       await db.schema.createIndex('oauth_entries_expiry').on('oauth_entries').column('expires_at').execute();
     },
   },
+  '0007_history': {
+    // Every diagram's revisions: compressed snapshots with element-level deltas between them, and events (renames, moves).
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('revisions')
+        .addColumn('diagram_id', 'text', (c) => c.notNull().references('diagrams.id').onDelete('cascade'))
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn('at', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('via', 'text')
+        .addColumn('element_count', 'integer', (c) => c.notNull())
+        .addColumn('summary', 'text', (c) => c.notNull())
+        .addColumn('detail', 'text')
+        .addColumn('doc_updated_at', 'text')
+        .addColumn('encoding', 'text')
+        .addColumn('base_seq', 'integer')
+        .addColumn('chain_length', 'integer')
+        .addColumn('chain_bytes', 'integer')
+        .addColumn('snapshot_bytes', 'integer')
+        .addColumn('payload', engine === 'postgres' ? 'bytea' : 'blob')
+        .addPrimaryKeyConstraint('revisions_pk', ['diagram_id', 'seq'])
+        .execute();
+      await db.schema.createIndex('revisions_at').on('revisions').column('at').execute();
+      await db.schema.createIndex('revisions_user').on('revisions').column('user_id').execute();
+    },
+  },
   };
 }
 

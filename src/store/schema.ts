@@ -133,6 +133,34 @@ export interface OAuthEntriesTable {
   last_used_at: string | null;
 }
 
+/**
+ * A diagram's revisions (src/store/history.ts). Content revisions carry a
+ * gzip payload: the elements (a snapshot) or the delta from the content
+ * revision before (src/domain/history/delta.ts); `base_seq` is the snapshot
+ * the chain starts at, and the chain columns say how long it has grown.
+ * Events (renames, moves) carry none.
+ */
+export interface RevisionsTable {
+  diagram_id: string;
+  seq: number;
+  at: string;
+  kind: string;
+  user_id: string | null;
+  /** JSON of the Via. */
+  via: string | null;
+  element_count: number;
+  summary: string;
+  /** JSON of the RevisionDetail. */
+  detail: string | null;
+  doc_updated_at: string | null;
+  encoding: 'snapshot' | 'delta' | null;
+  base_seq: number | null;
+  chain_length: number | null;
+  chain_bytes: number | null;
+  snapshot_bytes: number | null;
+  payload: Buffer | null;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -147,4 +175,5 @@ export interface Database {
   sessions: SessionsTable;
   email_tokens: EmailTokensTable;
   oauth_entries: OAuthEntriesTable;
+  revisions: RevisionsTable;
 }

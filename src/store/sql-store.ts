@@ -4,6 +4,7 @@ import type { AccountStore } from './accounts.ts';
 import type { CommentStore } from './comments.ts';
 import type { DiagramStore } from './diagrams.ts';
 import type { FolderStore } from './folders.ts';
+import type { HistoryStore } from './history.ts';
 import type { Engine } from './migrations.ts';
 import type { OAuthStore } from './oauth.ts';
 import type { OperationsStore } from './operations.ts';
@@ -16,6 +17,7 @@ import { SqlAccounts } from './sql/accounts.ts';
 import { SqlComments } from './sql/comments.ts';
 import { diagramsShared, SqlDiagrams } from './sql/diagrams.ts';
 import { SqlFolders } from './sql/folders.ts';
+import { SqlHistory } from './sql/history.ts';
 import { SqlOAuth } from './sql/oauth.ts';
 import { operationsQueries, SqlOperations } from './sql/operations.ts';
 import { SqlPublicLinks } from './sql/public-links.ts';
@@ -48,6 +50,7 @@ export class SqlStore implements Store {
   readonly publicLinks: PublicLinkStore;
   readonly operations: OperationsStore;
   readonly oauth: OAuthStore;
+  readonly history: HistoryStore;
   private readonly bind: (scope: SqlScope) => StoreAggregates;
   private readonly onClose: () => Promise<void>;
 
@@ -73,6 +76,7 @@ export class SqlStore implements Store {
       publicLinks: new SqlPublicLinks(scope),
       operations: new SqlOperations(scope, operations),
       oauth: new SqlOAuth(scope),
+      history: new SqlHistory(scope),
     });
     const root = this.bind(rootScope(db, engine));
     this.accounts = root.accounts;
@@ -86,6 +90,7 @@ export class SqlStore implements Store {
     this.publicLinks = root.publicLinks;
     this.operations = root.operations;
     this.oauth = root.oauth;
+    this.history = root.history;
   }
 
   async transaction<T>(work: (tx: StoreAggregates) => Promise<T>): Promise<T> {

@@ -2,6 +2,7 @@ import type { AccountStore } from './accounts.ts';
 import type { CommentStore } from './comments.ts';
 import type { DiagramStore } from './diagrams.ts';
 import type { FolderStore } from './folders.ts';
+import type { HistoryStore } from './history.ts';
 import type { Engine } from './migrations.ts';
 import type { OAuthStore } from './oauth.ts';
 import type { OperationsStore } from './operations.ts';
@@ -25,6 +26,17 @@ export type {
   OwnedDiagramsQuery,
 } from './diagrams.ts';
 export type { FolderRecord, FolderStore } from './folders.ts';
+export type {
+  Attribution,
+  ContentRevision,
+  HistoryStore,
+  RetentionPolicy,
+  RevisionDetail,
+  RevisionInput,
+  RevisionKind,
+  RevisionRecord,
+  Via,
+} from './history.ts';
 export type { OAuthCredential, OAuthEntry, OAuthGrantRecord, OAuthStore, StoredOAuthEntry } from './oauth.ts';
 export type { OperationsStore } from './operations.ts';
 export type { PublicLinkRecord, PublicLinkStore } from './public-links.ts';
@@ -49,6 +61,7 @@ export interface StoreAggregates {
   readonly publicLinks: PublicLinkStore;
   readonly operations: OperationsStore;
   readonly oauth: OAuthStore;
+  readonly history: HistoryStore;
 }
 
 /**

@@ -121,6 +121,7 @@ for (const faithful of [true, false]) {
       const id = await createDiagram(h, token, { scene: sceneOf(3) });
       const elements = sceneOf(5001).elements;
       const written = await h.store.diagrams.writeContent({
+    revision: { kind: 'patch', userId: null, via: null, summary: 'written by a test', delta: null },
         id,
         elementsJson: JSON.stringify(elements),
         elementCount: elements.length,

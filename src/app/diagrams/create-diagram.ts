@@ -3,7 +3,7 @@ import { sanitizeTitle, UNTITLED } from '../../domain/title.ts';
 import { ApiError } from '../../errors.ts';
 import type { DiagramRecord } from '../../store/store.ts';
 import { destinationFolderFor } from '../access.ts';
-import type { Caller, ServiceDeps } from '../deps.ts';
+import { type Caller, type ServiceDeps, viaOf } from '../deps.ts';
 import { type ContentInput, contentFromInput } from './content.ts';
 
 export interface NewDiagram extends ContentInput {
@@ -37,9 +37,16 @@ export async function createDiagram(deps: ServiceDeps, caller: Caller, input: Ne
     docUpdatedAt: now,
     deletedAt: null,
   };
-  const outcome = await deps.store.diagrams.create(diagram, caller.user.quota);
+  const outcome = await deps.store.diagrams.create(diagram, caller.user.quota, {
+    kind: 'create',
+    userId: caller.user.id,
+    via: viaOf(caller),
+    summary: `created with ${describeCount(content.elementCount)}`,
+  });
   if (outcome === 'quota_exceeded') {
     throw new ApiError('quota_exceeded', `your account may keep ${caller.user.quota} active diagrams; trash one or raise the quota`);
   }
   return diagram;
 }
+
+const describeCount = (count: number) => (count === 1 ? '1 element' : `${count} elements`);

@@ -11,7 +11,7 @@ import { writeContent } from './write-content.ts';
  */
 export async function editDiagram(deps: ServiceDeps, caller: Caller, id: string, fragment: unknown, ifMatch?: IfMatch) {
   const now = deps.now().getTime();
-  const { next, etag } = await writeContent(deps, caller, id, writePrecondition(null, ifMatch), (_elements, current) =>
+  const { next, etag } = await writeContent(deps, caller, id, writePrecondition(null, ifMatch), { kind: 'edit' }, (_elements, current) =>
     sceneWork<EditedScene>(deps, { task: 'edit', elementsJson: current.elementsJson, fragment, now }, caller),
   );
   return { added: next.added, updated: next.updated, merged: next.merged, etag };

@@ -13,7 +13,7 @@ import { writeContent } from './write-content.ts';
  */
 export async function patchDiagram(deps: ServiceDeps, caller: Caller, id: string, ops: unknown[], expectedUpdatedAt: string | null, ifMatch?: IfMatch) {
   const now = deps.now().getTime();
-  const { next, result, etag } = await writeContent(deps, caller, id, writePrecondition(expectedUpdatedAt, ifMatch), (_elements, current) =>
+  const { next, result, etag } = await writeContent(deps, caller, id, writePrecondition(expectedUpdatedAt, ifMatch), { kind: 'patch' }, (_elements, current) =>
     sceneWork<PatchedScene>(deps, { task: 'patch', elementsJson: current.elementsJson, ops, now }, caller),
   );
   return { applied: next.applied, elements: next.elementCount, deleted: next.deleted, orphanedComments: result.orphanedComments, etag };

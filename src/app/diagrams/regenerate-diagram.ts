@@ -34,7 +34,7 @@ export async function regenerateDiagram(deps: ServiceDeps, caller: Caller, id: s
   const content = await contentFromInput(deps, input, caller);
   const elements = JSON.parse(content.elementsJson) as SceneElement[];
   const stamp = writeStamp(deps);
-  const { result, etag } = await writeContent(deps, caller, id, precondition, (previous) => ({
+  const { result, etag } = await writeContent(deps, caller, id, precondition, { kind: 'regenerate' }, (previous) => ({
     elements: input.spec !== undefined ? continueVersions(previous(), elements, stamp) : elements,
     ...(title === undefined ? {} : { title }),
   }));

@@ -4,6 +4,7 @@ import type { RenderFormat, RenderQuality } from '../../render/types.ts';
 import type { DiagramMeta, DiagramRecord } from '../../store/store.ts';
 import { diagramFor, diagramWithElementsFor } from '../access.ts';
 import type { Caller, ServiceDeps } from '../deps.ts';
+import { revisionWithScene } from '../history/get-revision.ts';
 
 export interface RenderedDiagram extends RenderResult {
   diagram: DiagramRecord;
@@ -12,16 +13,22 @@ export interface RenderedDiagram extends RenderResult {
 /**
  * Renders a diagram the caller may view, as the editor draws it (`faithful`,
  * the default) or as the lightweight preview (`fast`); anything else is
- * invalid_quality. The render counts against the caller's fair share of the
- * render workers.
+ * invalid_quality. `rev` renders a past revision from the diagram's history.
+ * The render counts against the caller's fair share of the render workers.
  */
-export async function renderDiagram(deps: ServiceDeps, caller: Caller, id: string, format: RenderFormat, quality: unknown = 'faithful'): Promise<RenderedDiagram> {
+export async function renderDiagram(deps: ServiceDeps, caller: Caller, id: string, format: RenderFormat, quality: unknown = 'faithful', rev?: string): Promise<RenderedDiagram> {
   if (quality !== 'faithful' && quality !== 'fast') {
     throw new ApiError('invalid_quality', `quality must be "faithful" or "fast", got ${JSON.stringify(quality)}`);
   }
-  const diagram = await diagramWithElementsFor(deps, caller, id, 'read');
+  const diagram = rev === undefined ? await diagramWithElementsFor(deps, caller, id, 'read') : await pastDiagram(deps, caller, id, rev);
   const result = await deps.renderer.render({ elementsJson: diagram.elementsJson, elementCount: diagram.elementCount, format, quality: quality as RenderQuality, caller: callerShare(caller) });
   return { ...result, diagram };
+}
+
+/** The diagram with the elements of one of its past revisions. */
+async function pastDiagram(deps: ServiceDeps, caller: Caller, id: string, rev: string): Promise<DiagramRecord> {
+  const [meta, past] = await Promise.all([diagramFor(deps, caller, id, 'read'), revisionWithScene(deps, caller, id, rev)]);
+  return { ...meta, elementsJson: past.elementsJson, elementCount: past.record.elementCount };
 }
 
 /** A thumbnail: current (the client's copy, named by revision, is still good) or the picture of the revision rendered. */

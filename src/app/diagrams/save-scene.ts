@@ -12,7 +12,7 @@ import { writeContent } from './write-content.ts';
  */
 export async function saveScene(deps: AppDeps, caller: Caller, id: string, elements: unknown[], expectedUpdatedAt: string): Promise<string> {
   const valid = validateScene({ elements }, { isIcon: isCatalogIcon }).elements as SceneElement[];
-  const { result } = await writeContent(deps, caller, id, { docUpdatedAt: expectedUpdatedAt }, () => ({ elements: valid }));
+  const { result } = await writeContent(deps, caller, id, { docUpdatedAt: expectedUpdatedAt }, { kind: 'save' }, () => ({ elements: valid }));
   return result.docUpdatedAt;
 }
 

@@ -1,10 +1,12 @@
 import { randomInt } from 'node:crypto';
 import type { SceneElement, WriteStamp } from '../../domain/edit/types.ts';
 import { ApiError } from '../../errors.ts';
-import type { ContentWriteResult, DiagramRecord } from '../../store/store.ts';
+import { describeDelta } from '../../domain/history/describe.ts';
+import { sceneDelta, type SceneDelta } from '../../domain/history/delta.ts';
+import type { ContentWriteResult, DiagramRecord, RevisionDetail, RevisionKind } from '../../store/store.ts';
 import type { ChangedScene } from '../../workers/scene-worker.ts';
 import { diagramWithElementsFor } from '../access.ts';
-import type { AppDeps, Caller } from '../deps.ts';
+import { type AppDeps, type Caller, viaOf } from '../deps.ts';
 import { diagramEtag, type WritePrecondition } from './etag.ts';
 
 /**
@@ -32,6 +34,16 @@ async function oneAtATime<T>(id: string, work: () => Promise<T>): Promise<T> {
 /** The content to write: elements, or elements a worker already serialised. */
 export type NextContent = ({ elements: readonly SceneElement[] } | ChangedScene) & { title?: string };
 
+/** What the write records in the diagram's history besides who made it: its kind, and for a restore what it brought back. */
+export interface WriteKind {
+  kind: RevisionKind;
+  /** Words that open the summary (a restore says which revision). */
+  lead?: string;
+  detail?: RevisionDetail;
+  /** A restore opens again the comments whose element it brings back. */
+  reopenComments?: boolean;
+}
+
 /** The next content, from the current elements (parsed only if asked for) and the revision read. */
 type Compute<T> = (elements: () => readonly SceneElement[], current: DiagramRecord) => Promise<T> | T;
 /** What was written, the store's answer, and the diagram's ETag after the write. */
@@ -51,16 +63,40 @@ export function writeStamp(deps: AppDeps): WriteStamp {
  * client's error. Writes to one diagram from this process run one after
  * another, so only writers on other instances can race.
  */
-export async function writeContent<T extends NextContent>(deps: AppDeps, actor: Caller, id: string, precondition: WritePrecondition, compute: Compute<T>): Promise<Written<T>> {
-  return oneAtATime(id, () => readComputeWrite(deps, actor, id, precondition, compute));
+export async function writeContent<T extends NextContent>(deps: AppDeps, actor: Caller, id: string, precondition: WritePrecondition, kind: WriteKind, compute: Compute<T>): Promise<Written<T>> {
+  return oneAtATime(id, () => readComputeWrite(deps, actor, id, precondition, kind, compute));
 }
 
-async function readComputeWrite<T extends NextContent>(deps: AppDeps, actor: Caller, id: string, precondition: WritePrecondition, compute: Compute<T>): Promise<Written<T>> {
+/**
+ * The revision a write records: what changed from the content it replaces
+ * (the element delta the history stores, and its one-line summary), who,
+ * and how they came.
+ */
+function revisionOf(actor: Caller, write: WriteKind, before: readonly SceneElement[], after: readonly SceneElement[], title: { from: string; to: string } | null) {
+  const delta: SceneDelta = sceneDelta(before, after);
+  const changes = describeDelta(before, delta).summary;
+  const summary = [write.lead === undefined ? changes : `${write.lead}: ${changes}`, ...(title === null ? [] : [`renamed "${title.from}" to "${title.to}"`])].join(', ');
+  const detail: RevisionDetail = { ...write.detail, ...(title === null ? {} : { title }) };
+  return {
+    kind: write.kind,
+    userId: actor.user.id,
+    via: viaOf(actor),
+    summary,
+    ...(Object.keys(detail).length === 0 ? {} : { detail }),
+    delta,
+  };
+}
+
+async function readComputeWrite<T extends NextContent>(deps: AppDeps, actor: Caller, id: string, precondition: WritePrecondition, kind: WriteKind, compute: Compute<T>): Promise<Written<T>> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * BACKOFF_MS * 2 ** attempt));
     const current = await diagramWithElementsFor(deps, actor, id, 'write');
     refuseIfStale(deps, precondition, current);
-    const next = await compute(() => JSON.parse(current.elementsJson) as SceneElement[], current);
+    let before: SceneElement[] | null = null;
+    const previous = () => (before ??= JSON.parse(current.elementsJson) as SceneElement[]);
+    const next = await compute(previous, current);
+    const after = 'elements' in next ? next.elements : (JSON.parse(next.elementsJson) as SceneElement[]);
+    const renamed = next.title !== undefined && next.title !== current.title ? { from: current.title, to: next.title } : null;
     const content =
       'elements' in next
         ? { elementsJson: JSON.stringify(next.elements), elementCount: next.elements.length, elementIds: new Set(next.elements.map((e) => e.id)) }
@@ -71,6 +107,8 @@ async function readComputeWrite<T extends NextContent>(deps: AppDeps, actor: Cal
       expectedDocUpdatedAt: current.docUpdatedAt,
       now: deps.now(),
       ...(next.title === undefined ? {} : { title: next.title }),
+      revision: revisionOf(actor, kind, previous(), after, renamed),
+      ...(kind.reopenComments ? { reopenComments: true } : {}),
     });
     if (result.status === 'written') {
       // The written revision on the metadata read: should a rename land meanwhile, this ETag matches nothing, which is the safe way to be wrong.

@@ -11,6 +11,8 @@ const ACCESS_TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 export interface OAuthAccess {
   user: UserRecord;
   grantId: string;
+  /** The OAuth client the token was issued to. */
+  clientId: string;
   capabilities: Capability[];
   apiEnabled: boolean;
 }
@@ -20,6 +22,7 @@ interface AccessTokenPayload {
   aud?: string | string[];
   scope?: string;
   kind?: string;
+  clientId?: string;
 }
 
 /**
@@ -38,5 +41,5 @@ export async function findOAuthAccess(deps: AppDeps, token: string): Promise<OAu
   const audiences = Array.isArray(payload.aud) ? payload.aud : payload.aud === undefined ? [] : [payload.aud];
   const ours = serviceResources(deps.config.publicUrl).all;
   if (audiences.length === 0 || !audiences.every((audience) => ours.includes(audience))) return null;
-  return { user: credential.user, grantId: credential.grantId, capabilities: capabilitiesOfScope(payload.scope), apiEnabled: credential.apiEnabled };
+  return { user: credential.user, grantId: credential.grantId, clientId: payload.clientId ?? '', capabilities: capabilitiesOfScope(payload.scope), apiEnabled: credential.apiEnabled };
 }

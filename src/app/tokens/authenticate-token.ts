@@ -1,8 +1,9 @@
 import type { Capability } from '../../auth/capabilities.ts';
 import { hashToken, isWellFormedToken } from '../../auth/token.ts';
-import type { UserRecord } from '../../store/store.ts';
+import type { UserRecord, Via } from '../../store/store.ts';
 import type { AppDeps } from '../deps.ts';
 import { findOAuthAccess } from '../oauth/access-tokens.ts';
+import { oauthEntryKey } from '../oauth/adapter.ts';
 
 /** lastUsedAt is written at most this often per token, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -13,7 +14,12 @@ export interface TokenHolder {
   /** The personal access token's id, or `oauth:<grant id>` for an OAuth access token. */
   tokenId: string;
   capabilities: readonly Capability[];
+  /** How the holder reached the service (the token, or the OAuth app), for the history of what they change. */
+  via: Via;
 }
+
+/** Client names kept in memory (an app's name rarely changes; a stale one only labels history). */
+const CLIENT_NAMES_MAX = 10_000;
 
 /**
  * Resolves API tokens to their holders: personal access tokens and OAuth
@@ -22,6 +28,7 @@ export interface TokenHolder {
  */
 export class TokenAuthenticator {
   private readonly lastTouched = new Map<string, number>();
+  private readonly clientNames = new Map<string, string>();
   private readonly deps: AppDeps;
 
   constructor(deps: AppDeps) {
@@ -40,7 +47,8 @@ export class TokenAuthenticator {
       if (access) {
         const tokenId = `oauth:${access.grantId}`;
         this.touch(tokenId, this.deps.now(), touchFailed, (now) => this.deps.store.oauth.touchGrant(access.grantId, now));
-        return { holder: { user: access.user, tokenId, capabilities: access.capabilities }, apiEnabled: access.apiEnabled };
+        const client = { id: access.clientId, name: await this.clientName(access.clientId) };
+        return { holder: { user: access.user, tokenId, capabilities: access.capabilities, via: { kind: 'oauth', name: client.name, client } }, apiEnabled: access.apiEnabled };
       }
     }
     const credential = token && isWellFormedToken(token) ? await this.deps.store.tokens.findCredential(hashToken(token)) : null;
@@ -50,7 +58,20 @@ export class TokenAuthenticator {
     const expired = record.expiresAt !== null && Date.parse(record.expiresAt) <= now.getTime();
     if (record.revokedAt !== null || expired) return { holder: null, apiEnabled };
     this.touch(record.id, now, touchFailed, (at) => this.deps.store.tokens.touch(record.id, at));
-    return { holder: { user, tokenId: record.id, capabilities: record.capabilities }, apiEnabled };
+    const named = { id: record.id, name: record.name };
+    return { holder: { user, tokenId: record.id, capabilities: record.capabilities, via: { kind: 'token', name: named.name, token: named } }, apiEnabled };
+  }
+
+  /** The name an OAuth client registered with (its id when it gave none, or is gone). */
+  private async clientName(clientId: string): Promise<string> {
+    const known = this.clientNames.get(clientId);
+    if (known !== undefined) return known;
+    const entry = await this.deps.store.oauth.find('Client', oauthEntryKey('Client', clientId), this.deps.now().toISOString());
+    const registered = entry ? (JSON.parse(entry.payload) as { client_name?: unknown }).client_name : undefined;
+    const name = typeof registered === 'string' && registered !== '' ? registered : clientId;
+    if (this.clientNames.size >= CLIENT_NAMES_MAX) this.clientNames.clear();
+    this.clientNames.set(clientId, name);
+    return name;
   }
 
   private touch(tokenId: string, now: Date, touchFailed: (error: unknown) => void, write: (now: string) => Promise<void>): void {
@@ -60,4 +81,21 @@ export class TokenAuthenticator {
     if (this.lastTouched.size > 100_000) this.lastTouched.clear();
     write(now.toISOString()).catch(touchFailed);
   }
+}
+
+/** The header Drawbridge's MCP servers name the tool that makes a request with. */
+export const MCP_TOOL_HEADER = 'drawbridge-mcp-tool';
+const TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+
+/**
+ * The holder as seen through one of Drawbridge's MCP servers: its history
+ * names the tool that wrote, beside the token or app it wrote with. The tool
+ * is the caller's own word (the token is what authorizes); null when the
+ * name is not a tool name.
+ */
+export function throughMcpTool(holder: TokenHolder, tool: string): TokenHolder | null {
+  if (!TOOL_NAME.test(tool)) return null;
+  const via = holder.via;
+  const by = via.kind === 'token' ? { token: via.token } : via.kind === 'oauth' ? { client: via.client } : {};
+  return { ...holder, via: { kind: 'mcp', name: tool, tool, ...by } };
 }

@@ -21,6 +21,10 @@ import { getFolder } from './folders/getFolder.ts';
 import { listFolders } from './folders/listFolders.ts';
 import { updateFolder } from './folders/updateFolder.ts';
 import { getIcon } from './icons/getIcon.ts';
+import { diffRevisions } from './revisions/diffRevisions.ts';
+import { getRevision } from './revisions/getRevision.ts';
+import { listRevisions } from './revisions/listRevisions.ts';
+import { restoreRevision } from './revisions/restoreRevision.ts';
 import { listIcons } from './icons/listIcons.ts';
 import { validateContent } from './specs/validateContent.ts';
 import { getMe } from './me/getMe.ts';
@@ -43,6 +47,10 @@ export const apiRoutes: RouteDef[] = [
   editDiagram,
   regenerateDiagram,
   patchDiagram,
+  listRevisions,
+  getRevision,
+  diffRevisions,
+  restoreRevision,
   validateContent,
   listComments,
   addComment,

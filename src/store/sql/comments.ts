@@ -70,3 +70,23 @@ export async function resolveCommentsOnRemovedElements(trx: Kysely<Database>, di
   }
   return orphaned.length;
 }
+
+/**
+ * Opens again the comments of a diagram that were resolved because their
+ * element went away, for the elements in `elementIds` (a revision brought
+ * them back); how many. Part of a content write, in its transaction.
+ */
+export async function reopenCommentsOnReturnedElements(trx: Kysely<Database>, diagramId: string, elementIds: ReadonlySet<string>): Promise<number> {
+  const closed = await trx
+    .selectFrom('comments')
+    .select(['id', 'element_id'])
+    .where('diagram_id', '=', diagramId)
+    .where('resolved', '=', 1)
+    .where('resolved_reason', '=', 'element_removed')
+    .execute();
+  const returned = closed.filter((c) => c.element_id !== null && elementIds.has(c.element_id)).map((c) => c.id);
+  for (let i = 0; i < returned.length; i += 500) {
+    await trx.updateTable('comments').set({ resolved: 0, resolved_reason: null }).where('id', 'in', returned.slice(i, i + 500)).execute();
+  }
+  return returned.length;
+}

@@ -13,7 +13,9 @@ import { ElementsCache } from '../elements-cache.ts';
 import { nextRevision } from '../revision.ts';
 import { titleSearchKey } from '../title-search.ts';
 import type { Database } from '../schema.ts';
-import { resolveCommentsOnRemovedElements } from './comments.ts';
+import type { Attribution, RevisionInput } from '../history.ts';
+import { reopenCommentsOnReturnedElements, resolveCommentsOnRemovedElements } from './comments.ts';
+import { recordContentRevision, recordEvent } from './history.ts';
 import { META_COLUMNS, toMeta } from './rows.ts';
 import { param, prepared, type SqlScope } from './scope.ts';
 
@@ -51,7 +53,7 @@ export class SqlDiagrams implements DiagramStore {
     this.shared = shared;
   }
 
-  async create(diagram: DiagramRecord, quota: number): Promise<'created' | 'quota_exceeded'> {
+  async create(diagram: DiagramRecord, quota: number, revision?: RevisionInput): Promise<'created' | 'quota_exceeded'> {
     return this.scope.atomic(async (trx) => {
       // Lock the owner's row for the rest of the transaction (PostgreSQL; SQLite transactions are already serial).
       if (this.scope.engine === 'postgres') {
@@ -82,6 +84,14 @@ export class SqlDiagrams implements DiagramStore {
           deleted_at: diagram.deletedAt,
         })
         .execute();
+      await recordContentRevision(trx, {
+        diagramId: diagram.id,
+        docUpdatedAt: diagram.docUpdatedAt ?? diagram.createdAt,
+        elementsJson: diagram.elementsJson,
+        elementCount: diagram.elementCount,
+        revision: { ...(revision ?? { kind: 'create', userId: diagram.ownerId, via: null, summary: `created with ${diagram.elementCount} elements` }), delta: null },
+        hadContent: false,
+      });
       return 'created';
     });
   }
@@ -159,15 +169,33 @@ export class SqlDiagrams implements DiagramStore {
     return counts;
   }
 
-  async updateMeta(id: string, change: { title?: string; folderId?: string | null; updatedAt: string }) {
-    const set: { title?: string; title_key?: string; folder_id?: string | null; updated_at: string } = { updated_at: change.updatedAt };
-    if (change.title !== undefined) {
-      set.title = change.title;
-      set.title_key = titleSearchKey(change.title);
-    }
-    if (change.folderId !== undefined) set.folder_id = change.folderId;
-    await this.scope.db.updateTable('diagrams').set(set).where('id', '=', id).execute();
-    return this.find(id);
+  async updateMeta(id: string, change: { title?: string; folderId?: string | null; updatedAt: string }, by: Attribution) {
+    const changed = await this.scope.atomic(async (trx) => {
+      const before = await trx
+        .selectFrom('diagrams')
+        .select(['title', 'folder_id'])
+        .where('id', '=', id)
+        .$if(this.scope.engine === 'postgres', (q) => q.forUpdate())
+        .executeTakeFirst();
+      if (!before) return false;
+      const set: { title?: string; title_key?: string; folder_id?: string | null; updated_at: string } = { updated_at: change.updatedAt };
+      if (change.title !== undefined) {
+        set.title = change.title;
+        set.title_key = titleSearchKey(change.title);
+      }
+      if (change.folderId !== undefined) set.folder_id = change.folderId;
+      await trx.updateTable('diagrams').set(set).where('id', '=', id).execute();
+      if (change.title !== undefined && change.title !== before.title) {
+        const title = { from: before.title, to: change.title };
+        await recordEvent(trx, id, change.updatedAt, { kind: 'rename', ...by, summary: `renamed "${title.from}" to "${title.to}"`, detail: { title } });
+      }
+      if (change.folderId !== undefined && change.folderId !== before.folder_id) {
+        const folder = { from: before.folder_id, to: change.folderId };
+        await recordEvent(trx, id, change.updatedAt, { kind: 'move', ...by, summary: await moveSummary(trx, folder), detail: { folder } });
+      }
+      return true;
+    });
+    return changed ? this.find(id) : null;
   }
 
   async setTrashed(id: string, trashed: boolean, now: string): Promise<void> {
@@ -196,6 +224,16 @@ export class SqlDiagrams implements DiagramStore {
         return { status: 'stale', docUpdatedAt: current.doc_updated_at } as const;
       }
       const docUpdatedAt = nextRevision(current.doc_updated_at, write.now);
+      // Recorded before the content is replaced: a diagram older than its history keeps what it held as its first revision.
+      // The delta was taken from the revision the writer read; without an expectation that may not be the current one, so a snapshot is kept.
+      const revision = await recordContentRevision(trx, {
+        diagramId: write.id,
+        docUpdatedAt,
+        elementsJson: write.elementsJson,
+        elementCount: write.elementCount,
+        revision: write.expectedDocUpdatedAt === null ? { ...write.revision, delta: null } : write.revision,
+        hadContent: true,
+      });
       await trx
         .updateTable('diagrams')
         .set({
@@ -208,7 +246,8 @@ export class SqlDiagrams implements DiagramStore {
         .where('id', '=', write.id)
         .execute();
       const orphanedComments = await resolveCommentsOnRemovedElements(trx, write.id, write.elementIds);
-      return { status: 'written', docUpdatedAt, orphanedComments } as const;
+      const reopenedComments = write.reopenComments ? await reopenCommentsOnReturnedElements(trx, write.id, write.elementIds) : 0;
+      return { status: 'written', docUpdatedAt, orphanedComments, reopenedComments, revision } as const;
     });
     // The next read of this diagram (often the writer's own) finds the new content in memory.
     if (result.status === 'written') {
@@ -217,4 +256,14 @@ export class SqlDiagrams implements DiagramStore {
     }
     return result;
   }
+}
+
+/** A move's one line: where from and where to, by folder name. */
+async function moveSummary(trx: Kysely<Database>, folder: { from: string | null; to: string | null }): Promise<string> {
+  const ids = [folder.from, folder.to].filter((id): id is string => id !== null);
+  const rows = ids.length === 0 ? [] : await trx.selectFrom('folders').select(['id', 'name']).where('id', 'in', ids).execute();
+  const name = (id: string | null) => `"${rows.find((r) => r.id === id)?.name ?? 'a deleted folder'}"`;
+  if (folder.to === null) return `moved out of ${name(folder.from)}`;
+  if (folder.from === null) return `moved into ${name(folder.to)}`;
+  return `moved from ${name(folder.from)} to ${name(folder.to)}`;
 }

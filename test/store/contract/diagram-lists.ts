@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { type DiagramMeta, type DiagramRecord, type ListPosition, type Store } from '../../../src/store/store.ts';
-import { at, type ContractContext, createDiagram, createUser, diagramRecord, folderRecord, metaOf, newestFirst } from './fixtures.ts';
+import { at, type ContractContext, createDiagram, createUser, diagramRecord, folderRecord, metaOf, newestFirst, TEST_AUTHOR } from './fixtures.ts';
 
 /** An owner's diagram listings (order, keyset pages, filters) and counts. */
 export function diagramListsContract({ withStore }: ContractContext): void {
@@ -137,10 +137,11 @@ export function diagramListsContract({ withStore }: ContractContext): void {
         assert.deepEqual(await list('api'), [wide.id], 'full-width letters are letters');
         assert.deepEqual(await list('%'), []);
 
-        await store.diagrams.updateMeta(ecole.id, { title: 'Über uns', updatedAt: at(10) });
+        await store.diagrams.updateMeta(ecole.id, { title: 'Über uns', updatedAt: at(10) }, TEST_AUTHOR);
         assert.deepEqual(await list('école'), []);
         assert.deepEqual(await list('ÜBER'), [ecole.id]);
         const written = await store.diagrams.writeContent({
+    revision: { kind: 'patch', userId: null, via: null, summary: 'written by a test', delta: null },
           id: sigma.id,
           elementsJson: '[]',
           elementCount: 0,

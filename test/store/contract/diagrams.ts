@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { type DiagramRecord } from '../../../src/store/store.ts';
-import { at, type ContractContext, createDiagram, createUser, diagramRecord, folderRecord, metaOf, RACE_ROUNDS, warmUp } from './fixtures.ts';
+import { at, type ContractContext, createDiagram, createUser, diagramRecord, folderRecord, metaOf, RACE_ROUNDS, TEST_AUTHOR, warmUp } from './fixtures.ts';
 
 /** Diagrams: the quota on creation, reads with the access facts, metadata, stars and the trash. */
 export function diagramsContract({ withStore }: ContractContext): void {
@@ -131,24 +131,24 @@ export function diagramsContract({ withStore }: ContractContext): void {
           }),
         );
 
-        const renamed = await store.diagrams.updateMeta(diagram.id, { title: 'After', updatedAt: at(10) });
+        const renamed = await store.diagrams.updateMeta(diagram.id, { title: 'After', updatedAt: at(10) }, TEST_AUTHOR);
         let expected: DiagramRecord = { ...diagram, title: 'After', updatedAt: at(10) };
         assert.deepEqual(renamed, metaOf(expected));
 
-        const moved = await store.diagrams.updateMeta(diagram.id, { folderId: other.id, updatedAt: at(20) });
+        const moved = await store.diagrams.updateMeta(diagram.id, { folderId: other.id, updatedAt: at(20) }, TEST_AUTHOR);
         expected = { ...expected, folderId: other.id, updatedAt: at(20) };
         assert.deepEqual(moved, metaOf(expected));
 
-        const unfiled = await store.diagrams.updateMeta(diagram.id, { folderId: null, updatedAt: at(30) });
+        const unfiled = await store.diagrams.updateMeta(diagram.id, { folderId: null, updatedAt: at(30) }, TEST_AUTHOR);
         expected = { ...expected, folderId: null, updatedAt: at(30) };
         assert.deepEqual(unfiled, metaOf(expected));
 
-        const both = await store.diagrams.updateMeta(diagram.id, { title: 'Both', folderId: folder.id, updatedAt: at(40) });
+        const both = await store.diagrams.updateMeta(diagram.id, { title: 'Both', folderId: folder.id, updatedAt: at(40) }, TEST_AUTHOR);
         expected = { ...expected, title: 'Both', folderId: folder.id, updatedAt: at(40) };
         assert.deepEqual(both, metaOf(expected));
 
         assert.deepEqual((await store.diagrams.findForUser(diagram.id, user.id))?.diagram, expected);
-        assert.equal(await store.diagrams.updateMeta(randomUUID(), { title: 'Ghost', updatedAt: at(50) }), null);
+        assert.equal(await store.diagrams.updateMeta(randomUUID(), { title: 'Ghost', updatedAt: at(50) }, TEST_AUTHOR), null);
       }));
 
     test('starring stars and unstars one diagram', () =>

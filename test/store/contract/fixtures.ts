@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { DiagramMeta, DiagramRecord, FolderRecord, ListPosition, Store, TokenRecord, UserRecord } from '../../../src/store/store.ts';
+import type { Attribution, ContentRevision, DiagramMeta, DiagramRecord, FolderRecord, ListPosition, Store, TokenRecord, UserRecord } from '../../../src/store/store.ts';
 
 /** Races are repeated so that a store without the needed locking loses at least one of them. */
 export const RACE_ROUNDS = 5;
@@ -68,8 +68,14 @@ export function newestFirst(a: ListPosition, b: ListPosition): number {
   return 0;
 }
 
+/** The revision a test's content write records: a whole-scene patch by nobody in particular. */
+export const TEST_REVISION: ContentRevision = { kind: 'patch', userId: null, via: null, summary: 'changed by a test', delta: null };
+/** Who a test's renames and moves are recorded as made by. */
+export const TEST_AUTHOR: Attribution = { userId: null, via: null };
+
 /** A content write of elements with these ids (one rectangle each). */
 export const contentWrite = (id: string, expected: string | null, ids: string[], now: Date) => ({
+  revision: TEST_REVISION,
   id,
   elementsJson: JSON.stringify(ids.map((e) => ({ id: e, type: 'rectangle' }))),
   elementCount: ids.length,

@@ -6,6 +6,7 @@ import { diagramListsContract } from './diagram-lists.ts';
 import { diagramsContract } from './diagrams.ts';
 import { contractContext } from './fixtures.ts';
 import { foldersContract } from './folders.ts';
+import { historyContract } from './history.ts';
 import { oauthContract } from './oauth.ts';
 import { operationsContract } from './operations.ts';
 import { publicLinksContract } from './public-links.ts';
@@ -31,6 +32,7 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
     diagramsContract(context);
     diagramListsContract(context);
     contentWritesContract(context);
+    historyContract(context);
     foldersContract(context);
     publicLinksContract(context);
     unitOfWorkContract(context);

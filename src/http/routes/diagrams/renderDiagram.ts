@@ -7,6 +7,7 @@ const RenderQuery = z.object({
   format: RenderFormat.optional().meta({ description: '`json` (default): the envelope with svg and base64 png; `png`; `svg`' }),
   // Anything but one of the two values (a repeated parameter included) is invalid_quality.
   quality: z.unknown().optional().meta({ type: 'string', enum: ['faithful', 'fast'], description: '`faithful` (default): the editor\'s own exporter; `fast`: the lightweight preview' }),
+  rev: z.string().optional().meta({ description: 'Render this past revision (a `rev` from the diagram\'s history) instead of the current content' }),
 });
 
 /** What may be done with a rendered SVG opened directly in a browser: draw, nothing else. */
@@ -20,7 +21,7 @@ export const renderDiagram = defineRoute({
   tags: ['diagrams'],
   summary: 'Render a diagram to SVG and PNG',
   description:
-    'Faithful (default) is the editor\'s own exporter: hand-drawn strokes, the editor\'s fonts embedded, catalog icons. When it is unavailable the answer falls back to the fast preview, with quality `fast` and note `faithful_unavailable`. PNGs are exactly 1024 px wide. Raw image answers carry `x-render-quality` and, when a note applies, `x-render-note`; an empty scene gives 204 for png and svg.',
+    'Faithful (default) is the editor\'s own exporter: hand-drawn strokes, the editor\'s fonts embedded, catalog icons. When it is unavailable the answer falls back to the fast preview, with quality `fast` and note `faithful_unavailable`. PNGs are exactly 1024 px wide. Raw image answers carry `x-render-quality` and, when a note applies, `x-render-note`; an empty scene gives 204 for png and svg. `rev` renders a past revision.',
   query: RenderQuery,
   response: {
     status: 200,
@@ -32,7 +33,7 @@ export const renderDiagram = defineRoute({
   errors: ['not_found', 'bad_request', 'invalid_quality', 'render_failed'],
   handler: async ({ params, query, actor, deps }) => {
     const format = query.format ?? 'json';
-    const result = await render(deps, actor, params.id!, format, query.quality ?? 'faithful');
+    const result = await render(deps, actor, params.id!, format, query.quality ?? 'faithful', query.rev);
     const { diagram } = result;
     if (format === 'json') {
       const { isEmpty, svg, png, note } = result;

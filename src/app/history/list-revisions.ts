@@ -1,0 +1,38 @@
+import type { RevisionRecord } from '../../store/store.ts';
+import { diagramFor } from '../access.ts';
+import type { AppDeps, Caller } from '../deps.ts';
+import { revisionId, revisionInQuery } from './revision-id.ts';
+
+export const REVISIONS_PAGE_DEFAULT = 50;
+export const REVISIONS_PAGE_MAX = 100;
+
+/** One revision as a client sees it. */
+export function presentRevision(record: RevisionRecord) {
+  return {
+    rev: revisionId(record.seq),
+    at: record.at,
+    author: record.author,
+    via: record.via,
+    kind: record.kind,
+    elementCount: record.elementCount,
+    summary: record.summary,
+    hasScene: record.hasScene,
+    ...(record.detail?.restoredFrom === undefined ? {} : { restoredFrom: revisionId(record.detail.restoredFrom) }),
+  };
+}
+
+export type RevisionItem = ReturnType<typeof presentRevision>;
+
+/**
+ * A diagram's history, newest first, a page at a time: the cursor is the last
+ * revision served. Whoever may read the diagram may read its history.
+ */
+export async function listRevisions(deps: AppDeps, caller: Caller, id: string, page: { cursor?: string | undefined; limit?: number | undefined }) {
+  const diagram = await diagramFor(deps, caller, id, 'read');
+  const limit = page.limit ?? REVISIONS_PAGE_DEFAULT;
+  const beforeSeq = page.cursor === undefined ? null : revisionInQuery(page.cursor, 'cursor');
+  // One more than the page, to know whether another follows.
+  const records = await deps.store.history.list(diagram.id, { beforeSeq, limit: limit + 1 });
+  const items = records.slice(0, limit).map(presentRevision);
+  return { items, nextCursor: records.length > limit ? items[items.length - 1]!.rev : null };
+}

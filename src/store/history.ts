@@ -1,0 +1,91 @@
+import type { SceneDelta } from '../domain/history/delta.ts';
+import type { RetentionPolicy } from '../domain/history/retention.ts';
+
+export type { RetentionPolicy } from '../domain/history/retention.ts';
+
+/** What made a revision: a content write, a revision brought back, or an event that changed no element. */
+export type RevisionKind = 'create' | 'edit' | 'regenerate' | 'patch' | 'save' | 'restore' | 'rename' | 'move' | 'baseline';
+
+/** Content writes (they carry a scene); the other kinds are events, whose scene is the content current at the time. */
+export const CONTENT_KINDS: ReadonlySet<RevisionKind> = new Set(['create', 'edit', 'regenerate', 'patch', 'save', 'restore', 'baseline']);
+
+/**
+ * How a write reached the service: an API token, an OAuth app's token, the
+ * web app, or one of Drawbridge's MCP servers (the tool that wrote, with the
+ * token or app it wrote with).
+ */
+export type Via =
+  | { kind: 'token'; name: string; token: { id: string; name: string } }
+  | { kind: 'oauth'; name: string; client: { id: string; name: string } }
+  | { kind: 'mcp'; name: string; tool: string; token?: { id: string; name: string }; client?: { id: string; name: string } }
+  | { kind: 'web'; name: string };
+
+/** Facts about a revision beyond its scene, by kind. */
+export interface RevisionDetail {
+  /** restore: the revision brought back. */
+  restoredFrom?: number;
+  /** rename (or a content write that renamed): the titles before and after. */
+  title?: { from: string; to: string };
+  /** move: the folders before and after (null: no folder). */
+  folder?: { from: string | null; to: string | null };
+}
+
+/** Who made a change, and how. */
+export interface Attribution {
+  userId: string | null;
+  via: Via | null;
+}
+
+/** Who recorded a revision, how, and what it was; the store adds its number, time and scene. */
+export interface RevisionInput {
+  kind: RevisionKind;
+  userId: string | null;
+  via: Via | null;
+  /** One line a person reads: what changed. */
+  summary: string;
+  detail?: RevisionDetail;
+}
+
+/** A content write's revision: the input, and the change from the content it replaced (null: store the whole scene). */
+export interface ContentRevision extends RevisionInput {
+  delta: SceneDelta | null;
+}
+
+export interface RevisionRecord {
+  diagramId: string;
+  /** Increasing per diagram, from 1; never reused. */
+  seq: number;
+  at: string;
+  kind: RevisionKind;
+  author: { id: string; email: string } | null;
+  via: Via | null;
+  /** The number of elements current after this revision. */
+  elementCount: number;
+  summary: string;
+  detail: RevisionDetail | null;
+  /** Whether this revision wrote content (false for events). */
+  hasScene: boolean;
+  /** Content revisions: the docUpdatedAt the write gave the diagram. */
+  docUpdatedAt: string | null;
+}
+
+/**
+ * Every diagram's revisions. Content revisions are recorded by the diagram
+ * store's content writes and events by its metadata updates, in the same
+ * transaction as the change they record; this aggregate reads and prunes.
+ * Scenes are kept as compressed snapshots with element-level deltas between
+ * them: reading any revision reads one snapshot and a bounded chain of deltas.
+ */
+export interface HistoryStore {
+  /** A diagram's revisions, newest first, strictly before `beforeSeq` when given. */
+  list(diagramId: string, page: { beforeSeq: number | null; limit: number }): Promise<RevisionRecord[]>;
+  find(diagramId: string, seq: number): Promise<RevisionRecord | null>;
+  /** The revision before `seq` (null when `seq` is the first one kept). */
+  previous(diagramId: string, seq: number): Promise<RevisionRecord | null>;
+  /** The elements (JSON text) current at revision `seq`; null when there is no such revision. */
+  scene(diagramId: string, seq: number): Promise<string | null>;
+  /** Diagrams with revisions older than `before` beyond the newest `keepLatest`: candidates for pruning. */
+  diagramsWithOldRevisions(before: string, keepLatest: number, limit: number): Promise<string[]>;
+  /** Drops what the policy does not keep (never the newest revision), re-encoding the revisions after a dropped one; how many were dropped. */
+  prune(diagramId: string, policy: RetentionPolicy, now: Date): Promise<number>;
+}

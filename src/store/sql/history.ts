@@ -1,0 +1,283 @@
+import type { Kysely, Selectable } from 'kysely';
+import { applyDelta, type SceneDelta, sceneDelta } from '../../domain/history/delta.ts';
+import type { SceneElement } from '../../domain/edit/types.ts';
+import { type RetentionPolicy, revisionsToKeep } from '../../domain/history/retention.ts';
+import type { ContentRevision, HistoryStore, RevisionDetail, RevisionInput, RevisionKind, RevisionRecord, Via } from '../history.ts';
+import type { Database, RevisionsTable } from '../schema.ts';
+import { type ChainState, decodeChain, decodeDelta, decodeSnapshot, encodeScene, snapshotJson } from './history-payload.ts';
+import type { SqlScope } from './scope.ts';
+
+export const BASELINE_SUMMARY = 'the diagram as it was when its history began';
+
+type ChainRow = Pick<Selectable<RevisionsTable>, 'seq' | 'encoding' | 'base_seq' | 'chain_length' | 'chain_bytes' | 'snapshot_bytes'>;
+const CHAIN_COLUMNS = ['seq', 'encoding', 'base_seq', 'chain_length', 'chain_bytes', 'snapshot_bytes'] as const;
+
+const chainOf = (row: ChainRow | undefined): ChainState | null =>
+  row && row.encoding !== null
+    ? { seq: Number(row.seq), baseSeq: Number(row.base_seq), chainLength: Number(row.chain_length), chainBytes: Number(row.chain_bytes), snapshotBytes: Number(row.snapshot_bytes) }
+    : null;
+
+async function latestContent(trx: Kysely<Database>, diagramId: string): Promise<ChainRow | undefined> {
+  return trx
+    .selectFrom('revisions')
+    .select(CHAIN_COLUMNS)
+    .where('diagram_id', '=', diagramId)
+    .where('encoding', 'is not', null)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+async function latestSeq(trx: Kysely<Database>, diagramId: string): Promise<number> {
+  const row = await trx.selectFrom('revisions').select(['seq']).where('diagram_id', '=', diagramId).orderBy('seq', 'desc').limit(1).executeTakeFirst();
+  return row ? Number(row.seq) : 0;
+}
+
+const revisionValues = (diagramId: string, seq: number, at: string, elementCount: number, input: RevisionInput) => ({
+  diagram_id: diagramId,
+  seq,
+  at,
+  kind: input.kind,
+  user_id: input.userId,
+  via: input.via === null ? null : JSON.stringify(input.via),
+  element_count: elementCount,
+  summary: input.summary,
+  detail: input.detail === undefined ? null : JSON.stringify(input.detail),
+});
+
+/**
+ * A diagram with no history yet (it predates history) gets its current
+ * content as a first revision before the change about to be recorded, so
+ * that content can still be brought back. In the caller's transaction, with
+ * the diagram's row locked. Returns the latest seq.
+ */
+async function ensureBaseline(trx: Kysely<Database>, diagramId: string): Promise<number> {
+  const seq = await latestSeq(trx, diagramId);
+  if (seq > 0) return seq;
+  const current = await trx.selectFrom('diagrams').select(['elements', 'element_count', 'doc_updated_at', 'created_at']).where('id', '=', diagramId).executeTakeFirstOrThrow();
+  const encoded = await encodeScene(1, current.elements, null, null);
+  await trx
+    .insertInto('revisions')
+    .values({
+      ...revisionValues(diagramId, 1, current.doc_updated_at ?? current.created_at, Number(current.element_count), { kind: 'baseline', userId: null, via: null, summary: BASELINE_SUMMARY }),
+      doc_updated_at: current.doc_updated_at,
+      ...encodedColumns(encoded),
+    })
+    .execute();
+  return 1;
+}
+
+const encodedColumns = (encoded: Awaited<ReturnType<typeof encodeScene>>) => ({
+  encoding: encoded.encoding,
+  base_seq: encoded.baseSeq,
+  chain_length: encoded.chainLength,
+  chain_bytes: encoded.chainBytes,
+  snapshot_bytes: encoded.snapshotBytes,
+  payload: encoded.payload,
+});
+
+export interface RecordedContent {
+  diagramId: string;
+  docUpdatedAt: string;
+  elementsJson: string;
+  elementCount: number;
+  revision: ContentRevision;
+  /** False for a new diagram: there is nothing before it. */
+  hadContent: boolean;
+}
+
+/**
+ * Records a content write's revision, in the write's transaction with the
+ * diagram's row locked: a delta on the chain when the write says what changed
+ * from the content it replaced, else (or when the chain is full) a snapshot.
+ */
+export async function recordContentRevision(trx: Kysely<Database>, content: RecordedContent): Promise<number> {
+  const previousSeq = content.hadContent ? await ensureBaseline(trx, content.diagramId) : 0;
+  const seq = previousSeq + 1;
+  const chain = previousSeq === 0 ? null : chainOf(await latestContent(trx, content.diagramId));
+  const encoded = await encodeScene(seq, content.elementsJson, content.revision.delta, chain);
+  await trx
+    .insertInto('revisions')
+    .values({ ...revisionValues(content.diagramId, seq, content.docUpdatedAt, content.elementCount, content.revision), doc_updated_at: content.docUpdatedAt, ...encodedColumns(encoded) })
+    .execute();
+  return seq;
+}
+
+/** Records an event (a rename, a move), in the change's transaction with the diagram's row locked. */
+export async function recordEvent(trx: Kysely<Database>, diagramId: string, at: string, revision: RevisionInput): Promise<number> {
+  const seq = (await ensureBaseline(trx, diagramId)) + 1;
+  const { element_count } = await trx.selectFrom('diagrams').select(['element_count']).where('id', '=', diagramId).executeTakeFirstOrThrow();
+  await trx.insertInto('revisions').values(revisionValues(diagramId, seq, at, Number(element_count), revision)).execute();
+  return seq;
+}
+
+const RECORD_COLUMNS = [
+  'r.diagram_id',
+  'r.seq',
+  'r.at',
+  'r.kind',
+  'r.user_id',
+  'u.email',
+  'r.via',
+  'r.element_count',
+  'r.summary',
+  'r.detail',
+  'r.encoding',
+  'r.doc_updated_at',
+] as const;
+
+type RecordRow = Pick<Selectable<RevisionsTable>, 'diagram_id' | 'seq' | 'at' | 'kind' | 'user_id' | 'via' | 'element_count' | 'summary' | 'detail' | 'encoding' | 'doc_updated_at'> & {
+  email: string | null;
+};
+
+const toRecord = (row: RecordRow): RevisionRecord => ({
+  diagramId: row.diagram_id,
+  seq: Number(row.seq),
+  at: row.at,
+  kind: row.kind as RevisionKind,
+  author: row.user_id !== null && row.email !== null ? { id: row.user_id, email: row.email } : null,
+  via: row.via === null ? null : (JSON.parse(row.via) as Via),
+  elementCount: Number(row.element_count),
+  summary: row.summary,
+  detail: row.detail === null ? null : (JSON.parse(row.detail) as RevisionDetail),
+  hasScene: row.encoding !== null,
+  docUpdatedAt: row.doc_updated_at,
+});
+
+export class SqlHistory implements HistoryStore {
+  private readonly scope: SqlScope;
+
+  constructor(scope: SqlScope) {
+    this.scope = scope;
+  }
+
+  private records(diagramId: string) {
+    return this.scope.db.selectFrom('revisions as r').leftJoin('users as u', 'u.id', 'r.user_id').select(RECORD_COLUMNS).where('r.diagram_id', '=', diagramId);
+  }
+
+  async list(diagramId: string, page: { beforeSeq: number | null; limit: number }): Promise<RevisionRecord[]> {
+    const rows = await this.records(diagramId)
+      .$if(page.beforeSeq !== null, (q) => q.where('r.seq', '<', page.beforeSeq!))
+      .orderBy('r.seq', 'desc')
+      .limit(page.limit)
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  async find(diagramId: string, seq: number): Promise<RevisionRecord | null> {
+    const row = await this.records(diagramId).where('r.seq', '=', seq).executeTakeFirst();
+    return row ? toRecord(row) : null;
+  }
+
+  async previous(diagramId: string, seq: number): Promise<RevisionRecord | null> {
+    const row = await this.records(diagramId).where('r.seq', '<', seq).orderBy('r.seq', 'desc').limit(1).executeTakeFirst();
+    return row ? toRecord(row) : null;
+  }
+
+  async scene(diagramId: string, seq: number): Promise<string | null> {
+    const db = this.scope.db;
+    const exists = await db.selectFrom('revisions').select(['seq']).where('diagram_id', '=', diagramId).where('seq', '=', seq).executeTakeFirst();
+    if (!exists) return null;
+    const target = await db
+      .selectFrom('revisions')
+      .select(['seq', 'base_seq', 'encoding', 'payload'])
+      .where('diagram_id', '=', diagramId)
+      .where('seq', '<=', seq)
+      .where('encoding', 'is not', null)
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!target || target.payload === null) return null;
+    if (target.encoding === 'snapshot') return snapshotJson(target.payload);
+    const chain = await db
+      .selectFrom('revisions')
+      .select(['encoding', 'payload'])
+      .where('diagram_id', '=', diagramId)
+      .where('seq', '>=', Number(target.base_seq))
+      .where('seq', '<=', Number(target.seq))
+      .where('encoding', 'is not', null)
+      .orderBy('seq', 'asc')
+      .execute();
+    return JSON.stringify(await decodeChain(chain));
+  }
+
+  async diagramsWithOldRevisions(before: string, keepLatest: number, limit: number): Promise<string[]> {
+    const rows = await this.scope.db
+      .selectFrom('revisions')
+      .select(['diagram_id'])
+      .groupBy('diagram_id')
+      .having((eb) => eb.and([eb(eb.fn.min('at'), '<', before), eb(eb.fn.countAll(), '>', keepLatest)]))
+      .orderBy('diagram_id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.diagram_id);
+  }
+
+  async prune(diagramId: string, policy: RetentionPolicy, now: Date): Promise<number> {
+    return this.scope.atomic(async (trx) => {
+      // Writes to this diagram wait until the pruning is done (PostgreSQL; SQLite transactions are already serial).
+      if (this.scope.engine === 'postgres') await trx.selectFrom('diagrams').select('id').where('id', '=', diagramId).forUpdate().execute();
+      const all = await trx.selectFrom('revisions').select(['seq', 'at', 'encoding']).where('diagram_id', '=', diagramId).orderBy('seq', 'asc').execute();
+      const keep = revisionsToKeep(
+        all.map((r) => ({ seq: Number(r.seq), at: r.at, hasScene: r.encoding !== null })),
+        policy,
+        now,
+      );
+      const dropped = all.filter((r) => !keep.has(Number(r.seq))).map((r) => Number(r.seq));
+      if (dropped.length === 0) return 0;
+      await reencodeAfter(trx, diagramId, Math.min(...dropped), keep);
+      for (let i = 0; i < dropped.length; i += 500) {
+        await trx.deleteFrom('revisions').where('diagram_id', '=', diagramId).where('seq', 'in', dropped.slice(i, i + 500)).execute();
+      }
+      return dropped.length;
+    });
+  }
+}
+
+/**
+ * Re-encodes the kept content revisions after `firstDropped`, each against
+ * the kept one before it, so no delta leans on a revision about to go.
+ * Scenes are rebuilt walking the chain from the first snapshot needed.
+ */
+async function reencodeAfter(trx: Kysely<Database>, diagramId: string, firstDropped: number, keep: ReadonlySet<number>): Promise<void> {
+  const startRow = await trx
+    .selectFrom('revisions')
+    .select(['base_seq'])
+    .where('diagram_id', '=', diagramId)
+    .where('seq', '<', firstDropped)
+    .where('encoding', 'is not', null)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const from = startRow ? Number(startRow.base_seq) : firstDropped;
+  const rows = await trx
+    .selectFrom('revisions')
+    .select(['seq', 'encoding', 'payload', 'base_seq', 'chain_length', 'chain_bytes', 'snapshot_bytes'])
+    .where('diagram_id', '=', diagramId)
+    .where('seq', '>=', from)
+    .where('encoding', 'is not', null)
+    .orderBy('seq', 'asc')
+    .execute();
+  let scene: SceneElement[] | null = null;
+  let lastKept: { elements: SceneElement[]; chain: ChainState } | null = null;
+  for (const row of rows) {
+    const seq = Number(row.seq);
+    scene = row.encoding === 'snapshot' ? await decodeSnapshot(row.payload!) : applyOn(scene, await decodeDelta(row.payload!));
+    if (!keep.has(seq)) continue;
+    if (seq < firstDropped) {
+      lastKept = { elements: scene, chain: chainOf(row)! };
+      continue;
+    }
+    const delta = lastKept === null ? null : sceneDelta(lastKept.elements, scene);
+    const encoded = await encodeScene(seq, JSON.stringify(scene), delta, lastKept?.chain ?? null);
+    await trx.updateTable('revisions').set(encodedColumns(encoded)).where('diagram_id', '=', diagramId).where('seq', '=', seq).execute();
+    lastKept = { elements: scene, chain: { seq, ...encodedChain(encoded) } };
+  }
+}
+
+const encodedChain = (e: Awaited<ReturnType<typeof encodeScene>>) => ({ baseSeq: e.baseSeq, chainLength: e.chainLength, chainBytes: e.chainBytes, snapshotBytes: e.snapshotBytes });
+
+function applyOn(scene: SceneElement[] | null, delta: SceneDelta): SceneElement[] {
+  if (scene === null) throw new Error('a revision chain must start with a snapshot');
+  return applyDelta(scene, delta);
+}
