@@ -19,8 +19,7 @@ export const shortTime = (iso: string) => iso.replace('T', ' ').slice(0, 19);
 /** The history table's columns and one row per revision. */
 export const HISTORY_HEADERS = ['REV', 'WHEN', 'WHO', 'VIA', 'KIND', 'SUMMARY'];
 export function historyRow(item: RevisionItem): string[] {
-  const kind = item.restoredFrom !== undefined ? `${item.kind} ${item.restoredFrom}` : item.kind;
-  return [item.rev, shortTime(item.at), item.author?.email ?? '-', describeVia(item.via), kind, item.summary];
+  return [item.rev, shortTime(item.at), item.author?.email ?? '-', describeVia(item.via), item.kind, item.summary];
 }
 
 /** What a diff says to a person: the summary, then each non-empty list of ids (changed ones with what changed). */

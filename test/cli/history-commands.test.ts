@@ -77,9 +77,9 @@ describe('output', () => {
     assert.equal(describeVia(null), '-');
   });
 
-  test('a history row is rev, when (to the second), who, via, kind (with what a restore brought back) and summary', () => {
+  test('a history row is rev, when (to the second), who, via, kind and summary', () => {
     assert.deepEqual(historyRow(item({})), ['r2', '2026-05-04 10:21:07', 'ana@example.com', 'token ci-deploy', 'patch', 'moved 1 shape']);
-    assert.deepEqual(historyRow(item({ rev: 'r9', kind: 'restore', restoredFrom: 'r1', summary: 'added b' })).slice(4), ['restore r1', 'added b']);
+    assert.deepEqual(historyRow(item({ rev: 'r9', kind: 'restore', restoredFrom: 'r1', summary: 'restored r1: added b' })).slice(4), ['restore', 'restored r1: added b']);
     assert.deepEqual(historyRow(item({ kind: 'baseline', author: null, via: null })).slice(2, 5), ['-', '-', 'baseline']);
   });
 

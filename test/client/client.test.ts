@@ -108,7 +108,9 @@ describe('history through the client against a running server', () => {
     const restored = await client.restoreRevision(id, created!.rev, { expectedUpdatedAt: docUpdatedAt! });
     assert.equal(restored.restoredFrom, created!.rev);
     assert.equal(restored.elements, 2);
-    assert.deepEqual((await client.getDiagram(id)).scene.elements, original);
+    // As it was, but for the editor's bookkeeping of the element the restore changed back (version, versionNonce, updated).
+    const content = (elements: Array<Record<string, unknown>>) => elements.map(({ version: _v, versionNonce: _n, updated: _u, ...rest }) => rest);
+    assert.deepEqual(content((await client.getDiagram(id)).scene.elements), content(original));
     await assert.rejects(client.getRevision(id, 'r999999'), { code: 'not_found', status: 404 });
   });
 });
