@@ -83,10 +83,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 
-/** The real server on the SQLite database in `dataDir`, rate limits lifted, ready to serve. */
-export async function startApiServer(dataDir: string): Promise<{ child: Child; base: string }> {
+/** The real server on the SQLite database in `dataDir`, rate limits lifted, ready to serve; `env` adds settings (HISTORY=off…). */
+export async function startApiServer(dataDir: string, env: NodeJS.ProcessEnv = {}, name = 'server'): Promise<{ child: Child; base: string }> {
   const port = await freePort();
-  const child = startChild('server', ['--import', 'tsx', 'src/main.ts'], {
+  const child = startChild(name, ['--import', 'tsx', 'src/main.ts'], {
     ...process.env,
     DATA_DIR: dataDir,
     PORT: String(port),
@@ -94,6 +94,7 @@ export async function startApiServer(dataDir: string): Promise<{ child: Child; b
     RATE_LIMIT_READ_PER_MIN: '1000000000',
     RATE_LIMIT_WRITE_PER_MIN: '1000000000',
     DATABASE_URL: '',
+    ...env,
   });
   const base = `http://127.0.0.1:${port}`;
   await waitForHttp(child, `${base}/healthz`);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_RETENTION, type RetentionPolicy } from './domain/history/retention.ts';
 
 /** Server settings, read once from the environment (docs/operations.md lists them). */
 export interface Config {
@@ -35,6 +36,10 @@ export interface Config {
   oauthRefreshTokenTtlSeconds: number;
   /** OAuth client registrations an hour per client address. */
   oauthRegistrationsPerHour: number;
+  /** HISTORY: whether content writes, renames and moves are recorded in diagrams' history (on by default). */
+  history: boolean;
+  /** How long diagrams' history is kept (pruned hourly in the background). */
+  historyRetention: RetentionPolicy;
 }
 
 function positiveInt(name: string, raw: string | undefined, fallback: number): number {
@@ -42,6 +47,20 @@ function positiveInt(name: string, raw: string | undefined, fallback: number): n
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
   return value;
+}
+
+function nonNegativeInt(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number (0 or more), got "${raw}"`);
+  return value;
+}
+
+/** Days, or `forever`. */
+function daysOrForever(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === 'forever') return Infinity;
+  if (raw !== undefined && raw !== '' && !/^\d+$/.test(raw)) throw new Error(`${name} must be a number of days or "forever", got "${raw}"`);
+  return nonNegativeInt(name, raw, fallback);
 }
 
 function onOff(name: string, raw: string | undefined, fallback: boolean): boolean {
@@ -91,5 +110,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oauthAccessTokenTtlSeconds: positiveInt('OAUTH_ACCESS_TOKEN_TTL_SECONDS', env.OAUTH_ACCESS_TOKEN_TTL_SECONDS, 3600),
     oauthRefreshTokenTtlSeconds: positiveInt('OAUTH_REFRESH_TOKEN_TTL_SECONDS', env.OAUTH_REFRESH_TOKEN_TTL_SECONDS, 30 * 24 * 3600),
     oauthRegistrationsPerHour: positiveInt('OAUTH_REGISTRATIONS_PER_HOUR', env.OAUTH_REGISTRATIONS_PER_HOUR, 20),
+    history: onOff('HISTORY', env.HISTORY, true),
+    historyRetention: {
+      keepAllDays: nonNegativeInt('HISTORY_KEEP_ALL_DAYS', env.HISTORY_KEEP_ALL_DAYS, DEFAULT_RETENTION.keepAllDays),
+      keepDailyDays: daysOrForever('HISTORY_KEEP_DAILY_DAYS', env.HISTORY_KEEP_DAILY_DAYS, DEFAULT_RETENTION.keepDailyDays),
+      keepLatest: positiveInt('HISTORY_KEEP_LATEST', env.HISTORY_KEEP_LATEST, DEFAULT_RETENTION.keepLatest),
+    },
   };
 }

@@ -134,7 +134,7 @@ export type RestoreRevisionBody = z.infer<typeof RestoreRevisionBody>;
 export const RestoredRevision = z
   .object({
     id: Id,
-    rev: RevisionRef.meta({ description: 'The new revision the restore wrote' }),
+    rev: RevisionRef.nullable().meta({ description: 'The new revision the restore wrote; null when the server records no history (its operator turned it off)' }),
     restoredFrom: RevisionRef.meta({ description: 'The revision whose scene was brought back' }),
     docUpdatedAt: Timestamp.meta({ description: 'The diagram\'s new revision clock, to pass as expectedUpdatedAt to the next write' }),
     elements: z.number().int().meta({ description: 'How many elements the diagram holds now' }),

@@ -89,6 +89,8 @@ export function errorCodesOf(def: RouteDef): ErrorCode[] {
     TOKEN_ERRORS.forEach((c) => codes.add(c));
     if (!def.allowUnverified) codes.add('email_unverified');
     if ('capability' in def.access) codes.add('insufficient_scope');
+    // A malformed Drawbridge-Mcp-Tool header.
+    codes.add('bad_request');
   }
   if (def.body) BODY_ERRORS.forEach((c) => codes.add(c));
   if (def.url.includes(':')) {
@@ -98,6 +100,9 @@ export function errorCodesOf(def: RouteDef): ErrorCode[] {
   return [...codes];
 }
 
+const MCP_TOOL_HEADER_DOC =
+  "Sent by Drawbridge's MCP servers: the MCP tool making the call (lowercase letters, digits and `_`, at most 64), recorded as `via` in the diagram's history beside the token. The caller's own word: the token is what authorizes. Malformed: 400 bad_request.";
+
 function operation(def: RouteDef) {
   const parameters: object[] = [...def.url.matchAll(/:(\w+)/g)].map((m) => ({
     name: m[1],
@@ -105,7 +110,8 @@ function operation(def: RouteDef) {
     required: true,
     schema: { type: 'string' },
   }));
-  for (const [name, description] of Object.entries(def.requestHeaders ?? {})) {
+  const requestHeaders = { ...('public' in def.access ? {} : { 'Drawbridge-Mcp-Tool': MCP_TOOL_HEADER_DOC }), ...def.requestHeaders };
+  for (const [name, description] of Object.entries(requestHeaders)) {
     parameters.push({ name, in: 'header', required: false, description, schema: { type: 'string' } });
   }
   if (def.query) {

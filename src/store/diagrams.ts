@@ -32,14 +32,14 @@ export interface ContentWrite {
   now: Date;
   /** Renames in the same transaction. */
   title?: string;
-  /** The revision this write records, in the same transaction. */
-  revision: ContentRevision;
+  /** The revision this write records, in the same transaction; null records none (history is off). */
+  revision: ContentRevision | null;
   /** A restore: comments resolved because their element went away are opened again when it is back. */
   reopenComments?: boolean;
 }
 
 export type ContentWriteResult =
-  | { status: 'written'; docUpdatedAt: string; orphanedComments: number; reopenedComments: number; revision: number }
+  | { status: 'written'; docUpdatedAt: string; orphanedComments: number; reopenedComments: number; revision: number | null }
   | { status: 'stale'; docUpdatedAt: string | null }
   | { status: 'missing' };
 
@@ -81,9 +81,9 @@ export interface DiagramStore {
   /**
    * Inserts the diagram unless its owner already has `quota` active diagrams;
    * concurrent creates cannot overshoot. Records its first revision (`revision`,
-   * or a plain create by the owner when not given).
+   * or a plain create by the owner when not given; null records none).
    */
-  create(diagram: DiagramRecord, quota: number, revision?: RevisionInput): Promise<'created' | 'quota_exceeded'>;
+  create(diagram: DiagramRecord, quota: number, revision?: RevisionInput | null): Promise<'created' | 'quota_exceeded'>;
   find(id: string): Promise<DiagramMeta | null>;
   /** The diagram (with elements) and the facts the access policy needs about `userId`, in one read. */
   findForUser(id: string, userId: string): Promise<{ diagram: DiagramRecord; access: AccessFacts } | null>;
@@ -92,8 +92,8 @@ export interface DiagramStore {
   /** Owned diagrams, newest first, strictly after `after` when given, narrowed by the query's optional filters. */
   listOwned(query: OwnedDiagramsQuery): Promise<DiagramMeta[]>;
   countOwned(ownerId: string): Promise<OwnedDiagramCounts>;
-  /** Renames and/or moves, recording each as an event in the diagram's history by `by`. */
-  updateMeta(id: string, change: { title?: string; folderId?: string | null; updatedAt: string }, by: Attribution): Promise<DiagramMeta | null>;
+  /** Renames and/or moves, recording each as an event in the diagram's history by `by` (null records none). */
+  updateMeta(id: string, change: { title?: string; folderId?: string | null; updatedAt: string }, by: Attribution | null): Promise<DiagramMeta | null>;
   /** Trashes (keeping an earlier deletedAt) or restores. */
   setTrashed(id: string, trashed: boolean, now: string): Promise<void>;
   setStarred(id: string, starred: boolean): Promise<void>;

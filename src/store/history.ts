@@ -84,8 +84,8 @@ export interface HistoryStore {
   previous(diagramId: string, seq: number): Promise<RevisionRecord | null>;
   /** The elements (JSON text) current at revision `seq`; null when there is no such revision. */
   scene(diagramId: string, seq: number): Promise<string | null>;
-  /** Diagrams with revisions older than `before` beyond the newest `keepLatest`: candidates for pruning. */
-  diagramsWithOldRevisions(before: string, keepLatest: number, limit: number): Promise<string[]>;
+  /** Diagrams with revisions older than `before` and more than `keepLatest` in all: candidates for pruning, by id, after `afterId` when given. */
+  diagramsWithOldRevisions(query: { before: string; keepLatest: number; afterId: string | null; limit: number }): Promise<string[]>;
   /** Drops what the policy does not keep (never the newest revision), re-encoding the revisions after a dropped one; how many were dropped. */
   prune(diagramId: string, policy: RetentionPolicy, now: Date): Promise<number>;
 }

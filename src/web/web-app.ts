@@ -7,6 +7,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { ServiceDeps } from '../app/deps.ts';
+import { pruneHistory } from '../app/history/prune-history.ts';
 import { purgeExpired } from '../app/operations/operations.ts';
 import { clientLeft, incompleteRequest, requestPath, toApiError } from '../edge/errors.ts';
 import type { PageRequestLimit } from '../edge/page-limits.ts';
@@ -40,9 +41,11 @@ export const webAppPlugin: FastifyPluginAsync<WebDeps> = async (app, { deps, pag
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
-  // Expired sessions and emailed links are deleted at start and then hourly (one server doing it twice is harmless).
-  const purge = () =>
-    purgeExpired(deps).catch((error: unknown) => app.log.warn({ err: error }, 'could not purge expired sessions'));
+  // Expired sessions and emailed links are deleted, and diagrams' history pruned, at start and then hourly (one server doing it twice is harmless).
+  const purge = async () => {
+    await purgeExpired(deps).catch((error: unknown) => app.log.warn({ err: error }, 'could not purge expired sessions'));
+    await pruneHistory(deps).catch((error: unknown) => app.log.warn({ err: error }, 'could not prune history'));
+  };
   void purge();
   const purging = setInterval(purge, PURGE_INTERVAL_MS).unref();
   app.addHook('onClose', async () => clearInterval(purging));

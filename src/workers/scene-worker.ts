@@ -7,6 +7,8 @@ import { isCatalogIcon } from '../domain/icons/catalog.ts';
 import { layoutGraph } from '../domain/layout/layout.ts';
 import { lintReport, type LintReport } from '../domain/lint/lint.ts';
 import { applyPatch } from '../domain/patch/apply.ts';
+import { sceneDelta, type SceneDelta } from '../domain/history/delta.ts';
+import { describeDelta } from '../domain/history/describe.ts';
 import type { Problem } from '../domain/problems.ts';
 import { sceneFromSpec } from '../domain/scene/from-spec.ts';
 import type { DiagramSpec } from '../domain/spec/types.ts';
@@ -31,6 +33,8 @@ export interface GeneratedScene {
 /** A changed scene, serialised here, with what the write needs to know of it. */
 export interface ChangedScene extends GeneratedScene {
   elementIds: string[];
+  /** What changed from the scene the job was given, for the diagram's history: worked out here, where both are at hand. */
+  history: { delta: SceneDelta; summary: string };
 }
 
 export type PatchedScene = ChangedScene & { applied: number; deleted: number };
@@ -52,11 +56,16 @@ export type SceneOutput =
 /** A worker whose heap grew past this (a layout of thousands of edges) is replaced after its job. */
 const RETIRE_ABOVE_HEAP_MB = 128;
 
-const changed = (elements: readonly SceneElement[]): ChangedScene => ({
-  elementsJson: JSON.stringify(elements),
-  elementCount: elements.length,
-  elementIds: elements.map((e) => e.id),
-});
+function changed(before: readonly SceneElement[], elements: readonly SceneElement[]): ChangedScene {
+  // Patches and edits keep the elements they leave alone, so the delta compares those by reference.
+  const delta = sceneDelta(before, elements);
+  return {
+    elementsJson: JSON.stringify(elements),
+    elementCount: elements.length,
+    elementIds: elements.map((e) => e.id),
+    history: { delta, summary: describeDelta(before, delta).summary },
+  };
+}
 
 const stampAt = (now: number): WriteStamp => ({ now, nonce: () => randomInt(1, 2 ** 31) });
 
@@ -66,12 +75,14 @@ function handle(job: SceneJob): SceneOutput {
       case 'lint':
         return lintReport(JSON.parse(job.elementsJson) as unknown[]);
       case 'patch': {
-        const { elements, applied, deleted } = applyPatch(JSON.parse(job.elementsJson) as SceneElement[], job.ops, stampAt(job.now), { isIcon: isCatalogIcon });
-        return { ...changed(elements), applied, deleted };
+        const before = JSON.parse(job.elementsJson) as SceneElement[];
+        const { elements, applied, deleted } = applyPatch(before, job.ops, stampAt(job.now), { isIcon: isCatalogIcon });
+        return { ...changed(before, elements), applied, deleted };
       }
       case 'edit': {
-        const { elements, added, updated, merged } = applyEdit(JSON.parse(job.elementsJson) as SceneElement[], job.fragment, stampAt(job.now), { isIcon: isCatalogIcon });
-        return { ...changed(elements), added, updated, merged };
+        const before = JSON.parse(job.elementsJson) as SceneElement[];
+        const { elements, added, updated, merged } = applyEdit(before, job.fragment, stampAt(job.now), { isIcon: isCatalogIcon });
+        return { ...changed(before, elements), added, updated, merged };
       }
       case 'check':
         return { problems: contentProblems(job.kind, job.content, JSON.parse(job.elementsJson) as SceneElement[], { isIcon: isCatalogIcon }) };

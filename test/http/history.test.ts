@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { SceneElement } from '../../src/domain/edit/types.ts';
+import { pruneHistory } from '../../src/app/history/prune-history.ts';
+import { loadConfig } from '../../src/config.ts';
 import { applyDelta } from '../../src/domain/history/delta.ts';
 import { type Engine, type Harness, startHarness, type TestUser } from '../helpers/harness.ts';
 import { skipWithoutPostgres } from '../helpers/postgres.ts';
@@ -138,6 +140,17 @@ for (const { engine, skip } of [
       assert.equal(badAgainst.statusCode, 400, badAgainst.body);
     });
 
+    test('a malformed Drawbridge-Mcp-Tool header is 400 bad_request and writes nothing', async () => {
+      const id = await created(h, alice);
+      for (const tool of ['Patch', 'patch diagram', 'x'.repeat(65), '']) {
+        const res = await h.call('POST', `/api/v1/diagrams/${id}/patch`, { token: alice.token, headers: { 'drawbridge-mcp-tool': tool }, body: { ops: [{ op: 'delete', id: 'cache' }] } });
+        assert.equal(res.statusCode, 400, `${JSON.stringify(tool)}: ${res.body}`);
+        assert.equal(res.json().error, 'bad_request');
+      }
+      assert.equal((await history(h, alice, id)).items.length, 1);
+      assert.equal((await elementsOf(h, alice, id)).some((e) => e.id === 'cache'), true);
+    });
+
     test('render ?rev= draws the past revision', async () => {
       const id = await created(h, alice, { scene: { elements: [{ id: 'only', type: 'rectangle', x: 0, y: 0, width: 100, height: 60 }] } });
       await h.call('POST', `/api/v1/diagrams/${id}/regenerate`, { token: alice.token, body: { scene: { elements: [] } } });
@@ -205,5 +218,54 @@ describe('a long random history', () => {
       }),
       { numRuns: 6 },
     );
+  });
+});
+
+describe('retention', () => {
+  test('the hourly pruning keeps what the settings say, and always the newest revision, which still reads back', async () => {
+    const h = await startHarness({ env: { HISTORY_KEEP_ALL_DAYS: '0', HISTORY_KEEP_DAILY_DAYS: '0', HISTORY_KEEP_LATEST: '2' } });
+    try {
+      const alice = await h.user();
+      const id = await created(h, alice);
+      for (const dx of [10, 20, 30]) {
+        const res = await h.call('POST', `/api/v1/diagrams/${id}/patch`, { token: alice.token, body: { ops: [{ op: 'move', id: 'db', dx, dy: 0 }] } });
+        assert.equal(res.statusCode, 200, res.body);
+      }
+      const current = await elementsOf(h, alice, id);
+      const dropped = await pruneHistory({ config: h.config, store: h.store, now: () => new Date(Date.now() + 60_000) });
+      assert.equal(dropped, 2);
+      const { items } = await history(h, alice, id);
+      assert.deepEqual(
+        items.map((r) => r.rev),
+        ['r4', 'r3'],
+      );
+      assert.deepEqual(await revisionElements(h, alice, id, 'r4'), current);
+      const diff = (await h.call('GET', `/api/v1/diagrams/${id}/revisions/r4/diff`, { token: alice.token })).json();
+      assert.equal(diff.from, 'r3');
+      assert.deepEqual(diff.changed.map((c: { id: string }) => c.id).includes('db'), true);
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('with HISTORY=off no create, write or rename is recorded', async () => {
+    const h = await startHarness({ env: { HISTORY: 'off' } });
+    try {
+      const alice = await h.user();
+      const id = await created(h, alice);
+      await h.call('POST', `/api/v1/diagrams/${id}/patch`, { token: alice.token, body: { ops: [{ op: 'delete', id: 'cache' }] } });
+      await h.call('PATCH', `/api/v1/diagrams/${id}`, { token: alice.token, body: { title: 'Renamed' } });
+      assert.deepEqual(await history(h, alice, id), { items: [], nextCursor: null });
+      assert.equal((await h.call('GET', `/api/v1/diagrams/${id}/revisions/r1`, { token: alice.token })).statusCode, 404);
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('a history setting that is not a number of days stops the server at start, naming it', () => {
+    assert.throws(() => loadConfig({ HISTORY_KEEP_ALL_DAYS: 'a month' }), /HISTORY_KEEP_ALL_DAYS/);
+    assert.throws(() => loadConfig({ HISTORY_KEEP_DAILY_DAYS: '-1' }), /HISTORY_KEEP_DAILY_DAYS/);
+    assert.throws(() => loadConfig({ HISTORY_KEEP_LATEST: '0' }), /HISTORY_KEEP_LATEST/);
+    assert.equal(loadConfig({ HISTORY_KEEP_DAILY_DAYS: 'forever' }).historyRetention.keepDailyDays, Infinity);
   });
 });

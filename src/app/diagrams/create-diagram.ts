@@ -37,12 +37,8 @@ export async function createDiagram(deps: ServiceDeps, caller: Caller, input: Ne
     docUpdatedAt: now,
     deletedAt: null,
   };
-  const outcome = await deps.store.diagrams.create(diagram, caller.user.quota, {
-    kind: 'create',
-    userId: caller.user.id,
-    via: viaOf(caller),
-    summary: `created with ${describeCount(content.elementCount)}`,
-  });
+  const revision = { kind: 'create' as const, userId: caller.user.id, via: viaOf(caller), summary: `created with ${describeCount(content.elementCount)}` };
+  const outcome = await deps.store.diagrams.create(diagram, caller.user.quota, deps.config.history ? revision : null);
   if (outcome === 'quota_exceeded') {
     throw new ApiError('quota_exceeded', `your account may keep ${caller.user.quota} active diagrams; trash one or raise the quota`);
   }

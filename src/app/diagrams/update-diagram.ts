@@ -27,6 +27,6 @@ export async function updateDiagram(deps: AppDeps, caller: Caller, id: string, c
     ...(title === undefined ? {} : { title }),
     ...(change.folderId === undefined ? {} : { folderId: change.folderId }),
     updatedAt: deps.now().toISOString(),
-  }, { userId: caller.user.id, via: viaOf(caller) });
+  }, deps.config.history ? { userId: caller.user.id, via: viaOf(caller) } : null);
   return updated ?? diagram;
 }

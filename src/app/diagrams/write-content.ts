@@ -72,9 +72,15 @@ export async function writeContent<T extends NextContent>(deps: AppDeps, actor: 
  * (the element delta the history stores, and its one-line summary), who,
  * and how they came.
  */
-function revisionOf(actor: Caller, write: WriteKind, before: readonly SceneElement[], after: readonly SceneElement[], title: { from: string; to: string } | null) {
-  const delta: SceneDelta = sceneDelta(before, after);
-  const changes = describeDelta(before, delta).summary;
+function revisionOf(actor: Caller, write: WriteKind, before: () => readonly SceneElement[], next: NextContent, title: { from: string; to: string } | null) {
+  let delta: SceneDelta;
+  let changes: string;
+  if ('history' in next) ({ delta, summary: changes } = next.history);
+  else {
+    const previous = before();
+    delta = sceneDelta(previous, next.elements);
+    changes = describeDelta(previous, delta).summary;
+  }
   const summary = [write.lead === undefined ? changes : `${write.lead}: ${changes}`, ...(title === null ? [] : [`renamed "${title.from}" to "${title.to}"`])].join(', ');
   const detail: RevisionDetail = { ...write.detail, ...(title === null ? {} : { title }) };
   return {
@@ -95,7 +101,6 @@ async function readComputeWrite<T extends NextContent>(deps: AppDeps, actor: Cal
     let before: SceneElement[] | null = null;
     const previous = () => (before ??= JSON.parse(current.elementsJson) as SceneElement[]);
     const next = await compute(previous, current);
-    const after = 'elements' in next ? next.elements : (JSON.parse(next.elementsJson) as SceneElement[]);
     const renamed = next.title !== undefined && next.title !== current.title ? { from: current.title, to: next.title } : null;
     const content =
       'elements' in next
@@ -107,7 +112,7 @@ async function readComputeWrite<T extends NextContent>(deps: AppDeps, actor: Cal
       expectedDocUpdatedAt: current.docUpdatedAt,
       now: deps.now(),
       ...(next.title === undefined ? {} : { title: next.title }),
-      revision: revisionOf(actor, kind, previous(), after, renamed),
+      revision: deps.config.history ? revisionOf(actor, kind, previous, next, renamed) : null,
       ...(kind.reopenComments ? { reopenComments: true } : {}),
     });
     if (result.status === 'written') {

@@ -32,7 +32,7 @@ export async function diffRevisions(deps: AppDeps, caller: Caller, id: string, r
     from: from ? revisionId(from.seq) : null,
     to: revisionId(seq),
     added: changes.added,
-    removed: changes.removed,
+    removed: delta.remove,
     changed: changes.changed,
     summary,
     elements: delta.upsert,

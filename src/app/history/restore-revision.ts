@@ -28,7 +28,8 @@ export async function restoreRevision(deps: AppDeps, caller: Caller, id: string,
     (current) => ({ elements: restoredOver(current(), restored, stamp) }),
   );
   return {
-    rev: revisionId(result.revision),
+    // With history off the restore is written but recorded nowhere: it has no revision of its own.
+    rev: result.revision === null ? null : revisionId(result.revision),
     restoredFrom: from,
     docUpdatedAt: result.docUpdatedAt,
     elements: restored.length,

@@ -14,9 +14,28 @@ export interface SceneDelta {
   order?: string[];
 }
 
-/** Whether two elements are the same data (the same object, or the same JSON). */
-function sameElement(a: SceneElement, b: SceneElement): boolean {
-  return a === b || JSON.stringify(a) === JSON.stringify(b);
+/**
+ * Whether two JSON values serialise alike, compared in place (no strings
+ * built): the same keys in the same order with the same values. Stricter
+ * than JSON only where it is safe to be: a key holding `undefined` differs
+ * from a missing one, and NaN from itself.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.length !== keysB.length) return false;
+  for (let i = 0; i < keysA.length; i++) {
+    const key = keysA[i]!;
+    if (key !== keysB[i] || !sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
 }
 
 function byId(elements: readonly SceneElement[]): Map<string, SceneElement> {
@@ -47,7 +66,7 @@ export function sceneDelta(before: readonly SceneElement[], after: readonly Scen
   const upsert: SceneElement[] = [];
   for (const element of after) {
     const previous = beforeIds.get(element.id);
-    if (previous === undefined || !sameElement(previous, element)) upsert.push(element);
+    if (previous === undefined || !sameJson(previous, element)) upsert.push(element);
   }
   const remove = before.filter((e) => !afterIds.has(e.id)).map((e) => e.id);
   const implied = impliedOrder(before, new Set(remove), upsert, beforeIds);

@@ -1,4 +1,5 @@
 import { type SceneElement, touch, type WriteStamp } from '../edit/types.ts';
+import { sameJson } from './delta.ts';
 
 /**
  * A past scene written over the current one: an element that differs from
@@ -10,7 +11,7 @@ export function restoredOver(current: readonly SceneElement[], restored: readonl
   const now = new Map(current.map((e) => [e.id, e]));
   return restored.map((element) => {
     const present = now.get(element.id);
-    if (present === undefined || JSON.stringify(present) === JSON.stringify(element)) return element;
+    if (present === undefined || sameJson(present, element)) return element;
     const version = Math.max(Number(element.version) || 0, Number(present.version) || 0);
     return touch({ ...element, version }, stamp);
   });

@@ -53,7 +53,7 @@ export class SqlDiagrams implements DiagramStore {
     this.shared = shared;
   }
 
-  async create(diagram: DiagramRecord, quota: number, revision?: RevisionInput): Promise<'created' | 'quota_exceeded'> {
+  async create(diagram: DiagramRecord, quota: number, revision?: RevisionInput | null): Promise<'created' | 'quota_exceeded'> {
     return this.scope.atomic(async (trx) => {
       // Lock the owner's row for the rest of the transaction (PostgreSQL; SQLite transactions are already serial).
       if (this.scope.engine === 'postgres') {
@@ -84,14 +84,16 @@ export class SqlDiagrams implements DiagramStore {
           deleted_at: diagram.deletedAt,
         })
         .execute();
-      await recordContentRevision(trx, {
+      if (revision !== null) {
+        await recordContentRevision(trx, {
         diagramId: diagram.id,
         docUpdatedAt: diagram.docUpdatedAt ?? diagram.createdAt,
         elementsJson: diagram.elementsJson,
         elementCount: diagram.elementCount,
         revision: { ...(revision ?? { kind: 'create', userId: diagram.ownerId, via: null, summary: `created with ${diagram.elementCount} elements` }), delta: null },
         hadContent: false,
-      });
+        });
+      }
       return 'created';
     });
   }
@@ -169,7 +171,7 @@ export class SqlDiagrams implements DiagramStore {
     return counts;
   }
 
-  async updateMeta(id: string, change: { title?: string; folderId?: string | null; updatedAt: string }, by: Attribution) {
+  async updateMeta(id: string, change: { title?: string; folderId?: string | null; updatedAt: string }, by: Attribution | null) {
     const changed = await this.scope.atomic(async (trx) => {
       const before = await trx
         .selectFrom('diagrams')
@@ -185,11 +187,11 @@ export class SqlDiagrams implements DiagramStore {
       }
       if (change.folderId !== undefined) set.folder_id = change.folderId;
       await trx.updateTable('diagrams').set(set).where('id', '=', id).execute();
-      if (change.title !== undefined && change.title !== before.title) {
+      if (by !== null && change.title !== undefined && change.title !== before.title) {
         const title = { from: before.title, to: change.title };
         await recordEvent(trx, id, change.updatedAt, { kind: 'rename', ...by, summary: `renamed "${title.from}" to "${title.to}"`, detail: { title } });
       }
-      if (change.folderId !== undefined && change.folderId !== before.folder_id) {
+      if (by !== null && change.folderId !== undefined && change.folderId !== before.folder_id) {
         const folder = { from: before.folder_id, to: change.folderId };
         await recordEvent(trx, id, change.updatedAt, { kind: 'move', ...by, summary: await moveSummary(trx, folder), detail: { folder } });
       }
@@ -226,14 +228,18 @@ export class SqlDiagrams implements DiagramStore {
       const docUpdatedAt = nextRevision(current.doc_updated_at, write.now);
       // Recorded before the content is replaced: a diagram older than its history keeps what it held as its first revision.
       // The delta was taken from the revision the writer read; without an expectation that may not be the current one, so a snapshot is kept.
-      const revision = await recordContentRevision(trx, {
-        diagramId: write.id,
-        docUpdatedAt,
-        elementsJson: write.elementsJson,
-        elementCount: write.elementCount,
-        revision: write.expectedDocUpdatedAt === null ? { ...write.revision, delta: null } : write.revision,
-        hadContent: true,
-      });
+      const recorded = write.revision;
+      const revision =
+        recorded === null
+          ? null
+          : await recordContentRevision(trx, {
+              diagramId: write.id,
+              docUpdatedAt,
+              elementsJson: write.elementsJson,
+              elementCount: write.elementCount,
+              revision: write.expectedDocUpdatedAt === null ? { ...recorded, delta: null } : recorded,
+              hadContent: true,
+            });
       await trx
         .updateTable('diagrams')
         .set({

@@ -201,10 +201,11 @@ export class SqlHistory implements HistoryStore {
     return JSON.stringify(await decodeChain(chain));
   }
 
-  async diagramsWithOldRevisions(before: string, keepLatest: number, limit: number): Promise<string[]> {
+  async diagramsWithOldRevisions({ before, keepLatest, afterId, limit }: { before: string; keepLatest: number; afterId: string | null; limit: number }): Promise<string[]> {
     const rows = await this.scope.db
       .selectFrom('revisions')
       .select(['diagram_id'])
+      .$if(afterId !== null, (q) => q.where('diagram_id', '>', afterId!))
       .groupBy('diagram_id')
       .having((eb) => eb.and([eb(eb.fn.min('at'), '<', before), eb(eb.fn.countAll(), '>', keepLatest)]))
       .orderBy('diagram_id')

@@ -171,12 +171,14 @@ export function historyContract({ withStore }: ContractContext): void {
             const before = scene;
             scene = [...scene.map((e) => ({ ...e, x: Number(e.x) + 1 })), box(`${day}-${hour}`)];
             const result = await write(store, diagram.id, before, scene, `${day}T${hour}:00:00.000Z`);
-            seq = result.revision;
+            seq = result.revision!;
             written.set(seq, JSON.stringify(scene));
           }
         }
         const now = new Date('2026-03-02T00:00:00.000Z');
-        assert.deepEqual(await store.history.diagramsWithOldRevisions('2026-01-31T00:00:00.000Z', 2, 10), [diagram.id]);
+        const candidates = (afterId: string | null) => store.history.diagramsWithOldRevisions({ before: '2026-01-31T00:00:00.000Z', keepLatest: 2, afterId, limit: 10 });
+        assert.deepEqual(await candidates(null), [diagram.id]);
+        assert.deepEqual(await candidates(diagram.id), []);
         const dropped = await store.history.prune(diagram.id, { keepAllDays: 30, keepDailyDays: Infinity, keepLatest: 2 }, now);
         const kept = (await store.history.list(diagram.id, { beforeSeq: null, limit: 100 })).map((r) => r.seq).reverse();
         // 1 Jan: create (09:00) + 10:00, 12:00, 14:00 → 14:00 (seq 4) kept; each later January day's 14:00; every March revision.
@@ -190,7 +192,7 @@ export function historyContract({ withStore }: ContractContext): void {
         // A write after pruning still chains onto the kept revision.
         const next = [...scene, box('late')];
         const after = await write(store, diagram.id, scene, next, '2027-01-01T01:00:00.000Z');
-        assert.equal(await store.history.scene(diagram.id, after.revision), JSON.stringify(next));
+        assert.equal(await store.history.scene(diagram.id, after.revision!), JSON.stringify(next));
       }));
   });
 }
