@@ -718,10 +718,14 @@ by restoring the revision before it. The title and folder stay as they are.
       const c = client();
       const restored = await c.restoreRevision(id, rev, opts.expectedUpdatedAt !== undefined ? { expectedUpdatedAt: opts.expectedUpdatedAt } : {});
       if (opts.json) return json(restored);
-      out(`Restored ${bold(restored.restoredFrom)} of ${restored.id} as revision ${bold(restored.rev)} (${restored.elements} elements).`);
-      // What the restore changed, from the history; the restore is done whether or not this can be read.
-      const changes = await c.diffRevisions(id, restored.rev).catch(() => null);
-      if (changes) out(`Changes: ${changes.summary}`);
+      if (restored.rev === null) {
+        out(`Restored ${bold(restored.restoredFrom)} of ${restored.id} (${restored.elements} elements); this server records no history now, so the restore is not in it.`);
+      } else {
+        out(`Restored ${bold(restored.restoredFrom)} of ${restored.id} as revision ${bold(restored.rev)} (${restored.elements} elements).`);
+        // What the restore changed, from the history; the restore is done whether or not this can be read.
+        const changes = await c.diffRevisions(id, restored.rev).catch(() => null);
+        if (changes) out(`Changes: ${changes.summary}`);
+      }
       if (restored.unresolvedComments > 0) out(`Opened again ${restored.unresolvedComments} comment${restored.unresolvedComments === 1 ? '' : 's'} on elements that came back.`);
     });
 

@@ -404,7 +404,7 @@ export function createMcpServer(client: DrawbridgeClient | null, options: McpSer
         'Bring a diagram\'s elements back to how they were at revision rev (from list_revisions). The old scene is written as a new revision, so nothing is lost: the restore shows in list_revisions and can itself be undone by restoring the revision before it. Comments anchored to elements that come back are opened again; the title and folder stay as they are. Pass expectedUpdatedAt (the docUpdatedAt you read) to refuse the restore with stale_read if someone changed the diagram since. To undo your own last write: call list_revisions and restore the rev of the item after yours (the list is newest first). Answers the new rev, restoredFrom, docUpdatedAt, the element count and editorUrl.',
       fields: { id: diagramId, rev: revisionRef, expectedUpdatedAt: revision },
       example: { id: EXAMPLE_ID, rev: 'r16' },
-      output: linked({ rev: z.string(), restoredFrom: z.string(), docUpdatedAt: z.string() }),
+      output: linked({ rev: z.string().nullable().describe('The new revision; null when the server records no history'), restoredFrom: z.string(), docUpdatedAt: z.string() }),
       annotations: { destructiveHint: false },
       about: (a) => ({ diagramId: a.id, revisions: [a.rev] }),
     },

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import type { RevisionItem } from '../../src/api/history-schemas.ts';
 import { describeVia, diffLines, historyRow } from '../../src/cli/history.ts';
@@ -7,11 +9,11 @@ import { runCli } from '../../src/cli/program.ts';
 // The history commands' arguments, help and output formats, with no server:
 // a usage mistake is refused before any request (the API URL here answers nothing).
 
-async function cli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cli(argv: string[], apiUrl = 'http://127.0.0.1:9'): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const code = await runCli(argv, {
-    env: { HOME: '/nonexistent', SERVICE_TOKEN: 'drw_pat_unused', SERVICE_API_URL: 'http://127.0.0.1:9' },
+    env: { HOME: '/nonexistent', SERVICE_TOKEN: 'drw_pat_unused', SERVICE_API_URL: apiUrl },
     stdout: { write: (s: string | Uint8Array) => void (stdout += String(s)) },
     stderr: { write: (s: string | Uint8Array) => void (stderr += String(s)) },
   });
@@ -90,4 +92,25 @@ describe('output', () => {
     );
     assert.deepEqual(diffLines({ from: null, to: 'r1', summary: 'added a', added: ['a'], removed: [], changed: [] }), ['(nothing) → r1: added a', 'added:    a']);
   });
+});
+
+test('restore on a server that records no history says the restore is done but not in the history', async () => {
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ id: 'D', rev: null, restoredFrom: 'r1', docUpdatedAt: '2026-05-04T10:21:07.512Z', elements: 3, unresolvedComments: 2 }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const run = await cli(['restore', 'D', 'r1'], `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(
+      run.stdout,
+      'Restored r1 of D (3 elements); this server records no history now, so the restore is not in it.\nOpened again 2 comments on elements that came back.\n',
+    );
+    assert.deepEqual(requests, ['POST /api/v1/diagrams/D/revisions/r1/restore']);
+  } finally {
+    server.close();
+  }
 });
