@@ -7,6 +7,7 @@ import { configPath, DEFAULT_API_URL, readStoredLogin, resolveCredentials, write
 import { openInBrowser } from './browser.ts';
 import { COMPLETION_SHELLS, type CompletionShell, completionScript } from './completion.ts';
 import { FolderReferenceError, folderPaths, isFolderId, resolveFolderReference, ROOT_WORDS } from './folders.ts';
+import { diffLines, HISTORY_HEADERS, historyRow } from './history.ts';
 
 /** Exit codes (docs/cli.md): 0 ok, 1 API error, 2 usage, 3 auth. */
 export const EXIT = { ok: 0, api: 1, usage: 2, auth: 3 } as const;
@@ -58,6 +59,13 @@ Environment:
   BROWSER           the command --web opens URLs with (default: xdg-open, open or start)
   NO_COLOR          any value turns colour off (colour is used only on a terminal)
 `;
+
+/** The value of --limit: a positive integer (the server caps it at 100). */
+function parseLimit(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new CliFailure(EXIT.usage, `--limit must be a positive integer, got ${value}`);
+  return n;
+}
 
 /** The help text's closing "Examples:" section; each line a command as typed. */
 function examples(...lines: string[]): string {
@@ -216,6 +224,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       'drawbridge diagrams list --search checkout --folder Architecture',
       'drawbridge diagrams list --all --json | jq -r \'.items[].id\'',
       'drawbridge render ID -o flow.png',
+      'drawbridge history ID',
       'drawbridge publish status ID',
       'source <(drawbridge completion bash)',
     )}${ENVIRONMENT_HELP}
@@ -309,11 +318,7 @@ In scripts and CI, skip the login: set SERVICE_TOKEN (and SERVICE_API_URL) in th
     .option('--no-starred', 'only diagrams not starred')
     .option('--all', 'follow cursors and list every diagram')
     .addOption(new Option('--filter <filter>', 'active diagrams or the trash').choices(['active', 'trash']))
-    .option('--limit <n>', 'page size (1..100)', (v) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1) throw new CliFailure(EXIT.usage, `--limit must be a positive integer, got ${v}`);
-      return n;
-    })
+    .option('--limit <n>', 'page size (1..100)', parseLimit)
     .addHelpText(
       'after',
       examples(
@@ -553,28 +558,29 @@ In scripts and CI, skip the login: set SERVICE_TOKEN (and SERVICE_API_URL) in th
     .addOption(jsonOpt())
     .action((id: string, opts: { json?: boolean }) => setPublicLink(id, { ...opts, enabled: false }));
 
-  type RenderOptions = { output?: string; dir?: string; format?: RenderFormat; quality?: RenderQuality; json?: boolean };
-  /** What a render wrote, as --json describes it. */
-  type Rendered = { id: string; file: string; format: RenderFormat; bytes: number; quality: RenderQuality; note: string | null } | { id: string; file: null; format: RenderFormat; isEmpty: true };
+  type RenderOptions = { output?: string; dir?: string; format?: RenderFormat; quality?: RenderQuality; rev?: string; json?: boolean };
+  /** What a render wrote, as --json describes it (with `rev` when a revision was rendered). */
+  type Rendered = ({ id: string; file: string; format: RenderFormat; bytes: number; quality: RenderQuality; note: string | null } | { id: string; file: null; format: RenderFormat; isEmpty: true }) & { rev?: string };
 
   /** Renders one diagram to `file` (or standard output for `-`); reports notes and an empty diagram on standard error. */
   const renderOne = async (c: DrawbridgeClient, id: string, file: string, format: RenderFormat, opts: RenderOptions): Promise<Rendered> => {
-    const quality = opts.quality ? { quality: opts.quality } : {};
+    const rev = opts.rev !== undefined ? { rev: opts.rev } : {};
+    const asked = { ...(opts.quality ? { quality: opts.quality } : {}), ...rev };
     let bytes: Uint8Array | null;
     let delivered: RenderQuality;
     let renderNote: string | null;
     if (format === 'json') {
-      const envelope = await c.renderDiagram(id, { format: 'json', ...quality });
+      const envelope = await c.renderDiagram(id, { format: 'json', ...asked });
       bytes = new TextEncoder().encode(`${JSON.stringify(envelope, null, 2)}\n`);
       delivered = envelope.quality;
       renderNote = envelope.note ?? null;
     } else {
-      const image = await c.renderDiagram(id, { format, ...quality });
+      const image = await c.renderDiagram(id, { format, ...asked });
       ({ bytes, quality: delivered, note: renderNote } = image);
     }
     if (bytes === null) {
-      if (!opts.json) note(`Diagram ${id} is empty: nothing to render, nothing written.`);
-      return { id, file: null, format, isEmpty: true };
+      if (!opts.json) note(`Diagram ${id}${opts.rev !== undefined ? ` at revision ${opts.rev}` : ''} is empty: nothing to render, nothing written.`);
+      return { id, ...rev, file: null, format, isEmpty: true };
     }
     if (renderNote) note(`note: ${renderNote}${renderNote === 'faithful_unavailable' ? ' (the fast preview was delivered)' : ''}`);
     if (file === '-') {
@@ -588,12 +594,13 @@ In scripts and CI, skip the login: set SERVICE_TOKEN (and SERVICE_API_URL) in th
       }
       if (!opts.json) out(`Wrote ${bold(file)} (${format.toUpperCase()}, ${byteSize(bytes.length)}, ${delivered} quality)`);
     }
-    return { id, file, format, bytes: bytes.length, quality: delivered, note: renderNote };
+    return { id, ...rev, file, format, bytes: bytes.length, quality: delivered, note: renderNote };
   };
 
   const render = async (ids: string[], opts: RenderOptions) => {
     if (opts.output !== undefined && opts.dir !== undefined) throw new CliFailure(EXIT.usage, 'give -o FILE or --dir DIR, not both');
     if (opts.output !== undefined && ids.length > 1) throw new CliFailure(EXIT.usage, '-o names one file; to render several diagrams give --dir DIR (each is written as DIR/ID.FORMAT)');
+    if (opts.rev !== undefined && ids.length > 1) throw new CliFailure(EXIT.usage, '--rev names a revision of one diagram; give one id with it');
     const toStdout = opts.output === '-';
     let format = opts.format;
     if (!format && opts.output && !toStdout) {
@@ -608,7 +615,7 @@ In scripts and CI, skip the login: set SERVICE_TOKEN (and SERVICE_API_URL) in th
     const results: Rendered[] = [];
     for (const [index, id] of ids.entries()) {
       if (ids.length > 1) progress(`Rendering ${index + 1} of ${ids.length}: ${id}…`);
-      const file = opts.output ?? path.join(opts.dir ?? '', `${id}.${format}`);
+      const file = opts.output ?? path.join(opts.dir ?? '', `${id}${opts.rev !== undefined ? `-${opts.rev}` : ''}.${format}`);
       results.push(await renderOne(c, id, file, format, opts));
     }
     clearProgress();
@@ -623,12 +630,14 @@ In scripts and CI, skip the login: set SERVICE_TOKEN (and SERVICE_API_URL) in th
       .option('--dir <dir>', 'write each diagram into this directory as ID.png (or ID.svg, ID.json with --format)')
       .addOption(new Option('--format <format>', 'png, svg or json (the envelope with both); overrides the extension').choices(['png', 'svg', 'json']))
       .addOption(new Option('--quality <quality>', "faithful (default: the editor's own look) or fast (a plain preview)").choices(['faithful', 'fast']))
+      .option('--rev <rev>', 'render this revision of the diagram (a REV from `drawbridge history ID`) instead of its current content; default file ID-REV.png')
       .addOption(jsonOpt())
       .addHelpText(
         'after',
         `${examples(
           'drawbridge render ID -o flow.png',
           'drawbridge render ID -o - --format svg > flow.svg',
+          'drawbridge render ID --rev r12 -o before.png',
           'drawbridge render ID1 ID2 ID3 --dir out/',
           "drawbridge diagrams list --all --json | jq -r '.items[].id' | xargs drawbridge render --dir out/ --format svg",
         )}\nRendering several diagrams shows its progress on standard error when that is a terminal (not with --quiet).\n`,
@@ -636,6 +645,89 @@ In scripts and CI, skip the login: set SERVICE_TOKEN (and SERVICE_API_URL) in th
       .action(render);
   renderCommand(diagrams, 'render diagrams to PNG (1024 px wide), SVG or JSON envelope files');
   renderCommand(program, 'render diagrams to files (same as `diagrams render`)');
+
+  // history: the revisions of one diagram, what one changed, bringing one back
+  program
+    .command('history <id>')
+    .description("list a diagram's revisions, newest first: when, who, how (token, web editor, MCP tool), what changed")
+    .addOption(jsonOpt())
+    .option('--all', 'follow cursors and list every revision')
+    .option('--limit <n>', 'page size (1..100)', parseLimit)
+    .option('--cursor <cursor>', 'the page after this nextCursor (from the --json output)')
+    .addHelpText(
+      'after',
+      `${examples(
+        'drawbridge history ID',
+        'drawbridge history ID --limit 10',
+        'drawbridge history ID --all --json | jq -r \'.items[] | select(.via.kind == "mcp") | .rev\'',
+      )}
+VIA says how the write came: a token (its name), an OAuth application, the web editor, or an MCP tool
+with the token or application it acted for (mcp patch_elements (agent-bot)). WHEN is UTC.
+`,
+    )
+    .action(async (id: string, opts: { json?: boolean; all?: boolean; limit?: number; cursor?: string }) => {
+      if (opts.all && opts.cursor !== undefined) throw new CliFailure(EXIT.usage, 'give --all or --cursor, not both');
+      const c = client();
+      let items;
+      let nextCursor: string | null = null;
+      if (opts.all) {
+        items = [];
+        const onPage = (fetched: number) => progress(`Fetched ${fetched} revisions…`);
+        for await (const item of c.allRevisions(id, { onPage, ...(opts.limit ? { pageSize: opts.limit } : {}) })) items.push(item);
+        clearProgress();
+      } else {
+        const page = await c.listRevisions(id, { ...(opts.limit ? { limit: opts.limit } : {}), ...(opts.cursor !== undefined ? { cursor: opts.cursor } : {}) });
+        items = page.items;
+        nextCursor = page.nextCursor;
+      }
+      if (opts.json) return json({ items, nextCursor });
+      if (items.length === 0) return out(dim('No revisions.'));
+      table(HISTORY_HEADERS, items.map(historyRow));
+      if (nextCursor) out(dim(`Older revisions exist; use --all to list every one, or --cursor ${nextCursor} for the next page.`));
+    });
+  program
+    .command('diff <id> <rev>')
+    .description('show what a revision changed: a one-line summary and the ids of the elements added, removed and changed')
+    .option('--against <rev>', 'compare with this revision instead of the one before REV')
+    .addOption(jsonOpt())
+    .addHelpText(
+      'after',
+      `${examples('drawbridge diff ID r12', 'drawbridge diff ID r12 --against r3', 'drawbridge diff ID r12 --json   # {"from","to","added","removed","changed","summary","elements","order"?}')}
+Changed elements are listed with what changed: geometry, style, text, binding or other.
+--json adds the added and changed elements in full, as they are at REV.
+`,
+    )
+    .action(async (id: string, rev: string, opts: { against?: string; json?: boolean }) => {
+      const diff = await client().diffRevisions(id, rev, opts.against);
+      if (opts.json) return json(diff);
+      for (const line of diffLines(diff)) out(line);
+    });
+  program
+    .command('restore <id> <rev>')
+    .description("bring back a diagram's elements as they were at REV, written as a new revision (to take a diagram out of the trash: diagrams restore ID)")
+    .option('--expected-updated-at <time>', 'refuse (409 stale_read, nothing written) if the diagram changed since this docUpdatedAt')
+    .addOption(jsonOpt())
+    .addHelpText(
+      'after',
+      `${examples('drawbridge history ID', 'drawbridge restore ID r12', 'drawbridge restore ID r12 --expected-updated-at 2026-05-04T10:21:07.512Z')}
+Nothing is lost: the content replaced stays in the history, and the restore can itself be undone
+by restoring the revision before it. The title and folder stay as they are.
+`,
+    )
+    .action(async (id: string, rev: string, opts: { expectedUpdatedAt?: string; json?: boolean }) => {
+      const c = client();
+      const restored = await c.restoreRevision(id, rev, opts.expectedUpdatedAt !== undefined ? { expectedUpdatedAt: opts.expectedUpdatedAt } : {});
+      if (opts.json) return json(restored);
+      if (restored.rev === null) {
+        out(`Restored ${bold(restored.restoredFrom)} of ${restored.id} (${restored.elements} elements); this server records no history now, so the restore is not in it.`);
+      } else {
+        out(`Restored ${bold(restored.restoredFrom)} of ${restored.id} as revision ${bold(restored.rev)} (${restored.elements} elements).`);
+        // What the restore changed, from the history; the restore is done whether or not this can be read.
+        const changes = await c.diffRevisions(id, restored.rev).catch(() => null);
+        if (changes) out(`Changes: ${changes.summary}`);
+      }
+      if (restored.unresolvedComments > 0) out(`Opened again ${restored.unresolvedComments} comment${restored.unresolvedComments === 1 ? '' : 's'} on elements that came back.`);
+    });
 
   // completion
   program

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type * as H from '../api/history-schemas.ts';
 import type * as S from '../api/schemas.ts';
 
 /** An API failure as the server stated it: status, machine code, message, request id. */
@@ -24,6 +25,8 @@ export interface ClientOptions {
   /** Longest wait honoured for one Retry-After, in seconds (default 60). */
   maxRetryAfterSeconds?: number;
   fetch?: typeof fetch;
+  /** Headers sent with every request, besides the client's own (accept, authorization, content-type, which they cannot replace). */
+  headers?: Record<string, string>;
 }
 
 type Out<T extends z.ZodType> = z.output<T>;
@@ -51,6 +54,18 @@ export interface RenderedImage {
 
 const IMAGE_TYPES = { png: 'image/png', svg: 'image/svg+xml' } as const;
 
+/** The headers the client sets itself on every request. */
+const OWN_HEADERS = new Set(['accept', 'authorization', 'content-type']);
+
+/** Extra headers by lower-case name, without those the client sets itself. */
+function extraHeaders(headers: Record<string, string> = {}): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers)
+      .map(([name, value]) => [name.toLowerCase(), value] as const)
+      .filter(([name]) => !OWN_HEADERS.has(name)),
+  );
+}
+
 /**
  * A path segment that is empty, `.` or `..`: an id written into a path as one
  * (an empty id, say) would make the URL name another route, the list or a
@@ -67,7 +82,16 @@ export class DrawbridgeClient {
   private readonly options: Required<Omit<ClientOptions, 'token'>> & { token: string | null };
 
   constructor(options: ClientOptions) {
-    this.options = { maxRetries: 3, maxRetryAfterSeconds: 60, fetch: globalThis.fetch, ...options, apiUrl: options.apiUrl.replace(/\/+$/, '') };
+    this.options = { maxRetries: 3, maxRetryAfterSeconds: 60, fetch: globalThis.fetch, ...options, apiUrl: options.apiUrl.replace(/\/+$/, ''), headers: extraHeaders(options.headers) };
+  }
+
+  /**
+   * A client like this one that also sends `headers` with every request. This
+   * one is left as it was, so each caller can hold its own (the MCP server
+   * gives each tool one naming it) while calls run concurrently.
+   */
+  withHeaders(headers: Record<string, string>): DrawbridgeClient {
+    return new DrawbridgeClient({ ...this.options, headers: { ...this.options.headers, ...headers } });
   }
 
   /** Sends one request, waiting out 429s (bounded); resolves with the successful response, else throws the server's error. */
@@ -76,7 +100,7 @@ export class DrawbridgeClient {
     if (NOT_A_SEGMENT.test(path)) throw new DrawbridgeApiError(404, 'not_found', 'an id must not be empty, "." or ".."', null);
     const url = new URL(`${this.options.apiUrl}/api/v1${path}`);
     for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
-    const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };
+    const headers: Record<string, string> = { ...this.options.headers, accept: options.accept ?? 'application/json' };
     if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     for (let attempt = 0; ; attempt++) {
@@ -186,6 +210,39 @@ export class DrawbridgeClient {
     return this.send('POST', `/diagrams/${encodeURIComponent(id)}/comments`, { body });
   }
 
+  /** One page of a diagram's revisions, newest first. */
+  listRevisions(id: string, page: { cursor?: string; limit?: number } = {}): Promise<Out<typeof H.RevisionList>> {
+    return this.send('GET', `/diagrams/${encodeURIComponent(id)}/revisions`, { query: { cursor: page.cursor, limit: page.limit } });
+  }
+
+  /** Every revision of a diagram, newest first, following cursors page by page; `onPage` hears of each page as it arrives. */
+  async *allRevisions(id: string, options: { pageSize?: number; onPage?: (fetched: number) => void } = {}): AsyncGenerator<Out<typeof H.RevisionItem>> {
+    let cursor: string | undefined;
+    let fetched = 0;
+    do {
+      const page = await this.listRevisions(id, { limit: options.pageSize ?? 100, ...(cursor ? { cursor } : {}) });
+      fetched += page.items.length;
+      options.onPage?.(fetched);
+      yield* page.items;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+  }
+
+  /** The diagram's scene as it was at revision `rev`. */
+  getRevision(id: string, rev: string): Promise<Out<typeof H.RevisionScene>> {
+    return this.send('GET', `/diagrams/${encodeURIComponent(id)}/revisions/${encodeURIComponent(rev)}`);
+  }
+
+  /** What changed from `against` (default: the revision before `rev`) to `rev`. */
+  diffRevisions(id: string, rev: string, against?: string): Promise<Out<typeof H.RevisionDiff>> {
+    return this.send('GET', `/diagrams/${encodeURIComponent(id)}/revisions/${encodeURIComponent(rev)}/diff`, { query: { against } });
+  }
+
+  /** Writes revision `rev`'s scene as a new revision; with `expectedUpdatedAt`, refused (409 stale_read) if the diagram changed since. */
+  restoreRevision(id: string, rev: string, body: H.RestoreRevisionBody = {}): Promise<Out<typeof H.RestoredRevision>> {
+    return this.send('POST', `/diagrams/${encodeURIComponent(id)}/revisions/${encodeURIComponent(rev)}/restore`, { body });
+  }
+
   listFolders(): Promise<Out<typeof S.FolderList>> {
     return this.send('GET', '/folders');
   }
@@ -206,14 +263,14 @@ export class DrawbridgeClient {
     return this.send('GET', '/icons', { query });
   }
 
-  /** The render envelope: SVG and base64 PNG in one JSON answer. */
-  renderDiagram(id: string, options?: { format?: 'json'; quality?: S.RenderQuality }): Promise<Out<typeof S.RenderEnvelope>>;
+  /** The render envelope: SVG and base64 PNG in one JSON answer. `rev` renders that revision instead of the current scene. */
+  renderDiagram(id: string, options?: { format?: 'json'; quality?: S.RenderQuality; rev?: string }): Promise<Out<typeof S.RenderEnvelope>>;
   /** The image bytes; `bytes` is null for an empty scene (the server's 204). */
-  renderDiagram(id: string, options: { format: 'png' | 'svg'; quality?: S.RenderQuality }): Promise<RenderedImage>;
-  async renderDiagram(id: string, options: { format?: S.RenderFormat; quality?: S.RenderQuality } = {}): Promise<Out<typeof S.RenderEnvelope> | RenderedImage> {
+  renderDiagram(id: string, options: { format: 'png' | 'svg'; quality?: S.RenderQuality; rev?: string }): Promise<RenderedImage>;
+  async renderDiagram(id: string, options: { format?: S.RenderFormat; quality?: S.RenderQuality; rev?: string } = {}): Promise<Out<typeof S.RenderEnvelope> | RenderedImage> {
     const format = options.format ?? 'json';
     const path = `/diagrams/${encodeURIComponent(id)}/render`;
-    const query = { format, quality: options.quality };
+    const query = { format, quality: options.quality, rev: options.rev };
     if (format === 'json') return this.send('GET', path, { query });
     const res = await this.request('GET', path, { query, accept: IMAGE_TYPES[format] });
     return {

@@ -20,6 +20,8 @@ export interface FailureContext {
   tool: string;
   /** The diagram the call named: a not_found is then one sentence about it. */
   diagramId?: string;
+  /** The revisions of that diagram the call named: a not_found may be about one of them. */
+  revisions?: string[];
   /** The content the call sent, as the validation endpoint takes it: a refusal of it lists every problem. */
   validation?: ValidateContentBody;
 }
@@ -35,6 +37,10 @@ const SENTENCES: Record<string, string> = {
 const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 export const missingDiagram = (id: string) => `No diagram with id "${id}" exists, or you cannot see it. List your diagrams with list_diagrams.`;
+
+/** The API answers a missing revision and a missing diagram alike: the sentence names both. */
+export const missingRevision = (id: string, revisions: string[]) =>
+  `No revision ${revisions.map((r) => `"${r}"`).join(' or ')} of diagram "${id}" exists, or you cannot see that diagram. List its revisions with list_revisions.`;
 
 const HTTP_CONTENT_STATUSES = new Set([400, 413, 422]);
 
@@ -65,7 +71,10 @@ export async function describeFailure(error: unknown, context: FailureContext, c
   }
   const { code, status } = error;
   if (status === 401) return failure({ error: code, message: authHelp });
-  if (code === 'not_found' && context.diagramId !== undefined) return failure({ error: code, message: missingDiagram(context.diagramId) });
+  if (code === 'not_found' && context.diagramId !== undefined) {
+    const revisions = context.revisions ?? [];
+    return failure({ error: code, message: revisions.length > 0 ? missingRevision(context.diagramId, revisions) : missingDiagram(context.diagramId) });
+  }
   if (context.validation && HTTP_CONTENT_STATUSES.has(status)) {
     const problems = await problemsOf(client, context.validation);
     if (problems) return failure({ error: code, message: listProblems(context.tool, contentName(context.validation), problems), problems });

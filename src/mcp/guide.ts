@@ -13,6 +13,7 @@ export const INSTRUCTIONS = `Drawbridge makes diagrams a person can open and edi
 - Check content before writing it with validate_diagram: it lists every problem at once, each with a hint.
 - Before you finish: read_diagram (look at the PNG it returns) and lint_diagram; fix what they show.
 - To change a diagram, edit it (edit_diagram for nodes and edges, patch_elements for precise element changes): do not regenerate it, which throws away what a person changed by hand.
+- Every write is kept. To undo a mistake: list_revisions (who wrote what, newest first), diff_revisions (what a write changed), then restore_revision with the last good rev (a new revision: nothing is lost).
 - Every result names the diagram's editorUrl: give it to the person.`;
 
 const STEPS_NEW = `1. Plan the nodes (short labels, 3-25 nodes) and the edges between them; pick a direction (TB for hierarchies and flows, LR for pipelines).

@@ -20,7 +20,7 @@ async function script(shell: string): Promise<{ file: string; text: string }> {
 const has = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
 
 /** The top-level commands and the subcommands of `diagrams`, as the program defines them today. */
-const TOP = ['auth', 'me', 'diagrams', 'publish', 'render', 'completion', 'comments', 'folders', 'icons', 'help'];
+const TOP = ['auth', 'me', 'diagrams', 'publish', 'render', 'history', 'diff', 'restore', 'completion', 'comments', 'folders', 'icons', 'help'];
 const DIAGRAMS = ['list', 'get', 'view', 'create', 'rename', 'move', 'trash', 'restore', 'edit', 'regenerate', 'patch', 'publish', 'lint', 'render', 'help'];
 
 describe('bash', () => {
@@ -40,6 +40,9 @@ describe('bash', () => {
     assert.deepEqual(complete(file, ['drawbridge', '--quiet', 'diagrams', 'list', '--folder', 'Work', '--st']).sort(), ['--starred']);
     assert.deepEqual(complete(file, ['drawbridge', 'diagrams', 'list', '--filter', '']), ['active', 'trash']);
     assert.deepEqual(complete(file, ['drawbridge', 'render', 'ID', '--quality', 'f']).sort(), ['faithful', 'fast']);
+    assert.deepEqual(complete(file, ['drawbridge', 're']).sort(), ['render', 'restore']);
+    assert.deepEqual(complete(file, ['drawbridge', 'history', 'ID', '--']).sort(), ['--all', '--cursor', '--help', '--json', '--limit']);
+    assert.deepEqual(complete(file, ['drawbridge', 'restore', 'ID', 'r1', '--e']), ['--expected-updated-at']);
     assert.deepEqual(complete(file, ['drawbridge', 'completion', '']), ['bash', 'zsh', 'fish']);
     assert.ok(complete(file, ['drawbridge', 'diagrams', 'create', '-']).includes('--web'));
     // an option taking a file completes paths

@@ -70,6 +70,51 @@ describe('DrawbridgeClient against a running server', () => {
   });
 });
 
+describe('history through the client against a running server', () => {
+  test('lists, pages, reads, diffs and restores revisions, and renders one', async () => {
+    const bob = await h.user();
+    const client = new DrawbridgeClient({ apiUrl, token: bob.token });
+    const { id } = await client.createDiagram({ scene: sceneOf(2) });
+    const original = (await client.getDiagram(id)).scene.elements;
+    await client.patchDiagram(id, { ops: [{ op: 'delete', id: String(original[1]!.id) }] });
+    await client.patchDiagram(id, { ops: [{ op: 'move', id: String(original[0]!.id), dx: 40, dy: 0 }] });
+
+    const page = await client.listRevisions(id, { limit: 2 });
+    assert.deepEqual(page.items.map((r) => r.kind), ['patch', 'patch']);
+    assert.ok(page.nextCursor);
+    const all: string[] = [];
+    for await (const item of client.allRevisions(id, { pageSize: 2 })) all.push(item.kind);
+    assert.deepEqual(all, ['patch', 'patch', 'create']);
+    const [moved, deleted, created] = (await client.listRevisions(id)).items;
+
+    const then = await client.getRevision(id, created!.rev);
+    assert.equal(then.rev, created!.rev);
+    assert.deepEqual(then.scene.elements, original);
+    const diff = await client.diffRevisions(id, deleted!.rev);
+    assert.deepEqual(diff.removed, [String(original[1]!.id)]);
+    assert.equal(diff.from, created!.rev);
+    const across = await client.diffRevisions(id, moved!.rev, created!.rev);
+    assert.equal(across.from, created!.rev);
+    assert.deepEqual(across.removed, [String(original[1]!.id)]);
+    assert.deepEqual(across.changed.map((c) => c.id), [String(original[0]!.id)]);
+
+    const envelope = await client.renderDiagram(id, { rev: created!.rev });
+    assert.equal(envelope.elementCount, 2);
+    const png = await client.renderDiagram(id, { format: 'png', quality: 'fast', rev: created!.rev });
+    assert.equal(pngSize(png.bytes!).width, 1024);
+
+    const { docUpdatedAt } = await client.getDiagram(id);
+    await assert.rejects(client.restoreRevision(id, created!.rev, { expectedUpdatedAt: created!.at }), { code: 'stale_read', status: 409 });
+    const restored = await client.restoreRevision(id, created!.rev, { expectedUpdatedAt: docUpdatedAt! });
+    assert.equal(restored.restoredFrom, created!.rev);
+    assert.equal(restored.elements, 2);
+    // As it was, but for the editor's bookkeeping of the element the restore changed back (version, versionNonce, updated).
+    const content = (elements: Array<Record<string, unknown>>) => elements.map(({ version: _v, versionNonce: _n, updated: _u, ...rest }) => rest);
+    assert.deepEqual(content((await client.getDiagram(id)).scene.elements), content(original));
+    await assert.rejects(client.getRevision(id, 'r999999'), { code: 'not_found', status: 404 });
+  });
+});
+
 /** What the server logged for each request it answered: URL and status, in order. */
 function answered(server: Harness): Array<{ url: string; status: number }> {
   const urls = new Map<string, string>();

@@ -56,7 +56,7 @@ const editorUrlOf = (id: string) => new RegExp(`^https?://[^/]+/app/d/${id}$`);
 
 test('the server sends instructions that teach the way to a good diagram', () => {
   const instructions = client.getInstructions() ?? '';
-  for (const needle of ['generate_diagram', 'parent', 'search_icons', 'validate_diagram', 'read_diagram', 'lint_diagram', 'edit_diagram', 'editorUrl', 'layout']) {
+  for (const needle of ['generate_diagram', 'parent', 'search_icons', 'validate_diagram', 'read_diagram', 'lint_diagram', 'edit_diagram', 'list_revisions', 'diff_revisions', 'restore_revision', 'editorUrl', 'layout']) {
     assert.ok(instructions.includes(needle), `instructions mention ${needle}`);
   }
   assert.ok(instructions.split('\n').length <= 12, 'a few lines');
@@ -114,6 +114,9 @@ const WRONG: Record<string, Record<string, unknown>> = {
   create_folder: {},
   list_comments: {},
   add_comment: { id: 'x' },
+  list_revisions: { id: 'x', limit: 0 },
+  diff_revisions: { id: 'x' },
+  restore_revision: { rev: 'r1' },
 };
 
 describe('tools/list', () => {
@@ -204,6 +207,18 @@ describe('calls', () => {
     const patched = await run('patch_elements', { id, ops: [{ op: 'move', id: 'db', dx: 40, dy: 0 }] });
     linked(patched, id);
     assert.equal(patched.applied, 1);
+
+    const history = await run('list_revisions', { id, limit: 10 });
+    linked(history, id);
+    const [latest, previous] = history.items;
+    assert.equal(latest.kind, 'patch');
+    assert.equal(previous.kind, 'edit');
+    const diff = await run('diff_revisions', { id, rev: latest.rev });
+    linked(diff, id);
+    assert.ok(diff.changed.some((c: { id: string }) => c.id === 'db'), JSON.stringify(diff));
+    const restored = await run('restore_revision', { id, rev: previous.rev });
+    linked(restored, id);
+    assert.equal(restored.restoredFrom, previous.rev);
     const lint = await run('lint_diagram', { id });
     linked(lint, id);
     assert.ok(Array.isArray(lint.issues));
@@ -250,8 +265,18 @@ describe('errors', () => {
       ['lint_diagram', { id: missing }],
       ['trash_diagram', { id: missing }],
       ['list_comments', { id: missing }],
+      ['list_revisions', { id: missing }],
     ];
     for (const [name, args] of calls) assert.deepEqual(await refused(name, args), { error: 'not_found', message: sentence }, name);
+  });
+
+  test('a missing revision is one sentence naming the revision and the diagram, and what to do', async () => {
+    const { id } = await call('generate_diagram', { spec: { nodes: [{ id: 'a' }] } });
+    const about = (revs: string) => `No revision ${revs} of diagram "${id}" exists, or you cannot see that diagram. List its revisions with list_revisions.`;
+    assert.deepEqual(await refused('diff_revisions', { id, rev: 'r999999' }), { error: 'not_found', message: about('"r999999"') });
+    assert.deepEqual(await refused('diff_revisions', { id, rev: 'r999999', against: 'r999998' }), { error: 'not_found', message: about('"r999999" or "r999998"') });
+    assert.deepEqual(await refused('restore_revision', { id, rev: 'r999999' }), { error: 'not_found', message: about('"r999999"') });
+    assert.deepEqual(await refused('restore_revision', { id: missing, rev: 'r1' }), { error: 'not_found', message: `No revision "r1" of diagram "${missing}" exists, or you cannot see that diagram. List its revisions with list_revisions.` });
   });
 
   test('a mistaken plain argument is one sentence naming it, before any call', async () => {
