@@ -4,25 +4,12 @@
  * measured in the same run (target: patch p50 under 3× the GET's).
  */
 import os from 'node:os';
+import { percentile, SERVICE_NODES, serviceSpec } from './service-spec.ts';
 import { runBenchmark, seedBenchUser, startApiServer } from './processes.ts';
 
 const RUNS = Number(process.env.RUNS ?? 200);
-/** 300 nodes with labels and 400 edges: 1000 elements. */
-const NODES = 300;
-const EDGES = 400;
 
-function baseSpec() {
-  const nodes = Array.from({ length: NODES }, (_, i) => ({ id: `n${i}`, label: `Service ${i}` }));
-  const edges = new Set<string>();
-  for (let k = 0; edges.size < EDGES; k++) {
-    const from = k % NODES;
-    const to = (from + 1 + ((k * 37 + Math.floor(k / NODES) * 101) % (NODES - 1))) % NODES;
-    edges.add(`n${from} -> n${to}`);
-  }
-  return { nodes, edges: [...edges] };
-}
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 
 async function timed(runs: number, run: (i: number) => Promise<Response>, reset?: (i: number) => Promise<void>): Promise<number[]> {
   const times: number[] = [];
@@ -43,7 +30,7 @@ await runBenchmark('bench:edit', async (dataDir) => {
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const post = (url: string, body: unknown) => fetch(`${base}${url}`, { method: 'POST', headers, body: JSON.stringify(body) });
 
-    const created = await post('/api/v1/diagrams', { spec: baseSpec() });
+    const created = await post('/api/v1/diagrams', { spec: serviceSpec() });
     const { id, elementCount } = (await created.json()) as { id: string; elementCount: number };
     console.log(`# Drawbridge edit benchmark — ${os.cpus().length} CPU(s), node ${process.version}, SQLite; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     console.log(`# diagram of ${elementCount} elements; ${RUNS} sequential runs per operation`);
@@ -52,7 +39,7 @@ await runBenchmark('bench:edit', async (dataDir) => {
     const patch = await timed(RUNS, (i) => {
       const sign = i % 2 === 0 ? 1 : -1;
       const ops = Array.from({ length: 20 }, (_, k) => {
-        const target = `n${(i * 20 + k) % NODES}`;
+        const target = `n${(i * 20 + k) % SERVICE_NODES}`;
         if (k % 4 === 0) return { op: 'restyle', id: target, strokeColor: k % 8 === 0 ? '#1971c2' : '#1e1e1e' };
         if (k % 4 === 1) return { op: 'update', id: target, set: { opacity: 90 + (i % 10) } };
         return { op: 'move', id: target, dx: 3 * sign, dy: 0 };
@@ -65,10 +52,10 @@ await runBenchmark('bench:edit', async (dataDir) => {
       (i) =>
         post(`/api/v1/diagrams/${id}/edit`, {
           addNodes: Array.from({ length: 5 }, (_, k) => ({ id: `new-${i}-${k}`, label: `New ${k}` })),
-          addEdges: Array.from({ length: 5 }, (_, k) => `n${(i * 5 + k) % NODES} -> new-${i}-${k}`),
+          addEdges: Array.from({ length: 5 }, (_, k) => `n${(i * 5 + k) % SERVICE_NODES} -> new-${i}-${k}`),
         }),
       async (i) => {
-        if (i % 20 === 0) await (await post(`/api/v1/diagrams/${id}/regenerate`, { spec: baseSpec() })).text();
+        if (i % 20 === 0) await (await post(`/api/v1/diagrams/${id}/regenerate`, { spec: serviceSpec() })).text();
       },
     );
 

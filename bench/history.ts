@@ -23,28 +23,16 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import SQLite from 'better-sqlite3';
 import { SQLITE_FILE_NAME } from '../src/store/open.ts';
+import { percentile, SERVICE_NODES, serviceSpec } from './service-spec.ts';
 import { runBenchmark, seedBenchUser, startApiServer } from './processes.ts';
 
 const RUNS = Number(process.env.RUNS ?? 1000);
 const READS = Number(process.env.READS ?? 50);
-/** 300 nodes with labels and 400 edges: 1000 elements (the shape bench/edit.ts uses). */
-const NODES = 300;
-const EDGES = 400;
 
 const TARGET_STORED_SHARE = 0.05;
 const TARGET_READ_MS = 50;
 const TARGET_WRITE_RATIO = 1.1;
 
-function baseSpec() {
-  const nodes = Array.from({ length: NODES }, (_, i) => ({ id: `n${i}`, label: `Service ${i}` }));
-  const edges = new Set<string>();
-  for (let k = 0; edges.size < EDGES; k++) {
-    const from = k % NODES;
-    const to = (from + 1 + ((k * 37 + Math.floor(k / NODES) * 101) % (NODES - 1))) % NODES;
-    edges.add(`n${from} -> n${to}`);
-  }
-  return { nodes, edges: [...edges] };
-}
 
 /** A small deterministic PRNG (mulberry32), so every run sends the same patches. */
 function random(seed: number): () => number {
@@ -63,7 +51,7 @@ const PALETTE = ['#ffc9c9', '#b2f2bb', '#a5d8ff', '#ffec99', '#eebefa', '#ffffff
 function patchSequence(runs: number, labelOf: ReadonlyMap<string, string>): unknown[][] {
   const next = random(20240601);
   const pick = (n: number) => Math.floor(next() * n);
-  const node = () => `n${pick(NODES)}`;
+  const node = () => `n${pick(SERVICE_NODES)}`;
   return Array.from({ length: runs }, (_, i) => {
     switch (i % 3) {
       case 0:
@@ -78,7 +66,6 @@ function patchSequence(runs: number, labelOf: ReadonlyMap<string, string>): unkn
   });
 }
 
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 const sorted = (times: number[]) => [...times].sort((a, b) => a - b);
 const ms = (t: number) => `${t.toFixed(1).padStart(7)} ms`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1).padStart(9)} KiB`;
@@ -108,7 +95,7 @@ async function startServer(root: string, name: string, env: NodeJS.ProcessEnv): 
 }
 
 async function createDiagram(server: Omit<Server, 'diagramId'>): Promise<Server & { elementCount: number }> {
-  const res = await fetch(`${server.base}/api/v1/diagrams`, { method: 'POST', headers: server.headers, body: JSON.stringify({ spec: baseSpec() }) });
+  const res = await fetch(`${server.base}/api/v1/diagrams`, { method: 'POST', headers: server.headers, body: JSON.stringify({ spec: serviceSpec() }) });
   if (!res.ok) throw new Error(`create answered ${res.status}: ${await res.text()}`);
   const { id, elementCount } = (await res.json()) as { id: string; elementCount: number };
   return { ...server, diagramId: id, elementCount };
@@ -120,7 +107,7 @@ async function labelsOf(server: Server): Promise<Map<string, string>> {
   const { scene } = (await res.json()) as { scene: { elements: { id: string; type: string; containerId?: string | null }[] } };
   const labels = new Map<string, string>();
   for (const element of scene.elements) if (element.type === 'text' && element.containerId) labels.set(element.containerId, element.id);
-  for (let i = 0; i < NODES; i++) if (!labels.has(`n${i}`)) throw new Error(`node n${i} has no label element`);
+  for (let i = 0; i < SERVICE_NODES; i++) if (!labels.has(`n${i}`)) throw new Error(`node n${i} has no label element`);
   return labels;
 }
 
