@@ -31,7 +31,7 @@ export type ChangeAspect = (typeof CHANGE_ASPECTS)[number];
 export const MCP_TOOL_HEADER = 'drawbridge-mcp-tool';
 export const McpToolName = z
   .string()
-  .regex(/^[a-z_]{1,64}$/, 'must be 1 to 64 lowercase letters and underscores')
+  .regex(/^[a-z][a-z0-9_]{0,63}$/, 'must be 1 to 64 lowercase letters, digits and underscores, starting with a letter')
   .meta({ description: 'The MCP tool that made the call, e.g. `patch_elements`' });
 
 export const RevisionRef = z.string().meta({ description: 'An opaque, URL-safe revision id (e.g. `r17`): pass it back as it is, never parse it' });

@@ -7,7 +7,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_PREFIX } from '../api/paths.ts';
 import type { ServiceDeps } from '../app/deps.ts';
-import { MCP_TOOL_HEADER, throughMcpTool, TokenAuthenticator } from '../app/tokens/authenticate-token.ts';
+import { MCP_TOOL_HEADER, McpToolName } from '../api/history-schemas.ts';
+import { throughMcpTool, TokenAuthenticator } from '../app/tokens/authenticate-token.ts';
 import { bearerToken } from '../auth/token.ts';
 import { requestPath, unauthorized } from '../edge/errors.ts';
 import { RateLimits } from '../edge/rate-limit.ts';
@@ -56,9 +57,9 @@ const plugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) 
     const tool = request.headers[MCP_TOOL_HEADER];
     if (tool === undefined) request.actor = actor;
     else {
-      const throughTool = typeof tool === 'string' ? throughMcpTool(actor, tool) : null;
-      if (!throughTool) throw badRequest(`the ${MCP_TOOL_HEADER} header names the MCP tool making the request: lowercase letters, digits and "_", at most 64`);
-      request.actor = throughTool;
+      const name = McpToolName.safeParse(tool);
+      if (!name.success) throw badRequest(`the ${MCP_TOOL_HEADER} header names the MCP tool making the request: ${name.error.issues[0]?.message ?? 'one name'}`);
+      request.actor = throughMcpTool(actor, name.data);
     }
   });
 

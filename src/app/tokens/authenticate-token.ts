@@ -83,18 +83,12 @@ export class TokenAuthenticator {
   }
 }
 
-/** The header Drawbridge's MCP servers name the tool that makes a request with. */
-export const MCP_TOOL_HEADER = 'drawbridge-mcp-tool';
-const TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
-
 /**
  * The holder as seen through one of Drawbridge's MCP servers: its history
  * names the tool that wrote, beside the token or app it wrote with. The tool
- * is the caller's own word (the token is what authorizes); null when the
- * name is not a tool name.
+ * is the caller's own word (the token is what authorizes).
  */
-export function throughMcpTool(holder: TokenHolder, tool: string): TokenHolder | null {
-  if (!TOOL_NAME.test(tool)) return null;
+export function throughMcpTool(holder: TokenHolder, tool: string): TokenHolder {
   const via = holder.via;
   const by = via.kind === 'token' ? { token: via.token } : via.kind === 'oauth' ? { client: via.client } : {};
   return { ...holder, via: { kind: 'mcp', name: tool, tool, ...by } };
