@@ -97,7 +97,7 @@ export function mergeNewest(shown: RevisionPage, newest: RevisionPage): Revision
   return { items: [...newest.items.slice(0, overlap), ...shown.items], nextCursor: shown.nextCursor };
 }
 
-/** Who and how, in words: "API token 'agent-bot'", "MCP · patch_diagram (token 'agent-bot')", "web editor". */
+/** Who and how, in words: "API token 'agent-bot'", "MCP · patch_elements (token 'agent-bot')", "web editor". */
 export function describeVia(via: RevisionVia | null): string {
   if (via === null) return '';
   switch (via.kind) {
