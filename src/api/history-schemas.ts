@@ -63,6 +63,10 @@ export const RevisionItem = z
     summary: z.string().meta({ description: 'One line a person reads, e.g. `moved 3 shapes, relabelled db`; for a rename, `renamed "A" to "B"`' }),
     hasScene: z.boolean().meta({ description: 'False for events (rename, move): their scene is the content current at that time' }),
     restoredFrom: RevisionRef.optional().meta({ description: 'For kind restore: the revision it brought back' }),
+    saves: z
+      .object({ count: z.number().int(), since: Timestamp })
+      .optional()
+      .meta({ description: 'For kind save: the web editor saves as the person works, and saves in one burst of work (each less than 2 minutes after the last, within 10 minutes) are one revision; how many it holds and when the first was' }),
   })
   .meta({ id: 'RevisionItem', description: 'One write in a diagram\'s history' });
 export type RevisionItem = z.infer<typeof RevisionItem>;

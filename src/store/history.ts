@@ -24,6 +24,8 @@ export type Via =
 export interface RevisionDetail {
   /** restore: the revision brought back. */
   restoredFrom?: number;
+  /** A save that joined the ones before it: how many, and when the first was. */
+  saves?: { count: number; since: string };
   /** rename (or a content write that renamed): the titles before and after. */
   title?: { from: string; to: string };
   /** move: the folders before and after (null: no folder). */
@@ -49,7 +51,18 @@ export interface RevisionInput {
 /** A content write's revision: the input, and the change from the content it replaced (null: store the whole scene). */
 export interface ContentRevision extends RevisionInput {
   delta: SceneDelta | null;
+  /**
+   * A save from the web editor, which saves as the person works: it joins the
+   * newest revision instead of adding one when that is the same person's save
+   * from the same burst of work (see SAVE_PAUSE_MS and SAVE_BURST_MS).
+   */
+  joinsSaves?: boolean;
 }
+
+/** Saves from the web editor this close together are one revision... */
+export const SAVE_PAUSE_MS = 2 * 60 * 1000;
+/** ...as long as the burst they make is no longer than this. */
+export const SAVE_BURST_MS = 10 * 60 * 1000;
 
 export interface RevisionRecord {
   diagramId: string;

@@ -8,11 +8,13 @@ import { writeContent } from './write-content.ts';
 /**
  * Saves the elements a person edited in the editor, guarded by the revision
  * the editor last saw: a diagram changed since is stale_read and nothing is
- * written, so a newer version is never overwritten. Returns the new revision.
+ * written, so a newer version is never overwritten. The editor saves as the
+ * person works: saves in one burst of work are one revision of the history.
+ * Returns the new revision.
  */
 export async function saveScene(deps: AppDeps, caller: Caller, id: string, elements: unknown[], expectedUpdatedAt: string): Promise<string> {
   const valid = validateScene({ elements }, { isIcon: isCatalogIcon }).elements as SceneElement[];
-  const { result } = await writeContent(deps, caller, id, { docUpdatedAt: expectedUpdatedAt }, { kind: 'save' }, () => ({ elements: valid }));
+  const { result } = await writeContent(deps, caller, id, { docUpdatedAt: expectedUpdatedAt }, { kind: 'save', joinsSaves: true }, () => ({ elements: valid }));
   return result.docUpdatedAt;
 }
 

@@ -42,6 +42,8 @@ export interface WriteKind {
   detail?: RevisionDetail;
   /** A restore opens again the comments whose element it brings back. */
   reopenComments?: boolean;
+  /** A save from the web editor joins the same person's save of a moment ago in one revision. */
+  joinsSaves?: boolean;
 }
 
 /** The next content, from the current elements (parsed only if asked for) and the revision read. */
@@ -89,6 +91,7 @@ function revisionOf(actor: Caller, write: WriteKind, before: () => readonly Scen
     via: viaOf(actor),
     summary,
     ...(Object.keys(detail).length === 0 ? {} : { detail }),
+    ...(write.joinsSaves ? { joinsSaves: true } : {}),
     delta,
   };
 }

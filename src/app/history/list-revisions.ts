@@ -18,6 +18,7 @@ export function presentRevision(record: RevisionRecord) {
     summary: record.summary,
     hasScene: record.hasScene,
     ...(record.detail?.restoredFrom === undefined ? {} : { restoredFrom: revisionId(record.detail.restoredFrom) }),
+    ...(record.detail?.saves === undefined ? {} : { saves: record.detail.saves }),
   };
 }
 

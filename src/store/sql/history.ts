@@ -1,8 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
 import { applyDelta, type SceneDelta, sceneDelta } from '../../domain/history/delta.ts';
+import { describeDelta } from '../../domain/history/describe.ts';
 import type { SceneElement } from '../../domain/edit/types.ts';
 import { type RetentionPolicy, revisionsToKeep } from '../../domain/history/retention.ts';
-import type { ContentRevision, HistoryStore, RevisionDetail, RevisionInput, RevisionKind, RevisionRecord, Via } from '../history.ts';
+import { type ContentRevision, type HistoryStore, type RevisionDetail, type RevisionInput, type RevisionKind, type RevisionRecord, SAVE_BURST_MS, SAVE_PAUSE_MS, type Via } from '../history.ts';
 import type { Database, RevisionsTable } from '../schema.ts';
 import { type ChainState, decodeChain, decodeDelta, decodeSnapshot, encodeScene, snapshotJson } from './history-payload.ts';
 import type { SqlScope } from './scope.ts';
@@ -92,6 +93,10 @@ export interface RecordedContent {
  * from the content it replaced, else (or when the chain is full) a snapshot.
  */
 export async function recordContentRevision(trx: Kysely<Database>, content: RecordedContent): Promise<number> {
+  if (content.hadContent && content.revision.joinsSaves) {
+    const joined = await joinSaves(trx, content);
+    if (joined !== null) return joined;
+  }
   const previousSeq = content.hadContent ? await ensureBaseline(trx, content.diagramId) : 0;
   const seq = previousSeq + 1;
   const chain = previousSeq === 0 ? null : chainOf(await latestContent(trx, content.diagramId));
@@ -101,6 +106,73 @@ export async function recordContentRevision(trx: Kysely<Database>, content: Reco
     .values({ ...revisionValues(content.diagramId, seq, content.docUpdatedAt, content.elementCount, content.revision), doc_updated_at: content.docUpdatedAt, ...encodedColumns(encoded) })
     .execute();
   return seq;
+}
+
+/**
+ * A web editor's save folded into the newest revision when that is the same
+ * person's save, less than SAVE_PAUSE_MS before, in a burst begun less than
+ * SAVE_BURST_MS ago: the revision then holds this content, re-encoded from
+ * the content revision before it, and says what the whole burst changed.
+ * Null when the save is a revision of its own.
+ */
+async function joinSaves(trx: Kysely<Database>, content: RecordedContent): Promise<number | null> {
+  const latest = await trx
+    .selectFrom('revisions')
+    .select(['seq', 'kind', 'user_id', 'via', 'at', 'detail', 'encoding'])
+    .where('diagram_id', '=', content.diagramId)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!latest || latest.kind !== 'save' || latest.encoding === null || latest.user_id !== content.revision.userId) return null;
+  if (latest.via !== JSON.stringify(content.revision.via)) return null;
+  const detail = latest.detail === null ? {} : (JSON.parse(latest.detail) as RevisionDetail);
+  const since = detail.saves?.since ?? latest.at;
+  const at = Date.parse(content.docUpdatedAt);
+  if (at - Date.parse(latest.at) >= SAVE_PAUSE_MS || at - Date.parse(since) >= SAVE_BURST_MS) return null;
+  const before = await trx
+    .selectFrom('revisions')
+    .select(CHAIN_COLUMNS)
+    .where('diagram_id', '=', content.diagramId)
+    .where('seq', '<', Number(latest.seq))
+    .where('encoding', 'is not', null)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!before) return null;
+  const seq = Number(latest.seq);
+  const previous = await elementsAt(trx, content.diagramId, Number(before.seq));
+  const delta = sceneDelta(previous, JSON.parse(content.elementsJson) as SceneElement[]);
+  const encoded = await encodeScene(seq, content.elementsJson, delta, chainOf(before));
+  const saves = { count: (detail.saves?.count ?? 1) + 1, since };
+  await trx
+    .updateTable('revisions')
+    .set({
+      at: content.docUpdatedAt,
+      doc_updated_at: content.docUpdatedAt,
+      element_count: content.elementCount,
+      summary: describeDelta(previous, delta).summary,
+      detail: JSON.stringify({ ...detail, saves }),
+      ...encodedColumns(encoded),
+    })
+    .where('diagram_id', '=', content.diagramId)
+    .where('seq', '=', seq)
+    .execute();
+  return seq;
+}
+
+/** The elements current at content revision `seq`: its snapshot and the deltas after it. */
+async function elementsAt(db: Kysely<Database>, diagramId: string, seq: number): Promise<SceneElement[]> {
+  const target = await db.selectFrom('revisions').select(['base_seq']).where('diagram_id', '=', diagramId).where('seq', '=', seq).executeTakeFirstOrThrow();
+  const chain = await db
+    .selectFrom('revisions')
+    .select(['encoding', 'payload'])
+    .where('diagram_id', '=', diagramId)
+    .where('seq', '>=', Number(target.base_seq))
+    .where('seq', '<=', seq)
+    .where('encoding', 'is not', null)
+    .orderBy('seq', 'asc')
+    .execute();
+  return decodeChain(chain);
 }
 
 /** Records an event (a rename, a move), in the change's transaction with the diagram's row locked. */
@@ -189,16 +261,7 @@ export class SqlHistory implements HistoryStore {
       .executeTakeFirst();
     if (!target || target.payload === null) return null;
     if (target.encoding === 'snapshot') return snapshotJson(target.payload);
-    const chain = await db
-      .selectFrom('revisions')
-      .select(['encoding', 'payload'])
-      .where('diagram_id', '=', diagramId)
-      .where('seq', '>=', Number(target.base_seq))
-      .where('seq', '<=', Number(target.seq))
-      .where('encoding', 'is not', null)
-      .orderBy('seq', 'asc')
-      .execute();
-    return JSON.stringify(await decodeChain(chain));
+    return JSON.stringify(await elementsAt(db, diagramId, Number(target.seq)));
   }
 
   async diagramsWithOldRevisions({ before, keepLatest, afterId, limit }: { before: string; keepLatest: number; afterId: string | null; limit: number }): Promise<string[]> {

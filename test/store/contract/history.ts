@@ -157,6 +157,39 @@ export function historyContract({ withStore }: ContractContext): void {
         assert.deepEqual((await store.history.find(diagram.id, 3))?.detail, { restoredFrom: 1 });
       }));
 
+    test("a web editor's saves in one burst of work are one revision, which says what the whole burst changed and reads back the last save", () =>
+      withStore(async (store) => {
+        const user = await createUser(store);
+        const other = await createUser(store);
+        const web: Via = { kind: 'web', name: 'web editor' };
+        let scene = [box('a'), box('b')];
+        const diagram = await createDiagram(store, diagramRecord(user.id, { elementsJson: JSON.stringify(scene), elementCount: 2, docUpdatedAt: '2026-05-01T10:00:00.000Z' }));
+        const save = async (next: SceneElement[], at: string, by = user.id, kind: 'save' | 'patch' = 'save') => {
+          const result = await write(store, diagram.id, scene, next, at, { kind, userId: by, via: kind === 'save' ? web : BOT, summary: 'one save', joinsSaves: kind === 'save' });
+          scene = next;
+          return result.revision!;
+        };
+        const minute = (m: number, s = 0) => new Date(Date.parse('2026-05-01T10:00:00.000Z') + m * 60_000 + s * 1000).toISOString();
+        assert.equal(await save([box('a', 10), box('b')], minute(1)), 2);
+        assert.equal(await save([box('a', 20), box('b')], minute(1, 30)), 2, 'half a minute later: the same revision');
+        assert.equal(await save([box('a', 20)], minute(2)), 2);
+        const joined = await store.history.find(diagram.id, 2);
+        assert.equal(joined?.summary, 'moved a rectangle, deleted a rectangle');
+        assert.deepEqual(joined?.detail, { saves: { count: 3, since: minute(1) } });
+        assert.equal(await store.history.scene(diagram.id, 2), JSON.stringify(scene));
+        assert.equal(await store.history.scene(diagram.id, 1), JSON.stringify([box('a'), box('b')]), 'the revision before is untouched');
+
+        assert.equal(await save([box('a', 30)], minute(5)), 3, 'after a pause of more than two minutes: a new revision');
+        assert.equal(await save([box('a', 40)], minute(5, 10), other.id), 4, "another person's save: a new revision");
+        assert.equal(await save([box('a', 50)], minute(5, 20), user.id, 'patch'), 5, 'a patch: a new revision');
+        assert.equal(await save([box('a', 60)], minute(5, 30)), 6, 'a save after a patch: a new revision');
+        let last = 6;
+        for (let m = 6; m <= 17; m++) last = await save([box('a', 60 + m)], minute(m));
+        assert.equal(last, 7, 'saves every minute for twelve minutes: the ten-minute burst ends and a new one begins');
+        for (let seq = 1; seq <= 7; seq++) assert.ok((await store.history.scene(diagram.id, seq)) !== null);
+        assert.equal(await store.history.scene(diagram.id, 7), JSON.stringify(scene));
+      }));
+
     test('pruning keeps every recent revision, the last of each older day and the newest few, and the kept scenes still read back exactly', () =>
       withStore(async (store) => {
         const user = await createUser(store);
