@@ -36,6 +36,9 @@ if (!env.TEST_DATABASE_URL && fs.existsSync(path.join(pgBin, 'initdb'))) {
 }
 if (!env.TEST_DATABASE_URL) console.log('# TEST_DATABASE_URL unset and no PostgreSQL binaries: PostgreSQL tests are skipped');
 
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--import', './test/helpers/fast-check-seed.ts', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit', env });
+// A test file whose process stops answering (its main thread blocked for good, as when the TypeScript
+// loader's esbuild service dies under it) fails after this long instead of holding the run until CI gives up.
+const FILE_TIMEOUT_MS = 10 * 60 * 1000;
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--import', './test/helpers/fast-check-seed.ts', '--test', '--test-concurrency=2', `--test-timeout=${FILE_TIMEOUT_MS}`, ...files], { stdio: 'inherit', env });
 if (clusterDir) execFileSync('scripts/pg-cluster.sh', ['stop', clusterDir]);
 process.exit(result.status ?? 1);
