@@ -149,3 +149,14 @@ export function parseWith<T>(schema: ZodType<T>, value: unknown, what: 'body' | 
   const where = formatPath(issue.path);
   throw new ApiError('bad_request', `${where ? `${where}: ` : `${what}: `}${issue.message}`);
 }
+
+/** The page size of a cursor-paged list when `?limit=` is absent, and the most a page holds. */
+export const PAGE_SIZE_DEFAULT = 50;
+export const PAGE_SIZE_MAX = 100;
+
+/** `?limit=` of a cursor-paged list: an integer, clamped to 1..PAGE_SIZE_MAX; absent, PAGE_SIZE_DEFAULT. */
+export function pageSize(raw: string | undefined): number {
+  if (raw === undefined) return PAGE_SIZE_DEFAULT;
+  if (!/^\s*-?\d+\s*$/.test(raw)) throw badRequest('limit must be an integer');
+  return Math.min(PAGE_SIZE_MAX, Math.max(1, Number(raw)));
+}

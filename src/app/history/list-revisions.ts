@@ -3,9 +3,6 @@ import { diagramFor } from '../access.ts';
 import type { AppDeps, Caller } from '../deps.ts';
 import { revisionId, revisionInQuery } from './revision-id.ts';
 
-export const REVISIONS_PAGE_DEFAULT = 50;
-export const REVISIONS_PAGE_MAX = 100;
-
 /** One revision as a client sees it. */
 export function presentRevision(record: RevisionRecord) {
   return {
@@ -28,9 +25,9 @@ export type RevisionItem = ReturnType<typeof presentRevision>;
  * A diagram's history, newest first, a page at a time: the cursor is the last
  * revision served. Whoever may read the diagram may read its history.
  */
-export async function listRevisions(deps: AppDeps, caller: Caller, id: string, page: { cursor?: string | undefined; limit?: number | undefined }) {
+export async function listRevisions(deps: AppDeps, caller: Caller, id: string, page: { cursor?: string | undefined; limit: number }) {
   const diagram = await diagramFor(deps, caller, id, 'read');
-  const limit = page.limit ?? REVISIONS_PAGE_DEFAULT;
+  const { limit } = page;
   const beforeSeq = page.cursor === undefined ? null : revisionInQuery(page.cursor, 'cursor');
   // One more than the page, to know whether another follows.
   const records = await deps.store.history.list(diagram.id, { beforeSeq, limit: limit + 1 });

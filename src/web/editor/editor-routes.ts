@@ -17,10 +17,9 @@ import type { ServiceDeps } from '../../app/deps.ts';
 import { getDiagram } from '../../app/diagrams/get-diagram.ts';
 import { mayEditDiagram, saveScene } from '../../app/diagrams/save-scene.ts';
 import { getRevision } from '../../app/history/get-revision.ts';
-import { listRevisions, REVISIONS_PAGE_MAX } from '../../app/history/list-revisions.ts';
+import { listRevisions } from '../../app/history/list-revisions.ts';
 import { restoreRevision } from '../../app/history/restore-revision.ts';
-import { checkPayloadShape, parseWith } from '../../edge/validate.ts';
-import { badRequest } from '../../errors.ts';
+import { checkPayloadShape, pageSize, parseWith } from '../../edge/validate.ts';
 import { imageFiles } from '../../render/image-files.ts';
 import { editorAssetTags } from '../assets.ts';
 import { escapeHtml } from '../html.ts';
@@ -38,13 +37,6 @@ const RestoreRevisionBody = z.strictObject({
   /** The revision the editor shows as current (its docUpdatedAt): a diagram changed since is not restored over. */
   expectedUpdatedAt: z.string(),
 });
-
-/** `?limit=` clamped to 1..100 as the API does; absent, the use case's default page. */
-function pageLimit(raw: string | undefined): number | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  if (!/^\s*-?\d+\s*$/.test(raw)) throw badRequest('limit must be an integer');
-  return Math.min(REVISIONS_PAGE_MAX, Math.max(1, Number(raw)));
-}
 
 /** The images a scene's catalog icons show in the editor (scenes are stored without them). */
 function iconFiles(elements: readonly unknown[]): Record<string, unknown> {
@@ -91,7 +83,7 @@ export const editorRoutes: FastifyPluginAsync<{ deps: ServiceDeps }> = async (ap
   app.get<{ Params: { id: string }; Querystring: { cursor?: string; limit?: string } }>('/app/api/diagrams/:id/revisions', async (request, reply) => {
     const session = requireSession(request);
     const { cursor, limit } = request.query;
-    const page = await listRevisions(deps, session, request.params.id, { cursor: cursor || undefined, limit: pageLimit(limit) });
+    const page = await listRevisions(deps, session, request.params.id, { cursor: cursor || undefined, limit: pageSize(limit || undefined) });
     return reply.header('cache-control', 'no-store').send(page);
   });
 

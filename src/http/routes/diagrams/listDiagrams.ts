@@ -1,17 +1,8 @@
 import { present } from '../../../api/presenters.ts';
 import { DiagramPage, ListDiagramsQuery } from '../../../api/schemas.ts';
 import { listDiagrams as diagramsOf } from '../../../app/diagrams/list-diagrams.ts';
-import { badRequest } from '../../../errors.ts';
+import { pageSize } from '../../../edge/validate.ts';
 import { defineRoute } from '../../route.ts';
-
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 100;
-
-function pageSize(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_PAGE_SIZE;
-  if (!/^\s*-?\d+\s*$/.test(raw)) throw badRequest('limit must be an integer');
-  return Math.min(MAX_PAGE_SIZE, Math.max(1, Number(raw)));
-}
 
 export const listDiagrams = defineRoute({
   operationId: 'listDiagrams',

@@ -1,13 +1,7 @@
 import { ListRevisionsQuery, RevisionList } from '../../../api/history-schemas.ts';
-import { listRevisions as revisionsOf, REVISIONS_PAGE_DEFAULT, REVISIONS_PAGE_MAX } from '../../../app/history/list-revisions.ts';
-import { badRequest } from '../../../errors.ts';
+import { listRevisions as revisionsOf } from '../../../app/history/list-revisions.ts';
+import { pageSize } from '../../../edge/validate.ts';
 import { defineRoute } from '../../route.ts';
-
-function pageSize(raw: string | undefined): number {
-  if (raw === undefined) return REVISIONS_PAGE_DEFAULT;
-  if (!/^\s*-?\d+\s*$/.test(raw)) throw badRequest('limit must be an integer');
-  return Math.min(REVISIONS_PAGE_MAX, Math.max(1, Number(raw)));
-}
 
 export const listRevisions = defineRoute({
   operationId: 'listRevisions',
