@@ -27,8 +27,8 @@ export async function renderDiagram(deps: ServiceDeps, caller: Caller, id: strin
 
 /** The diagram with the elements of one of its past revisions. */
 async function pastDiagram(deps: ServiceDeps, caller: Caller, id: string, rev: string): Promise<DiagramRecord> {
-  const [meta, past] = await Promise.all([diagramFor(deps, caller, id, 'read'), revisionWithScene(deps, caller, id, rev)]);
-  return { ...meta, elementsJson: past.elementsJson, elementCount: past.record.elementCount };
+  const { diagram, record, elementsJson } = await revisionWithScene(deps, caller, id, rev);
+  return { ...diagram, elementsJson, elementCount: record.elementCount };
 }
 
 /** A thumbnail: current (the client's copy, named by revision, is still good) or the picture of the revision rendered. */

@@ -1,18 +1,18 @@
 import type { SceneElement } from '../../domain/edit/types.ts';
 import { ApiError } from '../../errors.ts';
-import type { RevisionRecord } from '../../store/store.ts';
+import type { DiagramMeta, RevisionRecord } from '../../store/store.ts';
 import { diagramFor } from '../access.ts';
 import type { AppDeps, Caller } from '../deps.ts';
 import { revisionId, revisionInPath } from './revision-id.ts';
 
-/** A revision of a diagram the caller may read, and its elements as JSON text (for an event, the content current then). */
-export async function revisionWithScene(deps: AppDeps, caller: Caller, id: string, rev: string): Promise<{ record: RevisionRecord; elementsJson: string }> {
+/** A diagram the caller may read, one of its revisions, and that revision's elements as JSON text (for an event, the content current then). */
+export async function revisionWithScene(deps: AppDeps, caller: Caller, id: string, rev: string): Promise<{ diagram: DiagramMeta; record: RevisionRecord; elementsJson: string }> {
   const diagram = await diagramFor(deps, caller, id, 'read');
   const seq = revisionInPath(rev);
   const record = await deps.store.history.find(diagram.id, seq);
   const elementsJson = record ? await deps.store.history.scene(diagram.id, seq) : null;
   if (!record || elementsJson === null) throw new ApiError('not_found', `no revision ${rev} of this diagram`);
-  return { record, elementsJson };
+  return { diagram, record, elementsJson };
 }
 
 /** A past revision's scene. */

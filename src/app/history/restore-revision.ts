@@ -34,7 +34,6 @@ export async function restoreRevision(deps: AppDeps, caller: Caller, id: string,
     docUpdatedAt: result.docUpdatedAt,
     elements: restored.length,
     unresolvedComments: result.reopenedComments,
-    orphanedComments: result.orphanedComments,
     etag,
   };
 }

@@ -19,7 +19,7 @@ export const restoreRevision = defineRoute({
   response: { status: 200, schema: RestoredRevision, description: 'What the restore wrote', headers: ETAG_DOC },
   errors: ['not_found', 'stale_read', ...SCENE_WORK_ERRORS],
   handler: async ({ params, body, actor, deps, request }) => {
-    const { etag, orphanedComments: _, ...restored } = await restore(deps, actor, params.id!, params.rev!, {
+    const { etag, ...restored } = await restore(deps, actor, params.id!, params.rev!, {
       expectedUpdatedAt: body?.expectedUpdatedAt ?? null,
       ifMatch: ifMatch(request.headers['if-match']),
     });
