@@ -86,12 +86,12 @@ export class SqlDiagrams implements DiagramStore {
         .execute();
       if (revision !== null) {
         await recordContentRevision(trx, {
-        diagramId: diagram.id,
-        docUpdatedAt: diagram.docUpdatedAt ?? diagram.createdAt,
-        elementsJson: diagram.elementsJson,
-        elementCount: diagram.elementCount,
-        revision: { ...(revision ?? { kind: 'create', userId: diagram.ownerId, via: null, summary: `created with ${diagram.elementCount} elements` }), delta: null },
-        hadContent: false,
+          diagramId: diagram.id,
+          docUpdatedAt: diagram.docUpdatedAt ?? diagram.createdAt,
+          elementsJson: diagram.elementsJson,
+          elementCount: diagram.elementCount,
+          revision: { ...(revision ?? { kind: 'create', userId: diagram.ownerId, via: null, summary: `created with ${diagram.elementCount} elements` }), delta: null },
+          hadContent: false,
         });
       }
       return 'created';

@@ -49,8 +49,10 @@ export async function encodeScene(seq: number, elementsJson: string, delta: Scen
   return { encoding: 'delta', payload, baseSeq: chain.baseSeq, chainLength: chain.chainLength + 1, chainBytes, snapshotBytes: chain.snapshotBytes };
 }
 
-/** A chain read in order (a snapshot, then its deltas) as the elements of its last revision. */
-export async function decodeChain(rows: readonly { encoding: string | null; payload: Buffer | null }[]): Promise<SceneElement[]> {
+type ChainRow = { encoding: string | null; payload: Buffer | null };
+
+/** A chain read in order (a snapshot, then its deltas), each row with the elements current after it. */
+export async function* chainScenes<Row extends ChainRow>(rows: readonly Row[]): AsyncGenerator<[Row, SceneElement[]]> {
   let elements: SceneElement[] | null = null;
   for (const row of rows) {
     if (row.payload === null) continue;
@@ -60,7 +62,14 @@ export async function decodeChain(rows: readonly { encoding: string | null; payl
       if (elements === null) throw new Error('a revision chain must start with a snapshot');
       elements = applyDelta(elements, JSON.parse(text) as SceneDelta);
     }
+    yield [row, elements];
   }
+}
+
+/** A chain read in order as the elements of its last revision. */
+export async function decodeChain(rows: readonly ChainRow[]): Promise<SceneElement[]> {
+  let elements: SceneElement[] | null = null;
+  for await (const [, scene] of chainScenes(rows)) elements = scene;
   if (elements === null) throw new Error('a revision chain must start with a snapshot');
   return elements;
 }
@@ -68,12 +77,4 @@ export async function decodeChain(rows: readonly { encoding: string | null; payl
 /** A snapshot's elements as their JSON text, without a parse and re-serialisation. */
 export async function snapshotJson(payload: Buffer): Promise<string> {
   return (await gunzipAsync(payload)).toString('utf8');
-}
-
-export async function decodeDelta(payload: Buffer): Promise<SceneDelta> {
-  return JSON.parse((await gunzipAsync(payload)).toString('utf8')) as SceneDelta;
-}
-
-export async function decodeSnapshot(payload: Buffer): Promise<SceneElement[]> {
-  return JSON.parse(await snapshotJson(payload)) as SceneElement[];
 }

@@ -1,11 +1,11 @@
 import type { Kysely, Selectable } from 'kysely';
-import { applyDelta, type SceneDelta, sceneDelta } from '../../domain/history/delta.ts';
+import { sceneDelta } from '../../domain/history/delta.ts';
 import { describeDelta } from '../../domain/history/describe.ts';
 import type { SceneElement } from '../../domain/edit/types.ts';
 import { type RetentionPolicy, revisionsToKeep } from '../../domain/history/retention.ts';
 import { type ContentRevision, type HistoryStore, type RevisionDetail, type RevisionInput, type RevisionKind, type RevisionRecord, SAVE_BURST_MS, SAVE_PAUSE_MS, type Via } from '../history.ts';
 import type { Database, RevisionsTable } from '../schema.ts';
-import { type ChainState, decodeChain, decodeDelta, decodeSnapshot, encodeScene, snapshotJson } from './history-payload.ts';
+import { chainScenes, type ChainState, decodeChain, encodeScene, snapshotJson } from './history-payload.ts';
 import type { SqlScope } from './scope.ts';
 
 export const BASELINE_SUMMARY = 'the diagram as it was when its history began';
@@ -140,7 +140,7 @@ async function joinSaves(trx: Kysely<Database>, content: RecordedContent): Promi
     .executeTakeFirst();
   if (!before) return null;
   const seq = Number(latest.seq);
-  const previous = await elementsAt(trx, content.diagramId, Number(before.seq));
+  const previous = await elementsAt(trx, content.diagramId, before);
   const delta = sceneDelta(previous, JSON.parse(content.elementsJson) as SceneElement[]);
   const encoded = await encodeScene(seq, content.elementsJson, delta, chainOf(before));
   const saves = { count: (detail.saves?.count ?? 1) + 1, since };
@@ -160,15 +160,14 @@ async function joinSaves(trx: Kysely<Database>, content: RecordedContent): Promi
   return seq;
 }
 
-/** The elements current at content revision `seq`: its snapshot and the deltas after it. */
-async function elementsAt(db: Kysely<Database>, diagramId: string, seq: number): Promise<SceneElement[]> {
-  const target = await db.selectFrom('revisions').select(['base_seq']).where('diagram_id', '=', diagramId).where('seq', '=', seq).executeTakeFirstOrThrow();
+/** The elements current at a content revision: the snapshot its chain starts at and the deltas up to it. */
+async function elementsAt(db: Kysely<Database>, diagramId: string, target: { seq: number; base_seq: number | null }): Promise<SceneElement[]> {
   const chain = await db
     .selectFrom('revisions')
     .select(['encoding', 'payload'])
     .where('diagram_id', '=', diagramId)
     .where('seq', '>=', Number(target.base_seq))
-    .where('seq', '<=', seq)
+    .where('seq', '<=', Number(target.seq))
     .where('encoding', 'is not', null)
     .orderBy('seq', 'asc')
     .execute();
@@ -261,7 +260,7 @@ export class SqlHistory implements HistoryStore {
       .executeTakeFirst();
     if (!target || target.payload === null) return null;
     if (target.encoding === 'snapshot') return snapshotJson(target.payload);
-    return JSON.stringify(await elementsAt(db, diagramId, Number(target.seq)));
+    return JSON.stringify(await elementsAt(db, diagramId, target));
   }
 
   async diagramsWithOldRevisions({ before, keepLatest, afterId, limit }: { before: string; keepLatest: number; afterId: string | null; limit: number }): Promise<string[]> {
@@ -289,7 +288,8 @@ export class SqlHistory implements HistoryStore {
       );
       const dropped = all.filter((r) => !keep.has(Number(r.seq))).map((r) => Number(r.seq));
       if (dropped.length === 0) return 0;
-      await reencodeAfter(trx, diagramId, Math.min(...dropped), keep);
+      // `all` is in seq order, so the first dropped is the earliest.
+      await reencodeAfter(trx, diagramId, dropped[0]!, keep);
       for (let i = 0; i < dropped.length; i += 500) {
         await trx.deleteFrom('revisions').where('diagram_id', '=', diagramId).where('seq', 'in', dropped.slice(i, i + 500)).execute();
       }
@@ -322,11 +322,9 @@ async function reencodeAfter(trx: Kysely<Database>, diagramId: string, firstDrop
     .where('encoding', 'is not', null)
     .orderBy('seq', 'asc')
     .execute();
-  let scene: SceneElement[] | null = null;
   let lastKept: { elements: SceneElement[]; chain: ChainState } | null = null;
-  for (const row of rows) {
+  for await (const [row, scene] of chainScenes(rows)) {
     const seq = Number(row.seq);
-    scene = row.encoding === 'snapshot' ? await decodeSnapshot(row.payload!) : applyOn(scene, await decodeDelta(row.payload!));
     if (!keep.has(seq)) continue;
     if (seq < firstDropped) {
       lastKept = { elements: scene, chain: chainOf(row)! };
@@ -335,13 +333,6 @@ async function reencodeAfter(trx: Kysely<Database>, diagramId: string, firstDrop
     const delta = lastKept === null ? null : sceneDelta(lastKept.elements, scene);
     const encoded = await encodeScene(seq, JSON.stringify(scene), delta, lastKept?.chain ?? null);
     await trx.updateTable('revisions').set(encodedColumns(encoded)).where('diagram_id', '=', diagramId).where('seq', '=', seq).execute();
-    lastKept = { elements: scene, chain: { seq, ...encodedChain(encoded) } };
+    lastKept = { elements: scene, chain: { seq, ...encoded } };
   }
-}
-
-const encodedChain = (e: Awaited<ReturnType<typeof encodeScene>>) => ({ baseSeq: e.baseSeq, chainLength: e.chainLength, chainBytes: e.chainBytes, snapshotBytes: e.snapshotBytes });
-
-function applyOn(scene: SceneElement[] | null, delta: SceneDelta): SceneElement[] {
-  if (scene === null) throw new Error('a revision chain must start with a snapshot');
-  return applyDelta(scene, delta);
 }
