@@ -3,36 +3,10 @@
  * session routes answer (`/app/api/diagrams/:id/revisions…`), and the words
  * the history panel shows for them. No React here.
  */
+import type { RestoredRevision, RevisionList as RevisionPage, Via as RevisionVia } from '../../api/history-schemas.ts';
 import { responseError } from './diagram-sync.ts';
 
-/** How a revision was written: through which token, application, MCP tool, or the web editor. */
-export interface RevisionVia {
-  kind: 'token' | 'oauth' | 'web' | 'mcp';
-  name: string;
-  token?: { id: string; name: string };
-  client?: { id: string; name: string };
-  tool?: string;
-}
-
-export interface RevisionItem {
-  /** Opaque: never parsed, only sent back. */
-  rev: string;
-  at: string;
-  /** Null for the revision recorded when history began. */
-  author: { id: string; email: string } | null;
-  via: RevisionVia | null;
-  kind: string;
-  elementCount: number;
-  summary: string;
-  /** False for events (a rename, a move): their scene is the content current at the time. */
-  hasScene: boolean;
-  restoredFrom?: string;
-}
-
-export interface RevisionPage {
-  items: RevisionItem[];
-  nextCursor: string | null;
-}
+export type { RevisionItem, RevisionList as RevisionPage, Via as RevisionVia } from '../../api/history-schemas.ts';
 
 /** One revision's scene, with the images its catalog icons show. */
 export interface RevisionDocument {
@@ -40,12 +14,6 @@ export interface RevisionDocument {
   at: string;
   scene: { elements: unknown[] };
   files: Record<string, unknown>;
-}
-
-export interface RestoredRevision {
-  rev: string;
-  restoredFrom: string;
-  docUpdatedAt: string;
 }
 
 const PAGE_SIZE = 30;
