@@ -78,6 +78,25 @@ const NOT_A_SEGMENT = /\/\.{0,2}(?=\/|$)/;
  * Request bodies are the server's own schema types; every failure is a
  * DrawbridgeApiError carrying the server's code and message.
  */
+/**
+ * Every item of a cursor-paged list, following cursors page by page (100 a
+ * page unless `pageSize` says otherwise); `onPage` hears of each page as it arrives.
+ */
+async function* everyPage<Item>(
+  fetchPage: (page: { limit: number; cursor?: string }) => Promise<{ items: Item[]; nextCursor: string | null }>,
+  options: { pageSize?: number | undefined; onPage?: ((fetched: number) => void) | undefined },
+): AsyncGenerator<Item> {
+  let cursor: string | undefined;
+  let fetched = 0;
+  do {
+    const page = await fetchPage({ limit: options.pageSize ?? 100, ...(cursor ? { cursor } : {}) });
+    fetched += page.items.length;
+    options.onPage?.(fetched);
+    yield* page.items;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+}
+
 export class DrawbridgeClient {
   private readonly options: Required<Omit<ClientOptions, 'token'>> & { token: string | null };
 
@@ -146,15 +165,7 @@ export class DrawbridgeClient {
     query: DiagramFilters & { pageSize?: number; onPage?: (fetched: number) => void } = {},
   ): AsyncGenerator<Out<typeof S.DiagramListItem>> {
     const { pageSize, onPage, ...filters } = query;
-    let cursor: string | undefined;
-    let fetched = 0;
-    do {
-      const page = await this.listDiagrams({ limit: pageSize ?? 100, ...(cursor ? { cursor } : {}), ...filters });
-      fetched += page.items.length;
-      onPage?.(fetched);
-      yield* page.items;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
+    yield* everyPage((page) => this.listDiagrams({ ...page, ...filters }), { pageSize, onPage });
   }
 
   createDiagram(body: S.CreateDiagramBody): Promise<Out<typeof S.CreatedDiagram>> {
@@ -217,15 +228,7 @@ export class DrawbridgeClient {
 
   /** Every revision of a diagram, newest first, following cursors page by page; `onPage` hears of each page as it arrives. */
   async *allRevisions(id: string, options: { pageSize?: number; onPage?: (fetched: number) => void } = {}): AsyncGenerator<Out<typeof H.RevisionItem>> {
-    let cursor: string | undefined;
-    let fetched = 0;
-    do {
-      const page = await this.listRevisions(id, { limit: options.pageSize ?? 100, ...(cursor ? { cursor } : {}) });
-      fetched += page.items.length;
-      options.onPage?.(fetched);
-      yield* page.items;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
+    yield* everyPage((page) => this.listRevisions(id, page), options);
   }
 
   /** The diagram's scene as it was at revision `rev`. */
