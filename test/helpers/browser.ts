@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, type TestContext } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -125,4 +126,21 @@ export async function screenshot(page: Page, name: string): Promise<Buffer> {
     fs.writeFileSync(path.join(SCREENSHOT_DIR, `${name}.png`), image);
   }
   return image;
+}
+
+/**
+ * The page once it stops changing: the editor draws on a canvas in animation
+ * frames and again when its fonts arrive, so the screenshot is taken when two
+ * in a row are the same.
+ */
+export async function settled(page: Page): Promise<Buffer> {
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  let previous = await page.screenshot({ animations: 'disabled', caret: 'hide' });
+  for (let attempt = 0; attempt < 20; attempt++) {
+    await sleep(150);
+    const current = await page.screenshot({ animations: 'disabled', caret: 'hide' });
+    if (current.equals(previous)) return current;
+    previous = current;
+  }
+  throw new Error('the page kept changing for 3 seconds');
 }

@@ -15,7 +15,7 @@ import { after, before, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Cookie, ElementHandle, Locator, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
-import { screenshot, useBrowser, type WatchedPage } from '../helpers/browser.ts';
+import { screenshot, settled, useBrowser, type WatchedPage } from '../helpers/browser.ts';
 import { type ListeningHarness, startHarness } from '../helpers/harness.ts';
 import { linkIn, waitForMail } from './form-client.ts';
 
@@ -123,23 +123,6 @@ function inkedPixels(png: Buffer, top = 120): number {
   let count = 0;
   for (let y = top; y < image.height; y++) for (let x = 0; x < image.width; x++) if (isDark(image, x, y)) count++;
   return count;
-}
-
-/**
- * The page once it stops changing: the editor draws on a canvas in animation
- * frames and again when its fonts arrive, so the screenshot is taken when two
- * in a row are the same.
- */
-async function settled(page: Page): Promise<Buffer> {
-  await page.evaluate(() => document.fonts.ready.then(() => undefined));
-  let previous = await page.screenshot({ animations: 'disabled', caret: 'hide' });
-  for (let attempt = 0; attempt < 20; attempt++) {
-    await sleep(150);
-    const current = await page.screenshot({ animations: 'disabled', caret: 'hide' });
-    if (current.equals(previous)) return current;
-    previous = current;
-  }
-  throw new Error('the page kept changing for 3 seconds');
 }
 
 const sceneOf = async (id: string, token: string) => {

@@ -5,10 +5,9 @@
 // revisions as they land. A viewer sees the history but cannot restore.
 import assert from 'node:assert/strict';
 import { after, before, test, type TestContext } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
-import { screenshot, useBrowser } from '../helpers/browser.ts';
+import { screenshot, settled, useBrowser } from '../helpers/browser.ts';
 import { type ListeningHarness, startHarness } from '../helpers/harness.ts';
 import { signIn } from '../helpers/web-session.ts';
 
@@ -106,19 +105,6 @@ function inkedPixels(png: Buffer, right: number): number {
     }
   }
   return count;
-}
-
-/** The page once two screenshots in a row are the same (the editor draws in animation frames, and again when fonts arrive). */
-async function settled(page: Page): Promise<Buffer> {
-  await page.evaluate(() => document.fonts.ready.then(() => undefined));
-  let previous = await page.screenshot({ animations: 'disabled', caret: 'hide' });
-  for (let attempt = 0; attempt < 20; attempt++) {
-    await sleep(150);
-    const current = await page.screenshot({ animations: 'disabled', caret: 'hide' });
-    if (current.equals(previous)) return current;
-    previous = current;
-  }
-  throw new Error('the page kept changing for 3 seconds');
 }
 
 /** The canvas's ink, left of the history panel (the preview's frame is inside the canvas, so measure within it). */
