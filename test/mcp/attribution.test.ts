@@ -24,6 +24,15 @@ const ANSWERS: Record<string, () => Response> = {
   'POST /api/v1/specs/validate': () => Response.json({ valid: false, problems: [{ code: 'INVALID_SPEC', message: 'ops[0] names no element', path: '/0' }] }),
 };
 
+/** An MCP client connected in memory to a Drawbridge MCP server over `api`. */
+async function connectedTo(api: DrawbridgeClient | null): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createMcpServer(api, { authHelp: 'unused', appUrl: 'http://app.test' }).connect(serverSide);
+  const client = new Client({ name: 'attribution-test', version: '0.0.0' });
+  await client.connect(clientSide);
+  return client;
+}
+
 test('each tool call names its own tool on every request it makes, with calls of several tools in flight at once', async () => {
   const seen: Array<{ request: string; tool: string | null }> = [];
   const held = 4;
@@ -41,8 +50,11 @@ test('each tool call names its own tool on every request it makes, with calls of
       inFlight += 1;
       mostInFlight = Math.max(mostInFlight, inFlight);
       if (seen.length === held) release();
-      // Never hang the run should the calls come one at a time: the count below says so.
-      await Promise.race([allArrived, new Promise((resolve) => setTimeout(resolve, 2000))]);
+      // Never hang the run should the calls come one at a time: the count below says so. The calls
+      // arrive together at once when they are concurrent; the wait is long only so that a loaded machine is no failure.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([allArrived, new Promise((resolve) => (timer = setTimeout(resolve, 30_000)))]);
+      clearTimeout(timer);
       inFlight -= 1;
     }
     const answer = ANSWERS[request];
@@ -51,10 +63,7 @@ test('each tool call names its own tool on every request it makes, with calls of
   }) as typeof globalThis.fetch;
 
   const api = new DrawbridgeClient({ apiUrl: 'http://api.test', token: 'tok', fetch });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(api, { authHelp: 'unused', appUrl: 'http://app.test' }).connect(serverSide);
-  const client = new Client({ name: 'attribution-test', version: '0.0.0' });
-  await client.connect(clientSide);
+  const client = await connectedTo(api);
   try {
     const results = await Promise.all([
       client.callTool({ name: 'get_scene', arguments: { id: ID } }),
@@ -80,10 +89,7 @@ test('each tool call names its own tool on every request it makes, with calls of
 });
 
 test('every tool\'s name is one the header can carry and the API accepts', async () => {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(null, { authHelp: 'unused', appUrl: 'http://app.test' }).connect(serverSide);
-  const client = new Client({ name: 'attribution-test', version: '0.0.0' });
-  await client.connect(clientSide);
+  const client = await connectedTo(null);
   try {
     const names = (await client.listTools()).tools.map((t) => t.name);
     assert.ok(names.length > 20);
@@ -100,10 +106,7 @@ test('the client the server was given is left as it was: its own requests name n
     return ANSWERS[`GET /api/v1/diagrams/${ID}`]!();
   }) as typeof globalThis.fetch;
   const api = new DrawbridgeClient({ apiUrl: 'http://api.test', token: 'tok', fetch });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(api, { authHelp: 'unused', appUrl: 'http://app.test' }).connect(serverSide);
-  const client = new Client({ name: 'attribution-test', version: '0.0.0' });
-  await client.connect(clientSide);
+  const client = await connectedTo(api);
   try {
     await client.callTool({ name: 'get_scene', arguments: { id: ID } });
     await api.getDiagram(ID);
