@@ -3,28 +3,31 @@
  * under a small bar with its title, the save state, the history and the way
  * back to the dashboard. The server-rendered page holds
  * `<div id="editor" data-diagram-id="…" data-csrf-token="…">`.
- * Saving and live updates live in diagram-sync.ts; the history panel in
- * history-panel.tsx.
+ * Live collaboration (saving, others' changes, presence) lives in
+ * live-editor.ts; the history panel in history-panel.tsx.
  *
  * Previewing a revision puts the live scene aside (`LiveScene`) and shows the
  * revision read-only; "Back to current" puts the live scene back. While it is
- * aside, the sync works on it as if it were on the canvas: a pending save
- * still saves it, and a change made elsewhere replaces it, not the preview.
+ * aside, live collaboration works on it as if it were on the canvas: changes
+ * not yet sent still go out, and changes made elsewhere go into it, not into
+ * the preview.
  */
 import './excalidraw-asset-path.ts';
-import { CaptureUpdateAction, Excalidraw, hashElementsVersion, restoreElements } from '@excalidraw/excalidraw';
+import { CaptureUpdateAction, Excalidraw, restoreElements } from '@excalidraw/excalidraw';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { type DiagramDocument, DiagramSync, type EditorHandle, fetchDiagram, ResponseError, type SaveState } from './diagram-sync.ts';
+import { type DiagramDocument, fetchDiagram, ResponseError } from './diagram-api.ts';
 import { exactTime, fetchRevision, type RevisionItem, relativeTime, restoreRevision } from './history-api.ts';
 import { HistoryPanel } from './history-panel.tsx';
+import { PeerAvatars } from './live-avatars.tsx';
+import { liveStatusLabel, useLiveDiagram } from './live-editor.ts';
 
 /** The members of the editor's imperative API used here. */
 interface ExcalidrawApi {
   getSceneElements(): readonly unknown[];
   getSceneElementsIncludingDeleted(): readonly unknown[];
   getAppState(): { scrollX: number; scrollY: number; zoom: unknown };
-  updateScene(scene: { elements?: readonly unknown[]; appState?: Record<string, unknown>; captureUpdate: unknown }): void;
+  updateScene(scene: { elements?: readonly unknown[]; appState?: Record<string, unknown>; collaborators?: Map<any, any>; captureUpdate?: unknown }): void;
   addFiles(files: unknown[]): void;
   scrollToContent(target?: unknown, options?: { fitToContent?: boolean; animate?: boolean }): void;
 }
@@ -45,46 +48,11 @@ const DASHBOARD_URL = '/app';
 /** A save carries elements only, not image files: an inserted image would not survive a reload. */
 const UI_OPTIONS = { tools: { image: false } };
 
-/** The sync's view of the editor: the canvas, or the live scene while it is aside. */
-function editorHandle(api: ExcalidrawApi, aside: { current: LiveScene | null }): EditorHandle {
-  return {
-    contentVersion: () => hashElementsVersion(aside.current?.elements ?? api.getSceneElementsIncludingDeleted()),
-    elementsToSave: () => (aside.current ? aside.current.elements.filter((element) => !(element as { isDeleted?: boolean }).isDeleted) : api.getSceneElements()),
-    replaceElements: (elements, files) => {
-      if (files) api.addFiles(Object.values(files));
-      const restored = restoreElements(elements, null, { repairBindings: true });
-      if (aside.current) aside.current = { ...aside.current, elements: restored };
-      else api.updateScene({ elements: restored, captureUpdate: CaptureUpdateAction.NEVER });
-    },
-  };
-}
-
 /** A failed history request in a sentence. */
 function historyFailure(error: unknown, doing: string): string {
   if (error instanceof ResponseError && error.status === 409) return 'The diagram changed in the meantime: nothing was restored. Look at the newest version first.';
   if (error instanceof ResponseError && error.status === 401) return 'You are signed out. Sign in again in another tab.';
   return `Could not ${doing}: ${error instanceof Error ? error.message : String(error)}`;
-}
-
-function saveStateLabel(state: SaveState): string {
-  switch (state.kind) {
-    case 'saved':
-      return 'Saved';
-    case 'unsaved':
-      return 'Unsaved changes';
-    case 'saving':
-      return 'Saving…';
-    case 'reloaded':
-      return 'Changed elsewhere — reloaded';
-    case 'conflict':
-      return 'Conflict: your last change was not saved — showing the newer version';
-    case 'restored':
-      return 'Restored an earlier version';
-    case 'retrying':
-      return `Not saved (${state.message}) — retrying`;
-    case 'failed':
-      return `Not saved: ${state.message}`;
-  }
 }
 
 function TopBar({ title, status, children }: { title: string; status: string | null; children?: ReactNode }) {
@@ -122,36 +90,37 @@ function PreviewBar({ item, canEdit, busy, onRestore, onBack }: { item: Revision
   );
 }
 
-function Editor({ diagram, csrfToken, canEdit }: { diagram: DiagramDocument; csrfToken: string; canEdit: boolean }) {
-  const [saveState, setSaveState] = useState<SaveState>({ kind: 'saved' });
+function Editor({ diagram, csrfToken, canEdit: pageCanEdit }: { diagram: DiagramDocument; csrfToken: string; canEdit: boolean }) {
   const [historyOpen, setHistoryOpen] = useState(false);
   const [preview, setPreview] = useState<Preview | null>(null);
   const [restoring, setRestoring] = useState(false);
+  /** Set by a restore, until the person changes something: the top bar says what happened. */
+  const [restored, setRestored] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  const [revisionClock, setRevisionClock] = useState<string | null>(null);
   const [historyRefresh, setHistoryRefresh] = useState(0);
   const api = useRef<ExcalidrawApi | null>(null);
-  const handle = useRef<EditorHandle | null>(null);
   const aside = useRef<LiveScene | null>(null);
-  /** Set while a restore replaces the canvas: its changes are the server's, not the person's. */
-  const replacing = useRef(false);
   /** Counts preview requests: only the latest one may take the canvas. */
   const previewRequest = useRef(0);
-  const sync = useMemo(() => new DiagramSync({ diagramId: diagram.id, csrfToken, onState: setSaveState }, diagram), [diagram, csrfToken]);
+  const live = useLiveDiagram(diagram, pageCanEdit ? 'editor' : 'viewer', aside);
+  const canEdit = live.role === 'editor' && live.status.kind !== 'gone';
   const initialData = useMemo(
     () => ({ elements: diagram.scene.elements, files: diagram.files ?? {}, appState: { viewBackgroundColor: '#ffffff' }, scrollToContent: true }),
     [diagram],
   );
 
   // Stable callbacks: the editor then does not re-render when only the save state changes.
-  const onApi = useCallback((excalidraw: ExcalidrawApi) => {
-    api.current = excalidraw;
-    handle.current = editorHandle(excalidraw, aside);
-  }, []);
-  const onChange = useCallback(() => {
-    // Someone who may only read sees the editor in view mode, and nothing is ever saved; a preview is never saved either.
-    if (canEdit && handle.current && aside.current === null && !replacing.current) sync.changed(handle.current);
-  }, [sync, canEdit]);
+  const { onCanvas } = live;
+  const onApi = useCallback(
+    (excalidraw: ExcalidrawApi) => {
+      api.current = excalidraw;
+      onCanvas(excalidraw);
+    },
+    [onCanvas],
+  );
+  useEffect(() => {
+    if (live.status.kind === 'saving') setRestored(false);
+  }, [live.status]);
 
   const backToCurrent = useCallback(() => {
     previewRequest.current++;
@@ -194,50 +163,22 @@ function Editor({ diagram, csrfToken, canEdit }: { diagram: DiagramDocument; csr
 
   const restore = useCallback(async () => {
     if (!preview) return;
-    const expected = sync.basedOn();
-    if (expected === null) return;
     setRestoring(true);
     setNotice(null);
     try {
-      await restoreRevision(diagram.id, preview.item.rev, csrfToken, expected);
-      // The restored content becomes the live scene; what was put aside is replaced, as the person chose.
-      previewRequest.current++;
-      replacing.current = true;
-      aside.current = null;
-      await sync.showLatest({ kind: 'restored' });
-      setPreview(null);
+      await restoreRevision(diagram.id, preview.item.rev, csrfToken, live.revision());
+      // The restore is a write like any other: its elements arrive over the live socket, into the
+      // live scene whether or not it is still aside, and win over the older copies there.
+      backToCurrent();
+      setRestored(true);
       setHistoryRefresh((n) => n + 1);
     } catch (error) {
       setNotice(historyFailure(error, 'restore that version'));
       setHistoryRefresh((n) => n + 1);
     } finally {
-      replacing.current = false;
       setRestoring(false);
     }
-  }, [preview, sync, diagram.id, csrfToken]);
-
-  useEffect(() => {
-    const events = new EventSource(`/app/api/diagrams/${encodeURIComponent(diagram.id)}/events`);
-    events.addEventListener('revision', (event) => {
-      const { docUpdatedAt } = JSON.parse((event as MessageEvent<string>).data) as { docUpdatedAt: string };
-      sync.revision(docUpdatedAt);
-      setRevisionClock(docUpdatedAt);
-    });
-    // The server announces the current revision on every (re)connection, so nothing missed while away is lost.
-    events.addEventListener('gone', () => {
-      events.close();
-      sync.gone();
-    });
-    const warnBeforeLeaving = (event: BeforeUnloadEvent) => {
-      if (sync.hasUnsavedWork()) event.preventDefault();
-    };
-    window.addEventListener('beforeunload', warnBeforeLeaving);
-    return () => {
-      events.close();
-      sync.stop();
-      window.removeEventListener('beforeunload', warnBeforeLeaving);
-    };
-  }, [sync, diagram.id]);
+  }, [preview, live, diagram.id, csrfToken, backToCurrent]);
 
   const closeHistory = useCallback(() => {
     backToCurrent();
@@ -246,7 +187,8 @@ function Editor({ diagram, csrfToken, canEdit }: { diagram: DiagramDocument; csr
 
   return (
     <div className="db-editor">
-      <TopBar title={diagram.title} status={canEdit ? saveStateLabel(saveState) : 'View only'}>
+      <TopBar title={diagram.title} status={restored && live.status.kind === 'saved' ? 'Restored an earlier version' : liveStatusLabel(live.status, live.role)}>
+        <PeerAvatars peers={live.peers} />
         <button
           type="button"
           className="db-button db-history-toggle"
@@ -258,7 +200,15 @@ function Editor({ diagram, csrfToken, canEdit }: { diagram: DiagramDocument; csr
       </TopBar>
       <div className="db-workspace">
         <div className={preview ? 'db-canvas db-canvas-previewing' : 'db-canvas'}>
-          <Excalidraw initialData={initialData} excalidrawAPI={onApi} onChange={onChange} UIOptions={UI_OPTIONS} viewModeEnabled={!canEdit || preview !== null} />
+          <Excalidraw
+            initialData={initialData}
+            excalidrawAPI={onApi}
+            onChange={live.onChange}
+            onPointerUpdate={live.onPointerUpdate}
+            isCollaborating
+            UIOptions={UI_OPTIONS}
+            viewModeEnabled={!canEdit || preview !== null}
+          />
           {preview && <PreviewBar item={preview.item} canEdit={canEdit} busy={restoring} onRestore={() => void restore()} onBack={backToCurrent} />}
           {notice !== null && (
             <p className="db-notice" role="alert">
@@ -269,7 +219,7 @@ function Editor({ diagram, csrfToken, canEdit }: { diagram: DiagramDocument; csr
         {historyOpen && (
           <HistoryPanel
             diagramId={diagram.id}
-            revisionClock={revisionClock}
+            revisionClock={live.revisionClock}
             previewing={preview?.item.rev ?? null}
             refreshKey={historyRefresh}
             onSelect={(item, isCurrent) => void showRevision(item, isCurrent)}

@@ -4,7 +4,7 @@
  * the history panel shows for them. No React here.
  */
 import type { RestoredRevision, RevisionList as RevisionPage, Via as RevisionVia } from '../../api/history-schemas.ts';
-import { responseError } from './diagram-sync.ts';
+import { responseError } from './diagram-api.ts';
 
 export type { RevisionItem, RevisionList as RevisionPage, Via as RevisionVia } from '../../api/history-schemas.ts';
 

@@ -117,12 +117,6 @@ export class LiveClient {
     this.refreshStatus();
   }
 
-  /** Merges elements the server answered with elsewhere (a restore's result), as if the room had sent them. */
-  merge(elements: readonly SceneElement[]): void {
-    this.elements.receive(this.options.scene, elements);
-    this.changed();
-  }
-
   /** The diagram's newest stored revision this page knows of. */
   revision(): string {
     return this.docUpdatedAt;
