@@ -1,5 +1,6 @@
 import type { AccessFacts } from '../auth/policy.ts';
 import type { Attribution, ContentRevision, RevisionInput } from './history.ts';
+import type { ContentChange } from './live-bus.ts';
 
 export interface DiagramMeta {
   id: string;
@@ -36,6 +37,13 @@ export interface ContentWrite {
   revision: ContentRevision | null;
   /** A restore: comments resolved because their element went away are opened again when it is back. */
   reopenComments?: boolean;
+  /**
+   * What the write changed, announced on the live bus in the write's own
+   * transaction so open editors take it; `origin`: the live hub instance
+   * that wrote it (absent: a write from outside a live room). Without it,
+   * rooms take every element that differs from what they hold.
+   */
+  announce?: ContentChange & { origin?: string };
 }
 
 export type ContentWriteResult =

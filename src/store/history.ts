@@ -57,6 +57,8 @@ export interface ContentRevision extends RevisionInput {
    * from the same burst of work (see SAVE_PAUSE_MS and SAVE_BURST_MS).
    */
   joinsSaves?: boolean;
+  /** Everyone whose changes the write holds, the author included (a live room writes several people's changes at once). */
+  contributorIds?: string[];
 }
 
 /** Saves from the web editor this close together are one revision... */

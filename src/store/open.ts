@@ -6,6 +6,7 @@ import pg from 'pg';
 import { migrateToLatest } from './migrations.ts';
 import type { Database } from './schema.ts';
 import { SqlStore } from './sql-store.ts';
+import { PostgresLiveBus } from './sql/pg-live-bus.ts';
 
 export interface StoreLocation {
   dataDir: string;
@@ -53,7 +54,7 @@ export async function openStore(location: StoreLocation): Promise<SqlStore> {
     const pool = new pg.Pool({ connectionString: location.databaseUrl, max: 10 });
     // An idle client losing its connection must not crash the process.
     pool.on('error', () => {});
-    store = new SqlStore(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres', { pgPool: pool });
+    store = new SqlStore(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres', { pgPool: pool, liveBus: new PostgresLiveBus(location.databaseUrl, pool) });
   } else {
     fs.mkdirSync(location.dataDir, { recursive: true });
     const database = openSqliteDatabase(path.join(location.dataDir, SQLITE_FILE_NAME));

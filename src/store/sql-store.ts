@@ -10,6 +10,7 @@ import type { OAuthStore } from './oauth.ts';
 import type { OperationsStore } from './operations.ts';
 import type { PublicLinkStore } from './public-links.ts';
 import type { RateLimitStore } from './rate-limits.ts';
+import { InProcessBus, type LiveBus } from './live-bus.ts';
 import type { Database } from './schema.ts';
 import type { EmailTokenStore, SessionStore } from './sessions.ts';
 import type { SharingStore } from './sharing.ts';
@@ -39,6 +40,7 @@ export class SqlStore implements Store {
   /** The database, for migrations and for tests that set up what no method writes. */
   readonly db: Kysely<Database>;
   readonly rateLimits: RateLimitStore;
+  readonly live: LiveBus;
   readonly accounts: AccountStore;
   readonly sessions: SessionStore;
   readonly emailTokens: EmailTokenStore;
@@ -54,14 +56,18 @@ export class SqlStore implements Store {
   private readonly bind: (scope: SqlScope) => StoreAggregates;
   private readonly onClose: () => Promise<void>;
 
-  /** `pgPool`: the pool behind `db` on PostgreSQL, where the rate-limit counters are kept too; null on SQLite. */
-  constructor(db: Kysely<Database>, engine: Engine, options: { pgPool?: pg.Pool | null; onClose?: () => Promise<void> } = {}) {
+  /**
+   * `pgPool`: the pool behind `db` on PostgreSQL, where the rate-limit counters are kept too; null on SQLite.
+   * `liveBus`: the bus between instances (PostgreSQL's LISTEN/NOTIFY); an in-process one when absent.
+   */
+  constructor(db: Kysely<Database>, engine: Engine, options: { pgPool?: pg.Pool | null; liveBus?: LiveBus; onClose?: () => Promise<void> } = {}) {
     this.db = db;
     this.engine = engine;
     this.onClose = options.onClose ?? (async () => {});
     this.rateLimits = options.pgPool ? new PostgresRateLimits(options.pgPool) : new MemoryRateLimits();
+    this.live = options.liveBus ?? new InProcessBus();
     // Compiled once per store, shared by every scope.
-    const diagrams = diagramsShared(db);
+    const diagrams = diagramsShared(db, this.live);
     const tokens = tokenQueries(db);
     const operations = operationsQueries(db);
     this.bind = (scope) => ({
@@ -101,6 +107,7 @@ export class SqlStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.live.close();
     await this.db.destroy();
     await this.onClose();
   }

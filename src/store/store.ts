@@ -11,6 +11,7 @@ import type { RateLimitStore } from './rate-limits.ts';
 import type { EmailTokenStore, SessionStore } from './sessions.ts';
 import type { SharingStore } from './sharing.ts';
 import type { TokenStore } from './tokens.ts';
+import type { LiveBus } from './live-bus.ts';
 
 export type { AccountStore, UserRecord } from './accounts.ts';
 export type { CommentRecord, CommentStore } from './comments.ts';
@@ -44,6 +45,7 @@ export type { RateLimitBudget, RateLimitStore } from './rate-limits.ts';
 export type { EmailTokenPurpose, EmailTokenRecord, EmailTokenStore, SessionRecord, SessionStore } from './sessions.ts';
 export type { SharingStore, WorkspaceRecord } from './sharing.ts';
 export type { Credential, TokenRecord, TokenStore } from './tokens.ts';
+export type { ContentChange, LiveBus, LiveNotice } from './live-bus.ts';
 
 /**
  * The aggregates the service keeps, one narrow interface each. Every method is
@@ -73,6 +75,8 @@ export interface Store extends StoreAggregates {
   readonly engine: Engine;
   /** Rate-limit counters, kept where the engine keeps them (not transactional). */
   readonly rateLimits: RateLimitStore;
+  /** The live bus between the service's instances (src/store/live-bus.ts); content writes announce themselves on it. */
+  readonly live: LiveBus;
   /**
    * Runs `work` as one unit of work: what it does through `tx` is committed
    * together when it resolves, and none of it is when it throws (the error is

@@ -50,7 +50,7 @@ export async function startSession(deps: AppDeps, reply: FastifyReply, user: Use
 
 /** Ends the request's session, if any, and clears its cookie. */
 export async function endSession(deps: AppDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  if (request.webSession) await endStoredSession(deps, request.webSession.idHash);
+  if (request.webSession) await endStoredSession(deps, request.webSession);
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
 }
 

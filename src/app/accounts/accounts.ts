@@ -4,6 +4,7 @@ import { DEFAULT_QUOTA } from '../../auth/accounts.ts';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
 import { StoreConflict, type UserRecord } from '../../store/store.ts';
 import type { StoreDeps } from '../deps.ts';
+import { publishSessionsEnded } from '../live/notify.ts';
 
 export interface NewAccount {
   /** Already normalised (auth/accounts.ts normaliseEmail). */
@@ -77,6 +78,7 @@ export async function checkPassword(deps: StoreDeps, email: string | null, passw
 export async function verifyEmail(deps: StoreDeps, userId: string, keepSession?: string): Promise<void> {
   await deps.store.accounts.setEmailVerified(userId, true);
   await deps.store.sessions.deleteOfUser(userId, keepSession);
+  await publishSessionsEnded(deps, userId);
 }
 
 /**
@@ -89,6 +91,7 @@ export async function setNewPassword(deps: StoreDeps, userId: string, password: 
   await deps.store.accounts.setPasswordHash(userId, hash);
   await deps.store.accounts.setEmailVerified(userId, true);
   await deps.store.sessions.deleteOfUser(userId);
+  await publishSessionsEnded(deps, userId);
   // Any other reset link still in a mailbox must not set the password again.
   await deps.store.emailTokens.deleteOfUser(userId, 'reset_password');
   return deps.store.accounts.findById(userId);

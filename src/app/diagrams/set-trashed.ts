@@ -1,5 +1,6 @@
 import { diagramFor } from '../access.ts';
 import type { AppDeps, Caller } from '../deps.ts';
+import { publishAccessChanged } from '../live/notify.ts';
 
 /**
  * Moves an owned diagram to the trash (`trashed` true) or back (false). Both
@@ -9,4 +10,6 @@ import type { AppDeps, Caller } from '../deps.ts';
 export async function setTrashed(deps: AppDeps, caller: Caller, id: string, trashed: boolean): Promise<void> {
   const diagram = await diagramFor(deps, caller, id, 'own');
   await deps.store.diagrams.setTrashed(diagram.id, trashed, deps.now().toISOString());
+  // Live rooms close for everyone once the diagram is in the trash.
+  await publishAccessChanged(deps, { diagramId: diagram.id });
 }

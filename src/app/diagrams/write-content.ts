@@ -42,9 +42,16 @@ export interface WriteKind {
   detail?: RevisionDetail;
   /** A restore opens again the comments whose element it brings back. */
   reopenComments?: boolean;
-  /** A save from the web editor joins the same person's save of a moment ago in one revision. */
+  /** A save from the web editor joins the web saves of a moment ago (anyone's) in one revision. */
   joinsSaves?: boolean;
+  /** Everyone whose changes the write holds (a live room's write), the actor included. */
+  contributorIds?: string[];
+  /** The live hub instance writing (a live room's write), announced with it so the rooms that relayed its changes skip reading them back. */
+  origin?: string;
 }
+
+/** More ids than this changed, and the write's notice says 'all': rooms compare the whole scene instead of reading a long list. */
+const ANNOUNCED_IDS_MAX = 1000;
 
 /** The next content, from the current elements (parsed only if asked for) and the revision read. */
 type Compute<T> = (elements: () => readonly SceneElement[], current: DiagramRecord) => Promise<T> | T;
@@ -74,15 +81,12 @@ export async function writeContent<T extends NextContent>(deps: AppDeps, actor: 
  * (the element delta the history stores, and its one-line summary), who,
  * and how they came.
  */
-function revisionOf(actor: Caller, write: WriteKind, before: () => readonly SceneElement[], next: NextContent, title: { from: string; to: string } | null) {
-  let delta: SceneDelta;
-  let changes: string;
-  if ('history' in next) ({ delta, summary: changes } = next.history);
-  else {
-    const previous = before();
-    delta = sceneDelta(previous, next.elements);
-    changes = describeDelta(previous, delta).summary;
-  }
+function deltaOf(before: () => readonly SceneElement[], next: NextContent): SceneDelta {
+  return 'history' in next ? next.history.delta : sceneDelta(before(), next.elements);
+}
+
+function revisionOf(actor: Caller, write: WriteKind, before: () => readonly SceneElement[], next: NextContent, delta: SceneDelta, title: { from: string; to: string } | null) {
+  const changes = 'history' in next ? next.history.summary : describeDelta(before(), delta).summary;
   const summary = [write.lead === undefined ? changes : `${write.lead}: ${changes}`, ...(title === null ? [] : [`renamed "${title.from}" to "${title.to}"`])].join(', ');
   const detail: RevisionDetail = { ...write.detail, ...(title === null ? {} : { title }) };
   return {
@@ -92,6 +96,7 @@ function revisionOf(actor: Caller, write: WriteKind, before: () => readonly Scen
     summary,
     ...(Object.keys(detail).length === 0 ? {} : { detail }),
     ...(write.joinsSaves ? { joinsSaves: true } : {}),
+    ...(write.contributorIds === undefined ? {} : { contributorIds: write.contributorIds }),
     delta,
   };
 }
@@ -109,14 +114,17 @@ async function readComputeWrite<T extends NextContent>(deps: AppDeps, actor: Cal
       'elements' in next
         ? { elementsJson: JSON.stringify(next.elements), elementCount: next.elements.length, elementIds: new Set(next.elements.map((e) => e.id)) }
         : { elementsJson: next.elementsJson, elementCount: next.elementCount, elementIds: new Set(next.elementIds) };
+    const delta = deltaOf(previous, next);
+    const changed = delta.upsert.length > ANNOUNCED_IDS_MAX ? ('all' as const) : delta.upsert.map((e) => e.id);
     const result = await deps.store.diagrams.writeContent({
       id: current.id,
       ...content,
       expectedDocUpdatedAt: current.docUpdatedAt,
       now: deps.now(),
       ...(next.title === undefined ? {} : { title: next.title }),
-      revision: deps.config.history ? revisionOf(actor, kind, previous, next, renamed) : null,
+      revision: deps.config.history ? revisionOf(actor, kind, previous, next, delta, renamed) : null,
       ...(kind.reopenComments ? { reopenComments: true } : {}),
+      announce: { changed, removed: delta.remove, ...(kind.origin === undefined ? {} : { origin: kind.origin }) },
     });
     if (result.status === 'written') {
       // The written revision on the metadata read: should a rename land meanwhile, this ETag matches nothing, which is the safe way to be wrong.

@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { UserRecord } from '../../store/store.ts';
 import type { AppDeps } from '../deps.ts';
+import { publishSessionsEnded } from '../live/notify.ts';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -44,7 +45,8 @@ export async function sessionByHash(deps: AppDeps, idHash: string): Promise<Sess
   return found ? { idHash: found.session.idHash, user: found.user, csrfToken: found.session.csrfToken } : null;
 }
 
-/** Ends a session (signing out); ending one already gone is harmless. */
-export function endSession(deps: AppDeps, idHash: string): Promise<void> {
-  return deps.store.sessions.delete(idHash);
+/** Ends a session (signing out); ending one already gone is harmless. Live rooms close for it. */
+export async function endSession(deps: AppDeps, session: Pick<Session, 'idHash' | 'user'>): Promise<void> {
+  await deps.store.sessions.delete(session.idHash);
+  await publishSessionsEnded(deps, session.user.id);
 }

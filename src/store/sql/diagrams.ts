@@ -10,6 +10,8 @@ import type {
   OwnedDiagramsQuery,
 } from '../diagrams.ts';
 import { ElementsCache } from '../elements-cache.ts';
+import type { LiveBus, LiveNotice } from '../live-bus.ts';
+import { PostgresLiveBus } from './pg-live-bus.ts';
 import { nextRevision } from '../revision.ts';
 import { titleSearchKey } from '../title-search.ts';
 import type { Database } from '../schema.ts';
@@ -23,7 +25,7 @@ import { param, prepared, type SqlScope } from './scope.ts';
 const ELEMENTS_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** What every scope of one store's diagrams shares: the queries every API request runs, compiled once, and the scene cache. */
-export function diagramsShared(db: Kysely<Database>) {
+export function diagramsShared(db: Kysely<Database>, bus: LiveBus) {
   const withAccess = db
     .selectFrom('diagrams as d')
     .leftJoin('diagram_shares as s', (join) => join.onRef('s.diagram_id', '=', 'd.id').on('s.user_id', '=', param('userId')))
@@ -35,6 +37,7 @@ export function diagramsShared(db: Kysely<Database>) {
     elements: prepared(db.selectFrom('diagrams').select(['elements', 'doc_updated_at']).where('id', '=', param('id'))),
     metaWithAccess: prepared(withAccess),
     elementsCache: new ElementsCache(ELEMENTS_CACHE_BYTES),
+    bus,
   };
 }
 
@@ -213,6 +216,10 @@ export class SqlDiagrams implements DiagramStore {
     await this.scope.db.updateTable('diagrams').set({ starred: starred ? 1 : 0 }).where('id', '=', id).execute();
   }
 
+  private contentNotice(write: ContentWrite, docUpdatedAt: string): LiveNotice {
+    return { type: 'content', diagramId: write.id, docUpdatedAt, ...(write.announce ?? { changed: 'all', removed: [] }) };
+  }
+
   async writeContent(write: ContentWrite): Promise<ContentWriteResult> {
     const result: ContentWriteResult = await this.scope.atomic(async (trx) => {
       const current = await trx
@@ -253,12 +260,15 @@ export class SqlDiagrams implements DiagramStore {
         .execute();
       const orphanedComments = await resolveCommentsOnRemovedElements(trx, write.id, write.elementIds);
       const reopenedComments = write.reopenComments ? await reopenCommentsOnReturnedElements(trx, write.id, write.elementIds) : 0;
+      // On PostgreSQL the notice is sent in this transaction: other instances hear it when it commits, and never if it does not.
+      if (this.scope.engine === 'postgres') await PostgresLiveBus.notifyIn(trx, this.contentNotice(write, docUpdatedAt));
       return { status: 'written', docUpdatedAt, orphanedComments, reopenedComments, revision } as const;
     });
     // The next read of this diagram (often the writer's own) finds the new content in memory.
     if (result.status === 'written') {
       const { docUpdatedAt } = result;
       this.scope.afterCommit(() => this.shared.elementsCache.set(write.id, docUpdatedAt, write.elementsJson));
+      if (this.scope.engine !== 'postgres') this.scope.afterCommit(() => void this.shared.bus.publish(this.contentNotice(write, docUpdatedAt)));
     }
     return result;
   }

@@ -26,6 +26,7 @@ import { escapeHtml } from '../html.ts';
 import { APP_PAGE_HEADERS, appPage } from '../layout.ts';
 import { requireSession, verifyCsrf } from '../session.ts';
 import { RevisionStreams } from './revision-stream.ts';
+import { liveRoutes } from '../live/live-routes.ts';
 
 const SaveSceneBody = z.strictObject({
   elements: z.array(z.unknown()),
@@ -47,6 +48,7 @@ export const editorRoutes: FastifyPluginAsync<{ deps: ServiceDeps }> = async (ap
   const streams = new RevisionStreams();
   // Open event streams would otherwise hold the server open on shutdown.
   app.addHook('preClose', async () => streams.closeAll());
+  await app.register(liveRoutes, { deps });
 
   app.get<{ Params: { id: string } }>('/app/d/:id', async (request, reply) => {
     const session = requireSession(request);

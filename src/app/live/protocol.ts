@@ -1,0 +1,100 @@
+/**
+ * The live protocol between the editor and the server: JSON text frames, one
+ * message per frame. The server sends `welcome` first, then `elements`
+ * (changes that won the merge; `from: null` for a write from outside the
+ * room), `files`, `saved`, `presence`, `joined`, `left`, `role`, `error` and,
+ * last, `gone`. The editor sends `elements` (editors only) and `presence`.
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { LiveElement } from '../../domain/live/reconcile.ts';
+import type { UserRecord } from '../../store/store.ts';
+
+export type LiveRole = 'editor' | 'viewer';
+
+export interface Pointer {
+  x: number;
+  y: number;
+  tool: 'pointer' | 'laser';
+}
+
+export interface PeerState {
+  pointer: Pointer | null;
+  button: 'up' | 'down';
+  selectedElementIds: Record<string, true>;
+  status: 'active' | 'idle' | 'away';
+}
+
+/** One connection in a room: one person in two tabs is two peers. */
+export interface Peer extends PeerState {
+  peerId: string;
+  userId: string;
+  name: string;
+  email: string;
+  color: { background: string; stroke: string };
+}
+
+export type GoneReason = 'deleted' | 'access' | 'signed_out';
+
+/** The close code that follows each `gone`. */
+export const GONE_CLOSE_CODES: Record<GoneReason, number> = { deleted: 4404, access: 4403, signed_out: 4401 };
+
+export type ServerMessage =
+  | { type: 'welcome'; you: Peer; role: LiveRole; docUpdatedAt: string; elements: LiveElement[]; files: Record<string, unknown>; peers: Peer[] }
+  | { type: 'elements'; elements: LiveElement[]; from: string | null; docUpdatedAt?: string }
+  | { type: 'files'; files: Record<string, unknown> }
+  | { type: 'saved'; upTo: number; docUpdatedAt: string }
+  | { type: 'presence'; peer: Peer }
+  | { type: 'joined'; peer: Peer }
+  | { type: 'left'; peerId: string }
+  | { type: 'role'; role: LiveRole }
+  | { type: 'error'; code: string; message: string; seq?: number }
+  | { type: 'gone'; reason: GoneReason };
+
+/** The most elements one selection may name (a scene holds at most 5000). */
+const MAX_SELECTION = 5000;
+
+const PointerSchema = z.object({ x: z.number().finite(), y: z.number().finite(), tool: z.enum(['pointer', 'laser']) });
+
+const ElementsMessage = z.object({
+  type: z.literal('elements'),
+  seq: z.number().int().nonnegative(),
+  elements: z.array(z.record(z.string(), z.unknown())),
+});
+
+const PresenceMessage = z.object({
+  type: z.literal('presence'),
+  pointer: PointerSchema.nullable().optional(),
+  button: z.enum(['up', 'down']).optional(),
+  selectedElementIds: z
+    .record(z.string(), z.literal(true))
+    .refine((ids) => Object.keys(ids).length <= MAX_SELECTION, `at most ${MAX_SELECTION} selected elements`)
+    .optional(),
+  status: z.enum(['active', 'idle', 'away']).optional(),
+});
+
+export const ClientMessage = z.discriminatedUnion('type', [ElementsMessage, PresenceMessage]);
+export type ClientMessage = z.infer<typeof ClientMessage>;
+export type PresenceUpdate = z.infer<typeof PresenceMessage>;
+
+/** What a person is called in a room: the part of the address before the @. */
+export function displayName(user: Pick<UserRecord, 'email'>): string {
+  const at = user.email.lastIndexOf('@');
+  return at > 0 ? user.email.slice(0, at) : user.email;
+}
+
+/** A person's colours, from their id: the same on every instance and in every tab. */
+export function peerColor(userId: string): { background: string; stroke: string } {
+  const hue = createHash('sha256').update(userId).digest().readUInt16BE(0) % 360;
+  return { background: hslToHex(hue, 0.85, 0.88), stroke: hslToHex(hue, 0.7, 0.4) };
+}
+
+function hslToHex(h: number, s: number, l: number): string {
+  const a = s * Math.min(l, 1 - l);
+  const channel = (n: number) => {
+    const k = (n + h / 30) % 12;
+    const value = l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+    return Math.round(value * 255).toString(16).padStart(2, '0');
+  };
+  return `#${channel(0)}${channel(8)}${channel(4)}`;
+}

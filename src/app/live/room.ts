@@ -1,0 +1,398 @@
+/**
+ * One diagram's live room on this instance: the people connected here, the
+ * merged scene (tombstones included, changes not yet stored included), and
+ * the writes that store what they change. Changes that win the merge go at
+ * once to the others here and, over the live bus, to the same room on the
+ * other instances; they are written shortly after, several at a time,
+ * merged into whatever the store holds then. Writes from outside the room
+ * (the API, an agent, a restore) arrive as notices: the room reads what they
+ * changed and passes on what wins.
+ */
+import { createHash, randomInt } from 'node:crypto';
+import { mayPerform } from '../../auth/policy.ts';
+import { isCatalogIcon } from '../../domain/icons/catalog.ts';
+import { isDeleted, type LiveElement, LiveScene, mergeIntoStored, wins } from '../../domain/live/reconcile.ts';
+import { validateScene } from '../../domain/scene/validate.ts';
+import { ApiError } from '../../errors.ts';
+import { imageFiles } from '../../render/image-files.ts';
+import type { ContentChange, LiveNotice } from '../../store/store.ts';
+import type { AppDeps, Caller } from '../deps.ts';
+import { writeContent } from '../diagrams/write-content.ts';
+import { MAX_SCENE_ELEMENTS } from '../../domain/scene/validate.ts';
+import { sessionByHash, type Session } from '../sessions/sessions.ts';
+import { GONE_CLOSE_CODES, type GoneReason, type LiveRole, type Peer, type PresenceUpdate, type ServerMessage } from './protocol.ts';
+
+/** Changes are written this long after the first of them, together with those that follow meanwhile. */
+export const WRITE_DELAY_MS = 200;
+/** A write that failed (the database unreachable) is tried again after this long. */
+const WRITE_RETRY_MS = 1_000;
+
+/** A connection as the room sees it; the transport (a WebSocket) behind it is the web app's. */
+export interface PeerConnection {
+  send(text: string): void;
+  close(code: number, reason: string): void;
+}
+
+export interface LocalPeer {
+  peer: Peer;
+  session: Session;
+  role: LiveRole;
+  connection: PeerConnection;
+}
+
+/** What a room needs from its hub: the deps, this instance's id and the bus. */
+export interface RoomHost {
+  deps: AppDeps;
+  instanceId: string;
+  relay(diagramId: string, event: RelayEvent): void;
+  log(error: unknown, message: string): void;
+  closed(room: Room): void;
+}
+
+/** What a room tells the same room on the other instances. */
+export type RelayEvent =
+  | { kind: 'elements'; elements: LiveElement[]; from: string | null }
+  | { kind: 'presence'; peer: Peer }
+  | { kind: 'joined'; peer: Peer }
+  | { kind: 'left'; peerId: string }
+  /** A room opened here and asks who is there elsewhere. */
+  | { kind: 'hello' }
+  /** Who is here (the answer to hello, and repeated so peers of an instance that died go away). */
+  | { kind: 'peers'; peers: Peer[] };
+
+/** Peers of another instance not announced for this long are gone (that instance stopped). */
+export const REMOTE_PEER_TTL_MS = 50_000;
+
+const nonceFor = (id: string, docUpdatedAt: string) => createHash('sha256').update(`${id}\u0000${docUpdatedAt}`).digest().readUInt32BE(0) >>> 1;
+
+export class Room {
+  readonly diagramId: string;
+  private readonly host: RoomHost;
+  private scene: LiveScene;
+  private docUpdatedAt: string;
+  private readonly local = new Map<string, LocalPeer>();
+  private readonly remote = new Map<string, { peer: Peer; seenAt: number }>();
+  /** Elements changed here (or to be written again) since the last write. */
+  private readonly dirty = new Set<string>();
+  /** The people whose changes wait in `dirty`. */
+  private readonly contributors = new Map<string, Caller>();
+  /** The last seq of each peer whose changes wait to be written. */
+  private readonly pendingSeqs = new Map<string, number>();
+  /** Elements this room has written: a relayed change that beats one of them is written again (the store keeps no tombstones). */
+  private readonly written = new Set<string>();
+  private writeTimer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> | null = null;
+  private closing = false;
+
+  constructor(host: RoomHost, diagramId: string, elements: LiveElement[], docUpdatedAt: string) {
+    this.host = host;
+    this.diagramId = diagramId;
+    this.scene = new LiveScene(elements);
+    this.docUpdatedAt = docUpdatedAt;
+  }
+
+  get size(): number {
+    return this.local.size;
+  }
+
+  peers(): LocalPeer[] {
+    return [...this.local.values()];
+  }
+
+  private send(peer: LocalPeer, message: ServerMessage): void {
+    peer.connection.send(JSON.stringify(message));
+  }
+
+  private broadcast(message: ServerMessage, except?: string): void {
+    const text = JSON.stringify(message);
+    for (const [peerId, peer] of this.local) if (peerId !== except) peer.connection.send(text);
+  }
+
+  add(peer: LocalPeer): void {
+    this.local.set(peer.peer.peerId, peer);
+    const elements = this.scene.visible();
+    const peers = [...[...this.local.values()].filter((p) => p !== peer).map((p) => p.peer), ...[...this.remote.values()].map((r) => r.peer)];
+    this.send(peer, { type: 'welcome', you: peer.peer, role: peer.role, docUpdatedAt: this.docUpdatedAt, elements, files: imageFiles(elements).files, peers });
+    this.broadcast({ type: 'joined', peer: peer.peer }, peer.peer.peerId);
+    this.host.relay(this.diagramId, { kind: 'joined', peer: peer.peer });
+  }
+
+  remove(peerId: string): void {
+    if (!this.local.delete(peerId)) return;
+    this.broadcast({ type: 'left', peerId });
+    this.host.relay(this.diagramId, { kind: 'left', peerId });
+    if (this.local.size === 0) void this.close();
+  }
+
+  /** An editor's changes: merged, passed on, written shortly after; refused whole (an error, nothing changed) from a viewer or when invalid. */
+  receiveElements(peerId: string, seq: number, incoming: Record<string, unknown>[]): void {
+    const peer = this.local.get(peerId);
+    if (!peer) return;
+    if (peer.role !== 'editor') {
+      this.send(peer, { type: 'error', code: 'forbidden', message: 'viewers cannot change the diagram', seq });
+      return;
+    }
+    let elements: LiveElement[];
+    try {
+      elements = validateScene({ elements: incoming }, { isIcon: isCatalogIcon }).elements as LiveElement[];
+    } catch (error) {
+      const refused = error instanceof ApiError ? error : new ApiError('bad_request', 'the elements are not valid');
+      this.send(peer, { type: 'error', code: refused.code, message: refused.message, seq });
+      return;
+    }
+    const added = elements.filter((e) => !isDeleted(e) && (this.scene.get(e.id) === undefined || isDeleted(this.scene.get(e.id)!))).length;
+    if (added > 0 && this.scene.visible().length + added > MAX_SCENE_ELEMENTS) {
+      this.send(peer, { type: 'error', code: 'SCENE_TOO_LARGE', message: `a scene holds at most ${MAX_SCENE_ELEMENTS} elements`, seq });
+      return;
+    }
+    const won = this.scene.merge(elements);
+    if (won.length > 0) {
+      this.broadcast({ type: 'elements', elements: won, from: peerId }, peerId);
+      this.host.relay(this.diagramId, { kind: 'elements', elements: won, from: peerId });
+      for (const element of won) this.dirty.add(element.id);
+      this.contributors.set(peer.session.user.id, peer.session);
+    }
+    this.pendingSeqs.set(peerId, seq);
+    this.scheduleWrite();
+  }
+
+  receivePresence(peerId: string, update: PresenceUpdate): void {
+    const peer = this.local.get(peerId);
+    if (!peer) return;
+    const { type: _type, ...state } = update;
+    Object.assign(peer.peer, Object.fromEntries(Object.entries(state).filter(([, value]) => value !== undefined)));
+    this.broadcast({ type: 'presence', peer: peer.peer }, peerId);
+    this.host.relay(this.diagramId, { kind: 'presence', peer: peer.peer });
+  }
+
+  /** What the same room on another instance did. */
+  receiveRelay(event: RelayEvent, now: number): void {
+    switch (event.kind) {
+      case 'elements': {
+        const won = this.scene.merge(event.elements);
+        if (won.length === 0) return;
+        this.broadcast({ type: 'elements', elements: won, from: event.from });
+        const rewrite = won.filter((e) => this.written.has(e.id));
+        if (rewrite.length > 0) {
+          for (const element of rewrite) this.dirty.add(element.id);
+          this.scheduleWrite();
+        }
+        return;
+      }
+      case 'presence':
+      case 'joined': {
+        const known = this.remote.has(event.peer.peerId);
+        this.remote.set(event.peer.peerId, { peer: event.peer, seenAt: now });
+        this.broadcast({ type: event.kind === 'joined' && !known ? 'joined' : 'presence', peer: event.peer });
+        return;
+      }
+      case 'left':
+        if (this.remote.delete(event.peerId)) this.broadcast({ type: 'left', peerId: event.peerId });
+        return;
+      case 'hello':
+        this.announcePeers();
+        return;
+      case 'peers':
+        for (const peer of event.peers) {
+          const known = this.remote.has(peer.peerId);
+          this.remote.set(peer.peerId, { peer, seenAt: now });
+          if (!known) this.broadcast({ type: 'joined', peer });
+        }
+        return;
+    }
+  }
+
+  /** Tells the other instances who is here. */
+  announcePeers(): void {
+    if (this.local.size > 0) this.host.relay(this.diagramId, { kind: 'peers', peers: [...this.local.values()].map((p) => p.peer) });
+  }
+
+  /** Drops peers of other instances that have not been announced for a while. */
+  expireRemotePeers(now: number): void {
+    for (const [peerId, remote] of this.remote) {
+      if (now - remote.seenAt > REMOTE_PEER_TTL_MS) {
+        this.remote.delete(peerId);
+        this.broadcast({ type: 'left', peerId });
+      }
+    }
+  }
+
+  /** A content write committed. One from a live room (here or elsewhere) was relayed already; any other is read from the store. */
+  async receiveContent(notice: Extract<LiveNotice, { type: 'content' }>): Promise<void> {
+    if (notice.origin !== undefined) {
+      if (notice.docUpdatedAt > this.docUpdatedAt) this.docUpdatedAt = notice.docUpdatedAt;
+      return;
+    }
+    await this.takeStored(notice);
+  }
+
+  /**
+   * Takes a write from outside the room: elements it changed or added replace
+   * the room's copy (continuing its version when the room's copy is newer, so
+   * the write wins as it did in the store), elements it removed become
+   * tombstones. What changed goes to everyone here and is relayed.
+   */
+  async takeStored(change: ContentChange & { docUpdatedAt?: string }): Promise<void> {
+    const reader = this.local.values().next().value;
+    if (!reader) return;
+    const found = await this.host.deps.store.diagrams.findForUser(this.diagramId, reader.session.user.id);
+    if (!found) return;
+    const stored = JSON.parse(found.diagram.elementsJson) as LiveElement[];
+    const docUpdatedAt = found.diagram.docUpdatedAt ?? this.docUpdatedAt;
+    const touched = change.changed === 'all' ? null : new Set(change.changed);
+    const updates: LiveElement[] = [];
+    for (const element of stored) {
+      const held = this.scene.get(element.id);
+      if (wins(element, held)) updates.push(element);
+      else if (touched?.has(element.id) && held !== undefined && JSON.stringify(held) !== JSON.stringify(element)) {
+        updates.push({ ...element, version: Number(held.version ?? 0) + 1, versionNonce: nonceFor(element.id, docUpdatedAt) });
+        this.dirty.add(element.id);
+      }
+    }
+    const storedIds = new Set(stored.map((e) => e.id));
+    for (const id of change.removed) {
+      const held = this.scene.get(id);
+      if (held === undefined || isDeleted(held) || storedIds.has(id)) continue;
+      updates.push({ ...held, isDeleted: true, version: Number(held.version ?? 0) + 1, versionNonce: nonceFor(id, docUpdatedAt) });
+      if (this.written.has(id) || this.dirty.has(id)) this.dirty.add(id);
+    }
+    if (docUpdatedAt > this.docUpdatedAt) this.docUpdatedAt = docUpdatedAt;
+    const won = this.scene.merge(updates);
+    if (won.length > 0) {
+      this.broadcast({ type: 'elements', elements: won, from: null, docUpdatedAt: this.docUpdatedAt });
+      const files = imageFiles(won.filter((e) => !isDeleted(e))).files;
+      if (Object.keys(files).length > 0) this.broadcast({ type: 'files', files });
+      this.host.relay(this.diagramId, { kind: 'elements', elements: won, from: null });
+    }
+    if (this.dirty.size > 0) this.scheduleWrite();
+  }
+
+  /** Checks each person here again (their session, their access) and sends `role` or `gone` as needed; `userId`: only that person. */
+  async recheck(userId?: string): Promise<void> {
+    const deps = this.host.deps;
+    for (const peer of [...this.local.values()]) {
+      if (userId !== undefined && peer.session.user.id !== userId) continue;
+      try {
+        const session = await sessionByHash(deps, peer.session.idHash);
+        if (!session) {
+          this.evict(peer, 'signed_out');
+          continue;
+        }
+        const found = await deps.store.diagrams.findMetaForUser(this.diagramId, peer.session.user.id);
+        if (!found || found.diagram.deletedAt !== null) {
+          this.evict(peer, 'deleted');
+          continue;
+        }
+        if (!mayPerform(found.access, peer.session.user.id, 'read')) {
+          this.evict(peer, 'access');
+          continue;
+        }
+        const role: LiveRole = mayPerform(found.access, peer.session.user.id, 'write') ? 'editor' : 'viewer';
+        if (role !== peer.role) {
+          peer.role = role;
+          this.send(peer, { type: 'role', role });
+        }
+      } catch (error) {
+        this.host.log(error, 'live room could not check a peer again');
+      }
+    }
+  }
+
+  private evict(peer: LocalPeer, reason: GoneReason): void {
+    this.send(peer, { type: 'gone', reason });
+    peer.connection.close(GONE_CLOSE_CODES[reason], reason);
+    this.remove(peer.peer.peerId);
+  }
+
+  private scheduleWrite(delay = WRITE_DELAY_MS): void {
+    if (this.writeTimer !== null || this.writing !== null) return;
+    this.writeTimer = setTimeout(() => {
+      this.writeTimer = null;
+      this.writing = this.write().finally(() => {
+        this.writing = null;
+        if (this.dirty.size > 0 || this.pendingSeqs.size > 0) this.scheduleWrite(this.failed ? WRITE_RETRY_MS : WRITE_DELAY_MS);
+      });
+    }, delay);
+  }
+
+  private failed = false;
+
+  /**
+   * Writes what changed here since the last write, merged into the stored
+   * scene by the same rule (so a write never undoes a newer change stored by
+   * another instance), as a web save of everyone whose changes it holds; then
+   * tells each sender its changes are stored.
+   */
+  private async write(): Promise<void> {
+    const ids = [...this.dirty];
+    const contributors = new Map(this.contributors);
+    const seqs = new Map(this.pendingSeqs);
+    this.dirty.clear();
+    this.contributors.clear();
+    this.pendingSeqs.clear();
+    const changes = ids.map((id) => this.scene.get(id)!).filter((e) => e !== undefined);
+    const actor = contributors.values().next().value ?? this.local.values().next().value?.session;
+    this.failed = false;
+    try {
+      if (changes.length > 0 && actor !== undefined) {
+        const deps = this.host.deps;
+        const { result } = await writeContent(
+          deps,
+          actor,
+          this.diagramId,
+          null,
+          { kind: 'save', joinsSaves: true, contributorIds: [...contributors.keys()], origin: this.host.instanceId },
+          (previous) => ({ elements: mergeIntoStored(previous() as LiveElement[], changes).elements }),
+        );
+        for (const id of ids) this.written.add(id);
+        if (result.docUpdatedAt > this.docUpdatedAt) this.docUpdatedAt = result.docUpdatedAt;
+      }
+      for (const [peerId, seq] of seqs) {
+        const peer = this.local.get(peerId);
+        if (peer) this.send(peer, { type: 'saved', upTo: seq, docUpdatedAt: this.docUpdatedAt });
+      }
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'not_found') {
+        // The writer lost access meanwhile (or the diagram went): everyone here is checked again.
+        await this.recheck();
+        return;
+      }
+      this.failed = true;
+      this.host.log(error, 'live room could not write its changes; trying again');
+      for (const id of ids) this.dirty.add(id);
+      for (const [userId, caller] of contributors) if (!this.contributors.has(userId)) this.contributors.set(userId, caller);
+      for (const [peerId, seq] of seqs) this.pendingSeqs.set(peerId, Math.max(seq, this.pendingSeqs.get(peerId) ?? seq));
+    }
+  }
+
+  /** Writes what is left and leaves the hub (the last person left, or the server is closing). */
+  close(): Promise<void> {
+    this.closed ??= this.finish();
+    return this.closed;
+  }
+
+  private closed: Promise<void> | null = null;
+
+  private async finish(): Promise<void> {
+    this.closing = true;
+    if (this.writeTimer !== null) {
+      clearTimeout(this.writeTimer);
+      this.writeTimer = null;
+    }
+    await this.writing;
+    if (this.dirty.size > 0) await this.write();
+    this.host.closed(this);
+  }
+
+  /** Whether the room is closing (a peer arriving now opens a new one). */
+  get isClosing(): boolean {
+    return this.closing;
+  }
+
+  /** Closes every connection here with `code` (the server is going away). */
+  disconnectAll(code: number, reason: string): void {
+    for (const peer of this.local.values()) peer.connection.close(code, reason);
+  }
+}
+
+export const newPeerNonce = () => randomInt(1, 2 ** 31);
