@@ -104,7 +104,15 @@ async function drag(page: Page, tool: 'r' | 'l', from: [number, number], to: [nu
 }
 
 /** An empty spot of the canvas to click on, for the keyboard to reach the editor. */
-const QUIET_SPOT: [number, number] = [1220, 460];
+const QUIET_SPOT: [number, number] = [1220, 300];
+
+/** The zoom the editor shows at its bottom left ("100%" is 1). */
+async function zoomOf(page: Page): Promise<number> {
+  const shown = (await page.locator('.excalidraw .reset-zoom-button').first().textContent()) ?? '';
+  const percent = /^(\d+)%$/.exec(shown.trim());
+  assert.ok(percent, `the zoom shown: ${shown}`);
+  return Number(percent[1]) / 100;
+}
 
 /** What the editor holds, as its own copy puts it on the clipboard: every element, deleted ones excepted. */
 async function copiedScene(page: Page): Promise<Element[]> {
@@ -143,19 +151,6 @@ function tint(png: Buffer, box: { x: number; y: number; width: number; height: n
     }
   }
   return count;
-}
-
-/**
- * Where an element's middle is in the window of an editor that has just opened the diagram: the
- * editor scrolls the content's middle to the canvas's middle (below the 40 px top bar), at 100 %.
- */
-async function onScreen(diagramId: string, element: Element): Promise<[number, number]> {
-  const elements = await stored(diagramId);
-  const left = Math.min(...elements.map((e) => e.x));
-  const right = Math.max(...elements.map((e) => e.x + e.width));
-  const top = Math.min(...elements.map((e) => e.y));
-  const bottom = Math.max(...elements.map((e) => e.y + e.height));
-  return [Math.round(640 + element.x + element.width / 2 - (left + right) / 2), Math.round(40 + 380 + element.y + element.height / 2 - (top + bottom) / 2)];
 }
 
 /** The fields that say where an element is and what it looks like, to compare copies of it. */
@@ -227,7 +222,9 @@ test('two people draw at once while the API edits and patches: both browsers and
   const rectangles = drawn.filter((e) => e.type === 'rectangle' && !e.boundElements?.length);
   const lines = drawn.filter((e) => e.type === 'line');
   assert.equal(lines.length, 4, `Bob's four lines: ${JSON.stringify(lines.map(shape))}`);
-  const sizes = rectangles.map((e) => `${Math.round(e.width)}×${Math.round(e.height)}`).sort();
+  // Sizes in the window, over the zoom the editor shows, are sizes in the scene.
+  const zoom = await zoomOf(adaPage);
+  const sizes = rectangles.map((e) => `${Math.round(e.width * zoom)}×${Math.round(e.height * zoom)}`).sort();
   assert.deepEqual(sizes, ['140×60', '70×50', '70×50', '70×50', '70×50', '70×50', '90×50'], 'Ada’s five rectangles and her held stroke, and Bob’s rectangle, at the sizes dragged');
 
   const texts = storedNow.filter((e) => e.type === 'text').map((e) => e.text);
@@ -253,12 +250,12 @@ test('each sees the other: an avatar in the top bar and a pointer on the canvas,
   await bobPage.mouse.move(980, 185, { steps: 3 });
   await eventually('Bob’s pointer on Ada’s canvas', async () => tint(await adaPage.screenshot(), spot), (now) => now > quiet + 100);
 
-  // Bob selects the database node (a click at its middle): Ada sees it outlined in his colour.
-  const db = (await stored(id)).find((e) => e.id === 'db')!;
-  const [dbX, dbY] = await onScreen(id, db);
-  await bobPage.mouse.click(dbX, dbY);
-  await bobPage.mouse.move(dbX + 95, dbY + 55, { steps: 3 });
+  // Bob draws a box and keeps it selected: Ada sees it, outlined in his colour, his pointer at its corner.
+  await bobPage.mouse.click(...QUIET_SPOT);
+  await drag(bobPage, 'r', [560, 540], [760, 620]);
+  await status(bobPage).filter({ hasText: /^Saved$/ }).waitFor();
   await adaPage.mouse.click(...QUIET_SPOT);
+  await eventually('Bob’s box on Ada’s canvas', async () => ink(await adaPage.screenshot(), { x: 540, y: 520, width: 240, height: 120 }), (now) => now > 300);
   await settled(adaPage);
   await screenshot(adaPage, 'editor-two-people');
 
