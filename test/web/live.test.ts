@@ -94,6 +94,28 @@ for (const { engine, skip } of [
       assert.deepEqual(elements.map((e) => e.id).sort(), ['base', 'from-a', 'from-b']);
     });
 
+    test("two people's live changes are one web-save revision of the history that lists them both", async () => {
+      const id = await newDiagram();
+      const guest = await h.user();
+      await h.store.sharing.shareDiagram(id, guest.id, 'editor');
+      const a = await connect(id);
+      const b = await connect(id, await signIn(h, guest.id));
+      await a.next('welcome');
+      await b.next('welcome');
+      a.send({ type: 'elements', seq: 1, elements: [rect('mine', 1)] });
+      await a.next('saved');
+      b.send({ type: 'elements', seq: 1, elements: [rect('theirs', 1)] });
+      await b.next('saved');
+      a.send({ type: 'elements', seq: 2, elements: [rect('mine', 2, { x: 50 })] });
+      await a.next('saved');
+      const { items } = (await h.call('GET', `/api/v1/diagrams/${id}/revisions`, { token: owner.token })).json();
+      const [newest] = items;
+      assert.equal(items.length, 2, 'the create, then one save');
+      assert.equal(newest.kind, 'save');
+      assert.equal(newest.saves.count, 3);
+      assert.deepEqual(newest.contributors, [{ id: owner.id, email: owner.email }, { id: guest.id, email: guest.email }]);
+    });
+
     test('an older copy of an element loses to the newer one, whichever arrives last', async () => {
       const id = await newDiagram();
       const a = await connect(id);
