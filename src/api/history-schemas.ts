@@ -66,7 +66,11 @@ export const RevisionItem = z
     saves: z
       .object({ count: z.number().int(), since: Timestamp })
       .optional()
-      .meta({ description: 'For kind save: the web editor saves as the person works, and saves in one burst of work (each less than 2 minutes after the last, within 10 minutes) are one revision; how many it holds and when the first was' }),
+      .meta({ description: 'For kind save: the web editor saves as people work, and web saves in one burst of work (each less than 2 minutes after the last, within 10 minutes, whoever made them) are one revision; how many it holds and when the first was' }),
+    contributors: z
+      .array(z.object({ id: Id, email: z.string() }))
+      .optional()
+      .meta({ description: 'For kind save: everyone whose changes the revision holds (people editing together live make one revision), the author first' }),
   })
   .meta({ id: 'RevisionItem', description: 'One write in a diagram\'s history' });
 export type RevisionItem = z.infer<typeof RevisionItem>;

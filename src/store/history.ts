@@ -26,6 +26,8 @@ export interface RevisionDetail {
   restoredFrom?: number;
   /** A save that joined the ones before it: how many, and when the first was. */
   saves?: { count: number; since: string };
+  /** A web save: the ids of everyone whose changes it holds (several people editing live make one revision). */
+  contributors?: string[];
   /** rename (or a content write that renamed): the titles before and after. */
   title?: { from: string; to: string };
   /** move: the folders before and after (null: no folder). */
@@ -52,9 +54,10 @@ export interface RevisionInput {
 export interface ContentRevision extends RevisionInput {
   delta: SceneDelta | null;
   /**
-   * A save from the web editor, which saves as the person works: it joins the
-   * newest revision instead of adding one when that is the same person's save
-   * from the same burst of work (see SAVE_PAUSE_MS and SAVE_BURST_MS).
+   * A save from the web editor, which saves as people work: it joins the
+   * newest revision instead of adding one when that is a web save from the
+   * same burst of work, whoever made it (see SAVE_PAUSE_MS and SAVE_BURST_MS),
+   * and the revision lists everyone whose changes it holds.
    */
   joinsSaves?: boolean;
   /** Everyone whose changes the write holds, the author included (a live room writes several people's changes at once). */
@@ -73,6 +76,8 @@ export interface RevisionRecord {
   at: string;
   kind: RevisionKind;
   author: { id: string; email: string } | null;
+  /** A web save: everyone whose changes it holds, the author first (accounts deleted since are left out); empty for other kinds. */
+  contributors: { id: string; email: string }[];
   via: Via | null;
   /** The number of elements current after this revision. */
   elementCount: number;

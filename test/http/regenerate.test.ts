@@ -32,17 +32,28 @@ describe('POST /diagrams/:id/regenerate', () => {
     assert.equal(afterRead.scene.elements.length, 8);
     assert.ok(afterRead.docUpdatedAt > before.docUpdatedAt);
     assert.ok(afterRead.updatedAt >= before.updatedAt);
-    const a = afterRead.scene.elements.find((e: { id: string }) => e.id === 'a');
-    assert.equal(a.version, 2, 'a reused id continues its version so the editor takes the new element');
+    const versions = new Map(before.scene.elements.map((e: { id: string; version: number }) => [e.id, e.version]));
+    for (const element of afterRead.scene.elements) {
+      const was = before.scene.elements.find((e: { id: string }) => e.id === element.id);
+      if (was === undefined) assert.equal(element.version, 2, `${element.id} is new: a version above the generated one`);
+      else if (JSON.stringify(was) === JSON.stringify(element)) assert.equal(element.version, versions.get(element.id), `${element.id} came out the same: kept as it was`);
+      else assert.equal(element.version, (versions.get(element.id) as number) + 1, `${element.id} changed: it continues its version so open editors take it`);
+    }
+    assert.ok(afterRead.scene.elements.some((e: { id: string; version: number }) => versions.has(e.id) && e.version > (versions.get(e.id) as number)), 'some reused element changed');
   });
 
-  test('a raw scene is swapped in as supplied, with an optional rename', async () => {
+  test('a raw scene is swapped in as supplied, each element a new version so open editors take it, with an optional rename', async () => {
     const id = await fromSpec(['a']);
     const scene = sceneOf(3);
     const res = await regenerate(id, { scene, title: '  Renamed\n' });
     assert.deepEqual(res.json(), { id, replaced: 3, orphanedComments: 0, title: 'Renamed' });
     const diagram = await read(id);
-    assert.deepEqual(diagram.scene.elements, scene.elements);
+    const content = (elements: Array<Record<string, unknown>>) => elements.map(({ version: _v, versionNonce: _n, updated: _u, ...rest }) => rest);
+    assert.deepEqual(content(diagram.scene.elements), content(scene.elements));
+    assert.ok(diagram.scene.elements.every((e: { version: number; versionNonce: number }) => e.version === 1 && Number.isInteger(e.versionNonce)));
+    const again = await regenerate(id, { scene: { elements: diagram.scene.elements } });
+    assert.equal(again.statusCode, 200, again.body);
+    assert.deepEqual((await read(id)).scene.elements, diagram.scene.elements, 'the same scene again changes no element');
     assert.equal(diagram.title, 'Renamed');
   });
 

@@ -94,6 +94,28 @@ for (const { engine, skip } of [
       assert.deepEqual(elements.map((e) => e.id).sort(), ['base', 'from-a', 'from-b']);
     });
 
+    test("two people's live changes are one web-save revision of the history that lists them both", async () => {
+      const id = await newDiagram();
+      const guest = await h.user();
+      await h.store.sharing.shareDiagram(id, guest.id, 'editor');
+      const a = await connect(id);
+      const b = await connect(id, await signIn(h, guest.id));
+      await a.next('welcome');
+      await b.next('welcome');
+      a.send({ type: 'elements', seq: 1, elements: [rect('mine', 1)] });
+      await a.next('saved');
+      b.send({ type: 'elements', seq: 1, elements: [rect('theirs', 1)] });
+      await b.next('saved');
+      a.send({ type: 'elements', seq: 2, elements: [rect('mine', 2, { x: 50 })] });
+      await a.next('saved');
+      const { items } = (await h.call('GET', `/api/v1/diagrams/${id}/revisions`, { token: owner.token })).json();
+      const [newest] = items;
+      assert.equal(items.length, 2, 'the create, then one save');
+      assert.equal(newest.kind, 'save');
+      assert.equal(newest.saves.count, 3);
+      assert.deepEqual(newest.contributors, [{ id: owner.id, email: owner.email }, { id: guest.id, email: guest.email }]);
+    });
+
     test('an older copy of an element loses to the newer one, whichever arrives last', async () => {
       const id = await newDiagram();
       const a = await connect(id);
@@ -158,6 +180,105 @@ for (const { engine, skip } of [
       assert.equal((await b.next('presence')).peer.status, 'idle');
       assert.ok(!b.received.some((m) => m.type === 'elements' || m.type === 'error'));
       assert.deepEqual((await stored(id)).map((e) => e.id), ['base']);
+    });
+
+    test('a patch through the API while people are connected reaches them as elements from no one, and a deletion as a tombstone', async () => {
+      const id = await newDiagram([rect('base', 1), rect('doomed', 1, { x: 200 })]);
+      const a = await connect(id);
+      await a.next('welcome');
+      const moved = await h.call('POST', `/api/v1/diagrams/${id}/patch`, { token: owner.token, body: { ops: [{ op: 'move', id: 'base', dx: 40, dy: 0 }] } });
+      assert.equal(moved.statusCode, 200, moved.body);
+      const change = await a.next('elements');
+      assert.equal(change.from, null);
+      assert.equal(change.elements[0].id, 'base');
+      assert.equal(change.elements[0].x, 40);
+      assert.ok(change.elements[0].version > 1, 'the API bumped the version, so editors take it');
+      assert.equal(typeof change.docUpdatedAt, 'string');
+      const deleted = await h.call('POST', `/api/v1/diagrams/${id}/patch`, { token: owner.token, body: { ops: [{ op: 'delete', id: 'doomed' }] } });
+      assert.equal(deleted.statusCode, 200, deleted.body);
+      const tombstone = await a.next('elements');
+      assert.deepEqual(tombstone.elements.map((e: { id: string; isDeleted: boolean }) => [e.id, e.isDeleted]), [['doomed', true]]);
+      // A stale copy of the deleted element does not bring it back.
+      a.send({ type: 'elements', seq: 1, elements: [rect('doomed', 1, { x: 999 })] });
+      await a.next('saved');
+      assert.deepEqual((await stored(id)).map((e) => e.id), ['base']);
+    });
+
+    test('an API change wins over an unsaved copy in the room that has a higher version, and everyone ends with the API change', async () => {
+      const id = await newDiagram([rect('base', 1)]);
+      const a = await connect(id);
+      const b = await connect(id);
+      await a.next('welcome');
+      await b.next('welcome');
+      // The room holds version 9 of `base` a moment before the store does; a patch based on the stored version 1 lands meanwhile.
+      a.send({ type: 'elements', seq: 1, elements: [rect('base', 9, { x: 900 })] });
+      await b.next('elements');
+      const patched = await h.call('POST', `/api/v1/diagrams/${id}/patch`, { token: owner.token, body: { ops: [{ op: 'restyle', id: 'base', strokeColor: '#ff0000' }] } });
+      assert.equal(patched.statusCode, 200, patched.body);
+      const final = await eventually(() => stored(id), (els) => els[0]?.strokeColor === '#ff0000');
+      assert.equal(final[0]!.strokeColor, '#ff0000');
+      const heard = await b.until((m) => m.type === 'elements' && m.from === null);
+      assert.equal(heard.elements[0].strokeColor, '#ff0000');
+      assert.ok(heard.elements[0].version > 9);
+    });
+
+    test('concurrent edits of many elements from three people converge: everyone and the store hold each final version, none twice', async () => {
+      const id = await newDiagram([]);
+      const clients = [await connect(id), await connect(id), await connect(id)];
+      for (const c of clients) await c.next('welcome');
+      const finals = new Map<string, number>();
+      for (let round = 1; round <= 5; round++) {
+        clients.forEach((c, i) => {
+          const elements = [0, 1, 2, 3].map((n) => rect(`e${(n + i) % 4}`, round * 3 + i, { x: round * 10 + i }));
+          c.send({ type: 'elements', seq: round, elements });
+        });
+      }
+      // Expected: per element, the copy with the highest version (ties: lowest nonce) — round 5, sender 2 for every element.
+      for (let n = 0; n < 4; n++) finals.set(`e${n}`, 5 * 3 + 2);
+      for (const c of clients) await c.until((m) => m.type === 'saved' && m.upTo === 5);
+      const elements = await eventually(() => stored(id), (els) => els.length === 4 && els.every((e) => e.version === 17));
+      assert.deepEqual(elements.map((e) => [e.id, e.version]).sort(), [...finals].sort());
+      for (const c of clients) {
+        const seen = new Map<string, number>();
+        for (const e of c.received.find((m) => m.type === 'welcome')!.elements) seen.set(e.id, e.version);
+        for (const m of c.received) if (m.type === 'elements') for (const e of m.elements) if ((seen.get(e.id) ?? 0) <= e.version) seen.set(e.id, e.version);
+        const own = clients.indexOf(c);
+        for (let n = 0; n < 4; n++) seen.set(`e${(n + own) % 4}`, Math.max(seen.get(`e${(n + own) % 4}`) ?? 0, 15 + own));
+        assert.deepEqual([...seen].sort(), [...finals].sort());
+      }
+    });
+
+    test("removing a person's share closes their connection with gone, and trashing the diagram closes everyone's", async () => {
+      const id = await newDiagram();
+      const guest = await h.user();
+      await h.store.sharing.shareDiagram(id, guest.id, 'editor');
+      const theirs = await connect(id, await signIn(h, guest.id));
+      const mine = await connect(id);
+      assert.equal((await theirs.next('welcome')).role, 'editor');
+      await mine.next('welcome');
+      await h.store.sharing.shareDiagram(id, guest.id, 'viewer');
+      await h.store.live.publish({ type: 'access', diagramId: id });
+      assert.equal((await theirs.next('role')).role, 'viewer');
+      await h.store.db.deleteFrom('diagram_shares').where('diagram_id', '=', id).where('user_id', '=', guest.id).execute();
+      await h.store.live.publish({ type: 'access', diagramId: id });
+      assert.equal((await theirs.next('gone')).reason, 'access');
+      assert.equal((await theirs.closed).code, 4403);
+      await mine.next('left');
+      const trashed = await h.call('DELETE', `/api/v1/diagrams/${id}`, { token: owner.token });
+      assert.equal(trashed.statusCode, 204, trashed.body);
+      assert.equal((await mine.next('gone')).reason, 'deleted');
+      assert.equal((await mine.closed).code, 4404);
+    });
+
+    test('signing out closes that session\'s connections with gone', async () => {
+      const id = await newDiagram();
+      const session = await signIn(h, owner.id);
+      const client = await connect(id, session);
+      await client.next('welcome');
+      const out = await h.call('POST', '/logout', { headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: `_csrf=${session.csrfToken}` });
+      assert.equal(out.statusCode, 303);
+      assert.equal((await client.next('gone')).reason, 'signed_out');
+      assert.equal((await client.closed).code, 4401);
     });
 
     test("presence goes to the others: pointer, selection and status", async () => {

@@ -1,4 +1,4 @@
-import { continueVersions } from '../../domain/edit/regenerate.ts';
+import { stampChanges } from '../../domain/edit/stamp-changes.ts';
 import type { SceneElement } from '../../domain/edit/types.ts';
 import type { Caller, ServiceDeps } from '../deps.ts';
 import { changedTitle, type ContentInput, contentFromInput, requireOneContent } from './content.ts';
@@ -23,8 +23,10 @@ export interface Regenerated {
 
 /**
  * Replaces a diagram's whole scene in place, from a spec (laid out again: ids
- * are deterministic, so comments on reused ids stay anchored, and elements
- * that survive continue their versions) or a scene (swapped in as supplied).
+ * are deterministic, so comments on reused ids stay anchored) or a scene
+ * (swapped in as supplied). Elements that changed or are new continue the
+ * stored versions (stampChanges), so open editors take them; elements that
+ * come out the same are kept as they were.
  */
 export async function regenerateDiagram(deps: ServiceDeps, caller: Caller, id: string, input: Regeneration): Promise<Regenerated> {
   requireOneContent(input);
@@ -35,7 +37,7 @@ export async function regenerateDiagram(deps: ServiceDeps, caller: Caller, id: s
   const elements = JSON.parse(content.elementsJson) as SceneElement[];
   const stamp = writeStamp(deps);
   const { result, etag } = await writeContent(deps, caller, id, precondition, { kind: 'regenerate' }, (previous) => ({
-    elements: input.spec !== undefined ? continueVersions(previous(), elements, stamp) : elements,
+    elements: stampChanges(previous(), elements, stamp),
     ...(title === undefined ? {} : { title }),
   }));
   return { replaced: elements.length, orphanedComments: result.orphanedComments, ...(title === undefined ? {} : { title }), etag };

@@ -3,7 +3,8 @@ import { isCatalogIcon } from '../../domain/icons/catalog.ts';
 import { validateScene } from '../../domain/scene/validate.ts';
 import type { AppDeps, Caller } from '../deps.ts';
 import { mayActOnDiagram } from '../access.ts';
-import { writeContent } from './write-content.ts';
+import { writeContent, writeStamp } from './write-content.ts';
+import { stampChanges } from '../../domain/edit/stamp-changes.ts';
 
 /**
  * Saves the elements a person edited in the editor, guarded by the revision
@@ -14,7 +15,8 @@ import { writeContent } from './write-content.ts';
  */
 export async function saveScene(deps: AppDeps, caller: Caller, id: string, elements: unknown[], expectedUpdatedAt: string): Promise<string> {
   const valid = validateScene({ elements }, { isIcon: isCatalogIcon }).elements as SceneElement[];
-  const { result } = await writeContent(deps, caller, id, { docUpdatedAt: expectedUpdatedAt }, { kind: 'save', joinsSaves: true }, () => ({ elements: valid }));
+  const stamp = writeStamp(deps);
+  const { result } = await writeContent(deps, caller, id, { docUpdatedAt: expectedUpdatedAt }, { kind: 'save', joinsSaves: true }, (previous) => ({ elements: stampChanges(previous(), valid, stamp) }));
   return result.docUpdatedAt;
 }
 

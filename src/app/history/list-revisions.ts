@@ -16,6 +16,7 @@ export function presentRevision(record: RevisionRecord) {
     hasScene: record.hasScene,
     ...(record.detail?.restoredFrom === undefined ? {} : { restoredFrom: revisionId(record.detail.restoredFrom) }),
     ...(record.detail?.saves === undefined ? {} : { saves: record.detail.saves }),
+    ...(record.kind === 'save' ? { contributors: record.contributors } : {}),
   };
 }
 

@@ -97,6 +97,10 @@ export async function recordContentRevision(trx: Kysely<Database>, content: Reco
     const joined = await joinSaves(trx, content);
     if (joined !== null) return joined;
   }
+  if (content.revision.joinsSaves) {
+    const detail = { ...content.revision.detail, contributors: contributorsOf(content.revision) };
+    content = { ...content, revision: { ...content.revision, detail } };
+  }
   const previousSeq = content.hadContent ? await ensureBaseline(trx, content.diagramId) : 0;
   const seq = previousSeq + 1;
   const chain = previousSeq === 0 ? null : chainOf(await latestContent(trx, content.diagramId));
@@ -108,11 +112,18 @@ export async function recordContentRevision(trx: Kysely<Database>, content: Reco
   return seq;
 }
 
+/** Everyone whose changes a web save holds, its author first, each once. */
+function contributorsOf(revision: ContentRevision, before: readonly string[] = []): string[] {
+  const ids = [...before, ...(revision.userId === null ? [] : [revision.userId]), ...(revision.contributorIds ?? [])];
+  return [...new Set(ids)];
+}
+
 /**
- * A web editor's save folded into the newest revision when that is the same
- * person's save, less than SAVE_PAUSE_MS before, in a burst begun less than
- * SAVE_BURST_MS ago: the revision then holds this content, re-encoded from
- * the content revision before it, and says what the whole burst changed.
+ * A web editor's save folded into the newest revision when that is a web save
+ * (anyone's: people editing live together make one revision), less than
+ * SAVE_PAUSE_MS before, in a burst begun less than SAVE_BURST_MS ago: the
+ * revision then holds this content, re-encoded from the content revision
+ * before it, says what the whole burst changed and lists everyone in it.
  * Null when the save is a revision of its own.
  */
 async function joinSaves(trx: Kysely<Database>, content: RecordedContent): Promise<number | null> {
@@ -123,7 +134,7 @@ async function joinSaves(trx: Kysely<Database>, content: RecordedContent): Promi
     .orderBy('seq', 'desc')
     .limit(1)
     .executeTakeFirst();
-  if (!latest || latest.kind !== 'save' || latest.encoding === null || latest.user_id !== content.revision.userId) return null;
+  if (!latest || latest.kind !== 'save' || latest.encoding === null) return null;
   if (latest.via !== JSON.stringify(content.revision.via)) return null;
   const detail = latest.detail === null ? {} : (JSON.parse(latest.detail) as RevisionDetail);
   const since = detail.saves?.since ?? latest.at;
@@ -144,6 +155,7 @@ async function joinSaves(trx: Kysely<Database>, content: RecordedContent): Promi
   const delta = sceneDelta(previous, JSON.parse(content.elementsJson) as SceneElement[]);
   const encoded = await encodeScene(seq, content.elementsJson, delta, chainOf(before));
   const saves = { count: (detail.saves?.count ?? 1) + 1, since };
+  const contributors = contributorsOf(content.revision, detail.contributors ?? (latest.user_id === null ? [] : [latest.user_id]));
   await trx
     .updateTable('revisions')
     .set({
@@ -151,7 +163,7 @@ async function joinSaves(trx: Kysely<Database>, content: RecordedContent): Promi
       doc_updated_at: content.docUpdatedAt,
       element_count: content.elementCount,
       summary: describeDelta(previous, delta).summary,
-      detail: JSON.stringify({ ...detail, saves }),
+      detail: JSON.stringify({ ...detail, saves, contributors }),
       ...encodedColumns(encoded),
     })
     .where('diagram_id', '=', content.diagramId)
@@ -201,12 +213,13 @@ type RecordRow = Pick<Selectable<RevisionsTable>, 'diagram_id' | 'seq' | 'at' | 
   email: string | null;
 };
 
-const toRecord = (row: RecordRow): RevisionRecord => ({
+const toRecord = (row: RecordRow, emails: ReadonlyMap<string, string>): RevisionRecord => ({
   diagramId: row.diagram_id,
   seq: Number(row.seq),
   at: row.at,
   kind: row.kind as RevisionKind,
   author: row.user_id !== null && row.email !== null ? { id: row.user_id, email: row.email } : null,
+  contributors: contributorIdsOf(row).flatMap((id) => (emails.has(id) ? [{ id, email: emails.get(id)! }] : [])),
   via: row.via === null ? null : (JSON.parse(row.via) as Via),
   elementCount: Number(row.element_count),
   summary: row.summary,
@@ -214,6 +227,8 @@ const toRecord = (row: RecordRow): RevisionRecord => ({
   hasScene: row.encoding !== null,
   docUpdatedAt: row.doc_updated_at,
 });
+
+const contributorIdsOf = (row: RecordRow): string[] => (row.detail === null ? [] : ((JSON.parse(row.detail) as RevisionDetail).contributors ?? []));
 
 export class SqlHistory implements HistoryStore {
   private readonly scope: SqlScope;
@@ -232,17 +247,25 @@ export class SqlHistory implements HistoryStore {
       .orderBy('r.seq', 'desc')
       .limit(page.limit)
       .execute();
-    return rows.map(toRecord);
+    return this.toRecords(rows);
+  }
+
+  /** The records of `rows`, with their contributors' addresses read in one query. */
+  private async toRecords(rows: RecordRow[]): Promise<RevisionRecord[]> {
+    const ids = [...new Set(rows.flatMap(contributorIdsOf))];
+    const users = ids.length === 0 ? [] : await this.scope.db.selectFrom('users').select(['id', 'email']).where('id', 'in', ids).execute();
+    const emails = new Map(users.map((u) => [u.id, u.email]));
+    return rows.map((row) => toRecord(row, emails));
   }
 
   async find(diagramId: string, seq: number): Promise<RevisionRecord | null> {
     const row = await this.records(diagramId).where('r.seq', '=', seq).executeTakeFirst();
-    return row ? toRecord(row) : null;
+    return row ? (await this.toRecords([row]))[0]! : null;
   }
 
   async previous(diagramId: string, seq: number): Promise<RevisionRecord | null> {
     const row = await this.records(diagramId).where('r.seq', '<', seq).orderBy('r.seq', 'desc').limit(1).executeTakeFirst();
-    return row ? toRecord(row) : null;
+    return row ? (await this.toRecords([row]))[0]! : null;
   }
 
   async scene(diagramId: string, seq: number): Promise<string | null> {

@@ -175,19 +175,22 @@ export function historyContract({ withStore }: ContractContext): void {
         assert.equal(await save([box('a', 20)], minute(2)), 2);
         const joined = await store.history.find(diagram.id, 2);
         assert.equal(joined?.summary, 'moved a rectangle, deleted a rectangle');
-        assert.deepEqual(joined?.detail, { saves: { count: 3, since: minute(1) } });
+        assert.deepEqual(joined?.detail, { contributors: [user.id], saves: { count: 3, since: minute(1) } });
+        assert.deepEqual(joined?.contributors, [{ id: user.id, email: user.email }]);
         assert.equal(await store.history.scene(diagram.id, 2), JSON.stringify(scene));
         assert.equal(await store.history.scene(diagram.id, 1), JSON.stringify([box('a'), box('b')]), 'the revision before is untouched');
 
         assert.equal(await save([box('a', 30)], minute(5)), 3, 'after a pause of more than two minutes: a new revision');
-        assert.equal(await save([box('a', 40)], minute(5, 10), other.id), 4, "another person's save: a new revision");
-        assert.equal(await save([box('a', 50)], minute(5, 20), user.id, 'patch'), 5, 'a patch: a new revision');
-        assert.equal(await save([box('a', 60)], minute(5, 30)), 6, 'a save after a patch: a new revision');
-        let last = 6;
+        assert.equal(await save([box('a', 40)], minute(5, 10), other.id), 3, "another person's save in the same burst joins it (people editing live together)");
+        assert.deepEqual((await store.history.find(diagram.id, 3))?.contributors, [{ id: user.id, email: user.email }, { id: other.id, email: other.email }], 'the revision lists both, its author first');
+        assert.equal((await store.history.find(diagram.id, 3))?.author?.id, user.id);
+        assert.equal(await save([box('a', 50)], minute(5, 20), user.id, 'patch'), 4, 'a patch: a new revision');
+        assert.equal(await save([box('a', 60)], minute(5, 30)), 5, 'a save after a patch: a new revision');
+        let last = 5;
         for (let m = 6; m <= 17; m++) last = await save([box('a', 60 + m)], minute(m));
-        assert.equal(last, 7, 'saves every minute for twelve minutes: the ten-minute burst ends and a new one begins');
-        for (let seq = 1; seq <= 7; seq++) assert.ok((await store.history.scene(diagram.id, seq)) !== null);
-        assert.equal(await store.history.scene(diagram.id, 7), JSON.stringify(scene));
+        assert.equal(last, 6, 'saves every minute for twelve minutes: the ten-minute burst ends and a new one begins');
+        for (let seq = 1; seq <= 6; seq++) assert.ok((await store.history.scene(diagram.id, seq)) !== null);
+        assert.equal(await store.history.scene(diagram.id, 6), JSON.stringify(scene));
       }));
 
     test('pruning keeps every recent revision, the last of each older day and the newest few, and the kept scenes still read back exactly', () =>
