@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { LiveClient, type LiveStatus } from '../../src/web/client/live-client.ts';
 import { LiveConnection } from '../../src/web/client/live-connection.ts';
 import type { EditorFunctions } from '../../src/web/client/live-elements.ts';
+import { initials, people } from '../../src/web/client/live-avatars.tsx';
 import { OwnPresence, PeerList } from '../../src/web/client/live-presence.ts';
 import { type LivePeer, type LiveRole, liveUrl, parseServerMessage, type PresenceUpdate, type SceneElement } from '../../src/web/client/live-protocol.ts';
 import { ArrayScene, edited, editorFunctions, FakeRoom, type FakeSocket, ManualTimers, peer, rectangle } from './live-fakes.ts';
@@ -453,6 +454,26 @@ describe('presence', () => {
     assert.deepEqual(
       list.list().map((p) => p.peerId),
       ['y'],
+    );
+  });
+});
+
+describe('avatars', () => {
+  test('initials from the name: the first letters of its first two words', () => {
+    assert.equal(initials('ada.lovelace'), 'AL');
+    assert.equal(initials('grace'), 'G');
+    assert.equal(initials('émile-zola_jr'), 'ÉZ');
+  });
+
+  test('one person in two tabs is one avatar, as active as their liveliest tab', () => {
+    const tab = (peerId: string, userId: string, status: LivePeer['status']) => ({ ...peer(peerId), userId, status });
+    const shown = people([tab('p1', 'ada', 'away'), tab('p2', 'bob', 'idle'), tab('p3', 'ada', 'active')]);
+    assert.deepEqual(
+      shown.map((p) => [p.userId, p.status]),
+      [
+        ['ada', 'active'],
+        ['bob', 'idle'],
+      ],
     );
   });
 });
