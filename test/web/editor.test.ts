@@ -69,9 +69,9 @@ test('signed out, the editor page sends you to sign in and its API answers 401',
   assert.equal((await h.call('GET', `/app/api/diagrams/${diagramId}`)).statusCode, 401);
 });
 
-test("someone else's diagram is 404 in the editor, its API and its event stream", async () => {
+test("someone else's diagram is 404 in the editor and its API", async () => {
   const stranger = await signIn(h, (await h.user()).id);
-  for (const url of [`/app/d/${diagramId}`, `/app/api/diagrams/${diagramId}`, `/app/api/diagrams/${diagramId}/events`]) {
+  for (const url of [`/app/d/${diagramId}`, `/app/api/diagrams/${diagramId}`]) {
     assert.equal((await h.call('GET', url, { headers: { cookie: stranger.cookie } })).statusCode, 404, url);
   }
 });
@@ -115,86 +115,4 @@ test('a save is validated like a scene sent to the API: a javascript: link is re
   assert.equal(bad.statusCode, 422);
   assert.equal(bad.json().error, 'BAD_LINK_SCHEME');
   assert.deepEqual(await load(), before);
-});
-
-/** Reads server-sent events from a stream as they come. */
-function eventReader(response: Response) {
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffered = '';
-  return {
-    async next(): Promise<{ event: string; data: unknown } | null> {
-      for (;;) {
-        const match = /event: (\w+)\ndata: (.*)\n\n/.exec(buffered);
-        if (match) {
-          buffered = buffered.slice(match.index + match[0].length);
-          return { event: match[1]!, data: JSON.parse(match[2]!) };
-        }
-        const { value, done } = await reader.read();
-        if (done) return null;
-        buffered += decoder.decode(value, { stream: true });
-      }
-    },
-  };
-}
-
-test('signing out ends the event stream with a gone event', async () => {
-  const session = await signIn(h, owner.id);
-  const controller = new AbortController();
-  const response = await fetch(`${h.baseUrl}/app/api/diagrams/${diagramId}/events`, { headers: { cookie: session.cookie }, signal: controller.signal });
-  const events = eventReader(response);
-  try {
-    assert.equal((await events.next())?.event, 'revision');
-    const out = await h.call('POST', '/logout', { headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: `_csrf=${session.csrfToken}` });
-    assert.equal(out.statusCode, 303);
-    assert.equal((await events.next())?.event, 'gone');
-    assert.equal(await events.next(), null, 'the stream ended');
-  } finally {
-    controller.abort();
-  }
-});
-
-test('closing the server ends open event streams instead of waiting for their clients', async () => {
-  const other = await startHarness({ listen: true });
-  const user = await other.user();
-  const session = await signIn(other, user.id);
-  const created = await other.call('POST', '/api/v1/diagrams', { token: user.token, body: { title: 'x', scene: { elements: [] } } });
-  const response = await fetch(`${other.baseUrl}/app/api/diagrams/${created.json().id}/events`, { headers: { cookie: session.cookie } });
-  const events = eventReader(response);
-  assert.equal((await events.next())?.event, 'revision');
-  await other.close();
-  assert.equal(await events.next(), null, 'the stream ended with the server');
-});
-
-test('the event stream sends the current revision, then each change made through the API', async () => {
-  const controller = new AbortController();
-  const response = await fetch(`${h.baseUrl}/app/api/diagrams/${diagramId}/events`, { headers: { cookie: web.cookie }, signal: controller.signal });
-  assert.equal(response.status, 200);
-  assert.match(response.headers.get('content-type')!, /^text\/event-stream/);
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffered = '';
-  const nextRevision = async (): Promise<string> => {
-    for (;;) {
-      const match = /event: revision\ndata: (.*)\n\n/.exec(buffered);
-      if (match) {
-        buffered = buffered.slice(match.index + match[0].length);
-        return JSON.parse(match[1]!).docUpdatedAt;
-      }
-      const { value, done } = await reader.read();
-      assert.ok(!done, 'the stream ended');
-      buffered += decoder.decode(value, { stream: true });
-    }
-  };
-  try {
-    const first = await nextRevision();
-    assert.equal(first, (await load()).docUpdatedAt);
-    const patched = await h.call('POST', `/api/v1/diagrams/${diagramId}/patch`, { token: owner.token, body: { ops: [{ op: 'move', id: 'a', dx: 10, dy: 0 }] } });
-    assert.equal(patched.statusCode, 200, patched.body);
-    const announced = await nextRevision();
-    assert.notEqual(announced, first);
-    assert.equal(announced, (await load()).docUpdatedAt);
-  } finally {
-    controller.abort();
-  }
 });

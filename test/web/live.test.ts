@@ -281,6 +281,22 @@ for (const { engine, skip } of [
       assert.equal((await client.closed).code, 4401);
     });
 
+    test('closing the server writes what its rooms hold and closes their connections instead of waiting for the clients', async () => {
+      const other = await startHarness({ engine, listen: true });
+      const user = await other.user();
+      const created = await other.call('POST', '/api/v1/diagrams', { token: user.token, body: { title: 'x', scene: { elements: [] } } });
+      const id = created.json().id as string;
+      const client = await connectLive(other.baseUrl, id, { cookie: (await signIn(other, user.id)).cookie });
+      await client.next('welcome');
+      client.send({ type: 'elements', seq: 1, elements: [rect('last-words', 1)] });
+      await client.until((m) => m.type === 'error' || m.type === 'saved', 100).catch(() => null);
+      await other.app.close();
+      assert.equal((await client.closed).code, 1001);
+      const found = await other.store.diagrams.findForUser(id, user.id);
+      assert.deepEqual(JSON.parse(found!.diagram.elementsJson).map((e: { id: string }) => e.id), ['last-words']);
+      await other.close();
+    });
+
     test("presence goes to the others: pointer, selection and status", async () => {
       const id = await newDiagram();
       const a = await connect(id);

@@ -2,10 +2,10 @@
  * The live protocol between the editor and the server: JSON text frames, one
  * message per frame. The server sends `welcome` first, then `elements`
  * (changes that won the merge; `from: null` for a write from outside the
- * room), `files`, `saved`, `presence`, `joined`, `left`, `role`, `error` and,
- * last, `gone`. The editor sends `elements` (editors only) and `presence`.
+ * room, and for the room's copies of elements a sender sent older copies
+ * of), `files`, `saved`, `revision`, `presence`, `joined`, `left`, `role`,
+ * `error` and, last, `gone`. The editor sends `elements` (editors only) and `presence`.
  */
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { LiveElement } from '../../domain/live/reconcile.ts';
 import type { UserRecord } from '../../store/store.ts';
@@ -44,6 +44,8 @@ export type ServerMessage =
   | { type: 'elements'; elements: LiveElement[]; from: string | null; docUpdatedAt?: string }
   | { type: 'files'; files: Record<string, unknown> }
   | { type: 'saved'; upTo: number; docUpdatedAt: string }
+  /** The stored revision moved (a write from this room, another instance's or the API's): for the history panel and restores. */
+  | { type: 'revision'; docUpdatedAt: string }
   | { type: 'presence'; peer: Peer }
   | { type: 'joined'; peer: Peer }
   | { type: 'left'; peerId: string }
@@ -83,10 +85,16 @@ export function displayName(user: Pick<UserRecord, 'email'>): string {
   return at > 0 ? user.email.slice(0, at) : user.email;
 }
 
-/** A person's colours, from their id: the same on every instance and in every tab. */
+/**
+ * A person's colours, from their id: the same on every instance and in every
+ * tab, and the hue the editor draws their pointer and selection in
+ * (Excalidraw's own: its string hash of the id, in 37 steps of 10°).
+ */
 export function peerColor(userId: string): { background: string; stroke: string } {
-  const hue = createHash('sha256').update(userId).digest().readUInt16BE(0) % 360;
-  return { background: hslToHex(hue, 0.85, 0.88), stroke: hslToHex(hue, 0.7, 0.4) };
+  let hash = 0;
+  for (const c of userId) hash = (hash << 5) - hash + c.charCodeAt(0);
+  const hue = (Math.abs(hash) % 37) * 10;
+  return { background: hslToHex(hue, 1, 0.83), stroke: hslToHex(hue, 0.7, 0.4) };
 }
 
 function hslToHex(h: number, s: number, l: number): string {

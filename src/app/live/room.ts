@@ -146,6 +146,10 @@ export class Room {
       return;
     }
     const won = this.scene.merge(elements);
+    // The sender's older copies lost: it gets the room's, or it would keep showing its own.
+    const winners = new Set(won);
+    const lost = elements.filter((e) => !winners.has(e) && JSON.stringify(this.scene.get(e.id)) !== JSON.stringify(e)).map((e) => this.scene.get(e.id)!);
+    if (lost.length > 0) this.send(peer, { type: 'elements', elements: [...new Map(lost.map((e) => [e.id, e])).values()], from: null });
     if (won.length > 0) {
       this.broadcast({ type: 'elements', elements: won, from: peerId }, peerId);
       this.host.relay(this.diagramId, { kind: 'elements', elements: won, from: peerId });
@@ -220,7 +224,7 @@ export class Room {
   /** A content write committed. One from a live room (here or elsewhere) was relayed already; any other is read from the store. */
   async receiveContent(notice: Extract<LiveNotice, { type: 'content' }>): Promise<void> {
     if (notice.origin !== undefined) {
-      if (notice.docUpdatedAt > this.docUpdatedAt) this.docUpdatedAt = notice.docUpdatedAt;
+      this.revised(notice.docUpdatedAt);
       return;
     }
     await this.takeStored(notice);
@@ -256,7 +260,7 @@ export class Room {
       updates.push({ ...held, isDeleted: true, version: Number(held.version ?? 0) + 1, versionNonce: nonceFor(id, docUpdatedAt) });
       if (this.written.has(id) || this.dirty.has(id)) this.dirty.add(id);
     }
-    if (docUpdatedAt > this.docUpdatedAt) this.docUpdatedAt = docUpdatedAt;
+    this.revised(docUpdatedAt);
     const won = this.scene.merge(updates);
     if (won.length > 0) {
       this.broadcast({ type: 'elements', elements: won, from: null, docUpdatedAt: this.docUpdatedAt });
@@ -304,6 +308,13 @@ export class Room {
     this.remove(peer.peer.peerId);
   }
 
+  /** The stored revision moved: everyone here hears it once. */
+  private revised(docUpdatedAt: string): void {
+    if (docUpdatedAt <= this.docUpdatedAt) return;
+    this.docUpdatedAt = docUpdatedAt;
+    this.broadcast({ type: 'revision', docUpdatedAt });
+  }
+
   private scheduleWrite(delay = WRITE_DELAY_MS): void {
     if (this.writeTimer !== null || this.writing !== null) return;
     this.writeTimer = setTimeout(() => {
@@ -345,7 +356,7 @@ export class Room {
           (previous) => ({ elements: mergeIntoStored(previous() as LiveElement[], changes).elements }),
         );
         for (const id of ids) this.written.add(id);
-        if (result.docUpdatedAt > this.docUpdatedAt) this.docUpdatedAt = result.docUpdatedAt;
+        this.revised(result.docUpdatedAt);
       }
       for (const [peerId, seq] of seqs) {
         const peer = this.local.get(peerId);

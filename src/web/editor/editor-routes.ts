@@ -1,8 +1,8 @@
 /**
  * The editor: the page that mounts the Excalidraw component
- * (src/web/client/editor.tsx), the scene it loads and saves, and a stream of
- * the diagram's revisions so changes made elsewhere (the API, an agent,
- * another tab) appear without a reload. Saves go through the same
+ * (src/web/client/editor.tsx), the scene it loads and saves, and its live
+ * connection (src/web/live), through which changes made elsewhere (another
+ * person, the API, an agent, another tab) appear without a reload. Saves go through the same
  * read-compute-write as the API's content writes, guarded by the revision the
  * editor last saw (`expectedUpdatedAt`): a newer version is never overwritten.
  *
@@ -25,7 +25,6 @@ import { editorAssetTags } from '../assets.ts';
 import { escapeHtml } from '../html.ts';
 import { APP_PAGE_HEADERS, appPage } from '../layout.ts';
 import { requireSession, verifyCsrf } from '../session.ts';
-import { RevisionStreams } from './revision-stream.ts';
 import { liveRoutes } from '../live/live-routes.ts';
 
 const SaveSceneBody = z.strictObject({
@@ -45,9 +44,6 @@ function iconFiles(elements: readonly unknown[]): Record<string, unknown> {
 }
 
 export const editorRoutes: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) => {
-  const streams = new RevisionStreams();
-  // Open event streams would otherwise hold the server open on shutdown.
-  app.addHook('preClose', async () => streams.closeAll());
   await app.register(liveRoutes, { deps });
 
   app.get<{ Params: { id: string } }>('/app/d/:id', async (request, reply) => {
@@ -74,12 +70,6 @@ export const editorRoutes: FastifyPluginAsync<{ deps: ServiceDeps }> = async (ap
     const body = parseWith(SaveSceneBody, request.body, 'body');
     const docUpdatedAt = await saveScene(deps, session, request.params.id, body.elements, body.expectedUpdatedAt);
     return reply.header('cache-control', 'no-store').send({ docUpdatedAt });
-  });
-
-  app.get<{ Params: { id: string } }>('/app/api/diagrams/:id/events', async (request, reply) => {
-    const session = requireSession(request);
-    const diagram = await diagramFor(deps, session, request.params.id, 'read');
-    streams.start(deps, session, diagram, request, reply);
   });
 
   app.get<{ Params: { id: string }; Querystring: { cursor?: string; limit?: string } }>('/app/api/diagrams/:id/revisions', async (request, reply) => {

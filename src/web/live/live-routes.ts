@@ -33,10 +33,11 @@ declare module 'fastify' {
 }
 
 export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
-  await app.register(websocket, { options: { maxPayload: BODY_LIMIT_BYTES } });
   const hub = new LiveHub(deps, app.log);
   app.decorate('liveHub', hub);
+  // Before the plugin's own hook, which would drop the connections without a word: rooms write what they hold and say goodbye.
   app.addHook('preClose', () => hub.close());
+  await app.register(websocket, { options: { maxPayload: BODY_LIMIT_BYTES } });
   const origin = new URL(deps.config.publicUrl).origin;
 
   app.get<{ Params: { id: string } }>(
