@@ -96,6 +96,15 @@ function settle(room: FakeRoom, timers: ManualTimers, people: Person[]): void {
   }
 }
 
+/** Ada in a room holding `elements`, welcomed and settled. */
+function adaAlone(elements: SceneElement[] = []) {
+  const room = new FakeRoom(elements);
+  const timers = new ManualTimers();
+  const ada = join(room, timers, 'ada');
+  settle(room, timers, [ada]);
+  return { room, timers, ada };
+}
+
 const ids = (elements: readonly SceneElement[]) => elements.map((element) => element.id).sort();
 const stamps = (elements: readonly SceneElement[]) =>
   Object.fromEntries(elements.map((element) => [element.id, `${element.version}/${element.versionNonce}/${element.isDeleted ? 'deleted' : 'visible'}`]));
@@ -107,10 +116,7 @@ function sentElements(person: Person): SceneElement[][] {
 
 describe('sending', () => {
   test('only elements whose version moved since the last send go out, deletions included', () => {
-    const room = new FakeRoom([rectangle('a', 1), rectangle('b', 2), rectangle('c', 3)]);
-    const timers = new ManualTimers();
-    const ada = join(room, timers, 'ada');
-    settle(room, timers, [ada]);
+    const { room, timers, ada } = adaAlone([rectangle('a', 1), rectangle('b', 2), rectangle('c', 3)]);
     assert.equal(ada.status(), 'saved');
 
     ada.edit((list) => list.map((e) => (e.id === 'a' ? edited(e, { x: 500 }) : e)));
@@ -129,10 +135,7 @@ describe('sending', () => {
   });
 
   test('changes made while drawing gather: one message per pause, carrying the latest version', () => {
-    const room = new FakeRoom();
-    const timers = new ManualTimers();
-    const ada = join(room, timers, 'ada');
-    settle(room, timers, [ada]);
+    const { room, timers, ada } = adaAlone();
     ada.edit((list) => [...list, rectangle('stroke', 1, { width: 1, height: 1 })]);
     for (let step = 2; step < 10; step++) ada.edit((list) => list.map((e) => edited(e, { width: step * 10, height: step * 5 })));
     timers.advance(100);
@@ -142,10 +145,7 @@ describe('sending', () => {
   });
 
   test('an element too small to see (a click with a shape tool) is not sent, and a deletion of one the room never had is not either', () => {
-    const room = new FakeRoom();
-    const timers = new ManualTimers();
-    const ada = join(room, timers, 'ada');
-    settle(room, timers, [ada]);
+    const { room, timers, ada } = adaAlone();
     ada.edit((list) => [...list, rectangle('dot', 1, { width: 0, height: 0 }), rectangle('gone', 2, { isDeleted: true })]);
     timers.advance(100);
     assert.deepEqual(sentElements(ada), []);
@@ -153,10 +153,7 @@ describe('sending', () => {
   });
 
   test('the save state is Saving until the server stored the message, then Saved', () => {
-    const room = new FakeRoom([rectangle('a', 1)]);
-    const timers = new ManualTimers();
-    const ada = join(room, timers, 'ada');
-    settle(room, timers, [ada]);
+    const { room, timers, ada } = adaAlone([rectangle('a', 1)]);
     ada.edit((list) => list.map((e) => edited(e, { x: 1 })));
     assert.equal(ada.status(), 'saving');
     assert.equal(ada.client.hasUnsavedWork(), true);
@@ -170,10 +167,7 @@ describe('sending', () => {
   });
 
   test('a message the server refuses is sent again with the next change, and the refusal is shown meanwhile', () => {
-    const room = new FakeRoom([rectangle('a', 1)]);
-    const timers = new ManualTimers();
-    const ada = join(room, timers, 'ada');
-    settle(room, timers, [ada]);
+    const { room, timers, ada } = adaAlone([rectangle('a', 1)]);
     ada.edit((list) => list.map((e) => edited(e, { x: 1 })));
     timers.advance(100);
     const sentFrame = JSON.parse(ada.socket().up.shift()!);
@@ -202,10 +196,7 @@ describe('receiving', () => {
   });
 
   test('the element the person is resizing right now stays theirs while an API write of it arrives; then the newer copy is everyone’s', () => {
-    const room = new FakeRoom([rectangle('a', 1)]);
-    const timers = new ManualTimers();
-    const ada = join(room, timers, 'ada');
-    settle(room, timers, [ada]);
+    const { room, timers, ada } = adaAlone([rectangle('a', 1)]);
     const original = structuredClone(ada.scene.get('a')!);
     // Ada resizes `a` (her copy moves on by several versions) while an API write of the original arrives.
     ada.edit((list) => list.map((e) => ({ ...edited(edited(edited(e, {}), {}), { width: 400 }) })));
@@ -221,10 +212,7 @@ describe('receiving', () => {
   });
 
   test('an API write appears in the scene without dropping a stroke not yet sent', () => {
-    const room = new FakeRoom([rectangle('a', 1)]);
-    const timers = new ManualTimers();
-    const ada = join(room, timers, 'ada');
-    settle(room, timers, [ada]);
+    const { room, timers, ada } = adaAlone([rectangle('a', 1)]);
     ada.edit((list) => [...list, rectangle('stroke', 5)]);
     room.apiWrite([rectangle('api', 9)]);
     ada.socket().deliverDown();
@@ -234,10 +222,7 @@ describe('receiving', () => {
   });
 
   test('a copy that lost in the room is replaced by the room’s copy', () => {
-    const room = new FakeRoom([rectangle('a', 1)]);
-    const timers = new ManualTimers();
-    const ada = join(room, timers, 'ada');
-    settle(room, timers, [ada]);
+    const { room, timers, ada } = adaAlone([rectangle('a', 1)]);
     // The API wrote `a` at a higher version; before Ada hears of it she sends her older edit.
     room.apiWrite([{ ...room.elements.get('a')!, version: 10, x: 77 }]);
     ada.edit((list) => list.map((e) => edited(e, { x: 5 })));
@@ -250,10 +235,7 @@ describe('receiving', () => {
 
 describe('reconnecting', () => {
   test('changes made offline are kept and sent after the reconnect; the save state says offline meanwhile', async () => {
-    const room = new FakeRoom([rectangle('a', 1), rectangle('b', 2)]);
-    const timers = new ManualTimers();
-    const ada = join(room, timers, 'ada');
-    settle(room, timers, [ada]);
+    const { room, timers, ada } = adaAlone([rectangle('a', 1), rectangle('b', 2)]);
     ada.socket().drop();
     assert.equal(ada.status(), 'offline');
     ada.edit((list) => [...list.map((e) => (e.id === 'a' ? edited(e, { x: 99 }) : e)), rectangle('offline', 3)]);
@@ -273,10 +255,7 @@ describe('reconnecting', () => {
   });
 
   test('on reconnecting, an element deleted in the room meanwhile goes, unless the person changed it since', () => {
-    const room = new FakeRoom([rectangle('a', 1), rectangle('b', 2), rectangle('c', 3)]);
-    const timers = new ManualTimers();
-    const ada = join(room, timers, 'ada');
-    settle(room, timers, [ada]);
+    const { room, timers, ada } = adaAlone([rectangle('a', 1), rectangle('b', 2), rectangle('c', 3)]);
     ada.socket().drop();
     // While Ada is away, the API deletes a and b, and the room then forgets its tombstones (the
     // server restarted, or the room emptied): the welcome holds only c.
@@ -292,10 +271,7 @@ describe('reconnecting', () => {
   });
 
   test('a stroke sent just before the connection broke is not taken for a deletion when the room never got it', () => {
-    const room = new FakeRoom([rectangle('a', 1)]);
-    const timers = new ManualTimers();
-    const ada = join(room, timers, 'ada');
-    settle(room, timers, [ada]);
+    const { room, timers, ada } = adaAlone([rectangle('a', 1)]);
     ada.edit((list) => [...list, rectangle('stroke', 2)]);
     timers.advance(100);
     assert.equal(ada.socket().up.length, 1);
@@ -341,10 +317,7 @@ describe('reconnecting', () => {
   });
 
   test('gone ends the session: no more tries, and the reason is reported', () => {
-    const room = new FakeRoom([rectangle('a', 1)]);
-    const timers = new ManualTimers();
-    const ada = join(room, timers, 'ada');
-    settle(room, timers, [ada]);
+    const { room, timers, ada } = adaAlone([rectangle('a', 1)]);
     ada.socket().drop(4403);
     assert.equal(ada.status(), 'gone');
     timers.advance(60_000);
@@ -370,10 +343,7 @@ describe('roles', () => {
   });
 
   test('an editor whose share turns into a viewer stops sending', () => {
-    const room = new FakeRoom([rectangle('a', 1)]);
-    const timers = new ManualTimers();
-    const ada = join(room, timers, 'ada');
-    settle(room, timers, [ada]);
+    const { room, timers, ada } = adaAlone([rectangle('a', 1)]);
     room.setRole(ada.socket(), 'viewer');
     settle(room, timers, [ada]);
     assert.deepEqual(ada.roles, ['editor', 'viewer']);

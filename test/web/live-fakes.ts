@@ -266,7 +266,7 @@ export class FakeRoom {
   private handle(member: Member, message: ClientMessage): void {
     if (message.type === 'presence') {
       const { type: _type, ...update } = message;
-      member.peer = { ...member.peer, ...update };
+      member.peer = { ...member.peer, ...Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined)) };
       for (const other of this.live()) if (other !== member) this.post(other, { type: 'presence', peer: member.peer });
       return;
     }
@@ -276,7 +276,8 @@ export class FakeRoom {
     }
     const won: SceneElement[] = [];
     const lost: SceneElement[] = [];
-    for (const element of message.elements) {
+    // What the client sends is what it merges: elements with numeric versions and nonces.
+    for (const element of message.elements as SceneElement[]) {
       const current = this.elements.get(element.id);
       if (wins(element, current)) {
         this.elements.set(element.id, structuredClone(element));

@@ -2,31 +2,19 @@
  * The messages of a diagram's live socket (`/app/api/diagrams/:id/live`),
  * as the editor sees them. JSON text frames, one message per frame. The
  * server speaks first (`welcome`); the client sends its element changes and
- * its presence. No React and no Excalidraw here.
+ * its presence. The shapes are the server's own (src/app/live/protocol.ts),
+ * imported as types only, so nothing of the server reaches the browser.
+ * No React and no Excalidraw here.
  */
 
-export type LiveRole = 'editor' | 'viewer';
-export type PresenceStatus = 'active' | 'idle' | 'away';
-export type GoneReason = 'deleted' | 'access' | 'signed_out';
+import type { ClientMessage, GoneReason, LiveRole, Peer, PeerState, Pointer, ServerMessage as WireMessage } from '../../app/live/protocol.ts';
 
-export interface PeerPointer {
-  x: number;
-  y: number;
-  tool: 'pointer' | 'laser';
-}
-
-/** One connection in the room: one person in two tabs is two peers. */
-export interface LivePeer {
-  peerId: string;
-  userId: string;
-  name: string;
-  email: string;
-  color: { background: string; stroke: string };
-  pointer: PeerPointer | null;
-  button: 'up' | 'down';
-  selectedElementIds: Record<string, true>;
-  status: PresenceStatus;
-}
+export type { ClientMessage, GoneReason, LiveRole };
+export type LivePeer = Peer;
+export type PeerPointer = Pointer;
+export type PresenceStatus = PeerState['status'];
+/** The person's presence as this client sends it: every field, every time. */
+export type PresenceUpdate = PeerState;
 
 /** An element as it travels: the editor's element, of which the merge reads only these fields. */
 export interface SceneElement {
@@ -38,27 +26,8 @@ export interface SceneElement {
   [field: string]: unknown;
 }
 
-export type ServerMessage =
-  | { type: 'welcome'; you: LivePeer; role: LiveRole; docUpdatedAt: string; elements: SceneElement[]; files: Record<string, unknown>; peers: LivePeer[] }
-  | { type: 'elements'; elements: SceneElement[]; from: string | null; docUpdatedAt?: string }
-  | { type: 'files'; files: Record<string, unknown> }
-  | { type: 'saved'; upTo: number; docUpdatedAt: string }
-  | { type: 'revision'; docUpdatedAt: string }
-  | { type: 'presence'; peer: LivePeer }
-  | { type: 'joined'; peer: LivePeer }
-  | { type: 'left'; peerId: string }
-  | { type: 'role'; role: LiveRole }
-  | { type: 'error'; code: string; message: string; seq?: number }
-  | { type: 'gone'; reason: GoneReason };
-
-export interface PresenceUpdate {
-  pointer: PeerPointer | null;
-  button: 'up' | 'down';
-  selectedElementIds: Record<string, true>;
-  status: PresenceStatus;
-}
-
-export type ClientMessage = { type: 'elements'; seq: number; elements: readonly SceneElement[] } | ({ type: 'presence' } & PresenceUpdate);
+/** A message from the server, its elements as the editor reads them (the server stamps every one with a numeric version and nonce). */
+export type ServerMessage = WireMessage extends infer M ? (M extends { elements: unknown[] } ? Omit<M, 'elements'> & { elements: SceneElement[] } : M) : never;
 
 const SERVER_TYPES = new Set<ServerMessage['type']>(['welcome', 'elements', 'files', 'saved', 'revision', 'presence', 'joined', 'left', 'role', 'error', 'gone']);
 
