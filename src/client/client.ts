@@ -34,7 +34,10 @@ type Query = Record<string, string | number | undefined>;
 
 /** What the diagram list can be narrowed to; `folderId` is a folder id or `none` for the top level. */
 export interface DiagramFilters {
-  filter?: 'active' | 'trash';
+  /** `shared`: diagrams others own that are shared with you or in your workspaces. */
+  filter?: 'active' | 'trash' | 'shared';
+  /** Only this workspace's diagrams. */
+  workspace?: string;
   /** Case-insensitive substring of the title. */
   q?: string;
   folderId?: string;
