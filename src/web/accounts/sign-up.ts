@@ -12,9 +12,11 @@ export const signUpRoutes: FastifyPluginAsync<AccountServices> = async (app, ser
   const { deps, limits } = services;
   const { publicUrl } = deps.config;
 
+  // `?email=` fills the address in: an invitation by mail links here with the invited address.
   app.get('/signup', async (request, reply) => {
     if (request.webSession) return reply.redirect('/app', 303);
-    return sendPage(reply, 200, signUpPage());
+    const email = (request.query as Record<string, unknown>).email;
+    return sendPage(reply, 200, signUpPage(typeof email === 'string' ? { email: email.slice(0, 254) } : {}));
   });
 
   // A taken address gets the same answer as a new one (its owner is told by mail instead), so the form does not reveal who has an account.
