@@ -42,6 +42,40 @@ export function addSharingCommands(program: Command, diagrams: Command, ctx: Sha
     if (named.length > 1) usage(`${named.length} of your workspaces are named "${ref}"; use its id`);
     return named[0]!.id;
   };
+  type Invitation = { id: string; email: string; role: string; createdAt: string; expiresAt: string };
+  /** People with their roles, then the addresses invited: USER, ROLE, SINCE, EMAIL. */
+  const peopleTable = (people: { userId: string; role: string; since: string; email: string }[], invitations: Invitation[]) =>
+    table(
+      ['USER', 'ROLE', 'SINCE', 'EMAIL'],
+      [
+        ...people.map((p) => [p.userId, p.role, day(p.since), p.email]),
+        ...invitations.map((i) => [`invitation ${i.id}`, i.role, day(i.createdAt), `${i.email} (invited, until ${day(i.expiresAt)})`]),
+      ],
+    );
+  /**
+   * Removes the person `user` names (an id, or an address among `people`) with
+   * `remove`, or, for an address only invited, cancels its invitation.
+   */
+  const removePersonOrInvitation = async (
+    user: string,
+    listing: () => Promise<{ people: { userId: string; email: string }[]; invitations: Invitation[] }>,
+    remove: (userId: string) => Promise<void>,
+    cancel: (invitationId: string) => Promise<void>,
+    what: string,
+  ) => {
+    if (UUID.test(user)) {
+      await remove(user);
+      return out('Removed.');
+    }
+    const { people, invitations } = await listing();
+    const invitation = invitations.find((i) => i.email === user.trim().toLowerCase());
+    if (invitation && !people.some((p) => p.email === invitation.email)) {
+      await cancel(invitation.id);
+      return out(`Cancelled the invitation of ${invitation.email}.`);
+    }
+    await remove(userIdOf(user, people, what));
+    out(`Removed ${user}.`);
+  };
   const invited = (invitation: { email: string; role: string; expiresAt: string }) =>
     out(`Invited ${bold(invitation.email)} as ${invitation.role} by mail; the invitation is accepted when the address signs up and is verified (until ${day(invitation.expiresAt)}).`);
 
@@ -55,13 +89,7 @@ export function addSharingCommands(program: Command, diagrams: Command, ctx: Sha
       if (opts.json) return json(sharing);
       out(`owner: ${sharing.ownerEmail}`);
       if (sharing.shares.length === 0 && sharing.invitations.length === 0) return out(dim('Not shared with anyone.'));
-      table(
-        ['USER', 'ROLE', 'SINCE', 'EMAIL'],
-        [
-          ...sharing.shares.map((s) => [s.userId, s.role, day(s.createdAt), s.email]),
-          ...sharing.invitations.map((i) => [`invitation ${i.id}`, i.role, day(i.createdAt), `${i.email} (invited, until ${day(i.expiresAt)})`]),
-        ],
-      );
+      peopleTable(sharing.shares.map((s) => ({ ...s, since: s.createdAt })), sharing.invitations);
     });
   share
     .command('add <id> <email>')
@@ -92,18 +120,16 @@ export function addSharingCommands(program: Command, diagrams: Command, ctx: Sha
     .description('stop sharing with a person (user: id or email), or cancel an invitation (its address)')
     .action(async (id: string, user: string) => {
       const c = client();
-      if (UUID.test(user)) {
-        await c.removeShare(id, user);
-        return out('No longer shared with them.');
-      }
-      const sharing = await c.listShares(id);
-      const invitation = sharing.invitations.find((i) => i.email === user.trim().toLowerCase());
-      if (invitation && !sharing.shares.some((s) => s.email === invitation.email)) {
-        await c.cancelDiagramInvitation(id, invitation.id);
-        return out(`Cancelled the invitation of ${invitation.email}.`);
-      }
-      await c.removeShare(id, userIdOf(user, sharing.shares, 'share'));
-      out(`No longer shared with ${user}.`);
+      await removePersonOrInvitation(
+        user,
+        async () => {
+          const sharing = await c.listShares(id);
+          return { people: sharing.shares, invitations: sharing.invitations };
+        },
+        (userId) => c.removeShare(id, userId),
+        (invitationId) => c.cancelDiagramInvitation(id, invitationId),
+        'share',
+      );
     });
 
   diagrams
@@ -157,13 +183,7 @@ export function addSharingCommands(program: Command, diagrams: Command, ctx: Sha
       const c = client();
       const list = await c.listMembers(await workspaceIdOf(c, workspace));
       if (opts.json) return json(list);
-      table(
-        ['USER', 'ROLE', 'SINCE', 'EMAIL'],
-        [
-          ...list.members.map((m) => [m.userId, m.role, day(m.joinedAt), m.email]),
-          ...list.invitations.map((i) => [`invitation ${i.id}`, i.role, day(i.createdAt), `${i.email} (invited, until ${day(i.expiresAt)})`]),
-        ],
-      );
+      peopleTable(list.members.map((m) => ({ ...m, since: m.joinedAt })), list.invitations);
     });
   workspaces
     .command('invite <workspace> <email>')
@@ -197,18 +217,16 @@ export function addSharingCommands(program: Command, diagrams: Command, ctx: Sha
     .action(async (workspace: string, user: string) => {
       const c = client();
       const id = await workspaceIdOf(c, workspace);
-      if (UUID.test(user)) {
-        await c.removeMember(id, user);
-        return out('Removed.');
-      }
-      const list = await c.listMembers(id);
-      const invitation = list.invitations.find((i) => i.email === user.trim().toLowerCase());
-      if (invitation && !list.members.some((m) => m.email === invitation.email)) {
-        await c.cancelWorkspaceInvitation(id, invitation.id);
-        return out(`Cancelled the invitation of ${invitation.email}.`);
-      }
-      await c.removeMember(id, userIdOf(user, list.members, 'member'));
-      out(`Removed ${user}.`);
+      await removePersonOrInvitation(
+        user,
+        async () => {
+          const list = await c.listMembers(id);
+          return { people: list.members, invitations: list.invitations };
+        },
+        (userId) => c.removeMember(id, userId),
+        (invitationId) => c.cancelWorkspaceInvitation(id, invitationId),
+        'member',
+      );
     });
   workspaces
     .command('leave <workspace>')
