@@ -130,7 +130,8 @@ function PreviewBar({ item, canEdit, busy, onRestore, onBack }: { item: Revision
 function Editor({ diagram, csrfToken, canEdit }: { diagram: DiagramDocument; csrfToken: string; canEdit: boolean }) {
   const [saveState, setSaveState] = useState<SaveState>({ kind: 'saved' });
   const [historyOpen, setHistoryOpen] = useState(false);
-  const [shareOpen, setShareOpen] = useState(false);
+  // The dashboard's Share links open the editor at #share when its script has not loaded.
+  const [shareOpen, setShareOpen] = useState(() => window.location.hash === '#share');
   const [preview, setPreview] = useState<Preview | null>(null);
   const [restoring, setRestoring] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
