@@ -4,10 +4,11 @@
  * The server holds the rules (the API's): a workspace keeps at least one
  * admin, so the last one can neither leave nor be demoted.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Modal } from './modal.tsx';
 import { PeopleEditor } from './people-editor.tsx';
-import { failureMessage, type InviteOutcome, membersApi, sharingApi, type WorkspaceMembersState, type WorkspaceRole } from './sharing-api.ts';
+import { StatusLines, useServerState } from './server-state.tsx';
+import { type InviteOutcome, membersApi, sharingApi, type WorkspaceMembersState, type WorkspaceRole } from './sharing-api.ts';
 
 const WORKSPACE_ROLES = [
   { value: 'viewer', label: 'Viewer' },
@@ -21,59 +22,31 @@ function inviteNotice(outcome: InviteOutcome, email: string): string {
 
 /** `onClose(changed)`: whether anything changed, so the page can show the new member count. */
 export function MembersDialog({ workspaceId, csrfToken, onClose }: { workspaceId: string; csrfToken: string; onClose(changed: boolean): void }) {
-  const [state, setState] = useState<WorkspaceMembersState | null>(null);
-  const [busy, setBusy] = useState(false);
+  const load = useCallback(() => membersApi.state(workspaceId), [workspaceId]);
+  const { state, busy, notice, problem, change: changeState, fail } = useServerState<WorkspaceMembersState>(load);
   const [changed, setChanged] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-
-  const reload = useCallback(async () => setState(await membersApi.state(workspaceId)), [workspaceId]);
-  useEffect(() => {
-    reload().catch((error: unknown) => setProblem(failureMessage(error)));
-  }, [reload]);
-
-  const change = async (run: () => Promise<string | null>): Promise<boolean> => {
-    setBusy(true);
-    setProblem(null);
-    setNotice(null);
-    try {
-      setNotice(await run());
-      setChanged(true);
-      await reload();
-      return true;
-    } catch (error) {
-      setProblem(failureMessage(error));
-      return false;
-    } finally {
-      setBusy(false);
-    }
+  const [leaving, setLeaving] = useState(false);
+  const change = async (run: () => Promise<string | null>) => {
+    const done = await changeState(run);
+    if (done) setChanged(true);
+    return done;
   };
 
   const leave = async () => {
     if (!state) return;
-    setBusy(true);
-    setProblem(null);
+    setLeaving(true);
     try {
       await membersApi.remove(workspaceId, csrfToken, state.you);
       window.location.assign('/app');
     } catch (error) {
-      setProblem(failureMessage(error));
-      setBusy(false);
+      fail(error);
+      setLeaving(false);
     }
   };
 
   return (
     <Modal title={state ? `Members of “${state.name}”` : 'Members'} onClose={() => onClose(changed)}>
-      {problem && (
-        <p className="db-dialog-error" role="alert">
-          {problem}
-        </p>
-      )}
-      {notice && (
-        <p className="db-dialog-notice" role="status">
-          {notice}
-        </p>
-      )}
+      <StatusLines notice={notice} problem={problem} />
       {state === null ? (
         !problem && <p className="db-muted">Loading…</p>
       ) : (
@@ -84,7 +57,7 @@ export function MembersDialog({ workspaceId, csrfToken, onClose }: { workspaceId
             invitations={state.invitations}
             canManage={state.role === 'admin'}
             you={state.you}
-            busy={busy}
+            busy={busy || leaving}
             onInvite={(email, role) => change(async () => inviteNotice(await membersApi.invite(workspaceId, csrfToken, email, role), email))}
             onChangeRole={(userId, role) => void change(async () => (await membersApi.changeRole(workspaceId, csrfToken, userId, role), null))}
             onRemove={(person) =>
@@ -96,7 +69,7 @@ export function MembersDialog({ workspaceId, csrfToken, onClose }: { workspaceId
             Viewers see the workspace's diagrams; editors also change them and move their own diagrams in; admins also manage the members. A diagram's owner alone shares, publishes, moves or deletes it.
           </p>
           <div className="db-dialog-actions">
-            <button type="button" className="db-button db-button-quiet" disabled={busy} onClick={() => void leave()}>
+            <button type="button" className="db-button db-button-quiet" disabled={busy || leaving} onClick={() => void leave()}>
               Leave workspace
             </button>
           </div>

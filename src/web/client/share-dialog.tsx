@@ -6,10 +6,11 @@
  * publishing; anyone else sees the link, whether the diagram is published,
  * and a line saying who decides.
  */
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useCallback, useState } from 'react';
 import { CopyField, Modal } from './modal.tsx';
 import { PeopleEditor } from './people-editor.tsx';
-import { type DiagramSharingState, failureMessage, type InviteOutcome, type ShareRole, sharingApi } from './sharing-api.ts';
+import { StatusLines, useServerState } from './server-state.tsx';
+import { type DiagramSharingState, type InviteOutcome, type ShareRole, sharingApi } from './sharing-api.ts';
 
 const SHARE_ROLES = [
   { value: 'viewer', label: 'Viewer' },
@@ -21,45 +22,12 @@ function inviteNotice(outcome: InviteOutcome, email: string): string {
 }
 
 export function ShareDialog({ diagramId, csrfToken, onClose }: { diagramId: string; csrfToken: string; onClose(): void }) {
-  const [state, setState] = useState<DiagramSharingState | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-
-  const reload = useCallback(async () => setState(await sharingApi.state(diagramId)), [diagramId]);
-  useEffect(() => {
-    reload().catch((error: unknown) => setProblem(failureMessage(error)));
-  }, [reload]);
-
-  /** Runs a change, then shows the state the server now holds. */
-  const change = async (run: () => Promise<string | null>): Promise<boolean> => {
-    setBusy(true);
-    setProblem(null);
-    setNotice(null);
-    try {
-      setNotice(await run());
-      await reload();
-      return true;
-    } catch (error) {
-      setProblem(failureMessage(error));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
+  const load = useCallback(() => sharingApi.state(diagramId), [diagramId]);
+  const { state, busy, notice, problem, change } = useServerState<DiagramSharingState>(load);
 
   return (
     <Modal title={state ? `Share “${state.title}”` : 'Share'} onClose={onClose}>
-      {problem && (
-        <p className="db-dialog-error" role="alert">
-          {problem}
-        </p>
-      )}
-      {notice && (
-        <p className="db-dialog-notice" role="status">
-          {notice}
-        </p>
-      )}
+      <StatusLines notice={notice} problem={problem} />
       {state === null ? (
         !problem && <p className="db-muted">Loading…</p>
       ) : (
