@@ -51,6 +51,11 @@ export function findAccount(deps: StoreDeps, email: string): Promise<UserRecord 
 }
 
 /** Sets how many active diagrams the account may keep. */
+/** The account with this id, or null. */
+export function findAccountById(deps: StoreDeps, id: string): Promise<UserRecord | null> {
+  return deps.store.accounts.findById(id);
+}
+
 export function setQuota(deps: StoreDeps, userId: string, quota: number): Promise<void> {
   return deps.store.accounts.setQuota(userId, quota);
 }

@@ -17,7 +17,10 @@ import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } fro
 import { createRoot } from 'react-dom/client';
 import { type DiagramDocument, DiagramSync, type EditorHandle, fetchDiagram, ResponseError, type SaveState } from './diagram-sync.ts';
 import { exactTime, fetchRevision, type RevisionItem, relativeTime, restoreRevision } from './history-api.ts';
+import { fittedView } from './fit-view.ts';
 import { HistoryPanel } from './history-panel.tsx';
+import { CANVAS_ACTIONS, EditorMainMenu } from './main-menu.tsx';
+import { ShareDialog } from './share-dialog.tsx';
 
 /** The members of the editor's imperative API used here. */
 interface ExcalidrawApi {
@@ -43,7 +46,9 @@ interface Preview {
 
 const DASHBOARD_URL = '/app';
 /** A save carries elements only, not image files: an inserted image would not survive a reload. */
-const UI_OPTIONS = { tools: { image: false } };
+const UI_OPTIONS = { tools: { image: false }, canvasActions: CANVAS_ACTIONS };
+/** The editor's own top bar above the canvas (editor.css, `.db-topbar`). */
+const TOP_BAR_HEIGHT = 40;
 
 /** The sync's view of the editor: the canvas, or the live scene while it is aside. */
 function editorHandle(api: ExcalidrawApi, aside: { current: LiveScene | null }): EditorHandle {
@@ -125,6 +130,8 @@ function PreviewBar({ item, canEdit, busy, onRestore, onBack }: { item: Revision
 function Editor({ diagram, csrfToken, canEdit }: { diagram: DiagramDocument; csrfToken: string; canEdit: boolean }) {
   const [saveState, setSaveState] = useState<SaveState>({ kind: 'saved' });
   const [historyOpen, setHistoryOpen] = useState(false);
+  // The dashboard's Share links open the editor at #share when its script has not loaded.
+  const [shareOpen, setShareOpen] = useState(() => window.location.hash === '#share');
   const [preview, setPreview] = useState<Preview | null>(null);
   const [restoring, setRestoring] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
@@ -139,7 +146,11 @@ function Editor({ diagram, csrfToken, canEdit }: { diagram: DiagramDocument; csr
   const previewRequest = useRef(0);
   const sync = useMemo(() => new DiagramSync({ diagramId: diagram.id, csrfToken, onState: setSaveState }, diagram), [diagram, csrfToken]);
   const initialData = useMemo(
-    () => ({ elements: diagram.scene.elements, files: diagram.files ?? {}, appState: { viewBackgroundColor: '#ffffff' }, scrollToContent: true }),
+    () => ({
+      elements: diagram.scene.elements,
+      files: diagram.files ?? {},
+      appState: { viewBackgroundColor: '#ffffff', ...fittedView(diagram.scene.elements, { width: window.innerWidth, height: window.innerHeight - TOP_BAR_HEIGHT }) },
+    }),
     [diagram],
   );
 
@@ -247,6 +258,9 @@ function Editor({ diagram, csrfToken, canEdit }: { diagram: DiagramDocument; csr
   return (
     <div className="db-editor">
       <TopBar title={diagram.title} status={canEdit ? saveStateLabel(saveState) : 'View only'}>
+        <button type="button" className="db-button db-share-toggle" onClick={() => setShareOpen(true)}>
+          Share
+        </button>
         <button
           type="button"
           className="db-button db-history-toggle"
@@ -258,7 +272,9 @@ function Editor({ diagram, csrfToken, canEdit }: { diagram: DiagramDocument; csr
       </TopBar>
       <div className="db-workspace">
         <div className={preview ? 'db-canvas db-canvas-previewing' : 'db-canvas'}>
-          <Excalidraw initialData={initialData} excalidrawAPI={onApi} onChange={onChange} UIOptions={UI_OPTIONS} viewModeEnabled={!canEdit || preview !== null} />
+          <Excalidraw initialData={initialData} excalidrawAPI={onApi} onChange={onChange} UIOptions={UI_OPTIONS} viewModeEnabled={!canEdit || preview !== null}>
+            <EditorMainMenu onShare={() => setShareOpen(true)} onHistory={() => setHistoryOpen(true)} />
+          </Excalidraw>
           {preview && <PreviewBar item={preview.item} canEdit={canEdit} busy={restoring} onRestore={() => void restore()} onBack={backToCurrent} />}
           {notice !== null && (
             <p className="db-notice" role="alert">
@@ -277,6 +293,7 @@ function Editor({ diagram, csrfToken, canEdit }: { diagram: DiagramDocument; csr
           />
         )}
       </div>
+      {shareOpen && <ShareDialog diagramId={diagram.id} csrfToken={csrfToken} onClose={() => setShareOpen(false)} />}
     </div>
   );
 }
