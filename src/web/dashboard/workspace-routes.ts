@@ -11,16 +11,13 @@
  *   DELETE /app/api/workspaces/:id/members/:userId    (your own id: leave)
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
+import { MemberBody, MemberRoleBody } from '../../api/sharing-schemas.ts';
 import type { ServiceDeps } from '../../app/deps.ts';
 import { getWorkspace } from '../../app/workspaces/manage-workspaces.ts';
 import { changeMemberRole, inviteMember, listMembers, removeMember } from '../../app/workspaces/members.ts';
 import { requireSession } from '../session.ts';
 import { sessionChange } from '../session-change.ts';
 
-const WORKSPACE_ROLE = z.enum(['viewer', 'editor', 'admin']);
-const MemberInviteBody = z.strictObject({ email: z.string(), role: WORKSPACE_ROLE });
-const MemberRoleBody = z.strictObject({ role: WORKSPACE_ROLE });
 
 type IdParams = { Params: { id: string } };
 type MemberParams = { Params: { id: string; userId: string } };
@@ -36,7 +33,7 @@ export const workspaceRoutes: FastifyPluginAsync<{ deps: ServiceDeps }> = async 
   });
 
   app.post<IdParams>('/app/api/workspaces/:id/members', async (request, reply) => {
-    const { session, body } = sessionChange(request, publicUrl, MemberInviteBody);
+    const { session, body } = sessionChange(request, publicUrl, MemberBody);
     return reply.header('cache-control', 'no-store').send(await inviteMember(deps, session, request.params.id, body));
   });
 

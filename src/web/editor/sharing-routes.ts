@@ -14,9 +14,9 @@
  *   PUT    /app/api/diagrams/:id/public-link         { enabled, password? }
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import { present } from '../../api/presenters.ts';
 import { PublicLinkBody } from '../../api/schemas.ts';
+import { ShareBody, ShareRoleBody } from '../../api/sharing-schemas.ts';
 import { diagramFor, mayActOnDiagram } from '../../app/access.ts';
 import type { ServiceDeps } from '../../app/deps.ts';
 import { getPublicLink } from '../../app/public-links/get-public-link.ts';
@@ -26,10 +26,6 @@ import { changeShare, listShares, removeShare, shareDiagram } from '../../app/sh
 import { requireSession } from '../session.ts';
 import { sessionChange } from '../session-change.ts';
 
-const SHARE_ROLE = z.enum(['viewer', 'editor']);
-/** The share dialog's invitation: an address and the role it gets. */
-const ShareInviteBody = z.strictObject({ email: z.string(), role: SHARE_ROLE });
-const ShareRoleBody = z.strictObject({ role: SHARE_ROLE });
 
 type IdParams = { Params: { id: string } };
 type ShareParams = { Params: { id: string; userId: string } };
@@ -53,7 +49,7 @@ export const sharingRoutes: FastifyPluginAsync<{ deps: ServiceDeps }> = async (a
   });
 
   app.post<IdParams>('/app/api/diagrams/:id/shares', async (request, reply) => {
-    const { session, body } = sessionChange(request, publicUrl, ShareInviteBody);
+    const { session, body } = sessionChange(request, publicUrl, ShareBody);
     return reply.header('cache-control', 'no-store').send(await shareDiagram(deps, session, request.params.id, body));
   });
 
