@@ -40,7 +40,16 @@ export interface Config {
   history: boolean;
   /** How long diagrams' history is kept (pruned hourly in the background). */
   historyRetention: RetentionPolicy;
+  /** DEFAULT_QUOTA: active diagrams a new account may keep; Infinity (`unlimited`): no limit. */
+  defaultQuota: number;
+  /** INVITE_QUOTA_BONUS: diagrams of quota an account gains for each person who joins through its invitations. */
+  inviteQuotaBonus: number;
+  /** INVITE_QUOTA_CAP: the most quota an account can ever gain by invitations. */
+  inviteQuotaCap: number;
 }
+
+/** The quota settings' defaults: free accounts start with 3 diagrams, gain 2 per person who joins by their invitation, at most 10 in all. */
+export const QUOTA_DEFAULTS = { defaultQuota: 3, inviteQuotaBonus: 2, inviteQuotaCap: 10 } as const;
 
 function positiveInt(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
@@ -60,6 +69,13 @@ function nonNegativeInt(name: string, raw: string | undefined, fallback: number)
 function daysOrForever(name: string, raw: string | undefined, fallback: number): number {
   if (raw === 'forever') return Infinity;
   if (raw !== undefined && raw !== '' && !/^\d+$/.test(raw)) throw new Error(`${name} must be a number of days or "forever", got "${raw}"`);
+  return nonNegativeInt(name, raw, fallback);
+}
+
+/** A whole number of diagrams, or `unlimited` (Infinity). */
+function quotaOrUnlimited(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === 'unlimited') return Infinity;
+  if (raw !== undefined && raw !== '' && !/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number (0 or more) or "unlimited", got "${raw}"`);
   return nonNegativeInt(name, raw, fallback);
 }
 
@@ -116,5 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keepDailyDays: daysOrForever('HISTORY_KEEP_DAILY_DAYS', env.HISTORY_KEEP_DAILY_DAYS, DEFAULT_RETENTION.keepDailyDays),
       keepLatest: positiveInt('HISTORY_KEEP_LATEST', env.HISTORY_KEEP_LATEST, DEFAULT_RETENTION.keepLatest),
     },
+    defaultQuota: quotaOrUnlimited('DEFAULT_QUOTA', env.DEFAULT_QUOTA, QUOTA_DEFAULTS.defaultQuota),
+    inviteQuotaBonus: nonNegativeInt('INVITE_QUOTA_BONUS', env.INVITE_QUOTA_BONUS, QUOTA_DEFAULTS.inviteQuotaBonus),
+    inviteQuotaCap: nonNegativeInt('INVITE_QUOTA_CAP', env.INVITE_QUOTA_CAP, QUOTA_DEFAULTS.inviteQuotaCap),
   };
 }

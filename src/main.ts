@@ -4,8 +4,18 @@ import { buildServer } from './server.ts';
 import { openStore } from './store/open.ts';
 import { prepareWebAssets } from './web/assets.ts';
 
+/** The settings, or exit with the one line that names the setting at fault. */
+function settings() {
+  try {
+    return loadConfig();
+  } catch (error) {
+    process.stderr.write(`drawbridge: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}
+
 /** `npm start`: open (and migrate) the database, then serve until SIGTERM/SIGINT. */
-const config = loadConfig();
+const config = settings();
 const store = await openStore(config);
 const app = await buildServer({ config, store, now: () => new Date() });
 

@@ -22,6 +22,7 @@ import { mcpEndpoint } from './mcp/endpoint.ts';
 import { authorizationRoutes } from './oauth/authorization-routes.ts';
 import { Renderer } from './render/renderer.ts';
 import { webAssetsPlugin } from './web/assets.ts';
+import { createMailer } from './web/mailer.ts';
 import { publicPagePlugin } from './web/public-page.ts';
 import { webAppPlugin } from './web/web-app.ts';
 import { FairShare } from './workers/fair-share.ts';
@@ -90,9 +91,11 @@ export async function buildServer(deps: AppDeps, options: BuildOptions = {}): Pr
     cacheBytes: config.renderCacheBytes,
     log: app.log,
   });
-  app.addHook('onClose', () => Promise.all([scenePool.close(), renderer.close()]));
+  // One mailer for everything the service sends: account links and invitations.
+  const mailer = createMailer(config, app.log, deps.now);
+  app.addHook('onClose', () => Promise.all([scenePool.close(), renderer.close(), mailer.close()]));
   app.decorate('renderer', renderer);
-  const services: ServiceDeps = { ...deps, scenes, renderer };
+  const services: ServiceDeps = { ...deps, scenes, renderer, mailer };
   const pageLimit = pageRequestLimit(deps.config, deps.store.rateLimits);
 
   app.removeAllContentTypeParsers();

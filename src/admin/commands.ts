@@ -4,14 +4,13 @@ import type { StoreDeps } from '../app/deps.ts';
 import { setApiEnabled } from '../app/operations/operations.ts';
 import { revokeAnyToken, tokensOf } from '../app/tokens/manage-tokens.ts';
 import { mintToken, tokenName } from '../app/tokens/mint-token.ts';
-import { createWorkspace, findAnyDiagram, findWorkspace, setDiagramWorkspace, setWorkspaceMember, shareDiagram } from '../app/workspaces/workspaces.ts';
-import { DEFAULT_QUOTA, normaliseEmail } from '../auth/accounts.ts';
+import { createWorkspace, findAnyDiagram, findWorkspace, setDiagramWorkspace, setWorkspaceMember, shareDiagram } from '../app/workspaces/operator-setup.ts';
+import { normaliseEmail } from '../auth/accounts.ts';
+import { type Config, QUOTA_DEFAULTS } from '../config.ts';
 import { parseCapabilityList } from '../auth/capabilities.ts';
 import type { ShareRole, WorkspaceRole } from '../auth/policy.ts';
 import { ApiError } from '../errors.ts';
 import type { Store, UserRecord } from '../store/store.ts';
-
-export { DEFAULT_QUOTA };
 
 /** A failure the operator should read: printed as one line on stderr. */
 export class AdminError extends Error {}
@@ -26,10 +25,17 @@ function emailArgument(raw: string): string {
 }
 
 function quotaValue(raw: string): number {
+  if (raw === 'unlimited') return Infinity;
   const quota = Number(raw);
-  if (!Number.isInteger(quota) || quota < 0) throw new AdminError(`quota must be a non-negative integer, got "${raw}"`);
+  if (!Number.isInteger(quota) || quota < 0) throw new AdminError(`quota must be a non-negative integer or "unlimited", got "${raw}"`);
   return quota;
 }
+
+/** A quota as printed: a number, or "unlimited". */
+const quotaOutput = (quota: number): number | 'unlimited' => (quota === Infinity ? 'unlimited' : quota);
+
+/** The server settings the admin commands follow: the default quota, and what accepted invitations earn. */
+export type AdminSettings = Pick<Config, 'defaultQuota' | 'inviteQuotaBonus' | 'inviteQuotaCap'>;
 
 /** `30d`, `12h`, `90m`, `2w`, `3600s` → milliseconds. */
 export function parseDuration(raw: string): number {
@@ -54,7 +60,7 @@ function roleOf<T extends string>(raw: string, allowed: readonly T[]): T {
  * prints. Throws AdminError (or CommanderError for usage mistakes); a rule of
  * the use case refusing the input is an AdminError with the rule's message.
  */
-export async function runAdminCommand(argv: string[], store: Store, now: () => Date = () => new Date()): Promise<object> {
+export async function runAdminCommand(argv: string[], store: Store, now: () => Date = () => new Date(), settings: AdminSettings = QUOTA_DEFAULTS): Promise<object> {
   const deps: StoreDeps = { store, now };
   let result: object | undefined;
   const program = new Command('drawbridge-admin')
@@ -68,19 +74,22 @@ export async function runAdminCommand(argv: string[], store: Store, now: () => D
     .command('create')
     .requiredOption('--email <email>')
     .option('--unverified', 'leave the email unverified')
-    .option('--quota <n>', 'diagram quota', String(DEFAULT_QUOTA))
-    .action(async (opts: { email: string; unverified?: boolean; quota: string }) => {
+    .option('--quota <n>', 'diagram quota, or "unlimited" (default: DEFAULT_QUOTA)')
+    .action(async (opts: { email: string; unverified?: boolean; quota?: string }) => {
       const email = emailArgument(opts.email);
-      const record = await createAccount(deps, { email, emailVerified: !opts.unverified, quota: quotaValue(opts.quota) });
+      const quota = opts.quota === undefined ? settings.defaultQuota : quotaValue(opts.quota);
+      const record = await createAccount(deps, { email, emailVerified: false, quota });
       if (!record) throw new AdminError(`a user with email ${email} already exists`);
-      result = { id: record.id, email: record.email, emailVerified: record.emailVerified, quota: record.quota };
+      // A verified address accepts the invitations waiting for it, as a verification by mail does.
+      if (!opts.unverified) await markVerified(deps, settings, record.id);
+      result = { id: record.id, email: record.email, emailVerified: !opts.unverified, quota: quotaOutput(record.quota) };
     });
   user
     .command('verify')
     .requiredOption('--email <email>')
     .action(async (opts: { email: string }) => {
       const found = await userByEmail(deps, opts.email);
-      await markVerified(deps, found.id);
+      await markVerified(deps, settings, found.id);
       result = { id: found.id, email: found.email, emailVerified: true };
     });
   user
@@ -91,7 +100,7 @@ export async function runAdminCommand(argv: string[], store: Store, now: () => D
       const found = await userByEmail(deps, opts.email);
       const quota = quotaValue(opts.quota);
       await setQuota(deps, found.id, quota);
-      result = { id: found.id, quota };
+      result = { id: found.id, quota: quotaOutput(quota) };
     });
 
   const token = program.command('token').description('personal access tokens');

@@ -11,14 +11,16 @@ async function main(argv: string[]): Promise<number> {
     return argv.length === 0 ? 2 : 0;
   }
   let store;
+  let config;
   try {
-    store = await openStore(loadConfig());
+    config = loadConfig();
+    store = await openStore(config);
   } catch (error) {
     process.stderr.write(`drawbridge-admin: cannot open the database: ${(error as Error).message}\n`);
     return 1;
   }
   try {
-    const result = await runAdminCommand(argv, store);
+    const result = await runAdminCommand(argv, store, () => new Date(), config);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {
@@ -35,9 +37,9 @@ const HELP = `Usage: drawbridge-admin <command> [options]
 Talks to the database directly (DATA_DIR / DATABASE_URL, as the server).
 Prints one JSON object on success; one line on stderr and a non-zero exit on failure.
 
-  user create --email E [--unverified] [--quota N]
+  user create --email E [--unverified] [--quota N|unlimited]
   user verify --email E
-  user set-quota --email E --quota N
+  user set-quota --email E --quota N|unlimited
   token mint --email E --caps read,write,publish,delete [--expires-in 30d | --expires-at ISO] [--name NAME]
   token revoke --id TOKEN_ID
   token list --email E

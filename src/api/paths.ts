@@ -10,5 +10,6 @@ export function editorUrl(publicUrl: string, diagramId: string): string {
 export const resourcePath = {
   diagram: (id: string) => `${API_PREFIX}/diagrams/${id}`,
   folder: (id: string) => `${API_PREFIX}/folders/${id}`,
+  workspace: (id: string) => `${API_PREFIX}/workspaces/${id}`,
   comment: (diagramId: string, commentId: string) => `${API_PREFIX}/diagrams/${diagramId}/comments/${commentId}`,
 };

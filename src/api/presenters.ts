@@ -1,4 +1,5 @@
 import { type Capability, legacyScope } from '../auth/capabilities.ts';
+import type { DiagramRole } from '../auth/policy.ts';
 import type { CommentRecord, DiagramMeta, DiagramRecord, FolderRecord, PublicLinkRecord, UserRecord } from '../store/store.ts';
 import { editorUrl } from './paths.ts';
 
@@ -33,6 +34,9 @@ export const present = {
     createdAt: d.createdAt,
     editorUrl: editorUrl(publicUrl, d.id),
   }),
+
+  /** A diagram listed among those others own or a workspace holds: with the caller's role and its workspace. */
+  reachableItem: (d: DiagramMeta & { role: DiagramRole }, publicUrl: string) => ({ ...present.listItem(d, publicUrl), role: d.role, workspaceId: d.workspaceId }),
 
   created: (d: DiagramMeta, publicUrl: string) => ({ ...summary(d, publicUrl), elementCount: d.elementCount }),
 

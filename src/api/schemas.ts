@@ -81,8 +81,15 @@ export const ListDiagramsQuery = z.object({
   cursor: z
     .string()
     .optional()
-    .meta({ description: 'Opaque; the nextCursor of the previous page, sent with the same filter, q, folderId and starred (other filters: 400 bad_request)' }),
-  filter: z.enum(['active', 'trash']).optional().meta({ description: '`active` (default) or `trash`' }),
+    .meta({ description: 'Opaque; the nextCursor of the previous page, sent with the same filter, workspace, q, folderId and starred (other filters: 400 bad_request)' }),
+  filter: z
+    .enum(['active', 'trash', 'shared'])
+    .optional()
+    .meta({ description: '`active` (default) or `trash`: your own diagrams; `shared`: active diagrams others own that are shared with you or in a workspace you belong to (extension)' }),
+  workspace: z
+    .guid({ error: 'must be a workspace id (UUID)' })
+    .optional()
+    .meta({ description: "Only this workspace's active diagrams, yours included (members only, else 404 not_found) (extension)" }),
   q: z
     .string()
     .max(200)
@@ -114,6 +121,8 @@ export const DiagramListItem = z.object({
   updatedAt: Timestamp,
   createdAt: Timestamp,
   editorUrl: EditorUrl,
+  role: z.enum(['owner', 'editor', 'viewer']).optional().meta({ description: 'Listing others\' diagrams (`filter=shared`, `workspace`) only: your role on it' }),
+  workspaceId: Id.nullable().optional().meta({ description: 'Listing others\' diagrams (`filter=shared`, `workspace`) only: the workspace it is in, or null' }),
 });
 
 export const DiagramPage = z.object({ items: z.array(DiagramListItem), nextCursor: z.string().nullable() });

@@ -3,10 +3,11 @@
  * (src/auth/policy.ts). A diagram or folder outside the caller's access
  * answers exactly like one that does not exist (not_found), except a folder
  * named as a destination, which is folder_forbidden: the caller named it.
+ * A workspace beyond the caller's role is not_found too, like a diagram.
  */
-import { type DiagramAction, mayPerform, mayUseFolder } from '../auth/policy.ts';
+import { type DiagramAction, mayInWorkspace, mayPerform, mayUseFolder, type WorkspaceAction, type WorkspaceRole } from '../auth/policy.ts';
 import { ApiError, notFound } from '../errors.ts';
-import type { DiagramMeta, DiagramRecord, FolderRecord } from '../store/store.ts';
+import type { DiagramMeta, DiagramRecord, FolderRecord, WorkspaceRecord } from '../store/store.ts';
 import type { AppDeps, Caller } from './deps.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -49,4 +50,17 @@ export async function destinationFolderFor(deps: AppDeps, caller: Caller, folder
     throw new ApiError('folder_forbidden', `folder ${folderId} does not exist or is not yours`);
   }
   return folder;
+}
+
+/** A workspace and the caller's role in it, if the caller's role allows `action`; otherwise not_found. */
+export async function workspaceFor(
+  deps: AppDeps,
+  caller: Caller,
+  workspaceId: string,
+  action: WorkspaceAction,
+): Promise<{ workspace: WorkspaceRecord; role: WorkspaceRole }> {
+  const workspace = isUuid(workspaceId) ? await deps.store.sharing.findWorkspace(workspaceId) : null;
+  const role = workspace ? await deps.store.sharing.memberRole(workspace.id, caller.user.id) : null;
+  if (!workspace || !mayInWorkspace(role, action)) throw notFound();
+  return { workspace, role: role as WorkspaceRole };
 }

@@ -2,6 +2,7 @@ import type { Config } from '../config.ts';
 import type { Renderer } from '../render/renderer.ts';
 import type { Store, UserRecord, Via } from '../store/store.ts';
 import type { SceneJob, SceneOutput } from '../workers/scene-worker.ts';
+import type { Mailer } from './mail.ts';
 
 /** What every use case may use: the settings, the store and the clock (tests pass their own). */
 export interface AppDeps {
@@ -19,10 +20,11 @@ export interface SceneWorkers {
   run(job: SceneJob, caller?: string): Promise<SceneOutput>;
 }
 
-/** The use cases' dependencies plus the services the composition root starts: scene workers and the renderer. */
+/** The use cases' dependencies plus the services the composition root starts: scene workers, the renderer and the mail. */
 export interface ServiceDeps extends AppDeps {
   scenes: SceneWorkers;
   renderer: Renderer;
+  mailer: Mailer;
 }
 
 /**

@@ -1,7 +1,8 @@
 /** Rules every way of making an account shares (the admin CLI, web sign-up). */
+import { QUOTA_DEFAULTS } from '../config.ts';
 
-/** Diagrams a new account may keep: free accounts start with 3. */
-export const DEFAULT_QUOTA = 3;
+/** Diagrams a new account may keep when DEFAULT_QUOTA is not set: free accounts start with 3. */
+export const DEFAULT_QUOTA = QUOTA_DEFAULTS.defaultQuota;
 
 /** No whitespace or control characters (a NUL is not storable on PostgreSQL), one @, a dot in the domain. */
 const EMAIL = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;

@@ -12,7 +12,7 @@ export type ShareRole = 'viewer' | 'editor';
 export type WorkspaceRole = 'viewer' | 'editor' | 'admin';
 export type DiagramRole = 'owner' | 'editor' | 'viewer';
 
-/** `read` views, `write` changes content or metadata, `own` deletes, restores and publishes. */
+/** `read` views, `write` changes content or metadata, `own` deletes, restores, publishes, manages shares and moves between workspaces. */
 export type DiagramAction = 'read' | 'write' | 'own';
 
 export interface AccessFacts {
@@ -44,4 +44,19 @@ export function mayPerform(facts: AccessFacts, userId: string, action: DiagramAc
 /** Folders are personal: the owner may do anything with one, nobody else anything at all. */
 export function mayUseFolder(folder: { ownerId: string }, userId: string): boolean {
   return folder.ownerId === userId;
+}
+
+/**
+ * What a member may do with a workspace: any member `view`s it (its diagrams,
+ * its members) and may leave; an editor or admin may `file` their own diagrams
+ * into it; only an admin may `manage` it (rename, invite, change roles,
+ * remove members). Outsiders may do nothing with it.
+ */
+export type WorkspaceAction = 'view' | 'file' | 'manage';
+
+const WORKSPACE_RANK: Record<WorkspaceRole, number> = { viewer: 1, editor: 2, admin: 3 };
+const WORKSPACE_REQUIRED: Record<WorkspaceAction, WorkspaceRole> = { view: 'viewer', file: 'editor', manage: 'admin' };
+
+export function mayInWorkspace(role: WorkspaceRole | null, action: WorkspaceAction): boolean {
+  return role !== null && WORKSPACE_RANK[role] >= WORKSPACE_RANK[WORKSPACE_REQUIRED[action]];
 }

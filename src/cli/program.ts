@@ -8,6 +8,7 @@ import { openInBrowser } from './browser.ts';
 import { COMPLETION_SHELLS, type CompletionShell, completionScript } from './completion.ts';
 import { FolderReferenceError, folderPaths, isFolderId, resolveFolderReference, ROOT_WORDS } from './folders.ts';
 import { diffLines, HISTORY_HEADERS, historyRow } from './history.ts';
+import { addSharingCommands } from './sharing.ts';
 
 /** Exit codes (docs/cli.md): 0 ok, 1 API error, 2 usage, 3 auth. */
 export const EXIT = { ok: 0, api: 1, usage: 2, auth: 3 } as const;
@@ -318,6 +319,8 @@ In scripts and CI, skip the login: set SERVICE_TOKEN (and SERVICE_API_URL) in th
     .option('--no-starred', 'only diagrams not starred')
     .option('--all', 'follow cursors and list every diagram')
     .addOption(new Option('--filter <filter>', 'active diagrams or the trash').choices(['active', 'trash']))
+    .option('--shared', 'diagrams others own that are shared with you or in your workspaces, with your role')
+    .option('--workspace <id>', "a workspace's diagrams (its id, from `workspaces list`), with your role")
     .option('--limit <n>', 'page size (1..100)', parseLimit)
     .addHelpText(
       'after',
@@ -327,12 +330,20 @@ In scripts and CI, skip the login: set SERVICE_TOKEN (and SERVICE_API_URL) in th
         'drawbridge diagrams list --folder none          # the top level only',
         'drawbridge diagrams list --all --json | jq -r \'.items[].title\'',
         'drawbridge diagrams list --filter trash',
+        'drawbridge diagrams list --shared',
       ),
     )
-    .action(async (opts: { json?: boolean; search?: string; folder?: string; starred?: boolean; all?: boolean; filter?: 'active' | 'trash'; limit?: number }) => {
+    .action(async (opts: { json?: boolean; search?: string; folder?: string; starred?: boolean; all?: boolean; filter?: 'active' | 'trash'; shared?: boolean; workspace?: string; limit?: number }) => {
+      const others = Boolean(opts.shared) || opts.workspace !== undefined;
+      if (others && (opts.search !== undefined || opts.folder !== undefined || opts.starred !== undefined || opts.filter !== undefined)) {
+        throw new CliFailure(EXIT.usage, '--search, --folder, --starred and --filter narrow your own diagrams only; leave them out with --shared or --workspace');
+      }
+      if (opts.shared && opts.workspace !== undefined) throw new CliFailure(EXIT.usage, 'give --shared or --workspace, not both');
       const c = client();
       const folderId = opts.folder === undefined ? undefined : ((await folderIdOf(c, opts.folder, { allowRoot: true })) ?? 'none');
       const filters = {
+        ...(opts.shared ? { filter: 'shared' as const } : {}),
+        ...(opts.workspace !== undefined ? { workspace: opts.workspace } : {}),
         ...(opts.filter ? { filter: opts.filter } : {}),
         ...(opts.search !== undefined ? { q: opts.search } : {}),
         ...(folderId !== undefined ? { folderId } : {}),
@@ -352,7 +363,12 @@ In scripts and CI, skip the login: set SERVICE_TOKEN (and SERVICE_API_URL) in th
       }
       if (opts.json) return json({ items, nextCursor });
       const narrowed = opts.search !== undefined || opts.folder !== undefined || opts.starred !== undefined;
-      if (items.length === 0) return out(dim(narrowed ? 'No diagrams match.' : opts.filter === 'trash' ? 'The trash is empty.' : 'No diagrams.'));
+      if (items.length === 0) return out(dim(narrowed ? 'No diagrams match.' : opts.filter === 'trash' ? 'The trash is empty.' : opts.shared ? 'Nothing is shared with you.' : 'No diagrams.'));
+      if (others) {
+        table(['ID', 'UPDATED', 'ROLE', 'TITLE'], items.map((d) => [d.id, d.updatedAt.replace('T', ' ').slice(0, 16), d.role ?? '-', d.title]));
+        if (nextCursor) out(dim('More diagrams exist; use --all to list every one.'));
+        return;
+      }
       const paths = items.some((d) => d.folderId) ? folderPaths((await c.listFolders()).items) : new Map<string, string>();
       table(
         ['ID', 'UPDATED', 'FOLDER', 'TITLE'],
@@ -728,6 +744,20 @@ by restoring the revision before it. The title and folder stay as they are.
       }
       if (restored.unresolvedComments > 0) out(`Opened again ${restored.unresolvedComments} comment${restored.unresolvedComments === 1 ? '' : 's'} on elements that came back.`);
     });
+
+  addSharingCommands(program, diagrams, {
+    client,
+    out,
+    json,
+    table,
+    dim,
+    bold,
+    jsonOpt,
+    usage: (message) => {
+      throw new CliFailure(EXIT.usage, message);
+    },
+    examples,
+  });
 
   // completion
   program

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type * as H from '../api/history-schemas.ts';
 import type * as S from '../api/schemas.ts';
+import type * as Sh from '../api/sharing-schemas.ts';
 
 /** An API failure as the server stated it: status, machine code, message, request id. */
 export class DrawbridgeApiError extends Error {
@@ -34,7 +35,10 @@ type Query = Record<string, string | number | undefined>;
 
 /** What the diagram list can be narrowed to; `folderId` is a folder id or `none` for the top level. */
 export interface DiagramFilters {
-  filter?: 'active' | 'trash';
+  /** `shared`: diagrams others own that are shared with you or in your workspaces. */
+  filter?: 'active' | 'trash' | 'shared';
+  /** Only this workspace's diagrams. */
+  workspace?: string;
   /** Case-insensitive substring of the title. */
   q?: string;
   folderId?: string;
@@ -244,6 +248,70 @@ export class DrawbridgeClient {
   /** Writes revision `rev`'s scene as a new revision; with `expectedUpdatedAt`, refused (409 stale_read) if the diagram changed since. */
   restoreRevision(id: string, rev: string, body: H.RestoreRevisionBody = {}): Promise<Out<typeof H.RestoredRevision>> {
     return this.send('POST', `/diagrams/${encodeURIComponent(id)}/revisions/${encodeURIComponent(rev)}/restore`, { body });
+  }
+
+  listShares(id: string): Promise<Out<typeof Sh.DiagramSharing>> {
+    return this.send('GET', `/diagrams/${encodeURIComponent(id)}/shares`);
+  }
+
+  /** Shares with a verified account at once, or invites the address by mail. */
+  shareDiagram(id: string, body: Sh.ShareBody): Promise<Out<typeof Sh.ShareResult>> {
+    return this.send('POST', `/diagrams/${encodeURIComponent(id)}/shares`, { body });
+  }
+
+  changeShare(id: string, userId: string, body: Sh.ShareRoleBody): Promise<Out<typeof Sh.Share>> {
+    return this.send('PATCH', `/diagrams/${encodeURIComponent(id)}/shares/${encodeURIComponent(userId)}`, { body });
+  }
+
+  removeShare(id: string, userId: string): Promise<void> {
+    return this.send('DELETE', `/diagrams/${encodeURIComponent(id)}/shares/${encodeURIComponent(userId)}`);
+  }
+
+  cancelDiagramInvitation(id: string, invitationId: string): Promise<void> {
+    return this.send('DELETE', `/diagrams/${encodeURIComponent(id)}/invitations/${encodeURIComponent(invitationId)}`);
+  }
+
+  /** Moves a diagram into a workspace, or out of its workspace with null. */
+  moveDiagramToWorkspace(id: string, body: Sh.MoveToWorkspaceBody): Promise<Out<typeof Sh.DiagramPlacement>> {
+    return this.send('PUT', `/diagrams/${encodeURIComponent(id)}/workspace`, { body });
+  }
+
+  listWorkspaces(): Promise<Out<typeof Sh.WorkspaceList>> {
+    return this.send('GET', '/workspaces');
+  }
+
+  createWorkspace(body: Sh.WorkspaceBody): Promise<Out<typeof Sh.Workspace>> {
+    return this.send('POST', '/workspaces', { body });
+  }
+
+  getWorkspace(id: string): Promise<Out<typeof Sh.Workspace>> {
+    return this.send('GET', `/workspaces/${encodeURIComponent(id)}`);
+  }
+
+  renameWorkspace(id: string, body: Sh.WorkspaceBody): Promise<Out<typeof Sh.Workspace>> {
+    return this.send('PATCH', `/workspaces/${encodeURIComponent(id)}`, { body });
+  }
+
+  listMembers(id: string): Promise<Out<typeof Sh.MemberList>> {
+    return this.send('GET', `/workspaces/${encodeURIComponent(id)}/members`);
+  }
+
+  /** Adds a verified account as a member at once, or invites the address by mail. */
+  inviteMember(id: string, body: Sh.MemberBody): Promise<Out<typeof Sh.MemberResult>> {
+    return this.send('POST', `/workspaces/${encodeURIComponent(id)}/members`, { body });
+  }
+
+  changeMemberRole(id: string, userId: string, body: Sh.MemberRoleBody): Promise<Out<typeof Sh.Member>> {
+    return this.send('PATCH', `/workspaces/${encodeURIComponent(id)}/members/${encodeURIComponent(userId)}`, { body });
+  }
+
+  /** Removes a member; `me` leaves the workspace. */
+  removeMember(id: string, userId: string): Promise<void> {
+    return this.send('DELETE', `/workspaces/${encodeURIComponent(id)}/members/${encodeURIComponent(userId)}`);
+  }
+
+  cancelWorkspaceInvitation(id: string, invitationId: string): Promise<void> {
+    return this.send('DELETE', `/workspaces/${encodeURIComponent(id)}/invitations/${encodeURIComponent(invitationId)}`);
   }
 
   listFolders(): Promise<Out<typeof S.FolderList>> {

@@ -3,6 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { MCP_TOOL_HEADER, type RevisionItem } from '../api/history-schemas.ts';
 import * as S from '../api/schemas.ts';
+import * as Sh from '../api/sharing-schemas.ts';
 import { DrawbridgeApiError, type DrawbridgeClient, type ValidateContentBody } from '../client/client.ts';
 import { DiagramSpec, EditFragment, PatchOps, Scene } from './content-schemas.ts';
 import { type ContentBlock, describeFailure, failure, type FailureContext, type ToolResult } from './failures.ts';
@@ -39,6 +40,8 @@ function describeRenderFailure(error: unknown): string {
 /** An example diagram id, in the examples of the descriptions. */
 const EXAMPLE_ID = '5f0c6f1e-8a4b-4c1d-9e2f-3a7b6c5d4e10';
 const EXAMPLE_FOLDER = '9b2d7e4a-1c3f-4a5b-8d6e-0f1a2b3c4d50';
+const EXAMPLE_WORKSPACE = '3e8f1a2b-7c4d-4e5f-9a6b-1c2d3e4f5a60';
+const EXAMPLE_USER = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c70';
 
 const diagramId = z.string().describe('Diagram id (UUID), as returned by list_diagrams or generate_diagram');
 const title = z.string().optional().describe('Diagram title');
@@ -250,11 +253,12 @@ export function createMcpServer(client: DrawbridgeClient | null, options: McpSer
     'list_diagrams',
     {
       description:
-        'List your diagrams, newest first, one page at a time: id, title, folderId, starred, timestamps and editorUrl of each. Narrow with q (text in the title), folderId (a folder id from list_folders, or "none" for diagrams in no folder) and starred. Pass nextCursor back as cursor, with the same filters, for the next page; filter "trash" lists trashed diagrams.',
+        'List your diagrams, newest first, one page at a time: id, title, folderId, starred, timestamps and editorUrl of each. Narrow with q (text in the title), folderId (a folder id from list_folders, or "none" for diagrams in no folder) and starred. Pass nextCursor back as cursor, with the same filters, for the next page; filter "trash" lists trashed diagrams. filter "shared" lists instead the diagrams others own that are shared with you or in a workspace you belong to, and workspace (an id from list_workspaces) the diagrams of that workspace; their items also carry role (yours: owner, editor or viewer) and workspaceId, and q, folderId and starred do not apply to them.',
       fields: {
         limit: z.number().int().min(1).max(100).optional().describe('Page size, default 50'),
         cursor: S.ListDiagramsQuery.shape.cursor,
         filter: S.ListDiagramsQuery.shape.filter,
+        workspace: S.ListDiagramsQuery.shape.workspace,
         q: S.ListDiagramsQuery.shape.q,
         folderId: S.ListDiagramsQuery.shape.folderId,
         starred: z.boolean().optional().describe('true: only starred diagrams; false: only the others'),
@@ -264,8 +268,8 @@ export function createMcpServer(client: DrawbridgeClient | null, options: McpSer
       annotations: read,
     },
     async (a, c) => {
-      const { limit, cursor, filter, q, folderId, starred } = a;
-      const page = await c.listDiagrams({ ...(limit !== undefined ? { limit } : {}), ...(cursor ? { cursor } : {}), ...(filter ? { filter } : {}), ...(q !== undefined ? { q } : {}), ...(folderId !== undefined ? { folderId } : {}), ...(starred !== undefined ? { starred } : {}) });
+      const { limit, cursor, filter, workspace, q, folderId, starred } = a;
+      const page = await c.listDiagrams({ ...(limit !== undefined ? { limit } : {}), ...(cursor ? { cursor } : {}), ...(filter ? { filter } : {}), ...(workspace ? { workspace } : {}), ...(q !== undefined ? { q } : {}), ...(folderId !== undefined ? { folderId } : {}), ...(starred !== undefined ? { starred } : {}) });
       return { ...page, items: page.items.map(link) };
     },
   );
@@ -438,6 +442,82 @@ export function createMcpServer(client: DrawbridgeClient | null, options: McpSer
     'add_comment',
     { description: 'Add a comment to a diagram, optionally anchored to an element id.', fields: { id: diagramId, ...S.CommentBody.shape }, example: { id: EXAMPLE_ID, elementId: 'db', body: 'Is this the primary or a replica?' }, about: onDiagram },
     ({ id, ...body }, c) => c.addComment(id, body as S.CommentBody),
+  );
+  const workspaceId = z.guid().describe('Workspace id (UUID), from list_workspaces');
+  const userId = z.guid().describe('The person\'s user id, from list_shares or list_workspace_members');
+  tool(
+    'list_shares',
+    {
+      description: 'Who one of your diagrams is shared with: the people (userId, email, role viewer or editor) and the addresses invited by mail that have not signed up yet. Only the owner may see this; for anyone else the diagram is not found.',
+      fields: { id: diagramId },
+      example: { id: EXAMPLE_ID },
+      annotations: read,
+      about: onDiagram,
+    },
+    (a, c) => c.listShares(a.id),
+  );
+  tool(
+    'share_diagram',
+    {
+      description:
+        'Share one of your diagrams with a person by email, as viewer (reads) or editor (reads and changes the content); sharing again changes the role. Only the owner may, with a token that has the publish capability. If the address has a verified account it gets access at once (answer: share); otherwise an invitation is mailed to the address and it gets access when that person signs up and verifies it (answer: invitation, with when it expires). Do not share with an address the user did not ask for: the person there is emailed.',
+      fields: { id: diagramId, email: Sh.ShareBody.shape.email, role: Sh.ShareRole },
+      example: { id: EXAMPLE_ID, email: 'ana@example.com', role: 'editor' },
+      about: onDiagram,
+    },
+    ({ id, email, role }, c) => c.shareDiagram(id, { email, role }),
+  );
+  tool(
+    'unshare_diagram',
+    {
+      description: 'Stop sharing one of your diagrams with a person (their userId from list_shares); they may still reach it through a workspace. Owner only, publish capability.',
+      fields: { id: diagramId, userId },
+      example: { id: EXAMPLE_ID, userId: EXAMPLE_USER },
+      output: linked({ unshared: z.boolean() }),
+      annotations: { destructiveHint: true, idempotentHint: true },
+      about: onDiagram,
+    },
+    async (a, c) => {
+      await c.removeShare(a.id, a.userId);
+      return link({ id: a.id, unshared: true });
+    },
+  );
+  tool(
+    'list_workspaces',
+    { description: 'The workspaces you belong to: id, name, your role (viewer, editor or admin), memberCount. List a workspace\'s diagrams with list_diagrams and workspace.', fields: {}, example: {}, annotations: read },
+    (_a, c) => c.listWorkspaces(),
+  );
+  tool(
+    'create_workspace',
+    { description: 'Create a workspace; you become its first admin. Then invite people with invite_to_workspace and move diagrams in with move_to_workspace.', fields: { name: Sh.WorkspaceBody.shape.name.describe('Workspace name') }, example: { name: 'Platform team' } },
+    (a, c) => c.createWorkspace({ name: a.name }),
+  );
+  tool(
+    'list_workspace_members',
+    { description: 'The members of a workspace you belong to (userId, email, role) and the addresses invited that have not joined yet.', fields: { workspaceId }, example: { workspaceId: EXAMPLE_WORKSPACE }, annotations: read },
+    (a, c) => c.listMembers(a.workspaceId),
+  );
+  tool(
+    'invite_to_workspace',
+    {
+      description:
+        'Add a person to a workspace you administer, by email, as viewer (reads its diagrams), editor (also edits them and may move their own in) or admin (also manages the workspace). A verified account joins at once (answer: member); any other address is mailed an invitation and joins when it signs up and verifies (answer: invitation). Do not invite an address the user did not ask for.',
+      fields: { workspaceId, email: Sh.MemberBody.shape.email, role: Sh.WorkspaceRole },
+      example: { workspaceId: EXAMPLE_WORKSPACE, email: 'ana@example.com', role: 'editor' },
+    },
+    ({ workspaceId: id, email, role }, c) => c.inviteMember(id, { email, role }),
+  );
+  tool(
+    'move_to_workspace',
+    {
+      description:
+        'Move one of your diagrams into a workspace where you are an editor or admin (its members then reach it, their workspace role the ceiling), or out of its workspace with workspaceId null. Only the owner may, with a token that has the publish capability.',
+      fields: { id: diagramId, workspaceId: Sh.MoveToWorkspaceBody.shape.workspaceId },
+      example: { id: EXAMPLE_ID, workspaceId: EXAMPLE_WORKSPACE },
+      output: linked({ workspaceId: z.string().nullable() }),
+      about: onDiagram,
+    },
+    async (a, c) => link(await c.moveDiagramToWorkspace(a.id, { workspaceId: a.workspaceId })),
   );
 
   registerPrompts(server);

@@ -2,6 +2,7 @@ export interface UserRecord {
   id: string;
   email: string;
   emailVerified: boolean;
+  /** Active diagrams the account may keep; Infinity: no limit. */
   quota: number;
   createdAt: string;
 }

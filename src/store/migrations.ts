@@ -216,6 +216,34 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
       await db.schema.createIndex('revisions_user').on('revisions').column('user_id').execute();
     },
   },
+  '0008_sharing': {
+    // Sharing by the people themselves: when each share and membership began, invitations of addresses
+    // without an account yet, and how much quota each account has earned by invitations accepted.
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('diagram_shares').addColumn('created_at', 'text', (c) => c.notNull().defaultTo('')).execute();
+      await sql`update diagram_shares set created_at = (select d.created_at from diagrams d where d.id = diagram_shares.diagram_id)`.execute(db);
+      await db.schema.createIndex('diagram_shares_user').on('diagram_shares').column('user_id').execute();
+      await db.schema.alterTable('workspace_members').addColumn('joined_at', 'text', (c) => c.notNull().defaultTo('')).execute();
+      await sql`update workspace_members set joined_at = (select w.created_at from workspaces w where w.id = workspace_members.workspace_id)`.execute(db);
+      await db.schema.createIndex('workspace_members_user').on('workspace_members').column('user_id').execute();
+      await db.schema.createIndex('diagrams_workspace').on('diagrams').columns(['workspace_id', 'created_at', 'id']).execute();
+      await db.schema.alterTable('users').addColumn('quota_earned', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .createTable('invitations')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('target_id', 'text', (c) => c.notNull())
+        .addColumn('role', 'text', (c) => c.notNull())
+        .addColumn('inviter_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('accepted_at', 'text')
+        .execute();
+      await db.schema.createIndex('invitations_target').on('invitations').columns(['kind', 'target_id', 'email']).unique().execute();
+      await db.schema.createIndex('invitations_email').on('invitations').column('email').execute();
+    },
+  },
   };
 }
 

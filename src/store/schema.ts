@@ -5,6 +5,8 @@
  * Scene elements are stored as JSON text, byte for byte as serialised, not as
  * jsonb, which would reorder keys.
  */
+import type { Generated } from 'kysely';
+
 export interface UsersTable {
   id: string;
   email: string;
@@ -13,6 +15,8 @@ export interface UsersTable {
   created_at: string;
   /** scrypt hash (src/auth/passwords.ts); null for accounts without a password (made by the admin CLI). */
   password_hash: string | null;
+  /** Diagrams of quota earned by invitations accepted so far (already part of `quota`), held to the cap. */
+  quota_earned: Generated<number>;
 }
 
 /** Web sessions: only a SHA-256 of the cookie value is stored. */
@@ -58,6 +62,7 @@ export interface WorkspaceMembersTable {
   workspace_id: string;
   user_id: string;
   role: string;
+  joined_at: string;
 }
 
 export interface FoldersTable {
@@ -90,6 +95,24 @@ export interface DiagramSharesTable {
   diagram_id: string;
   user_id: string;
   role: string;
+  created_at: string;
+}
+
+/**
+ * Invitations of an address to a diagram (`kind` diagram, a share role) or a
+ * workspace (`kind` workspace, a workspace role); one per address and target.
+ * Accepted when the address is verified, at most once.
+ */
+export interface InvitationsTable {
+  id: string;
+  email: string;
+  kind: string;
+  target_id: string;
+  role: string;
+  inviter_id: string;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
 }
 
 export interface PublicLinksTable {
@@ -169,6 +192,7 @@ export interface Database {
   folders: FoldersTable;
   diagrams: DiagramsTable;
   diagram_shares: DiagramSharesTable;
+  invitations: InvitationsTable;
   public_links: PublicLinksTable;
   settings: SettingsTable;
   comments: CommentsTable;

@@ -43,7 +43,19 @@ export type { OperationsStore } from './operations.ts';
 export type { PublicLinkRecord, PublicLinkStore } from './public-links.ts';
 export type { RateLimitBudget, RateLimitStore } from './rate-limits.ts';
 export type { EmailTokenPurpose, EmailTokenRecord, EmailTokenStore, SessionRecord, SessionStore } from './sessions.ts';
-export type { SharingStore, WorkspaceRecord } from './sharing.ts';
+export type {
+  InvitationRecord,
+  InvitationReward,
+  InvitationTarget,
+  MemberChange,
+  MemberRecord,
+  MemberWorkspace,
+  ReachableDiagram,
+  ReachableScope,
+  ShareRecord,
+  SharingStore,
+  WorkspaceRecord,
+} from './sharing.ts';
 export type { Credential, TokenRecord, TokenStore } from './tokens.ts';
 export type { ContentChange, LiveBus, LiveNotice } from './live-bus.ts';
 

@@ -93,6 +93,8 @@ const BUILD_OPTIONS = {
   entryPoints: [
     { in: 'src/web/client/editor.tsx', out: 'editor' },
     { in: 'src/web/client/editor.css', out: 'editor' },
+    { in: 'src/web/client/dashboard.tsx', out: 'dashboard' },
+    { in: 'src/web/client/dashboard.css', out: 'dashboard' },
   ],
   bundle: true,
   // ES modules with code splitting: the editor loads its locales, Mermaid
@@ -171,6 +173,11 @@ export function assetUrl(name: string): string {
  */
 export function editorAssetTags(): string {
   return `<link rel="stylesheet" href="${assetUrl('editor.css')}">\n<script type="module" src="${assetUrl('editor.js')}"></script>`;
+}
+
+/** The tags that load the dashboard pages' script (dialogs, the new-diagram preview and icon picker): React without the editor. */
+export function dashboardAssetTags(): string {
+  return `<link rel="stylesheet" href="${assetUrl('dashboard.css')}">\n<script type="module" src="${assetUrl('dashboard.js')}"></script>`;
 }
 
 /** node_modules/.cache/drawbridge-web, or the temp directory when node_modules is read-only. */

@@ -40,15 +40,33 @@ export function unverifiedBanner(session: WebSession | null): string {
 </div>`;
 }
 
+/**
+ * The top bar: the way home, and an account menu (a <details>, so it works
+ * without script) holding the email, the token settings and Sign out. On a
+ * narrow screen the menu shows only the account's initial, so nothing is cut
+ * off and Sign out stays reachable.
+ */
 function navigation(session: WebSession): string {
+  const email = escapeHtml(session.user.email);
   return `<nav class="top">
 <a class="brand" href="/app">Drawbridge</a>
 <a href="/app">Diagrams</a>
-<a href="/app/settings/tokens">API tokens</a>
+<a class="wide-only" href="/app/settings/tokens">API tokens</a>
 <span class="spacer"></span>
-<span class="muted">${escapeHtml(session.user.email)}</span>
-<form method="post" action="/logout">${csrfField(session)}<button type="submit" class="link">Sign out</button></form>
+<details class="account-menu">
+<summary aria-label="Account: ${email}"><span class="avatar" aria-hidden="true">${escapeHtml(initialOf(session.user.email))}</span><span class="account-email">${email}</span></summary>
+<div class="menu" role="menu">
+<p class="menu-email muted">Signed in as<br><strong>${email}</strong></p>
+<a href="/app/settings/tokens" role="menuitem">API tokens</a>
+<form method="post" action="/logout">${csrfField(session)}<button type="submit" class="link" role="menuitem">Sign out</button></form>
+</div>
+</details>
 </nav>`;
+}
+
+/** The first letter of an address, for the account menu's round badge. */
+function initialOf(email: string): string {
+  return (Array.from(email)[0] ?? '?').toUpperCase();
 }
 
 export function appPage(title: string, body: string, options: AppPageOptions = {}): string {
@@ -70,6 +88,21 @@ nav.top a { color: var(--ink); text-decoration: none; }
 nav.top a.brand { font-weight: 700; color: var(--accent); }
 nav.top .spacer { flex: 1; }
 nav.top form { margin: 0; }
+details.account-menu { position: relative; }
+details.account-menu summary { list-style: none; display: flex; align-items: center; gap: .5rem; cursor: pointer; padding: .2rem .4rem; border-radius: 999px; max-width: 22rem; }
+details.account-menu summary::-webkit-details-marker { display: none; }
+details.account-menu summary:hover, details.account-menu[open] summary { background: #f0f0f5; }
+details.account-menu summary:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+.avatar { flex: none; display: inline-grid; place-items: center; width: 1.9rem; height: 1.9rem; border-radius: 50%; background: var(--accent); color: #fff; font-weight: 600; font-size: .9rem; }
+.account-email { color: var(--muted); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+details.account-menu .menu { position: absolute; right: 0; top: calc(100% + .4rem); z-index: 20; min-width: 14rem; max-width: calc(100vw - 1.5rem); background: #fff; border: 1px solid var(--line); border-radius: 10px; box-shadow: 0 8px 24px rgba(0,0,0,.12); padding: .5rem; display: grid; }
+details.account-menu .menu > a, details.account-menu .menu button { display: block; width: 100%; text-align: left; padding: .5rem .6rem; border-radius: 6px; color: var(--ink); font-size: .95rem; }
+details.account-menu .menu > a:hover, details.account-menu .menu button:hover { background: #f0f0f5; }
+.menu-email { margin: .25rem .6rem .5rem; font-size: .85rem; overflow-wrap: anywhere; }
+@media (max-width: 640px) {
+  nav.top { gap: .9rem; padding: .6rem .9rem; }
+  nav.top .wide-only, .account-email { display: none; }
+}
 h1 { font-size: 1.5rem; margin: 0 0 1rem; }
 h2 { font-size: 1.15rem; margin: 2rem 0 .75rem; }
 .muted { color: var(--muted); }

@@ -11,26 +11,10 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
+import type { MailMessage, Mailer } from '../app/mail.ts';
 import type { Config } from '../config.ts';
 
-export interface MailMessage {
-  to: string;
-  subject: string;
-  /** Plain text; lines end in \n. */
-  text: string;
-}
-
-export interface Mailer {
-  /** Delivers the message, or throws. */
-  send(message: MailMessage): Promise<void>;
-  /**
-   * Hands the message over without waiting for it (so that a response does not
-   * take longer when mail is sent than when it is not); failures are logged.
-   */
-  sendInBackground(message: MailMessage): void;
-  /** Waits for messages still being handed over, then releases the transport. */
-  close(): Promise<void>;
-}
+export type { MailMessage, Mailer };
 
 type MailSettings = Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>;
 

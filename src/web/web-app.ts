@@ -16,7 +16,11 @@ import { ApiError } from '../errors.ts';
 import { escapeHtml } from './html.ts';
 import { APP_PAGE_HEADERS, appPage } from './layout.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
+import { newDiagramRoutes } from './dashboard/new-diagram-routes.ts';
+import { workspaceRoutes } from './dashboard/workspace-routes.ts';
+import { helpRoutes } from './help-page.ts';
 import { editorRoutes } from './editor/editor-routes.ts';
+import { sharingRoutes } from './editor/sharing-routes.ts';
 import { SignInRequired, sessionPlugin } from './session.ts';
 import { accountsPlugin } from './accounts/plugin.ts';
 import { consentRoutes } from './oauth-consent.ts';
@@ -78,7 +82,11 @@ export const webAppPlugin: FastifyPluginAsync<WebDeps> = async (app, { deps, pag
 
   // The parts of the app, after the error handler so they all use it.
   await app.register(editorRoutes, { deps });
+  await app.register(sharingRoutes, { deps });
   await app.register(dashboardRoutes, { deps });
+  await app.register(workspaceRoutes, { deps });
+  await app.register(newDiagramRoutes, { deps });
+  await app.register(helpRoutes);
   await app.register(accountsPlugin, { deps, pageLimit });
   await app.register(tokensPlugin, { deps });
   await app.register(consentRoutes, { deps, authorizationServer });

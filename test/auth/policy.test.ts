@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type AccessFacts, mayPerform, roleOn } from '../../src/auth/policy.ts';
+import { type AccessFacts, mayInWorkspace, mayPerform, roleOn } from '../../src/auth/policy.ts';
 
 const facts = (f: Partial<AccessFacts>): AccessFacts => ({ ownerId: 'owner', shareRole: null, workspaceRole: null, ...f });
 
@@ -26,5 +26,17 @@ test('shares and workspace roles give read or write, never ownership', () => {
     assert.equal(mayPerform(facts(f), 'me', 'read'), true);
     assert.equal(mayPerform(facts(f), 'me', 'write'), expected === 'editor');
     assert.equal(mayPerform(facts(f), 'me', 'own'), false);
+  }
+});
+
+test('in a workspace, any member views, editors and admins file their diagrams in, only admins manage; outsiders nothing', () => {
+  const table = [
+    [null, { view: false, file: false, manage: false }],
+    ['viewer', { view: true, file: false, manage: false }],
+    ['editor', { view: true, file: true, manage: false }],
+    ['admin', { view: true, file: true, manage: true }],
+  ] as const;
+  for (const [role, allowed] of table) {
+    for (const action of ['view', 'file', 'manage'] as const) assert.equal(mayInWorkspace(role, action), allowed[action], `${role} ${action}`);
   }
 });

@@ -147,7 +147,7 @@ async function buildHarness(options: HarnessOptions): Promise<Harness> {
     app,
     store,
     config,
-    admin: (...argv) => runAdminCommand(argv, store),
+    admin: (...argv) => runAdminCommand(argv, store, () => new Date(), config),
     async user(opts = {}) {
       const email = opts.email ?? uniqueEmail();
       const created = await runAdminCommand(

@@ -117,6 +117,14 @@ const WRONG: Record<string, Record<string, unknown>> = {
   list_revisions: { id: 'x', limit: 0 },
   diff_revisions: { id: 'x' },
   restore_revision: { rev: 'r1' },
+  list_shares: {},
+  share_diagram: { id: 'x', email: 'ana@example.com', role: 'owner' },
+  unshare_diagram: { id: 'x', userId: 'ana' },
+  list_workspaces: { all: true },
+  create_workspace: {},
+  list_workspace_members: { workspaceId: 'Platform' },
+  invite_to_workspace: { workspaceId: 'x', email: 'ana@example.com', role: 'owner' },
+  move_to_workspace: { id: 'x', workspaceId: 'Platform' },
 };
 
 describe('tools/list', () => {
@@ -234,6 +242,16 @@ describe('calls', () => {
 
     linked(await run('trash_diagram', { id: scene.id }), scene.id);
     linked(await run('restore_diagram', { id: scene.id }), scene.id);
+
+    const colleague = await h.user();
+    assert.equal((await run('share_diagram', { id, email: colleague.email, role: 'viewer' })).share.userId, colleague.id);
+    assert.deepEqual((await run('list_shares', { id })).shares.map((s: { userId: string }) => s.userId), [colleague.id]);
+    linked(await run('unshare_diagram', { id, userId: colleague.id }), id);
+    const workspace = await run('create_workspace', { name: 'Agents' });
+    assert.equal((await run('invite_to_workspace', { workspaceId: workspace.id, email: colleague.email, role: 'editor' })).member.role, 'editor');
+    assert.equal((await run('list_workspace_members', { workspaceId: workspace.id })).members.length, 2);
+    assert.ok((await run('list_workspaces', {})).items.some((w: { id: string }) => w.id === workspace.id));
+    linked(await run('move_to_workspace', { id, workspaceId: workspace.id }), id);
 
     assert.deepEqual([...called].sort(), tools.map((t) => t.name).sort(), 'every tool was called');
   });

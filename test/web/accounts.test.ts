@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { DEFAULT_QUOTA } from '../../src/auth/accounts.ts';
 import { hashPassword } from '../../src/auth/passwords.ts';
 import { outboxDirectory } from '../../src/web/mailer.ts';
+import { SIGN_UP_COOKIE } from '../../src/web/accounts/sign-up-browser.ts';
 import { SESSION_COOKIE } from '../../src/web/session.ts';
 import { type Harness, startHarness, uniqueEmail } from '../helpers/harness.ts';
 import { skipWithoutPostgres } from '../helpers/postgres.ts';
@@ -56,7 +57,7 @@ describe('sign-up, verification and sign-in', () => {
     const answered = await signUp(client, `  ${email.toUpperCase()} `);
     assert.equal(answered.statusCode, 200);
     assert.match(answered.body, /Check your inbox/);
-    assert.equal(client.cookies.size, 0, 'signing up does not sign in');
+    assert.equal(client.cookies.has(SESSION_COOKIE), false, 'signing up does not sign in');
 
     const user = await h.store.accounts.findByEmail(email);
     assert.ok(user, 'the address is stored trimmed and lower-cased, as the admin CLI stores it');
@@ -69,9 +70,10 @@ describe('sign-up, verification and sign-in', () => {
     assert.equal(Number.isNaN(Date.parse(mail.headers.date!)), false);
     const link = linkIn(h, mail, '/verify?token=');
 
-    const verified = await client.get(link);
+    // Opened in another browser (a phone, say), the link verifies but does not sign in there.
+    const verified = await new FormClient(h).get(link);
     assert.equal(verified.statusCode, 303);
-    assert.equal(verified.headers.location, '/login?verified=1', 'verifying does not sign in');
+    assert.equal(verified.headers.location, '/login?verified=1', 'verifying elsewhere does not sign in');
     assert.equal((await h.store.accounts.findByEmail(email))?.emailVerified, true);
     assert.match((await client.get('/login?verified=1')).body, /Your email address is verified/);
 
@@ -85,6 +87,40 @@ describe('sign-up, verification and sign-in', () => {
     assert.match(cookie, /; Path=\//i);
     assert.doesNotMatch(cookie, /Secure/i);
     assert.ok(await isSignedIn(client));
+  });
+
+  test('following the verification link in the browser that signed up signs it in; the sign-up cookie is used up', async () => {
+    const email = uniqueEmail('verify-signs-in');
+    const client = new FormClient(h);
+    await signUp(client, email);
+    assert.equal(client.cookies.has(SESSION_COOKIE), false);
+    assert.ok(client.cookies.has(SIGN_UP_COOKIE), 'sign-up marks the browser');
+    const verified = await client.get(linkIn(h, await waitForMail(h, email), '/verify?token='));
+    assert.equal(verified.statusCode, 303);
+    assert.equal(verified.headers.location, '/app');
+    const cookies = ([] as string[]).concat(verified.headers['set-cookie'] as string | string[]);
+    const session = cookies.find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+    assert.ok(session, `a session cookie: ${cookies.join(' | ')}`);
+    assert.match(session, /; HttpOnly/i);
+    assert.match(session, /; SameSite=Lax/i);
+    assert.equal(client.cookies.has(SIGN_UP_COOKIE), false, 'the sign-up cookie is cleared');
+    assert.ok(await isSignedIn(client));
+    const banner = await client.get(TOKENS_PAGE);
+    assert.doesNotMatch(banner.body, /Verify your email address/);
+  });
+
+  test("the sign-up cookie of a taken address signs nobody in, and another account's link does not use it", async () => {
+    const taken = uniqueEmail('taken-cookie');
+    await verifiedAccount(taken);
+    const client = new FormClient(h);
+    await signUp(client, taken, 'attacker password');
+    assert.ok(client.cookies.has(SIGN_UP_COOKIE), 'the same cookie as for a new address');
+    // Someone else's verification link followed in this browser only verifies.
+    const other = uniqueEmail('other-account');
+    await signUp(new FormClient(h), other);
+    const verified = await client.get(linkIn(h, await waitForMail(h, other), '/verify?token='));
+    assert.equal(verified.headers.location, '/login?verified=1');
+    assert.equal(await isSignedIn(client), false);
   });
 
   test('behind https the session cookie is Secure', async () => {

@@ -2,16 +2,21 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_QUOTA } from '../../auth/accounts.ts';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
+import type { Config } from '../../config.ts';
 import { StoreConflict, type UserRecord } from '../../store/store.ts';
 import type { StoreDeps } from '../deps.ts';
 import { publishSessionsEnded } from '../live/notify.ts';
+import { acceptInvitations } from '../sharing/invitations.ts';
+
+/** What accepting invitations earns the inviters (INVITE_QUOTA_BONUS, INVITE_QUOTA_CAP). */
+export type InvitationSettings = Pick<Config, 'inviteQuotaBonus' | 'inviteQuotaCap'>;
 
 export interface NewAccount {
   /** Already normalised (auth/accounts.ts normaliseEmail). */
   email: string;
   /** False for sign-up (the address is proven later by an emailed link); the operator may create verified accounts. */
   emailVerified: boolean;
-  /** Diagrams the account may keep; new accounts get DEFAULT_QUOTA. */
+  /** Diagrams the account may keep (Infinity: no limit); by default DEFAULT_QUOTA's default (sign-up passes the setting). */
   quota?: number;
   /** A password hash (sign-up); accounts the operator creates have none until a reset. */
   passwordHash?: string;
@@ -47,6 +52,11 @@ export function findAccount(deps: StoreDeps, email: string): Promise<UserRecord 
 }
 
 /** Sets how many active diagrams the account may keep. */
+/** The account with this id, or null. */
+export function findAccountById(deps: StoreDeps, id: string): Promise<UserRecord | null> {
+  return deps.store.accounts.findById(id);
+}
+
 export function setQuota(deps: StoreDeps, userId: string, quota: number): Promise<void> {
   return deps.store.accounts.setQuota(userId, quota);
 }
@@ -70,13 +80,28 @@ export async function checkPassword(deps: StoreDeps, email: string | null, passw
 }
 
 /**
- * Marks the address verified and ends every session of the account but
- * `keepSession`. Someone who signed up first with another person's address
- * (and could sign in, unverified) loses those sessions when the owner of the
- * address verifies it.
+ * Marks the address verified and accepts the invitations pending for it, in
+ * one unit of work: the shares and memberships they grant appear with the
+ * verification (and their inviters earn quota), or nothing changes. Every way
+ * an address becomes verified goes through here.
  */
-export async function verifyEmail(deps: StoreDeps, userId: string, keepSession?: string): Promise<void> {
-  await deps.store.accounts.setEmailVerified(userId, true);
+export async function confirmAddress(deps: StoreDeps, settings: InvitationSettings, userId: string): Promise<void> {
+  await deps.store.transaction(async (tx) => {
+    const user = await tx.accounts.findById(userId);
+    if (!user) return;
+    await tx.accounts.setEmailVerified(userId, true);
+    await acceptInvitations(tx, settings, user, deps.now());
+  });
+}
+
+/**
+ * Marks the address verified (accepting its invitations) and ends every
+ * session of the account but `keepSession`. Someone who signed up first with
+ * another person's address (and could sign in, unverified) loses those
+ * sessions when the owner of the address verifies it.
+ */
+export async function verifyEmail(deps: StoreDeps, settings: InvitationSettings, userId: string, keepSession?: string): Promise<void> {
+  await confirmAddress(deps, settings, userId);
   await deps.store.sessions.deleteOfUser(userId, keepSession);
   await publishSessionsEnded(deps, userId);
 }
@@ -86,10 +111,10 @@ export async function verifyEmail(deps: StoreDeps, userId: string, keepSession?:
  * account ends, and the address counts as verified (the link reached it).
  * Returns the account as it now is.
  */
-export async function setNewPassword(deps: StoreDeps, userId: string, password: string): Promise<UserRecord | null> {
+export async function setNewPassword(deps: StoreDeps, settings: InvitationSettings, userId: string, password: string): Promise<UserRecord | null> {
   const hash = await hashPassword(password);
   await deps.store.accounts.setPasswordHash(userId, hash);
-  await deps.store.accounts.setEmailVerified(userId, true);
+  await confirmAddress(deps, settings, userId);
   await deps.store.sessions.deleteOfUser(userId);
   await publishSessionsEnded(deps, userId);
   // Any other reset link still in a mailbox must not set the password again.
@@ -97,7 +122,7 @@ export async function setNewPassword(deps: StoreDeps, userId: string, password: 
   return deps.store.accounts.findById(userId);
 }
 
-/** Marks the address verified without ending any session: the operator vouches for it. */
-export function markVerified(deps: StoreDeps, userId: string): Promise<void> {
-  return deps.store.accounts.setEmailVerified(userId, true);
+/** Marks the address verified (accepting its invitations) without ending any session: the operator vouches for it. */
+export function markVerified(deps: StoreDeps, settings: InvitationSettings, userId: string): Promise<void> {
+  return confirmAddress(deps, settings, userId);
 }

@@ -15,9 +15,9 @@ import { issueEmailLink, useEmailLink } from './email-links.ts';
  * account (nothing changes). The password is hashed before the address is
  * looked up, so both answers take as long.
  */
-export async function signUp(deps: AppDeps, email: string, password: string): Promise<{ created: true; verifyLink: string } | { created: false }> {
-  const created = await createAccount(deps, { email, emailVerified: false, passwordHash: await hashPassword(password) });
-  return created ? { created: true, verifyLink: await verificationLink(deps, created) } : { created: false };
+export async function signUp(deps: AppDeps, email: string, password: string): Promise<{ created: true; user: UserRecord; verifyLink: string } | { created: false }> {
+  const created = await createAccount(deps, { email, emailVerified: false, quota: deps.config.defaultQuota, passwordHash: await hashPassword(password) });
+  return created ? { created: true, user: created, verifyLink: await verificationLink(deps, created) } : { created: false };
 }
 
 /** A new link that proves the account's address. */
@@ -26,17 +26,19 @@ export function verificationLink(deps: AppDeps, user: Pick<UserRecord, 'id'>): P
 }
 
 /**
- * Uses a verification link: the address counts as verified and every session
+ * Uses a verification link: the address counts as verified (and the
+ * invitations pending for it are accepted) and every session
  * of the account ends but the one that opened the link, if it is the
  * account's own (someone who signed up first with another person's address,
- * and could sign in unverified, loses those sessions). Null for a bad link.
+ * and could sign in unverified, loses those sessions). Null for a bad link;
+ * else the account's id, and whether the opener was signed in to it.
  */
-export async function confirmEmail(deps: AppDeps, token: unknown, opener: { idHash: string; user: { id: string } } | null): Promise<{ sameAccount: boolean } | null> {
+export async function confirmEmail(deps: AppDeps, token: unknown, opener: { idHash: string; user: { id: string } } | null): Promise<{ sameAccount: boolean; userId: string } | null> {
   const userId = await useEmailLink(deps, token, 'verify_email');
   if (!userId) return null;
   const sameAccount = opener?.user.id === userId;
-  await verifyEmail(deps, userId, sameAccount ? opener.idHash : undefined);
-  return { sameAccount };
+  await verifyEmail(deps, deps.config, userId, sameAccount ? opener.idHash : undefined);
+  return { sameAccount, userId };
 }
 
 /** A password-reset link for the address's account, or null when it has none. */
@@ -48,5 +50,5 @@ export async function passwordResetLink(deps: AppDeps, email: string): Promise<s
 /** Uses a reset link to set a new password (every session of the account ends); the account, or null for a bad link. */
 export async function resetPassword(deps: AppDeps, token: string, password: string): Promise<UserRecord | null> {
   const userId = await useEmailLink(deps, token, 'reset_password');
-  return userId ? setNewPassword(deps, userId, password) : null;
+  return userId ? setNewPassword(deps, deps.config, userId, password) : null;
 }

@@ -9,6 +9,8 @@ export interface ListFilters {
   folderId?: string | null | undefined;
   starred?: boolean | undefined;
   titleContains?: string | undefined;
+  /** Whose diagrams: absent, the caller's own; `shared`, or `workspace:<id>` (src/app/sharing/reachable-diagrams.ts). */
+  reach?: string | undefined;
 }
 
 /**
@@ -22,6 +24,8 @@ function filtersDigest(filters: ListFilters): string {
     filters.folderId === undefined ? '*' : (filters.folderId?.toLowerCase() ?? null),
     filters.starred ?? '*',
     filters.titleContains ? titleSearchKey(filters.titleContains) : '',
+    // Only present for other people's diagrams, so cursors of the owner's listing stay as they were.
+    ...(filters.reach === undefined ? [] : [filters.reach.toLowerCase()]),
   ]);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
 }

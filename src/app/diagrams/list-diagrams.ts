@@ -51,9 +51,15 @@ export interface DiagramOverview extends DiagramPage {
   counts: Awaited<ReturnType<AppDeps['store']['diagrams']['countOwned']>>;
 }
 
-/** What a person browsing their diagrams sees: their folders, how many diagrams are where, and one page of the list. */
-export async function browseDiagrams(deps: AppDeps, caller: Caller, query: DiagramListQuery): Promise<DiagramOverview> {
+/** The sidebar of a person browsing diagrams: their folders and how many of their diagrams are where. */
+export async function diagramsOverview(deps: AppDeps, caller: Caller): Promise<Omit<DiagramOverview, keyof DiagramPage>> {
   const ownerId = caller.user.id;
   const [folders, counts] = await Promise.all([deps.store.folders.list(ownerId), deps.store.diagrams.countOwned(ownerId)]);
-  return { folders, counts, ...(await listDiagrams(deps, caller, query)) };
+  return { folders, counts };
+}
+
+/** What a person browsing their diagrams sees: their folders, how many diagrams are where, and one page of the list. */
+export async function browseDiagrams(deps: AppDeps, caller: Caller, query: DiagramListQuery): Promise<DiagramOverview> {
+  const [overview, page] = await Promise.all([diagramsOverview(deps, caller), listDiagrams(deps, caller, query)]);
+  return { ...overview, ...page };
 }

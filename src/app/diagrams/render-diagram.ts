@@ -62,6 +62,6 @@ export async function diagramThumbnail(deps: ServiceDeps, caller: Caller, id: st
 }
 
 /** Whose fair share of the render workers a person's renders count against: theirs, whichever way they ask. */
-function callerShare(caller: Caller): string {
+export function callerShare(caller: Caller): string {
   return `user:${caller.user.id}`;
 }

@@ -27,6 +27,21 @@ import { listRevisions } from './revisions/listRevisions.ts';
 import { restoreRevision } from './revisions/restoreRevision.ts';
 import { listIcons } from './icons/listIcons.ts';
 import { validateContent } from './specs/validateContent.ts';
+import { cancelDiagramInvitation } from './sharing/cancelDiagramInvitation.ts';
+import { changeShare } from './sharing/changeShare.ts';
+import { listShares } from './sharing/listShares.ts';
+import { moveDiagram } from './sharing/moveDiagram.ts';
+import { removeShare } from './sharing/removeShare.ts';
+import { shareDiagram } from './sharing/shareDiagram.ts';
+import { cancelWorkspaceInvitation } from './workspaces/cancelWorkspaceInvitation.ts';
+import { changeMemberRole } from './workspaces/changeMemberRole.ts';
+import { createWorkspace } from './workspaces/createWorkspace.ts';
+import { getWorkspace } from './workspaces/getWorkspace.ts';
+import { inviteMember } from './workspaces/inviteMember.ts';
+import { listMembers } from './workspaces/listMembers.ts';
+import { listWorkspaces } from './workspaces/listWorkspaces.ts';
+import { removeMember } from './workspaces/removeMember.ts';
+import { renameWorkspace } from './workspaces/renameWorkspace.ts';
 import { getMe } from './me/getMe.ts';
 import { healthz, readyz } from './system/health.ts';
 import { openapiRoute } from './system/openapi.ts';
@@ -55,6 +70,21 @@ export const apiRoutes: RouteDef[] = [
   listComments,
   addComment,
   getComment,
+  listShares,
+  shareDiagram,
+  changeShare,
+  removeShare,
+  cancelDiagramInvitation,
+  moveDiagram,
+  listWorkspaces,
+  createWorkspace,
+  getWorkspace,
+  renameWorkspace,
+  listMembers,
+  inviteMember,
+  changeMemberRole,
+  removeMember,
+  cancelWorkspaceInvitation,
   listFolders,
   createFolder,
   getFolder,

@@ -1,6 +1,6 @@
 import type { AccountStore, UserRecord } from '../accounts.ts';
 import { StoreConflict } from '../conflict.ts';
-import { toUser } from './rows.ts';
+import { quotaToColumn, toUser } from './rows.ts';
 import { isUniqueViolation, type SqlScope } from './scope.ts';
 
 export class SqlAccounts implements AccountStore {
@@ -18,7 +18,7 @@ export class SqlAccounts implements AccountStore {
           id: user.id,
           email: user.email,
           email_verified: user.emailVerified ? 1 : 0,
-          quota: user.quota,
+          quota: quotaToColumn(user.quota),
           created_at: user.createdAt,
           password_hash: null,
         })
@@ -45,7 +45,7 @@ export class SqlAccounts implements AccountStore {
   }
 
   async setQuota(userId: string, quota: number): Promise<void> {
-    await this.scope.db.updateTable('users').set({ quota }).where('id', '=', userId).execute();
+    await this.scope.db.updateTable('users').set({ quota: quotaToColumn(quota) }).where('id', '=', userId).execute();
   }
 
   async findPasswordHash(userId: string): Promise<string | null> {

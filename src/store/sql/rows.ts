@@ -3,12 +3,18 @@ import type { UserRecord } from '../accounts.ts';
 import type { DiagramMeta } from '../diagrams.ts';
 import type { DiagramsTable, UsersTable } from '../schema.ts';
 
+/** The quota column holds this for an account without a diagram quota (UserRecord.quota Infinity). */
+const UNLIMITED_QUOTA = -1;
+
+export const quotaFromColumn = (value: number | string): number => (Number(value) === UNLIMITED_QUOTA ? Infinity : Number(value));
+export const quotaToColumn = (quota: number): number => (quota === Infinity ? UNLIMITED_QUOTA : quota);
+
 /** Row mappers more than one aggregate reads with. */
-export const toUser = (r: Omit<Selectable<UsersTable>, 'password_hash'>): UserRecord => ({
+export const toUser = (r: Omit<Selectable<UsersTable>, 'password_hash' | 'quota_earned'>): UserRecord => ({
   id: r.id,
   email: r.email,
   emailVerified: r.email_verified === 1,
-  quota: Number(r.quota),
+  quota: quotaFromColumn(r.quota),
   createdAt: r.created_at,
 });
 

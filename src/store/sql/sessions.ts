@@ -1,6 +1,7 @@
 import type { UserRecord } from '../accounts.ts';
 import type { EmailTokenPurpose, EmailTokenRecord, EmailTokenStore, SessionRecord, SessionStore } from '../sessions.ts';
 import type { SqlScope } from './scope.ts';
+import { toUser } from './rows.ts';
 
 export class SqlSessions implements SessionStore {
   private readonly scope: SqlScope;
@@ -27,7 +28,7 @@ export class SqlSessions implements SessionStore {
     if (!row) return null;
     return {
       session: { idHash: row.id_hash, userId: row.user_id, csrfToken: row.csrf_token, createdAt: row.created_at, expiresAt: row.expires_at },
-      user: { id: row.id, email: row.email, emailVerified: row.email_verified === 1, quota: Number(row.quota), createdAt: row.user_created_at },
+      user: toUser({ id: row.id, email: row.email, email_verified: row.email_verified, quota: row.quota, created_at: row.user_created_at }),
     };
   }
 

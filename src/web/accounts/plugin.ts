@@ -5,7 +5,6 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { ServiceDeps } from '../../app/deps.ts';
-import { createMailer } from '../mailer.ts';
 import type { PageRequestLimit } from '../../edge/page-limits.ts';
 import { AccountLimits } from './limits.ts';
 import { passwordResetRoutes } from './password-reset.ts';
@@ -16,8 +15,7 @@ import { signUpRoutes } from './sign-up.ts';
 export const accountsPlugin: FastifyPluginAsync<{ deps: ServiceDeps; pageLimit: PageRequestLimit }> = async (app, { deps, pageLimit }) => {
   // Every account page (sign-up, sign-in, verification, reset) counts against the client address's page budget.
   app.addHook('onRequest', pageLimit);
-  const services: AccountServices = { deps, mailer: createMailer(deps.config, app.log, deps.now), limits: new AccountLimits(deps.store.rateLimits) };
-  app.addHook('onClose', () => services.mailer.close());
+  const services: AccountServices = { deps, mailer: deps.mailer, limits: new AccountLimits(deps.store.rateLimits) };
   await app.register(signUpRoutes, services);
   await app.register(signInRoutes, services);
   await app.register(passwordResetRoutes, services);

@@ -18,9 +18,12 @@ import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } fro
 import { createRoot } from 'react-dom/client';
 import { type DiagramDocument, fetchDiagram, ResponseError } from './diagram-api.ts';
 import { exactTime, fetchRevision, type RevisionItem, relativeTime, restoreRevision } from './history-api.ts';
+import { fittedView } from './fit-view.ts';
 import { HistoryPanel } from './history-panel.tsx';
 import { PeerAvatars } from './live-avatars.tsx';
 import { liveStatusLabel, useLiveDiagram } from './live-editor.ts';
+import { CANVAS_ACTIONS, EditorMainMenu } from './main-menu.tsx';
+import { ShareDialog } from './share-dialog.tsx';
 
 /** The members of the editor's imperative API used here. */
 interface ExcalidrawApi {
@@ -46,7 +49,9 @@ interface Preview {
 
 const DASHBOARD_URL = '/app';
 /** A save carries elements only, not image files: an inserted image would not survive a reload. */
-const UI_OPTIONS = { tools: { image: false } };
+const UI_OPTIONS = { tools: { image: false }, canvasActions: CANVAS_ACTIONS };
+/** The editor's own top bar above the canvas (editor.css, `.db-topbar`). */
+const TOP_BAR_HEIGHT = 40;
 
 /** A failed history request in a sentence. */
 function historyFailure(error: unknown, doing: string): string {
@@ -92,6 +97,8 @@ function PreviewBar({ item, canEdit, busy, onRestore, onBack }: { item: Revision
 
 function Editor({ diagram, csrfToken, canEdit: pageCanEdit }: { diagram: DiagramDocument; csrfToken: string; canEdit: boolean }) {
   const [historyOpen, setHistoryOpen] = useState(false);
+  // The dashboard's Share links open the editor at #share when its script has not loaded.
+  const [shareOpen, setShareOpen] = useState(() => window.location.hash === '#share');
   const [preview, setPreview] = useState<Preview | null>(null);
   const [restoring, setRestoring] = useState(false);
   /** Set by a restore, until the person changes something: the top bar says what happened. */
@@ -105,7 +112,11 @@ function Editor({ diagram, csrfToken, canEdit: pageCanEdit }: { diagram: Diagram
   const live = useLiveDiagram(diagram, pageCanEdit ? 'editor' : 'viewer', aside);
   const canEdit = live.role === 'editor' && live.status.kind !== 'gone';
   const initialData = useMemo(
-    () => ({ elements: diagram.scene.elements, files: diagram.files ?? {}, appState: { viewBackgroundColor: '#ffffff' }, scrollToContent: true }),
+    () => ({
+      elements: diagram.scene.elements,
+      files: diagram.files ?? {},
+      appState: { viewBackgroundColor: '#ffffff', ...fittedView(diagram.scene.elements, { width: window.innerWidth, height: window.innerHeight - TOP_BAR_HEIGHT }) },
+    }),
     [diagram],
   );
 
@@ -189,6 +200,9 @@ function Editor({ diagram, csrfToken, canEdit: pageCanEdit }: { diagram: Diagram
     <div className="db-editor">
       <TopBar title={diagram.title} status={restored && live.status.kind === 'saved' ? 'Restored an earlier version' : liveStatusLabel(live.status, live.role)}>
         <PeerAvatars peers={live.peers} />
+        <button type="button" className="db-button db-share-toggle" onClick={() => setShareOpen(true)}>
+          Share
+        </button>
         <button
           type="button"
           className="db-button db-history-toggle"
@@ -208,7 +222,9 @@ function Editor({ diagram, csrfToken, canEdit: pageCanEdit }: { diagram: Diagram
             isCollaborating
             UIOptions={UI_OPTIONS}
             viewModeEnabled={!canEdit || preview !== null}
-          />
+          >
+            <EditorMainMenu onShare={() => setShareOpen(true)} onHistory={() => setHistoryOpen(true)} />
+          </Excalidraw>
           {preview && <PreviewBar item={preview.item} canEdit={canEdit} busy={restoring} onRestore={() => void restore()} onBack={backToCurrent} />}
           {notice !== null && (
             <p className="db-notice" role="alert">
@@ -227,6 +243,7 @@ function Editor({ diagram, csrfToken, canEdit: pageCanEdit }: { diagram: Diagram
           />
         )}
       </div>
+      {shareOpen && <ShareDialog diagramId={diagram.id} csrfToken={csrfToken} onClose={() => setShareOpen(false)} />}
     </div>
   );
 }

@@ -1,13 +1,20 @@
 /**
- * What the dashboard shows, as read from its URL (`/app?folder=…&starred=1&q=…`),
+ * What the dashboard shows, as read from its URL (`/app?folder=…&starred=1&q=…`,
+ * `/app?view=shared`, `/app?workspace=…`),
  * and the links that change one part of it while keeping the rest.
  */
 /** The longest search the dashboard sends to the database; longer text is cut. */
 export const SEARCH_MAX_LENGTH = 200;
 
 export interface DashboardFilters {
-  /** `trash` lists trashed diagrams (the folder and star filters then do not apply). */
-  view: 'active' | 'trash';
+  /**
+   * `trash` lists trashed diagrams, `shared` the diagrams others share with the
+   * person (directly or through a workspace); the folder and star filters
+   * apply to neither.
+   */
+  view: 'active' | 'trash' | 'shared';
+  /** Only this workspace's diagrams (members only). */
+  workspaceId: string | null;
   /** Only diagrams filed directly in this folder. */
   folderId: string | null;
   starred: boolean;
@@ -17,7 +24,7 @@ export interface DashboardFilters {
   cursor: string | null;
 }
 
-export const ALL_DIAGRAMS: DashboardFilters = { view: 'active', folderId: null, starred: false, q: '', cursor: null };
+export const ALL_DIAGRAMS: DashboardFilters = { view: 'active', workspaceId: null, folderId: null, starred: false, q: '', cursor: null };
 
 function first(value: unknown): string | undefined {
   const one = Array.isArray(value) ? value[0] : value;
@@ -27,17 +34,21 @@ function first(value: unknown): string | undefined {
 /** Reads the filters from a query string; the page answers not found for a folder that is not the user's. */
 export function parseFilters(query: unknown): DashboardFilters {
   const params = (query ?? {}) as Record<string, unknown>;
-  const view = first(params.view) === 'trash' ? 'trash' : 'active';
+  const viewParam = first(params.view);
+  const view = viewParam === 'trash' || viewParam === 'shared' ? viewParam : 'active';
   const q = Array.from((first(params.q) ?? '').trim()).slice(0, SEARCH_MAX_LENGTH).join('');
   const cursor = first(params.cursor) || null;
-  if (view === 'trash') return { ...ALL_DIAGRAMS, view, q, cursor };
-  return { view, folderId: first(params.folder) || null, starred: first(params.starred) === '1', q, cursor };
+  if (view !== 'active') return { ...ALL_DIAGRAMS, view, q, cursor };
+  const workspaceId = first(params.workspace) || null;
+  if (workspaceId) return { ...ALL_DIAGRAMS, workspaceId, q, cursor };
+  return { ...ALL_DIAGRAMS, folderId: first(params.folder) || null, starred: first(params.starred) === '1', q, cursor };
 }
 
 /** The dashboard URL for these filters (only the parts that are set). */
 export function dashboardHref(filters: DashboardFilters): string {
   const params = new URLSearchParams();
-  if (filters.view === 'trash') params.set('view', 'trash');
+  if (filters.view !== 'active') params.set('view', filters.view);
+  if (filters.workspaceId) params.set('workspace', filters.workspaceId);
   if (filters.folderId) params.set('folder', filters.folderId);
   if (filters.starred) params.set('starred', '1');
   if (filters.q) params.set('q', filters.q);

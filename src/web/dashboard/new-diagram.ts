@@ -2,6 +2,9 @@
  * "New diagram": a title, a folder and a DiagramSpec typed or pasted as JSON
  * (docs/spec.md), created by the same use case as POST /api/v1/diagrams. A
  * refused spec comes back in the form, with the server's code and message.
+ * The form opens with a working example, links to the grammar, and (with the
+ * page's script, client/new-diagram.tsx) shows a live preview and an icon
+ * picker; "Create a blank diagram" ignores the spec.
  */
 import { type ContentInput, SPEC_CONTENT_ERRORS } from '../../app/diagrams/content.ts';
 import { BODY_LIMIT_BYTES, checkPayloadShape } from '../../edge/validate.ts';
@@ -59,15 +62,26 @@ function explain(error: ApiError, user: UserRecord): string {
   return error.message;
 }
 
-const PLACEHOLDER = `{
+/** The spec the form opens with: a small system that shows nodes, shapes, icons, edge labels and a dashed edge. */
+export const EXAMPLE_SPEC = `{
+  "layout": { "direction": "LR" },
   "nodes": [
-    { "id": "web", "label": "Web app" },
-    { "id": "api", "label": "API" },
-    { "id": "db", "label": "Database", "shape": "ellipse" }
+    { "id": "user", "label": "Shopper", "shape": "ellipse", "icon": "icon-user" },
+    { "id": "web", "label": "Web app", "icon": "icon-react" },
+    { "id": "api", "label": "Orders API", "icon": "icon-nodejs" },
+    { "id": "db", "label": "Orders DB", "icon": "icon-postgresql", "backgroundColor": "#e7f5ff" },
+    { "id": "cache", "label": "Cache", "icon": "icon-redis" }
   ],
-  "edges": ["web -> api : HTTPS", "api -> db"],
-  "layout": { "direction": "LR" }
+  "edges": [
+    "user -> web",
+    "web -> api : HTTPS",
+    { "from": "api", "to": "db", "label": "SQL" },
+    { "from": "api", "to": "cache", "style": "dashed" }
+  ]
 }`;
+
+/** Where the grammar is explained, on this server (help-page.ts). */
+export const GRAMMAR_PATH = '/app/help/spec';
 
 export function newDiagramBody(session: WebSession, folders: FolderNode[], form: NewDiagramForm, error: ApiError | null): string {
   const problem = error
@@ -77,17 +91,24 @@ export function newDiagramBody(session: WebSession, folders: FolderNode[], form:
 ${unverifiedBanner(session)}
 <h1>New diagram</h1>
 ${problem}
-<form method="post" action="/app/diagrams">
+<form id="new-diagram-form" method="post" action="/app/diagrams">
 ${csrfField(session)}
-<label for="title">Title</label>
-<input id="title" type="text" name="title" value="${escapeHtml(form.title)}" maxlength="200" placeholder="Untitled diagram">
-<label for="folder">Folder</label>
-<select id="folder" name="folderId">${folderOptions(folders, form.folderId, 'No folder')}</select>
+<div class="new-diagram-fields">
+<div><label for="title">Title</label>
+<input id="title" type="text" name="title" value="${escapeHtml(form.title)}" maxlength="200" placeholder="Untitled diagram"></div>
+<div><label for="folder">Folder</label>
+<select id="folder" name="folderId">${folderOptions(folders, form.folderId, 'No folder')}</select></div>
+</div>
+<div class="spec-columns">
+<div class="spec-editor">
 <label for="spec">Spec</label>
-<p class="muted">A DiagramSpec as JSON: nodes, edges (objects or shorthand like <code>a -&gt; b : label</code>) and a layout direction; the server lays it out. Leave it empty for a blank diagram.</p>
-<textarea id="spec" name="spec" spellcheck="false" placeholder="${escapeHtml(PLACEHOLDER)}">
+<p class="muted">Nodes, edges (objects, or shorthand such as <code>a -&gt; b : label</code>) and a layout direction, as JSON; the server lays it out. The example below works as it is: change it, or start from it. <a href="${GRAMMAR_PATH}" target="_blank" rel="noopener">The spec grammar</a> lists every field.</p>
+<textarea id="spec" name="spec" spellcheck="false">
 ${escapeHtml(form.spec)}</textarea>
-<div class="buttons"><button type="submit">Create diagram</button><a href="/app">Cancel</a></div>
+</div>
+<div class="spec-side" id="spec-side" hidden></div>
+</div>
+<div class="buttons"><button type="submit">Create diagram</button><button type="submit" name="blank" value="1" class="secondary" formnovalidate>Create a blank diagram</button><a href="/app">Cancel</a></div>
 </form>
 </main>`;
 }

@@ -1,17 +1,24 @@
-/** The dashboard's HTML: a sidebar of views and folders, a search, and a grid of diagram cards. Every text is escaped here. */
+/** The dashboard's HTML: a sidebar of views, folders and workspaces, a search, and a grid of diagram cards. Every text is escaped here. */
+import type { WorkspaceView } from '../../app/sharing/views.ts';
+import type { DiagramRole } from '../../auth/policy.ts';
 import type { DiagramMeta, OwnedDiagramCounts } from '../../store/store.ts';
 import { escapeHtml } from '../html.ts';
 import { csrfField, unverifiedBanner } from '../layout.ts';
 import type { WebSession } from '../session.ts';
 import { ALL_DIAGRAMS, type DashboardFilters, dashboardHref } from './filters.ts';
 import type { FolderNode } from './folder-tree.ts';
+import { dialogsMount, membersButton, roleBadge, shareButton, workspaceMoveForm, workspaceSection } from './sharing-page.ts';
+import { sideLink } from './side-link.ts';
 
 export interface DashboardModel {
   session: WebSession;
   filters: DashboardFilters;
   folders: FolderNode[];
   counts: OwnedDiagramCounts;
-  diagrams: DiagramMeta[];
+  /** The diagrams listed; those others own carry the person's role on them. */
+  diagrams: (DiagramMeta & { role?: DiagramRole })[];
+  /** The workspaces the person belongs to, with their role in each. */
+  workspaces: WorkspaceView[];
   /** The cursor of the next page, when there is one. */
   nextCursor: string | null;
   now: Date;
@@ -48,14 +55,9 @@ export function folderOptions(folders: FolderNode[], selected: string | null, no
   return [`<option value=""${selected === null ? ' selected' : ''}>${escapeHtml(none)}</option>`, ...options].join('');
 }
 
-function sideLink(href: string, label: string, count: number, current: boolean, depth = 0): string {
-  const style = depth > 0 ? ` style="--depth:${depth}"` : '';
-  return `<li${style}><a href="${attr(href)}"${current ? ' aria-current="page"' : ''}><span class="name">${escapeHtml(label)}</span><span class="count">${count}</span></a></li>`;
-}
-
 function sidebar(model: DashboardModel): string {
   const { filters, counts, folders } = model;
-  const active = filters.view === 'active';
+  const active = filters.view === 'active' && !filters.workspaceId;
   const folderLinks = folders
     .map(({ folder, depth }) =>
       sideLink(dashboardHref({ ...ALL_DIAGRAMS, folderId: folder.id }), folder.name, counts.byFolder[folder.id] ?? 0, active && filters.folderId === folder.id && !filters.starred, depth),
@@ -66,11 +68,13 @@ function sidebar(model: DashboardModel): string {
 <ul class="views">
 ${sideLink('/app', 'All diagrams', counts.active, active && !filters.folderId && !filters.starred)}
 ${sideLink(dashboardHref({ ...ALL_DIAGRAMS, starred: true }), 'Starred', counts.starred, active && !filters.folderId && filters.starred)}
+${sideLink(dashboardHref({ ...ALL_DIAGRAMS, view: 'shared' }), 'Shared with me', null, filters.view === 'shared')}
 </ul>
+${workspaceSection(model.workspaces, filters.workspaceId, formFields(model))}
 <h2>Folders</h2>
 ${folders.length > 0 ? `<ul class="folders">\n${folderLinks}\n</ul>` : '<p class="muted small">No folders yet.</p>'}
 <ul class="views">
-${sideLink(dashboardHref({ ...ALL_DIAGRAMS, view: 'trash' }), 'Trash', counts.trashed, !active)}
+${sideLink(dashboardHref({ ...ALL_DIAGRAMS, view: 'trash' }), 'Trash', counts.trashed, filters.view === 'trash')}
 </ul>
 </nav>
 <form class="new-folder" method="post" action="/app/folders">
@@ -86,6 +90,9 @@ ${formFields(model)}
 function heading(model: DashboardModel): string {
   const { filters, folders } = model;
   if (filters.view === 'trash') return 'Trash';
+  if (filters.view === 'shared') return 'Shared with me';
+  const workspace = model.workspaces.find((w) => w.id === filters.workspaceId);
+  if (workspace) return workspace.name;
   const folder = folders.find((f) => f.folder.id === filters.folderId)?.folder;
   if (folder) return filters.starred ? `Starred in ${folder.name}` : folder.name;
   return filters.starred ? 'Starred' : 'All diagrams';
@@ -100,13 +107,16 @@ function toolbar(model: DashboardModel): string {
   ].join('');
   const clear = filters.q ? ` <a href="${attr(dashboardHref({ ...filters, q: '', cursor: null }))}">Clear</a>` : '';
   const newHref = filters.folderId ? `/app/new?folder=${encodeURIComponent(filters.folderId)}` : '/app/new';
+  // Shared and workspace lists are not searched by title: they are the API's lists, which have no search.
+  const searchable = filters.view !== 'shared' && !filters.workspaceId;
   return `<div class="toolbar">
 <h1>${escapeHtml(heading(model))}</h1>
-<form class="search" method="get" action="/app" role="search">${keep}
+${searchable ? `<form class="search" method="get" action="/app" role="search">${keep}
 <input type="search" name="q" value="${attr(filters.q)}" maxlength="200" placeholder="Search titles" aria-label="Search titles">
 <button type="submit" class="secondary">Search</button>${clear}
-</form>
-${filters.view === 'active' ? `<a class="button" href="${attr(newHref)}">New diagram</a>` : ''}
+</form>` : ''}
+${membersButton(model.workspaces.find((w) => w.id === filters.workspaceId))}
+${filters.view === 'active' && !filters.workspaceId ? `<a class="button" href="${attr(newHref)}">New diagram</a>` : ''}
 </div>
 ${filters.q ? `<p class="muted">Titles containing “${escapeHtml(filters.q)}”</p>` : ''}`;
 }
@@ -142,11 +152,25 @@ ${thumbnail(diagram, true)}
 <div class="title-row"><a class="title" href="/app/d/${id}">${title}</a>
 <form method="post" action="/app/d/${id}/star">${formFields(model)}${star}</form></div>
 <p class="meta">${time(diagram.updatedAt, 'Updated', model.now)} · ${elementCount(diagram.elementCount)}</p>
-<details class="actions"><summary>Rename, move, trash</summary>
+<details class="actions"><summary>Share, rename, move, trash</summary>
+${shareButton(diagram.id)}
 <form method="post" action="/app/d/${id}/rename">${formFields(model)}<input type="text" name="title" value="${title}" required maxlength="200" aria-label="New title"><button type="submit" class="secondary">Rename</button></form>
 <form method="post" action="/app/d/${id}/move">${formFields(model)}<select name="folderId" aria-label="Folder">${folderOptions(model.folders, diagram.folderId, 'No folder')}</select><button type="submit" class="secondary">Move</button></form>
+${workspaceMoveForm(diagram, model.workspaces, formFields(model))}
 <form method="post" action="/app/d/${id}/trash">${formFields(model)}<button type="submit" class="danger">Move to trash</button></form>
 </details>
+</div>
+</li>`;
+}
+
+/** A diagram someone else owns: open it, see the role, and the share dialog (read-only unless one owns it). */
+function reachableCard(model: DashboardModel, diagram: DiagramMeta, role: DiagramRole): string {
+  return `<li class="card shared">
+${thumbnail(diagram, true)}
+<div class="card-body">
+<div class="title-row"><a class="title" href="/app/d/${attr(diagram.id)}">${escapeHtml(diagram.title)}</a>${roleBadge(role)}</div>
+<p class="meta">${time(diagram.updatedAt, 'Updated', model.now)} · ${elementCount(diagram.elementCount)}</p>
+${shareButton(diagram.id)}
 </div>
 </li>`;
 }
@@ -166,6 +190,8 @@ function emptyState(model: DashboardModel): string {
   const { filters } = model;
   const q = `“${escapeHtml(filters.q)}”`;
   if (filters.view === 'trash') return filters.q ? `No trashed diagram has ${q} in its title.` : 'The trash is empty.';
+  if (filters.view === 'shared') return 'Nothing is shared with you yet. When someone shares a diagram with you, or adds you to a workspace, it shows here.';
+  if (filters.workspaceId) return 'No diagrams in this workspace yet. Its members move diagrams here from their cards (Share, rename, move, trash).';
   if (filters.q) return `No diagram here has ${q} in its title.`;
   if (filters.starred) return 'No starred diagrams here. Star one with ☆ on its card.';
   if (filters.folderId) return 'This folder is empty. Move a diagram here from its card, or create a new one.';
@@ -183,7 +209,9 @@ function pager(model: DashboardModel): string {
 
 
 export function dashboardBody(model: DashboardModel): string {
-  const cards = model.diagrams.map((d) => (model.filters.view === 'trash' ? trashedCard(model, d) : activeCard(model, d))).join('\n');
+  const cards = model.diagrams
+    .map((d) => (model.filters.view === 'trash' ? trashedCard(model, d) : d.role === undefined || d.role === 'owner' ? activeCard(model, d) : reachableCard(model, d, d.role)))
+    .join('\n');
   return `<main class="dashboard">
 ${unverifiedBanner(model.session)}
 <div class="columns">
@@ -194,5 +222,6 @@ ${model.diagrams.length > 0 ? `<ul class="cards">\n${cards}\n</ul>` : `<p class=
 ${pager(model)}
 </section>
 </div>
+${dialogsMount(model.session.csrfToken)}
 </main>`;
 }

@@ -44,8 +44,32 @@ details.actions button, .card form button { padding: .35rem .7rem; font-size: .9
 .empty-state { margin: 2rem 0; }
 nav.pager { display: flex; gap: 1.5rem; justify-content: center; margin: 1.5rem 0; }
 .form-error { background: #fff5f5; border: 1px solid #ffc9c9; padding: .75rem 1rem; border-radius: 8px; overflow-wrap: anywhere; }
-main.new-diagram { max-width: 48rem; }
-main.new-diagram textarea { min-height: 22rem; }
-main.new-diagram .buttons { display: flex; gap: .75rem; align-items: center; margin-top: 1rem; }
-@media (max-width: 760px) { .columns { flex-direction: column; } .sidebar { position: static; flex: none; width: 100%; } }
+main.new-diagram { max-width: 78rem; }
+main.new-diagram textarea { min-height: 30rem; font-size: .85rem; line-height: 1.45; }
+main.new-diagram .buttons { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; margin-top: 1rem; }
+.new-diagram-fields { display: grid; grid-template-columns: 2fr 1fr; gap: 0 1rem; max-width: 48rem; }
+.spec-columns { display: flex; gap: 1.5rem; align-items: flex-start; }
+.spec-editor { flex: 1 1 0; min-width: 0; }
+.spec-editor p.muted { margin: 0 0 .5rem; }
+.spec-side { flex: 1 1 0; min-width: 0; display: grid; gap: 1rem; margin-top: .75rem; }
+.spec-side h2 { font-size: .8rem; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); margin: 0 0 .4rem; }
+.preview-box { background: #fff; border: 1px solid var(--line); border-radius: 10px; min-height: 16rem; display: flex; align-items: center; justify-content: center; padding: .75rem; overflow: hidden; }
+.preview-box img { max-width: 100%; max-height: 22rem; object-fit: contain; }
+.preview-box p { margin: 0; overflow-wrap: anywhere; }
+.icon-picker-controls { display: flex; gap: .5rem; }
+.icon-picker-controls select { flex: 0 1 12rem; }
+ul.icon-grid { list-style: none; margin: .6rem 0 0; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(5.2rem, 1fr)); gap: .35rem; max-height: 15rem; overflow-y: auto; }
+ul.icon-grid button { width: 100%; display: grid; justify-items: center; gap: .2rem; padding: .4rem .2rem; background: #fff; color: var(--ink); border: 1px solid var(--line); border-radius: 8px; font-size: .72rem; }
+ul.icon-grid button:hover { border-color: var(--accent); background: #f4f3ff; }
+ul.icon-grid span { max-width: 100%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.role { font-size: .72rem; font-weight: 600; text-transform: uppercase; letter-spacing: .03em; padding: .1rem .4rem; border-radius: 999px; background: #f1f3f5; color: #495057; white-space: nowrap; }
+.role-editor, .role-admin { background: #ecebfb; color: var(--accent); }
+.role-owner { background: #ebfbee; color: #2b8a3e; }
+.workspace-meta { display: inline-flex; gap: .5rem; align-items: center; }
+a.button.share { padding: .35rem .7rem; font-size: .9rem; justify-self: start; }
+details.actions a.button.share { margin-top: .5rem; }
+details.new-workspace { margin: .5rem .6rem 0; }
+details.new-workspace summary { cursor: pointer; color: var(--accent); font-size: .9rem; }
+details.new-workspace form { display: grid; gap: .4rem; margin-top: .4rem; }
+@media (max-width: 760px) { .columns { flex-direction: column; } .content { order: -1; width: 100%; } .sidebar { position: static; flex: none; width: 100%; } .spec-columns { flex-direction: column; } .spec-editor, .spec-side { width: 100%; flex: none; } .new-diagram-fields { grid-template-columns: 1fr; } }
 </style>`;

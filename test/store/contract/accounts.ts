@@ -43,6 +43,16 @@ export function accountsContract({ withStore }: ContractContext): void {
         assert.equal((await store.accounts.findById(user.id))?.emailVerified, false);
       }));
 
+    test('an account without a quota limit (Infinity) reads back as one, however it is found', () =>
+      withStore(async (store) => {
+        const user = await createUser(store, { quota: Infinity });
+        assert.equal((await store.accounts.findById(user.id))?.quota, Infinity);
+        await store.accounts.setQuota(user.id, 4);
+        assert.equal((await store.accounts.findByEmail(user.email))?.quota, 4);
+        await store.accounts.setQuota(user.id, Infinity);
+        assert.equal((await store.accounts.findByEmail(user.email))?.quota, Infinity);
+      }));
+
     test('a password hash is stored per user; accounts start without one', () =>
       withStore(async (store) => {
         const user = await createUser(store);

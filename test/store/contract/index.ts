@@ -12,7 +12,7 @@ import { operationsContract } from './operations.ts';
 import { publicLinksContract } from './public-links.ts';
 import { rateLimitsContract } from './rate-limits.ts';
 import { sessionsContract } from './sessions.ts';
-import { sharingContract } from './sharing.ts';
+import { sharingContract, sharingManagementContract } from './sharing.ts';
 import { tokensContract } from './tokens.ts';
 import { unitOfWorkContract } from './unit-of-work.ts';
 
@@ -29,6 +29,7 @@ export function defineStoreContract(engineName: string, open: () => Promise<Stor
     sessionsContract(context);
     tokensContract(context);
     sharingContract(context);
+    sharingManagementContract(context);
     diagramsContract(context);
     diagramListsContract(context);
     contentWritesContract(context);

@@ -1,0 +1,15 @@
+/**
+ * Moving a diagram into a workspace (its members then reach it, their role
+ * the ceiling) or out of any: only its owner may, and only into a workspace
+ * where the owner is an editor or admin. Anything else is not_found.
+ */
+import type { DiagramMeta } from '../../store/store.ts';
+import { diagramFor, workspaceFor } from '../access.ts';
+import type { AppDeps, Caller } from '../deps.ts';
+
+export async function moveDiagramToWorkspace(deps: AppDeps, caller: Caller, diagramId: string, workspaceId: string | null): Promise<DiagramMeta> {
+  const diagram = await diagramFor(deps, caller, diagramId, 'own');
+  const target = workspaceId === null ? null : (await workspaceFor(deps, caller, workspaceId, 'file')).workspace.id;
+  await deps.store.sharing.setDiagramWorkspace(diagram.id, target);
+  return { ...diagram, workspaceId: target };
+}
