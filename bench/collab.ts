@@ -32,24 +32,13 @@ import { SESSION_TTL_MS } from '../src/app/sessions/sessions.ts';
 import { openStore } from '../src/store/open.ts';
 import { SESSION_COOKIE } from '../src/web/session.ts';
 import { type Child, freePort, runBenchmark, startChild, waitForHttp } from './processes.ts';
-import { percentile } from './service-spec.ts';
+import { percentile, random } from './service-spec.ts';
 
 const EDITORS = Number(process.env.EDITORS ?? 20);
 const SECONDS = Number(process.env.SECONDS ?? 20);
 const SHAPES_EACH = 3;
 const TARGET_P99_MS = 200;
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-
-/** A small deterministic PRNG (mulberry32), so every run sends the same work. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
