@@ -23,7 +23,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import SQLite from 'better-sqlite3';
 import { SQLITE_FILE_NAME } from '../src/store/open.ts';
-import { percentile, SERVICE_NODES, serviceSpec } from './service-spec.ts';
+import { percentile, random, SERVICE_NODES, serviceSpec } from './service-spec.ts';
 import { runBenchmark, seedBenchUser, startApiServer } from './processes.ts';
 
 const RUNS = Number(process.env.RUNS ?? 1000);
@@ -33,17 +33,6 @@ const TARGET_STORED_SHARE = 0.05;
 const TARGET_READ_MS = 50;
 const TARGET_WRITE_RATIO = 1.1;
 
-
-/** A small deterministic PRNG (mulberry32), so every run sends the same patches. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PALETTE = ['#ffc9c9', '#b2f2bb', '#a5d8ff', '#ffec99', '#eebefa', '#ffffff'];
 

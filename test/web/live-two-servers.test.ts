@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
 import { type ListeningHarness, startHarness, type TestUser } from '../helpers/harness.ts';
 import { connectLive, type LiveClient, rect } from '../helpers/live-client.ts';
 import { skipWithoutPostgres } from '../helpers/postgres.ts';
@@ -72,4 +73,33 @@ describe('live collaboration across two servers on one PostgreSQL', { skip: skip
     await bob.close();
     assert.equal((await alice.until((m) => m.type === 'left')).peerId, bobWelcome.you.peerId);
   });
+
+  test('when the listening connections drop, each server listens again and the rooms hear writes as before', async () => {
+    const created = await first.call('POST', '/api/v1/diagrams', { token: owner.token, body: { title: 'outage', scene: { elements: [rect('base', 1)] } } });
+    const id = created.json().id as string;
+    const alice = await on(first, id, owner);
+    await alice.next('welcome');
+    const killed = await sql(`select pg_terminate_backend(pid) as done from pg_stat_activity where datname = current_database() and query ilike 'listen %'`);
+    assert.ok(killed.length >= 2, 'both servers were listening');
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const listening = await sql(`select pid from pg_stat_activity where datname = current_database() and query ilike 'listen %'`);
+      if (listening.length >= 2 || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const patched = await second.call('POST', `/api/v1/diagrams/${id}/patch`, { token: owner.token, body: { ops: [{ op: 'move', id: 'base', dx: 3, dy: 0 }] } });
+    assert.equal(patched.statusCode, 200, patched.body);
+    const heard = await alice.until((m) => m.type === 'elements' && m.from === null && m.elements[0]?.x === 3);
+    assert.equal(heard.elements[0].id, 'base');
+  });
+
+  async function sql(text: string): Promise<unknown[]> {
+    const client = new pg.Client({ connectionString: first.config.databaseUrl! });
+    await client.connect();
+    try {
+      return (await client.query(text)).rows;
+    } finally {
+      await client.end();
+    }
+  }
 });

@@ -52,6 +52,15 @@ for (const { engine, skip } of [
       return client;
     }
 
+    /** Two of the owner's connections to the diagram, each past its welcome; `you` is the first one's peer. */
+    async function twoEditors(diagramId: string): Promise<{ a: LiveClient; b: LiveClient; you: { peerId: string } }> {
+      const a = await connect(diagramId);
+      const b = await connect(diagramId);
+      const { you } = await a.next('welcome');
+      await b.next('welcome');
+      return { a, b, you };
+    }
+
     async function stored(diagramId: string): Promise<Array<Record<string, any>>> {
       const read = await h.call('GET', `/api/v1/diagrams/${diagramId}`, { token: owner.token });
       return read.json().scene.elements;
@@ -79,10 +88,7 @@ for (const { engine, skip } of [
 
     test("two editors exchange changes at once, never echoed to the sender, and the store holds each once", async () => {
       const id = await newDiagram();
-      const a = await connect(id);
-      const b = await connect(id);
-      const { you } = await a.next('welcome');
-      await b.next('welcome');
+      const { a, b, you } = await twoEditors(id);
       a.send({ type: 'elements', seq: 1, elements: [rect('from-a', 1)] });
       b.send({ type: 'elements', seq: 1, elements: [rect('from-b', 1)] });
       assert.equal((await b.until((m) => m.type === 'elements' && m.elements[0]?.id === 'from-a')).from, you.peerId);
@@ -118,10 +124,7 @@ for (const { engine, skip } of [
 
     test('an older copy of an element loses to the newer one, whichever arrives last', async () => {
       const id = await newDiagram();
-      const a = await connect(id);
-      const b = await connect(id);
-      await a.next('welcome');
-      await b.next('welcome');
+      const { a, b } = await twoEditors(id);
       a.send({ type: 'elements', seq: 1, elements: [rect('base', 5, { x: 500 })] });
       await b.until((m) => m.type === 'elements');
       b.send({ type: 'elements', seq: 1, elements: [rect('base', 3, { x: 300 })] });
@@ -164,10 +167,7 @@ for (const { engine, skip } of [
 
     test('a malformed or invalid message is an error for its sender alone and changes nothing', async () => {
       const id = await newDiagram();
-      const a = await connect(id);
-      const b = await connect(id);
-      await a.next('welcome');
-      await b.next('welcome');
+      const { a, b } = await twoEditors(id);
       a.socket.send('not json');
       assert.equal((await a.next('error')).code, 'invalid_json');
       a.send({ type: 'shout' });
@@ -206,10 +206,7 @@ for (const { engine, skip } of [
 
     test('an API change wins over an unsaved copy in the room that has a higher version, and everyone ends with the API change', async () => {
       const id = await newDiagram([rect('base', 1)]);
-      const a = await connect(id);
-      const b = await connect(id);
-      await a.next('welcome');
-      await b.next('welcome');
+      const { a, b } = await twoEditors(id);
       // The room holds version 9 of `base` a moment before the store does; a patch based on the stored version 1 lands meanwhile.
       a.send({ type: 'elements', seq: 1, elements: [rect('base', 9, { x: 900 })] });
       await b.next('elements');
@@ -299,10 +296,7 @@ for (const { engine, skip } of [
 
     test("presence goes to the others: pointer, selection and status", async () => {
       const id = await newDiagram();
-      const a = await connect(id);
-      const b = await connect(id);
-      const { you } = await a.next('welcome');
-      await b.next('welcome');
+      const { a, b, you } = await twoEditors(id);
       a.send({ type: 'presence', pointer: { x: 10, y: 20, tool: 'pointer' }, button: 'down', selectedElementIds: { base: true } });
       const seen = await b.next('presence');
       assert.equal(seen.peer.peerId, you.peerId);
