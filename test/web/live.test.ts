@@ -245,19 +245,20 @@ for (const { engine, skip } of [
       }
     });
 
-    test("removing a person's share closes their connection with gone, and trashing the diagram closes everyone's", async () => {
+    test("changing a person's share through the API switches their editor's role at once, removing it closes their connection, and trashing the diagram closes everyone's", async () => {
       const id = await newDiagram();
       const guest = await h.user();
-      await h.store.sharing.shareDiagram(id, guest.id, 'editor');
+      const shared = await h.call('POST', `/api/v1/diagrams/${id}/shares`, { token: owner.token, body: { email: guest.email, role: 'editor' } });
+      assert.equal(shared.statusCode, 200, shared.body);
       const theirs = await connect(id, await signIn(h, guest.id));
       const mine = await connect(id);
       assert.equal((await theirs.next('welcome')).role, 'editor');
       await mine.next('welcome');
-      await h.store.sharing.shareDiagram(id, guest.id, 'viewer');
-      await h.store.live.publish({ type: 'access', diagramId: id });
+      const demoted = await h.call('PATCH', `/api/v1/diagrams/${id}/shares/${guest.id}`, { token: owner.token, body: { role: 'viewer' } });
+      assert.equal(demoted.statusCode, 200, demoted.body);
       assert.equal((await theirs.next('role')).role, 'viewer');
-      await h.store.db.deleteFrom('diagram_shares').where('diagram_id', '=', id).where('user_id', '=', guest.id).execute();
-      await h.store.live.publish({ type: 'access', diagramId: id });
+      const removed = await h.call('DELETE', `/api/v1/diagrams/${id}/shares/${guest.id}`, { token: owner.token });
+      assert.equal(removed.statusCode, 204, removed.body);
       assert.equal((await theirs.next('gone')).reason, 'access');
       assert.equal((await theirs.closed).code, 4403);
       await mine.next('left');
@@ -265,6 +266,36 @@ for (const { engine, skip } of [
       assert.equal(trashed.statusCode, 204, trashed.body);
       assert.equal((await mine.next('gone')).reason, 'deleted');
       assert.equal((await mine.closed).code, 4404);
+    });
+
+    test("a workspace member's editor follows the workspace through the API: a role change switches it, removal or moving the diagram out closes it", async () => {
+      const id = await newDiagram();
+      const created = await h.call('POST', '/api/v1/workspaces', { token: owner.token, body: { name: 'Live team' } });
+      assert.equal(created.statusCode, 201, created.body);
+      const workspaceId = created.json().id;
+      const moved = await h.call('PUT', `/api/v1/diagrams/${id}/workspace`, { token: owner.token, body: { workspaceId } });
+      assert.equal(moved.statusCode, 200, moved.body);
+      const member = await h.user();
+      const otherMember = await h.user();
+      for (const person of [member, otherMember]) {
+        const invited = await h.call('POST', `/api/v1/workspaces/${workspaceId}/members`, { token: owner.token, body: { email: person.email, role: 'editor' } });
+        assert.equal(invited.statusCode, 200, invited.body);
+      }
+      const theirs = await connect(id, await signIn(h, member.id));
+      const others = await connect(id, await signIn(h, otherMember.id));
+      assert.equal((await theirs.next('welcome')).role, 'editor');
+      assert.equal((await others.next('welcome')).role, 'editor');
+      const demoted = await h.call('PATCH', `/api/v1/workspaces/${workspaceId}/members/${member.id}`, { token: owner.token, body: { role: 'viewer' } });
+      assert.equal(demoted.statusCode, 200, demoted.body);
+      assert.equal((await theirs.next('role')).role, 'viewer');
+      const removed = await h.call('DELETE', `/api/v1/workspaces/${workspaceId}/members/${member.id}`, { token: owner.token });
+      assert.equal(removed.statusCode, 204, removed.body);
+      assert.equal((await theirs.next('gone')).reason, 'access');
+      assert.equal((await theirs.closed).code, 4403);
+      const out = await h.call('PUT', `/api/v1/diagrams/${id}/workspace`, { token: owner.token, body: { workspaceId: null } });
+      assert.equal(out.statusCode, 200, out.body);
+      assert.equal((await others.next('gone')).reason, 'access');
+      assert.equal((await others.closed).code, 4403);
     });
 
     test('signing out closes that session\'s connections with gone', async () => {

@@ -6,10 +6,12 @@
 import type { DiagramMeta } from '../../store/store.ts';
 import { diagramFor, workspaceFor } from '../access.ts';
 import type { AppDeps, Caller } from '../deps.ts';
+import { publishAccessChanged } from '../live/notify.ts';
 
 export async function moveDiagramToWorkspace(deps: AppDeps, caller: Caller, diagramId: string, workspaceId: string | null): Promise<DiagramMeta> {
   const diagram = await diagramFor(deps, caller, diagramId, 'own');
   const target = workspaceId === null ? null : (await workspaceFor(deps, caller, workspaceId, 'file')).workspace.id;
   await deps.store.sharing.setDiagramWorkspace(diagram.id, target);
+  await publishAccessChanged(deps, { diagramId: diagram.id });
   return { ...diagram, workspaceId: target };
 }

@@ -10,6 +10,7 @@ import { diagramFor, isUuid } from '../access.ts';
 import type { AppDeps, Caller } from '../deps.ts';
 import { invite, inviteeAddress, type SharingDeps, verifiedAccount } from './invitations.ts';
 import { type DiagramSharing, type InvitationView, invitationView, type ShareView, shareView } from './views.ts';
+import { publishAccessChanged } from '../live/notify.ts';
 
 /** The diagram's owner, its shares and the invitations still pending. */
 export async function listShares(deps: AppDeps, caller: Caller, diagramId: string): Promise<DiagramSharing> {
@@ -41,6 +42,7 @@ export async function shareDiagram(
     return { invitation: invitationView(invitation) };
   }
   await deps.store.sharing.shareDiagram(diagram.id, account.id, input.role, deps.now().toISOString());
+  await publishAccessChanged(deps, { diagramId: diagram.id });
   return { share: await shareOf(deps, diagram.id, account.id) };
 }
 
@@ -48,6 +50,7 @@ export async function shareDiagram(
 export async function changeShare(deps: AppDeps, caller: Caller, diagramId: string, userId: string, role: ShareRole): Promise<ShareView> {
   const diagram = await diagramFor(deps, caller, diagramId, 'own');
   if (!isUuid(userId) || !(await deps.store.sharing.changeShare(diagram.id, userId, role))) throw notFound();
+  await publishAccessChanged(deps, { diagramId: diagram.id });
   return shareOf(deps, diagram.id, userId);
 }
 
@@ -55,6 +58,7 @@ export async function changeShare(deps: AppDeps, caller: Caller, diagramId: stri
 export async function removeShare(deps: AppDeps, caller: Caller, diagramId: string, userId: string): Promise<void> {
   const diagram = await diagramFor(deps, caller, diagramId, 'own');
   if (!isUuid(userId) || !(await deps.store.sharing.removeShare(diagram.id, userId))) throw notFound();
+  await publishAccessChanged(deps, { diagramId: diagram.id });
 }
 
 async function shareOf(deps: AppDeps, diagramId: string, userId: string): Promise<ShareView> {

@@ -12,6 +12,7 @@ import { isUuid, workspaceFor } from '../access.ts';
 import type { AppDeps, Caller } from '../deps.ts';
 import { invite, inviteeAddress, type SharingDeps, verifiedAccount } from '../sharing/invitations.ts';
 import { type InvitationView, invitationView, type MemberView, memberView } from '../sharing/views.ts';
+import { publishAccessChanged } from '../live/notify.ts';
 
 const LAST_ADMIN = 'a workspace needs at least one admin: make another member admin first';
 
@@ -43,6 +44,7 @@ export async function inviteMember(
     await deps.store.sharing.setWorkspaceMember(workspace.id, account.id, input.role, deps.now().toISOString());
   } else {
     outcome(await deps.store.sharing.changeMemberRole(workspace.id, account.id, input.role));
+    await publishAccessChanged(deps, { workspaceId: workspace.id });
   }
   return { member: await memberOf(deps, workspace.id, account.id) };
 }
@@ -52,6 +54,7 @@ export async function changeMemberRole(deps: AppDeps, caller: Caller, workspaceI
   const { workspace } = await workspaceFor(deps, caller, workspaceId, 'manage');
   if (!isUuid(userId)) throw notFound();
   outcome(await deps.store.sharing.changeMemberRole(workspace.id, userId, role));
+  await publishAccessChanged(deps, { workspaceId: workspace.id });
   return memberOf(deps, workspace.id, userId);
 }
 
@@ -61,6 +64,7 @@ export async function removeMember(deps: AppDeps, caller: Caller, workspaceId: s
   const { workspace } = await workspaceFor(deps, caller, workspaceId, leaving ? 'view' : 'manage');
   if (!isUuid(userId)) throw notFound();
   outcome(await deps.store.sharing.removeMember(workspace.id, userId));
+  await publishAccessChanged(deps, { workspaceId: workspace.id });
 }
 
 function outcome(change: MemberChange): void {
