@@ -32,6 +32,8 @@ export interface RevisionDetail {
   title?: { from: string; to: string };
   /** move: the folders before and after (null: no folder). */
   folder?: { from: string | null; to: string | null };
+  /** move between workspaces: the workspaces before and after (null: none). */
+  workspace?: { from: string | null; to: string | null };
 }
 
 /** Who made a change, and how. */

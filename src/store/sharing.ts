@@ -1,3 +1,4 @@
+import type { Attribution } from './history.ts';
 import type { AccessFacts, ShareRole, WorkspaceRole } from '../auth/policy.ts';
 import type { DiagramMeta, ListPosition } from './diagrams.ts';
 
@@ -89,7 +90,12 @@ export interface SharingStore {
   changeMemberRole(workspaceId: string, userId: string, role: WorkspaceRole): Promise<MemberChange>;
   /** Removes a member, unless they are its last admin (atomic against concurrent changes). */
   removeMember(workspaceId: string, userId: string): Promise<MemberChange>;
-  setDiagramWorkspace(diagramId: string, workspaceId: string | null): Promise<void>;
+  /**
+   * Puts a diagram in a workspace, or out of any (null). With `by`, a move
+   * that changes the workspace is recorded in the diagram's history as a
+   * `move` event, in the same transaction.
+   */
+  setDiagramWorkspace(diagramId: string, workspaceId: string | null, by?: { attribution: Attribution; at: string }): Promise<void>;
   /** Shares a diagram with a user (from `createdAt`, by default the present), or replaces the role of an existing share. */
   shareDiagram(diagramId: string, userId: string, role: ShareRole, createdAt?: string): Promise<void>;
   /** The diagram's shares with their addresses, in the order they were made. */

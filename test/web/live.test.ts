@@ -296,6 +296,11 @@ for (const { engine, skip } of [
       assert.equal(out.statusCode, 200, out.body);
       assert.equal((await others.next('gone')).reason, 'access');
       assert.equal((await others.closed).code, 4403);
+      const revisions = await h.call('GET', `/api/v1/diagrams/${id}/revisions`, { token: owner.token });
+      assert.deepEqual(
+        revisions.json().items.filter((r: { kind: string }) => r.kind === 'move').map((r: { summary: string }) => r.summary),
+        ['moved out of workspace "Live team"', 'moved into workspace "Live team"'],
+      );
     });
 
     test('signing out closes that session\'s connections with gone', async () => {

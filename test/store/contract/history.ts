@@ -131,6 +131,32 @@ export function historyContract({ withStore }: ContractContext): void {
         assert.equal(await store.history.scene(diagram.id, 3), JSON.stringify(first));
       }));
 
+    test('moves between workspaces are move events naming the workspaces; no move, no event; without attribution, none', () =>
+      withStore(async (store) => {
+        const user = await createUser(store);
+        const team = await store.sharing.createWorkspace({ id: randomUUID(), name: 'Platform', ownerId: user.id, createdAt: at(1) });
+        const other = await store.sharing.createWorkspace({ id: randomUUID(), name: 'Data', ownerId: user.id, createdAt: at(1) });
+        const diagram = await createDiagram(store, diagramRecord(user.id, { elementsJson: JSON.stringify([box('a')]), elementCount: 1 }));
+        const by = (seconds: number) => ({ attribution: { userId: user.id, via: BOT }, at: at(seconds) });
+        await store.sharing.setDiagramWorkspace(diagram.id, team.id, by(10));
+        await store.sharing.setDiagramWorkspace(diagram.id, team.id, by(15));
+        await store.sharing.setDiagramWorkspace(diagram.id, other.id, by(20));
+        await store.sharing.setDiagramWorkspace(diagram.id, null, by(30));
+        await store.sharing.setDiagramWorkspace(diagram.id, team.id);
+        assert.equal((await store.diagrams.find(diagram.id))?.workspaceId, team.id);
+        const items = await store.history.list(diagram.id, { beforeSeq: null, limit: 10 });
+        assert.deepEqual(
+          items.map((r) => [r.kind, r.hasScene, r.summary]),
+          [
+            ['move', false, 'moved out of workspace "Data"'],
+            ['move', false, 'moved from workspace "Platform" to "Data"'],
+            ['move', false, 'moved into workspace "Platform"'],
+            ['create', true, items[3]!.summary],
+          ],
+        );
+        assert.deepEqual(items[2]!.detail, { workspace: { from: null, to: team.id } });
+      }));
+
     test('a restoring write opens again the comments resolved because their element was removed, when it is back', () =>
       withStore(async (store) => {
         const user = await createUser(store);
