@@ -143,6 +143,14 @@ for (const engine of ['sqlite', 'postgres'] as Engine[]) {
       assert.equal((await as(bobWeb, 'PUT', `${members}/${owner.id}`, { role: 'viewer' })).statusCode, 404);
       assert.equal((await as(bobWeb, 'POST', members, { email: uniqueEmail(), role: 'viewer' })).statusCode, 404);
       assert.equal((await as(ownerWeb, 'DELETE', `${members}/${owner.id}`)).statusCode, 400, 'the last admin cannot leave');
+      assert.equal((await as(bobWeb, 'PUT', `/app/api/workspaces/${workspaceId}`, { name: 'Mine now' })).statusCode, 404, 'only admins rename');
+      const renamed = await as(ownerWeb, 'PUT', `/app/api/workspaces/${workspaceId}`, { name: '  Platform crew ' });
+      assert.equal(renamed.statusCode, 200, renamed.body);
+      assert.equal(renamed.json().name, 'Platform crew');
+      const unsigned = await as(ownerWeb, 'PUT', `/app/api/workspaces/${workspaceId}`, { name: 'No CSRF' }, false);
+      assert.equal(unsigned.statusCode, 403, 'a change without the CSRF token is refused');
+      assert.equal((await as(bobWeb, 'GET', members)).json().name, 'Platform crew');
+      assert.equal((await as(ownerWeb, 'PUT', `/app/api/workspaces/${workspaceId}`, { name: 'Platform' })).statusCode, 200);
 
       // A diagram moved in by its owner is listed in the workspace, for its members too.
       const id = await diagram('Roadmap');

@@ -165,7 +165,7 @@ test('invited by mail with no account: the mail leads to sign-up, the verificati
   assert.equal(theirs.url(), `${h.baseUrl}/app/d/${id}`);
 });
 
-test('a workspace made on the dashboard: members invited and changed in the members dialog, a diagram moved in, listed for its members', { timeout: 90_000 }, async (t) => {
+test('a workspace made on the dashboard: members invited and changed and the workspace renamed in the members dialog, a diagram moved in, listed for its members', { timeout: 90_000 }, async (t) => {
   const id = await createDiagram('Platform map');
   const { page } = await pageAs(t, owner.id);
   await page.goto(`${h.baseUrl}/app`);
@@ -186,15 +186,20 @@ test('a workspace made on the dashboard: members invited and changed in the memb
   await dialog.getByRole('button', { name: 'Invite' }).click();
   await dialog.getByText('new.hire@example.com · invited, no account yet').waitFor();
   await screenshot(page, 'workspace-members');
+  await dialog.getByLabel('Workspace name').fill('Platform crew');
+  await dialog.getByRole('button', { name: 'Rename' }).click();
+  await dialog.getByText('Renamed to “Platform crew”.').waitFor();
+  await dialog.getByRole('heading', { name: 'Members of “Platform crew”' }).waitFor();
   await dialog.getByRole('button', { name: 'Close' }).click();
   await page.getByText('2 members').waitFor();
+  await page.getByRole('heading', { name: 'Platform crew', level: 1 }).waitFor();
 
   await page.getByRole('link', { name: 'All diagrams' }).click();
   const card = page.locator('li.card').filter({ hasText: 'Platform map' });
   await card.locator('details.actions summary').click();
-  await card.getByLabel('Workspace').selectOption({ label: 'Platform team' });
+  await card.getByLabel('Workspace').selectOption({ label: 'Platform crew' });
   await card.locator(`form[action="/app/d/${id}/workspace"] button`).click();
-  await page.getByRole('link', { name: 'Platform team' }).click();
+  await page.getByRole('link', { name: 'Platform crew' }).click();
   await page.locator('li.card').filter({ hasText: 'Platform map' }).waitFor();
   await settled(page);
   await screenshot(page, 'dashboard-workspace');

@@ -1,6 +1,7 @@
 /**
  * A workspace's members, on the dashboard: everyone in it sees who is there
- * and may leave; admins invite by email, change roles and remove members.
+ * and may leave; admins rename the workspace, invite by email, change roles
+ * and remove members.
  * The server holds the rules (the API's): a workspace keeps at least one
  * admin, so the last one can neither leave nor be demoted.
  */
@@ -26,6 +27,7 @@ export function MembersDialog({ workspaceId, csrfToken, onClose }: { workspaceId
   const { state, busy, notice, problem, change: changeState, fail } = useServerState<WorkspaceMembersState>(load);
   const [changed, setChanged] = useState(false);
   const [leaving, setLeaving] = useState(false);
+  const [name, setName] = useState<string | null>(null);
   const change = async (run: () => Promise<string | null>) => {
     const done = await changeState(run);
     if (done) setChanged(true);
@@ -51,6 +53,21 @@ export function MembersDialog({ workspaceId, csrfToken, onClose }: { workspaceId
         !problem && <p className="db-muted">Loading…</p>
       ) : (
         <>
+          {state.role === 'admin' && (
+            <form
+              className="db-invite db-rename"
+              onSubmit={(event) => {
+                event.preventDefault();
+                const wanted = (name ?? state.name).trim();
+                if (wanted && wanted !== state.name) void change(async () => `Renamed to “${(await membersApi.rename(workspaceId, csrfToken, wanted)).name}”.`);
+              }}
+            >
+              <input type="text" name="name" aria-label="Workspace name" maxLength={200} value={name ?? state.name} onChange={(event) => setName(event.target.value)} disabled={busy || leaving} />
+              <button type="submit" className="db-button" disabled={busy || leaving}>
+                Rename
+              </button>
+            </form>
+          )}
           <PeopleEditor
             roles={WORKSPACE_ROLES}
             people={state.members}

@@ -77,6 +77,7 @@ export const sharingApi = {
 };
 
 export const membersApi = {
+  rename: (workspaceId: string, csrf: string, name: string) => call<{ name: string }>('PUT', workspaceUrl(workspaceId), csrf, { name }),
   state: (workspaceId: string) => call<WorkspaceMembersState>('GET', workspaceUrl(workspaceId, 'members'), null),
   invite: (workspaceId: string, csrf: string, email: string, role: WorkspaceRole) => call<InviteOutcome>('POST', workspaceUrl(workspaceId, 'members'), csrf, { email, role }),
   changeRole: (workspaceId: string, csrf: string, userId: string, role: WorkspaceRole) =>

@@ -5,15 +5,16 @@
  * an invitation by mail), change roles and remove members; a workspace keeps
  * at least one admin. Anyone else gets not_found.
  *
+ *   PUT    /app/api/workspaces/:id                    { name } → the workspace, renamed (admins)
  *   GET    /app/api/workspaces/:id/members            { id, name, role, you, members, invitations }
  *   POST   /app/api/workspaces/:id/members            { email, role } → { member } | { invitation }
  *   PUT    /app/api/workspaces/:id/members/:userId    { role }
  *   DELETE /app/api/workspaces/:id/members/:userId    (your own id: leave)
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { MemberBody, MemberRoleBody } from '../../api/sharing-schemas.ts';
+import { MemberBody, MemberRoleBody, WorkspaceBody } from '../../api/sharing-schemas.ts';
 import type { ServiceDeps } from '../../app/deps.ts';
-import { getWorkspace } from '../../app/workspaces/manage-workspaces.ts';
+import { getWorkspace, renameWorkspace } from '../../app/workspaces/manage-workspaces.ts';
 import { changeMemberRole, inviteMember, listMembers, removeMember } from '../../app/workspaces/members.ts';
 import { requireSession } from '../session.ts';
 import { sessionChange } from '../session-change.ts';
@@ -24,6 +25,11 @@ type MemberParams = { Params: { id: string; userId: string } };
 
 export const workspaceRoutes: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) => {
   const { publicUrl } = deps.config;
+
+  app.put<IdParams>('/app/api/workspaces/:id', async (request, reply) => {
+    const { session, body } = sessionChange(request, publicUrl, WorkspaceBody);
+    return reply.header('cache-control', 'no-store').send(await renameWorkspace(deps, session, request.params.id, body.name));
+  });
 
   app.get<IdParams>('/app/api/workspaces/:id/members', async (request, reply) => {
     const session = requireSession(request);
