@@ -303,6 +303,24 @@ for (const { engine, skip } of [
       );
     });
 
+    test("when the first writer of a batch has lost access unnoticed, the others' changes in it are still stored, and the writer is sent away", async () => {
+      const id = await newDiagram();
+      const guest = await h.user();
+      await h.store.sharing.shareDiagram(id, guest.id, 'editor');
+      const theirs = await connect(id, await signIn(h, guest.id));
+      const mine = await connect(id);
+      await theirs.next('welcome');
+      await mine.next('welcome');
+      // The share goes without a word on the bus: the room still takes the guest for an editor.
+      await h.store.db.deleteFrom('diagram_shares').where('diagram_id', '=', id).where('user_id', '=', guest.id).execute();
+      theirs.send({ type: 'elements', seq: 1, elements: [rect('from-guest', 1)] });
+      mine.send({ type: 'elements', seq: 1, elements: [rect('from-owner', 1)] });
+      assert.equal((await theirs.next('gone')).reason, 'access');
+      assert.equal((await mine.next('saved')).upTo, 1);
+      const elements = await eventually(() => stored(id), (els) => els.some((e) => e.id === 'from-owner'));
+      assert.ok(elements.some((e) => e.id === 'from-owner'), "the owner's change is stored");
+    });
+
     test('signing out closes that session\'s connections with gone', async () => {
       const id = await newDiagram();
       const session = await signIn(h, owner.id);

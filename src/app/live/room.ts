@@ -82,7 +82,10 @@ export class Room {
   private readonly written = new Set<string>();
   private writeTimer: NodeJS.Timeout | null = null;
   private writing: Promise<void> | null = null;
+  /** Whether the last write failed (it is tried again after WRITE_RETRY_MS). */
+  private failed = false;
   private closing = false;
+  private closed: Promise<void> | null = null;
 
   constructor(host: RoomHost, diagramId: string, elements: LiveElement[], docUpdatedAt: string) {
     this.host = host;
@@ -302,7 +305,12 @@ export class Room {
     }
   }
 
-  private evict(peer: LocalPeer, reason: GoneReason): void {
+  /** Someone here who may edit: who writes a batch that no one here changed (a relayed change written again). */
+  private editorHere(): LocalPeer | undefined {
+    return [...this.local.values()].find((p) => p.role === 'editor');
+  }
+
+    private evict(peer: LocalPeer, reason: GoneReason): void {
     this.send(peer, { type: 'gone', reason });
     peer.connection.close(GONE_CLOSE_CODES[reason], reason);
     this.remove(peer.peer.peerId);
@@ -326,8 +334,6 @@ export class Room {
     }, delay);
   }
 
-  private failed = false;
-
   /**
    * Writes what changed here since the last write, merged into the stored
    * scene by the same rule (so a write never undoes a newer change stored by
@@ -342,7 +348,7 @@ export class Room {
     this.contributors.clear();
     this.pendingSeqs.clear();
     const changes = ids.map((id) => this.scene.get(id)!).filter((e) => e !== undefined);
-    const actor = contributors.values().next().value ?? this.local.values().next().value?.session;
+    const actor = contributors.values().next().value ?? this.editorHere()?.session;
     this.failed = false;
     try {
       if (changes.length > 0 && actor !== undefined) {
@@ -364,8 +370,14 @@ export class Room {
       }
     } catch (error) {
       if (error instanceof ApiError && error.code === 'not_found') {
-        // The writer lost access meanwhile (or the diagram went): everyone here is checked again.
+        // The writer lost access meanwhile (or the diagram went): everyone here is checked again, and
+        // the others whose changes the batch holds and who may still edit write it (the set shrinks, so this ends).
         await this.recheck();
+        const writers = [...contributors].filter(([userId]) => [...this.local.values()].some((p) => p.session.user.id === userId && p.role === 'editor'));
+        if (writers.length === 0 || writers.length === contributors.size) return;
+        for (const id of ids) this.dirty.add(id);
+        for (const [userId, caller] of writers) if (!this.contributors.has(userId)) this.contributors.set(userId, caller);
+        for (const [peerId, seq] of seqs) if (this.local.has(peerId)) this.pendingSeqs.set(peerId, Math.max(seq, this.pendingSeqs.get(peerId) ?? seq));
         return;
       }
       this.failed = true;
@@ -381,8 +393,6 @@ export class Room {
     this.closed ??= this.finish();
     return this.closed;
   }
-
-  private closed: Promise<void> | null = null;
 
   private async finish(): Promise<void> {
     this.closing = true;
