@@ -6,11 +6,38 @@ import type { RenderNote as RenderNoteSchema } from '../api/schemas.ts';
 export type { RenderFormat, RenderQuality } from '../api/schemas.ts';
 export type RenderNote = z.infer<typeof RenderNoteSchema>;
 
+/**
+ * What a caller may ask of one render beyond its format and quality
+ * (GET /diagrams/:id/render and the embeddable public images). Every field is
+ * optional; an empty object renders exactly as before: PNGs 1024 px wide,
+ * 10 px of padding, white background, light theme, the whole scene.
+ */
+export interface RenderOptions {
+  /** PNG width in pixels (256–4096); the height follows the drawing. Not with `scale`. */
+  width?: number;
+  /** PNG pixels per scene pixel (1–4). Not with `width`. */
+  scale?: number;
+  /** Scene pixels around the drawing (0–200; default EXPORT_PADDING). */
+  padding?: number;
+  /** `transparent`, or a colour as `#rrggbb` (default white, as the editor exports). */
+  background?: 'transparent' | `#${string}`;
+  /** `dark` exports as the editor's dark mode does. */
+  theme?: 'light' | 'dark';
+  /** Draw only these elements (and the text bound to them). Not with `frameId`. */
+  elementIds?: string[];
+  /** Draw only this frame and what it holds, clipped to it, as the editor exports a frame. */
+  frameId?: string;
+}
+
 export interface RenderJob {
   /** The stored elements, as JSON text (parsed in the worker, not on the API's event loop). */
   elementsJson: string;
   svg: boolean;
   png: boolean;
+  /** A PDF: one page sized to the drawing, vector, text as text. */
+  pdf?: boolean;
+  /** Options as validated by the API; absent means the defaults. */
+  options?: RenderOptions;
   /** Where the editor's fonts are kept as TrueType files (see font-files.ts). */
   fontsDirectory: string;
   /** Fast renders only: draw catalog icons instead of image placeholders (dashboard thumbnails). */
@@ -22,6 +49,7 @@ export interface RenderOutput {
   empty?: boolean;
   svg?: string;
   png?: Uint8Array;
+  pdf?: Uint8Array;
   /** Set when some embedded images were left out to stay within the image budget. */
   imagesTruncated?: boolean;
   /** Set when text past the text limits (text-limits.ts) was left out. */
