@@ -9,8 +9,10 @@ import { editorFontFiles } from './font-files.ts';
 import { rasterize } from './raster.ts';
 import { sanitizeSvgTree, serializeSvg } from './sanitize.ts';
 import { imageFiles } from './image-files.ts';
+import { exportLook, InvalidSelection, type SelectableElement, selectedElements, sizedSvg } from './options.ts';
+import { applyExportLook } from './svg-theme.ts';
 import { limitSceneText } from './text-limits.ts';
-import { EXPORT_PADDING, oversizedSvgBytes, type RenderJob, type RenderOutput } from './types.ts';
+import { oversizedSvgBytes, type RenderJob, type RenderOutput } from './types.ts';
 
 /**
  * A copy of the export for resvg, which sizes an `<image width="100%">` inside
@@ -36,19 +38,31 @@ function withImagesInlined(root: SVGSVGElement): string {
 }
 
 export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob): Promise<RenderOutput> {
-  const limited = limitSceneText(JSON.parse(job.elementsJson) as Record<string, unknown>[]);
+  const options = job.options ?? {};
+  let chosen: Record<string, unknown>[];
+  try {
+    chosen = selectedElements(JSON.parse(job.elementsJson) as Array<Record<string, unknown> & SelectableElement>, options);
+  } catch (error) {
+    if (error instanceof InvalidSelection) return { invalidSelection: error.message };
+    throw error;
+  }
+  const limited = limitSceneText(chosen);
   // Scenes are stored as supplied: restore gives every element the fields the exporter reads.
   const elements = editor.restoreElements(limited.elements, null, { repairBindings: true });
   if (!elements.some((element) => !element.isDeleted)) return { empty: true };
   const { files, truncated } = imageFiles(elements);
+  const look = exportLook(options);
+  const exportingFrame = options.frameId === undefined ? null : (elements.find((element) => element.id === options.frameId && !element.isDeleted) ?? null);
   const root = await editor.exportToSvg({
     elements,
-    appState: { exportBackground: true, viewBackgroundColor: '#ffffff', exportWithDarkMode: false, exportEmbedScene: false },
+    appState: look.appState,
     files,
-    exportPadding: EXPORT_PADDING,
+    exportPadding: look.exportPadding,
+    ...(exportingFrame ? { exportingFrame } : {}),
     skipInliningFonts: true,
   });
   sanitizeSvgTree(root);
+  applyExportLook(root, look);
   const fonts = editorFontFiles(job.fontsDirectory);
   const output: RenderOutput = {
     ...(truncated ? { imagesTruncated: true } : {}),
@@ -58,7 +72,7 @@ export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob): 
     const forRaster = withImagesInlined(root);
     const svgTooLarge = oversizedSvgBytes(forRaster);
     if (svgTooLarge !== null) return { svgTooLarge };
-    output.png = await rasterize(forRaster, fonts);
+    output.png = await rasterize(forRaster, fonts, options);
   }
   if (job.svg) {
     const runs = [...root.querySelectorAll('text')].map((text) => ({ fontFamily: text.getAttribute('font-family') ?? '', text: text.textContent ?? '' }));
@@ -71,7 +85,7 @@ export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob): 
       }
       style.textContent = css;
     }
-    const svg = serializeSvg(root);
+    const svg = sizedSvg(serializeSvg(root), options);
     const svgTooLarge = oversizedSvgBytes(svg);
     if (svgTooLarge !== null) return { svgTooLarge };
     output.svg = svg;

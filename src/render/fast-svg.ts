@@ -16,12 +16,21 @@ import { clippingFrame, type DrawItem, readScene, type Scene } from './fast/scen
 import { embedPlaceholderMarkup, frameMarkup, imageMarkup, imagePlaceholderMarkup, shapeMarkup } from './fast/shapes.ts';
 import { textMarkup } from './fast/text.ts';
 import { num, tag } from './fast/xml.ts';
+import { themeFilterMarkup } from './options.ts';
 
 export interface FastSvgOptions {
   /** Default '#ffffff'; 'transparent' for none. */
   background?: string;
-  /** Default 10, the editor's export padding. */
+  /** The canvas colour outlined arrowheads are filled with (the editor's viewBackgroundColor); default the background, white when that is transparent. */
+  canvas?: string;
+  /** Default 10, the editor's export padding (none when exporting a frame, as the editor). */
   padding?: number;
+  /** Draw through the editor's dark theme filter (exportWithDarkMode). */
+  dark?: boolean;
+  /** A colour painted under everything, outside the dark theme's filter (options.ts, exportLook); `background` is then the canvas colour seen through the filter. */
+  underlay?: string | null;
+  /** Export this frame as the editor exports a frame: cropped to it, no padding (render option `frame`). */
+  exportingFrameId?: string;
   /**
    * The data: URL of an image element's file, for images to draw rather than
    * stand in for (dashboard thumbnails draw catalog icons); undefined keeps the placeholder.
@@ -30,6 +39,7 @@ export interface FastSvgOptions {
 }
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
+const THEME_FILTER_ID = 'theme-dark';
 const DEFAULT_BACKGROUND = '#ffffff';
 const DEFAULT_PADDING = 10;
 
@@ -39,9 +49,10 @@ export function sceneBounds(elements: readonly Record<string, unknown>[]): [numb
 }
 
 export function renderFastSvg(elements: readonly Record<string, unknown>[], options: FastSvgOptions = {}): string {
-  const scene = readScene(elements);
-  const padding = typeof options.padding === 'number' && Number.isFinite(options.padding) && options.padding >= 0 ? options.padding : DEFAULT_PADDING;
+  const scene = readScene(elements, options.exportingFrameId);
+  const padding = scene.exportingFrame ? 0 : typeof options.padding === 'number' && Number.isFinite(options.padding) && options.padding >= 0 ? options.padding : DEFAULT_PADDING;
   const background = safeColour(options.background, DEFAULT_BACKGROUND);
+  const underlay = options.underlay ? safeColour(options.underlay, DEFAULT_BACKGROUND) : null;
   const [minX, minY, maxX, maxY] = scene.bounds ?? [0, 0, 0, 0];
   const width = maxX - minX + 2 * padding;
   const height = maxY - minY + 2 * padding;
@@ -50,15 +61,17 @@ export function renderFastSvg(elements: readonly Record<string, unknown>[], opti
     offset: [padding - minX, padding - minY],
     defs: new Defs(),
     // Outlined arrowheads are filled with the canvas colour, as in the editor.
-    canvas: isTransparent(background) ? DEFAULT_BACKGROUND : background,
+    canvas: options.canvas !== undefined ? safeColour(options.canvas, DEFAULT_BACKGROUND) : isTransparent(background) ? DEFAULT_BACKGROUND : background,
     imageData: options.imageData ?? (() => undefined),
   };
   const body = scene.items.map((item) => drawItem(item, context));
+  const drawing = [isTransparent(background) ? '' : tag('rect', { x: 0, y: 0, width, height, fill: background }), ...body].filter((part) => part !== '');
+  const filter = options.dark ? themeFilterMarkup(THEME_FILTER_ID, width, height) : '';
   return [
     `<svg xmlns="${SVG_NS}" version="1.1" viewBox="0 0 ${num(width)} ${num(height)}" width="${num(width)}" height="${num(height)}">`,
-    context.defs.markup(),
-    isTransparent(background) ? '' : tag('rect', { x: 0, y: 0, width, height, fill: background }),
-    ...body,
+    context.defs.markup(filter),
+    underlay ? tag('rect', { x: 0, y: 0, width, height, fill: underlay }) : '',
+    ...(options.dark ? [`<g filter="url(#${THEME_FILTER_ID})">`, ...drawing, '</g>'] : drawing),
     '</svg>',
   ]
     .filter((part) => part !== '')
@@ -80,8 +93,10 @@ function drawItem(item: DrawItem, context: DrawContext): string {
   const clippedBy = clippingFrame(element, context.scene.frames);
   const markup = drawElement(element, element.opacity * (clippedBy?.opacity ?? 1), context);
   if (!clippedBy || markup === '') return markup;
+  // Exporting a frame, the editor clips its children with square corners.
+  const corner = context.scene.exportingFrame ? undefined : 8;
   const clip = context.defs.define('clip', clippedBy.id, (id) =>
-    tag('clipPath', { id }, tag('rect', { transform: elementTransform(clippedBy, context.offset), width: clippedBy.width, height: clippedBy.height, rx: 8, ry: 8 })),
+    tag('clipPath', { id }, tag('rect', { transform: elementTransform(clippedBy, context.offset), width: clippedBy.width, height: clippedBy.height, rx: corner, ry: corner })),
   );
   return tag('g', { 'clip-path': `url(#${clip})` }, markup);
 }

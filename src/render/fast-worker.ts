@@ -7,6 +7,7 @@ import { iconDataUrl } from '../domain/icons/catalog.ts';
 import { serveProcessWorker } from '../workers/pool.ts';
 import { renderFastSvg, sceneBounds } from './fast-svg.ts';
 import { editorFontFiles } from './font-files.ts';
+import { exportLook, InvalidSelection, type SelectableElement, selectedElements, sizedSvg } from './options.ts';
 import { rasterize } from './raster.ts';
 import { limitSceneText } from './text-limits.ts';
 import { oversizedSvgBytes, type RenderJob, type RenderOutput } from './types.ts';
@@ -16,17 +17,34 @@ export type FastJob = RenderJob | { placeholderSvg: string; fontsDirectory: stri
 async function renderFast(job: FastJob): Promise<RenderOutput> {
   const fonts = editorFontFiles(job.fontsDirectory);
   if ('placeholderSvg' in job) return { svg: job.placeholderSvg, png: await rasterize(job.placeholderSvg, fonts) };
-  const { elements, truncated } = limitSceneText(JSON.parse(job.elementsJson) as Record<string, unknown>[]);
+  const options = job.options ?? {};
+  let chosen: Record<string, unknown>[];
+  try {
+    chosen = selectedElements(JSON.parse(job.elementsJson) as Array<Record<string, unknown> & SelectableElement>, options);
+  } catch (error) {
+    if (error instanceof InvalidSelection) return { invalidSelection: error.message };
+    throw error;
+  }
+  const { elements, truncated } = limitSceneText(chosen);
   // Empty as the faithful renderer sees it: nothing it would draw (deleted or unknown elements only).
   if (sceneBounds(elements) === null) return { empty: true };
-  const svg = renderFastSvg(elements, job.icons ? { imageData: iconDataUrl } : {});
+  const look = exportLook(options);
+  const svg = renderFastSvg(elements, {
+    background: look.appState.exportBackground ? look.appState.viewBackgroundColor : 'transparent',
+    canvas: look.appState.viewBackgroundColor,
+    padding: look.exportPadding,
+    dark: look.appState.exportWithDarkMode,
+    underlay: look.underlay,
+    ...(options.frameId !== undefined ? { exportingFrameId: options.frameId } : {}),
+    ...(job.icons ? { imageData: iconDataUrl } : {}),
+  });
   const svgTooLarge = oversizedSvgBytes(svg);
   if (svgTooLarge !== null) return { svgTooLarge };
   const output: RenderOutput = truncated ? { textTruncated: true } : {};
-  if (job.svg) output.svg = svg;
+  if (job.svg) output.svg = sizedSvg(svg, options);
   if (job.png) {
     try {
-      output.png = await rasterize(svg, fonts);
+      output.png = await rasterize(svg, fonts, options);
     } catch (error) {
       output.pngFailed = error instanceof Error ? error.message : String(error);
     }

@@ -8,11 +8,8 @@
 import { Resvg } from '@resvg/resvg-js';
 import { type EditorFontFace, editorFontFaces, faceServes } from './editor-fonts.ts';
 import type { EditorFontFiles, TrueTypeFace } from './font-files.ts';
-
-/** Every PNG is this many pixels wide, whatever the scene's size. */
-export const PNG_WIDTH = 1024;
-/** Tall scenes are scaled down to fit this height (centred, 1024 wide still) rather than making a huge image. */
-export const MAX_PNG_HEIGHT = 8192;
+import { pngSize } from './options.ts';
+import type { RenderOptions } from './types.ts';
 
 /** Names used in SVG font stacks that are not the editor's families, and the face that stands in for them. */
 const FAMILY_ALIASES: Readonly<Record<string, string>> = {
@@ -63,26 +60,31 @@ function textAndFamilies(svg: string): { codePoints: Set<number>; families: Set<
   return { codePoints, families };
 }
 
-/** Rewrites the root element's size to exactly PNG_WIDTH wide, keeping the aspect ratio (capped at MAX_PNG_HEIGHT). */
-function sizeForPng(svg: string): string {
+/**
+ * Rewrites the root element's size to the PNG's (options.ts, pngSize): by
+ * default exactly 1024 px wide, keeping the aspect ratio (a scene taller than
+ * 8 times its width is scaled down to fit, centred); `width` or `scale` when asked.
+ */
+function sizeForPng(svg: string, options: RenderOptions = {}): string {
   const root = /<svg\b[^>]*>/.exec(svg);
   if (!root) throw new Error('not an SVG document');
   const viewBox = /viewBox="\s*([-\d.e]+)[\s,]+([-\d.e]+)[\s,]+([-\d.e]+)[\s,]+([-\d.e]+)\s*"/.exec(root[0]);
   if (!viewBox) throw new Error('the SVG has no viewBox');
   const [width, height] = [Number(viewBox[3]), Number(viewBox[4])];
   if (!(width > 0 && height > 0)) throw new Error('the SVG has an empty viewBox');
-  const pngHeight = Math.min(MAX_PNG_HEIGHT, Math.max(1, Math.round((PNG_WIDTH * height) / width)));
+  const png = pngSize(width, height, options);
   const tag = root[0]
     .replace(/\s(width|height|preserveAspectRatio)="[^"]*"/g, '')
-    .replace(/^<svg/, `<svg width="${PNG_WIDTH}" height="${pngHeight}" preserveAspectRatio="xMidYMin meet"`);
+    .replace(/^<svg/, `<svg width="${png.width}" height="${png.height}" preserveAspectRatio="xMidYMin meet"`);
   return svg.slice(0, root.index) + tag + svg.slice(root.index + root[0].length);
 }
 
 /**
- * Renders an SVG document to a PNG exactly PNG_WIDTH pixels wide with the
- * editor's fonts (and no system font: the output does not depend on the machine).
+ * Renders an SVG document to a PNG exactly 1024 pixels wide (or as the
+ * options' width or scale ask) with the editor's fonts (and no system font:
+ * the output does not depend on the machine).
  */
-export async function rasterize(svg: string, fonts: EditorFontFiles): Promise<Buffer> {
+export async function rasterize(svg: string, fonts: EditorFontFiles, options: RenderOptions = {}): Promise<Buffer> {
   const { codePoints, families } = textAndFamilies(svg);
   // resvg takes the first loaded face of a family, and for a character that face lacks, the first loaded face
   // that has it: so families go in the order the stacks name them, and within one, the face drawing most of
@@ -99,7 +101,7 @@ export async function rasterize(svg: string, fonts: EditorFontFiles): Promise<Bu
     faces.push(...ofFamily.sort((a, b) => b.drawn - a.drawn));
   }
   const internalName = new Map(faces.map(({ face, ttf }) => [face.family, ttf.internalFamily]));
-  const mapped = sizeForPng(svg).replace(/font-family="([^"]*)"/g, (_whole, stack: string) => {
+  const mapped = sizeForPng(svg, options).replace(/font-family="([^"]*)"/g, (_whole, stack: string) => {
     const names = stackFamilies(decodeXmlText(stack)).flatMap((family) => internalName.get(family) ?? []);
     return `font-family="${[...new Set(names)].join(', ') || internalName.get(DEFAULT_FAMILY)}"`;
   });

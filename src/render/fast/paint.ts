@@ -36,8 +36,10 @@ export class Defs {
     return id;
   }
 
-  markup(): string {
-    return this.entries.length === 0 ? '' : tag('defs', {}, this.entries.join(''));
+  /** The <defs> element, with `extra` (markup already built) after the definitions; '' when there is nothing. */
+  markup(extra = ''): string {
+    const children = this.entries.join('') + extra;
+    return children === '' ? '' : tag('defs', {}, children);
   }
 }
 

@@ -17,6 +17,8 @@ export interface Scene {
   frames: Map<string, FastElement>;
   /** Texts bound to each container, by container id. */
   boundTexts: Map<string, FastElement[]>;
+  /** The frame exported on its own (render option `frame`): the document is cropped to it, frames are neither outlined nor named, and clips have square corners. */
+  exportingFrame: FastElement | null;
 }
 
 /** The stored order, or the order of the fractional indices when every element has one (the editor's z-order). */
@@ -26,17 +28,24 @@ function inZOrder(elements: FastElement[]): FastElement[] {
   return [...elements].sort((a, b) => (a.index! < b.index! ? -1 : a.index! > b.index! ? 1 : 0));
 }
 
-export function readScene(raw: readonly unknown[]): Scene {
+/**
+ * `exportingFrameId` exports that frame as the editor does (exportToSvg's
+ * `exportingFrame`): what is in it or outside every frame, cropped to it.
+ */
+export function readScene(raw: readonly unknown[], exportingFrameId?: string): Scene {
   const read: FastElement[] = [];
   for (const candidate of Array.isArray(raw) ? raw : []) {
     const element = readElement(candidate);
     // An element whose geometry overflows to Infinity is dropped rather than stretching the document.
     if (element && isFiniteBounds(elementBounds(element))) read.push(element);
   }
-  const elements = inZOrder(read);
+  const all = inZOrder(read);
+  const exportingFrame = exportingFrameId === undefined ? null : (all.findLast((e) => e.id === exportingFrameId && isFrameLike(e)) ?? null);
+  // A frame exported on its own draws what is in it or in no frame, and no frame outline (the editor's frameRendering.outline off).
+  const elements = exportingFrame ? all.filter((e) => !isFrameLike(e) && (e.frameId === null || e.frameId === exportingFrame.id)) : all;
   // As the editor's arrayToMap: the last element with an id wins.
   const byId = new Map(elements.map((e) => [e.id, e]));
-  const frames = new Map([...byId].filter(([, e]) => isFrameLike(e)));
+  const frames = exportingFrame ? new Map([[exportingFrame.id, exportingFrame]]) : new Map([...byId].filter(([, e]) => isFrameLike(e)));
   const isBoundText = (e: FastElement) => e.type === 'text' && e.containerId !== null && byId.has(e.containerId);
   const boundTexts = new Map<string, FastElement[]>();
   for (const text of elements.filter(isBoundText)) boundTexts.set(text.containerId!, [...(boundTexts.get(text.containerId!) ?? []), text]);
@@ -56,8 +65,10 @@ export function readScene(raw: readonly unknown[]): Scene {
     for (const text of boundTexts.get(element.id) ?? []) items.push({ kind: 'element', element: text });
   }
 
-  const bounds = unionBounds([...elements.filter((e) => !clippingFrame(e, frames)).map(elementBounds), ...labels.map(textBounds)]);
-  return { items, bounds, frames, boundTexts };
+  const bounds = exportingFrame
+    ? elementBounds(exportingFrame)
+    : unionBounds([...elements.filter((e) => !clippingFrame(e, frames)).map(elementBounds), ...labels.map(textBounds)]);
+  return { items, bounds, frames, boundTexts, exportingFrame };
 }
 
 /** The frame an element is clipped to, if any: its frameId names a frame in the scene (frames themselves are never clipped). */
