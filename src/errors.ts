@@ -15,6 +15,8 @@ export const errorStatus = {
   bad_request: 400,
   invalid_json: 400,
   invalid_quality: 400,
+  /** A render's `elements` or `frame` names nothing the diagram draws, or `frame` names an element that is not a frame. */
+  invalid_selection: 400,
   method_not_allowed: 405,
   /** The request did not arrive in full within the server's time limit. */
   request_timeout: 408,
@@ -65,6 +67,7 @@ export const defaultMessage: Record<ErrorCode, string> = {
   bad_request: 'The request is malformed.',
   invalid_json: 'The request body is not valid JSON.',
   invalid_quality: 'quality must be faithful or fast.',
+  invalid_selection: 'elements or frame names no element this diagram draws; frame must name a frame.',
   method_not_allowed: 'This path does not take that method.',
   request_timeout: 'The request did not arrive in full in time.',
   stale_read: 'The diagram changed since you read it; read it again and retry.',

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type * as H from '../api/history-schemas.ts';
 import type * as S from '../api/schemas.ts';
 import type * as Sh from '../api/sharing-schemas.ts';
+import type { RenderOptions } from '../render/types.ts';
 
 /** An API failure as the server stated it: status, machine code, message, request id. */
 export class DrawbridgeApiError extends Error {
@@ -56,7 +57,20 @@ export interface RenderedImage {
   note: string | null;
 }
 
-const IMAGE_TYPES = { png: 'image/png', svg: 'image/svg+xml' } as const;
+/** Render options as the query parameters the server reads (width, scale, padding, background, theme, elements, frame). */
+function renderOptionsQuery({ width, scale, padding, background, theme, elementIds, frameId }: RenderOptions): Record<string, string | undefined> {
+  return {
+    width: width?.toString(),
+    scale: scale?.toString(),
+    padding: padding?.toString(),
+    background,
+    theme,
+    elements: elementIds?.join(','),
+    frame: frameId,
+  };
+}
+
+const IMAGE_TYPES = { png: 'image/png', svg: 'image/svg+xml', pdf: 'application/pdf' } as const;
 
 /** The headers the client sets itself on every request. */
 const OWN_HEADERS = new Set(['accept', 'authorization', 'content-type']);
@@ -334,14 +348,21 @@ export class DrawbridgeClient {
     return this.send('GET', '/icons', { query });
   }
 
-  /** The render envelope: SVG and base64 PNG in one JSON answer. `rev` renders that revision instead of the current scene. */
-  renderDiagram(id: string, options?: { format?: 'json'; quality?: S.RenderQuality; rev?: string }): Promise<Out<typeof S.RenderEnvelope>>;
-  /** The image bytes; `bytes` is null for an empty scene (the server's 204). */
-  renderDiagram(id: string, options: { format: 'png' | 'svg'; quality?: S.RenderQuality; rev?: string }): Promise<RenderedImage>;
-  async renderDiagram(id: string, options: { format?: S.RenderFormat; quality?: S.RenderQuality; rev?: string } = {}): Promise<Out<typeof S.RenderEnvelope> | RenderedImage> {
-    const format = options.format ?? 'json';
+  /**
+   * The render envelope: SVG and base64 PNG in one JSON answer. `rev` renders
+   * that revision instead of the current scene; the render options (width,
+   * scale, padding, background, theme, elementIds, frameId) change the look.
+   */
+  renderDiagram(id: string, options?: { format?: 'json'; quality?: S.RenderQuality; rev?: string } & RenderOptions): Promise<Out<typeof S.RenderEnvelope>>;
+  /** The image (or PDF) bytes; `bytes` is null for an empty scene (the server's 204). */
+  renderDiagram(id: string, options: { format: 'png' | 'svg' | 'pdf'; quality?: S.RenderQuality; rev?: string } & RenderOptions): Promise<RenderedImage>;
+  async renderDiagram(
+    id: string,
+    options: { format?: S.RenderFormat; quality?: S.RenderQuality; rev?: string } & RenderOptions = {},
+  ): Promise<Out<typeof S.RenderEnvelope> | RenderedImage> {
+    const { format = 'json', quality, rev, ...look } = options;
     const path = `/diagrams/${encodeURIComponent(id)}/render`;
-    const query = { format, quality: options.quality, rev: options.rev };
+    const query = { format, quality, rev, ...renderOptionsQuery(look) };
     if (format === 'json') return this.send('GET', path, { query });
     const res = await this.request('GET', path, { query, accept: IMAGE_TYPES[format] });
     return {

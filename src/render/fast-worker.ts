@@ -12,7 +12,8 @@ import { rasterize } from './raster.ts';
 import { limitSceneText } from './text-limits.ts';
 import { oversizedSvgBytes, type RenderJob, type RenderOutput } from './types.ts';
 
-export type FastJob = RenderJob | { placeholderSvg: string; fontsDirectory: string };
+/** A scene to render, or the large-scene placeholder to rasterise (`pdf`: a PDF of it too). */
+export type FastJob = RenderJob | { placeholderSvg: string; fontsDirectory: string; pdf?: boolean };
 
 async function renderFast(job: FastJob): Promise<RenderOutput> {
   const fonts = editorFontFiles(job.fontsDirectory);

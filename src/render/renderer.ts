@@ -16,8 +16,9 @@ import { WorkerPool } from '../workers/pool.ts';
 import { RenderCache, renderCacheKey } from './cache.ts';
 import { excalidrawVersion } from './editor-fonts.ts';
 import type { FastJob } from './fast-worker.ts';
+import { renderOptionsKey } from './options.ts';
 import { oversizedPlaceholderSvg, placeholderSvg } from './placeholder.ts';
-import { MAX_SVG_BYTES, type RenderFormat, type RenderJob, type RenderNote, type RenderOutput, type RenderQuality } from './types.ts';
+import { MAX_SVG_BYTES, type RenderFormat, type RenderJob, type RenderNote, type RenderOptions, type RenderOutput, type RenderQuality } from './types.ts';
 
 /** Bump when a renderer's output changes for the same scene: cached renders of older versions are never served. */
 const RENDERER_VERSION = 'drawbridge-render/3';
@@ -35,6 +36,8 @@ export interface RenderRequest {
   elementCount: number;
   format: RenderFormat;
   quality: RenderQuality;
+  /** Size, padding, background, theme and part of the scene (options.ts); absent: the defaults. */
+  options?: RenderOptions;
   /** Fast renders only: draw catalog icons instead of placeholders (dashboard thumbnails; the API's fast preview keeps image placeholders). */
   icons?: boolean;
   /** Who asks (`user:<id>`, `public:<slug>`: docs/rendering.md, "Fair share"), for their fair share of the workers; a render without one is not held back. */
@@ -45,6 +48,8 @@ export interface RenderResult {
   isEmpty: boolean;
   svg: string | null;
   png: Buffer | null;
+  /** Only for format=pdf. */
+  pdf?: Buffer | null;
   quality: RenderQuality;
   note?: RenderNote;
 }
@@ -59,9 +64,16 @@ export interface RendererOptions {
   log: FastifyBaseLogger;
 }
 
-type Part = 'svg' | 'png';
+type Part = 'svg' | 'png' | 'pdf';
 
 const EMPTY: RenderResult = { isEmpty: true, svg: null, png: null, quality: 'fast' };
+
+/** The options' `elements` or `frame` name nothing the scene draws: the caller's mistake, never a reason to fall back. */
+class InvalidSelectionError extends ApiError {
+  constructor(message: string) {
+    super('invalid_selection', message);
+  }
+}
 
 /** A renderer drew an SVG over MAX_SVG_BYTES: faithful falls back to fast, fast answers the placeholder. */
 class SvgTooLarge extends Error {
@@ -110,14 +122,16 @@ export class Renderer {
 
   async render(request: RenderRequest): Promise<RenderResult> {
     if (request.elementCount === 0) return EMPTY;
+    // The envelope carries the SVG and the PNG; a PDF is asked for on its own.
     const parts: Part[] = request.format === 'json' ? ['svg', 'png'] : [request.format];
     if (request.elementCount > MAX_SCENE_ELEMENTS) return this.placeholder(placeholderSvg(request.elementCount, MAX_SCENE_ELEMENTS), request, parts);
     if (request.quality === 'faithful') {
       const pool = this.faithfulPool;
       if (pool) {
         try {
-          return await this.cached('faithful', request.elementsJson, parts, (job) => this.faithfulShare.run(request.caller, () => pool.run(job)));
+          return await this.cached('faithful', request, parts, (job) => this.faithfulShare.run(request.caller, () => pool.run(job)));
         } catch (error) {
+          if (error instanceof InvalidSelectionError) throw error;
           this.log.warn({ err: error }, 'faithful render failed; serving the fast preview');
         }
       }
@@ -130,8 +144,9 @@ export class Renderer {
     const icons = request.icons === true;
     let result: RenderResult;
     try {
-      result = await this.cached('fast', request.elementsJson, parts, (job) => this.fastShare.run(request.caller, () => this.fastPool.run(icons ? { ...job, icons } : job)), icons);
+      result = await this.cached('fast', request, parts, (job) => this.fastShare.run(request.caller, () => this.fastPool.run(icons ? { ...job, icons } : job)), icons);
     } catch (error) {
+      if (error instanceof InvalidSelectionError) throw error;
       if (error instanceof SvgTooLarge) return this.placeholder(oversizedPlaceholderSvg(error.svgBytes, MAX_SVG_BYTES), request, parts);
       this.log.error({ err: error }, 'fast render failed');
       throw new ApiError('render_failed', 'the diagram could not be rendered in time; try again');
@@ -144,22 +159,36 @@ export class Renderer {
 
   private async placeholder(svg: string, request: RenderRequest, parts: Part[]): Promise<RenderResult> {
     let png: Buffer | null = null;
-    if (parts.includes('png')) {
+    let pdf: Buffer | null = null;
+    if (parts.includes('png') || parts.includes('pdf')) {
       try {
-        const output = await this.fastShare.run(request.caller, () => this.fastPool.run({ placeholderSvg: svg, fontsDirectory: this.fontsDirectory }));
-        png = Buffer.from(output.png!);
+        const job = { placeholderSvg: svg, fontsDirectory: this.fontsDirectory, ...(parts.includes('pdf') ? { pdf: true } : {}) };
+        const output = await this.fastShare.run(request.caller, () => this.fastPool.run(job));
+        if (parts.includes('png')) png = Buffer.from(output.png!);
+        if (parts.includes('pdf')) {
+          if (output.pdf === undefined) throw new Error('the fast renderer produced no PDF of the placeholder');
+          pdf = Buffer.from(output.pdf);
+        }
       } catch (error) {
         this.log.error({ err: error }, 'placeholder render failed');
         throw new ApiError('render_failed', 'the placeholder image could not be rendered; try again');
       }
     }
-    return { isEmpty: false, svg: parts.includes('svg') ? svg : null, png, quality: 'fast', note: 'large_diagram_placeholder' };
+    return { isEmpty: false, svg: parts.includes('svg') ? svg : null, png, ...(parts.includes('pdf') ? { pdf } : {}), quality: 'fast', note: 'large_diagram_placeholder' };
   }
 
-  /** Serves each part from the cache, renders what is missing in one job, and caches it. */
-  private async cached(quality: RenderQuality, elementsJson: string, parts: Part[], run: (job: RenderJob) => Promise<RenderOutput>, icons = false): Promise<RenderResult> {
+  /**
+   * Serves each part from the cache, renders what is missing in one job, and
+   * caches it. The key holds the normalised options when there are any (the
+   * defaults keep the keys they always had, so renders cached before options
+   * existed are still served).
+   */
+  private async cached(quality: RenderQuality, request: RenderRequest, parts: Part[], run: (job: RenderJob) => Promise<RenderOutput>, icons = false): Promise<RenderResult> {
+    const { elementsJson } = request;
     const variant = icons ? `${quality}+icons` : quality;
-    const keys = new Map(parts.map((part) => [part, renderCacheKey([RENDERER_VERSION, excalidrawVersion(), variant, part, elementsJson])]));
+    const optionsKey = renderOptionsKey(request.options);
+    const options = optionsKey === '' ? {} : { options: request.options! };
+    const keys = new Map(parts.map((part) => [part, renderCacheKey([RENDERER_VERSION, excalidrawVersion(), variant, part, ...(optionsKey === '' ? [] : [optionsKey]), elementsJson])]));
     const found = new Map<Part, Buffer>();
     let imagesTruncated = false;
     let textTruncated = false;
@@ -173,7 +202,15 @@ export class Renderer {
     }
     const missing = parts.filter((part) => !found.has(part));
     if (missing.length > 0) {
-      const output = await run({ elementsJson, svg: missing.includes('svg'), png: missing.includes('png'), fontsDirectory: this.fontsDirectory });
+      const output = await run({
+        elementsJson,
+        svg: missing.includes('svg'),
+        png: missing.includes('png'),
+        ...(missing.includes('pdf') ? { pdf: true } : {}),
+        ...options,
+        fontsDirectory: this.fontsDirectory,
+      });
+      if (output.invalidSelection !== undefined) throw new InvalidSelectionError(output.invalidSelection);
       if (output.empty) return EMPTY;
       if (output.svgTooLarge !== undefined) throw new SvgTooLarge(quality, output.svgTooLarge);
       if (output.pngFailed) {
@@ -185,7 +222,7 @@ export class Renderer {
       imagesTruncated ||= output.imagesTruncated === true;
       textTruncated ||= output.textTruncated === true;
       for (const part of missing) {
-        const produced = part === 'svg' ? output.svg : output.png;
+        const produced = output[part];
         if (produced === undefined) {
           if (part === 'png' && pngFailed) continue;
           throw new Error(`the ${quality} renderer produced no ${part}`);
@@ -203,6 +240,7 @@ export class Renderer {
       isEmpty: false,
       svg: svg === undefined ? null : svg.toString('utf8'),
       png: found.get('png') ?? null,
+      ...(parts.includes('pdf') ? { pdf: found.get('pdf') ?? null } : {}),
       quality,
       ...(note ? { note } : {}),
     };

@@ -78,5 +78,8 @@ export function oversizedSvgBytes(svg: string): number | null {
   return bytes > MAX_SVG_BYTES ? bytes : null;
 }
 
+/** What may be done with a rendered SVG opened directly in a browser (the Content-Security-Policy every SVG answer carries): draw, nothing else. */
+export const RENDERED_SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:";
+
 /** The export padding the editor uses, in scene pixels. */
 export const EXPORT_PADDING = 10;

@@ -1,6 +1,7 @@
-import { ApiError } from '../../errors.ts';
+import { ApiError, badRequest } from '../../errors.ts';
+import { InvalidRenderOption, parseRenderOptions } from '../../render/options.ts';
 import type { RenderResult } from '../../render/renderer.ts';
-import type { RenderFormat, RenderQuality } from '../../render/types.ts';
+import type { RenderFormat, RenderOptions, RenderQuality } from '../../render/types.ts';
 import type { DiagramMeta, DiagramRecord } from '../../store/store.ts';
 import { diagramFor, diagramWithElementsFor } from '../access.ts';
 import type { Caller, ServiceDeps } from '../deps.ts';
@@ -11,17 +12,48 @@ export interface RenderedDiagram extends RenderResult {
 }
 
 /**
+ * The render options a query asks for (width, scale, padding, background,
+ * theme, elements, frame: docs/rendering.md, "Options"); a malformed one is
+ * 400 bad_request naming it. Other parameters are not looked at.
+ */
+export function renderOptionsFrom(query: Readonly<Record<string, unknown>>): RenderOptions {
+  try {
+    return parseRenderOptions(query);
+  } catch (error) {
+    if (error instanceof InvalidRenderOption) throw badRequest(error.message);
+    throw error;
+  }
+}
+
+/**
  * Renders a diagram the caller may view, as the editor draws it (`faithful`,
  * the default) or as the lightweight preview (`fast`); anything else is
  * invalid_quality. `rev` renders a past revision from the diagram's history.
- * The render counts against the caller's fair share of the render workers.
+ * `options` size, frame, theme or crop it; ids in them that name nothing
+ * drawn are invalid_selection. The render counts against the caller's fair
+ * share of the render workers.
  */
-export async function renderDiagram(deps: ServiceDeps, caller: Caller, id: string, format: RenderFormat, quality: unknown = 'faithful', rev?: string): Promise<RenderedDiagram> {
+export async function renderDiagram(
+  deps: ServiceDeps,
+  caller: Caller,
+  id: string,
+  format: RenderFormat,
+  quality: unknown = 'faithful',
+  rev?: string,
+  options: RenderOptions = {},
+): Promise<RenderedDiagram> {
   if (quality !== 'faithful' && quality !== 'fast') {
     throw new ApiError('invalid_quality', `quality must be "faithful" or "fast", got ${JSON.stringify(quality)}`);
   }
   const diagram = rev === undefined ? await diagramWithElementsFor(deps, caller, id, 'read') : await pastDiagram(deps, caller, id, rev);
-  const result = await deps.renderer.render({ elementsJson: diagram.elementsJson, elementCount: diagram.elementCount, format, quality: quality as RenderQuality, caller: callerShare(caller) });
+  const result = await deps.renderer.render({
+    elementsJson: diagram.elementsJson,
+    elementCount: diagram.elementCount,
+    format,
+    quality: quality as RenderQuality,
+    options,
+    caller: callerShare(caller),
+  });
   return { ...result, diagram };
 }
 

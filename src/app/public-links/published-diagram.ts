@@ -1,6 +1,9 @@
 import { verifyPassword } from '../../auth/passwords.ts';
 import type { DiagramRecord, PublicLinkRecord } from '../../store/store.ts';
+import type { RenderResult } from '../../render/renderer.ts';
+import type { RenderOptions } from '../../render/types.ts';
 import type { AppDeps, ServiceDeps } from '../deps.ts';
+import { thumbnailRevision } from '../diagrams/render-diagram.ts';
 
 const SLUG = /^[0-9A-Za-z]{20,64}$/;
 
@@ -42,4 +45,32 @@ export async function renderPublished(deps: ServiceDeps, { diagram, link }: Publ
     caller: publicRenderCaller(link.slug),
   });
   return svg;
+}
+
+/** A published diagram's embeddable image, with the time its content last changed (for Last-Modified). */
+export interface PublishedImage extends RenderResult {
+  /** When the diagram's content last changed (ISO 8601). */
+  contentUpdatedAt: string;
+}
+
+/**
+ * The embeddable image of a published diagram (`/p/:slug.svg|png`): the
+ * faithful render (or the fast preview when that is unavailable) with the
+ * caller's options, counted against the link's fair share as its page is.
+ * Null when there is nothing to show: disabled, trashed, unknown, and
+ * password-protected links alike (an image request cannot carry a password).
+ */
+export async function renderPublishedImage(deps: ServiceDeps, slug: string, format: 'svg' | 'png', options: RenderOptions): Promise<PublishedImage | null> {
+  const published = await publishedDiagram(deps, slug);
+  if (!published || published.link.passwordHash !== null) return null;
+  const { diagram, link } = published;
+  const result = await deps.renderer.render({
+    elementsJson: diagram.elementsJson,
+    elementCount: diagram.elementCount,
+    format,
+    quality: 'faithful',
+    options,
+    caller: publicRenderCaller(link.slug),
+  });
+  return { ...result, contentUpdatedAt: thumbnailRevision(diagram) };
 }
