@@ -41,8 +41,7 @@ export function readScene(raw: readonly unknown[], exportingFrameId?: string): S
   }
   const all = inZOrder(read);
   const exportingFrame = exportingFrameId === undefined ? null : (all.findLast((e) => e.id === exportingFrameId && isFrameLike(e)) ?? null);
-  // A frame exported on its own draws what is in it or in no frame, and no frame outline (the editor's frameRendering.outline off).
-  const elements = exportingFrame ? all.filter((e) => !isFrameLike(e) && (e.frameId === null || e.frameId === exportingFrame.id)) : all;
+  const elements = exportingFrame ? inFrameExport(all, exportingFrame) : all;
   // As the editor's arrayToMap: the last element with an id wins.
   const byId = new Map(elements.map((e) => [e.id, e]));
   const frames = exportingFrame ? new Map([[exportingFrame.id, exportingFrame]]) : new Map([...byId].filter(([, e]) => isFrameLike(e)));
@@ -69,6 +68,22 @@ export function readScene(raw: readonly unknown[], exportingFrameId?: string): S
     ? elementBounds(exportingFrame)
     : unionBounds([...elements.filter((e) => !clippingFrame(e, frames)).map(elementBounds), ...labels.map(textBounds)]);
   return { items, bounds, frames, boundTexts, exportingFrame };
+}
+
+/**
+ * What the editor draws exporting one frame (getElementsOverlappingFrame):
+ * its children, and what overlaps it in no other frame, each with its label
+ * or container; no frame itself (the editor's frameRendering.outline is off).
+ */
+function inFrameExport(elements: FastElement[], frame: FastElement): FastElement[] {
+  const [left, top, right, bottom] = elementBounds(frame);
+  const overlaps = (e: FastElement) => {
+    const [x1, y1, x2, y2] = elementBounds(e);
+    return x1 <= right && x2 >= left && y1 <= bottom && y2 >= top;
+  };
+  const chosen = new Set(elements.filter((e) => !isFrameLike(e) && (e.frameId === frame.id || (e.frameId === null && overlaps(e)))).map((e) => e.id));
+  for (const e of elements) if (e.type === 'text' && e.containerId !== null && chosen.has(e.id)) chosen.add(e.containerId);
+  return elements.filter((e) => !isFrameLike(e) && (chosen.has(e.id) || (e.type === 'text' && e.containerId !== null && chosen.has(e.containerId))));
 }
 
 /** The frame an element is clipped to, if any: its frameId names a frame in the scene (frames themselves are never clipped). */
