@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Argument, Command, CommanderError, Option } from 'commander';
 import type { RenderFormat, RenderQuality } from '../api/schemas.ts';
+import { embedMarkdown } from '../domain/embed.ts';
 import { DrawbridgeApiError, DrawbridgeClient } from '../client/client.ts';
 import { configPath, DEFAULT_API_URL, readStoredLogin, resolveCredentials, writeStoredLogin } from '../client/credentials.ts';
 import { openInBrowser } from './browser.ts';
@@ -44,7 +45,7 @@ class CliFailure extends Error {
   }
 }
 
-const FORMAT_BY_EXTENSION: Record<string, RenderFormat> = { '.png': 'png', '.svg': 'svg', '.json': 'json' };
+const FORMAT_BY_EXTENSION: Record<string, RenderFormat> = { '.png': 'png', '.svg': 'svg', '.json': 'json', '.pdf': 'pdf' };
 
 function byteSize(n: number): string {
   return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} kB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
@@ -66,6 +67,22 @@ function parseLimit(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new CliFailure(EXIT.usage, `--limit must be a positive integer, got ${value}`);
   return n;
+}
+
+/** A parser for an option that takes a whole number (the server checks its range and says so). */
+function parseWholeNumber(name: string): (value: string) => number {
+  return (value) => {
+    if (!/^\d+$/.test(value)) throw new CliFailure(EXIT.usage, `${name} must be a whole number, got ${value}`);
+    return Number(value);
+  };
+}
+
+/** A parser for an option that takes a number such as 2 or 1.5 (the server checks its range and says so). */
+function parseDecimal(name: string): (value: string) => number {
+  return (value) => {
+    if (!/^\d+(\.\d+)?$/.test(value)) throw new CliFailure(EXIT.usage, `${name} must be a number such as 2 or 1.5, got ${value}`);
+    return Number(value);
+  };
 }
 
 /** The help text's closing "Examples:" section; each line a command as typed. */
@@ -546,6 +563,13 @@ In scripts and CI, skip the login: set SERVICE_TOKEN (and SERVICE_API_URL) in th
     });
     if (opts.json) return json(link);
     out(link.enabled ? `Public at ${bold(link.url ?? '')}${link.hasPassword ? ' (password protected)' : ''}` : 'Public link disabled.');
+    await showEmbed(id, link);
+  };
+  /** The Markdown that embeds a published diagram's image, when it has one (published, no password). */
+  const showEmbed = async (id: string, link: { enabled: boolean; hasPassword: boolean; url: string | null }) => {
+    if (!link.enabled || link.hasPassword || link.url === null) return;
+    const { title } = await client().getDiagram(id);
+    out(`Embed:       ${embedMarkdown(title, link.url)}`);
   };
   const publish = program.command('publish').description("see and change a diagram's public link (a read-only page anyone with the URL can open)");
   publish
@@ -559,6 +583,7 @@ In scripts and CI, skip the login: set SERVICE_TOKEN (and SERVICE_API_URL) in th
       out(`Public link: ${link.enabled ? bold('enabled') : link.slug === null ? 'disabled (never published)' : 'disabled'}`);
       out(`URL:         ${link.url ?? '-'}`);
       out(`Password:    ${link.hasPassword ? 'set' : 'none'}`);
+      await showEmbed(id, link);
     });
   publish
     .command('enable <id>')
@@ -574,14 +599,37 @@ In scripts and CI, skip the login: set SERVICE_TOKEN (and SERVICE_API_URL) in th
     .addOption(jsonOpt())
     .action((id: string, opts: { json?: boolean }) => setPublicLink(id, { ...opts, enabled: false }));
 
-  type RenderOptions = { output?: string; dir?: string; format?: RenderFormat; quality?: RenderQuality; rev?: string; json?: boolean };
+  type RenderOptions = {
+    output?: string;
+    dir?: string;
+    format?: RenderFormat;
+    quality?: RenderQuality;
+    rev?: string;
+    json?: boolean;
+    width?: number;
+    scale?: number;
+    padding?: number;
+    background?: string;
+    theme?: 'light' | 'dark';
+    elements?: string;
+    frame?: string;
+  };
   /** What a render wrote, as --json describes it (with `rev` when a revision was rendered). */
   type Rendered = ({ id: string; file: string; format: RenderFormat; bytes: number; quality: RenderQuality; note: string | null } | { id: string; file: null; format: RenderFormat; isEmpty: true }) & { rev?: string };
 
   /** Renders one diagram to `file` (or standard output for `-`); reports notes and an empty diagram on standard error. */
   const renderOne = async (c: DrawbridgeClient, id: string, file: string, format: RenderFormat, opts: RenderOptions): Promise<Rendered> => {
     const rev = opts.rev !== undefined ? { rev: opts.rev } : {};
-    const asked = { ...(opts.quality ? { quality: opts.quality } : {}), ...rev };
+    const look = {
+      width: opts.width,
+      scale: opts.scale,
+      padding: opts.padding,
+      background: opts.background as `#${string}` | 'transparent' | undefined,
+      theme: opts.theme,
+      elementIds: opts.elements?.split(','),
+      frameId: opts.frame,
+    };
+    const asked = { ...(opts.quality ? { quality: opts.quality } : {}), ...rev, ...look };
     let bytes: Uint8Array | null;
     let delivered: RenderQuality;
     let renderNote: string | null;
@@ -621,11 +669,15 @@ In scripts and CI, skip the login: set SERVICE_TOKEN (and SERVICE_API_URL) in th
     let format = opts.format;
     if (!format && opts.output && !toStdout) {
       format = FORMAT_BY_EXTENSION[path.extname(opts.output).toLowerCase()];
-      if (!format) throw new CliFailure(EXIT.usage, `cannot tell the format from "${opts.output}": name a .png, .svg or .json file, or give --format`);
+      if (!format) throw new CliFailure(EXIT.usage, `cannot tell the format from "${opts.output}": name a .png, .svg or .json file (or .pdf for a PDF), or give --format`);
     }
     format ??= 'png';
     if (toStdout && opts.json) throw new CliFailure(EXIT.usage, '--json describes a written file; it cannot share standard output with -o -');
-    if (toStdout && format === 'png' && stdout.isTTY) throw new CliFailure(EXIT.usage, 'refusing to write PNG bytes to a terminal; redirect standard output or give -o FILE');
+    if (opts.width !== undefined && opts.scale !== undefined) throw new CliFailure(EXIT.usage, 'give --width or --scale, not both');
+    if (opts.elements !== undefined && opts.frame !== undefined) throw new CliFailure(EXIT.usage, 'give --elements or --frame, not both');
+    if (toStdout && (format === 'png' || format === 'pdf') && stdout.isTTY) {
+      throw new CliFailure(EXIT.usage, `refusing to write ${format.toUpperCase()} bytes to a terminal; redirect standard output or give -o FILE`);
+    }
     if (opts.dir !== undefined && !fs.statSync(opts.dir, { throwIfNoEntry: false })?.isDirectory()) throw new CliFailure(EXIT.usage, `--dir ${opts.dir} is not a directory`);
     const c = client();
     const results: Rendered[] = [];
@@ -642,11 +694,18 @@ In scripts and CI, skip the login: set SERVICE_TOKEN (and SERVICE_API_URL) in th
     parent
       .command('render <ids...>')
       .description(description)
-      .option('-o, --output <file>', 'where to write one diagram: the extension (.png, .svg, .json) picks the format; - for standard output (default: ID.png)')
-      .option('--dir <dir>', 'write each diagram into this directory as ID.png (or ID.svg, ID.json with --format)')
-      .addOption(new Option('--format <format>', 'png, svg or json (the envelope with both); overrides the extension').choices(['png', 'svg', 'json']))
+      .option('-o, --output <file>', 'where to write one diagram: the extension (.png, .svg, .pdf, .json) picks the format; - for standard output (default: ID.png)')
+      .option('--dir <dir>', 'write each diagram into this directory as ID.png (or ID.svg, ID.pdf, ID.json with --format)')
+      .addOption(new Option('--format <format>', 'png, svg, pdf (one vector page) or json (the envelope with an SVG and a PNG); overrides the extension').choices(['png', 'svg', 'pdf', 'json']))
       .addOption(new Option('--quality <quality>', "faithful (default: the editor's own look) or fast (a plain preview)").choices(['faithful', 'fast']))
       .option('--rev <rev>', 'render this revision of the diagram (a REV from `drawbridge history ID`) instead of its current content; default file ID-REV.png')
+      .option('--width <px>', 'PNG width in pixels, 256 to 4096 (default 1024); for SVG the document width', parseWholeNumber('--width'))
+      .option('--scale <n>', 'PNG pixels per drawing pixel, 1 to 4, instead of --width', parseDecimal('--scale'))
+      .option('--padding <px>', 'space around the drawing, 0 to 200 drawing pixels (default 10)', parseWholeNumber('--padding'))
+      .option('--background <colour>', 'transparent, white or #rgb/#rrggbb: the colour behind the drawing (default white; #121212 with --theme dark)')
+      .addOption(new Option('--theme <theme>', 'dark draws as the editor exports dark mode (default light)').choices(['light', 'dark']))
+      .option('--elements <ids>', 'draw only these element ids (comma-separated), with their labels')
+      .option('--frame <id>', 'draw only this frame, cropped to it as the editor exports a frame')
       .addOption(jsonOpt())
       .addHelpText(
         'after',
@@ -654,12 +713,15 @@ In scripts and CI, skip the login: set SERVICE_TOKEN (and SERVICE_API_URL) in th
           'drawbridge render ID -o flow.png',
           'drawbridge render ID -o - --format svg > flow.svg',
           'drawbridge render ID --rev r12 -o before.png',
+          'drawbridge render ID -o wide.png --width 2048 --theme dark',
+          'drawbridge render ID -o part.svg --frame FRAME_ID --background transparent',
+          'drawbridge render ID -o flow.pdf',
           'drawbridge render ID1 ID2 ID3 --dir out/',
           "drawbridge diagrams list --all --json | jq -r '.items[].id' | xargs drawbridge render --dir out/ --format svg",
         )}\nRendering several diagrams shows its progress on standard error when that is a terminal (not with --quiet).\n`,
       )
       .action(render);
-  renderCommand(diagrams, 'render diagrams to PNG (1024 px wide), SVG or JSON envelope files');
+  renderCommand(diagrams, 'render diagrams to PNG (1024 px wide by default), SVG, PDF or JSON envelope files');
   renderCommand(program, 'render diagrams to files (same as `diagrams render`)');
 
   // history: the revisions of one diagram, what one changed, bringing one back

@@ -3,7 +3,11 @@ import { type ContentProblem, DrawbridgeApiError, type DrawbridgeClient, type Va
 // Tool error results: one clear sentence and the server's code; for a refused
 // spec, edit, ops or scene, every problem with its hint.
 
-export type ContentBlock = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
+export type ContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: string }
+  /** A file that is neither text nor an image (a PDF), embedded as base64. */
+  | { type: 'resource'; resource: { uri: string; mimeType: string; blob: string } };
 export type ToolResult = { content: ContentBlock[]; isError?: boolean; structuredContent?: Record<string, unknown> };
 
 export interface FailureBody {

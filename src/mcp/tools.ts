@@ -5,6 +5,7 @@ import { MCP_TOOL_HEADER, type RevisionItem } from '../api/history-schemas.ts';
 import * as S from '../api/schemas.ts';
 import * as Sh from '../api/sharing-schemas.ts';
 import { DrawbridgeApiError, type DrawbridgeClient, type ValidateContentBody } from '../client/client.ts';
+import type { RenderOptions } from '../render/types.ts';
 import { DiagramSpec, EditFragment, PatchOps, Scene } from './content-schemas.ts';
 import { type ContentBlock, describeFailure, failure, type FailureContext, type ToolResult } from './failures.ts';
 import { INSTRUCTIONS, registerPrompts } from './guide.ts';
@@ -48,6 +49,17 @@ const title = z.string().optional().describe('Diagram title');
 const folderId = z.guid().nullable().optional().describe('UUID of a folder (from list_folders), or null for the root');
 const revision = z.string().optional().describe('The docUpdatedAt you read last: the write is refused with stale_read if the diagram changed since');
 const renderQuality = S.RenderQuality.optional().describe('faithful (default): the editor\'s own look, hand-drawn strokes and fonts; fast: a plain preview, quicker');
+/** The render options export_diagram takes, as the API reads them (docs/rendering.md, "Options"). */
+const renderLook = {
+  width: z.number().int().min(256).max(4096).optional().describe('PNG width in pixels, 256 to 4096 (default 1024); the height follows. For SVG: the document\'s width. Not with scale'),
+  scale: z.number().min(1).max(4).optional().describe('PNG pixels per drawing pixel, 1 to 4 (a PNG over 4096 × 4096 pixels is scaled down to that). Not with width'),
+  padding: z.number().int().min(0).max(200).optional().describe('Space around the drawing in drawing pixels, 0 to 200 (default 10)'),
+  background: z.string().optional().describe('transparent, white, or a hex colour #rgb / #rrggbb: the colour behind the drawing, in either theme (default white; #121212 in the dark theme)'),
+  theme: z.enum(['light', 'dark']).optional().describe('dark: as the editor exports dark mode (light strokes on a dark canvas); default light'),
+  elements: z.array(z.string()).min(1).optional().describe('Draw only these element ids (from get_scene), with the text bound to them and what frames among them hold; an id the diagram does not draw is invalid_selection. Not with frame'),
+  frame: z.string().optional().describe('Draw only this frame (its element id), cropped to it as the editor exports a frame; not a frame is invalid_selection. Not with elements'),
+};
+
 const iconQuery = { q: S.IconListQuery.shape.q, category: S.IconListQuery.shape.category };
 
 /** Results that name a diagram: its id and where a person opens it; anything else the API said is kept. */
@@ -220,19 +232,27 @@ export function createMcpServer(client: DrawbridgeClient | null, options: McpSer
     'export_diagram',
     {
       description:
-        'Render a diagram as a PNG image (1024 px wide, returned as an image block) or as an SVG document (returned as text, to save or embed). The first block says which quality was delivered (faithful can fall back to fast, with a note). An empty diagram has nothing to export.',
-      fields: { id: diagramId, format: z.enum(['png', 'svg']).optional().describe('png (default) or svg'), quality: renderQuality },
-      example: { id: EXAMPLE_ID, format: 'svg' },
+        'Render a diagram as a PNG image (1024 px wide unless width or scale says otherwise, returned as an image block), an SVG document (returned as text, to save or embed) or a PDF (one vector page sized to the drawing, returned as an embedded application/pdf resource). Options change the look: width or scale (size), padding, background (transparent, white, #hex), theme (dark as the editor exports it), and elements or frame to draw only part of the diagram. The first block says which quality was delivered (faithful can fall back to fast, with a note). An empty diagram has nothing to export.',
+      fields: { id: diagramId, format: z.enum(['png', 'svg', 'pdf']).optional().describe('png (default), svg or pdf'), quality: renderQuality, ...renderLook },
+      example: { id: EXAMPLE_ID, format: 'png', width: 1600, theme: 'dark' },
       annotations: read,
       about: onDiagram,
     },
     async (a, c) => {
       const format = a.format ?? 'png';
-      const rendered = await c.renderDiagram(a.id, { format, quality: a.quality ?? 'faithful' });
+      const { width, scale, padding, background, theme, elements, frame } = a;
+      const look = { width, scale, padding, background: background as RenderOptions['background'], theme, elementIds: elements, frameId: frame };
+      const rendered = await c.renderDiagram(a.id, { format, quality: a.quality ?? 'faithful', ...look });
       const { editorUrl } = link({ id: a.id });
       if (rendered.bytes === null) return { id: a.id, editorUrl, format, isEmpty: true, message: 'The diagram is empty: nothing to export.' };
       const about = jsonBlock({ id: a.id, editorUrl, format, mimeType: rendered.contentType, quality: rendered.quality, ...(rendered.note ? { note: rendered.note } : {}) });
-      return new Blocks([about, format === 'png' ? pngBlock(rendered.bytes) : { type: 'text', text: Buffer.from(rendered.bytes).toString('utf8') }]);
+      const body: ContentBlock =
+        format === 'png'
+          ? pngBlock(rendered.bytes)
+          : format === 'pdf'
+            ? { type: 'resource', resource: { uri: `${editorUrl}.pdf`, mimeType: 'application/pdf', blob: Buffer.from(rendered.bytes).toString('base64') } }
+            : { type: 'text', text: Buffer.from(rendered.bytes).toString('utf8') };
+      return new Blocks([about, body]);
     },
   );
   tool(

@@ -257,6 +257,41 @@ describe('render', () => {
     assert.match(fs.readFileSync(path.join(dir, 'image.bin'), 'utf8'), /<svg[\s>]/);
   });
 
+  test('the render options reach the server: width, theme, padding, background, elements and frame', async () => {
+    const env = as(alice);
+    const id = await createDiagram(alice, { spec: { nodes: [{ id: 'a' }, { id: 'b' }], edges: ['a -> b'] } });
+    const dir = tempHome();
+    const wide = await cli(['render', id, '-o', path.join(dir, 'wide.png'), '--quality', 'fast', '--width', '2048', '--theme', 'dark', '--padding', '40', '--background', '#0d1117'], { env });
+    assert.equal(wide.code, 0, wide.stderr);
+    assert.equal(pngSize(fs.readFileSync(path.join(dir, 'wide.png'))).width, 2048);
+    const part = await cli(['render', id, '-o', path.join(dir, 'part.svg'), '--quality', 'fast', '--elements', 'a', '--scale', '2'], { env });
+    assert.equal(part.code, 0, part.stderr);
+    const svg = fs.readFileSync(path.join(dir, 'part.svg'), 'utf8');
+    assert.doesNotMatch(svg, />b</, 'only the element asked for is drawn');
+    assert.match(svg, /^<svg[^>]* width="\d+"/);
+    const unknown = await cli(['render', id, '-o', path.join(dir, 'x.png'), '--frame', 'a'], { env });
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /invalid_selection/);
+    const both = await cli(['render', id, '-o', path.join(dir, 'x.png'), '--width', '800', '--scale', '2'], { env });
+    assert.equal(both.code, 2);
+    assert.equal((await cli(['render', id, '-o', path.join(dir, 'x.png'), '--width', 'wide'], { env })).code, 2);
+    const range = await cli(['render', id, '-o', path.join(dir, 'x.png'), '--width', '10'], { env });
+    assert.equal(range.code, 1);
+    assert.match(range.stderr, /width must be from 256 to 4096/);
+  });
+
+  test('publishing without a password shows the Markdown that embeds the image; with one, none', async () => {
+    const env = as(alice);
+    const id = await createDiagram(alice, { title: 'Our [system]', spec: { nodes: [{ id: 'a' }] } });
+    const enabled = await cli(['publish', 'enable', id], { env });
+    assert.equal(enabled.code, 0, enabled.stderr);
+    const url = /Public at (\S+)/.exec(enabled.stdout.replace(/\x1b\[[0-9;]*m/g, ''))![1];
+    assert.match(enabled.stdout, new RegExp(`Embed: +!\\[Our \\\\\\[system\\\\\\]\\]\\(${url!.replace(/[.]/g, '\\.')}\\.svg\\)`));
+    assert.match((await cli(['publish', 'status', id], { env })).stdout, /Embed: +!\[/);
+    const locked = await cli(['publish', 'enable', id, '--password', 'pw'], { env });
+    assert.doesNotMatch(locked.stdout, /Embed/);
+  });
+
   test('-o - writes the image bytes to standard output', async () => {
     const id = await createDiagram(alice, { spec: { nodes: [{ id: 'a' }] } });
     const run = await cliBytes(['render', id, '-o', '-', '--quality', 'fast'], as(alice));

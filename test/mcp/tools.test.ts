@@ -171,6 +171,26 @@ describe('export_diagram', () => {
     assert.equal(JSON.parse(blocks(result)[0]!.text!).error, 'not_found');
   });
 
+  test('the render options reach the API: the PNG is as wide as asked, dark, and only the elements named', async () => {
+    const id = await diagram(main, [node('a', 0), node('b', 300)]);
+    const arguments_ = { id, format: 'png', quality: 'fast', width: 400, theme: 'dark', padding: 0, background: '#0d1117', elements: ['a'] };
+    const [about, image] = blocks(await main.client.callTool({ name: 'export_diagram', arguments: arguments_ }));
+    assert.equal(JSON.parse(about!.text!).quality, 'fast');
+    assert.equal(pngSize(Buffer.from(image!.data!, 'base64')).width, 400);
+    assert.deepEqual(requestsFor(main.h, `/${id}/render`), [`/api/v1/diagrams/${id}/render?format=png&quality=fast&width=400&padding=0&background=%230d1117&theme=dark&elements=a`]);
+  });
+
+  test('options out of range are refused before any call; ids the diagram does not draw are invalid_selection', async () => {
+    const id = await diagram(main);
+    const wide = await main.client.callTool({ name: 'export_diagram', arguments: { id, width: 9000 } });
+    assert.equal(wide.isError, true);
+    assert.match(blocks(wide)[0]!.text!, /width/);
+    assert.deepEqual(requestsFor(main.h, id), []);
+    const unknown = await main.client.callTool({ name: 'export_diagram', arguments: { id, elements: ['nope'] } });
+    assert.equal(unknown.isError, true);
+    assert.equal(JSON.parse(blocks(unknown)[0]!.text!).error, 'invalid_selection');
+  });
+
   test('an unknown quality is refused before any call', async () => {
     const id = await diagram(main);
     const result = await main.client.callTool({ name: 'export_diagram', arguments: { id, quality: 'best' } });

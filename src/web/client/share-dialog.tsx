@@ -7,6 +7,7 @@
  * and a line saying who decides.
  */
 import { type FormEvent, useCallback, useState } from 'react';
+import { embedMarkdown } from '../../domain/embed.ts';
 import { CopyField, Modal } from './modal.tsx';
 import { PeopleEditor } from './people-editor.tsx';
 import { StatusLines, useServerState } from './server-state.tsx';
@@ -94,6 +95,12 @@ function PublicPageSection({ state, busy, onChange }: { state: DiagramSharingSta
               Open the public page
             </a>
           </p>
+          {!publicLink.hasPassword && (
+            <>
+              <CopyField label="Markdown to embed the image" value={embedMarkdown(state.title, publicLink.url)} />
+              <p className="db-hint">Paste it into a README, a wiki or a pull request: the image always shows the diagram as it is now.</p>
+            </>
+          )}
           {isOwner && (
             <form className="db-password" onSubmit={(event) => void setNewPassword(event)}>
               <input type="password" required autoComplete="new-password" placeholder={publicLink.hasPassword ? 'New password' : 'Password'} aria-label="Password of the public page" value={password} onChange={(event) => setPassword(event.target.value)} />
