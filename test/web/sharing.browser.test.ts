@@ -127,6 +127,29 @@ test('published from the share dialog with a password, then the password cleared
   assert.equal(gone?.status(), 404);
 });
 
+test('published without a password, the share dialog offers the Markdown that embeds the image, and the image answers; a password takes both away', { timeout: 90_000 }, async (t) => {
+  const id = await createDiagram('Embedded [map]');
+  const { page } = await pageAs(t, owner.id);
+  await openEditor(page, id);
+  await openShareDialog(page);
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel(/^Publish/).click();
+  const url = await dialog.getByLabel('Public link', { exact: true }).inputValue();
+  const snippet = dialog.getByLabel('Markdown to embed the image');
+  assert.equal(await snippet.inputValue(), `![Embedded \\[map\\]](${url}.svg)`);
+  const copy = snippet.locator('xpath=following-sibling::button');
+  assert.equal(await copy.textContent(), 'Copy');
+  const image = await fetch(`${url}.svg`);
+  assert.equal(image.status, 200);
+  assert.match(image.headers.get('content-type') ?? '', /^image\/svg\+xml/);
+
+  await dialog.getByLabel('Password of the public page').fill('open sesame please');
+  await dialog.getByRole('button', { name: 'Set password' }).click();
+  await dialog.getByText('Protected: visitors type the password first.').waitFor();
+  await snippet.waitFor({ state: 'detached' });
+  assert.equal((await fetch(`${url}.svg`)).status, 404);
+});
+
 test('invited by mail with no account: the mail leads to sign-up, the verification mail signs in, and the diagram is shared with them', { timeout: 120_000 }, async (t) => {
   const id = await createDiagram('Incident runbook');
   const invitee = 'linus@example.com';
