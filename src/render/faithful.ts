@@ -1,46 +1,19 @@
 /**
- * The faithful renderer: the editor's own exporter (hand-drawn strokes, its
- * fonts, embedded icons), run in a render worker process (faithful-worker.ts)
- * since it needs the editor's browser bundle and a DOM.
+ * The faithful renderer's SVG: the editor's own SVG exporter (hand-drawn
+ * strokes, its fonts, embedded icons), run in a render worker process
+ * (faithful-worker.ts) since it needs the editor's browser bundle and a DOM.
  */
 import { embeddedFontFaces } from './embed-fonts.ts';
 import type { ExcalidrawModule } from './editor-runtime.ts';
 import { editorFontFiles } from './font-files.ts';
-import { rasterize } from './raster.ts';
 import { sanitizeSvgTree, serializeSvg } from './sanitize.ts';
-import { imageFiles } from './image-files.ts';
-import { limitSceneText } from './text-limits.ts';
+import { faithfulScene } from './faithful-scene.ts';
 import { EXPORT_PADDING, oversizedSvgBytes, type RenderJob, type RenderOutput } from './types.ts';
 
-/**
- * A copy of the export for resvg, which sizes an `<image width="100%">` inside
- * a viewBox-less `<symbol>` against the whole document rather than the `<use>`
- * (browsers follow SVG 2 and use the `<use>`'s size): each use of an image
- * symbol becomes the image itself, at the use's size.
- */
-function withImagesInlined(root: SVGSVGElement): string {
-  const copy = root.cloneNode(true) as SVGSVGElement;
-  for (const use of [...copy.querySelectorAll('use')]) {
-    const id = (use.getAttribute('href') ?? '').slice(1);
-    const image = [...copy.querySelectorAll('symbol')].find((symbol) => symbol.id === id)?.querySelector('image');
-    if (!image) continue;
-    const inlined = image.cloneNode(true) as Element;
-    for (const name of ['width', 'height', 'opacity', 'x', 'y', 'clip-path', 'mask', 'filter']) {
-      const value = use.getAttribute(name);
-      if (value === null) inlined.removeAttribute(name);
-      else inlined.setAttribute(name, value);
-    }
-    use.replaceWith(inlined);
-  }
-  return serializeSvg(copy);
-}
-
-export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob): Promise<RenderOutput> {
-  const limited = limitSceneText(JSON.parse(job.elementsJson) as Record<string, unknown>[]);
-  // Scenes are stored as supplied: restore gives every element the fields the exporter reads.
-  const elements = editor.restoreElements(limited.elements, null, { repairBindings: true });
-  if (!elements.some((element) => !element.isDeleted)) return { empty: true };
-  const { files, truncated } = imageFiles(elements);
+/** The job's SVG (its PNG and PDF come from the canvas exporter: faithful-canvas.ts). */
+export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob, scene = faithfulScene(editor, job.elementsJson)): Promise<RenderOutput> {
+  if (scene === null) return { empty: true };
+  const { elements, files } = scene;
   const root = await editor.exportToSvg({
     elements,
     appState: { exportBackground: true, viewBackgroundColor: '#ffffff', exportWithDarkMode: false, exportEmbedScene: false },
@@ -51,15 +24,9 @@ export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob): 
   sanitizeSvgTree(root);
   const fonts = editorFontFiles(job.fontsDirectory);
   const output: RenderOutput = {
-    ...(truncated ? { imagesTruncated: true } : {}),
-    ...(limited.truncated ? { textTruncated: true } : {}),
+    ...(scene.imagesTruncated ? { imagesTruncated: true } : {}),
+    ...(scene.textTruncated ? { textTruncated: true } : {}),
   };
-  if (job.png) {
-    const forRaster = withImagesInlined(root);
-    const svgTooLarge = oversizedSvgBytes(forRaster);
-    if (svgTooLarge !== null) return { svgTooLarge };
-    output.png = await rasterize(forRaster, fonts);
-  }
   if (job.svg) {
     const runs = [...root.querySelectorAll('text')].map((text) => ({ fontFamily: text.getAttribute('font-family') ?? '', text: text.textContent ?? '' }));
     const css = await embeddedFontFaces(runs, fonts);

@@ -1,0 +1,197 @@
+/**
+ * The faithful renderer's PNG and PDF: the editor's own canvas exporter
+ * (`exportToCanvas`: the same roughjs strokes, seeds and fonts as its SVG
+ * export, drawn straight onto the context) running on a Skia canvas from
+ * @napi-rs/canvas, in the faithful render worker. For a PNG it draws onto a
+ * raster canvas; for a PDF onto the page of a Skia PDF document, so shapes
+ * stay vector and text stays text.
+ */
+import { type Canvas, createCanvas, PDFDocument, type SKRSContext2D } from '@napi-rs/canvas';
+import { registerFonts, fontFilesFor } from './canvas-fonts.ts';
+import { type ExcalidrawModule, withCanvasFactory } from './editor-runtime.ts';
+import type { FaithfulScene } from './faithful-scene.ts';
+import type { BinaryFile } from './image-files.ts';
+import { MAX_PNG_HEIGHT, PNG_WIDTH } from './raster.ts';
+import { EXPORT_PADDING, type RenderJob, type RenderOptions } from './types.ts';
+import type { TextRun } from './embed-fonts.ts';
+
+/** The editor's font strings: its family, then its fallbacks (Xiaolai after Excalifont only, the emoji font after all). */
+const FONT_STACKS: Readonly<Record<number, string>> = {
+  1: 'Virgil, Segoe UI Emoji',
+  2: 'Helvetica, Segoe UI Emoji',
+  3: 'Cascadia, Segoe UI Emoji',
+  5: 'Excalifont, Xiaolai, Segoe UI Emoji',
+  6: 'Nunito, Segoe UI Emoji',
+  7: 'Lilita One, Segoe UI Emoji',
+  8: 'Comic Shanns, Segoe UI Emoji',
+  9: 'Liberation Sans, Segoe UI Emoji',
+};
+const HELVETICA_STACK = FONT_STACKS[2]!;
+
+/** A 1×1 transparent PNG: what an image whose file is not in the scene draws (the SVG export leaves such images out). */
+const NOTHING_TO_DRAW = createCanvas(1, 1).toDataURL('image/png');
+
+/** The text the exporter will draw, with the font stack it draws it in: labels, frame names, embed placeholders. */
+export function textRuns(elements: readonly any[]): TextRun[] {
+  const runs: TextRun[] = [];
+  for (const element of elements) {
+    if (element.isDeleted) continue;
+    if (element.type === 'text') runs.push({ fontFamily: FONT_STACKS[element.fontFamily] ?? FONT_STACKS[5]!, text: String(element.text) });
+    else if (element.type === 'frame' || element.type === 'magicframe') {
+      runs.push({ fontFamily: HELVETICA_STACK, text: element.name ?? (element.type === 'frame' ? 'Frame' : 'AI Frame') });
+    } else if (element.type === 'iframe' || element.type === 'embeddable') {
+      runs.push({ fontFamily: HELVETICA_STACK, text: element.type === 'iframe' ? 'IFrame element' : element.link || 'Empty Web-Embed' });
+    }
+  }
+  return runs;
+}
+
+/** Every image's file, an empty one for those whose file is not in the scene (drawn as nothing, as in the SVG). */
+function filesForCanvas(elements: readonly any[], files: Record<string, BinaryFile>): Record<string, BinaryFile> {
+  const all = { ...files };
+  for (const element of elements) {
+    if (element.type !== 'image' || element.isDeleted || typeof element.fileId !== 'string' || element.fileId in all) continue;
+    all[element.fileId] = { id: element.fileId, mimeType: 'image/png', dataURL: NOTHING_TO_DRAW, created: 1 };
+  }
+  return all;
+}
+
+export interface PngGeometry {
+  /** The PNG's size in pixels. */
+  width: number;
+  height: number;
+  /** PNG pixels per scene pixel. */
+  scale: number;
+}
+
+/** The largest PNG a scale may ask for (pixels); past it the scale is lowered to fit. */
+export const MAX_PNG_PIXELS = 4096 * 8192;
+
+/**
+ * The PNG's size for a drawing of `width` × `height` scene pixels: `width`
+ * pixels wide (PNG_WIDTH by default) with the height following, a scene taller
+ * than 8 times its width scaled to fit that height (and centred); or, with
+ * `scale`, the drawing's size times the scale, lowered to stay within MAX_PNG_PIXELS.
+ */
+export function pngGeometry(width: number, height: number, options: RenderOptions = {}): PngGeometry {
+  if (options.scale !== undefined) {
+    const scale = Math.min(options.scale, Math.sqrt(MAX_PNG_PIXELS / (width * height)));
+    return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)), scale };
+  }
+  const pngWidth = options.width ?? PNG_WIDTH;
+  const maxHeight = (pngWidth * MAX_PNG_HEIGHT) / PNG_WIDTH;
+  const scale = Math.min(pngWidth / width, maxHeight / height);
+  return { width: pngWidth, height: Math.min(maxHeight, Math.max(1, Math.round(height * scale))), scale };
+}
+
+/** A Skia canvas that passes for the DOM's: the exporter sets `dir` on it and checks whether it is in the document. */
+function domCanvas(width = 300, height = 150): Canvas {
+  return Object.assign(createCanvas(width, height), { setAttribute: () => undefined, isConnected: true, remove: () => undefined });
+}
+
+/** Makes the context draw the editor's font strings with the fonts registered for this render. */
+function withFontResolution(context: SKRSContext2D, resolveFont: (font: string) => string): SKRSContext2D {
+  const font = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(context), 'font')!;
+  Object.defineProperty(context, 'font', {
+    configurable: true,
+    get: () => font.get!.call(context),
+    set: (value: string) => font.set!.call(context, resolveFont(value)),
+  });
+  // The language picks glyph variants and fallbacks; fixed, so the output does not follow the host's locale.
+  context.lang = 'en';
+  return context;
+}
+
+interface ExportArguments {
+  appState: Record<string, unknown>;
+  exportPadding: number;
+  exportingFrame?: unknown;
+  elements: readonly unknown[];
+}
+
+/** The exporter's arguments for these options (interim: the defaults). */
+function exportArguments(scene: FaithfulScene): ExportArguments {
+  return {
+    elements: scene.elements,
+    appState: { exportBackground: true, viewBackgroundColor: '#ffffff', exportWithDarkMode: false, exportEmbedScene: false },
+    exportPadding: EXPORT_PADDING,
+  };
+}
+
+/**
+ * Runs the editor's canvas exporter. `target(width, height)` answers the
+ * canvas to draw on for a drawing of that many scene pixels, and the scale;
+ * every other canvas the exporter makes (a label's arrow is drawn on one
+ * first) is a Skia raster canvas.
+ */
+async function drawScene(
+  editor: ExcalidrawModule,
+  scene: FaithfulScene,
+  fontsDirectory: string,
+  target: (width: number, height: number, created: Canvas, adopt: (context: SKRSContext2D) => SKRSContext2D) => { width: number; height: number; scale: number },
+): Promise<void> {
+  const resolveFont = registerFonts(await fontFilesFor(textRuns(scene.elements), fontsDirectory));
+  let lastCreated: Canvas | undefined;
+  const createCanvas = () => {
+    const canvas = domCanvas();
+    const getContext = canvas.getContext.bind(canvas);
+    let context: SKRSContext2D | undefined;
+    canvas.getContext = ((kind: string) => (kind === '2d' ? (context ??= withFontResolution(getContext('2d'), resolveFont)) : null)) as Canvas['getContext'];
+    lastCreated = canvas;
+    return canvas;
+  };
+  const args = exportArguments(scene);
+  await withCanvasFactory(createCanvas, () =>
+    editor.exportToCanvas({
+      ...args,
+      files: filesForCanvas(scene.elements, scene.files),
+      // Called right after the exporter creates its canvas: that one is the target.
+      getDimensions: (width, height) => target(width, height, lastCreated!, (context) => withFontResolution(context, resolveFont)),
+    }),
+  );
+}
+
+/** The scene as a PNG (see pngGeometry for its size). */
+export async function renderCanvasPng(editor: ExcalidrawModule, scene: FaithfulScene, job: RenderJob): Promise<Buffer> {
+  let drawn: Canvas | undefined;
+  let geometry: PngGeometry | undefined;
+  await drawScene(editor, scene, job.fontsDirectory, (width, height, created) => {
+    geometry = pngGeometry(width, height, job.options);
+    drawn = created;
+    // A scene capped in height is drawn narrower than the PNG, then centred.
+    return { width: Math.min(geometry.width, Math.max(1, Math.round(width * geometry.scale))), height: geometry.height, scale: geometry.scale };
+  });
+  if (drawn!.width === geometry!.width) return drawn!.toBuffer('image/png');
+  const centred = createCanvas(geometry!.width, geometry!.height);
+  centred.getContext('2d').drawImage(drawn!, Math.floor((geometry!.width - drawn!.width) / 2), 0);
+  return centred.toBuffer('image/png');
+}
+
+/**
+ * The scene as a PDF of one page the size of the drawing (1 scene pixel = 1
+ * point), drawn by the same exporter onto the page's canvas: vector shapes,
+ * text as text.
+ */
+export async function renderCanvasPdf(editor: ExcalidrawModule, scene: FaithfulScene, job: RenderJob): Promise<Buffer> {
+  const document = new PDFDocument({ creator: 'Drawbridge', producer: 'Drawbridge (Skia/PDF)' });
+  await drawScene(editor, scene, job.fontsDirectory, (width, height, created, adopt) => {
+    let page: SKRSContext2D | undefined;
+    // The exporter sizes its canvas, then asks it for its context: the page, begun at the drawing's size.
+    let size = { width, height };
+    Object.defineProperties(created, {
+      width: { configurable: true, get: () => size.width, set: (value: number) => (size = { ...size, width: value }) },
+      height: { configurable: true, get: () => size.height, set: (value: number) => (size = { ...size, height: value }) },
+    });
+    created.getContext = ((kind: string) => {
+      if (kind !== '2d') return null;
+      if (!page) {
+        page = adopt(document.beginPage(size.width, size.height) as unknown as SKRSContext2D);
+        Object.defineProperty(page, 'canvas', { value: created, configurable: true });
+      }
+      return page;
+    }) as Canvas['getContext'];
+    return { width, height, scale: 1 };
+  });
+  document.endPage();
+  return document.close();
+}
