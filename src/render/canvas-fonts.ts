@@ -7,8 +7,9 @@
  * unicode-range: it matches one typeface per family name. So each font file a
  * render needs is registered with Skia under a name of its own, and the
  * context's `font` is rewritten to list, for each family of the editor's
- * string, the files registered for it, in fallback order. Families with no
- * file are dropped rather than left for Skia to find among installed fonts.
+ * string, the files registered for it, then the render's other files as
+ * fallbacks. Families with no file are dropped rather than left for Skia to
+ * find among installed fonts.
  */
 import path from 'node:path';
 import { GlobalFonts } from '@napi-rs/canvas';
@@ -18,6 +19,8 @@ import { editorFontFiles } from './font-files.ts';
 
 /** Names in the editor's font strings that are not its font directories, and the family that draws them. */
 const FAMILY_ALIASES: Readonly<Record<string, string>> = { Helvetica: 'Liberation Sans' };
+/** After the stack's own families: the editor's CJK fallback, then the family that draws what no other does (as for resvg). */
+const FALLBACK_FAMILIES = [CJK_FALLBACK_FAMILY, 'Liberation Sans'];
 
 /** A font family's name without quotes. */
 function unquoted(name: string): string {
@@ -33,19 +36,29 @@ function unquoted(name: string): string {
  */
 export async function fontFilesFor(runs: readonly TextRun[], fontsDirectory: string): Promise<Array<{ path: string; family: string }>> {
   const files = editorFontFiles(fontsDirectory);
+  // One pass per font stack, over the characters of all its runs: scenes have thousands of labels and a few stacks.
+  const charactersOfStack = new Map<string, Set<number>>();
+  for (const run of runs) {
+    let characters = charactersOfStack.get(run.fontFamily);
+    if (!characters) charactersOfStack.set(run.fontFamily, (characters = new Set()));
+    for (const char of run.text) {
+      const codePoint = char.codePointAt(0)!;
+      if (codePoint > 0x20) characters.add(codePoint);
+    }
+  }
   const chosen: Array<{ path: string; family: string }> = [];
   const seen = new Set<string>();
-  for (const run of runs) {
-    const codePoints = [...new Set(run.text)].map((char) => char.codePointAt(0)!).filter((cp) => cp > 0x20);
-    const stack = run.fontFamily.split(',').map(unquoted);
-    if (!stack.includes(CJK_FALLBACK_FAMILY)) stack.push(CJK_FALLBACK_FAMILY);
+  for (const [fontFamily, characters] of charactersOfStack) {
+    const codePoints = [...characters];
+    const stack = [...new Set([...fontFamily.split(',').map(unquoted), ...FALLBACK_FAMILIES])];
     for (const family of stack) {
       const faces = editorFontFaces().filter((face) => face.family === (FAMILY_ALIASES[family] ?? family));
       const ofFamily: Array<{ path: string; drawn: number }> = [];
       for (const face of faces) {
-        if (!codePoints.some((cp) => faceServes(face, cp))) continue;
+        const served = codePoints.filter((cp) => faceServes(face, cp));
+        if (served.length === 0) continue;
         const ttf = await files.face(face);
-        const drawn = codePoints.filter((cp) => faceServes(face, cp) && ttf.characters.has(cp)).length;
+        const drawn = served.filter((cp) => ttf.characters.has(cp)).length;
         if (drawn > 0) ofFamily.push({ path: ttf.path, drawn });
       }
       // Within a family, the face drawing most of the text first (the editor splits some families into faces).
@@ -80,12 +93,13 @@ export function registerFonts(files: ReadonlyArray<{ path: string; family: strin
     const names = namesOfFamily.get(file.family) ?? [];
     namesOfFamily.set(file.family, [...names, name]);
   }
+  const everyName = [...namesOfFamily.values()].flat();
   return (font) => {
     const match = /^(.*?\d(?:px|pt|em|rem|%))\s+(.+)$/.exec(font.trim());
     if (!match) return font;
     const names = match[2]!.split(',').flatMap((family) => namesOfFamily.get(unquoted(family)) ?? []);
-    const cjkFallback = namesOfFamily.get(CJK_FALLBACK_FAMILY) ?? [];
-    const stack = [...new Set([...names, ...cjkFallback])];
+    // Then every other file of this render, in the order given: a character the stack lacks is drawn by one of them.
+    const stack = [...new Set([...names, ...everyName])];
     return stack.length === 0 ? font : `${match[1]} ${stack.map((name) => JSON.stringify(name)).join(', ')}`;
   };
 }

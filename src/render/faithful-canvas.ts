@@ -14,6 +14,8 @@ import type { BinaryFile } from './image-files.ts';
 import { MAX_PNG_HEIGHT, PNG_WIDTH } from './raster.ts';
 import { EXPORT_PADDING, type RenderJob, type RenderOptions } from './types.ts';
 import type { TextRun } from './embed-fonts.ts';
+import { encodePng } from './png-encode.ts';
+import { keepVector, RecordingCanvas } from './pdf-page.ts';
 
 /** The editor's font strings: its family, then its fallbacks (Xiaolai after Excalifont only, the emoji font after all). */
 const FONT_STACKS: Readonly<Record<number, string>> = {
@@ -119,26 +121,30 @@ function exportArguments(scene: FaithfulScene): ExportArguments {
 }
 
 /**
- * Runs the editor's canvas exporter. `target(width, height)` answers the
- * canvas to draw on for a drawing of that many scene pixels, and the scale;
- * every other canvas the exporter makes (a label's arrow is drawn on one
- * first) is a Skia raster canvas.
+ * Runs the editor's canvas exporter. `target(width, height, created, adopt)`
+ * answers, for a drawing of that many scene pixels, the size of the canvas
+ * to draw on and the scale; `created` is the canvas the exporter made for it
+ * and `adopt` readies a context for the render's fonts. The other canvases
+ * the exporter makes (a labelled arrow is drawn on one first) are Skia raster
+ * canvases, or with `recordScratch` RecordingCanvases (pdf-page.ts).
  */
 async function drawScene(
   editor: ExcalidrawModule,
   scene: FaithfulScene,
   fontsDirectory: string,
-  target: (width: number, height: number, created: Canvas, adopt: (context: SKRSContext2D) => SKRSContext2D) => { width: number; height: number; scale: number },
+  recordScratch: boolean,
+  target: (width: number, height: number, created: unknown, adopt: (context: SKRSContext2D) => SKRSContext2D) => { width: number; height: number; scale: number },
 ): Promise<void> {
   const resolveFont = registerFonts(await fontFilesFor(textRuns(scene.elements), fontsDirectory));
-  let lastCreated: Canvas | undefined;
+  const adopt = (context: SKRSContext2D) => withFontResolution(context, resolveFont);
+  let lastCreated: unknown;
   const createCanvas = () => {
+    if (recordScratch) return (lastCreated = new RecordingCanvas(adopt));
     const canvas = domCanvas();
     const getContext = canvas.getContext.bind(canvas);
     let context: SKRSContext2D | undefined;
-    canvas.getContext = ((kind: string) => (kind === '2d' ? (context ??= withFontResolution(getContext('2d'), resolveFont)) : null)) as Canvas['getContext'];
-    lastCreated = canvas;
-    return canvas;
+    canvas.getContext = ((kind: string) => (kind === '2d' ? (context ??= adopt(getContext('2d'))) : null)) as Canvas['getContext'];
+    return (lastCreated = canvas);
   };
   const args = exportArguments(scene);
   await withCanvasFactory(createCanvas, () =>
@@ -146,7 +152,7 @@ async function drawScene(
       ...args,
       files: filesForCanvas(scene.elements, scene.files),
       // Called right after the exporter creates its canvas: that one is the target.
-      getDimensions: (width, height) => target(width, height, lastCreated!, (context) => withFontResolution(context, resolveFont)),
+      getDimensions: (width, height) => target(width, height, lastCreated, adopt),
     }),
   );
 }
@@ -155,16 +161,16 @@ async function drawScene(
 export async function renderCanvasPng(editor: ExcalidrawModule, scene: FaithfulScene, job: RenderJob): Promise<Buffer> {
   let drawn: Canvas | undefined;
   let geometry: PngGeometry | undefined;
-  await drawScene(editor, scene, job.fontsDirectory, (width, height, created) => {
+  await drawScene(editor, scene, job.fontsDirectory, false, (width, height, created) => {
     geometry = pngGeometry(width, height, job.options);
-    drawn = created;
+    drawn = created as Canvas;
     // A scene capped in height is drawn narrower than the PNG, then centred.
     return { width: Math.min(geometry.width, Math.max(1, Math.round(width * geometry.scale))), height: geometry.height, scale: geometry.scale };
   });
-  if (drawn!.width === geometry!.width) return drawn!.toBuffer('image/png');
+  if (drawn!.width === geometry!.width) return encodePng(drawn!);
   const centred = createCanvas(geometry!.width, geometry!.height);
   centred.getContext('2d').drawImage(drawn!, Math.floor((geometry!.width - drawn!.width) / 2), 0);
-  return centred.toBuffer('image/png');
+  return encodePng(centred);
 }
 
 /**
@@ -174,22 +180,18 @@ export async function renderCanvasPng(editor: ExcalidrawModule, scene: FaithfulS
  */
 export async function renderCanvasPdf(editor: ExcalidrawModule, scene: FaithfulScene, job: RenderJob): Promise<Buffer> {
   const document = new PDFDocument({ creator: 'Drawbridge', producer: 'Drawbridge (Skia/PDF)' });
-  await drawScene(editor, scene, job.fontsDirectory, (width, height, created, adopt) => {
-    let page: SKRSContext2D | undefined;
+  await drawScene(editor, scene, job.fontsDirectory, true, (width, height, created, adopt) => {
     // The exporter sizes its canvas, then asks it for its context: the page, begun at the drawing's size.
-    let size = { width, height };
-    Object.defineProperties(created, {
-      width: { configurable: true, get: () => size.width, set: (value: number) => (size = { ...size, width: value }) },
-      height: { configurable: true, get: () => size.height, set: (value: number) => (size = { ...size, height: value }) },
-    });
-    created.getContext = ((kind: string) => {
+    const canvas = created as RecordingCanvas;
+    let page: SKRSContext2D | undefined;
+    canvas.getContext = (kind: string) => {
       if (kind !== '2d') return null;
       if (!page) {
-        page = adopt(document.beginPage(size.width, size.height) as unknown as SKRSContext2D);
-        Object.defineProperty(page, 'canvas', { value: created, configurable: true });
+        page = keepVector(adopt(document.beginPage(canvas.width, canvas.height) as unknown as SKRSContext2D));
+        Object.defineProperty(page, 'canvas', { value: canvas, configurable: true });
       }
       return page;
-    }) as Canvas['getContext'];
+    };
     return { width, height, scale: 1 };
   });
   document.endPage();
