@@ -14,7 +14,7 @@ import { isCatalogIcon } from '../src/domain/icons/catalog.ts';
 import { parseSpec } from '../src/domain/spec/parse.ts';
 import { loadExcalidraw } from '../src/render/editor-runtime.ts';
 import { renderFaithfulJob } from '../src/render/faithful-job.ts';
-import { faithfulScene } from '../src/render/faithful-scene.ts';
+import { type FaithfulScene, faithfulScene } from '../src/render/faithful-scene.ts';
 import { editorFontFiles } from '../src/render/font-files.ts';
 import { rasterize } from '../src/render/raster.ts';
 import { sanitizeSvgTree, serializeSvg } from '../src/render/sanitize.ts';
@@ -41,7 +41,7 @@ const editor = await loadExcalidraw();
 
 /** The PNG as it was made before the canvas path: the editor's SVG export rasterised by resvg. */
 async function svgThroughResvg(elementsJson: string): Promise<Buffer> {
-  const scene = faithfulScene(editor, elementsJson)!;
+  const scene = faithfulScene(editor, elementsJson) as FaithfulScene;
   const root = await editor.exportToSvg({
     elements: scene.elements,
     appState: { exportBackground: true, viewBackgroundColor: '#ffffff', exportWithDarkMode: false, exportEmbedScene: false },

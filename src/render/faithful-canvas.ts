@@ -11,8 +11,8 @@ import { registerFonts, fontFilesFor } from './canvas-fonts.ts';
 import { type ExcalidrawModule, withCanvasFactory } from './editor-runtime.ts';
 import type { FaithfulScene } from './faithful-scene.ts';
 import type { BinaryFile } from './image-files.ts';
-import { MAX_PNG_HEIGHT, PNG_WIDTH } from './raster.ts';
-import { EXPORT_PADDING, type RenderJob, type RenderOptions } from './types.ts';
+import { exportLook, type ExportLook, pngSize } from './options.ts';
+import type { RenderJob } from './types.ts';
 import type { TextRun } from './embed-fonts.ts';
 import { encodePng } from './png-encode.ts';
 import { keepVector, RecordingCanvas } from './pdf-page.ts';
@@ -58,34 +58,6 @@ function filesForCanvas(elements: readonly any[], files: Record<string, BinaryFi
   return all;
 }
 
-export interface PngGeometry {
-  /** The PNG's size in pixels. */
-  width: number;
-  height: number;
-  /** PNG pixels per scene pixel. */
-  scale: number;
-}
-
-/** The largest PNG a scale may ask for (pixels); past it the scale is lowered to fit. */
-export const MAX_PNG_PIXELS = 4096 * 8192;
-
-/**
- * The PNG's size for a drawing of `width` × `height` scene pixels: `width`
- * pixels wide (PNG_WIDTH by default) with the height following, a scene taller
- * than 8 times its width scaled to fit that height (and centred); or, with
- * `scale`, the drawing's size times the scale, lowered to stay within MAX_PNG_PIXELS.
- */
-export function pngGeometry(width: number, height: number, options: RenderOptions = {}): PngGeometry {
-  if (options.scale !== undefined) {
-    const scale = Math.min(options.scale, Math.sqrt(MAX_PNG_PIXELS / (width * height)));
-    return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)), scale };
-  }
-  const pngWidth = options.width ?? PNG_WIDTH;
-  const maxHeight = (pngWidth * MAX_PNG_HEIGHT) / PNG_WIDTH;
-  const scale = Math.min(pngWidth / width, maxHeight / height);
-  return { width: pngWidth, height: Math.min(maxHeight, Math.max(1, Math.round(height * scale))), scale };
-}
-
 /** A Skia canvas that passes for the DOM's: the exporter sets `dir` on it and checks whether it is in the document. */
 function domCanvas(width = 300, height = 150): Canvas {
   return Object.assign(createCanvas(width, height), { setAttribute: () => undefined, isConnected: true, remove: () => undefined });
@@ -104,22 +76,6 @@ function withFontResolution(context: SKRSContext2D, resolveFont: (font: string) 
   return context;
 }
 
-interface ExportArguments {
-  appState: Record<string, unknown>;
-  exportPadding: number;
-  exportingFrame?: unknown;
-  elements: readonly unknown[];
-}
-
-/** The exporter's arguments for these options (interim: the defaults). */
-function exportArguments(scene: FaithfulScene): ExportArguments {
-  return {
-    elements: scene.elements,
-    appState: { exportBackground: true, viewBackgroundColor: '#ffffff', exportWithDarkMode: false, exportEmbedScene: false },
-    exportPadding: EXPORT_PADDING,
-  };
-}
-
 /**
  * Runs the editor's canvas exporter. `target(width, height, created, adopt)`
  * answers, for a drawing of that many scene pixels, the size of the canvas
@@ -132,6 +88,7 @@ async function drawScene(
   editor: ExcalidrawModule,
   scene: FaithfulScene,
   fontsDirectory: string,
+  look: ExportLook,
   recordScratch: boolean,
   target: (width: number, height: number, created: unknown, adopt: (context: SKRSContext2D) => SKRSContext2D) => { width: number; height: number; scale: number },
 ): Promise<void> {
@@ -146,10 +103,12 @@ async function drawScene(
     canvas.getContext = ((kind: string) => (kind === '2d' ? (context ??= adopt(getContext('2d'))) : null)) as Canvas['getContext'];
     return (lastCreated = canvas);
   };
-  const args = exportArguments(scene);
   await withCanvasFactory(createCanvas, () =>
     editor.exportToCanvas({
-      ...args,
+      elements: scene.elements,
+      appState: look.appState,
+      exportPadding: look.exportPadding,
+      ...(scene.exportingFrame ? { exportingFrame: scene.exportingFrame } : {}),
       files: filesForCanvas(scene.elements, scene.files),
       // Called right after the exporter creates its canvas: that one is the target.
       getDimensions: (width, height) => target(width, height, lastCreated, adopt),
@@ -157,20 +116,34 @@ async function drawScene(
   );
 }
 
-/** The scene as a PNG (see pngGeometry for its size). */
+/** The scene as a PNG, sized for the options (options.ts, pngSize). */
 export async function renderCanvasPng(editor: ExcalidrawModule, scene: FaithfulScene, job: RenderJob): Promise<Buffer> {
+  const look = exportLook(job.options);
   let drawn: Canvas | undefined;
-  let geometry: PngGeometry | undefined;
-  await drawScene(editor, scene, job.fontsDirectory, false, (width, height, created) => {
-    geometry = pngGeometry(width, height, job.options);
+  let size = { width: 0, height: 0 };
+  await drawScene(editor, scene, job.fontsDirectory, look, false, (width, height, created) => {
+    size = pngSize(width, height, job.options);
+    const scale = Math.min(size.width / width, size.height / height);
     drawn = created as Canvas;
-    // A scene capped in height is drawn narrower than the PNG, then centred.
-    return { width: Math.min(geometry.width, Math.max(1, Math.round(width * geometry.scale))), height: geometry.height, scale: geometry.scale };
+    // A scene scaled down to fit the height is drawn narrower than the PNG, then centred across it.
+    return { width: Math.min(size.width, Math.max(1, Math.round(width * scale))), height: size.height, scale };
   });
-  if (drawn!.width === geometry!.width) return encodePng(drawn!);
-  const centred = createCanvas(geometry!.width, geometry!.height);
-  centred.getContext('2d').drawImage(drawn!, Math.floor((geometry!.width - drawn!.width) / 2), 0);
-  return encodePng(centred);
+  let png = drawn!;
+  if (png.width !== size.width) {
+    png = createCanvas(size.width, size.height);
+    png.getContext('2d').drawImage(drawn!, Math.floor((size.width - drawn!.width) / 2), 0);
+  }
+  if (look.underlay !== null) {
+    const context = png.getContext('2d');
+    context.save();
+    context.setTransform(1, 0, 0, 1, 0, 0);
+    context.filter = 'none';
+    context.globalCompositeOperation = 'destination-over';
+    context.fillStyle = look.underlay;
+    context.fillRect(0, 0, png.width, png.height);
+    context.restore();
+  }
+  return encodePng(png);
 }
 
 /**
@@ -180,7 +153,8 @@ export async function renderCanvasPng(editor: ExcalidrawModule, scene: FaithfulS
  */
 export async function renderCanvasPdf(editor: ExcalidrawModule, scene: FaithfulScene, job: RenderJob): Promise<Buffer> {
   const document = new PDFDocument({ creator: 'Drawbridge', producer: 'Drawbridge (Skia/PDF)' });
-  await drawScene(editor, scene, job.fontsDirectory, true, (width, height, created, adopt) => {
+  const look = exportLook(job.options);
+  await drawScene(editor, scene, job.fontsDirectory, look, true, (width, height, created, adopt) => {
     // The exporter sizes its canvas, then asks it for its context: the page, begun at the drawing's size.
     const canvas = created as RecordingCanvas;
     let page: SKRSContext2D | undefined;
@@ -189,6 +163,20 @@ export async function renderCanvasPdf(editor: ExcalidrawModule, scene: FaithfulS
       if (!page) {
         page = keepVector(adopt(document.beginPage(canvas.width, canvas.height) as unknown as SKRSContext2D));
         Object.defineProperty(page, 'canvas', { value: canvas, configurable: true });
+        // Without a background the exporter first clears the canvas: a new page is clear already, and
+        // clearing would paint it. The dark theme's underlay goes there instead, outside the theme filter.
+        const clearRect = page.clearRect.bind(page);
+        let cleared = false;
+        page.clearRect = (x: number, y: number, w: number, h: number) => {
+          if (cleared) return clearRect(x, y, w, h);
+          cleared = true;
+          if (look.underlay === null) return;
+          page!.save();
+          page!.filter = 'none';
+          page!.fillStyle = look.underlay;
+          page!.fillRect(x, y, w, h);
+          page!.restore();
+        };
       }
       return page;
     };

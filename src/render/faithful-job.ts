@@ -10,8 +10,9 @@ import { renderFaithful } from './faithful.ts';
 import type { RenderJob, RenderOutput } from './types.ts';
 
 export async function renderFaithfulJob(editor: ExcalidrawModule, job: RenderJob): Promise<RenderOutput> {
-  const scene = faithfulScene(editor, job.elementsJson);
+  const scene = faithfulScene(editor, job.elementsJson, job.options);
   if (scene === null) return { empty: true };
+  if ('invalidSelection' in scene) return { invalidSelection: scene.invalidSelection };
   const output: RenderOutput = {
     ...(scene.imagesTruncated ? { imagesTruncated: true } : {}),
     ...(scene.textTruncated ? { textTruncated: true } : {}),

@@ -11,8 +11,9 @@ import { faithfulScene } from './faithful-scene.ts';
 import { EXPORT_PADDING, oversizedSvgBytes, type RenderJob, type RenderOutput } from './types.ts';
 
 /** The job's SVG (its PNG and PDF come from the canvas exporter: faithful-canvas.ts). */
-export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob, scene = faithfulScene(editor, job.elementsJson)): Promise<RenderOutput> {
+export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob, scene = faithfulScene(editor, job.elementsJson, job.options)): Promise<RenderOutput> {
   if (scene === null) return { empty: true };
+  if ('invalidSelection' in scene) return { invalidSelection: scene.invalidSelection };
   const { elements, files } = scene;
   const root = await editor.exportToSvg({
     elements,

@@ -10,8 +10,13 @@
  * - images (catalog icons are SVG): Skia draws an image as a bitmap the size
  *   it covers in points, 72 dpi. They are rasterised at IMAGE_SCALE times
  *   that instead, so they print sharp.
+ * And one thing Skia's PDF backend rasterises: a context `filter`. The dark
+ * theme is drawn through the editor's THEME_FILTER; on a page, the filter is
+ * applied to each colour as it is set instead (and to images as they are
+ * rasterised), with the same result and the drawing vector.
  */
 import { type Canvas, createCanvas, DOMMatrix, Image, type SKRSContext2D } from '@napi-rs/canvas';
+import { THEME_FILTER, throughThemeFilter } from './options.ts';
 
 /** Image pixels per point on a PDF page (288 dpi). */
 const IMAGE_SCALE = 4;
@@ -108,8 +113,56 @@ function isSvgImage(image: unknown): image is Image {
   return source.startsWith('data:image/svg+xml') || source.trimStart().startsWith('<svg');
 }
 
-/** Makes the page context replay RecordingCanvases and draw images at IMAGE_SCALE. */
+/** A CSS colour through THEME_FILTER, its alpha kept (Skia normalises it to `#rrggbb` or `rgba(r, g, b, a)`). */
+function darkColour(colour: string, scratch: SKRSContext2D): string {
+  scratch.fillStyle = '#000000';
+  scratch.fillStyle = colour;
+  const normal = String(scratch.fillStyle);
+  if (normal.startsWith('#')) return throughThemeFilter(normal);
+  const rgba = /^rgba?\(\s*(\d+),\s*(\d+),\s*(\d+)(?:,\s*([\d.]+))?\s*\)$/.exec(normal);
+  if (!rgba) return colour;
+  const hex = `#${rgba.slice(1, 4).map((c) => Number(c).toString(16).padStart(2, '0')).join('')}`;
+  const [r, g, b] = [1, 3, 5].map((at) => Number.parseInt(throughThemeFilter(hex).slice(at, at + 2), 16));
+  return `rgba(${r}, ${g}, ${b}, ${rgba[4] ?? 1})`;
+}
+
+/**
+ * Makes the page context replay RecordingCanvases, draw images at
+ * IMAGE_SCALE, and apply THEME_FILTER to colours rather than as a filter.
+ */
 export function keepVector(page: SKRSContext2D): SKRSContext2D {
+  const prototype = Object.getPrototypeOf(page) as object;
+  const property = (name: string) => Object.getOwnPropertyDescriptor(prototype, name)!;
+  const scratch = createCanvas(1, 1).getContext('2d');
+  // Whether the theme filter is on, kept with the context's state (save and restore).
+  let dark = false;
+  const saved: boolean[] = [];
+  const save = page.save.bind(page);
+  const restore = page.restore.bind(page);
+  page.save = () => {
+    saved.push(dark);
+    save();
+  };
+  page.restore = () => {
+    dark = saved.pop() ?? false;
+    restore();
+  };
+  Object.defineProperty(page, 'filter', {
+    configurable: true,
+    get: () => (dark ? THEME_FILTER : 'none'),
+    set: (value: string) => {
+      if (value !== THEME_FILTER && value !== 'none') throw new Error(`a PDF page draws no filter but the theme's, not ${value}`);
+      dark = value === THEME_FILTER;
+    },
+  });
+  for (const name of ['fillStyle', 'strokeStyle']) {
+    const style = property(name);
+    Object.defineProperty(page, name, {
+      configurable: true,
+      get: () => style.get!.call(page),
+      set: (value: unknown) => style.set!.call(page, dark && typeof value === 'string' ? darkColour(value, scratch) : value),
+    });
+  }
   const drawImage = page.drawImage.bind(page) as (...args: unknown[]) => void;
   page.drawImage = ((image: unknown, ...args: number[]) => {
     const [sx, sy, sw, sh, dx, dy, dw, dh] = args.length === 8 ? args : [undefined, undefined, undefined, undefined, ...args];
@@ -117,11 +170,13 @@ export function keepVector(page: SKRSContext2D): SKRSContext2D {
       replay(page, image, dx!, dy!, dw ?? image.width, dh ?? image.height);
       return;
     }
-    if (isSvgImage(image)) {
+    if (isSvgImage(image) || (dark && image instanceof Image)) {
       const [width, height] = [dw ?? image.width, dh ?? image.height];
       const bitmap: Canvas = createCanvas(Math.max(1, Math.ceil(Math.abs(width) * IMAGE_SCALE)), Math.max(1, Math.ceil(Math.abs(height) * IMAGE_SCALE)));
+      const context = bitmap.getContext('2d');
+      if (dark) context.filter = THEME_FILTER;
       const source = sx === undefined ? [0, 0, image.naturalWidth, image.naturalHeight] : [sx, sy!, sw!, sh!];
-      bitmap.getContext('2d').drawImage(image, ...(source as [number, number, number, number]), 0, 0, bitmap.width, bitmap.height);
+      context.drawImage(image, ...(source as [number, number, number, number]), 0, 0, bitmap.width, bitmap.height);
       drawImage(bitmap, dx, dy, width, height);
       return;
     }

@@ -58,6 +58,8 @@ export interface RenderOutput {
   svgTooLarge?: number;
   /** The PNG was asked for but could not be produced (the SVG, if asked for, is there). */
   pngFailed?: string;
+  /** Nothing else is sent: the options' `elements` or `frame` name nothing drawn, or a frame id is not a frame (options.ts, InvalidSelection). */
+  invalidSelection?: string;
 }
 
 /** Embedded image bytes (as data: URLs) one render may carry; images past it are left out with `images_truncated`. */

@@ -1,0 +1,313 @@
+/**
+ * Render options (docs/rendering.md, "Options"): reading them from a query,
+ * their normalised form (what a cache key holds), and what both renderers
+ * draw from them: the editor's export settings (exportLook), the part of the
+ * scene drawn (exportSelection), and the size of the PNG and the SVG.
+ *
+ * Pure functions: no HTTP, no DOM, no editor. The editor's own export
+ * functions take what exportLook and exportSelection return.
+ */
+import { EXPORT_PADDING, type RenderOptions } from './types.ts';
+
+export const WIDTH_RANGE = { min: 256, max: 4096 } as const;
+export const SCALE_RANGE = { min: 1, max: 4 } as const;
+export const PADDING_RANGE = { min: 0, max: 200 } as const;
+/** At most this many ids in `elements`. */
+export const MAX_SELECTED_IDS = 1000;
+/** The PNG width without `width` or `scale`. */
+export const DEFAULT_PNG_WIDTH = 1024;
+/** A PNG is never taller than this many times its width (a tall scene is scaled down to fit, centred). */
+export const MAX_PNG_ASPECT = 8;
+/** A PNG never holds more pixels than this (4096 × 4096): a larger one is scaled down to fit. */
+export const MAX_PNG_PIXELS = 4096 * 4096;
+
+/** The editor's dark theme as a CSS filter: the editor exports dark mode by drawing the light scene through it. */
+export const THEME_FILTER = 'invert(93%) hue-rotate(180deg)';
+/** The background the editor's dark export shows: its white canvas seen through THEME_FILTER. */
+export const DARK_BACKGROUND = '#121212';
+const LIGHT_BACKGROUND = '#ffffff';
+
+/** The query parameters that carry options, as GET /diagrams/:id/render and /p/:slug.svg|png name them. */
+export const OPTION_PARAMETERS = ['width', 'scale', 'padding', 'background', 'theme', 'elements', 'frame'] as const;
+
+/** A query value that cannot be an option: the message says which and why (400 bad_request at the edge). */
+export class InvalidRenderOption extends Error {}
+
+/** Ids in `elements` or `frame` that name nothing the scene draws, or a frame id that is not a frame (400 invalid_selection). */
+export class InvalidSelection extends Error {}
+
+function single(name: string, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new InvalidRenderOption(`${name} may be given once`);
+  return value;
+}
+
+function integerIn(name: string, text: string, { min, max }: { min: number; max: number }): number {
+  if (!/^\d+$/.test(text)) throw new InvalidRenderOption(`${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}`);
+  const value = Number(text);
+  if (value < min || value > max) throw new InvalidRenderOption(`${name} must be from ${min} to ${max}, got ${value}`);
+  return value;
+}
+
+/** `transparent`, `white`, `#rgb` or `#rrggbb` (any case) as `transparent` or `#rrggbb` lower case. */
+export function normaliseBackground(text: string): 'transparent' | `#${string}` {
+  const lower = text.trim().toLowerCase();
+  if (lower === 'transparent') return 'transparent';
+  if (lower === 'white') return '#ffffff';
+  if (/^#[0-9a-f]{6}$/.test(lower)) return lower as `#${string}`;
+  if (/^#[0-9a-f]{3}$/.test(lower)) return `#${[...lower.slice(1)].map((c) => c + c).join('')}`;
+  throw new InvalidRenderOption(`background must be transparent, white, or a colour as #rgb or #rrggbb, got ${JSON.stringify(text)}`);
+}
+
+/**
+ * The options a query asks for (strings, as a query parser gives them), checked:
+ * a value out of range, malformed, repeated, or two options that exclude each
+ * other (`width` with `scale`, `elements` with `frame`) throw InvalidRenderOption.
+ * Parameters that are not options are not looked at. Options at their default
+ * value are left out, so the same picture always has the same options.
+ */
+export function parseRenderOptions(query: Readonly<Record<string, unknown>>): RenderOptions {
+  const options: RenderOptions = {};
+  const width = single('width', query.width);
+  const scale = single('scale', query.scale);
+  if (width !== undefined && scale !== undefined) throw new InvalidRenderOption('give width or scale, not both');
+  if (width !== undefined) options.width = integerIn('width', width, WIDTH_RANGE);
+  if (scale !== undefined) {
+    const value = /^\d+(\.\d+)?$/.test(scale) ? Number(scale) : Number.NaN;
+    if (!(value >= SCALE_RANGE.min && value <= SCALE_RANGE.max)) {
+      throw new InvalidRenderOption(`scale must be a number from ${SCALE_RANGE.min} to ${SCALE_RANGE.max}, got ${JSON.stringify(scale)}`);
+    }
+    options.scale = value;
+  }
+  const padding = single('padding', query.padding);
+  if (padding !== undefined) options.padding = integerIn('padding', padding, PADDING_RANGE);
+  const theme = single('theme', query.theme);
+  if (theme !== undefined && theme !== 'light' && theme !== 'dark') throw new InvalidRenderOption(`theme must be light or dark, got ${JSON.stringify(theme)}`);
+  if (theme === 'dark') options.theme = 'dark';
+  const background = single('background', query.background);
+  if (background !== undefined) options.background = normaliseBackground(background);
+  const elements = single('elements', query.elements);
+  const frame = single('frame', query.frame);
+  if (elements !== undefined && frame !== undefined) throw new InvalidRenderOption('give elements or frame, not both');
+  if (elements !== undefined) {
+    const ids = [...new Set(elements.split(',').map((id) => id.trim()).filter((id) => id !== ''))];
+    if (ids.length === 0) throw new InvalidRenderOption('elements must list element ids, separated by commas');
+    if (ids.length > MAX_SELECTED_IDS) throw new InvalidRenderOption(`elements lists at most ${MAX_SELECTED_IDS} ids, got ${ids.length}`);
+    options.elementIds = ids.sort();
+  }
+  if (frame !== undefined) {
+    if (frame.trim() === '') throw new InvalidRenderOption("frame must be a frame's element id");
+    options.frameId = frame.trim();
+  }
+  return normaliseRenderOptions(options);
+}
+
+/** The options with every default left out (scale 1 included: it is the default size only for SVGs, so it stays). */
+export function normaliseRenderOptions(options: RenderOptions): RenderOptions {
+  const normal: RenderOptions = {};
+  if (options.width !== undefined) normal.width = options.width;
+  if (options.scale !== undefined) normal.scale = options.scale;
+  if (options.padding !== undefined && options.padding !== EXPORT_PADDING) normal.padding = options.padding;
+  const dark = options.theme === 'dark';
+  if (dark) normal.theme = 'dark';
+  if (options.background !== undefined && options.background !== (dark ? DARK_BACKGROUND : LIGHT_BACKGROUND)) normal.background = options.background;
+  if (options.elementIds !== undefined) normal.elementIds = [...new Set(options.elementIds)].sort();
+  if (options.frameId !== undefined) normal.frameId = options.frameId;
+  return normal;
+}
+
+/** The options as one string for a cache key: '' for the defaults, the same string for the same picture. */
+export function renderOptionsKey(options: RenderOptions | undefined): string {
+  const normal = normaliseRenderOptions(options ?? {});
+  return Object.keys(normal).length === 0 ? '' : JSON.stringify(normal, Object.keys(normal).sort());
+}
+
+/** The options as query parameters (for clients building a URL): the inverse of parseRenderOptions. */
+export function renderOptionsQuery(options: RenderOptions): Record<string, string> {
+  const query: Record<string, string> = {};
+  if (options.width !== undefined) query.width = String(options.width);
+  if (options.scale !== undefined) query.scale = String(options.scale);
+  if (options.padding !== undefined) query.padding = String(options.padding);
+  if (options.background !== undefined) query.background = options.background;
+  if (options.theme !== undefined) query.theme = options.theme;
+  if (options.elementIds !== undefined) query.elements = options.elementIds.join(',');
+  if (options.frameId !== undefined) query.frame = options.frameId;
+  return query;
+}
+
+/** What the editor's export functions take for a look: their appState fields and exportPadding. */
+export interface ExportLook {
+  appState: { exportBackground: boolean; viewBackgroundColor: string; exportWithDarkMode: boolean; exportEmbedScene: false };
+  exportPadding: number;
+  /**
+   * A colour to paint under the whole drawing, outside the dark theme's
+   * filter: set only in the dark theme with a background asked for, so that
+   * the image shows exactly that colour (the editor would draw it through the
+   * filter). When set, appState.exportBackground is false.
+   */
+  underlay: string | null;
+}
+
+/**
+ * The editor's export settings for these options: exportBackground,
+ * viewBackgroundColor and exportWithDarkMode in appState, and exportPadding
+ * (both renderers, and exportToSvg / exportToCanvas, take these).
+ * The defaults are the editor's own: a white background, 10 px of padding,
+ * the light theme; the dark theme's default background is the editor's dark
+ * export (its white canvas through the theme filter, #121212).
+ */
+export function exportLook(options: RenderOptions = {}): ExportLook {
+  const dark = options.theme === 'dark';
+  const exportPadding = options.padding ?? EXPORT_PADDING;
+  const appState = (exportBackground: boolean, viewBackgroundColor: string) => ({ exportBackground, viewBackgroundColor, exportWithDarkMode: dark, exportEmbedScene: false as const });
+  const background = options.background;
+  if (background === 'transparent') return { appState: appState(false, LIGHT_BACKGROUND), exportPadding, underlay: null };
+  if (!dark) return { appState: appState(true, background ?? LIGHT_BACKGROUND), exportPadding, underlay: null };
+  if (background === undefined || background === DARK_BACKGROUND) return { appState: appState(true, LIGHT_BACKGROUND), exportPadding, underlay: null };
+  // The canvas colour (outlined arrowheads are filled with it) is the one that looks like `background` through the filter.
+  return { appState: appState(false, colourBeforeThemeFilter(background)), exportPadding, underlay: background };
+}
+
+/** An `#rrggbb` colour through THEME_FILTER, as browsers compute it (sRGB, the Filter Effects matrices). */
+export function throughThemeFilter(colour: string): string {
+  return toHex(hueRotate180(rgbOf(colour).map((c) => 0.93 * (1 - c) + 0.07 * c) as Rgb));
+}
+
+/** The colour that THEME_FILTER turns into `colour` (as close as the filter can reach). */
+export function colourBeforeThemeFilter(colour: string): string {
+  // hue-rotate(180deg) is its own inverse; invert(93%) maps c to 0.93 - 0.86 c.
+  return toHex(hueRotate180(rgbOf(colour)).map((c) => (0.93 - c) / 0.86) as Rgb);
+}
+
+type Rgb = [number, number, number];
+
+function rgbOf(colour: string): Rgb {
+  const hex = /^#([0-9a-f]{6})$/i.exec(colour)?.[1] ?? 'ffffff';
+  return [0, 2, 4].map((at) => Number.parseInt(hex.slice(at, at + 2), 16) / 255) as Rgb;
+}
+
+function toHex(rgb: Rgb): string {
+  return `#${rgb.map((c) => Math.round(Math.min(1, Math.max(0, c)) * 255).toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** feColorMatrix type="hueRotate" values="180" (cos = -1, sin = 0). */
+function hueRotate180([r, g, b]: Rgb): Rgb {
+  return [-0.574 * r + 1.43 * g + 0.144 * b, 0.426 * r + 0.43 * g + 0.144 * b, 0.426 * r + 1.43 * g - 0.856 * b];
+}
+
+/**
+ * THEME_FILTER as SVG filter primitives (the Filter Effects spec defines
+ * invert() and hue-rotate() as exactly these), so the dark theme looks the
+ * same in every browser and in resvg, which draw a CSS filter on an SVG's root
+ * differently or not at all. `id` names the filter; its region is the
+ * whole document, `width` × `height` (the viewBox's size, at 0 0).
+ */
+export function themeFilterMarkup(id: string, width: number, height: number): string {
+  const invert = ['R', 'G', 'B'].map((c) => `<feFunc${c} type="table" tableValues="0.93 0.07"/>`).join('');
+  return `<filter id="${id}" x="0" y="0" width="${width}" height="${height}" filterUnits="userSpaceOnUse" color-interpolation-filters="sRGB"><feComponentTransfer>${invert}</feComponentTransfer><feColorMatrix type="hueRotate" values="180"/></filter>`;
+}
+
+/** What a selection is made of: the fields of a stored (or restored) element it reads. */
+export interface SelectableElement {
+  id: string;
+  type: string;
+  isDeleted?: boolean;
+  containerId?: string | null;
+  frameId?: string | null;
+}
+
+export interface ExportSelection<E> {
+  /** The elements to hand to the exporter. */
+  elements: E[];
+  /** The frame to export as the editor exports a frame (exportToSvg's and exportToCanvas's `exportingFrame`); null for none. */
+  exportingFrame: E | null;
+}
+
+const isFrameType = (type: string) => type === 'frame' || type === 'magicframe';
+
+/**
+ * The part of the scene to draw (non-deleted elements only):
+ * - no `elementIds` nor `frameId`: everything, as today;
+ * - `elementIds`: those elements, the text bound to them, and what the frames
+ *   among them hold (as the editor exports a selection);
+ * - `frameId`: the frame as the editor exports a frame: `exportingFrame` is
+ *   set, and the exporter crops to the frame (no padding, no frame outline or
+ *   name, its children clipped).
+ * An id that names no drawn element (unknown, deleted), or a frame id that is
+ * not a frame, throws InvalidSelection naming it.
+ */
+export function exportSelection<E extends SelectableElement>(elements: readonly E[], options: RenderOptions = {}): ExportSelection<E> {
+  const drawn = elements.filter((element) => element.isDeleted !== true);
+  if (options.frameId !== undefined) {
+    const frame = drawn.find((element) => element.id === options.frameId);
+    if (!frame) throw new InvalidSelection(`frame ${JSON.stringify(options.frameId)} names no element of this diagram`);
+    if (!isFrameType(frame.type)) throw new InvalidSelection(`frame ${JSON.stringify(options.frameId)} is a ${frame.type}, not a frame`);
+    return { elements: drawn, exportingFrame: frame };
+  }
+  if (options.elementIds === undefined) return { elements: drawn, exportingFrame: null };
+  const ids = new Set(drawn.map((element) => element.id));
+  const unknown = options.elementIds.filter((id) => !ids.has(id));
+  if (unknown.length > 0) {
+    const listed = unknown.slice(0, 5).map((id) => JSON.stringify(id)).join(', ');
+    throw new InvalidSelection(`elements names ${unknown.length === 1 ? 'an id' : `${unknown.length} ids`} that no element of this diagram has: ${listed}${unknown.length > 5 ? ', …' : ''}`);
+  }
+  const selected = new Set(options.elementIds);
+  const frames = new Set(drawn.filter((element) => selected.has(element.id) && isFrameType(element.type)).map((element) => element.id));
+  const inFrame = (element: E) => element.frameId != null && frames.has(element.frameId);
+  const chosen = new Set(drawn.filter((element) => selected.has(element.id) || inFrame(element)).map((element) => element.id));
+  const boundToChosen = (element: E) => element.type === 'text' && element.containerId != null && chosen.has(element.containerId);
+  return { elements: drawn.filter((element) => chosen.has(element.id) || boundToChosen(element)), exportingFrame: null };
+}
+
+/**
+ * The elements to draw for the options, the stored list itself when the
+ * options name no part of the scene (so a render without them is what it was).
+ * A frame's cropping is the exporter's: see exportSelection.
+ */
+export function selectedElements<E extends SelectableElement>(elements: E[], options: RenderOptions = {}): E[] {
+  if (options.elementIds === undefined && options.frameId === undefined) return elements;
+  return exportSelection(elements, options).elements;
+}
+
+/**
+ * The PNG's size in pixels for a drawing `width` × `height` (scene px, padding
+ * included). Default: DEFAULT_PNG_WIDTH wide. `width`: that wide. `scale`: the
+ * drawing's size times the scale. Then, whichever: a PNG taller than
+ * MAX_PNG_ASPECT times its width, or of more than MAX_PNG_PIXELS pixels, is
+ * scaled down to fit (the drawing centred across a too-tall one's width).
+ * `fit` is the drawing's size within that canvas.
+ */
+export function pngSize(width: number, height: number, options: RenderOptions = {}): { width: number; height: number } {
+  if (options.scale !== undefined) {
+    const fit = Math.min(options.scale, Math.sqrt(MAX_PNG_PIXELS / (width * height)));
+    return { width: Math.max(1, Math.round(width * fit)), height: Math.max(1, Math.round(height * fit)) };
+  }
+  const pngWidth = options.width ?? DEFAULT_PNG_WIDTH;
+  const maxHeight = Math.min(MAX_PNG_ASPECT * pngWidth, Math.floor(MAX_PNG_PIXELS / pngWidth));
+  return { width: pngWidth, height: Math.min(maxHeight, Math.max(1, Math.round((pngWidth * height) / width))) };
+}
+
+/**
+ * The width and height attributes of an SVG's root for a drawing `width` ×
+ * `height` (its viewBox, unchanged): `width` makes it that wide (the height
+ * follows), `scale` multiplies both; null without either (the drawing's own size).
+ */
+export function svgSize(width: number, height: number, options: RenderOptions = {}): { width: number; height: number } | null {
+  if (options.width !== undefined) return { width: options.width, height: round2((options.width * height) / width) };
+  if (options.scale !== undefined) return { width: round2(width * options.scale), height: round2(height * options.scale) };
+  return null;
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+/** An SVG document with its root's width and height set for the options (svgSize); unchanged without width or scale. */
+export function sizedSvg(svg: string, options: RenderOptions = {}): string {
+  if (options.width === undefined && options.scale === undefined) return svg;
+  const root = /<svg\b[^>]*>/.exec(svg);
+  const viewBox = root && /viewBox="\s*[-\d.e]+[\s,]+[-\d.e]+[\s,]+([-\d.e]+)[\s,]+([-\d.e]+)\s*"/.exec(root[0]);
+  if (!root || !viewBox) return svg;
+  const size = svgSize(Number(viewBox[1]), Number(viewBox[2]), options);
+  if (!size) return svg;
+  const tag = root[0].replace(/\s(width|height)="[^"]*"/g, '').replace(/^<svg/, `<svg width="${size.width}" height="${size.height}"`);
+  return svg.slice(0, root.index) + tag + svg.slice(root.index + root[0].length);
+}
