@@ -17,8 +17,16 @@ import { CJK_FALLBACK_FAMILY, editorFontFaces, faceServes } from './editor-fonts
 import type { TextRun } from './embed-fonts.ts';
 import { editorFontFiles } from './font-files.ts';
 
-/** Names in the editor's font strings that are not its font directories, and the family that draws them. */
-const FAMILY_ALIASES: Readonly<Record<string, string>> = { Helvetica: 'Liberation Sans' };
+/** Names in the editor's font strings and the fast SVG's stacks that are not the editor's families, and the family that draws them (as raster.ts). */
+const FAMILY_ALIASES: Readonly<Record<string, string>> = {
+  Helvetica: 'Liberation Sans',
+  Arial: 'Liberation Sans',
+  'sans-serif': 'Liberation Sans',
+  'Cascadia Code': 'Cascadia',
+  Consolas: 'Cascadia',
+  'ui-monospace': 'Cascadia',
+  monospace: 'Cascadia',
+};
 /** After the stack's own families: the editor's CJK fallback, then the family that draws what no other does (as for resvg). */
 const FALLBACK_FAMILIES = [CJK_FALLBACK_FAMILY, 'Liberation Sans'];
 

@@ -1,21 +1,27 @@
 /**
  * The fast renderer, in a worker process: Drawbridge's own SVG writer
- * (fast-svg.ts) and resvg for the PNG. Also rasterises the large-scene
+ * (fast-svg.ts), resvg for the PNG, and the SVG painted on a PDF page for the
+ * PDF (fast-pdf.ts). Also rasterises the large-scene
  * placeholder. Never needs the editor's bundle, so it starts in a moment.
  */
 import { iconDataUrl } from '../domain/icons/catalog.ts';
 import { serveProcessWorker } from '../workers/pool.ts';
+import { renderFastPdf } from './fast-pdf.ts';
 import { renderFastSvg, sceneBounds } from './fast-svg.ts';
 import { editorFontFiles } from './font-files.ts';
 import { rasterize } from './raster.ts';
 import { limitSceneText } from './text-limits.ts';
 import { oversizedSvgBytes, type RenderJob, type RenderOutput } from './types.ts';
 
-export type FastJob = RenderJob | { placeholderSvg: string; fontsDirectory: string };
+/** A scene to render, or the large-scene placeholder to rasterise (`pdf`: a PDF of it too). */
+export type FastJob = RenderJob | { placeholderSvg: string; fontsDirectory: string; pdf?: boolean };
 
 async function renderFast(job: FastJob): Promise<RenderOutput> {
   const fonts = editorFontFiles(job.fontsDirectory);
-  if ('placeholderSvg' in job) return { svg: job.placeholderSvg, png: await rasterize(job.placeholderSvg, fonts) };
+  if ('placeholderSvg' in job) {
+    const placeholder = { svg: job.placeholderSvg, png: await rasterize(job.placeholderSvg, fonts) };
+    return job.pdf ? { ...placeholder, pdf: await renderFastPdf(job.placeholderSvg, job.fontsDirectory) } : placeholder;
+  }
   const { elements, truncated } = limitSceneText(JSON.parse(job.elementsJson) as Record<string, unknown>[]);
   // Empty as the faithful renderer sees it: nothing it would draw (deleted or unknown elements only).
   if (sceneBounds(elements) === null) return { empty: true };
@@ -24,6 +30,7 @@ async function renderFast(job: FastJob): Promise<RenderOutput> {
   if (svgTooLarge !== null) return { svgTooLarge };
   const output: RenderOutput = truncated ? { textTruncated: true } : {};
   if (job.svg) output.svg = svg;
+  if (job.pdf) output.pdf = await renderFastPdf(svg, job.fontsDirectory);
   if (job.png) {
     try {
       output.png = await rasterize(svg, fonts);
