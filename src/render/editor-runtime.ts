@@ -15,8 +15,15 @@
  *   `document`, `navigator`, `devicePixelRatio`, `Element`, taken from jsdom;
  * - a stub 2D canvas context: the bundle probes one at load time, and jsdom
  *   has none without the native `canvas` package;
- * - a stub `Path2D`: the editor caches a freedraw's outline as one for the
- *   canvas while it builds the SVG path it exports;
+ * - `Path2D` and `Image` from @napi-rs/canvas (Skia): the editor caches a
+ *   freedraw's outline as a Path2D, and its canvas exporter loads images
+ *   with `new Image()` and draws both (faithful-canvas.ts);
+ * - a `document.fonts` that has every font: the canvas exporter asks it to
+ *   load the scene's fonts, which Drawbridge registers with Skia itself
+ *   (canvas-fonts.ts);
+ * - `document.createElement('canvas')` answering Skia canvases while a
+ *   canvas export runs (withCanvasFactory), and jsdom's element with the
+ *   stub context otherwise, so the SVG export is unchanged;
  * - a stub `FontFace`, which the editor's font registry constructs the first
  *   time it is asked for a family's line height (creating text, or restoring
  *   text without a lineHeight). Nothing is ever loaded through it.
@@ -29,6 +36,7 @@
  * process of its own (the render workers) or in tests, never in the API server.
  */
 import { createRequire, register } from 'node:module';
+import { Image, Path2D } from '@napi-rs/canvas';
 import { FONT_FAMILY, getLineWidth } from '../domain/text/metrics.ts';
 
 /** The few members of the editor's module Drawbridge uses. */
@@ -47,6 +55,18 @@ export interface ExcalidrawModule {
     exportPadding?: number;
     skipInliningFonts?: boolean;
   }): Promise<SVGSVGElement>;
+  /**
+   * Draws the scene onto `document.createElement('canvas')`, sized by getDimensions
+   * (the drawing's size in scene pixels → the canvas's size and the scene-to-canvas scale).
+   */
+  exportToCanvas(options: {
+    elements: readonly unknown[];
+    appState?: Record<string, unknown>;
+    files: Record<string, unknown> | null;
+    exportPadding?: number;
+    exportingFrame?: unknown;
+    getDimensions?: (width: number, height: number) => { width: number; height: number; scale?: number };
+  }): Promise<unknown>;
 }
 
 interface JsdomModule {
@@ -94,6 +114,12 @@ function installBrowserGlobals(): void {
   const { JSDOM } = createRequire(import.meta.url)('jsdom') as JsdomModule;
   const { window } = new JSDOM('<!doctype html><html><body></body></html>', { url: 'http://localhost/' });
   window.HTMLCanvasElement.prototype.getContext = () => ({ measureText: () => ({ width: 0 }) });
+  const document = window.document;
+  const createElement = document.createElement.bind(document);
+  document.createElement = (name: string, options?: unknown) =>
+    canvasFactory !== undefined && String(name).toLowerCase() === 'canvas' ? canvasFactory() : createElement(name, options);
+  const everyFontLoaded = { has: () => true, add: () => undefined, check: () => true, load: () => Promise.resolve([]) };
+  Object.defineProperty(document, 'fonts', { value: everyFontLoaded, configurable: true });
   const globals: Record<string, unknown> = {
     window,
     document: window.document,
@@ -101,11 +127,28 @@ function installBrowserGlobals(): void {
     devicePixelRatio: 1,
     Element: window.Element,
     FontFace: StubFontFace,
-    Path2D: class StubPath2D {},
+    Path2D,
+    Image,
   };
   for (const [name, value] of Object.entries(globals)) {
     // defineProperty: newer Node versions define `navigator` as a getter.
     Object.defineProperty(globalThis, name, { value, configurable: true, writable: true });
+  }
+}
+
+let canvasFactory: (() => unknown) | undefined;
+
+/**
+ * Runs `draw` with `document.createElement('canvas')` answering `createCanvas()`
+ * (a render worker draws one scene at a time; the previous factory is put back after).
+ */
+export async function withCanvasFactory<T>(createCanvas: () => unknown, draw: () => Promise<T>): Promise<T> {
+  const previous = canvasFactory;
+  canvasFactory = createCanvas;
+  try {
+    return await draw();
+  } finally {
+    canvasFactory = previous;
   }
 }
 

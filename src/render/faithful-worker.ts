@@ -4,10 +4,10 @@
  */
 import { serveProcessWorker } from '../workers/pool.ts';
 import { loadExcalidraw } from './editor-runtime.ts';
-import { renderFaithful } from './faithful.ts';
+import { renderFaithfulJob } from './faithful-job.ts';
 import type { RenderJob, RenderOutput } from './types.ts';
 
 // Loaded before serving: the pool counts a job's time from when the worker says it is ready.
 const editor = await loadExcalidraw();
 
-serveProcessWorker<RenderJob, RenderOutput>((job) => renderFaithful(editor, job));
+serveProcessWorker<RenderJob, RenderOutput>((job) => renderFaithfulJob(editor, job));

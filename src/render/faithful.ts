@@ -1,58 +1,23 @@
 /**
- * The faithful renderer: the editor's own exporter (hand-drawn strokes, its
- * fonts, embedded icons), run in a render worker process (faithful-worker.ts)
- * since it needs the editor's browser bundle and a DOM.
+ * The faithful renderer's SVG: the editor's own SVG exporter (hand-drawn
+ * strokes, its fonts, embedded icons), run in a render worker process
+ * (faithful-worker.ts) since it needs the editor's browser bundle and a DOM.
  */
 import { embeddedFontFaces } from './embed-fonts.ts';
 import type { ExcalidrawModule } from './editor-runtime.ts';
 import { editorFontFiles } from './font-files.ts';
-import { rasterize } from './raster.ts';
 import { sanitizeSvgTree, serializeSvg } from './sanitize.ts';
-import { imageFiles } from './image-files.ts';
-import { exportLook, InvalidSelection, type SelectableElement, selectedElements, sizedSvg } from './options.ts';
+import { faithfulScene } from './faithful-scene.ts';
+import { exportLook, sizedSvg } from './options.ts';
 import { applyExportLook } from './svg-theme.ts';
-import { limitSceneText } from './text-limits.ts';
 import { oversizedSvgBytes, type RenderJob, type RenderOutput } from './types.ts';
 
-/**
- * A copy of the export for resvg, which sizes an `<image width="100%">` inside
- * a viewBox-less `<symbol>` against the whole document rather than the `<use>`
- * (browsers follow SVG 2 and use the `<use>`'s size): each use of an image
- * symbol becomes the image itself, at the use's size.
- */
-function withImagesInlined(root: SVGSVGElement): string {
-  const copy = root.cloneNode(true) as SVGSVGElement;
-  for (const use of [...copy.querySelectorAll('use')]) {
-    const id = (use.getAttribute('href') ?? '').slice(1);
-    const image = [...copy.querySelectorAll('symbol')].find((symbol) => symbol.id === id)?.querySelector('image');
-    if (!image) continue;
-    const inlined = image.cloneNode(true) as Element;
-    for (const name of ['width', 'height', 'opacity', 'x', 'y', 'clip-path', 'mask', 'filter']) {
-      const value = use.getAttribute(name);
-      if (value === null) inlined.removeAttribute(name);
-      else inlined.setAttribute(name, value);
-    }
-    use.replaceWith(inlined);
-  }
-  return serializeSvg(copy);
-}
-
-export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob): Promise<RenderOutput> {
-  const options = job.options ?? {};
-  let chosen: Record<string, unknown>[];
-  try {
-    chosen = selectedElements(JSON.parse(job.elementsJson) as Array<Record<string, unknown> & SelectableElement>, options);
-  } catch (error) {
-    if (error instanceof InvalidSelection) return { invalidSelection: error.message };
-    throw error;
-  }
-  const limited = limitSceneText(chosen);
-  // Scenes are stored as supplied: restore gives every element the fields the exporter reads.
-  const elements = editor.restoreElements(limited.elements, null, { repairBindings: true });
-  if (!elements.some((element) => !element.isDeleted)) return { empty: true };
-  const { files, truncated } = imageFiles(elements);
-  const look = exportLook(options);
-  const exportingFrame = options.frameId === undefined ? null : (elements.find((element) => element.id === options.frameId && !element.isDeleted) ?? null);
+/** The job's SVG (its PNG and PDF come from the canvas exporter: faithful-canvas.ts). */
+export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob, scene = faithfulScene(editor, job.elementsJson, job.options)): Promise<RenderOutput> {
+  if (scene === null) return { empty: true };
+  if ('invalidSelection' in scene) return { invalidSelection: scene.invalidSelection };
+  const { elements, files, exportingFrame } = scene;
+  const look = exportLook(job.options ?? {});
   const root = await editor.exportToSvg({
     elements,
     appState: look.appState,
@@ -65,15 +30,9 @@ export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob): 
   applyExportLook(root, look);
   const fonts = editorFontFiles(job.fontsDirectory);
   const output: RenderOutput = {
-    ...(truncated ? { imagesTruncated: true } : {}),
-    ...(limited.truncated ? { textTruncated: true } : {}),
+    ...(scene.imagesTruncated ? { imagesTruncated: true } : {}),
+    ...(scene.textTruncated ? { textTruncated: true } : {}),
   };
-  if (job.png) {
-    const forRaster = withImagesInlined(root);
-    const svgTooLarge = oversizedSvgBytes(forRaster);
-    if (svgTooLarge !== null) return { svgTooLarge };
-    output.png = await rasterize(forRaster, fonts, options);
-  }
   if (job.svg) {
     const runs = [...root.querySelectorAll('text')].map((text) => ({ fontFamily: text.getAttribute('font-family') ?? '', text: text.textContent ?? '' }));
     const css = await embeddedFontFaces(runs, fonts);
@@ -85,7 +44,7 @@ export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob): 
       }
       style.textContent = css;
     }
-    const svg = sizedSvg(serializeSvg(root), options);
+    const svg = sizedSvg(serializeSvg(root), job.options ?? {});
     const svgTooLarge = oversizedSvgBytes(svg);
     if (svgTooLarge !== null) return { svgTooLarge };
     output.svg = svg;

@@ -1,10 +1,12 @@
 /**
  * The fast renderer, in a worker process: Drawbridge's own SVG writer
- * (fast-svg.ts) and resvg for the PNG. Also rasterises the large-scene
+ * (fast-svg.ts), resvg for the PNG, and the SVG painted on a PDF page for the
+ * PDF (fast-pdf.ts). Also rasterises the large-scene
  * placeholder. Never needs the editor's bundle, so it starts in a moment.
  */
 import { iconDataUrl } from '../domain/icons/catalog.ts';
 import { serveProcessWorker } from '../workers/pool.ts';
+import { renderFastPdf } from './fast-pdf.ts';
 import { renderFastSvg, sceneBounds } from './fast-svg.ts';
 import { editorFontFiles } from './font-files.ts';
 import { exportLook, InvalidSelection, type SelectableElement, selectedElements, sizedSvg } from './options.ts';
@@ -17,7 +19,10 @@ export type FastJob = RenderJob | { placeholderSvg: string; fontsDirectory: stri
 
 async function renderFast(job: FastJob): Promise<RenderOutput> {
   const fonts = editorFontFiles(job.fontsDirectory);
-  if ('placeholderSvg' in job) return { svg: job.placeholderSvg, png: await rasterize(job.placeholderSvg, fonts) };
+  if ('placeholderSvg' in job) {
+    const placeholder = { svg: job.placeholderSvg, png: await rasterize(job.placeholderSvg, fonts) };
+    return job.pdf ? { ...placeholder, pdf: await renderFastPdf(job.placeholderSvg, job.fontsDirectory) } : placeholder;
+  }
   const options = job.options ?? {};
   let chosen: Record<string, unknown>[];
   try {
@@ -43,6 +48,7 @@ async function renderFast(job: FastJob): Promise<RenderOutput> {
   if (svgTooLarge !== null) return { svgTooLarge };
   const output: RenderOutput = truncated ? { textTruncated: true } : {};
   if (job.svg) output.svg = sizedSvg(svg, options);
+  if (job.pdf) output.pdf = await renderFastPdf(svg, job.fontsDirectory);
   if (job.png) {
     try {
       output.png = await rasterize(svg, fonts, options);

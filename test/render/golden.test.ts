@@ -12,7 +12,7 @@ import { describe, test } from 'node:test';
 import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
 import { loadExcalidraw } from '../../src/render/editor-runtime.ts';
-import { renderFaithful } from '../../src/render/faithful.ts';
+import { renderFaithfulJob } from '../../src/render/faithful-job.ts';
 import { renderFastSvg } from '../../src/render/fast-svg.ts';
 import { editorFontFiles } from '../../src/render/font-files.ts';
 import { rasterize } from '../../src/render/raster.ts';
@@ -26,7 +26,7 @@ const fontsDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-golden-
 
 const renderers = {
   faithful: async (elements: unknown[]) => {
-    const output = await renderFaithful(await loadExcalidraw(), { elementsJson: JSON.stringify(elements), svg: false, png: true, fontsDirectory });
+    const output = await renderFaithfulJob(await loadExcalidraw(), { elementsJson: JSON.stringify(elements), svg: false, png: true, fontsDirectory });
     return Buffer.from(output.png!);
   },
   fast: async (elements: unknown[]) => rasterize(renderFastSvg(elements as Record<string, unknown>[]), editorFontFiles(fontsDirectory)),
