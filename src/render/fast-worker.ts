@@ -6,6 +6,7 @@
 import { iconDataUrl } from '../domain/icons/catalog.ts';
 import { serveProcessWorker } from '../workers/pool.ts';
 import { renderFastSvg, sceneBounds } from './fast-svg.ts';
+import { withEmbeddedFallbackFonts } from './embed-fonts.ts';
 import { editorFontFiles } from './font-files.ts';
 import { rasterize } from './raster.ts';
 import { limitSceneText } from './text-limits.ts';
@@ -23,7 +24,12 @@ async function renderFast(job: FastJob): Promise<RenderOutput> {
   const svgTooLarge = oversizedSvgBytes(svg);
   if (svgTooLarge !== null) return { svgTooLarge };
   const output: RenderOutput = truncated ? { textTruncated: true } : {};
-  if (job.svg) output.svg = svg;
+  if (job.svg) {
+    const embedded = await withEmbeddedFallbackFonts(svg, fonts);
+    const embeddedTooLarge = oversizedSvgBytes(embedded);
+    if (embeddedTooLarge !== null) return { svgTooLarge: embeddedTooLarge };
+    output.svg = embedded;
+  }
   if (job.png) {
     try {
       output.png = await rasterize(svg, fonts);

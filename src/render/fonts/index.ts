@@ -45,6 +45,8 @@ export const FAMILY_ALIASES: Readonly<Record<string, string>> = {
   'ui-monospace': 'Cascadia',
   monospace: 'Cascadia',
 };
+/** CSS generic families: never an @font-face name. */
+const GENERIC_FAMILIES = new Set(['serif', 'sans-serif', 'monospace', 'cursive', 'fantasy', 'system-ui', 'ui-serif', 'ui-sans-serif', 'ui-monospace', 'ui-rounded', 'emoji', 'math', 'fangsong']);
 /** The face that draws what no stack names: the editor's sans-serif. */
 export const DEFAULT_FAMILY = 'Liberation Sans';
 
@@ -115,6 +117,12 @@ async function draws(candidate: Candidate, codePoint: number): Promise<boolean> 
   return inRanges(candidate.ranges, codePoint) && (await candidate.load()).characters.has(codePoint);
 }
 
+export interface Embedding {
+  characters: Set<number>;
+  /** Drawing what the family the stack names first lacks (for an SVG whose first family is a system font, only these are embedded). */
+  fallback: boolean;
+}
+
 /** A face chosen for some characters, and what it draws. */
 export interface ChosenFace {
   candidate: Candidate;
@@ -125,9 +133,9 @@ export interface ChosenFace {
    * For an SVG: the CSS family names to embed it under, each with its characters. A face drawing a run's
    * own family is embedded under that name; a fallback under its own name when the stack names it, else
    * under the stack's first family that is embedded (so the browser reaches it through the stack).
-   * Faces standing in for system names (Helvetica → Liberation Sans) are not embedded: the name is the font.
+   * A face standing in for a system name (Helvetica → Liberation Sans) is embedded under that name.
    */
-  embedAs: Map<string, Set<number>>;
+  embedAs: Map<string, Embedding>;
   /** Sort key: stack families first (in the order first named), then the fallbacks in order. */
   rank: number;
 }
@@ -147,6 +155,7 @@ export interface FontChoice {
   missing: Set<number>;
 }
 
+/** Ranks of the fallbacks; a stack family's rank is its place among the families first named (below these). */
 const FALLBACK_RANK = { cjk: 1000, sans: 1001, script: 1002, editor: 2000, emoji: 3000 };
 
 /** Chooses, for every character of every run, the face that draws it (see the module comment). */
@@ -157,22 +166,26 @@ export async function chooseFonts(runs: readonly TextRun[], fontsDirectory: stri
   const familyOrder: string[] = [];
 
   const segments: Segment[][] = [];
+  let firstFamily: string | undefined;
   const choose = async (candidate: Candidate, characters: number[], rank: number, embedAs: string | null): Promise<ChosenFace> => {
+    const fallback = candidate.family !== firstFamily;
     let entry = chosen.get(candidate.key);
     if (!entry) chosen.set(candidate.key, (entry = { candidate, face: await candidate.load(), characters: new Set(), embedAs: new Map(), rank }));
     entry.rank = Math.min(entry.rank, rank);
     for (const codePoint of characters) entry.characters.add(codePoint);
     if (embedAs !== null) {
       let embedded = entry.embedAs.get(embedAs);
-      if (!embedded) entry.embedAs.set(embedAs, (embedded = new Set()));
-      for (const codePoint of characters) embedded.add(codePoint);
+      if (!embedded) entry.embedAs.set(embedAs, (embedded = { characters: new Set(), fallback }));
+      embedded.fallback &&= fallback;
+      for (const codePoint of characters) embedded.characters.add(codePoint);
     }
     return entry;
   };
 
   for (const run of runs) {
     const names = stackNames(run.fontFamily);
-    const embeddedNames = names.filter((name) => editorFamilies().has(name) || name === EMOJI_FAMILY);
+    firstFamily = names[0] === undefined ? undefined : editorFamilyOf(names[0]);
+    const embeddedNames = names.filter((name) => (editorFamilyOf(name) !== undefined && !GENERIC_FAMILIES.has(name)) || name === EMOJI_FAMILY);
     const fallbackName = (family: string): string | null => (names.includes(family) ? family : (embeddedNames[0] ?? null));
     // The chain of [candidate, rank, embedded as] this run's characters are tried against.
     const chain: Array<[Candidate, number, string | null]> = [];
@@ -182,7 +195,8 @@ export async function chooseFonts(runs: readonly TextRun[], fontsDirectory: stri
       if (family === undefined || named.has(family)) continue;
       named.add(family);
       if (!familyOrder.includes(family)) familyOrder.push(family);
-      const embedAs = family === name ? name : null;
+      // A face standing in for a system name (Helvetica) is embedded under that name: the same glyphs everywhere.
+      const embedAs = GENERIC_FAMILIES.has(name) ? null : name;
       for (const candidate of editor.get(family) ?? []) chain.push([candidate, familyOrder.indexOf(family), embedAs]);
     }
     const fallbacks: Array<[string, number]> = [[CJK_FALLBACK_FAMILY, FALLBACK_RANK.cjk], [DEFAULT_FAMILY, FALLBACK_RANK.sans]];
@@ -205,9 +219,19 @@ export async function chooseFonts(runs: readonly TextRun[], fontsDirectory: stri
       const all = [...grapheme].map((char) => char.codePointAt(0)!);
       const visible = all.filter((codePoint) => !isInvisible(codePoint));
       if (visible.length === 0) {
-        // Spaces are drawn by the run's own font, as in a browser; other invisible characters join their neighbour.
+        // Spaces are drawn by the run's own font, as in a browser (so it embeds them); other invisible characters join their neighbour.
         const last = runSegments.at(-1);
-        if (/^\s+$/u.test(grapheme)) append(grapheme, null);
+        if (/^\s+$/u.test(grapheme)) {
+          const spaces = all.filter((codePoint) => codePoint >= 0x20);
+          for (const [candidate, rank, embedAs] of chain) {
+            if (rank >= FALLBACK_RANK.cjk || spaces.length === 0) break;
+            if (await everyDrawn(candidate, spaces)) {
+              await choose(candidate, spaces, rank, embedAs);
+              break;
+            }
+          }
+          append(grapheme, null);
+        }
         else if (last) last.text += grapheme;
         else leading += grapheme;
         continue;
