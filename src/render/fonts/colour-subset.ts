@@ -5,6 +5,7 @@
  * with harfbuzz, keeping glyph names, and writes COLR and CPAL anew for the
  * glyphs kept: each colour glyph's layers and just the palette colours they use.
  */
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { readTables, type Tables, writeTables } from './sfnt.ts';
 
@@ -42,8 +43,7 @@ let harfbuzz: Promise<HarfbuzzSubset> | undefined;
 
 function loadHarfbuzz(): Promise<HarfbuzzSubset> {
   harfbuzz ??= (async () => {
-    const { readFile } = await import('node:fs/promises');
-    const { instance } = await WebAssembly.instantiate(await readFile(require.resolve('harfbuzzjs/dist/harfbuzz-subset.wasm')));
+    const { instance } = await WebAssembly.instantiate(fs.readFileSync(require.resolve('harfbuzzjs/dist/harfbuzz-subset.wasm')));
     const exports = instance.exports as unknown as HarfbuzzSubset & { _initialize(): void };
     exports._initialize();
     return exports;
@@ -51,16 +51,26 @@ function loadHarfbuzz(): Promise<HarfbuzzSubset> {
   return harfbuzz;
 }
 
-/** harfbuzz's subset of `font` for these code points and glyph ids, every layout feature and the glyph names kept. */
-async function harfbuzzSubset(font: Buffer, codePoints: Iterable<number>, glyphs: Iterable<number>): Promise<Buffer> {
+/** A font loaded into harfbuzz's memory once (a face is read-only: subsets of it may be taken again and again). */
+interface LoadedFace {
+  hb: HarfbuzzSubset;
+  face: number;
+}
+
+async function loadFace(font: Buffer): Promise<LoadedFace> {
   const hb = await loadHarfbuzz();
-  const input = hb.hb_subset_input_create_or_fail();
-  if (input === 0) throw new Error('harfbuzz could not create a subset input');
   const fontPointer = hb.malloc(font.length);
   new Uint8Array(hb.memory.buffer).set(font, fontPointer);
   const blob = hb.hb_blob_create(fontPointer, font.length, HB_MEMORY_MODE_WRITABLE, 0, 0);
   const face = hb.hb_face_create(blob, 0);
   hb.hb_blob_destroy(blob);
+  return { hb, face };
+}
+
+/** harfbuzz's subset of a loaded face for these code points and glyph ids, every layout feature and the glyph names kept. */
+function harfbuzzSubset({ hb, face }: LoadedFace, codePoints: Iterable<number>, glyphs: Iterable<number>): Buffer {
+  const input = hb.hb_subset_input_create_or_fail();
+  if (input === 0) throw new Error('harfbuzz could not create a subset input');
   try {
     const features = hb.hb_subset_input_set(input, HB_SUBSET_SETS_LAYOUT_FEATURE_TAG);
     hb.hb_set_clear(features);
@@ -80,8 +90,6 @@ async function harfbuzzSubset(font: Buffer, codePoints: Iterable<number>, glyphs
     return bytes;
   } finally {
     hb.hb_subset_input_destroy(input);
-    hb.hb_face_destroy(face);
-    hb.free(fontPointer);
   }
 }
 
@@ -165,18 +173,39 @@ function writeColourTables(layers: Array<[number, Array<[number, number]>]>, col
   return { COLR: colr, CPAL: cpal };
 }
 
-/** A TrueType subset of a COLRv0 colour font drawing these code points (and the sequences they form) in colour. */
-export async function subsetColourFont(font: Buffer, codePoints: Iterable<number>): Promise<Buffer> {
+interface ColourFont {
+  face: LoadedFace;
+  glyphOfName: Map<string, number>;
+  colour: ColourLayers;
+}
+
+/** Colour fonts as loaded and read, by path: the emoji face is one file, read once per process. */
+const colourFonts = new Map<string, Promise<ColourFont>>();
+
+function colourFont(fontPath: string): Promise<ColourFont> {
+  let loaded = colourFonts.get(fontPath);
+  if (!loaded) {
+    loaded = (async () => {
+      const font = fs.readFileSync(fontPath);
+      const tables = readTables(font);
+      const glyphOfName = new Map(glyphNames(tables).flatMap((name, glyph) => (name === null ? [] : [[name, glyph] as const])));
+      return { face: await loadFace(font), glyphOfName, colour: readColourLayers(tables) };
+    })();
+    colourFonts.set(fontPath, loaded);
+    loaded.catch(() => colourFonts.delete(fontPath));
+  }
+  return loaded;
+}
+
+/** A TrueType subset of the COLRv0 colour font at `fontPath` drawing these code points (and the sequences they form) in colour. */
+export async function subsetColourFont(fontPath: string, codePoints: Iterable<number>): Promise<Buffer> {
   const wanted = [...codePoints];
-  const original = readTables(font);
-  const names = glyphNames(original);
-  const glyphOfName = new Map(names.flatMap((name, glyph) => (name === null ? [] : [[name, glyph] as const])));
-  const { layers, colours } = readColourLayers(original);
+  const { face, glyphOfName, colour: { layers, colours } } = await colourFont(fontPath);
   // First the outlines harfbuzz keeps for the code points (their sequences included), then again with their layers.
-  const kept = glyphNames(readTables(await harfbuzzSubset(font, wanted, [])));
+  const kept = glyphNames(readTables(harfbuzzSubset(face, wanted, [])));
   const keptGlyphs = kept.flatMap((name) => (name === null ? [] : [glyphOfName.get(name)!]));
   const layerGlyphs = keptGlyphs.flatMap((glyph) => (layers.get(glyph) ?? []).map(([layer]) => layer));
-  const subset = readTables(await harfbuzzSubset(font, wanted, [...keptGlyphs, ...layerGlyphs]));
+  const subset = readTables(harfbuzzSubset(face, wanted, [...keptGlyphs, ...layerGlyphs]));
   const newGlyphOfOld = new Map(glyphNames(subset).flatMap((name, glyph) => (name === null ? [] : [[glyphOfName.get(name)!, glyph] as const])));
   const palette = new Map<number, number>();
   const newLayers: Array<[number, Array<[number, number]>]> = [];
