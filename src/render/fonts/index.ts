@@ -58,8 +58,11 @@ export function stackNames(stack: string): string[] {
     .filter((name) => name !== '');
 }
 
+let families: Set<string> | undefined;
+
 function editorFamilies(): Set<string> {
-  return new Set(editorFontFaces().map((face) => face.family));
+  families ??= new Set(editorFontFaces().map((face) => face.family));
+  return families;
 }
 
 /** The editor family a stack name means: itself, the face standing in for a system name, or undefined. */
@@ -76,6 +79,8 @@ export interface Candidate {
   /** See BundledFace.shapedForResvg. */
   shapedForResvg: boolean;
   load(): Promise<TrueTypeFace>;
+  /** The face once loaded, so that later questions about it are answered without waiting. */
+  loaded?: TrueTypeFace;
 }
 
 interface Catalogue {
@@ -113,8 +118,16 @@ function inRanges(ranges: [number, number][] | null, codePoint: number): boolean
   return ranges === null || ranges.some(([from, to]) => codePoint >= from && codePoint <= to);
 }
 
-async function draws(candidate: Candidate, codePoint: number): Promise<boolean> {
-  return inRanges(candidate.ranges, codePoint) && (await candidate.load()).characters.has(codePoint);
+async function loadCandidate(candidate: Candidate): Promise<TrueTypeFace> {
+  candidate.loaded ??= await candidate.load();
+  return candidate.loaded;
+}
+
+/** Whether the candidate draws every one of the code points (loading its file only when its range holds them all). */
+async function drawsAll(candidate: Candidate, codePoints: readonly number[]): Promise<boolean> {
+  if (!codePoints.every((codePoint) => inRanges(candidate.ranges, codePoint))) return false;
+  const face = candidate.loaded ?? (await loadCandidate(candidate));
+  return codePoints.every((codePoint) => face.characters.has(codePoint));
 }
 
 export interface Embedding {
@@ -158,19 +171,29 @@ export interface FontChoice {
 /** Ranks of the fallbacks; a stack family's rank is its place among the families first named (below these). */
 const FALLBACK_RANK = { cjk: 1000, sans: 1001, script: 1002, editor: 2000, emoji: 3000 };
 
+/** A face in a run's chain: the candidate, its rank (see FALLBACK_RANK; stack families rank below), the family it is embedded under. */
+type Link = readonly [Candidate, number, string | null];
+
+/** How one grapheme of a run is drawn: by one face, character by character (null: no face), or it is spaces. */
+type Decision =
+  | { whole: Link; characters: number[] }
+  | { each: Array<[string, Link | null, number[]]> }
+  | { spaces: Link | null; characters: number[] }
+  | { joiner: true };
+
 /** Chooses, for every character of every run, the face that draws it (see the module comment). */
 export async function chooseFonts(runs: readonly TextRun[], fontsDirectory: string, emoji: EmojiStyle = 'colour'): Promise<FontChoice> {
   const { editor, scripts, emoji: emojiFaces } = catalogue(fontsDirectory);
+  const emojiFace = emojiFaces[emoji];
   const chosen = new Map<string, ChosenFace>();
   const missing = new Set<number>();
   const familyOrder: string[] = [];
-
   const segments: Segment[][] = [];
-  let firstFamily: string | undefined;
-  const choose = async (candidate: Candidate, characters: number[], rank: number, embedAs: string | null): Promise<ChosenFace> => {
+
+  const choose = async ([candidate, rank, embedAs]: Link, characters: readonly number[], firstFamily: string | undefined): Promise<ChosenFace> => {
     const fallback = candidate.family !== firstFamily;
     let entry = chosen.get(candidate.key);
-    if (!entry) chosen.set(candidate.key, (entry = { candidate, face: await candidate.load(), characters: new Set(), embedAs: new Map(), rank }));
+    if (!entry) chosen.set(candidate.key, (entry = { candidate, face: await loadCandidate(candidate), characters: new Set(), embedAs: new Map(), rank }));
     entry.rank = Math.min(entry.rank, rank);
     for (const codePoint of characters) entry.characters.add(codePoint);
     if (embedAs !== null) {
@@ -182,13 +205,15 @@ export async function chooseFonts(runs: readonly TextRun[], fontsDirectory: stri
     return entry;
   };
 
-  for (const run of runs) {
-    const names = stackNames(run.fontFamily);
-    firstFamily = names[0] === undefined ? undefined : editorFamilyOf(names[0]);
+  /** The faces a stack's characters are tried against, in order, with the stack's first family. */
+  const chains = new Map<string, { chain: Link[]; emojiLink: Link; firstFamily: string | undefined }>();
+  const chainFor = (stack: string) => {
+    let found = chains.get(stack);
+    if (found) return found;
+    const names = stackNames(stack);
     const embeddedNames = names.filter((name) => (editorFamilyOf(name) !== undefined && !GENERIC_FAMILIES.has(name)) || name === EMOJI_FAMILY);
     const fallbackName = (family: string): string | null => (names.includes(family) ? family : (embeddedNames[0] ?? null));
-    // The chain of [candidate, rank, embedded as] this run's characters are tried against.
-    const chain: Array<[Candidate, number, string | null]> = [];
+    const chain: Link[] = [];
     const named = new Set<string>();
     for (const name of names) {
       const family = editorFamilyOf(name);
@@ -202,8 +227,62 @@ export async function chooseFonts(runs: readonly TextRun[], fontsDirectory: stri
     const fallbacks: Array<[string, number]> = [[CJK_FALLBACK_FAMILY, FALLBACK_RANK.cjk], [DEFAULT_FAMILY, FALLBACK_RANK.sans]];
     for (const [family, rank] of fallbacks) if (!named.has(family)) for (const candidate of editor.get(family) ?? []) chain.push([candidate, rank, fallbackName(family)]);
     for (const candidate of scripts) chain.push([candidate, FALLBACK_RANK.script, fallbackName(candidate.family)]);
-    for (const [family, faces] of editor) if (!named.has(family) && family !== CJK_FALLBACK_FAMILY && family !== DEFAULT_FAMILY) for (const candidate of faces) chain.push([candidate, FALLBACK_RANK.editor, fallbackName(family)]);
-    const emojiFace = emojiFaces[emoji];
+    for (const [family, faces] of editor) {
+      if (named.has(family) || family === CJK_FALLBACK_FAMILY || family === DEFAULT_FAMILY) continue;
+      for (const candidate of faces) chain.push([candidate, FALLBACK_RANK.editor, fallbackName(family)]);
+    }
+    found = { chain, emojiLink: [emojiFace, FALLBACK_RANK.emoji, fallbackName(EMOJI_FAMILY)], firstFamily: names[0] === undefined ? undefined : editorFamilyOf(names[0]) };
+    chains.set(stack, found);
+    return found;
+  };
+
+  const firstDrawing = async (chain: readonly Link[], codePoints: readonly number[], until = Number.POSITIVE_INFINITY): Promise<Link | null> => {
+    for (const link of chain) {
+      if (link[1] >= until) break;
+      if (await drawsAll(link[0], codePoints)) return link;
+    }
+    return null;
+  };
+
+  /** How a grapheme of a stack is drawn; the same grapheme in the same stack is decided once. */
+  const decisions = new Map<string, Decision>();
+  const decide = async (stack: string, grapheme: string): Promise<Decision> => {
+    const key = `${stack}\u0000${grapheme}`;
+    let decision = decisions.get(key);
+    if (decision) return decision;
+    const { chain, emojiLink } = chainFor(stack);
+    const all = [...grapheme].map((char) => char.codePointAt(0)!);
+    const visible = all.filter((codePoint) => !isInvisible(codePoint));
+    if (visible.length === 0 && /^\s+$/u.test(grapheme)) {
+      // Spaces are drawn by the run's own font, as in a browser (so it embeds them).
+      const spaces = all.filter((codePoint) => codePoint >= 0x20);
+      decision = { spaces: spaces.length > 0 ? await firstDrawing(chain, spaces, FALLBACK_RANK.cjk) : null, characters: spaces };
+    } else if (visible.length === 0) {
+      decision = { joiner: true };
+    } else if (isEmojiGrapheme(grapheme) && (await drawsAll(emojiFace, [visible[0]!]))) {
+      decision = { whole: emojiLink, characters: all };
+    } else {
+      // The whole cluster from one face where one draws it (a base and its marks shape together), else each character.
+      const whole = await firstDrawing(chain, visible);
+      if (whole) {
+        const joiners: number[] = [];
+        for (const codePoint of all) if (isInvisible(codePoint) && codePoint > 0x20 && (await drawsAll(whole[0], [codePoint]))) joiners.push(codePoint);
+        decision = { whole, characters: [...visible, ...joiners] };
+      } else {
+        const each: Array<[string, Link | null, number[]]> = [];
+        for (const char of grapheme) {
+          const codePoint = char.codePointAt(0)!;
+          each.push([char, isInvisible(codePoint) ? null : await firstDrawing([...chain, emojiLink], [codePoint]), [codePoint]]);
+        }
+        decision = { each };
+      }
+    }
+    decisions.set(key, decision);
+    return decision;
+  };
+
+  for (const run of runs) {
+    const { firstFamily } = chainFor(run.fontFamily);
     const runSegments: Segment[] = [];
     segments.push(runSegments);
     /** Joiners and selectors seen before the first face of the run: they go with it. */
@@ -214,71 +293,32 @@ export async function chooseFonts(runs: readonly TextRun[], fontsDirectory: stri
       else runSegments.push({ text: leading + text, face });
       leading = '';
     };
-
     for (const grapheme of graphemes(run.text)) {
-      const all = [...grapheme].map((char) => char.codePointAt(0)!);
-      const visible = all.filter((codePoint) => !isInvisible(codePoint));
-      if (visible.length === 0) {
-        // Spaces are drawn by the run's own font, as in a browser (so it embeds them); other invisible characters join their neighbour.
-        const last = runSegments.at(-1);
-        if (/^\s+$/u.test(grapheme)) {
-          const spaces = all.filter((codePoint) => codePoint >= 0x20);
-          for (const [candidate, rank, embedAs] of chain) {
-            if (rank >= FALLBACK_RANK.cjk || spaces.length === 0) break;
-            if (await everyDrawn(candidate, spaces)) {
-              await choose(candidate, spaces, rank, embedAs);
-              break;
-            }
-          }
-          append(grapheme, null);
-        }
-        else if (last) last.text += grapheme;
+      const decision = await decide(run.fontFamily, grapheme);
+      if ('joiner' in decision) {
+        // Joiners and selectors on their own go with what comes before them.
+        if (runSegments.length > 0) runSegments.at(-1)!.text += grapheme;
         else leading += grapheme;
-        continue;
-      }
-      if (isEmojiGrapheme(grapheme) && (await draws(emojiFace, visible[0]!))) {
-        append(grapheme, await choose(emojiFace, all, FALLBACK_RANK.emoji, fallbackName(EMOJI_FAMILY)));
-        continue;
-      }
-      // The whole cluster from one face where one draws it (a base and its marks shape together), else each character.
-      let whole: [Candidate, number, string | null] | undefined;
-      for (const link of chain) {
-        if (await everyDrawn(link[0], visible)) {
-          whole = link;
-          break;
-        }
-      }
-      if (whole) {
-        const joiners = [];
-        for (const codePoint of all) if (isInvisible(codePoint) && codePoint > 0x20 && (await draws(whole[0], codePoint))) joiners.push(codePoint);
-        append(grapheme, await choose(whole[0], [...visible, ...joiners], whole[1], whole[2]));
-        continue;
-      }
-      for (const char of grapheme) {
-        const codePoint = char.codePointAt(0)!;
-        let face: ChosenFace | null = null;
-        if (!isInvisible(codePoint)) {
-          for (const [candidate, rank, embedAs] of [...chain, [emojiFace, FALLBACK_RANK.emoji, fallbackName(EMOJI_FAMILY)] as const]) {
-            if (await draws(candidate, codePoint)) {
-              face = await choose(candidate, [codePoint], rank, embedAs);
-              break;
-            }
+      } else if ('spaces' in decision) {
+        if (decision.spaces) await choose(decision.spaces, decision.characters, firstFamily);
+        append(grapheme, null);
+      } else if ('whole' in decision) {
+        append(grapheme, await choose(decision.whole, decision.characters, firstFamily));
+      } else {
+        for (const [char, link, codePoints] of decision.each) {
+          if (link) append(char, await choose(link, codePoints, firstFamily));
+          else if (isInvisible(codePoints[0]!)) append(char, runSegments.at(-1)?.face ?? null);
+          else {
+            missing.add(codePoints[0]!);
+            append(char, null);
           }
-          if (!face) missing.add(codePoint);
         }
-        if (face || isInvisible(codePoint)) append(char, face ?? runSegments.at(-1)?.face ?? null);
-        else append(char, null);
       }
     }
     if (leading !== '') runSegments.push({ text: leading, face: null });
   }
   const faces = [...chosen.values()].sort((a, b) => a.rank - b.rank || b.characters.size - a.characters.size);
   return { faces, segments, missing };
-}
-
-async function everyDrawn(candidate: Candidate, codePoints: number[]): Promise<boolean> {
-  for (const codePoint of codePoints) if (!(await draws(candidate, codePoint))) return false;
-  return true;
 }
 
 /**
