@@ -89,7 +89,7 @@ describe('the faces chosen for each character', () => {
           const font = harfbuzzFont(fs.readFileSync(face.face.path), face.face.path);
           for (const grapheme of graphemes(text).filter(isEmojiGrapheme)) {
             const drawn = shape(font, grapheme).filter((glyph) => (font.glyphExtents(glyph)?.width ?? 0) > 0);
-            // The colour face draws 🏳️‍🌈 and #️⃣ as one glyph too; resvg's monochrome face leaves a zero-width U+FE0F glyph.
+            // Glyphs that draw nothing (resvg's monochrome face leaves a zero-width U+FE0F glyph) do not count.
             assert.equal(drawn.length, 1, `${grapheme} (${emoji}): ${drawn.length} glyphs`);
           }
         }
@@ -160,6 +160,16 @@ describe('the fonts embedded in SVGs', () => {
       assert.ok(layers.length > 1, `${sequence}: ${layers.length} colour layers`);
       const colours = face.getColorPalettes()[0]!.colors;
       for (const layer of layers) assert.ok(layer.colorIndex === 0xffff || (layer.colorIndex ?? 0) < colours.length);
+    }
+  });
+
+  test('the colour emoji face also matches its ligatures without U+FE0F, as Chromium and Skia present them', async () => {
+    const emoji = (await fontFilesFor([{ fontFamily: 'Segoe UI Emoji', text: '🙋‍♂️' }], fontsDirectory))[0]!;
+    const font = harfbuzzFont(fs.readFileSync(emoji.path), emoji.path);
+    for (const sequence of ['🙋‍♂️', '👩‍⚕️', '🏳️‍🌈', '#️⃣', '❤️‍🔥']) {
+      const withSelector = shape(font, sequence);
+      assert.equal(withSelector.length, 1, `${sequence}: ${withSelector.length} glyphs`);
+      assert.deepEqual(shape(font, sequence.replace(/\uFE0F/g, '')), withSelector, `${sequence} without U+FE0F`);
     }
   });
 

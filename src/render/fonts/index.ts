@@ -15,6 +15,7 @@ import { CJK_FALLBACK_FAMILY, editorFontFaces, editorFontsDirectory } from '../e
 import { editorTrueTypeTarget, trueTypeFiles, type TrueTypeFace } from '../font-files.ts';
 import { type BundledFace, bundledFaces, EMOJI_FAMILY } from './bundled.ts';
 import { graphemes, isEmojiGrapheme, isInvisible } from './emoji.ts';
+import { withLooseSelectorLigatures } from './emoji-ligatures.ts';
 
 export { EMOJI_FAMILY } from './bundled.ts';
 
@@ -102,9 +103,16 @@ function catalogue(fontsDirectory: string): Catalogue {
     const candidate: Candidate = { key: face.file, family: face.family, role: 'editor', ranges: face.ranges, shapedForResvg: false, load: () => files.file(path.join(editorFontsDirectory(), face.file), target) };
     editor.set(face.family, [...(editor.get(face.family) ?? []), candidate]);
   }
-  const bundled = bundledFaces().map(
-    (face): Candidate => ({ key: face.target, family: face.family, role: face.role, ranges: face.ranges, shapedForResvg: face.shapedForResvg, load: () => files.file(face.woff2, face.target) }),
-  );
+  const bundled = bundledFaces().map((face): Candidate => {
+    const load =
+      face.role === 'colour-emoji'
+        ? async () => {
+            const ttf = await files.file(face.woff2, face.target);
+            return { ...ttf, path: withLooseSelectorLigatures(ttf.path) };
+          }
+        : () => files.file(face.woff2, face.target);
+    return { key: face.target, family: face.family, role: face.role, ranges: face.ranges, shapedForResvg: face.shapedForResvg, load };
+  });
   found = {
     editor,
     scripts: bundled.filter((face) => face.role === 'script'),
