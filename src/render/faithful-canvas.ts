@@ -7,7 +7,8 @@
  * stay vector and text stays text.
  */
 import { type Canvas, createCanvas, PDFDocument, type SKRSContext2D } from '@napi-rs/canvas';
-import { registerFonts, fontFilesFor } from './canvas-fonts.ts';
+import { registerFonts } from './canvas-fonts.ts';
+import { fontFilesFor } from './fonts/index.ts';
 import { type ExcalidrawModule, withCanvasFactory } from './editor-runtime.ts';
 import type { FaithfulScene } from './faithful-scene.ts';
 import type { BinaryFile } from './image-files.ts';

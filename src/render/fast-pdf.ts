@@ -1,7 +1,7 @@
 /**
  * The fast renderer's PDF: its SVG (fast-svg.ts) painted onto the page of a
  * Skia PDF document, element by element, so shapes stay vector and text is
- * text (selectable, in the fonts canvas-fonts.ts picks, as for the faithful PDF).
+ * text (selectable, in the fonts src/render/fonts/ picks, as for the faithful PDF).
  *
  * Not an SVG renderer: it paints what the fast writer writes and nothing
  * else (rect, circle, ellipse, line, path, text, image, groups with a
@@ -10,7 +10,8 @@
  * wrong. Skia's own SVG support would rasterise the drawing.
  */
 import { DOMMatrix, Image, Path2D, PDFDocument, type SKRSContext2D } from '@napi-rs/canvas';
-import { fontFilesFor, registerFonts } from './canvas-fonts.ts';
+import { registerFonts } from './canvas-fonts.ts';
+import { fontFilesFor } from './fonts/index.ts';
 import { keepVector } from './pdf-page.ts';
 import { decodeXmlText } from './raster.ts';
 

@@ -8,6 +8,7 @@ import { iconDataUrl } from '../domain/icons/catalog.ts';
 import { serveProcessWorker } from '../workers/pool.ts';
 import { renderFastPdf } from './fast-pdf.ts';
 import { renderFastSvg, sceneBounds } from './fast-svg.ts';
+import { withEmbeddedFallbackFonts } from './embed-fonts.ts';
 import { editorFontFiles } from './font-files.ts';
 import { exportLook, InvalidSelection, type SelectableElement, selectedElements, sizedSvg } from './options.ts';
 import { rasterize } from './raster.ts';
@@ -47,7 +48,12 @@ async function renderFast(job: FastJob): Promise<RenderOutput> {
   const svgTooLarge = oversizedSvgBytes(svg);
   if (svgTooLarge !== null) return { svgTooLarge };
   const output: RenderOutput = truncated ? { textTruncated: true } : {};
-  if (job.svg) output.svg = sizedSvg(svg, options);
+  if (job.svg) {
+    const embedded = sizedSvg(await withEmbeddedFallbackFonts(svg, fonts), options);
+    const embeddedTooLarge = oversizedSvgBytes(embedded);
+    if (embeddedTooLarge !== null) return { svgTooLarge: embeddedTooLarge };
+    output.svg = embedded;
+  }
   if (job.pdf) output.pdf = await renderFastPdf(svg, job.fontsDirectory);
   if (job.png) {
     try {

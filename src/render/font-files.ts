@@ -1,8 +1,8 @@
 /**
- * The editor's fonts as TrueType files. resvg reads only font files, and
- * harfbuzz subsets TrueType fastest (under a millisecond a face), so each
- * woff2 face the editor ships is decompressed once per editor version into
- * `<directory>/<version>/`, on first use.
+ * Fonts as TrueType files. resvg reads only font files, and harfbuzz subsets
+ * TrueType fastest (under a millisecond a face), so each woff2 face a render
+ * needs (the editor's, and the bundled fallbacks of src/render/fonts/) is
+ * decompressed once into the fonts directory, on first use, and reused.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -24,41 +24,34 @@ export interface TrueTypeFace {
   characters: ReadonlySet<number>;
 }
 
-export class EditorFontFiles {
-  private readonly directory: string;
+/** wawoff2 decodes into one shared wasm heap: concurrent calls corrupt each other's output, so they queue (per process). */
+let decoding: Promise<unknown> = Promise.resolve();
+
+/** woff2 files decompressed to TrueType under one directory, each once per process (and once per directory on disk). */
+export class TrueTypeFiles {
   private readonly prepared = new Map<string, Promise<TrueTypeFace>>();
-  /** wawoff2 decodes into one shared wasm heap: concurrent calls corrupt each other's output, so they queue. */
-  private decoding: Promise<unknown> = Promise.resolve();
 
-  constructor(fontsDirectory: string) {
-    this.directory = path.join(fontsDirectory, excalidrawVersion());
-  }
+  constructor(readonly directory: string) {}
 
-  /** The TrueType file of one editor face, decompressed on first use (atomically: several workers may race). */
-  face(face: EditorFontFace): Promise<TrueTypeFace> {
-    let prepared = this.prepared.get(face.file);
+  /** The TrueType file of `woff2File`, kept at `<directory>/<target>` (written atomically: several workers may race). */
+  file(woff2File: string, target: string): Promise<TrueTypeFace> {
+    let prepared = this.prepared.get(target);
     if (!prepared) {
-      prepared = this.decompress(face);
-      this.prepared.set(face.file, prepared);
-      prepared.catch(() => this.prepared.delete(face.file));
+      prepared = this.decompress(woff2File, path.join(this.directory, target));
+      this.prepared.set(target, prepared);
+      prepared.catch(() => this.prepared.delete(target));
     }
     return prepared;
   }
 
-  /** Whether the face draws this code point: in its declared range, and in its glyphs. */
-  async draws(face: EditorFontFace, codePoint: number): Promise<boolean> {
-    return faceServes(face, codePoint) && (await this.face(face)).characters.has(codePoint);
-  }
-
-  private async decompress(face: EditorFontFace): Promise<TrueTypeFace> {
-    const target = path.join(this.directory, face.file.replace(/\.woff2$/, '.ttf'));
+  private async decompress(woff2File: string, target: string): Promise<TrueTypeFace> {
     let ttf: Buffer;
     try {
       ttf = fs.readFileSync(target);
     } catch {
-      const woff2 = fs.readFileSync(path.join(editorFontsDirectory(), face.file));
-      const decoded = this.decoding.then(async () => Buffer.from(await wawoff2.decompress(woff2)));
-      this.decoding = decoded.catch(() => undefined);
+      const woff2 = fs.readFileSync(woff2File);
+      const decoded = decoding.then(async () => Buffer.from(await wawoff2.decompress(woff2)));
+      decoding = decoded.catch(() => undefined);
       ttf = await decoded;
       fs.mkdirSync(path.dirname(target), { recursive: true });
       const temporary = `${target}.${process.pid}.tmp`;
@@ -71,12 +64,40 @@ export class EditorFontFiles {
   }
 }
 
+/** The editor's faces as TrueType, in `<fontsDirectory>/<editor version>/`. */
+export class EditorFontFiles {
+  constructor(readonly fontsDirectory: string) {}
 
-const byDirectory = new Map<string, EditorFontFiles>();
+  /** The TrueType file of one editor face, decompressed on first use. */
+  face(face: EditorFontFace): Promise<TrueTypeFace> {
+    return trueTypeFiles(this.fontsDirectory).file(path.join(editorFontsDirectory(), face.file), editorTrueTypeTarget(face.file));
+  }
 
-/** One EditorFontFiles per directory in this thread or process, so each face is read once. */
-export function editorFontFiles(directory: string): EditorFontFiles {
-  let files = byDirectory.get(directory);
-  if (!files) byDirectory.set(directory, (files = new EditorFontFiles(directory)));
+  /** Whether the face draws this code point: in its declared range, and in its glyphs. */
+  async draws(face: EditorFontFace, codePoint: number): Promise<boolean> {
+    return faceServes(face, codePoint) && (await this.face(face)).characters.has(codePoint);
+  }
+}
+
+/** Where the TrueType copy of an editor face goes, relative to the fonts directory. */
+export function editorTrueTypeTarget(file: string): string {
+  return path.join(excalidrawVersion(), file.replace(/\.woff2$/, '.ttf'));
+}
+
+const filesByDirectory = new Map<string, TrueTypeFiles>();
+
+/** One TrueTypeFiles per directory in this thread or process, so each face is read once. */
+export function trueTypeFiles(directory: string): TrueTypeFiles {
+  let files = filesByDirectory.get(directory);
+  if (!files) filesByDirectory.set(directory, (files = new TrueTypeFiles(directory)));
+  return files;
+}
+
+const editorByDirectory = new Map<string, EditorFontFiles>();
+
+/** One EditorFontFiles per fonts directory in this thread or process. */
+export function editorFontFiles(fontsDirectory: string): EditorFontFiles {
+  let files = editorByDirectory.get(fontsDirectory);
+  if (!files) editorByDirectory.set(fontsDirectory, (files = new EditorFontFiles(fontsDirectory)));
   return files;
 }

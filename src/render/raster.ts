@@ -1,64 +1,21 @@
 /**
- * SVG → PNG with resvg, using the editor's own fonts (as TrueType files, see
- * font-files.ts). Each render loads only the faces its text needs: Xiaolai,
- * the CJK fallback, is some 200 files; a Latin label needs one small face per
- * family. No system font is ever loaded, so the output does not depend on the
- * machine.
+ * SVG → PNG with resvg, with the fonts src/render/fonts/ chooses for the
+ * SVG's text (TrueType files, see font-files.ts): the editor's, Xiaolai for
+ * CJK, the bundled script fallbacks, and Noto Emoji in one colour (resvg-js
+ * 2.6 draws no colour font). Each render loads only the faces its text needs,
+ * in fallback order. No system font is ever loaded, so the output does not
+ * depend on the machine.
  */
 import { Resvg } from '@resvg/resvg-js';
-import { type EditorFontFace, editorFontFaces, faceServes } from './editor-fonts.ts';
-import type { EditorFontFiles, TrueTypeFace } from './font-files.ts';
+import { editorFontFaces } from './editor-fonts.ts';
+import type { EditorFontFiles } from './font-files.ts';
+import { chooseFonts, DEFAULT_FAMILY, editorFamilyOf, type Segment, stackNames } from './fonts/index.ts';
+import { glyphAddressedCopy, glyphCodes } from './fonts/glyph-addressed.ts';
+import { decodeXmlText, svgTextRuns } from './fonts/svg-text.ts';
 import { pngSize } from './options.ts';
 import type { RenderOptions } from './types.ts';
 
-/** Names used in SVG font stacks that are not the editor's families, and the face that stands in for them. */
-const FAMILY_ALIASES: Readonly<Record<string, string>> = {
-  Helvetica: 'Liberation Sans',
-  Arial: 'Liberation Sans',
-  'sans-serif': 'Liberation Sans',
-  'Cascadia Code': 'Cascadia',
-  Consolas: 'Cascadia',
-  'ui-monospace': 'Cascadia',
-  monospace: 'Cascadia',
-};
-const DEFAULT_FAMILY = 'Liberation Sans';
-
-const ENTITY: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-
-/** Undoes XML escaping in text content or an attribute value. */
-export function decodeXmlText(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (whole, name: string) => {
-    if (name.startsWith('#x') || name.startsWith('#X')) return String.fromCodePoint(Number.parseInt(name.slice(2), 16));
-    if (name.startsWith('#')) return String.fromCodePoint(Number.parseInt(name.slice(1), 10));
-    return ENTITY[name] ?? whole;
-  });
-}
-
-function canonicalFamily(name: string): string | undefined {
-  const families = new Set(editorFontFaces().map((face) => face.family));
-  if (families.has(name)) return name;
-  return FAMILY_ALIASES[name];
-}
-
-function stackFamilies(stack: string): string[] {
-  return stack
-    .split(',')
-    .map((name) => name.trim().replace(/^["']|["']$/g, ''))
-    .flatMap((name) => canonicalFamily(name) ?? []);
-}
-
-/** The text of an SVG and the families its font stacks name (editor names, aliases resolved). */
-function textAndFamilies(svg: string): { codePoints: Set<number>; families: Set<string> } {
-  const codePoints = new Set<number>();
-  for (const match of svg.matchAll(/<text\b[^>]*>([\s\S]*?)<\/text>/g)) {
-    for (const char of decodeXmlText(match[1]!.replace(/<[^>]*>/g, ''))) codePoints.add(char.codePointAt(0)!);
-  }
-  const families = new Set<string>();
-  for (const match of svg.matchAll(/font-family="([^"]*)"/g)) for (const family of stackFamilies(decodeXmlText(match[1]!))) families.add(family);
-  if (codePoints.size > 0 && [...codePoints].some((cp) => cp >= 0x2e80)) families.add('Xiaolai');
-  families.add(DEFAULT_FAMILY);
-  return { codePoints, families };
-}
+export { decodeXmlText } from './fonts/svg-text.ts';
 
 /**
  * Rewrites the root element's size to the PNG's (options.ts, pngSize): by
@@ -79,34 +36,73 @@ function sizeForPng(svg: string, options: RenderOptions = {}): string {
   return svg.slice(0, root.index) + tag + svg.slice(root.index + root[0].length);
 }
 
+function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * The SVG as resvg should see it: each <text>'s font stack names the faces loaded for it, and the
+ * stretches another face draws (a fallback script, emoji) are tspans naming that face, so resvg shapes each
+ * with its own font (Arabic joined, Devanagari reordered, an emoji sequence as one glyph) rather than
+ * falling back a character at a time. Right-to-left text is anchored as browsers anchor it (resvg reads
+ * text-anchor as if every text ran left to right).
+ */
+function forResvg(svg: string, segments: Segment[][], internalName: ReadonlyMap<string, string>): string {
+  const primaryOf = (stack: string): string =>
+    [...new Set(stackNames(decodeXmlText(stack)).flatMap((name) => internalName.get(editorFamilyOf(name) ?? '') ?? []))].join(', ') || internalName.get(DEFAULT_FAMILY)!;
+  let at = 0;
+  return svg.replace(/<text\b([^>]*)>([\s\S]*?)<\/text>/g, (_whole, attributes: string, content: string) => {
+    const runSegments = segments[at++] ?? [];
+    const stack = /\sfont-family="([^"]*)"/.exec(attributes)?.[1] ?? '';
+    const primary = primaryOf(stack);
+    let tag = attributes.replace(/\sfont-family="[^"]*"/, ` font-family="${primary}"`);
+    if (!/\sfont-family=/.test(tag)) tag += ` font-family="${primary}"`;
+    if (/\sdirection="rtl"/.test(tag)) {
+      const anchor = /\stext-anchor="(\w+)"/.exec(tag)?.[1] ?? 'start';
+      const swapped = anchor === 'end' ? 'start' : anchor === 'start' ? 'end' : anchor;
+      tag = tag.replace(/\stext-anchor="\w+"/, '') + ` text-anchor="${swapped}"`;
+    }
+    if (/</.test(content)) return `<text${tag}>${content}</text>`;
+    const primaryFirst = primary.split(', ')[0];
+    const body = runSegments
+      .map(({ text, face }) => {
+        const family = face?.face.internalFamily;
+        return family === undefined || family === primaryFirst ? escapeXml(text) : `<tspan font-family="${escapeXml(family)}">${escapeXml(text)}</tspan>`;
+      })
+      .join('');
+    return `<text${tag}>${body}</text>`;
+  });
+}
+
 /**
  * Renders an SVG document to a PNG exactly 1024 pixels wide (or as the
- * options' width or scale ask) with the editor's fonts (and no system font:
- * the output does not depend on the machine).
+ * options' width or scale ask) with the chosen fonts (and no system font: the
+ * output does not depend on the machine).
  */
 export async function rasterize(svg: string, fonts: EditorFontFiles, options: RenderOptions = {}): Promise<Buffer> {
-  const { codePoints, families } = textAndFamilies(svg);
-  // resvg takes the first loaded face of a family, and for a character that face lacks, the first loaded face
-  // that has it: so families go in the order the stacks name them, and within one, the face drawing most of
-  // the text goes first (the editor splits some families into faces without declaring their ranges).
-  const faces: Array<{ face: EditorFontFace; ttf: TrueTypeFace; drawn: number }> = [];
-  for (const family of families) {
-    const ofFamily: typeof faces = [];
-    for (const face of editorFontFaces().filter((candidate) => candidate.family === family)) {
-      if (family !== DEFAULT_FAMILY && ![...codePoints].some((cp) => faceServes(face, cp))) continue;
-      const ttf = await fonts.face(face);
-      const drawn = [...codePoints].filter((cp) => faceServes(face, cp) && ttf.characters.has(cp)).length;
-      if (drawn > 0 || family === DEFAULT_FAMILY) ofFamily.push({ face, ttf, drawn });
+  // resvg takes the first loaded face of a family, and for a character that face lacks, the first loaded
+  // face that has it: fontFilesFor gives the faces in exactly that order (stack families first, the face
+  // drawing most of a family's text first, then the fallbacks), and the default face goes last.
+  const { faces, segments } = await chooseFonts(svgTextRuns(svg), fonts.fontsDirectory, 'monochrome');
+  const defaultFace = editorFontFaces().find((face) => face.family === DEFAULT_FAMILY)!;
+  const defaultFile = await fonts.face(defaultFace);
+  const internalName = new Map<string, string>();
+  for (const { candidate, face } of faces) if (!internalName.has(candidate.family)) internalName.set(candidate.family, face.internalFamily);
+  if (!internalName.has(DEFAULT_FAMILY)) internalName.set(DEFAULT_FAMILY, defaultFile.internalFamily);
+  // Text in the faces resvg cannot shape becomes one private-use character per glyph (see glyph-addressed.ts).
+  const glyphAddressed = new Map(faces.filter(({ candidate }) => candidate.shapedForResvg).map((face) => [face, glyphAddressedCopy(face.face.path)]));
+  for (const runSegments of segments) {
+    for (const segment of runSegments) {
+      if (segment.face === null || !glyphAddressed.has(segment.face)) continue;
+      let text = '';
+      for (const word of segment.text.split(/(\s+)/)) text += word === '' || /^\s+$/.test(word) ? word : await glyphCodes(word, segment.face.face.path);
+      segment.text = text;
     }
-    faces.push(...ofFamily.sort((a, b) => b.drawn - a.drawn));
   }
-  const internalName = new Map(faces.map(({ face, ttf }) => [face.family, ttf.internalFamily]));
-  const mapped = sizeForPng(svg, options).replace(/font-family="([^"]*)"/g, (_whole, stack: string) => {
-    const names = stackFamilies(decodeXmlText(stack)).flatMap((family) => internalName.get(family) ?? []);
-    return `font-family="${[...new Set(names)].join(', ') || internalName.get(DEFAULT_FAMILY)}"`;
-  });
+  const mapped = forResvg(sizeForPng(svg, options), segments, internalName);
+  const paths = [...new Set([...faces.map((face) => glyphAddressed.get(face) ?? face.face.path), defaultFile.path])];
   const resvg = new Resvg(mapped, {
-    font: { loadSystemFonts: false, fontFiles: faces.map(({ ttf }) => ttf.path), defaultFontFamily: internalName.get(DEFAULT_FAMILY)! },
+    font: { loadSystemFonts: false, fontFiles: paths, defaultFontFamily: internalName.get(DEFAULT_FAMILY)! },
     imageRendering: 0,
     shapeRendering: 2,
     textRendering: 1,

@@ -1,17 +1,25 @@
 /**
  * Golden images: each scene of test/fixtures/render/scenes.ts rendered by
  * both renderers, compared with the committed PNG beside it (pixelmatch, with
- * a tolerance for anti-aliasing). `UPDATE_GOLDENS=1 npm test -- golden`
- * rewrites them; look at the result in docs/rendering.md before committing.
+ * a tolerance for anti-aliasing). The scenes of scripts and emoji are also
+ * drawn from their SVGs by Chromium, as a browser shows them, on a system
+ * with no font but the two the fast renderer's stacks name (Liberation Sans,
+ * Cascadia Code): every other glyph must come from the fonts the SVG embeds.
+ * `UPDATE_GOLDENS=1 npm test -- golden` rewrites them; look at the result in
+ * docs/rendering.md before committing.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import pixelmatch from 'pixelmatch';
+import { type Browser, chromium } from 'playwright-core';
 import { PNG } from 'pngjs';
+import { editorFontFaces } from '../../src/render/editor-fonts.ts';
 import { loadExcalidraw } from '../../src/render/editor-runtime.ts';
+import { withEmbeddedFallbackFonts } from '../../src/render/embed-fonts.ts';
+import { renderFaithful } from '../../src/render/faithful.ts';
 import { renderFaithfulJob } from '../../src/render/faithful-job.ts';
 import { renderFastSvg } from '../../src/render/fast-svg.ts';
 import { editorFontFiles } from '../../src/render/font-files.ts';
@@ -31,6 +39,52 @@ const renderers = {
   },
   fast: async (elements: unknown[]) => rasterize(renderFastSvg(elements as Record<string, unknown>[]), editorFontFiles(fontsDirectory)),
 };
+
+const svgRenderers = {
+  faithful: async (elements: unknown[]) => {
+    const output = await renderFaithful(await loadExcalidraw(), { elementsJson: JSON.stringify(elements), svg: true, png: false, fontsDirectory });
+    return output.svg!;
+  },
+  fast: async (elements: unknown[]) => withEmbeddedFallbackFonts(renderFastSvg(elements as Record<string, unknown>[]), editorFontFiles(fontsDirectory)),
+};
+/** The scenes whose SVGs are also drawn by a browser. */
+const SVG_SCENES = ['scripts', 'emoji'];
+
+/** A fontconfig holding only the editor's Liberation Sans and Cascadia Code, as the only fonts of the browser's system. */
+async function bareFontconfig(): Promise<string> {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-golden-fontconfig-'));
+  const files = editorFontFiles(fontsDirectory);
+  for (const family of ['Liberation Sans', 'Cascadia']) {
+    const ttf = await files.face(editorFontFaces().find((face) => face.family === family)!);
+    fs.copyFileSync(ttf.path, path.join(directory, path.basename(ttf.path)));
+  }
+  const alias = (name: string, family: string) => `<alias><family>${name}</family><prefer><family>${family}</family></prefer></alias>`;
+  fs.writeFileSync(
+    path.join(directory, 'fonts.conf'),
+    `<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd"><fontconfig><dir>${directory}</dir><cachedir>${directory}/cache</cachedir>` +
+      `${alias('Helvetica', 'Liberation Sans')}${alias('Arial', 'Liberation Sans')}${alias('sans-serif', 'Liberation Sans')}${alias('monospace', 'Cascadia Code')}</fontconfig>`,
+  );
+  return path.join(directory, 'fonts.conf');
+}
+
+/** The SVG inline in a page 1024 px wide, once every font it embeds has loaded. */
+async function screenshotSvg(browser: Browser, svg: string): Promise<Buffer> {
+  const viewBox = /viewBox="([^"]*)"/.exec(svg)![1]!.trim().split(/[\s,]+/).map(Number);
+  const height = Math.round((1024 * viewBox[3]!) / viewBox[2]!);
+  const page = await browser.newPage({ viewport: { width: 1024, height }, deviceScaleFactor: 1 });
+  try {
+    const sized = svg.replace(/<svg\b[^>]*>/, (root) => root.replace(/\s(width|height)="[^"]*"/g, '').replace('<svg', `<svg width="1024" height="${height}"`));
+    await page.setContent(`<!doctype html><html><body style="margin:0">${sized}</body></html>`);
+    await page.evaluate(async () => {
+      await Promise.all([...document.fonts].map((font) => font.load().catch(() => undefined)));
+      await document.fonts.ready;
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    });
+    return await page.screenshot();
+  } finally {
+    await page.close();
+  }
+}
 
 function compare(actual: Buffer, goldenFile: URL, name: string): void {
   const expected = PNG.sync.read(fs.readFileSync(goldenFile));
@@ -62,3 +116,36 @@ for (const [quality, render] of Object.entries(renderers)) {
     }
   });
 }
+
+describe('SVG golden images, as Chromium shows them with only the embedded fonts', () => {
+  let browser: Browser | undefined;
+  let launchError: Error | undefined;
+  before(async () => {
+    try {
+      browser = await chromium.launch({
+        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--font-render-hinting=none'],
+        env: { ...process.env, FONTCONFIG_FILE: await bareFontconfig() },
+      });
+    } catch (error) {
+      launchError = error as Error;
+    }
+  });
+  after(async () => browser?.close());
+
+  for (const [quality, render] of Object.entries(svgRenderers)) {
+    for (const scene of SVG_SCENES) {
+      test(`the ${scene} scene's ${quality} SVG shows in Chromium as its golden image`, async () => {
+        if (!browser) throw launchError ?? new Error('chromium did not start');
+        const png = await screenshotSvg(browser, await render(GOLDEN_SCENES[scene]!()));
+        const goldenFile = new URL(`${scene}.${quality}.svg.png`, GOLDEN_DIRECTORY);
+        if (UPDATE || !fs.existsSync(goldenFile)) {
+          if (!UPDATE) assert.fail(`no golden image ${goldenFile.pathname}: run UPDATE_GOLDENS=1 npm test -- golden`);
+          fs.writeFileSync(goldenFile, png);
+          return;
+        }
+        compare(png, goldenFile, `${scene}.${quality}.svg`);
+      });
+    }
+  }
+});

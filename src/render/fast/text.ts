@@ -2,9 +2,11 @@
  * Text as the editor's SVG exporter lays it out (renderElementToSvg, "text"):
  * one <text> per stored line, lineHeight × fontSize apart, the first baseline
  * placed by the font's ascender and descender (getVerticalOffset), drawn in
- * system fonts rather than the editor's own.
+ * system fonts rather than the editor's own, with the families the SVG embeds
+ * for other scripts and emoji named after them.
  */
 import { getLineWidth } from '../../domain/text/metrics.ts';
+import { stackWithFallbacks } from '../fonts/stacks.ts';
 import { isTransparent, type Point } from './element.ts';
 import type { Bounds } from './geometry.ts';
 import { placement, tag, text } from './xml.ts';
@@ -58,8 +60,9 @@ export interface TextBlock {
   color: string;
 }
 
-export function fontStack(fontFamily: number): string {
-  return MONOSPACE_FAMILIES.has(fontFamily) ? MONOSPACE_STACK : SANS_STACK;
+/** The stack a line is drawn in: system fonts standing in for the editor's family, and the fallbacks the SVG embeds for other scripts and emoji (fonts/stacks.ts). */
+export function fontStack(fontFamily: number, line = ''): string {
+  return stackWithFallbacks(MONOSPACE_FAMILIES.has(fontFamily) ? MONOSPACE_STACK : SANS_STACK, line);
 }
 
 /** Distance from a line's top to its baseline (the editor's getVerticalOffset). */
@@ -85,7 +88,7 @@ export function textMarkup(block: TextBlock, offset: Point): string {
       {
         x,
         y: i * lineHeightPx + baseline,
-        'font-family': fontStack(block.fontFamily),
+        'font-family': fontStack(block.fontFamily, line),
         'font-size': `${block.fontSize}px`,
         fill: isTransparent(block.color) ? 'none' : block.color,
         'text-anchor': anchor,
