@@ -7,7 +7,9 @@ import { embeddedFontFaces } from './embed-fonts.ts';
 import type { ExcalidrawModule } from './editor-runtime.ts';
 import { editorFontFiles } from './font-files.ts';
 import { rasterize } from './raster.ts';
-import { sanitizeSvgTree, serializeSvg } from './sanitize.ts';
+import { inLightDocument } from './light-dom.ts';
+import { sanitizeSvgTree } from './sanitize.ts';
+import { serializeSvg } from './svg-xml.ts';
 import { imageFiles } from './image-files.ts';
 import { limitSceneText } from './text-limits.ts';
 import { EXPORT_PADDING, oversizedSvgBytes, type RenderJob, type RenderOutput } from './types.ts';
@@ -41,13 +43,14 @@ export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob): 
   const elements = editor.restoreElements(limited.elements, null, { repairBindings: true });
   if (!elements.some((element) => !element.isDeleted)) return { empty: true };
   const { files, truncated } = imageFiles(elements);
-  const root = await editor.exportToSvg({
+  // In a light document (light-dom.ts): jsdom is only for loading the editor's bundle.
+  const root = await inLightDocument(() => editor.exportToSvg({
     elements,
     appState: { exportBackground: true, viewBackgroundColor: '#ffffff', exportWithDarkMode: false, exportEmbedScene: false },
     files,
     exportPadding: EXPORT_PADDING,
     skipInliningFonts: true,
-  });
+  }));
   sanitizeSvgTree(root);
   const fonts = editorFontFiles(job.fontsDirectory);
   const output: RenderOutput = {
