@@ -14,6 +14,10 @@
  * serializer (svg-xml.ts) to write the same document. It also lists an
  * element's attributes newest first (it links each new one in right after its
  * element); attributesOf gives them in the DOM's order, first set first.
+ *
+ * The exporter also asks the global document for a canvas, to measure a frame
+ * name too wide for its frame: canvases come from the document the editor was
+ * loaded with (jsdom, whose canvas has the stub context editor-runtime.ts gives it).
  */
 import { DOMParser } from 'linkedom';
 
@@ -26,10 +30,9 @@ let lightDocument: Document | undefined;
 /** Whether the light document lists attributes newest first (probed, so a linkedom that fixes it keeps working). */
 let listsAttributesNewestFirst = false;
 
-function createLightDocument(): Document {
+function createLightDocument(loadingDocument: Document | undefined): Document {
   const document = new DOMParser().parseFromString(`<svg xmlns="${SVG_NAMESPACE}"></svg>`, 'image/svg+xml') as unknown as Document;
-  const elementPrototype = Object.getPrototypeOf(document.documentElement) as Element;
-  let prototype: any = elementPrototype;
+  let prototype: any = Object.getPrototypeOf(document.documentElement);
   while (prototype && !Object.hasOwn(prototype, 'setAttributeNS')) prototype = Object.getPrototypeOf(prototype);
   if (!prototype) throw new Error("linkedom's elements have no setAttributeNS to extend");
   Object.defineProperty(prototype, 'setAttributeNS', {
@@ -41,6 +44,14 @@ function createLightDocument(): Document {
       if (attribute && namespace) attribute[ATTRIBUTE_NAMESPACE] = namespace;
     },
   });
+  if (loadingDocument) {
+    const createElement = document.createElement.bind(document);
+    Object.defineProperty(document, 'createElement', {
+      configurable: true,
+      writable: true,
+      value: (name: string, options?: ElementCreationOptions) => (name.toLowerCase() === 'canvas' ? loadingDocument.createElement(name, options) : createElement(name, options)),
+    });
+  }
   const probe = document.createElementNS(SVG_NAMESPACE, 'g');
   probe.setAttribute('a', '');
   probe.setAttribute('b', '');
@@ -60,8 +71,8 @@ export function attributesOf(element: Element): Attr[] {
  * editor's other uses of the DOM keep jsdom's).
  */
 export async function inLightDocument<T>(build: () => Promise<T>): Promise<T> {
-  lightDocument ??= createLightDocument();
   const previous = Object.getOwnPropertyDescriptor(globalThis, 'document');
+  lightDocument ??= createLightDocument(previous?.value as Document | undefined);
   Object.defineProperty(globalThis, 'document', { value: lightDocument, configurable: true, writable: true });
   try {
     return await build();
