@@ -9,6 +9,8 @@
  *
  * A render's time is what such a service would spend on it: page.evaluate of
  * the export on the stored elements, until the bytes are back in Node.
+ * Chromium runs at the priority of Drawbridge's render workers (nice 10), so
+ * on a busy machine neither side is favoured by the scheduler.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -68,17 +70,23 @@ function serve(directory: string): Promise<{ server: http.Server; base: string }
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, base: `http://127.0.0.1:${(server.address() as { port: number }).port}/` })));
 }
 
-async function launch(): Promise<Browser> {
+async function launch(directory: string, nice: number): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`the warm-browser peer needs chromium at ${CHROMIUM_PATH} (apt-get install chromium, or point CHROMIUM_PATH at one)`);
+  // Chromium's processes inherit the priority of the one playwright starts.
+  const niced = path.join(directory, 'chromium-niced.sh');
+  fs.writeFileSync(niced, `#!/bin/sh\nexec nice -n ${nice} ${JSON.stringify(CHROMIUM_PATH)} "$@"\n`, { mode: 0o755 });
   return chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath: niced,
     timeout: 30_000,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
 }
 
-/** Starts the peer: builds the page, opens it, and exports `warmWith` once each way so the page is warm (fonts fetched, code compiled). */
-export async function startChromiumPeer(warmWith: readonly unknown[], pngWidth: number): Promise<ChromiumPeer> {
+/**
+ * Starts the peer at priority `nice`: builds the page, opens it, and exports
+ * `warmWith` once each way so the page is warm (fonts fetched, code compiled).
+ */
+export async function startChromiumPeer(warmWith: readonly unknown[], pngWidth: number, nice: number): Promise<ChromiumPeer> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-peer-'));
   let server: http.Server | undefined;
   let browser: Browser | undefined;
@@ -91,7 +99,7 @@ export async function startChromiumPeer(warmWith: readonly unknown[], pngWidth: 
     await buildPage(directory);
     let base: string;
     ({ server, base } = await serve(directory));
-    browser = await launch();
+    browser = await launch(directory, nice);
     const page: Page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
