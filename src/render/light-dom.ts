@@ -44,6 +44,25 @@ function createLightDocument(loadingDocument: Document | undefined): Document {
       if (attribute && namespace) attribute[ATTRIBUTE_NAMESPACE] = namespace;
     },
   });
+  // A copy keeps its attributes' namespaces (linkedom's cloneNode makes plain attributes).
+  const cloneNode = prototype.cloneNode as (this: Element, deep?: boolean) => Element;
+  Object.defineProperty(prototype, 'cloneNode', {
+    configurable: true,
+    writable: true,
+    value(this: Element, deep?: boolean) {
+      const copy = cloneNode.call(this, deep);
+      const originals = deep ? [this, ...this.querySelectorAll('*')] : [this];
+      const copies = deep ? [copy, ...copy.querySelectorAll('*')] : [copy];
+      originals.forEach((original, at) => {
+        for (const attribute of original.attributes as unknown as Iterable<Attr & { [ATTRIBUTE_NAMESPACE]?: string }>) {
+          const namespace = attribute[ATTRIBUTE_NAMESPACE];
+          const copied = namespace && (copies[at]!.getAttributeNode(attribute.name) as (Attr & { [ATTRIBUTE_NAMESPACE]?: string }) | null);
+          if (copied) copied[ATTRIBUTE_NAMESPACE] = namespace;
+        }
+      });
+      return copy;
+    },
+  });
   if (loadingDocument) {
     const createElement = document.createElement.bind(document);
     Object.defineProperty(document, 'createElement', {

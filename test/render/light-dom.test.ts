@@ -53,6 +53,13 @@ describe('the faithful SVG in a light document', () => {
       });
     }
   }
+
+  test('a copy of the export (the PNG path draws one) is the same document, namespaced attributes included', async () => {
+    const root = await inLightDocument(() => exportOf(GOLDEN_SCENES.shapes!, LIGHT));
+    const svg = serializeSvg(root);
+    assert.match(svg, /ns1:clip-path=/, 'the shapes scene has a frame whose clip-path the exporter puts in the SVG namespace');
+    assert.equal(serializeSvg(root.cloneNode(true) as Element), svg);
+  });
 });
 
 describe("Drawbridge's SVG serializer", () => {
