@@ -9,8 +9,6 @@
  * declared where it is used. Characters XML 1.0 does not allow become U+FFFD,
  * so a label pasted with one cannot break the document.
  */
-import { ATTRIBUTE_NAMESPACE, attributesOf } from './light-dom.ts';
-
 const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
 const XMLNS_NAMESPACE = 'http://www.w3.org/2000/xmlns/';
 
@@ -21,16 +19,13 @@ export const xmlSafe = (text: string) => text.replace(NOT_XML, '\uFFFD');
 
 const ATTRIBUTE_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;', '\t': '&#x9;', '\n': '&#xA;', '\r': '&#xD;' };
 const TEXT_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+/** Anything escapeAttribute or escapeText would change: most values (path data, numbers, colours) have none, and are written after one scan. */
+const NEEDS_ATTRIBUTE_WORK = /[&"<>\t\n\r\u0000-\u001F\uFFFE\uFFFF\uD800-\uDFFF]/;
+const NEEDS_TEXT_WORK = /[&<>\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-\uDFFF]/;
 
-const escapeAttribute = (value: string) => xmlSafe(value).replace(/[&"<>\t\n\r]/g, (char) => ATTRIBUTE_ESCAPES[char]!);
-const escapeText = (text: string) => xmlSafe(text).replace(/[&<>]/g, (char) => TEXT_ESCAPES[char]!);
-
-type NamespacedAttr = Attr & { [ATTRIBUTE_NAMESPACE]?: string };
-
-/** An attribute's namespace: the DOM's, or the one the light document remembered for it. */
-function namespaceOf(attribute: NamespacedAttr): string | null {
-  return attribute.namespaceURI ?? attribute[ATTRIBUTE_NAMESPACE] ?? null;
-}
+const escapeAttribute = (value: string) =>
+  NEEDS_ATTRIBUTE_WORK.test(value) ? xmlSafe(value).replace(/[&"<>\t\n\r]/g, (char) => ATTRIBUTE_ESCAPES[char]!) : value;
+const escapeText = (text: string) => (NEEDS_TEXT_WORK.test(text) ? xmlSafe(text).replace(/[&<>]/g, (char) => TEXT_ESCAPES[char]!) : text);
 
 interface Writer {
   out: string[];
@@ -45,9 +40,9 @@ function writeElement(element: Element, inheritedNamespace: string | null, prefi
   let ownPrefixes = prefixes;
   out.push('<', name);
   if (namespace !== inheritedNamespace) out.push(' xmlns="', escapeAttribute(namespace ?? ''), '"');
-  for (const attribute of attributesOf(element) as NamespacedAttr[]) {
-    const attributeNamespace = namespaceOf(attribute);
-    const localName = attributeNamespace === null ? attribute.name : attribute.name.slice(attribute.name.indexOf(':') + 1);
+  for (const attribute of element.attributes) {
+    const attributeNamespace = attribute.namespaceURI;
+    const localName = attribute.localName;
     // A namespace declaration is the serializer's to write: the exporter sets `xmlns` as a plain attribute.
     if (attributeNamespace === XMLNS_NAMESPACE || (attributeNamespace === null && localName === 'xmlns')) continue;
     out.push(' ');
@@ -62,12 +57,12 @@ function writeElement(element: Element, inheritedNamespace: string | null, prefi
     }
     out.push(localName, '="', escapeAttribute(attribute.value), '"');
   }
-  if (element.firstChild === null) {
+  if (element.childNodes.length === 0) {
     out.push('/>');
     return;
   }
   out.push('>');
-  for (let child: ChildNode | null = element.firstChild; child !== null; child = child.nextSibling) {
+  for (const child of element.childNodes) {
     switch (child.nodeType) {
       case 1 /* element */:
         writeElement(child as Element, namespace, ownPrefixes, writer);
