@@ -12,6 +12,7 @@ import { sanitizeSvgTree } from './sanitize.ts';
 import { serializeSvg } from './svg-xml.ts';
 import { imageFiles } from './image-files.ts';
 import { limitSceneText } from './text-limits.ts';
+import { textRunsOf } from './text-runs.ts';
 import { EXPORT_PADDING, oversizedSvgBytes, type RenderJob, type RenderOutput } from './types.ts';
 
 /**
@@ -64,8 +65,7 @@ export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob): 
     output.png = await rasterize(forRaster, fonts);
   }
   if (job.svg) {
-    const runs = [...root.querySelectorAll('text')].map((text) => ({ fontFamily: text.getAttribute('font-family') ?? '', text: text.textContent ?? '' }));
-    const css = await embeddedFontFaces(runs, fonts);
+    const css = await embeddedFontFaces(textRunsOf(root), fonts);
     if (css !== '') {
       let style = root.querySelector('defs > style');
       if (!style) {
