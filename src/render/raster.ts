@@ -8,6 +8,7 @@
 import { Resvg } from '@resvg/resvg-js';
 import { type EditorFontFace, editorFontFaces, faceServes } from './editor-fonts.ts';
 import type { EditorFontFiles, TrueTypeFace } from './font-files.ts';
+import { encodePng } from './png-encode.ts';
 
 /** Every PNG is this many pixels wide, whatever the scene's size. */
 export const PNG_WIDTH = 1024;
@@ -109,5 +110,6 @@ export async function rasterize(svg: string, fonts: EditorFontFiles): Promise<Bu
     shapeRendering: 2,
     textRendering: 1,
   });
-  return resvg.render().asPng();
+  const image = resvg.render();
+  return encodePng(image.pixels, image.width, image.height);
 }
