@@ -26,8 +26,10 @@ const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CONTENT_TYPES: Readonly<Record<string, string>> = { '.js': 'text/javascript', '.html': 'text/html', '.woff2': 'font/woff2', '.wasm': 'application/wasm' };
 
 export interface ChromiumPeer {
-  /** The editor's exportToSvg in the page: the SVG's text. */
+  /** The editor's exportToSvg in the page: the SVG's text, with the fonts it uses embedded (as Drawbridge's). */
   svg(elements: readonly unknown[]): Promise<string>;
+  /** The same without embedding the fonts (skipInliningFonts): for reference, not what Drawbridge serves. */
+  svgUnembedded(elements: readonly unknown[]): Promise<string>;
   /** The editor's exportToBlob in the page: a PNG `width` pixels wide. */
   png(elements: readonly unknown[], width: number): Promise<Buffer>;
   close(): Promise<void>;
@@ -106,12 +108,14 @@ export async function startChromiumPeer(warmWith: readonly unknown[], pngWidth: 
     await page.goto(base);
     await page.waitForFunction(() => typeof window.peerExport === 'function');
     const svg = (elements: readonly unknown[]) => page.evaluate(([stored]) => window.peerExport(stored, 'svg', 0), [elements] as const);
+    const svgUnembedded = (elements: readonly unknown[]) => page.evaluate(([stored]) => window.peerExport(stored, 'svg-unembedded', 0), [elements] as const);
     const png = async (elements: readonly unknown[], width: number) =>
       Buffer.from(await page.evaluate(([stored, w]) => window.peerExport(stored, 'png', w), [elements, width] as const), 'base64');
     await svg(warmWith);
+    await svgUnembedded(warmWith);
     await png(warmWith, pngWidth);
     if (errors.length > 0) throw new Error(`the peer page failed: ${errors.join('; ')}`);
-    return { svg, png, close };
+    return { svg, svgUnembedded, png, close };
   } catch (error) {
     await close();
     throw error;

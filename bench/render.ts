@@ -5,7 +5,8 @@
  * diagram measured in the same run; the same faithful renders by the editor's
  * own exporter in a warm headless Chromium page (bench/chromium-peer.ts), on
  * the elements Drawbridge stored for each diagram (GET /diagrams/:id), each
- * right after Drawbridge's render of it; then the latency of a stream of small
+ * right after Drawbridge's render of it (the page's SVG with its fonts
+ * embedded, as Drawbridge's; also without, for reference); then the latency of a stream of small
  * requests (GET /me) while renders run, beside the same stream idle. Ends with
  * a table of the figures the targets are about, with Drawbridge/peer ratios.
  *
@@ -117,22 +118,34 @@ await runBenchmark('bench:render', async (dataDir) => {
         getTimes.push(performance.now() - start);
       }
       getTimes.sort((a, b) => a - b);
-      /** Drawbridge's faithful render of each diagram, then the page's export of the same stored elements. */
+      /** Drawbridge's faithful render of each diagram, then the page's export of the same stored elements (for SVG, also without embedding fonts). */
       const sideBySide = async (slice: string[], format: 'svg' | 'png') => {
         const ours: number[] = [];
         const theirs: number[] = [];
+        const unembedded: number[] = [];
+        const time = async <T>(run: () => Promise<T>, into: number[]) => {
+          const start = performance.now();
+          const result = await run();
+          into.push(performance.now() - start);
+          return result;
+        };
         for (const id of slice) {
           ours.push((await timed([id], `format=${format}`, 'faithful'))[0]!);
-          const start = performance.now();
-          const bytes = format === 'svg' ? await peer.svg(stored.get(id)!) : await peer.png(stored.get(id)!, PNG_WIDTH);
-          theirs.push(performance.now() - start);
-          sizes.set(`peer ${format}`, format === 'png' && Buffer.isBuffer(bytes) ? `${bytes.readUInt32BE(16)}×${bytes.readUInt32BE(20)} px` : `${bytes.length} bytes`);
+          const elements = stored.get(id)!;
+          if (format === 'svg') {
+            sizes.set('peer svg', `${(await time(() => peer.svg(elements), theirs)).length} bytes`);
+            await time(() => peer.svgUnembedded(elements), unembedded);
+          } else {
+            const png = await time(() => peer.png(elements, PNG_WIDTH), theirs);
+            sizes.set('peer png', `${png.readUInt32BE(16)}×${png.readUInt32BE(20)} px`);
+          }
         }
-        return [ours.sort((a, b) => a - b), theirs.sort((a, b) => a - b)] as const;
+        const sorted = (t: number[]) => t.sort((a, b) => a - b);
+        return [sorted(ours), sorted(theirs), sorted(unembedded)] as const;
       };
       const fastSvg = await timed(slice(0), 'format=svg&quality=fast', 'fast');
       const fastPng = await timed(slice(1), 'format=png&quality=fast', 'fast');
-      const [faithfulSvg, peerSvg] = await sideBySide(slice(2), 'svg');
+      const [faithfulSvg, peerSvg, peerSvgUnembedded] = await sideBySide(slice(2), 'svg');
       const [faithfulPng, peerPng] = await sideBySide(slice(3), 'png');
       const cachedPng = await timed(slice(3), 'format=png', 'faithful');
       const cachedSvg = await timed(slice(2), 'format=svg', 'faithful');
@@ -141,6 +154,7 @@ await runBenchmark('bench:render', async (dataDir) => {
         ['fast PNG', fastPng],
         ['faithful SVG, warm pool', faithfulSvg],
         ['  warm Chromium page, SVG', peerSvg],
+        ['  the same, fonts not embedded', peerSvgUnembedded],
         ['faithful PNG, warm pool', faithfulPng],
         ['  warm Chromium page, PNG', peerPng],
         ['faithful PNG, cached', cachedPng],
@@ -157,6 +171,7 @@ await runBenchmark('bench:render', async (dataDir) => {
       summary.push(
         { figure: `faithful PNG, ${count}`, ours: faithfulPng, peer: peerPng, target: '≤ 1.0× page', met: atMostPeer },
         { figure: `faithful SVG, ${count}`, ours: faithfulSvg, peer: peerSvg, target: '≤ 1.0× page', met: atMostPeer },
+        { figure: `  (page, no fonts)`, ours: faithfulSvg, peer: peerSvgUnembedded, target: 'for reference', met: atMostPeer },
       );
       if (name === '50 elements') summary.push({ figure: 'fast PNG, 50', ours: fastPng, target: '< 25 ms', met: (ours) => p50(ours) < 25 });
       summary.push(

@@ -6,10 +6,13 @@
  */
 import { exportToBlob, exportToSvg, restoreElements } from '@excalidraw/excalidraw';
 
+/** `svg-unembedded`: the SVG without the fonts inlined (smaller and quicker, but drawn in whatever fonts the viewer has). */
+type PeerFormat = 'svg' | 'svg-unembedded' | 'png';
+
 declare global {
   interface Window {
     EXCALIDRAW_ASSET_PATH?: string | string[];
-    peerExport(elements: readonly unknown[], format: 'svg' | 'png', pngWidth: number): Promise<string>;
+    peerExport(elements: readonly unknown[], format: PeerFormat, pngWidth: number): Promise<string>;
   }
 }
 
@@ -31,8 +34,8 @@ function base64(blob: Blob): Promise<string> {
 /** The SVG as text, or the PNG (pngWidth wide) in base64: what goes back to Node. */
 window.peerExport = async (stored, format, pngWidth) => {
   const elements = restoreElements(stored as never, null, { repairBindings: true });
-  if (format === 'svg') {
-    const svg = await exportToSvg({ elements, appState: APP_STATE, files: null, exportPadding: EXPORT_PADDING });
+  if (format !== 'png') {
+    const svg = await exportToSvg({ elements, appState: APP_STATE, files: null, exportPadding: EXPORT_PADDING, skipInliningFonts: format === 'svg-unembedded' });
     return svg.outerHTML;
   }
   const blob = await exportToBlob({
