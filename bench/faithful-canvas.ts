@@ -17,7 +17,8 @@ import { renderFaithfulJob } from '../src/render/faithful-job.ts';
 import { type FaithfulScene, faithfulScene } from '../src/render/faithful-scene.ts';
 import { editorFontFiles } from '../src/render/font-files.ts';
 import { rasterize } from '../src/render/raster.ts';
-import { sanitizeSvgTree, serializeSvg } from '../src/render/sanitize.ts';
+import { sanitizeSvgTree } from '../src/render/sanitize.ts';
+import { serializeSvg } from '../src/render/svg-xml.ts';
 import { EXPORT_PADDING } from '../src/render/types.ts';
 
 const RUNS = Number(process.env.RUNS ?? 20);

@@ -2,13 +2,19 @@
  * `npm run bench:render`: renders of a 50-element and a 1000-element scene —
  * fast SVG and PNG, faithful SVG and PNG on a warm pool, the first faithful
  * render after start (cold), and cached — beside a plain GET of the same
- * diagram measured in the same run; then the latency of a stream of small
- * requests (GET /me) while renders run, beside the same stream idle.
+ * diagram measured in the same run; the same faithful renders by the editor's
+ * own exporter in a warm headless Chromium page (bench/chromium-peer.ts), on
+ * the elements Drawbridge stored for each diagram (GET /diagrams/:id), each
+ * right after Drawbridge's render of it (the page's SVG with its fonts
+ * embedded, as Drawbridge's; also without, for reference); then the latency of a stream of small
+ * requests (GET /me) while renders run, beside the same stream idle. Ends with
+ * a table of the figures the targets are about, with Drawbridge/peer ratios.
  *
  * Every uncached figure renders a diagram never rendered before (its labels
  * differ), so the cache cannot answer.
  */
 import os from 'node:os';
+import { type ChromiumPeer, startChromiumPeer } from './chromium-peer.ts';
 import { runBenchmark, seedBenchUser, startApiServer, stopChild } from './processes.ts';
 
 const RUNS = Number(process.env.RUNS ?? 20);
@@ -28,7 +34,11 @@ function spec(nodes: number, edges: number, variant: number) {
 
 /** About 50 and 1000 elements: a node is a shape and its label, an edge an arrow. */
 const SIZES = { '50 elements': [17, 16], '1000 elements': [300, 400] } as const;
-const TARGETS = 'targets: faithful PNG (50) p50 < 100 ms warm; cached < 5 ms; fast PNG < 25 ms; GET /me p99 during renders < 20 ms';
+/** The priority of Drawbridge's render workers (src/render/renderer.ts), given to the peer's Chromium too. */
+const RENDER_NICE = 10;
+/** The PNG width both sides render at (Drawbridge's default). */
+const PNG_WIDTH = 1024;
+const TARGETS = 'targets: faithful PNG and SVG p50 ≤ 1.0× the warm Chromium page (50 and 1000 elements); fast PNG (50) p50 < 25 ms; cached p50 < 5 ms; GET /me p99 during renders < 20 ms';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 const p50 = (t: number[]) => percentile(t, 0.5);
@@ -65,7 +75,8 @@ await runBenchmark('bench:render', async (dataDir) => {
   };
 
   console.log(`# Drawbridge render benchmark — ${os.cpus().length} CPU(s), node ${process.version}, SQLite; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log(`# ${RUNS} runs per figure, each uncached figure on diagrams never rendered before; PNGs 1024 px wide\n`);
+  console.log(`# ${RUNS} runs per figure, each uncached figure on diagrams never rendered before; PNGs ${PNG_WIDTH} px wide`);
+  console.log(`# peer: the editor's exporter in a warm headless Chromium page (${process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'}), at nice ${RENDER_NICE} as Drawbridge's render workers\n`);
   const diagrams: Record<string, { ids: string[]; elementCount: number }> = {};
   for (const [name, [nodes, edges]] of Object.entries(SIZES)) {
     const ids: string[] = [];
@@ -84,30 +95,92 @@ await runBenchmark('bench:render', async (dataDir) => {
   ({ child, base } = await startApiServer(dataDir));
   const cold = await get(`/api/v1/diagrams/${diagrams['50 elements']!.ids.at(-1)}/render?format=png`);
 
-  for (const [name, { ids, elementCount }] of Object.entries(diagrams)) {
-    const slice = (k: number) => ids.slice(k * RUNS, (k + 1) * RUNS);
-    const getTimes: number[] = [];
-    for (const id of slice(0)) {
-      const start = performance.now();
-      await (await fetch(`${base}/api/v1/diagrams/${id}`, { headers })).arrayBuffer();
-      getTimes.push(performance.now() - start);
+  // The stored elements of every diagram, as a self-hoster's service would read them.
+  const stored = new Map<string, unknown[]>();
+  for (const { ids } of Object.values(diagrams)) {
+    for (const id of ids) stored.set(id, ((await (await fetch(`${base}/api/v1/diagrams/${id}`, { headers })).json()) as { scene: { elements: unknown[] } }).scene.elements);
+  }
+  // Warm, both sides: each has rendered the cold start's diagram (which no figure uses) each way.
+  const warmId = diagrams['50 elements']!.ids.at(-1)!;
+  await get(`/api/v1/diagrams/${warmId}/render?format=svg`);
+  await get(`/api/v1/diagrams/${warmId}/render?format=png&quality=fast`);
+  const peer: ChromiumPeer = await startChromiumPeer(stored.get(warmId)!, PNG_WIDTH, RENDER_NICE);
+  const summary: Array<{ figure: string; ours: number[]; peer?: number[]; target: string; met: (ours: number[], peer?: number[]) => boolean }> = [];
+  const atMostPeer = (ours: number[], theirs?: number[]) => p50(ours) <= p50(theirs!);
+
+  try {
+    for (const [name, { ids, elementCount }] of Object.entries(diagrams)) {
+      const slice = (k: number) => ids.slice(k * RUNS, (k + 1) * RUNS);
+      const getTimes: number[] = [];
+      for (const id of slice(0)) {
+        const start = performance.now();
+        await (await fetch(`${base}/api/v1/diagrams/${id}`, { headers })).arrayBuffer();
+        getTimes.push(performance.now() - start);
+      }
+      getTimes.sort((a, b) => a - b);
+      /** Drawbridge's faithful render of each diagram, then the page's export of the same stored elements (for SVG, also without embedding fonts). */
+      const sideBySide = async (slice: string[], format: 'svg' | 'png') => {
+        const ours: number[] = [];
+        const theirs: number[] = [];
+        const unembedded: number[] = [];
+        const time = async <T>(run: () => Promise<T>, into: number[]) => {
+          const start = performance.now();
+          const result = await run();
+          into.push(performance.now() - start);
+          return result;
+        };
+        for (const id of slice) {
+          ours.push((await timed([id], `format=${format}`, 'faithful'))[0]!);
+          const elements = stored.get(id)!;
+          if (format === 'svg') {
+            sizes.set('peer svg', `${(await time(() => peer.svg(elements), theirs)).length} bytes`);
+            await time(() => peer.svgUnembedded(elements), unembedded);
+          } else {
+            const png = await time(() => peer.png(elements, PNG_WIDTH), theirs);
+            sizes.set('peer png', `${png.readUInt32BE(16)}×${png.readUInt32BE(20)} px`);
+          }
+        }
+        const sorted = (t: number[]) => t.sort((a, b) => a - b);
+        return [sorted(ours), sorted(theirs), sorted(unembedded)] as const;
+      };
+      const fastSvg = await timed(slice(0), 'format=svg&quality=fast', 'fast');
+      const fastPng = await timed(slice(1), 'format=png&quality=fast', 'fast');
+      const [faithfulSvg, peerSvg, peerSvgUnembedded] = await sideBySide(slice(2), 'svg');
+      const [faithfulPng, peerPng] = await sideBySide(slice(3), 'png');
+      const cachedPng = await timed(slice(3), 'format=png', 'faithful');
+      const cachedSvg = await timed(slice(2), 'format=svg', 'faithful');
+      const rows: Array<[string, number[]]> = [
+        ['fast SVG', fastSvg],
+        ['fast PNG', fastPng],
+        ['faithful SVG, warm pool', faithfulSvg],
+        ['  warm Chromium page, SVG', peerSvg],
+        ['  the same, fonts not embedded', peerSvgUnembedded],
+        ['faithful PNG, warm pool', faithfulPng],
+        ['  warm Chromium page, PNG', peerPng],
+        ['faithful PNG, cached', cachedPng],
+        ['faithful SVG, cached', cachedSvg],
+      ];
+      console.log(`## ${name} (${elementCount})`);
+      console.log(`${'GET /diagrams/:id (baseline)'.padEnd(30)} p50 ${p50(getTimes).toFixed(1).padStart(7)} ms   p99 ${p99(getTimes).toFixed(1).padStart(7)} ms`);
+      for (const [label, t] of rows) {
+        console.log(`${label.padEnd(30)} p50 ${p50(t).toFixed(1).padStart(7)} ms   p99 ${p99(t).toFixed(1).padStart(7)} ms   ${(p50(t) / p50(getTimes)).toFixed(1).padStart(6)}× GET`);
+      }
+      console.log(`(last PNG: ${sizes.get('format=png')}, page's ${sizes.get('peer png')}; last faithful SVG: ${sizes.get('format=svg')}, page's ${sizes.get('peer svg')})`);
+      console.log('');
+      const count = name.split(' ')[0];
+      summary.push(
+        { figure: `faithful PNG, ${count}`, ours: faithfulPng, peer: peerPng, target: '≤ 1.0× page', met: atMostPeer },
+        { figure: `faithful SVG, ${count}`, ours: faithfulSvg, peer: peerSvg, target: '≤ 1.0× page', met: atMostPeer },
+        { figure: `  (page, no fonts)`, ours: faithfulSvg, peer: peerSvgUnembedded, target: 'for reference', met: atMostPeer },
+      );
+      if (name === '50 elements') summary.push({ figure: 'fast PNG, 50', ours: fastPng, target: '< 25 ms', met: (ours) => p50(ours) < 25 });
+      summary.push(
+        { figure: `cached PNG, ${count}`, ours: cachedPng, target: '< 5 ms', met: (ours) => p50(ours) < 5 },
+        { figure: `cached SVG, ${count}`, ours: cachedSvg, target: '< 5 ms', met: (ours) => p50(ours) < 5 },
+      );
     }
-    getTimes.sort((a, b) => a - b);
-    const rows: Array<[string, number[]]> = [
-      ['fast SVG', await timed(slice(0), 'format=svg&quality=fast', 'fast')],
-      ['fast PNG', await timed(slice(1), 'format=png&quality=fast', 'fast')],
-      ['faithful SVG, warm pool', await timed(slice(2), 'format=svg', 'faithful')],
-      ['faithful PNG, warm pool', await timed(slice(3), 'format=png', 'faithful')],
-      ['faithful PNG, cached', await timed(slice(3), 'format=png', 'faithful')],
-      ['faithful SVG, cached', await timed(slice(2), 'format=svg', 'faithful')],
-    ];
-    console.log(`## ${name} (${elementCount})`);
-    console.log(`${'GET /diagrams/:id (baseline)'.padEnd(30)} p50 ${p50(getTimes).toFixed(1).padStart(7)} ms   p99 ${p99(getTimes).toFixed(1).padStart(7)} ms`);
-    for (const [label, t] of rows) {
-      console.log(`${label.padEnd(30)} p50 ${p50(t).toFixed(1).padStart(7)} ms   p99 ${p99(t).toFixed(1).padStart(7)} ms   ${(p50(t) / p50(getTimes)).toFixed(1).padStart(6)}× GET`);
-    }
-    console.log(`(last PNG: ${sizes.get('format=png')}; last faithful SVG: ${sizes.get('format=svg')})`);
-    console.log('');
+  } finally {
+    await peer.close();
   }
   console.log(`first faithful PNG after start (cold, 50 elements): ${cold.ms.toFixed(0)} ms, delivered ${cold.quality}\n`);
 
@@ -137,5 +210,12 @@ await runBenchmark('bench:render', async (dataDir) => {
   await renders;
   console.log(`GET /me alone:                p50 ${p50(idle).toFixed(1)} ms   p99 ${p99(idle).toFixed(1)} ms   (${idle.length} requests)`);
   console.log(`GET /me during 8 renders:     p50 ${p50(busy).toFixed(1)} ms   p99 ${p99(busy).toFixed(1)} ms   (${busy.length} requests; ${(p99(busy) - p99(idle)).toFixed(1)} ms added at p99)`);
-  console.log(`\n${TARGETS}`);
+  console.log(`\n${TARGETS}\n`);
+  const ms = (t: number[] | undefined, at: (t: number[]) => number) => (t ? at(t).toFixed(1) : '—').padStart(8);
+  console.log(`${'figure'.padEnd(22)} ${'Drawbridge p50'.padStart(14)} ${'p99'.padStart(8)} ${'page p50'.padStart(9)} ${'p99'.padStart(8)} ${'ratio'.padStart(7)}   target          met`);
+  for (const { figure, ours, peer: theirs, target, met } of summary) {
+    const ratio = theirs ? `${(p50(ours) / p50(theirs)).toFixed(2)}×` : '—';
+    console.log(`${figure.padEnd(22)} ${ms(ours, p50).padStart(14)} ${ms(ours, p99)} ${ms(theirs, p50).padStart(9)} ${ms(theirs, p99)} ${ratio.padStart(7)}   ${target.padEnd(15)} ${met(ours, theirs) ? 'yes' : 'NO'}`);
+  }
+  console.log('(ms; ratio = Drawbridge p50 / page p50; Drawbridge over HTTP, the page from page.evaluate to the bytes in Node)');
 });

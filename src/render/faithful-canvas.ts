@@ -15,7 +15,7 @@ import type { BinaryFile } from './image-files.ts';
 import { exportLook, type ExportLook, pngSize } from './options.ts';
 import type { RenderJob } from './types.ts';
 import type { TextRun } from './embed-fonts.ts';
-import { encodePng } from './png-encode.ts';
+import { encodeCanvasPng } from './png-encode.ts';
 import { keepVector, RecordingCanvas } from './pdf-page.ts';
 
 /** The editor's font strings: its family, then its fallbacks (Xiaolai after Excalifont only, the emoji font after all). */
@@ -144,7 +144,7 @@ export async function renderCanvasPng(editor: ExcalidrawModule, scene: FaithfulS
     context.fillRect(0, 0, png.width, png.height);
     context.restore();
   }
-  return encodePng(png);
+  return encodeCanvasPng(png);
 }
 
 /**

@@ -6,10 +6,13 @@
 import { embeddedFontFaces } from './embed-fonts.ts';
 import type { ExcalidrawModule } from './editor-runtime.ts';
 import { editorFontFiles } from './font-files.ts';
-import { sanitizeSvgTree, serializeSvg } from './sanitize.ts';
 import { faithfulScene } from './faithful-scene.ts';
+import { inLightDocument } from './light-dom.ts';
 import { exportLook, sizedSvg } from './options.ts';
+import { sanitizeSvgTree } from './sanitize.ts';
+import { serializeSvg } from './svg-xml.ts';
 import { applyExportLook } from './svg-theme.ts';
+import { textRunsOf } from './text-runs.ts';
 import { oversizedSvgBytes, type RenderJob, type RenderOutput } from './types.ts';
 
 /** The job's SVG (its PNG and PDF come from the canvas exporter: faithful-canvas.ts). */
@@ -18,14 +21,15 @@ export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob, s
   if ('invalidSelection' in scene) return { invalidSelection: scene.invalidSelection };
   const { elements, files, exportingFrame } = scene;
   const look = exportLook(job.options ?? {});
-  const root = await editor.exportToSvg({
+  // In a light document (light-dom.ts): jsdom is only for loading the editor's bundle.
+  const root = await inLightDocument(() => editor.exportToSvg({
     elements,
     appState: look.appState,
     files,
     exportPadding: look.exportPadding,
     ...(exportingFrame ? { exportingFrame } : {}),
     skipInliningFonts: true,
-  });
+  }));
   sanitizeSvgTree(root);
   applyExportLook(root, look);
   const fonts = editorFontFiles(job.fontsDirectory);
@@ -34,8 +38,7 @@ export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob, s
     ...(scene.textTruncated ? { textTruncated: true } : {}),
   };
   if (job.svg) {
-    const runs = [...root.querySelectorAll('text')].map((text) => ({ fontFamily: text.getAttribute('font-family') ?? '', text: text.textContent ?? '' }));
-    const css = await embeddedFontFaces(runs, fonts);
+    const css = await embeddedFontFaces(textRunsOf(root), fonts);
     if (css !== '') {
       let style = root.querySelector('defs > style');
       if (!style) {

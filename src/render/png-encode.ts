@@ -1,14 +1,16 @@
 /**
- * PNG encoding of a Skia canvas, faster than Skia's own encoder for what the
- * renderers draw: Skia's libpng tries every row filter at zlib's default
- * level (about 50 ms for a 1024 × 1000 diagram); drawings are mostly flat
- * colour, which deflate compresses as well without filtering, in a third of
- * the time and to smaller files.
+ * PNG encoding for both rasterisers, faster than their own encoders for what
+ * the renderers draw: resvg's `asPng` and Skia's libpng try harder than a
+ * diagram's flat colours need (Skia tries every row filter; about half of a
+ * small render's time). Scanlines are written unfiltered and deflated at a
+ * low level: files about the size of theirs, in under half the time, with the
+ * same pixels.
  */
 import zlib from 'node:zlib';
 import type { Canvas } from '@napi-rs/canvas';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const DEFLATE_LEVEL = 3;
 
 const CRC_TABLE = Int32Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -16,7 +18,7 @@ const CRC_TABLE = Int32Array.from({ length: 256 }, (_, n) => {
   return c;
 });
 
-function crc32(bytes: Uint8Array): number {
+function crc32(bytes: Buffer): number {
   let crc = -1;
   for (let i = 0; i < bytes.length; i++) crc = CRC_TABLE[(crc ^ bytes[i]!) & 0xff]! ^ (crc >>> 8);
   return (crc ^ -1) >>> 0;
@@ -31,19 +33,37 @@ function chunk(type: string, data: Buffer): Buffer {
   return framed;
 }
 
-/** The canvas as an 8-bit RGBA PNG (colours not premultiplied, as PNG wants). */
-export function encodePng(canvas: Canvas): Buffer {
-  const { width, height } = canvas;
-  const pixels = canvas.getContext('2d').getImageData(0, 0, width, height).data;
+/** width × height RGBA as an 8-bit PNG; `premultiplied` colours (tiny-skia's) are made straight, as PNG wants. */
+function encodeRgba(pixels: Uint8Array, width: number, height: number, premultiplied: boolean): Buffer {
   const stride = width * 4;
-  // Each row: filter type 0 (none), then the row's bytes.
-  const rows = Buffer.alloc((stride + 1) * height);
-  const source = Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength);
-  for (let y = 0; y < height; y++) source.copy(rows, y * (stride + 1) + 1, y * stride, (y + 1) * stride);
+  if (pixels.length !== stride * height) throw new Error(`expected ${stride * height} bytes of RGBA, got ${pixels.length}`);
+  const scanlines = Buffer.alloc((stride + 1) * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * (stride + 1);
+    scanlines[row] = 0; // filter: none
+    scanlines.set(pixels.subarray(y * stride, (y + 1) * stride), row + 1);
+    if (!premultiplied) continue;
+    for (let x = row + 4; x <= row + stride; x += 4) {
+      const alpha = scanlines[x]!;
+      if (alpha === 255 || alpha === 0) continue;
+      for (let channel = x - 3; channel < x; channel++) scanlines[channel] = Math.min(255, Math.round((scanlines[channel]! * 255) / alpha));
+    }
+  }
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
-  header[8] = 8; // bits per channel
-  header[9] = 6; // RGBA
-  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(rows, { level: 6 })), chunk('IEND', Buffer.alloc(0))]);
+  header.set([8, 6, 0, 0, 0], 8); // 8 bits per channel, RGBA, deflate, standard filtering, not interlaced
+  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(scanlines, { level: DEFLATE_LEVEL })), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** resvg's pixels (premultiplied by alpha, as resvg-js's `pixels` gives them) as a PNG. */
+export function encodePng(pixels: Uint8Array, width: number, height: number): Buffer {
+  return encodeRgba(pixels, width, height, true);
+}
+
+/** A Skia canvas as a PNG (getImageData's colours are already straight). */
+export function encodeCanvasPng(canvas: Canvas): Buffer {
+  const { width, height } = canvas;
+  const { data } = canvas.getContext('2d').getImageData(0, 0, width, height);
+  return encodeRgba(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width, height, false);
 }

@@ -14,6 +14,7 @@ import { glyphAddressedCopy, glyphCodes } from './fonts/glyph-addressed.ts';
 import { decodeXmlText, svgTextRuns } from './fonts/svg-text.ts';
 import { pngSize } from './options.ts';
 import type { RenderOptions } from './types.ts';
+import { encodePng } from './png-encode.ts';
 
 export { decodeXmlText } from './fonts/svg-text.ts';
 
@@ -107,5 +108,6 @@ export async function rasterize(svg: string, fonts: EditorFontFiles, options: Re
     shapeRendering: 2,
     textRendering: 1,
   });
-  return resvg.render().asPng();
+  const image = resvg.render();
+  return encodePng(image.pixels, image.width, image.height);
 }

@@ -41,32 +41,6 @@ function cleanAttributes(element: Element): void {
   }
 }
 
-/** Characters XML 1.0 does not allow (controls, U+FFFE/U+FFFF, lone surrogates): a label pasted with one must not break the document. */
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-const xmlSafe = (text: string) => text.replace(NOT_XML, '\uFFFD');
-
-function scrubText(node: Node): void {
-  for (const child of [...node.childNodes]) {
-    if (child.nodeType !== 3 /* text */) scrubText(child);
-    else if (child.nodeValue && xmlSafe(child.nodeValue) !== child.nodeValue) child.nodeValue = xmlSafe(child.nodeValue);
-  }
-}
-
-/** The document as XML (not HTML: `&nbsp;` is not an XML entity), with characters XML forbids replaced by U+FFFD. */
-export function serializeSvg(root: Element): string {
-  scrubText(root);
-  for (const element of [root, ...root.querySelectorAll('*')]) {
-    // The exporter sets xmlns as a plain attribute; the serializer writes the namespace itself.
-    if (element.hasAttribute('xmlns')) element.removeAttribute('xmlns');
-    for (const attribute of [...element.attributes]) {
-      if (xmlSafe(attribute.value) !== attribute.value) attribute.value = xmlSafe(attribute.value);
-    }
-  }
-  const serializer = new root.ownerDocument.defaultView!.XMLSerializer();
-  return serializer.serializeToString(root);
-}
-
 /** Replaces a link with a plain group holding its children. */
 function unwrap(link: Element): Element {
   const group = link.ownerDocument.createElementNS('http://www.w3.org/2000/svg', 'g');
