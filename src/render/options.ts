@@ -202,9 +202,32 @@ function hueRotate180([r, g, b]: Rgb): Rgb {
  * differently or not at all. `id` names the filter; its region is the
  * whole document, `width` × `height` (the viewBox's size, at 0 0).
  */
+export function themeFilter(id: string, width: number, height: number): SvgNode {
+  const invert = ['R', 'G', 'B'].map((channel) => ({ name: `feFunc${channel}`, attributes: { type: 'table', tableValues: '0.93 0.07' }, children: [] }));
+  return {
+    name: 'filter',
+    attributes: { id, x: '0', y: '0', width: String(width), height: String(height), filterUnits: 'userSpaceOnUse', 'color-interpolation-filters': 'sRGB' },
+    children: [
+      { name: 'feComponentTransfer', attributes: {}, children: invert },
+      { name: 'feColorMatrix', attributes: { type: 'hueRotate', values: '180' }, children: [] },
+    ],
+  };
+}
+
+/** An SVG element as data: written as markup by the fast writer, built as elements on the editor's export. */
+export interface SvgNode {
+  name: string;
+  attributes: Readonly<Record<string, string>>;
+  children: readonly SvgNode[];
+}
+
+/** themeFilter as markup (its values are Drawbridge's own: nothing to escape). */
 export function themeFilterMarkup(id: string, width: number, height: number): string {
-  const invert = ['R', 'G', 'B'].map((c) => `<feFunc${c} type="table" tableValues="0.93 0.07"/>`).join('');
-  return `<filter id="${id}" x="0" y="0" width="${width}" height="${height}" filterUnits="userSpaceOnUse" color-interpolation-filters="sRGB"><feComponentTransfer>${invert}</feComponentTransfer><feColorMatrix type="hueRotate" values="180"/></filter>`;
+  const write = ({ name, attributes, children }: SvgNode): string => {
+    const written = Object.entries(attributes).map(([key, value]) => ` ${key}="${value}"`).join('');
+    return children.length === 0 ? `<${name}${written}/>` : `<${name}${written}>${children.map(write).join('')}</${name}>`;
+  };
+  return write(themeFilter(id, width, height));
 }
 
 /** What a selection is made of: the fields of a stored (or restored) element it reads. */

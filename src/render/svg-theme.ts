@@ -5,12 +5,20 @@
  * the underlay a chosen background in the dark theme is painted as.
  * Runs after sanitising: what it adds is Drawbridge's own markup.
  */
-import { type ExportLook, themeFilterMarkup } from './options.ts';
+import { type ExportLook, type SvgNode, themeFilter } from './options.ts';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const THEME_FILTER_ID = 'theme-dark';
 /** What stays outside the themed group: definitions and metadata, not drawing. */
 const NOT_DRAWN = new Set(['defs', 'metadata', 'style', 'title', 'desc']);
+
+/** An SvgNode (options.ts) as elements of the export's document, which parses no markup. */
+function build(document: Document, { name, attributes, children }: SvgNode): Element {
+  const element = document.createElementNS(SVG_NS, name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
+  for (const child of children) element.appendChild(build(document, child));
+  return element;
+}
 
 export function applyExportLook(root: SVGSVGElement, look: ExportLook): void {
   root.removeAttribute('filter');
@@ -25,9 +33,7 @@ export function applyExportLook(root: SVGSVGElement, look: ExportLook): void {
     }
     root.appendChild(group);
     const defs = root.querySelector('defs') ?? root.insertBefore(document.createElementNS(SVG_NS, 'defs'), root.firstChild);
-    const holder = document.createElementNS(SVG_NS, 'svg');
-    holder.innerHTML = themeFilterMarkup(THEME_FILTER_ID, width ?? 0, height ?? 0);
-    defs.appendChild(holder.firstElementChild!);
+    defs.appendChild(build(document, themeFilter(THEME_FILTER_ID, width ?? 0, height ?? 0)));
   }
   if (look.underlay) {
     const rect = document.createElementNS(SVG_NS, 'rect');

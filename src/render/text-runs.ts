@@ -1,12 +1,17 @@
 /**
  * The text an exported SVG draws, as the font code wants it: a run per
- * `<text>`, in document order, holding only the characters not drawn earlier
- * in the same font stack. Which face draws a character depends only on the
- * stack and the character, so the fonts chosen (and the order they are first
- * met in) are those of the full text, and a scene of a thousand labels is
- * looked up character by character once rather than a thousand times.
+ * `<text>`, in document order, holding only the grapheme clusters not drawn
+ * earlier in the same font stack. Which face draws a cluster depends only on
+ * the stack and the cluster (an emoji sequence such as 👩‍💻 or 🙋‍♂️ is one
+ * cluster, drawn by one glyph), so the fonts chosen (and the order they are
+ * first met in) are those of the full text, and a scene of a thousand labels
+ * is looked up once per cluster rather than a thousand times.
  */
 import type { TextRun } from './embed-fonts.ts';
+import { graphemes } from './fonts/emoji.ts';
+
+/** Printable ASCII and white space: each character is its own cluster, no segmenter needed. */
+const PLAIN = /^[\t\n\r\x20-\x7e]*$/;
 
 export function textRunsOf(root: Element): TextRun[] {
   const seen = new Map<string, Set<string>>();
@@ -16,10 +21,11 @@ export function textRunsOf(root: Element): TextRun[] {
     let drawn = seen.get(fontFamily);
     if (!drawn) seen.set(fontFamily, (drawn = new Set()));
     let fresh = '';
-    for (const char of text.textContent ?? '') {
-      if (drawn.has(char)) continue;
-      drawn.add(char);
-      fresh += char;
+    const content = text.textContent ?? '';
+    for (const cluster of PLAIN.test(content) ? content : graphemes(content)) {
+      if (drawn.has(cluster)) continue;
+      drawn.add(cluster);
+      fresh += cluster;
     }
     if (fresh !== '') runs.push({ fontFamily, text: fresh });
   }
