@@ -215,7 +215,7 @@ export const RenderEnvelope = z.object({
   isEmpty: z.boolean(),
   elementCount: z.number().int(),
   svg: z.string().nullable().meta({ description: 'SVG document; null for an empty scene' }),
-  png: z.string().nullable().meta({ description: 'PNG, 1024 px wide, base64 without a data: prefix; null for an empty scene' }),
+  png: z.string().nullable().meta({ description: 'PNG (1024 px wide unless width or scale says otherwise), base64 without a data: prefix; null for an empty scene' }),
   quality: RenderQuality.meta({ description: 'The fidelity actually delivered' }),
   note: RenderNote.optional(),
 });
