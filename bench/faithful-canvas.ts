@@ -20,23 +20,10 @@ import { rasterize } from '../src/render/raster.ts';
 import { sanitizeSvgTree } from '../src/render/sanitize.ts';
 import { serializeSvg } from '../src/render/svg-xml.ts';
 import { EXPORT_PADDING } from '../src/render/types.ts';
+import { SIZES, spec } from './render-scenes.ts';
 
 const RUNS = Number(process.env.RUNS ?? 20);
 
-/** As bench/render.ts: a binary tree of `nodes`, or a dense graph when `edges` says more. */
-function spec(nodes: number, edges: number, variant: number) {
-  const list = Array.from({ length: nodes }, (_, i) => ({ id: `n${i}`, label: `Service ${i}.${variant}` }));
-  if (edges === nodes - 1) return { nodes: list, edges: list.slice(1).map((_, i) => `n${Math.floor(i / 2)} -> n${i + 1}`) };
-  const set = new Set<string>();
-  for (let k = 0; set.size < edges; k++) {
-    const from = k % nodes;
-    const to = (from + 1 + ((k * 37 + Math.floor(k / nodes) * 101) % (nodes - 1))) % nodes;
-    set.add(`n${from} -> n${to}`);
-  }
-  return { nodes: list, edges: [...set] };
-}
-
-const SIZES = { '50 elements': [17, 16], '1000 elements': [300, 400] } as const;
 const fontsDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-bench-fonts-'));
 const editor = await loadExcalidraw();
 

@@ -16,26 +16,11 @@
 import os from 'node:os';
 import { type ChromiumPeer, startChromiumPeer } from './chromium-peer.ts';
 import { runBenchmark, seedBenchUser, startApiServer, stopChild } from './processes.ts';
+import { SIZES, spec } from './render-scenes.ts';
+import { RENDER_NICE } from '../src/render/renderer.ts';
 
 const RUNS = Number(process.env.RUNS ?? 20);
 
-/** A binary tree of `nodes` (a typical small diagram, wider than tall), or a dense graph when `edges` says more. */
-function spec(nodes: number, edges: number, variant: number) {
-  const list = Array.from({ length: nodes }, (_, i) => ({ id: `n${i}`, label: `Service ${i}.${variant}` }));
-  if (edges === nodes - 1) return { nodes: list, edges: list.slice(1).map((_, i) => `n${Math.floor(i / 2)} -> n${i + 1}`) };
-  const set = new Set<string>();
-  for (let k = 0; set.size < edges; k++) {
-    const from = k % nodes;
-    const to = (from + 1 + ((k * 37 + Math.floor(k / nodes) * 101) % (nodes - 1))) % nodes;
-    set.add(`n${from} -> n${to}`);
-  }
-  return { nodes: list, edges: [...set] };
-}
-
-/** About 50 and 1000 elements: a node is a shape and its label, an edge an arrow. */
-const SIZES = { '50 elements': [17, 16], '1000 elements': [300, 400] } as const;
-/** The priority of Drawbridge's render workers (src/render/renderer.ts), given to the peer's Chromium too. */
-const RENDER_NICE = 10;
 /** The PNG width both sides render at (Drawbridge's default). */
 const PNG_WIDTH = 1024;
 const TARGETS = 'targets: faithful PNG and SVG p50 ≤ 1.0× the warm Chromium page (50 and 1000 elements); fast PNG (50) p50 < 25 ms; cached p50 < 5 ms; GET /me p99 during renders < 20 ms';

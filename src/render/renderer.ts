@@ -23,7 +23,7 @@ import { MAX_SVG_BYTES, type RenderFormat, type RenderJob, type RenderNote, type
 /** Bump when a renderer's output changes for the same scene: cached renders of older versions are never served. */
 const RENDERER_VERSION = 'drawbridge-render/4';
 /** Renders run below the server's priority, so API requests stay quick while every core renders. */
-const RENDER_NICE = 10;
+export const RENDER_NICE = 10;
 const FAST_WORKERS = 2;
 /**
  * Renders one caller may have in each worker pool at once, running or waiting
