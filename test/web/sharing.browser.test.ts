@@ -197,6 +197,8 @@ test('a workspace made on the dashboard: members invited and changed and the wor
   await page.getByRole('button', { name: 'Create workspace' }).click();
   await page.getByRole('heading', { name: 'Platform team', level: 1 }).waitFor();
 
+  // The dialogs open once the page's script runs: a click before it would be lost.
+  await page.locator('#dashboard-dialogs[data-ready]').waitFor({ state: 'attached' });
   await page.getByRole('button', { name: 'Members' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('Email address to invite').fill(colleague.email);

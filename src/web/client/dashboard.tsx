@@ -36,6 +36,8 @@ function startDialogs(mount: HTMLElement): void {
       show(<MembersDialog key={members.dataset.workspaceMembers} workspaceId={members.dataset.workspaceMembers} csrfToken={csrfToken} onClose={onClose} />);
     }
   });
+  // Share and Members open their dialogs from here on (before it, the page is as the server sent it).
+  mount.dataset.ready = 'true';
 }
 
 /** The account menu is a <details>: it closes on a click outside it, as menus do. */
