@@ -87,6 +87,7 @@ export async function buildServer(deps: AppDeps, options: BuildOptions = {}): Pr
   const renderer = new Renderer({
     faithful: config.renderFaithful,
     workers: config.renderWorkers,
+    fastWorkers: config.fastWorkers,
     timeoutMs: config.renderTimeoutMs,
     dataDirectory: config.dataDir,
     cacheBytes: config.renderCacheBytes,

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
+import { FAST_WORKERS_DEFAULT } from '../../src/config.ts';
 import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
 import { layoutGraph } from '../../src/domain/layout/layout.ts';
 import { sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
@@ -20,7 +21,7 @@ export interface PngRenderer {
 
 export function startPngRenderer(): PngRenderer {
   const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-png-'));
-  const renderer = new Renderer({ faithful: true, workers: 1, timeoutMs: 60_000, dataDirectory, cacheBytes: 0, log: pino({ level: 'warn' }) });
+  const renderer = new Renderer({ faithful: true, workers: 1, fastWorkers: FAST_WORKERS_DEFAULT, timeoutMs: 60_000, dataDirectory, cacheBytes: 0, log: pino({ level: 'warn' }) });
   return {
     async png(elements) {
       const result = await renderer.render({ elementsJson: JSON.stringify(elements), elementCount: elements.length, format: 'png', quality: 'faithful' });

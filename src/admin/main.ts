@@ -2,6 +2,7 @@ import { CommanderError } from 'commander';
 import { loadConfig } from '../config.ts';
 import { openStore } from '../store/open.ts';
 import { AdminError, runAdminCommand } from './commands.ts';
+import { runConfigCommand } from './config-show.ts';
 
 /** `bin/drawbridge-admin`: one JSON object on stdout and exit 0, or one line on stderr and a non-zero exit. */
 async function main(argv: string[]): Promise<number> {
@@ -10,25 +11,39 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return argv.length === 0 ? 2 : 0;
   }
-  let store;
+  // `config` needs no database: it works when the database cannot be opened.
+  if (argv[0] === 'config') return respond(() => runConfigCommand(argv, process.env));
   let config;
   try {
     config = loadConfig();
+  } catch (error) {
+    process.stderr.write(`drawbridge-admin: ${(error as Error).message}\n`);
+    return 1;
+  }
+  let store;
+  try {
     store = await openStore(config);
   } catch (error) {
     process.stderr.write(`drawbridge-admin: cannot open the database: ${(error as Error).message}\n`);
     return 1;
   }
   try {
-    const result = await runAdminCommand(argv, store, () => new Date(), config);
+    return await respond(() => runAdminCommand(argv, store, () => new Date(), config));
+  } finally {
+    await store.close();
+  }
+}
+
+/** Prints what the command returns, or its failure as one line: exit 1 for a failed operation, 2 for a usage mistake. */
+async function respond(run: () => Promise<object>): Promise<number> {
+  try {
+    const result = await run();
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {
     const message = error instanceof CommanderError ? error.message.replace(/^error: /, '') : (error as Error).message;
     process.stderr.write(`drawbridge-admin: ${message}\n`);
     return error instanceof CommanderError || !(error instanceof AdminError) ? 2 : 1;
-  } finally {
-    await store.close();
   }
 }
 
@@ -48,6 +63,7 @@ Prints one JSON object on success; one line on stderr and a non-zero exit on fai
   diagram share --id D --email E --role viewer|editor
   diagram set-workspace --id D --workspace W|none
   api disable | api enable
+  config show          the settings in effect (secrets masked); needs no database
 `;
 
 process.exitCode = await main(process.argv.slice(2));

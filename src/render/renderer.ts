@@ -1,6 +1,6 @@
 /**
  * Rendering as the API serves it (GET /diagrams/:id/render): the
- * faithful renderer in worker processes, the fast one in worker threads, a
+ * faithful renderer in worker processes, the fast one in worker processes too, a
  * disk cache in front of both, and the fallbacks and notes the answer carries
  * (docs/rendering.md).
  * Nothing here runs a render on the caller's event loop. Each caller gets a
@@ -24,7 +24,6 @@ import { MAX_SVG_BYTES, type RenderFormat, type RenderJob, type RenderNote, type
 const RENDERER_VERSION = 'drawbridge-render/4';
 /** Renders run below the server's priority, so API requests stay quick while every core renders. */
 export const RENDER_NICE = 10;
-const FAST_WORKERS = 2;
 /**
  * Renders one caller may have in each worker pool at once, running or waiting
  * for a worker; their others wait in a queue of their own (docs/rendering.md, "Fair share").
@@ -57,7 +56,10 @@ export interface RenderResult {
 export interface RendererOptions {
   /** RENDER_FAITHFUL: false makes the faithful renderer unavailable (every render falls back). */
   faithful: boolean;
+  /** RENDER_WORKERS: faithful render worker processes. */
   workers: number;
+  /** FAST_WORKERS: fast render worker processes. */
+  fastWorkers: number;
   timeoutMs: number;
   dataDirectory: string;
   cacheBytes: number;
@@ -99,7 +101,7 @@ export class Renderer {
     if (options.faithful) {
       this.faithfulPool = new WorkerPool(new URL('./faithful-worker.ts', import.meta.url), { size: options.workers, timeoutMs, kind: 'process', nice: RENDER_NICE });
     }
-    this.fastPool = new WorkerPool(new URL('./fast-worker.ts', import.meta.url), { size: FAST_WORKERS, timeoutMs, kind: 'process', nice: RENDER_NICE });
+    this.fastPool = new WorkerPool(new URL('./fast-worker.ts', import.meta.url), { size: options.fastWorkers, timeoutMs, kind: 'process', nice: RENDER_NICE });
     this.cache = new RenderCache(path.join(options.dataDirectory, 'render-cache'), options.cacheBytes, options.log);
     this.fontsDirectory = path.join(options.dataDirectory, 'fonts');
     this.log = options.log;
@@ -114,6 +116,11 @@ export class Renderer {
   /** Process ids of the faithful render workers (for operators, and tests that kill one). */
   faithfulWorkerPids(): number[] {
     return this.faithfulPool?.pids() ?? [];
+  }
+
+  /** Process ids of the fast render workers started so far (all FAST_WORKERS of them once warm). */
+  fastWorkerPids(): number[] {
+    return this.fastPool.pids();
   }
 
   async close(): Promise<void> {

@@ -114,6 +114,8 @@ export interface SharingStore {
   findInvitation(id: string): Promise<InvitationRecord | null>;
   /** Invitations to the target not yet accepted and not expired at `now`, oldest first. */
   pendingInvitations(target: { kind: 'diagram' | 'workspace'; id: string }, now: string): Promise<InvitationRecord[]>;
+  /** Whether the address (normalised) has an invitation to anything, not accepted yet and not expired at `now`. */
+  hasPendingInvitation(email: string, now: string): Promise<boolean>;
   /** Deletes an invitation that is not accepted yet; false when there is none such. */
   cancelInvitation(id: string): Promise<boolean>;
   /**

@@ -8,16 +8,22 @@ import type { UserRecord } from '../../store/store.ts';
 import type { AppDeps } from '../deps.ts';
 import { createAccount, findAccount, setNewPassword, verifyEmail } from './accounts.ts';
 import { issueEmailLink, useEmailLink } from './email-links.ts';
+import { type SignUpRefusal, signUpRefusal } from './sign-up-policy.ts';
+
+/** What signing up did: made the account, found the address taken (nothing changes), or refused it (SIGNUP, SIGNUP_DOMAINS). */
+export type SignUpOutcome = { outcome: 'created'; user: UserRecord; verifyLink: string } | { outcome: 'taken' } | { outcome: 'refused'; refusal: SignUpRefusal };
 
 /**
  * Creates an unverified account with the default quota and returns the link
- * that proves its address; `created: false` when the address already has an
- * account (nothing changes). The password is hashed before the address is
- * looked up, so both answers take as long.
+ * that proves its address, if the sign-up rules let the address in
+ * (sign-up-policy.ts). The password is hashed before the address is looked
+ * up, so a new and a taken address take as long.
  */
-export async function signUp(deps: AppDeps, email: string, password: string): Promise<{ created: true; user: UserRecord; verifyLink: string } | { created: false }> {
+export async function signUp(deps: AppDeps, email: string, password: string): Promise<SignUpOutcome> {
+  const refusal = await signUpRefusal(deps, email);
+  if (refusal) return { outcome: 'refused', refusal };
   const created = await createAccount(deps, { email, emailVerified: false, quota: deps.config.defaultQuota, passwordHash: await hashPassword(password) });
-  return created ? { created: true, user: created, verifyLink: await verificationLink(deps, created) } : { created: false };
+  return created ? { outcome: 'created', user: created, verifyLink: await verificationLink(deps, created) } : { outcome: 'taken' };
 }
 
 /** A new link that proves the account's address. */

@@ -257,6 +257,18 @@ export class SqlSharing implements SharingStore {
     return rows.map(toInvitation);
   }
 
+  async hasPendingInvitation(email: string, now: string): Promise<boolean> {
+    const row = await this.scope.db
+      .selectFrom('invitations')
+      .select('id')
+      .where('email', '=', email)
+      .where('accepted_at', 'is', null)
+      .where('expires_at', '>', now)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async cancelInvitation(id: string): Promise<boolean> {
     const result = await this.scope.db.deleteFrom('invitations').where('id', '=', id).where('accepted_at', 'is', null).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;

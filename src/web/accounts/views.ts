@@ -17,16 +17,25 @@ const newPasswordFields = `<label for="password">Password</label>
 <label for="confirm">Repeat the password</label>
 <input id="confirm" type="password" name="confirm" autocomplete="new-password" minlength="${PASSWORD_MIN_LENGTH}" required>`;
 
-export function signUpPage(values: { email?: string; error?: string | null } = {}): string {
+export function signUpPage(values: { email?: string; error?: string | null; notice?: string | null } = {}): string {
   return narrow(
     'Create your account',
-    `${error(values.error ?? null)}
+    `${notice(values.notice ?? null)}${error(values.error ?? null)}
 <form class="stack" method="post" action="/signup">
 <label for="email">Email</label>
 <input id="email" type="email" name="email" autocomplete="email" value="${escapeHtml(values.email ?? '')}" required autofocus>
 ${newPasswordFields}
 <button type="submit">Create account</button>
 </form>
+<p class="muted">Already have an account? <a href="/login">Sign in</a>.</p>`,
+  );
+}
+
+/** SIGNUP=closed: the sign-up page without its form. */
+export function signUpClosedPage(): string {
+  return narrow(
+    'Sign-up is closed',
+    `<p>This Drawbridge does not take new accounts here. Whoever runs it can make you one.</p>
 <p class="muted">Already have an account? <a href="/login">Sign in</a>.</p>`,
   );
 }

@@ -209,6 +209,25 @@ export function sharingManagementContract({ withStore }: ContractContext): void 
         assert.deepEqual(await store.sharing.pendingInvitations({ kind: 'diagram', id: diagram.id }, at(100)), []);
       }));
 
+    test('an address has a pending invitation while one to anything is neither accepted, expired nor cancelled', () =>
+      withStore(async (store) => {
+        const owner = await createUser(store);
+        const diagram = await createDiagram(store, diagramRecord(owner.id));
+        const workspace = await store.sharing.createWorkspace({ id: randomUUID(), name: 'Team', ownerId: owner.id, createdAt: at(0) });
+        const [toDiagram, toWorkspace, never] = [uniqueEmail('diagram'), uniqueEmail('workspace'), uniqueEmail('never')];
+        const pending = await store.sharing.invite(invitation(owner.id, toDiagram, { kind: 'diagram', diagramId: diagram.id, role: 'viewer' }, { expiresAt: at(50) }));
+        await store.sharing.invite(invitation(owner.id, toWorkspace, { kind: 'workspace', workspaceId: workspace.id, role: 'editor' }));
+        assert.equal(await store.sharing.hasPendingInvitation(toDiagram, at(10)), true);
+        assert.equal(await store.sharing.hasPendingInvitation(toWorkspace, at(10)), true);
+        assert.equal(await store.sharing.hasPendingInvitation(never, at(10)), false);
+        assert.equal(await store.sharing.hasPendingInvitation(toDiagram, at(50)), false, 'expired');
+        assert.equal(await store.sharing.cancelInvitation(pending.id), true);
+        assert.equal(await store.sharing.hasPendingInvitation(toDiagram, at(10)), false, 'cancelled');
+        const joined = await createUser(store, { email: toWorkspace });
+        await store.sharing.acceptInvitations(toWorkspace, joined.id, at(20), { bonus: 0, cap: 0 });
+        assert.equal(await store.sharing.hasPendingInvitation(toWorkspace, at(30)), false, 'accepted');
+      }));
+
     test('accepting an address’s invitations grants each share and membership once and rewards each inviter once, up to the cap', () =>
       withStore(async (store) => {
         const inviter = await createUser(store, { quota: 3 });
