@@ -5,7 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
+import { maskedValue } from '../../src/admin/config-show.ts';
 import { hashToken } from '../../src/auth/token.ts';
+import { SETTINGS } from '../../src/config.ts';
 import { openStore } from '../../src/store/open.ts';
 
 const run = promisify(execFile);
@@ -133,4 +135,83 @@ test('failures print one line on stderr and exit non-zero', async () => {
     assert.equal(stderr.trim().split('\n').length, 1, `one line: ${stderr}`);
     assert.match(stderr, /^drawbridge-admin: /);
   }
+});
+
+/** Runs the real bin with exactly these settings (and nothing from the test runner's environment but PATH). */
+async function adminWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(BIN, args, { env: { PATH: process.env.PATH, DATA_DIR: dataDir, ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stderr: string; stdout: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+test('config show prints every setting with its value in effect and whether it was set, as one JSON object', async () => {
+  const shown = await adminWith({ PORT: '9000', SIGNUP: 'invite', SIGNUP_DOMAINS: 'example.com', FAST_WORKERS: '3' }, 'config', 'show');
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.equal(shown.stderr, '');
+  const lines = shown.stdout.trim().split('\n');
+  assert.equal(lines.length, 1, 'exactly one JSON object on stdout');
+  const settings = JSON.parse(lines[0]!);
+  assert.deepEqual(Object.keys(settings), SETTINGS.map((setting) => setting.name));
+  assert.deepEqual(settings.PORT, { value: '9000', source: 'set' });
+  assert.deepEqual(settings.PUBLIC_URL, { value: 'http://localhost:9000', source: 'default' });
+  assert.deepEqual(settings.FAST_WORKERS, { value: '3', source: 'set' });
+  assert.deepEqual(settings.SIGNUP, { value: 'invite', source: 'set' });
+  assert.deepEqual(settings.SIGNUP_DOMAINS, { value: 'example.com', source: 'set' });
+  assert.deepEqual(settings.DEFAULT_QUOTA, { value: '3', source: 'default' });
+  assert.deepEqual(settings.DATABASE_URL, { value: null, source: 'default' });
+  assert.deepEqual(settings.RENDER_WORKERS, { value: '2', source: 'default' });
+});
+
+test('config show masks passwords and tokens, and needs no database: it works with a PostgreSQL nobody can reach', async () => {
+  const env = {
+    DATABASE_URL: 'postgres://drawbridge:Pg-Secret-4711@127.0.0.1:1/drawbridge?sslmode=disable',
+    SMTP_URL: 'smtps://mailer:Relay-Secret-0815@smtp.example.com:465',
+    METRICS_TOKEN: 'metrics-token-value-2718',
+  };
+  const shown = await adminWith(env, 'config', 'show');
+  assert.equal(shown.code, 0, shown.stderr);
+  for (const secret of ['Pg-Secret-4711', 'Relay-Secret-0815', 'metrics-token-value-2718']) assert.ok(!shown.stdout.includes(secret), `${secret} is not printed`);
+  const settings = JSON.parse(shown.stdout);
+  assert.deepEqual(settings.DATABASE_URL, { value: 'postgres://drawbridge:***@127.0.0.1:1/drawbridge?sslmode=disable', source: 'set' });
+  assert.deepEqual(settings.SMTP_URL, { value: 'smtps://mailer:***@smtp.example.com:465', source: 'set' });
+  // Any other command opens that database, and says it cannot.
+  const other = await adminWith(env, 'token', 'list', '--email', 'a@example.com');
+  assert.equal(other.code, 1);
+  assert.match(other.stderr, /^drawbridge-admin: cannot open the database/);
+  assert.ok(!other.stderr.includes('Pg-Secret-4711'));
+});
+
+test('config show masks whole any setting named like a secret, and the password of any URL', () => {
+  assert.equal(maskedValue('METRICS_TOKEN', 'metrics-token-value'), '***');
+  assert.equal(maskedValue('SESSION_SECRET', 'x'), '***');
+  assert.equal(maskedValue('RELAY_PASSWORD', 'x'), '***');
+  assert.equal(maskedValue('METRICS_TOKEN', null), null, 'an unset secret is shown unset');
+  assert.equal(maskedValue('DATABASE_URL', 'postgres://u:p%40ss@db/x'), 'postgres://u:***@db/x');
+  assert.equal(maskedValue('DATABASE_URL', 'postgres://u@db/x?password=hunter2&sslmode=require'), 'postgres://u@db/x?password=***&sslmode=require');
+  assert.equal(maskedValue('DATABASE_URL', 'postgres://u:hunter2@/x?host=/run/postgresql'), 'postgres://u:***@/x?host=/run/postgresql');
+  assert.equal(maskedValue('DATABASE_URL', 'postgres://db.internal/x'), 'postgres://db.internal/x', 'a URL without a password is shown as it is');
+  assert.equal(maskedValue('PUBLIC_URL', 'https://draw.example.com'), 'https://draw.example.com');
+  assert.equal(maskedValue('OAUTH_ACCESS_TOKEN_TTL_SECONDS', '3600'), '3600', 'a lifetime of tokens is no secret');
+});
+
+test('an invalid setting makes config show and every other command fail with the one line that names it', async () => {
+  for (const args of [['config', 'show'], ['user', 'create', '--email', 'x@example.com']]) {
+    const failed = await adminWith({ SIGNUP: 'sometimes' }, ...args);
+    assert.equal(failed.code, 1, args.join(' '));
+    assert.equal(failed.stdout, '');
+    assert.equal(failed.stderr, 'drawbridge-admin: SIGNUP must be "open", "invite" or "closed", got "sometimes"\n');
+  }
+  const usage = await adminWith({}, 'config');
+  assert.equal(usage.code, 2);
+  assert.equal(usage.stderr, 'drawbridge-admin: config needs a command: config show\n');
+});
+
+test('SIGNUP=closed does not restrict the admin CLI: user create still makes accounts', async () => {
+  const made = await adminWith({ SIGNUP: 'closed', SIGNUP_DOMAINS: 'example.org' }, 'user', 'create', '--email', 'ops-closed@elsewhere.test');
+  assert.equal(made.code, 0, made.stderr);
+  assert.equal(JSON.parse(made.stdout).email, 'ops-closed@elsewhere.test');
 });

@@ -180,10 +180,18 @@ describe('quota settings', () => {
   });
 
   test('an invalid setting stops the start with one line naming it', () => {
-    const started = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: { ...process.env, INVITE_QUOTA_CAP: 'plenty' }, encoding: 'utf8' });
-    assert.equal(started.status, 1);
-    const lines = started.stderr.split('\n').filter((line) => line.startsWith('drawbridge:'));
-    assert.deepEqual(lines, ['drawbridge: INVITE_QUOTA_CAP must be a whole number (0 or more), got "plenty"']);
+    for (const [name, value, line] of [
+      ['INVITE_QUOTA_CAP', 'plenty', 'INVITE_QUOTA_CAP must be a whole number (0 or more), got "plenty"'],
+      ['SIGNUP', 'invited', 'SIGNUP must be "open", "invite" or "closed", got "invited"'],
+      ['SIGNUP_DOMAINS', 'example.com,@example.org', 'SIGNUP_DOMAINS must be email domains separated by commas (example.com,example.org), got "example.com,@example.org"'],
+      ['FAST_WORKERS', '0', 'FAST_WORKERS must be a positive integer, got "0"'],
+    ] as const) {
+      // The timeout only keeps a server that started by mistake from holding the test for ever.
+      const started = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: { ...process.env, [name]: value }, encoding: 'utf8', timeout: 120_000 });
+      assert.equal(started.status, 1, `${name}=${value}`);
+      const lines = started.stderr.split('\n').filter((text) => text.startsWith('drawbridge:'));
+      assert.deepEqual(lines, [`drawbridge: ${line}`]);
+    }
   });
 
   test('with DEFAULT_QUOTA=unlimited, a new account signing up keeps as many diagrams as it likes', async () => {

@@ -106,3 +106,41 @@ test('an unchanged scene is served from the cache, byte for byte, even with no r
   assert.notEqual(edited.body, first.body);
   assert.match(edited.body, /#e03131/);
 });
+
+/** Starts a service with these settings and no faithful renderer, runs `use` on it, and closes it. */
+async function withFastOnly(env: Record<string, string>, use: (other: Harness, otherToken: string) => Promise<void>): Promise<void> {
+  const other = await startHarness({ env: { RENDER_FAITHFUL: 'off', ...env } });
+  try {
+    await use(other, (await other.user()).token);
+  } finally {
+    await other.close();
+  }
+}
+
+test('FAST_WORKERS sets how many fast render worker processes the renderer starts (2 unless set)', async () => {
+  for (const [env, expected] of [[{}, 2], [{ FAST_WORKERS: '3' }, 3]] as const) {
+    await withFastOnly(env, async (other) => {
+      assert.deepEqual(other.app.renderer.fastWorkerPids(), [], 'none before the first render or warm-up');
+      other.app.renderer.warm();
+      const pids = other.app.renderer.fastWorkerPids();
+      assert.equal(new Set(pids).size, expected, JSON.stringify(env));
+      assert.ok(pids.every(alive), 'each is a live process');
+    });
+  }
+});
+
+test('with FAST_WORKERS=1 a burst of fast renders is served by one worker process', async () => {
+  await withFastOnly({ FAST_WORKERS: '1' }, async (other, otherToken) => {
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const spec = { nodes: [{ id: 'a', label: `Burst ${i}` }, { id: 'b', label: 'Store' }], edges: [{ from: 'a', to: 'b' }] };
+      ids.push((await other.call('POST', '/api/v1/diagrams', { token: otherToken, body: { title: `burst ${i}`, spec } })).json().id);
+    }
+    const renders = await Promise.all(ids.map((id) => other.call('GET', `/api/v1/diagrams/${id}/render?format=svg&quality=fast`, { token: otherToken })));
+    for (const render of renders) {
+      assert.equal(render.statusCode, 200, render.body);
+      assert.equal(render.headers['x-render-quality'], 'fast');
+    }
+    assert.equal(other.app.renderer.fastWorkerPids().length, 1);
+  });
+});
