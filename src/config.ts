@@ -46,6 +46,8 @@ export interface Config {
   inviteQuotaBonus: number;
   /** INVITE_QUOTA_CAP: the most quota an account can ever gain by invitations. */
   inviteQuotaCap: number;
+  /** SIGNUP: who may make an account on the sign-up page: `open` (anyone), `invite` (only an address with a pending invitation), `closed` (nobody; the admin CLI still can). */
+  signup: 'open' | 'invite' | 'closed';
 }
 
 /** The quota settings' defaults: free accounts start with 3 diagrams, gain 2 per person who joins by their invitation, at most 10 in all. */
@@ -135,5 +137,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultQuota: quotaOrUnlimited('DEFAULT_QUOTA', env.DEFAULT_QUOTA, QUOTA_DEFAULTS.defaultQuota),
     inviteQuotaBonus: nonNegativeInt('INVITE_QUOTA_BONUS', env.INVITE_QUOTA_BONUS, QUOTA_DEFAULTS.inviteQuotaBonus),
     inviteQuotaCap: nonNegativeInt('INVITE_QUOTA_CAP', env.INVITE_QUOTA_CAP, QUOTA_DEFAULTS.inviteQuotaCap),
+    signup: 'open',
   };
 }
