@@ -93,6 +93,18 @@ describe('the landing page', () => {
     }
   });
 
+  test("the landing page's example request creates a diagram from its spec", async () => {
+    const page = await get('/');
+    const shown = /-d &#39;([\s\S]*?)&#39;/.exec(page.body)?.[1];
+    assert.ok(shown, 'the page shows a request body');
+    const body = shown.replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code)));
+    const user = await h.user();
+    const created = await h.call('POST', '/api/v1/diagrams', { token: user.token, body });
+    assert.equal(created.statusCode, 201, created.body);
+    assert.equal(created.json().title, 'Overview');
+    assert.match(page.body, /http:\/\/drawbridge\.test\/api\/v1\/diagrams\/\$ID\/render\?format=svg/);
+  });
+
   test('PUBLIC_URL is escaped wherever a page shows it', async () => {
     const odd = await startHarness({ env: { PUBLIC_URL: 'http://drawbridge.test/<b>"x' } });
     try {

@@ -12,9 +12,12 @@ import { API_DOCS_PATH, LANDING_EXAMPLE_PATH, LANDING_PATH, MCP_SETUP_PATH, OPEN
 
 const LANDING_STYLE = `<style>
 main.landing { max-width: 1100px; line-height: 1.55; }
-.hero { display: grid; grid-template-columns: minmax(0, 5fr) minmax(0, 6fr); gap: 2.5rem; align-items: center; margin: 1.5rem 0 2.5rem; }
-.hero h1 { font-size: 2.1rem; line-height: 1.2; margin: 0 0 1rem; letter-spacing: -.01em; }
-.hero p.lede { font-size: 1.1rem; color: #333; margin: 0 0 1.25rem; }
+main.landing a { color: var(--accent); }
+main.landing a.button { color: #fff; }
+main.landing a.button.secondary { color: var(--accent); }
+.hero { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 2.5rem; align-items: center; margin: 1.5rem 0 2.5rem; }
+.hero h1 { font-size: 2rem; line-height: 1.2; margin: 0 0 1rem; letter-spacing: -.01em; }
+.hero p.lede { font-size: 1.05rem; color: #333; margin: 0 0 1.25rem; }
 .hero .actions { display: flex; flex-wrap: wrap; gap: .6rem; align-items: center; }
 .hero .actions .button { padding: .6rem 1.2rem; }
 .hero .note { font-size: .92rem; margin: .9rem 0 0; }
