@@ -10,10 +10,10 @@
  * request to another host. Serving fails, saying so, when a new version of
  * the bundle no longer has the address where expected.
  */
-import fs from 'node:fs';
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { AppDeps } from '../../app/deps.ts';
 import { escapeHtml } from '../html.ts';
 import { APP_PAGE_HEADERS, appPage } from '../layout.ts';
@@ -93,7 +93,7 @@ export const apiDocsRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, 
     return reply.headers(API_DOCS_HEADERS).send(apiDocsPage(bar, url));
   });
 
-  app.get(`${SCRIPT_PREFIX}/:hash/${SCRIPT_NAME}`, async (request: FastifyRequest<{ Params: { hash: string } }>, reply) => {
+  app.get<{ Params: { hash: string } }>(`${SCRIPT_PREFIX}/:hash/${SCRIPT_NAME}`, async (request, reply) => {
     const script = await redocScriptFile();
     if (script.url !== `${SCRIPT_PREFIX}/${request.params.hash}/${SCRIPT_NAME}`) return reply.callNotFound();
     return sendStaticFile(request, reply, script.file);

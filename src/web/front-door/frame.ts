@@ -5,6 +5,7 @@
  * landing.ts, api-docs.ts and mcp-setup.ts.
  */
 import type { Config } from '../../config.ts';
+import { escapeHtml } from '../html.ts';
 import { API_DOCS_PATH, FAVICON_SVG_PATH, LANDING_PATH, MCP_SETUP_PATH } from './paths.ts';
 
 export type SignupMode = Config['signup'];
@@ -25,7 +26,7 @@ export interface FrontDoorVisitor {
 /** The top bar of the front door's pages; `current` is the page's own path, marked for screen readers. */
 export function frontDoorBar(visitor: FrontDoorVisitor, current: string): string {
   const link = (href: string, text: string, className = '') =>
-    `<a href="${href}"${className ? ` class="${className}"` : ''}${href === current ? ' aria-current="page"' : ''}>${text}</a>`;
+    `<a href="${href}"${className ? ` class="${className}"` : ''}${href === current ? ' aria-current="page"' : ''}>${escapeHtml(text)}</a>`;
   const signupText = SIGNUP_LINK_TEXT[visitor.signup];
   const account = visitor.signedIn
     ? link('/app', 'Your diagrams', 'button')
