@@ -22,6 +22,7 @@ import { mcpEndpoint } from './mcp/endpoint.ts';
 import { authorizationRoutes } from './oauth/authorization-routes.ts';
 import { Renderer } from './render/renderer.ts';
 import { webAssetsPlugin } from './web/assets.ts';
+import { frontDoorFilesPlugin } from './web/front-door/static-files.ts';
 import { createMailer } from './web/mailer.ts';
 import { publicImagePlugin } from './web/public-image.ts';
 import { publicPagePlugin } from './web/public-page.ts';
@@ -135,6 +136,7 @@ export async function buildServer(deps: AppDeps, options: BuildOptions = {}): Pr
 
   await app.register(apiPlugin, { deps: services });
   await app.register(webAssetsPlugin);
+  await app.register(frontDoorFilesPlugin);
   await app.register(publicPagePlugin, { deps: services, pageLimit });
   await app.register(publicImagePlugin, { deps: services, pageLimit });
   await app.register(webAppPlugin, { deps: services, pageLimit, authorizationServer });

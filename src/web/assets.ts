@@ -28,6 +28,7 @@ import zlib from 'node:zlib';
 import * as esbuild from 'esbuild';
 import type { FastifyPluginAsync } from 'fastify';
 import { editorFontsDirectory, excalidrawVersion } from '../render/editor-fonts.ts';
+import { acceptsGzip, CACHE_FOREVER, etagOf, matchesEtag } from './static-response.ts';
 
 export interface WebAssetFile {
   /** Absolute path on disk. */
@@ -234,10 +235,6 @@ function pruneStaleBuilds(root: string, keep: string, now: number): void {
   }
 }
 
-function etagOf(content: Buffer): string {
-  return `"${createHash('sha256').update(content).digest('base64url').slice(0, 22)}"`;
-}
-
 function describe(full: string): WebAssetFile {
   const extension = path.extname(full);
   const gzipPath = full + GZIP_SUFFIX;
@@ -293,25 +290,6 @@ export function prepareWebAssets(): Promise<PrepareResult> {
 export async function webAssets(): Promise<WebAssets> {
   const { dir, files } = await prepareWebAssets();
   return { dir, files };
-}
-
-const CACHE_FOREVER = 'public, max-age=31536000, immutable';
-
-/** Whether an If-None-Match header names the ETag (a list, weak forms and `*` included). */
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  return header.split(',').some((candidate) => {
-    const tag = candidate.trim();
-    return tag === '*' || tag === etag || tag === `W/${etag}`;
-  });
-}
-
-/** Whether an Accept-Encoding header allows gzip (listed, and not with q=0). */
-function acceptsGzip(header: string | undefined): boolean {
-  return (header ?? '').split(',').some((part) => {
-    const [coding, ...parameters] = part.split(';').map((piece) => piece.trim().toLowerCase());
-    return coding === 'gzip' && !parameters.some((parameter) => /^q=0(\.0*)?$/.test(parameter));
-  });
 }
 
 /** `GET /assets/<hash>/<name>`: the built files and the editor's fonts. */

@@ -1,12 +1,14 @@
+import { ICON_LINKS } from './front-door/paths.ts';
+
 /** Escapes text for HTML element content and double-quoted attribute values. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** Headers for every server-rendered page: nothing loads from elsewhere, no script runs. */
+/** Headers for every server-rendered page: nothing loads from elsewhere, no script runs; images are the page's own (data:) and the site's icons. */
 export const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; manifest-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
@@ -28,6 +30,7 @@ export function page(title: string, body: string, options: PageOptions = {}): st
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)}</title>
+${ICON_LINKS}
 <style>
 body { font-family: system-ui, sans-serif; margin: 0; color: #1e1e1e; background: #fafafa; }
 main { max-width: 960px; margin: 3rem auto; padding: 0 1.5rem; }

@@ -1,4 +1,5 @@
 /** The frame of every signed-in page (and of the sign-in pages): head, navigation, headers. */
+import { ICON_LINKS } from './front-door/paths.ts';
 import { escapeHtml } from './html.ts';
 import type { WebSession } from './session.ts';
 
@@ -11,7 +12,7 @@ import type { WebSession } from './session.ts';
 export const APP_PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; font-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; font-src 'self'; img-src 'self' data:; connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
   'cache-control': 'no-store',
@@ -77,6 +78,7 @@ export function appPage(title: string, body: string, options: AppPageOptions = {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · Drawbridge</title>
+${ICON_LINKS}
 ${options.fullWindow ? '' : `<style>
 :root { color-scheme: light; --ink: #1e1e1e; --muted: #666; --line: #e3e3e8; --accent: #5b57d1; --danger: #c92a2a; }
 * { box-sizing: border-box; }

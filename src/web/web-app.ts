@@ -1,8 +1,9 @@
 /**
- * The web app for people: sign-up and sign-in, API tokens, the
- * dashboard and the editor. Pages are rendered on the server; the editor is
- * the Excalidraw component, bundled by the project (assets.ts). Every route
- * here is session-based (session.ts); the REST API and /mcp stay bearer-only.
+ * The web app for people: the front door (the landing page and the API and
+ * MCP docs), sign-up and sign-in, API tokens, the dashboard and the editor.
+ * Pages are rendered on the server; the editor is the Excalidraw component,
+ * bundled by the project (assets.ts). Every route here is session-based
+ * (session.ts); the REST API and /mcp stay bearer-only.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type Provider from 'oidc-provider';
@@ -20,6 +21,7 @@ import { newDiagramRoutes } from './dashboard/new-diagram-routes.ts';
 import { workspaceRoutes } from './dashboard/workspace-routes.ts';
 import { helpRoutes } from './help-page.ts';
 import { editorRoutes } from './editor/editor-routes.ts';
+import { frontDoorPlugin } from './front-door/plugin.ts';
 import { sharingRoutes } from './editor/sharing-routes.ts';
 import { SignInRequired, sessionPlugin } from './session.ts';
 import { accountsPlugin } from './accounts/plugin.ts';
@@ -90,4 +92,5 @@ export const webAppPlugin: FastifyPluginAsync<WebDeps> = async (app, { deps, pag
   await app.register(accountsPlugin, { deps, pageLimit });
   await app.register(tokensPlugin, { deps });
   await app.register(consentRoutes, { deps, authorizationServer });
+  await app.register(frontDoorPlugin, { deps });
 };
