@@ -60,6 +60,7 @@ for (const { engine, skip } of [
         assert.equal(page.statusCode, 200);
         assert.match(page.body, /action="\/signup"/);
         assert.doesNotMatch(page.body, /invitation|Sign-up here/);
+        assert.match((await new FormClient(h).get('/login')).body, /<a href="\/signup">Create an account<\/a>/);
         await assertSignedUp(h, `anyone-${Date.now()}@elsewhere.test`);
       });
     });
@@ -76,6 +77,9 @@ for (const { engine, skip } of [
         assert.equal(page.statusCode, 200);
         assert.match(page.body, /Sign-up is closed/);
         assert.doesNotMatch(page.body, /<form/);
+        const signIn = await new FormClient(h).get('/login');
+        assert.match(signIn.body, /action="\/login"/);
+        assert.doesNotMatch(signIn.body, /href="\/signup"/, 'the sign-in page offers no sign-up');
         await assertRefused(h, uniqueEmail('closed'), /Sign-up is closed/);
         const invited = uniqueEmail('invited');
         await invite(h, invited);
@@ -100,6 +104,7 @@ for (const { engine, skip } of [
       test('the page says sign-up is by invitation; an address without one is refused with that message and nothing is written', async () => {
         const page = await new FormClient(h).get('/signup');
         assert.match(page.body, /Sign-up here is by invitation/);
+        assert.match((await new FormClient(h).get('/login')).body, /<a href="\/signup">Create an account \(by invitation\)<\/a>/);
         // SIGNUP_DOMAINS admits nobody without an invitation in this mode.
         await assertRefused(h, uniqueEmail('uninvited'), /by invitation only, and this address has no pending invitation/);
       });

@@ -18,7 +18,7 @@ export const signInRoutes: FastifyPluginAsync<AccountServices> = async (app, { d
     const next = safeNextPath(query.next);
     if (request.webSession) return reply.redirect(next, 303);
     const notice = query.verified === '1' ? 'Your email address is verified. Sign in to continue.' : null;
-    return sendPage(reply, 200, signInPage({ next, notice }));
+    return sendPage(reply, 200, signInPage({ next, notice, signup: deps.config.signup }));
   });
 
   app.post('/login', async (request, reply) => {
@@ -30,10 +30,10 @@ export const signInRoutes: FastifyPluginAsync<AccountServices> = async (app, { d
     const wait = await limits.loginAttempt(request.ip, email ?? typed.trim().toLowerCase());
     if (wait !== null) {
       reply.header('retry-after', String(wait));
-      return sendPage(reply, 429, signInPage({ email: typed, next, error: `Too many sign-in attempts. Try again in ${wait} seconds.` }));
+      return sendPage(reply, 429, signInPage({ email: typed, next, signup: deps.config.signup, error: `Too many sign-in attempts. Try again in ${wait} seconds.` }));
     }
     const user = await checkPassword(deps, email, form.password ?? '');
-    if (!user || !email) return sendPage(reply, 401, signInPage({ email: typed, next, error: WRONG_CREDENTIALS }));
+    if (!user || !email) return sendPage(reply, 401, signInPage({ email: typed, next, signup: deps.config.signup, error: WRONG_CREDENTIALS }));
     await limits.loginSucceeded(request.ip, email);
     // A new session (and cookie value) on every sign-in: one planted before cannot be carried over.
     await endSession(deps, request, reply);

@@ -48,7 +48,19 @@ export function checkInboxPage(email: string): string {
   );
 }
 
-export function signInPage(values: { email?: string; next: string; error?: string | null; notice?: string | null }): string {
+/** The sign-in page's way to a new account, as SIGNUP allows: none when sign-up is closed. */
+function signUpLink(signup: 'open' | 'invite' | 'closed'): string {
+  if (signup === 'closed') return '';
+  return ` · <a href="/signup">${signup === 'invite' ? 'Create an account (by invitation)' : 'Create an account'}</a>`;
+}
+
+export function signInPage(values: {
+  email?: string;
+  next: string;
+  signup: 'open' | 'invite' | 'closed';
+  error?: string | null;
+  notice?: string | null;
+}): string {
   return narrow(
     'Sign in',
     `${notice(values.notice ?? null)}${error(values.error ?? null)}
@@ -60,7 +72,7 @@ export function signInPage(values: { email?: string; next: string; error?: strin
 <input id="password" type="password" name="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>
-<p class="muted"><a href="/reset">Forgot your password?</a> · <a href="/signup">Create an account</a></p>`,
+<p class="muted"><a href="/reset">Forgot your password?</a>${signUpLink(values.signup)}</p>`,
   );
 }
 
