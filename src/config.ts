@@ -46,6 +46,10 @@ export interface Config {
   inviteQuotaBonus: number;
   /** INVITE_QUOTA_CAP: the most quota an account can ever gain by invitations. */
   inviteQuotaCap: number;
+  /** METRICS_TOKEN: the bearer token `GET /metrics` on the main port asks for; unset, that path does not exist there. */
+  metricsToken: string | undefined;
+  /** METRICS_ADDR: a separate listener serving `GET /metrics` without a token; unset, none. */
+  metricsAddress: ListenAddress | undefined;
 }
 
 /** The quota settings' defaults: free accounts start with 3 diagrams, gain 2 per person who joins by their invitation, at most 10 in all. */
@@ -135,5 +139,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultQuota: quotaOrUnlimited('DEFAULT_QUOTA', env.DEFAULT_QUOTA, QUOTA_DEFAULTS.defaultQuota),
     inviteQuotaBonus: nonNegativeInt('INVITE_QUOTA_BONUS', env.INVITE_QUOTA_BONUS, QUOTA_DEFAULTS.inviteQuotaBonus),
     inviteQuotaCap: nonNegativeInt('INVITE_QUOTA_CAP', env.INVITE_QUOTA_CAP, QUOTA_DEFAULTS.inviteQuotaCap),
+    metricsToken: metricsToken(env.METRICS_TOKEN),
+    metricsAddress: listenAddress('METRICS_ADDR', env.METRICS_ADDR),
   };
+}
+
+/** Where a listener binds. */
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
+
+/** A secret sent in a header: at least 16 visible ASCII characters, no spaces. */
+function metricsToken(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[\x21-\x7e]{16,}$/.test(raw)) throw new Error('METRICS_TOKEN must be at least 16 visible ASCII characters without spaces');
+  return raw;
+}
+
+/** `host:port`, an IPv6 host in brackets (`[::1]:9464`). */
+function listenAddress(name: string, raw: string | undefined): ListenAddress | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(raw);
+  const port = Number(match?.[3]);
+  if (!match || port < 1 || port > 65535) throw new Error(`${name} must be host:port (a port from 1 to 65535; an IPv6 host in brackets), got "${raw}"`);
+  return { host: match[1] ?? match[2]!, port };
 }
