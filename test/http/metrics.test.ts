@@ -113,6 +113,26 @@ for (const engine of ['sqlite', 'postgres'] as Engine[]) {
       assert.ok(!h.logs().includes(TOKEN), 'the token is never logged');
     });
 
+    test('the sample Grafana dashboard queries only series the server exposes, through its one Prometheus input', async () => {
+      const dashboard = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../docs/grafana-dashboard.json'), 'utf8'));
+      assert.deepEqual(dashboard.__inputs.map((input: { name: string; pluginId: string }) => [input.name, input.pluginId]), [['DS_PROMETHEUS', 'prometheus']]);
+      const panels = dashboard.panels.filter((panel: { type: string }) => panel.type !== 'row');
+      const text = await scrape();
+      const queried = new Set<string>();
+      for (const panel of panels) {
+        assert.equal(panel.datasource.uid, '${DS_PROMETHEUS}', panel.title);
+        for (const target of panel.targets) {
+          for (const [name] of target.expr.matchAll(/\b(?:drawbridge|nodejs|process)_\w+/g)) queried.add(name.replace(/_(bucket|count|sum)$/, ''));
+        }
+      }
+      for (const name of queried) {
+        if (engine === 'sqlite' && name.startsWith('drawbridge_db_pool_')) continue;
+        assert.match(text, new RegExp(`^# TYPE ${name} `, 'm'), `the dashboard queries ${name}`);
+      }
+      const exposed = [...text.matchAll(/^# TYPE (drawbridge_\w+) /gm)].map((m) => m[1]!);
+      assert.deepEqual(exposed.filter((name) => !queried.has(name)), [], 'every drawbridge series has a panel');
+    });
+
     test('requests are counted under their route pattern, never their URL; unknown paths share one label', async () => {
       const user = await h.user();
       const created = await h.call('POST', '/api/v1/diagrams', { token: user.token, body: { title: 'counted', spec: SPEC } });
