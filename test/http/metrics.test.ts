@@ -54,7 +54,7 @@ for (const engine of ['sqlite', 'postgres'] as Engine[]) {
 
     before(async () => {
       // Without the faithful renderer (no editor to load), a faithful render falls back to the fast one.
-      h = await startHarness({ engine, env: { METRICS_TOKEN: TOKEN, RENDER_FAITHFUL: 'off', RATE_LIMIT_WRITE_PER_MIN: '5' } });
+      h = await startHarness({ engine, env: { METRICS_TOKEN: TOKEN, RENDER_FAITHFUL: 'off', RATE_LIMIT_WRITE_PER_MIN: '5', RATE_LIMIT_PAGES_PER_MIN: '3' } });
     });
     after(() => h.close());
 
@@ -184,7 +184,7 @@ for (const engine of ['sqlite', 'postgres'] as Engine[]) {
       assert.equal(jobs(third, 'faithful', 'fallback') - jobs(second, 'faithful', 'fallback'), 1);
     });
 
-    test('a request refused by a rate limit is counted under that limit', async () => {
+    test('a request refused by a rate limit is counted under that limit: the API\'s writes, the pages\' budget', async () => {
       const user = await h.user();
       const before = await scrape();
       const statuses: number[] = [];
@@ -196,6 +196,13 @@ for (const engine of ['sqlite', 'postgres'] as Engine[]) {
       assert.equal(refused(after, 'read'), refused(before, 'read'));
       const status429 = { method: 'POST', route: '/api/v1/folders', status: '429' };
       assert.equal(sample(after, 'drawbridge_http_requests_total', status429) - sample(before, 'drawbridge_http_requests_total', status429), 1);
+
+      const pages: number[] = [];
+      for (let i = 0; i < 4; i++) pages.push((await h.call('GET', '/login')).statusCode);
+      assert.deepEqual(pages, [200, 200, 200, 429]);
+      const later = await scrape();
+      assert.equal(refused(later, 'web-page') - refused(after, 'web-page'), 1, 'the pages\' budget has its own label');
+      assert.equal(refused(later, 'write'), refused(after, 'write'));
     });
 
     test('a write the database refused (a second account with one address) counts as a constraint error', async () => {
