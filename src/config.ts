@@ -52,6 +52,10 @@ export interface Config {
   signup: 'open' | 'invite' | 'closed';
   /** SIGNUP_DOMAINS: the email domains sign-up accepts (lower case); empty: any. */
   signupDomains: string[];
+  /** METRICS_TOKEN: the bearer token `GET /metrics` on the main port asks for; unset, that path does not exist there. */
+  metricsToken: string | undefined;
+  /** METRICS_ADDR: a separate listener serving `GET /metrics` without a token; unset, none. */
+  metricsAddress: ListenAddress | undefined;
 }
 
 /** The quota settings' defaults: free accounts start with 3 diagrams, gain 2 per person who joins by their invitation, at most 10 in all. */
@@ -115,6 +119,8 @@ export const SETTINGS = [
   { name: 'INVITE_QUOTA_CAP', default: String(QUOTA_DEFAULTS.inviteQuotaCap), description: 'the most quota invitations can earn' },
   { name: 'SIGNUP', default: 'open', description: 'who may make an account on the sign-up page' },
   { name: 'SIGNUP_DOMAINS', default: null, description: 'the email domains sign-up accepts' },
+  { name: 'METRICS_TOKEN', default: null, description: 'bearer token GET /metrics asks for on the main port; unset: no /metrics there' },
+  { name: 'METRICS_ADDR', default: null, description: 'host:port of a separate listener serving /metrics without a token' },
 ] as const satisfies readonly SettingDefinition[];
 
 export type SettingName = (typeof SETTINGS)[number]['name'];
@@ -247,5 +253,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inviteQuotaCap: nonNegativeInt('INVITE_QUOTA_CAP', text('INVITE_QUOTA_CAP')),
     signup: signupMode(text('SIGNUP')),
     signupDomains: emailDomains(text('SIGNUP_DOMAINS')),
+    metricsToken: metricsToken(text('METRICS_TOKEN') || undefined),
+    metricsAddress: listenAddress('METRICS_ADDR', text('METRICS_ADDR') || undefined),
   };
+}
+
+/** Where a listener binds. */
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
+
+/** A secret sent in a header: at least 16 visible ASCII characters, no spaces. */
+function metricsToken(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[\x21-\x7e]{16,}$/.test(raw)) throw new Error('METRICS_TOKEN must be at least 16 visible ASCII characters without spaces');
+  return raw;
+}
+
+/** `host:port`, an IPv6 host in brackets (`[::1]:9464`). */
+function listenAddress(name: string, raw: string | undefined): ListenAddress | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(raw);
+  const port = Number(match?.[3]);
+  if (!match || port < 1 || port > 65535) throw new Error(`${name} must be host:port (a port from 1 to 65535; an IPv6 host in brackets), got "${raw}"`);
+  return { host: match[1] ?? match[2]!, port };
 }

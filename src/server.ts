@@ -14,6 +14,8 @@ import { SCENE_HEAP_MB, SCENE_TIMEOUT_MS } from './app/diagrams/content.ts';
 import { createAuthorizationServer } from './app/oauth/authorization-server.ts';
 import { answerClientError, answerFrameworkError, clientLeft, incompleteRequest, toApiError } from './edge/errors.ts';
 import { loggerOptions } from './edge/logging.ts';
+import { Metrics } from './edge/metrics.ts';
+import { metricsWanted, serveMetrics } from './edge/metrics-endpoint.ts';
 import { pageRequestLimit } from './edge/page-limits.ts';
 import { BODY_LIMIT_BYTES } from './edge/validate.ts';
 import { ApiError } from './errors.ts';
@@ -85,6 +87,8 @@ export async function buildServer(deps: AppDeps, options: BuildOptions = {}): Pr
   const sceneShare = new FairShare(SCENE_JOBS_PER_CALLER);
   const scenes: SceneWorkers = { run: (job, caller) => sceneShare.run(caller, () => scenePool.run(job)) };
   const { config } = deps;
+  // One registry per server (tests build several in one process); none at all unless the settings serve it.
+  const metrics = metricsWanted(config) ? new Metrics() : undefined;
   const renderer = new Renderer({
     faithful: config.renderFaithful,
     workers: config.renderWorkers,
@@ -93,7 +97,9 @@ export async function buildServer(deps: AppDeps, options: BuildOptions = {}): Pr
     dataDirectory: config.dataDir,
     cacheBytes: config.renderCacheBytes,
     log: app.log,
+    ...(metrics ? { observer: metrics.renderObserver } : {}),
   });
+  metrics?.watch({ store: deps.store, renderer, scenePool: () => ({ pool: scenePool.stats(), fairShareWaiting: sceneShare.waiting() }) });
   // One mailer for everything the service sends: account links and invitations.
   const mailer = createMailer(config, app.log, deps.now);
   app.addHook('onClose', () => Promise.all([scenePool.close(), renderer.close(), mailer.close()]));
@@ -116,6 +122,7 @@ export async function buildServer(deps: AppDeps, options: BuildOptions = {}): Pr
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  if (metrics) serveMetrics(app, metrics, config);
 
   app.setErrorHandler((error, request, reply) => {
     if (clientLeft(error, request)) {

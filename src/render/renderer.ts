@@ -12,7 +12,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { MAX_SCENE_ELEMENTS } from '../domain/scene/validate.ts';
 import { ApiError } from '../errors.ts';
 import { FairShare } from '../workers/fair-share.ts';
-import { WorkerPool } from '../workers/pool.ts';
+import { WorkerFailure, WorkerPool, type WorkerPoolStats } from '../workers/pool.ts';
 import { RenderCache, renderCacheKey } from './cache.ts';
 import { excalidrawVersion } from './editor-fonts.ts';
 import type { FastJob } from './fast-worker.ts';
@@ -53,6 +53,41 @@ export interface RenderResult {
   note?: RenderNote;
 }
 
+/**
+ * How a render of a non-empty scene ended: rendered as asked (`ok`), served
+ * whole from the cache (`cached`), answered with something else than asked
+ * (`fallback`: the fast preview for a faithful render, or the placeholder of
+ * a scene too large to draw), or not answered: no worker in time (`timeout`)
+ * or any other failure (`error`).
+ */
+export type RenderOutcome = 'ok' | 'cached' | 'fallback' | 'timeout' | 'error';
+
+/** What the renderer reports as it works (the metrics listen); every call is cheap and synchronous. */
+export interface RenderObserver {
+  /** A render ended: the quality and format asked for, and how. A caller's mistake (an invalid selection) is not reported. */
+  rendered(quality: RenderQuality, format: RenderFormat, outcome: RenderOutcome): void;
+  /** A job waited this long for a worker of `quality` (its caller's fair share, then the pool's queue), whether one took it or not. */
+  queued(quality: RenderQuality, seconds: number): void;
+  /** A worker of `quality` spent this long on a job, answered or failed. */
+  ran(quality: RenderQuality, seconds: number): void;
+  /** The render cache was asked for one image part. */
+  cacheLookup(hit: boolean): void;
+}
+
+/** A render pool as it stands: its workers and queue, and the jobs held back by their callers' fair share. */
+export interface RenderPoolLoad {
+  pool: WorkerPoolStats;
+  fairShareWaiting: number;
+}
+
+/** What one render did, for its outcome. */
+interface Trace {
+  /** A worker ran a job for it (else every part came from the cache). */
+  worked: boolean;
+  /** It failed because no worker answered in time. */
+  timedOut: boolean;
+}
+
 export interface RendererOptions {
   /** RENDER_FAITHFUL: false makes the faithful renderer unavailable (every render falls back). */
   faithful: boolean;
@@ -64,6 +99,7 @@ export interface RendererOptions {
   dataDirectory: string;
   cacheBytes: number;
   log: FastifyBaseLogger;
+  observer?: RenderObserver;
 }
 
 type Part = 'svg' | 'png' | 'pdf';
@@ -95,6 +131,7 @@ export class Renderer {
   private readonly cache: RenderCache;
   private readonly fontsDirectory: string;
   private readonly log: FastifyBaseLogger;
+  private readonly observer: RenderObserver | undefined;
 
   constructor(options: RendererOptions) {
     const timeoutMs = options.timeoutMs;
@@ -105,6 +142,7 @@ export class Renderer {
     this.cache = new RenderCache(path.join(options.dataDirectory, 'render-cache'), options.cacheBytes, options.log);
     this.fontsDirectory = path.join(options.dataDirectory, 'fonts');
     this.log = options.log;
+    this.observer = options.observer;
   }
 
   /** Starts the render workers now, so the first render does not wait for the editor to load. */
@@ -127,34 +165,80 @@ export class Renderer {
     await Promise.all([this.faithfulPool?.close(), this.fastPool.close()]);
   }
 
+  /** The render pools as they stand (no faithful one when RENDER_FAITHFUL is off). */
+  poolLoad(): Partial<Record<RenderQuality, RenderPoolLoad>> {
+    const fast = { pool: this.fastPool.stats(), fairShareWaiting: this.fastShare.waiting() };
+    return this.faithfulPool ? { faithful: { pool: this.faithfulPool.stats(), fairShareWaiting: this.faithfulShare.waiting() }, fast } : { fast };
+  }
+
+  /** Bytes the render cache holds on disk, as this process knows it. */
+  cacheBytes(): number {
+    return this.cache.size();
+  }
+
   async render(request: RenderRequest): Promise<RenderResult> {
     if (request.elementCount === 0) return EMPTY;
+    const trace: Trace = { worked: false, timedOut: false };
+    try {
+      const result = await this.renderScene(request, trace);
+      this.observer?.rendered(request.quality, request.format, outcomeOf(request, result, trace));
+      return result;
+    } catch (error) {
+      if (!(error instanceof InvalidSelectionError)) this.observer?.rendered(request.quality, request.format, trace.timedOut ? 'timeout' : 'error');
+      throw error;
+    }
+  }
+
+  private async renderScene(request: RenderRequest, trace: Trace): Promise<RenderResult> {
     // The envelope carries the SVG and the PNG; a PDF is asked for on its own.
     const parts: Part[] = request.format === 'json' ? ['svg', 'png'] : [request.format];
-    if (request.elementCount > MAX_SCENE_ELEMENTS) return this.placeholder(placeholderSvg(request.elementCount, MAX_SCENE_ELEMENTS), request, parts);
+    if (request.elementCount > MAX_SCENE_ELEMENTS) return this.placeholder(placeholderSvg(request.elementCount, MAX_SCENE_ELEMENTS), request, parts, trace);
     if (request.quality === 'faithful') {
       const pool = this.faithfulPool;
       if (pool) {
         try {
-          return await this.cached('faithful', request, parts, (job) => this.faithfulShare.run(request.caller, () => pool.run(job)));
+          return await this.cached('faithful', request, parts, (job) => this.runJob('faithful', this.faithfulShare, pool, request.caller, job, trace));
         } catch (error) {
           if (error instanceof InvalidSelectionError) throw error;
           this.log.warn({ err: error }, 'faithful render failed; serving the fast preview');
         }
       }
-      return this.fast({ ...request, icons: false }, parts, 'faithful_unavailable');
+      return this.fast({ ...request, icons: false }, parts, trace, 'faithful_unavailable');
     }
-    return this.fast(request, parts);
+    return this.fast(request, parts, trace);
   }
 
-  private async fast(request: RenderRequest, parts: Part[], note?: RenderNote): Promise<RenderResult> {
+  /** Runs one job in a pool within its caller's fair share, telling the observer how long it waited for a worker and how long the worker took. */
+  private async runJob<Job>(quality: RenderQuality, share: FairShare, pool: WorkerPool<Job, RenderOutput>, caller: string | undefined, job: Job, trace: Trace): Promise<RenderOutput> {
+    trace.worked = true;
+    const asked = performance.now();
+    let taken: number | undefined;
+    try {
+      return await share.run(caller, () =>
+        pool.run(job, () => {
+          taken = performance.now();
+          this.observer?.queued(quality, (taken - asked) / 1000);
+        }),
+      );
+    } catch (error) {
+      if (error instanceof WorkerFailure && (error.reason === 'timeout' || error.reason === 'busy')) trace.timedOut = true;
+      throw error;
+    } finally {
+      if (taken === undefined) this.observer?.queued(quality, (performance.now() - asked) / 1000);
+      else this.observer?.ran(quality, (performance.now() - taken) / 1000);
+    }
+  }
+
+  private async fast(request: RenderRequest, parts: Part[], trace: Trace, note?: RenderNote): Promise<RenderResult> {
     const icons = request.icons === true;
     let result: RenderResult;
+    // A faithful render that failed may have timed out: what counts now is whether the fast one does.
+    trace.timedOut = false;
     try {
-      result = await this.cached('fast', request, parts, (job) => this.fastShare.run(request.caller, () => this.fastPool.run(icons ? { ...job, icons } : job)), icons);
+      result = await this.cached('fast', request, parts, (job) => this.runJob('fast', this.fastShare, this.fastPool, request.caller, icons ? { ...job, icons } : job, trace), icons);
     } catch (error) {
       if (error instanceof InvalidSelectionError) throw error;
-      if (error instanceof SvgTooLarge) return this.placeholder(oversizedPlaceholderSvg(error.svgBytes, MAX_SVG_BYTES), request, parts);
+      if (error instanceof SvgTooLarge) return this.placeholder(oversizedPlaceholderSvg(error.svgBytes, MAX_SVG_BYTES), request, parts, trace);
       this.log.error({ err: error }, 'fast render failed');
       throw new ApiError('render_failed', 'the diagram could not be rendered in time; try again');
     }
@@ -164,13 +248,13 @@ export class Renderer {
     return note && !result.note ? { ...result, note } : result;
   }
 
-  private async placeholder(svg: string, request: RenderRequest, parts: Part[]): Promise<RenderResult> {
+  private async placeholder(svg: string, request: RenderRequest, parts: Part[], trace: Trace): Promise<RenderResult> {
     let png: Buffer | null = null;
     let pdf: Buffer | null = null;
     if (parts.includes('png') || parts.includes('pdf')) {
       try {
         const job = { placeholderSvg: svg, fontsDirectory: this.fontsDirectory, ...(parts.includes('pdf') ? { pdf: true } : {}) };
-        const output = await this.fastShare.run(request.caller, () => this.fastPool.run(job));
+        const output = await this.runJob('fast', this.fastShare, this.fastPool, request.caller, job, trace);
         if (parts.includes('png')) png = Buffer.from(output.png!);
         if (parts.includes('pdf')) {
           if (output.pdf === undefined) throw new Error('the fast renderer produced no PDF of the placeholder');
@@ -202,6 +286,7 @@ export class Renderer {
     let pngFailed = false;
     for (const [part, key] of keys) {
       const hit = await this.cache.get(key);
+      this.observer?.cacheLookup(hit !== undefined);
       if (!hit) continue;
       found.set(part, hit.bytes);
       imagesTruncated ||= hit.imagesTruncated;
@@ -252,4 +337,13 @@ export class Renderer {
       ...(note ? { note } : {}),
     };
   }
+}
+
+/** How a render that answered ended (see RenderOutcome). */
+function outcomeOf(request: RenderRequest, result: RenderResult, trace: Trace): RenderOutcome {
+  if (!result.isEmpty) {
+    if (result.quality !== request.quality || result.note === 'large_diagram_placeholder') return 'fallback';
+    if (result.note === 'render_failed') return 'error';
+  }
+  return trace.worked ? 'ok' : 'cached';
 }

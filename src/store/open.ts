@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, type LogEvent, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from './migrations.ts';
 import type { Database } from './schema.ts';
 import { SqlStore } from './sql-store.ts';
 import { PostgresLiveBus } from './sql/pg-live-bus.ts';
+import { QueryCounts } from './usage.ts';
 
 export interface StoreLocation {
   dataDir: string;
@@ -26,6 +27,8 @@ export function openSqliteDatabase(file: string): SQLite.Database {
 }
 
 const STATEMENT_CACHE_SIZE = 256;
+/** PostgreSQL connections each server process holds at most (the live bus's listening one aside). */
+const PG_POOL_MAX = 10;
 
 /**
  * better-sqlite3 behind Kysely, with prepared statements reused by SQL text:
@@ -50,15 +53,22 @@ function withStatementCache(database: SQLite.Database) {
 /** Opens the configured database (PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR) and migrates it. */
 export async function openStore(location: StoreLocation): Promise<SqlStore> {
   let store: SqlStore;
+  // Every query the store runs through Kysely is counted, and its failures by kind (store.usage(), for the metrics).
+  const counts = new QueryCounts();
+  const log = (event: LogEvent) => (event.level === 'error' ? counts.failed(event.error) : counts.query());
   if (location.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: location.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: location.databaseUrl, max: PG_POOL_MAX });
     // An idle client losing its connection must not crash the process.
-    pool.on('error', () => {});
-    store = new SqlStore(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres', { pgPool: pool, liveBus: new PostgresLiveBus(location.databaseUrl, pool) });
+    pool.on('error', () => counts.lostConnection());
+    store = new SqlStore(new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log }), 'postgres', {
+      pgPool: pool,
+      liveBus: new PostgresLiveBus(location.databaseUrl, pool),
+      counts,
+    });
   } else {
     fs.mkdirSync(location.dataDir, { recursive: true });
     const database = openSqliteDatabase(path.join(location.dataDir, SQLITE_FILE_NAME));
-    store = new SqlStore(new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }), 'sqlite');
+    store = new SqlStore(new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }), log }), 'sqlite', { counts });
   }
   try {
     await migrateToLatest(store.db, store.engine);

@@ -16,4 +16,10 @@ export interface RateLimitBudget {
 export interface RateLimitStore {
   /** A new counter for one budget. */
   limiter(budget: RateLimitBudget): RateLimiterAbstract;
+  /**
+   * Requests refused by this process's limiters since the store opened, by
+   * budget name (`keyPrefix`); a budget that has a limiter appears, at 0 until
+   * it refuses one (for the metrics).
+   */
+  rejections(): Record<string, number>;
 }

@@ -29,6 +29,7 @@ import { SqlSharing } from './sql/sharing.ts';
 import { SqlTokens, tokenQueries } from './sql/tokens.ts';
 import type { Store, StoreAggregates } from './store.ts';
 import type { TokenStore } from './tokens.ts';
+import { QueryCounts, type StoreUsage } from './usage.ts';
 
 /**
  * The Store over Kysely: the same queries on SQLite and PostgreSQL, one class
@@ -55,14 +56,23 @@ export class SqlStore implements Store {
   readonly history: HistoryStore;
   private readonly bind: (scope: SqlScope) => StoreAggregates;
   private readonly onClose: () => Promise<void>;
+  private readonly pgPool: pg.Pool | null;
+  private readonly counts: QueryCounts;
 
   /**
    * `pgPool`: the pool behind `db` on PostgreSQL, where the rate-limit counters are kept too; null on SQLite.
    * `liveBus`: the bus between instances (PostgreSQL's LISTEN/NOTIFY); an in-process one when absent.
+   * `counts`: where `db`'s log counts queries and their failures (openStore); absent, none are counted.
    */
-  constructor(db: Kysely<Database>, engine: Engine, options: { pgPool?: pg.Pool | null; liveBus?: LiveBus; onClose?: () => Promise<void> } = {}) {
+  constructor(
+    db: Kysely<Database>,
+    engine: Engine,
+    options: { pgPool?: pg.Pool | null; liveBus?: LiveBus; onClose?: () => Promise<void>; counts?: QueryCounts } = {},
+  ) {
     this.db = db;
     this.engine = engine;
+    this.pgPool = options.pgPool ?? null;
+    this.counts = options.counts ?? new QueryCounts();
     this.onClose = options.onClose ?? (async () => {});
     this.rateLimits = options.pgPool ? new PostgresRateLimits(options.pgPool) : new MemoryRateLimits();
     this.live = options.liveBus ?? new InProcessBus();
@@ -104,6 +114,12 @@ export class SqlStore implements Store {
     const result = await this.db.transaction().execute((trx) => work(this.bind(transactionScope(trx, this.engine, effects))));
     for (const effect of effects) effect();
     return result;
+  }
+
+  usage(): StoreUsage {
+    const { pgPool, counts } = this;
+    const pool = pgPool ? { max: pgPool.options.max ?? 10, total: pgPool.totalCount, idle: pgPool.idleCount, waiting: pgPool.waitingCount } : undefined;
+    return { ...(pool ? { pool } : {}), queries: counts.queries, errors: { ...counts.errors } };
   }
 
   async close(): Promise<void> {

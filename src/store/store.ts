@@ -12,6 +12,7 @@ import type { EmailTokenStore, SessionStore } from './sessions.ts';
 import type { SharingStore } from './sharing.ts';
 import type { TokenStore } from './tokens.ts';
 import type { LiveBus } from './live-bus.ts';
+import type { StoreUsage } from './usage.ts';
 
 export type { AccountStore, UserRecord } from './accounts.ts';
 export type { CommentRecord, CommentStore } from './comments.ts';
@@ -58,6 +59,7 @@ export type {
 } from './sharing.ts';
 export type { Credential, TokenRecord, TokenStore } from './tokens.ts';
 export type { ContentChange, LiveBus, LiveNotice } from './live-bus.ts';
+export type { QueryErrorKind, StoreUsage } from './usage.ts';
 
 /**
  * The aggregates the service keeps, one narrow interface each. Every method is
@@ -98,5 +100,7 @@ export interface Store extends StoreAggregates {
    * their locking inside a unit of work and hold their locks until it ends.
    */
   transaction<T>(work: (tx: StoreAggregates) => Promise<T>): Promise<T>;
+  /** The queries run and failed since the store opened, and PostgreSQL's connection pool (for the metrics). */
+  usage(): StoreUsage;
   close(): Promise<void>;
 }

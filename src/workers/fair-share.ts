@@ -11,7 +11,7 @@ export class FairShare {
   /** Caller → tasks running; a caller with none has no entry. */
   private readonly running = new Map<string, number>();
   /** Caller → their waiting tasks' starts, oldest first; a caller with none has no entry. */
-  private readonly waiting = new Map<string, Array<() => void>>();
+  private readonly waitingByCaller = new Map<string, Array<() => void>>();
 
   constructor(limit: number) {
     this.limit = limit;
@@ -27,6 +27,13 @@ export class FairShare {
     }
   }
 
+  /** Tasks waiting for one of their caller's places, all callers together. */
+  waiting(): number {
+    let count = 0;
+    for (const queue of this.waitingByCaller.values()) count += queue.length;
+    return count;
+  }
+
   private enter(caller: string): Promise<void> {
     const running = this.running.get(caller) ?? 0;
     if (running < this.limit) {
@@ -34,18 +41,18 @@ export class FairShare {
       return Promise.resolve();
     }
     return new Promise((start) => {
-      const queue = this.waiting.get(caller);
+      const queue = this.waitingByCaller.get(caller);
       if (queue) queue.push(start);
-      else this.waiting.set(caller, [start]);
+      else this.waitingByCaller.set(caller, [start]);
     });
   }
 
   private leave(caller: string): void {
-    const queue = this.waiting.get(caller);
+    const queue = this.waitingByCaller.get(caller);
     if (queue) {
       // The place passes to the caller's next task: their running count stays.
       const next = queue.shift()!;
-      if (queue.length === 0) this.waiting.delete(caller);
+      if (queue.length === 0) this.waitingByCaller.delete(caller);
       next();
       return;
     }

@@ -47,6 +47,21 @@ export class WorkerFailure extends Error {
   }
 }
 
+/** Why a worker was replaced: its job ran past the timeout, it died, it never became ready, or its heap outgrew its bound. */
+export type WorkerReplacement = 'timeout' | 'crashed' | 'start' | 'heap';
+
+/** What a pool holds right now, and how many workers it has replaced since it was made (for the metrics). */
+export interface WorkerPoolStats {
+  /** The most workers it runs at once. */
+  size: number;
+  starting: number;
+  idle: number;
+  busy: number;
+  /** Jobs waiting for a worker. */
+  queued: number;
+  replaced: Record<WorkerReplacement, number>;
+}
+
 export interface WorkerPoolOptions {
   size: number;
   /** A job not answered within this fails, and its worker is replaced. */
@@ -151,6 +166,7 @@ export class WorkerPool<In, Out> {
   private readonly kind: 'thread' | 'process';
   private readonly nice: number;
   private readonly heapLimitMb: number | undefined;
+  private readonly replaced: Record<WorkerReplacement, number> = { timeout: 0, crashed: 0, start: 0, heap: 0 };
 
   constructor(file: URL, options: WorkerPoolOptions) {
     this.heapLimitMb = options.heapLimitMb;
@@ -162,7 +178,8 @@ export class WorkerPool<In, Out> {
     this.nice = options.nice ?? 0;
   }
 
-  run(input: In): Promise<Out> {
+  /** `onTaken` is called when a worker takes the job (the end of its wait in the queue). */
+  run(input: In, onTaken?: () => void): Promise<Out> {
     if (this.closed) return Promise.reject(new WorkerFailure('the worker pool is closed', 'closed'));
     return new Promise<Out>((resolve, reject) => {
       // A job no worker takes within the timeout fails too: under a burst, callers fall back rather than wait on.
@@ -183,7 +200,10 @@ export class WorkerPool<In, Out> {
         input,
         resolve: (value) => (clearTimeout(waited), resolve(value)),
         reject: (error) => (clearTimeout(waited), reject(error)),
-        taken: () => clearTimeout(waited),
+        taken: () => {
+          clearTimeout(waited);
+          onTaken?.();
+        },
       };
       this.queue.push(job);
       this.dispatch();
@@ -198,6 +218,11 @@ export class WorkerPool<In, Out> {
   /** Process ids of the live workers (process pools only): for operators and for tests that kill or stop one. */
   pids(): number[] {
     return this.slots.flatMap((slot) => (slot.worker.pid === undefined ? [] : [slot.worker.pid]));
+  }
+
+  stats(): WorkerPoolStats {
+    const count = (state: Slot['state']) => this.slots.filter((slot) => slot.state === state).length;
+    return { size: this.size, starting: count('starting'), idle: count('idle'), busy: count('busy'), queued: this.queue.length, replaced: { ...this.replaced } };
   }
 
   async close(): Promise<void> {
@@ -237,7 +262,7 @@ export class WorkerPool<In, Out> {
     const failStart = (reason: string) => {
       if (slot.state !== 'starting') return;
       started();
-      this.retire(slot);
+      this.retire(slot, 'start');
       this.queue.shift()?.reject(new WorkerFailure(`worker did not start: ${reason}`, 'start'));
       this.dispatch();
     };
@@ -246,22 +271,25 @@ export class WorkerPool<In, Out> {
     // An idle worker that dies is simply forgotten; a busy one fails its job (see execute).
     worker.on('exit', (code) => {
       failStart(`exited with code ${code}`);
-      if (slot.state === 'idle') this.forget(slot);
+      if (slot.state === 'idle' && this.forget(slot)) this.replaced.crashed += 1;
     });
     worker.on('error', (error) => {
       failStart(error.message);
-      if (slot.state === 'idle') this.forget(slot);
+      if (slot.state === 'idle' && this.forget(slot)) this.replaced.crashed += 1;
     });
     return slot;
   }
 
-  private forget(slot: Slot): void {
+  /** Drops the slot; false when it was no longer there (the pool closed, or it was dropped already). */
+  private forget(slot: Slot): boolean {
     const at = this.slots.indexOf(slot);
-    if (at >= 0) this.slots.splice(at, 1);
+    if (at < 0) return false;
+    this.slots.splice(at, 1);
+    return true;
   }
 
-  private retire(slot: Slot): void {
-    this.forget(slot);
+  private retire(slot: Slot, reason: WorkerReplacement): void {
+    if (this.forget(slot)) this.replaced[reason] += 1;
     slot.worker.kill();
   }
 
@@ -278,15 +306,15 @@ export class WorkerPool<In, Out> {
     const onMessage = (message: WorkerMessage) => {
       if ('ready' in message) return;
       finish();
-      if (message.retire) this.retire(slot);
+      if (message.retire) this.retire(slot, 'heap');
       else slot.state = 'idle';
       if (message.ok) job.resolve(message.value as Out);
       else job.reject(new Error(message.error));
       this.dispatch();
     };
-    const fail = (error: Error) => {
+    const fail = (error: WorkerFailure) => {
       finish();
-      this.retire(slot);
+      this.retire(slot, error.reason === 'timeout' ? 'timeout' : 'crashed');
       job.reject(error);
       this.dispatch();
     };

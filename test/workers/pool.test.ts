@@ -94,3 +94,36 @@ test('a thread worker past its heap limit fails its job as crashed, and the next
     await pool.close();
   }
 });
+
+test('stats count the workers by state, the queue, and each worker replaced by its reason', async () => {
+  const pool = new WorkerPool<number | string, number>(workers.thread, { size: 1, timeoutMs: 2000 });
+  try {
+    assert.deepEqual(pool.stats(), { size: 1, starting: 0, idle: 0, busy: 0, queued: 0, replaced: { timeout: 0, crashed: 0, start: 0, heap: 0 } });
+    let takenAt: string | undefined;
+    assert.equal(await pool.run(1, () => (takenAt = 'taken')), 2);
+    assert.equal(takenAt, 'taken', 'onTaken is called when a worker takes the job');
+    assert.deepEqual({ ...pool.stats(), replaced: undefined }, { size: 1, starting: 0, idle: 1, busy: 0, queued: 0, replaced: undefined });
+    await assert.rejects(pool.run('exit'), WorkerFailure);
+    await assert.rejects(pool.run('hang'), WorkerFailure);
+    assert.deepEqual(pool.stats().replaced, { timeout: 1, crashed: 1, start: 0, heap: 0 });
+    const running = pool.run(3);
+    const waiting = pool.run(4);
+    const { starting, busy, queued } = pool.stats();
+    assert.equal(starting + busy, 1, 'one worker, starting or at work');
+    assert.equal(queued, busy === 1 ? 1 : 2, 'the jobs no worker holds wait in the queue');
+    assert.deepEqual(await Promise.all([running, waiting]), [6, 8]);
+  } finally {
+    await pool.close();
+  }
+  assert.deepEqual(pool.stats().replaced, { timeout: 1, crashed: 1, start: 0, heap: 0 }, 'closing the pool replaces nothing');
+});
+
+test('a worker that cannot start is counted as replaced for that reason', async () => {
+  const pool = new WorkerPool<number, number>(new URL('./broken-worker.ts', import.meta.url), { size: 1, timeoutMs: 2000, kind: 'process' });
+  try {
+    await assert.rejects(pool.run(1), /did not start/);
+    assert.equal(pool.stats().replaced.start, 1);
+  } finally {
+    await pool.close();
+  }
+});

@@ -11,6 +11,23 @@ export function operationsContract({ engineName, withStore }: ContractContext): 
         await store.operations.ping();
       }));
 
+    test(`${engineName}: usage counts the queries run, and a write a constraint refused as a constraint failure`, () =>
+      withStore(async (store) => {
+        const before = store.usage();
+        const user = await createUser(store);
+        await assert.rejects(store.accounts.create({ ...user, id: randomUUID() }), /already exists/);
+        const after = store.usage();
+        assert.ok(after.queries >= before.queries + 2, `queries went from ${before.queries} to ${after.queries}`);
+        assert.equal(after.errors.constraint, before.errors.constraint + 1);
+        assert.equal(after.errors.other, before.errors.other, 'nothing else failed');
+        if (engineName === 'postgres') {
+          assert.ok(after.pool && after.pool.max >= 1 && after.pool.total >= 1 && after.pool.idle <= after.pool.total, JSON.stringify(after.pool));
+          assert.equal(after.pool.waiting, 0);
+        } else {
+          assert.equal(after.pool, undefined, 'SQLite has no connection pool');
+        }
+      }));
+
     test('the API is enabled by default and the switch turns it off and on', () =>
       withStore(async (store) => {
         assert.equal(await store.operations.isApiEnabled(), true);

@@ -36,5 +36,17 @@ export function rateLimitsContract({ withStore }: ContractContext): void {
         await first.delete('client');
         assert.equal((await first.consume('client')).remainingPoints, 0, 'counted afresh after the delete');
       }));
+
+    test('refusals are counted by budget name: a budget with a limiter shows 0 until one is refused', () =>
+      withStore(async (store) => {
+        const keyPrefix = `contract-refusals-${randomUUID()}`;
+        const limiter = store.rateLimits.limiter({ keyPrefix, points: 1, duration: 60 });
+        assert.equal(store.rateLimits.rejections()[keyPrefix], 0);
+        await limiter.consume('client');
+        assert.equal(store.rateLimits.rejections()[keyPrefix], 0, 'an allowed request is no refusal');
+        await assert.rejects(limiter.consume('client'), refusal);
+        await assert.rejects(limiter.consume('client'), refusal);
+        assert.equal(store.rateLimits.rejections()[keyPrefix], 2);
+      }));
   });
 }
