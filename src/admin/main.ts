@@ -1,6 +1,8 @@
 import { CommanderError } from 'commander';
 import { loadConfig } from '../config.ts';
 import { openStore } from '../store/open.ts';
+import type { SqlStore } from '../store/sql-store.ts';
+import { runWholeDatabaseCommand, WHOLE_DATABASE_COMMANDS } from './backup-commands.ts';
 import { AdminError, runAdminCommand } from './commands.ts';
 
 /** `bin/drawbridge-admin`: one JSON object on stdout and exit 0, or one line on stderr and a non-zero exit. */
@@ -10,25 +12,37 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return argv.length === 0 ? 2 : 0;
   }
-  let store;
   let config;
   try {
     config = loadConfig();
+  } catch (error) {
+    process.stderr.write(`drawbridge-admin: ${(error as Error).message}\n`);
+    return 1;
+  }
+  if (WHOLE_DATABASE_COMMANDS.includes(argv[0]!)) return printed(() => runWholeDatabaseCommand(argv, config));
+  let store: SqlStore;
+  try {
     store = await openStore(config);
   } catch (error) {
     process.stderr.write(`drawbridge-admin: cannot open the database: ${(error as Error).message}\n`);
     return 1;
   }
   try {
-    const result = await runAdminCommand(argv, store, () => new Date(), config);
-    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return await printed(() => runAdminCommand(argv, store, () => new Date(), config));
+  } finally {
+    await store.close();
+  }
+}
+
+/** Prints the command's JSON object and returns 0, or prints its failure on one line and returns the exit status. */
+async function printed(command: () => Promise<object>): Promise<number> {
+  try {
+    process.stdout.write(`${JSON.stringify(await command())}\n`);
     return 0;
   } catch (error) {
     const message = error instanceof CommanderError ? error.message.replace(/^error: /, '') : (error as Error).message;
     process.stderr.write(`drawbridge-admin: ${message}\n`);
     return error instanceof CommanderError || !(error instanceof AdminError) ? 2 : 1;
-  } finally {
-    await store.close();
   }
 }
 
@@ -48,6 +62,9 @@ Prints one JSON object on success; one line on stderr and a non-zero exit on fai
   diagram share --id D --email E --role viewer|editor
   diagram set-workspace --id D --workspace W|none
   api disable | api enable
+  backup --to FILE      a consistent backup of the whole database, taken while the server runs
+                        (gzipped JSON lines; written to FILE.partial, then renamed)
+  restore --from FILE   into an empty database only; migrates to this release's schema after
 `;
 
 process.exitCode = await main(process.argv.slice(2));

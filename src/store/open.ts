@@ -3,7 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { migrateToLatest } from './migrations.ts';
+import { type Engine, migrateToLatest } from './migrations.ts';
 import type { Database } from './schema.ts';
 import { SqlStore } from './sql-store.ts';
 import { PostgresLiveBus } from './sql/pg-live-bus.ts';
@@ -47,18 +47,27 @@ function withStatementCache(database: SQLite.Database) {
   };
 }
 
+function postgresPool(databaseUrl: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max });
+  // An idle client losing its connection must not crash the process.
+  pool.on('error', () => {});
+  return pool;
+}
+
+function sqliteKysely(location: StoreLocation): Kysely<Database> {
+  fs.mkdirSync(location.dataDir, { recursive: true });
+  const database = openSqliteDatabase(path.join(location.dataDir, SQLITE_FILE_NAME));
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+}
+
 /** Opens the configured database (PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR) and migrates it. */
 export async function openStore(location: StoreLocation): Promise<SqlStore> {
   let store: SqlStore;
   if (location.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: location.databaseUrl, max: 10 });
-    // An idle client losing its connection must not crash the process.
-    pool.on('error', () => {});
+    const pool = postgresPool(location.databaseUrl, 10);
     store = new SqlStore(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), 'postgres', { pgPool: pool, liveBus: new PostgresLiveBus(location.databaseUrl, pool) });
   } else {
-    fs.mkdirSync(location.dataDir, { recursive: true });
-    const database = openSqliteDatabase(path.join(location.dataDir, SQLITE_FILE_NAME));
-    store = new SqlStore(new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }), 'sqlite');
+    store = new SqlStore(sqliteKysely(location), 'sqlite');
   }
   try {
     await migrateToLatest(store.db, store.engine);
@@ -67,4 +76,12 @@ export async function openStore(location: StoreLocation): Promise<SqlStore> {
     throw error;
   }
   return store;
+}
+
+/** The configured database as it is, not migrated: for restoring a backup, which chooses the schema version itself. */
+export function connectDatabase(location: StoreLocation): { db: Kysely<Database>; engine: Engine } {
+  if (location.databaseUrl) {
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: postgresPool(location.databaseUrl, 2) }) }), engine: 'postgres' };
+  }
+  return { db: sqliteKysely(location), engine: 'sqlite' };
 }

@@ -1,0 +1,40 @@
+import { Command, CommanderError } from 'commander';
+import { BackupError } from '../store/backup/format.ts';
+import { restoreDatabase } from '../store/backup/restore.ts';
+import { backupDatabase } from '../store/backup/write-backup.ts';
+import type { StoreLocation } from '../store/open.ts';
+import { AdminError } from './commands.ts';
+
+/** The commands that handle the database as a whole: they open it themselves, without migrating it first. */
+export const WHOLE_DATABASE_COMMANDS: readonly string[] = ['backup', 'restore'];
+
+/** Runs `backup` or `restore` against the configured database and returns the JSON object it prints. */
+export async function runWholeDatabaseCommand(argv: string[], location: StoreLocation, now: () => Date = () => new Date()): Promise<object> {
+  let result: object | undefined;
+  const program = new Command('drawbridge-admin')
+    .exitOverride()
+    .configureOutput({ writeOut: () => {}, writeErr: () => {} })
+    .showSuggestionAfterError(true);
+  program
+    .command('backup')
+    .description('write a consistent backup of the whole database to a new file, while the server runs')
+    .requiredOption('--to <file>')
+    .action(async (opts: { to: string }) => {
+      result = await backupDatabase(location, opts.to, now());
+    });
+  program
+    .command('restore')
+    .description('restore a backup into an empty database')
+    .requiredOption('--from <file>')
+    .action(async (opts: { from: string }) => {
+      result = await restoreDatabase(location, opts.from);
+    });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof BackupError) throw new AdminError(error.message);
+    throw error;
+  }
+  if (result === undefined) throw new CommanderError(2, 'drawbridge.usage', 'no command given; see drawbridge-admin --help');
+  return result;
+}
