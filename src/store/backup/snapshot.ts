@@ -38,20 +38,29 @@ function noSchema(): BackupError {
 export async function sqliteSnapshot(location: StoreLocation, copyFile: string): Promise<Snapshot> {
   const file = path.join(location.dataDir, SQLITE_FILE_NAME);
   if (!fs.existsSync(file)) throw new BackupError(`no database at ${file}`);
-  fs.rmSync(copyFile, { force: true });
+  const copyFiles = [copyFile, `${copyFile}-wal`, `${copyFile}-shm`];
+  const removeCopy = () => copyFiles.forEach((f) => fs.rmSync(f, { force: true }));
+  removeCopy();
+  // The copy holds everything the database does: readable by its owner alone, as the backup file is.
+  fs.writeFileSync(copyFile, '', { mode: 0o600 });
   const source = openSqliteDatabase(file);
   try {
     // Every remaining page in one step: a backup copied in several steps starts again whenever another connection writes.
     await source.backup(copyFile, { progress: () => 0x7fffffff });
+  } catch (error) {
+    removeCopy();
+    throw error;
   } finally {
     source.close();
   }
-  const copy = new SQLite(copyFile, { readonly: true });
+  const copy = new SQLite(copyFile);
   const release = async () => {
     copy.close();
-    fs.rmSync(copyFile, { force: true });
+    removeCopy();
   };
   try {
+    // The copy keeps the database's WAL mode; out of it, reading leaves no -wal or -shm file behind.
+    copy.pragma('journal_mode = DELETE');
     const present = new Set(copy.prepare(`select name from sqlite_master where type = 'table'`).pluck().all() as string[]);
     if (!present.has(MIGRATION_TABLE)) throw noSchema();
     const migration = copy.prepare(`select name from ${MIGRATION_TABLE} order by name desc limit 1`).pluck().get() as string | undefined;

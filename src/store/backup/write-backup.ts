@@ -59,6 +59,7 @@ async function* backupText(snapshot: Snapshot, createdAt: Date): AsyncGenerator<
 export async function writeBackup(snapshot: Snapshot, file: string, createdAt: Date): Promise<BackupSummary> {
   const partial = `${file}.partial`;
   try {
+    await fs.promises.rm(partial, { force: true });
     await pipeline(Readable.from(backupText(snapshot, createdAt)), zlib.createGzip(), fs.createWriteStream(partial, { mode: 0o600 }));
     const handle = await fs.promises.open(partial, 'r+');
     try {

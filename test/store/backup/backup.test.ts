@@ -64,7 +64,8 @@ for (const engine of ENGINES) {
       assert.equal(backedUp.migration, LATEST);
       assert.equal(backedUp.tables.revisions, 3);
       assert.equal(backedUp.bytes, fs.statSync(file).size);
-      assert.ok(!fs.existsSync(`${file}.partial`) && !fs.existsSync(`${file}.partial.sqlite`), 'no working file is left beside the backup');
+      assert.deepEqual(fs.readdirSync(path.dirname(file)), [path.basename(file)], 'no working file is left beside the backup');
+      assert.equal(fs.statSync(file).mode & 0o777, 0o600, 'the backup is readable by its owner alone');
 
       const target = await engine.freshLocation();
       const restored = await restoreDatabase(target, file);
