@@ -107,30 +107,33 @@ for (const engine of ENGINES) {
       assert.deepEqual(await withDatabase(source, (db) => tableContents(db, engine.name)), before);
     });
 
-    test('a restore refuses a cut, damaged or inconsistent file and writes no row', async () => {
+    test('a restore refuses a cut, damaged or inconsistent file and writes no row; the same database then takes a whole one', async () => {
       const file = backupFile();
       await backupDatabase(await seededLocation(engine.freshLocation), file, NOW);
       const bytes = fs.readFileSync(file);
+      const target = await engine.freshLocation();
 
       const cut = backupFile();
       fs.writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length * 0.8)));
-      await assertRestoreRefused(await engine.freshLocation(), cut, /^not a complete Drawbridge backup: unexpected end of file/);
+      await assertRestoreRefused(target, cut, /^not a complete Drawbridge backup: unexpected end of file/);
 
       const flipped = backupFile();
       const damaged = Buffer.from(bytes);
       damaged[Math.floor(damaged.length / 2)]! ^= 0xff;
       fs.writeFileSync(flipped, damaged);
-      await assertRestoreRefused(await engine.freshLocation(), flipped, /^not a complete Drawbridge backup: /);
+      await assertRestoreRefused(target, flipped, /^not a complete Drawbridge backup: /);
 
       const notGzip = backupFile();
       fs.writeFileSync(notGzip, 'id,email\n1,a@example.com\n');
-      await assertRestoreRefused(await engine.freshLocation(), notGzip, /^not a complete Drawbridge backup: incorrect header check/);
+      await assertRestoreRefused(target, notGzip, /^not a complete Drawbridge backup: incorrect header check/);
 
       const withoutEnd = rewritten(file, (lines) => lines.slice(0, -1));
-      await assertRestoreRefused(await engine.freshLocation(), withoutEnd, /cut short/);
+      await assertRestoreRefused(target, withoutEnd, /cut short/);
 
       const rowMissing = rewritten(file, (lines) => lines.filter((line) => !line.includes('Looks <b>good</b>')));
-      await assertRestoreRefused(await engine.freshLocation(), rowMissing, /table comments has 0 rows where its header says 1/);
+      await assertRestoreRefused(target, rowMissing, /table comments has 0 rows where its header says 1/);
+
+      assert.equal((await restoreDatabase(target, file)).tables.comments, 1);
     });
 
     test('a restore refuses a backup from a newer schema, asking for an upgrade first, and creates nothing', async () => {
