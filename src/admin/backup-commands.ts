@@ -32,8 +32,9 @@ export async function runWholeDatabaseCommand(argv: string[], location: StoreLoc
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
-    if (error instanceof BackupError) throw new AdminError(error.message);
-    throw error;
+    // Anything but a usage mistake is a failed operation: a refusal, a damaged file, an unreachable database, a full disk.
+    if (error instanceof CommanderError) throw error;
+    throw new AdminError(error instanceof BackupError ? error.message : `${(error as Error).message}`);
   }
   if (result === undefined) throw new CommanderError(2, 'drawbridge.usage', 'no command given; see drawbridge-admin --help');
   return result;
