@@ -26,8 +26,9 @@ export async function runWholeDatabaseCommand(argv: string[], location: StoreLoc
     .command('restore')
     .description('restore a backup into an empty database')
     .requiredOption('--from <file>')
-    .action(async (opts: { from: string }) => {
-      result = await restoreDatabase(location, opts.from);
+    .option('--keep-schema', "leave the database at the backup's schema version, for an older release to open")
+    .action(async (opts: { from: string; keepSchema?: boolean }) => {
+      result = await restoreDatabase(location, opts.from, { keepSchema: opts.keepSchema === true });
     });
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -64,7 +64,9 @@ Prints one JSON object on success; one line on stderr and a non-zero exit on fai
   api disable | api enable
   backup --to FILE      a consistent backup of the whole database, taken while the server runs
                         (gzipped JSON lines; written to FILE.partial, then renamed)
-  restore --from FILE   into an empty database only; migrates to this release's schema after
+  restore --from FILE [--keep-schema]
+                        into an empty database only; then migrates to this release's schema
+                        (--keep-schema: stays at the backup's, for the older release that wrote it)
 `;
 
 process.exitCode = await main(process.argv.slice(2));

@@ -15,7 +15,7 @@ export interface RestoreSummary {
   backupEngine: string;
   /** The backup's schema version, which the rows were restored at. */
   migration: string;
-  /** The schema version after the restore: this release's. */
+  /** The schema version after the restore: this release's, or the backup's with `keepSchema`. */
   migratedTo: string;
   tables: Record<string, number>;
   rows: number;
@@ -168,9 +168,10 @@ async function checkIntegrity(trx: Kysely<any>, engine: Engine): Promise<void> {
  * Restores a backup into the configured database, which must be empty: the
  * schema is brought to the backup's version, every row is inserted and checked
  * (counts against the header; on SQLite also foreign keys and integrity) in one
- * transaction, then the schema is migrated to this release's version.
+ * transaction, then the schema is migrated to this release's version, unless
+ * `keepSchema` (for an older release, which cannot open a newer schema).
  */
-export async function restoreDatabase(location: StoreLocation, file: string): Promise<RestoreSummary> {
+export async function restoreDatabase(location: StoreLocation, file: string, options: { keepSchema?: boolean } = {}): Promise<RestoreSummary> {
   const source = path.resolve(file);
   if (!fs.existsSync(source)) throw new BackupError(`no file ${source}`);
   const lines = backupLines(source);
@@ -190,7 +191,7 @@ export async function restoreDatabase(location: StoreLocation, file: string): Pr
         await loadRows(trx, header, lines);
         await checkIntegrity(trx, engine);
       });
-      await migrateToLatest(db, engine);
+      if (!options.keepSchema) await migrateToLatest(db, engine);
     } finally {
       await db.destroy();
     }
@@ -199,7 +200,7 @@ export async function restoreDatabase(location: StoreLocation, file: string): Pr
       engine,
       backupEngine: header.engine,
       migration: header.migration,
-      migratedTo: MIGRATION_NAMES[MIGRATION_NAMES.length - 1]!,
+      migratedTo: options.keepSchema ? header.migration : MIGRATION_NAMES[MIGRATION_NAMES.length - 1]!,
       tables: Object.fromEntries(header.tables.map((t) => [t.name, t.rows])),
       rows: header.tables.reduce((sum, t) => sum + t.rows, 0),
       bytes: fs.statSync(source).size,

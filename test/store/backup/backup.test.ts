@@ -146,7 +146,7 @@ for (const engine of ENGINES) {
       else assert.equal((await withDatabase(target, (db) => sql`select 1 from information_schema.tables where table_schema = current_schema()`.execute(db))).rows.length, 0);
     });
 
-    test('a backup of an older schema is restored at that schema, then migrated: the later migrations fill in what they add', async () => {
+    test('a backup of an older schema is restored at that schema, then migrated (the later migrations fill in what they add), or left at it with keepSchema', async () => {
       const source = await engine.freshLocation();
       const older = MIGRATION_NAMES[MIGRATION_NAMES.indexOf('0008_sharing') - 1]!;
       await withDatabase(source, async (db) => {
@@ -167,6 +167,11 @@ for (const engine of ENGINES) {
       const share = await withDatabase(target, (db) => db.selectFrom('diagram_shares').selectAll().executeTakeFirstOrThrow());
       // 0008_sharing dates each existing share from its diagram: it ran over the restored rows.
       assert.equal(share.created_at, '2024-03-04T05:06:07.000Z');
+
+      const kept = await engine.freshLocation();
+      assert.equal((await restoreDatabase(kept, file, { keepSchema: true })).migratedTo, older);
+      const applied = await withDatabase(kept, (db) => db.selectFrom('kysely_migration').select('name').orderBy('name').execute());
+      assert.deepEqual(applied.map((r) => r.name), MIGRATION_NAMES.slice(0, MIGRATION_NAMES.indexOf(older) + 1), 'with keepSchema the schema stays at the backup\'s version');
     });
 
     test('a restore refuses an empty target whose schema is newer than the backup', async () => {
