@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import { type Kysely, sql } from 'kysely';
 import { type Engine, MIGRATION_NAMES, MIGRATION_TABLE, migrateToLatest, migrateUpTo } from '../migrations.ts';
 import { connectDatabase, type StoreLocation } from '../open.ts';
-import { BACKUP_FORMAT, BackupError, type BackupHeader, decodeValue, parseHeader, parseLine, splitLines } from './format.ts';
+import { BACKUP_FORMAT, BackupError, type BackupHeader, decodeValue, type EndLine, parseHeader, parseLine, splitLines, type TableLine } from './format.ts';
 import { BACKUP_TABLES, backupTable } from './tables.ts';
 
 export interface RestoreSummary {
@@ -141,16 +141,17 @@ async function loadRows(trx: Kysely<any>, header: BackupHeader, lines: AsyncIter
       await current.add(line);
       continue;
     }
-    const marker = parseLine(line) as { table?: unknown; columns?: unknown; end?: unknown; rows?: unknown };
+    const marker = parseLine(line) as Partial<TableLine & EndLine>;
     await current?.finish();
     if (marker.end === BACKUP_FORMAT) {
       if (next !== header.tables.length) throw damaged(`it ends before table ${header.tables[next]!.name}`);
+      if (marker.rows !== header.tables.reduce((sum, t) => sum + t.rows, 0)) throw damaged('its closing line counts other rows than its header');
       if ((await lines.next()).done !== true) throw damaged('text follows its last line');
       return;
     }
     const expected = header.tables[next];
     if (!expected || marker.table !== expected.name || !Array.isArray(marker.columns)) throw damaged('its tables are not the ones its header names');
-    current = new TableLoad(trx, expected.name, marker.columns as string[], expected.rows);
+    current = new TableLoad(trx, expected.name, marker.columns, expected.rows);
     next += 1;
   }
   throw damaged('it is cut short (no closing line)');

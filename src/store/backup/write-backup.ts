@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import type { StoreLocation } from '../open.ts';
-import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, BackupError, type BackupHeader, type EndLine, encodeValue } from './format.ts';
+import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, BackupError, type BackupHeader, type EndLine, encodeValue, type TableLine } from './format.ts';
 import { postgresSnapshot, type Snapshot, sqliteSnapshot } from './snapshot.ts';
 
 export interface BackupSummary {
@@ -32,7 +32,8 @@ async function* backupText(snapshot: Snapshot, createdAt: Date): AsyncGenerator<
   let text = `${JSON.stringify(header)}\n`;
   let rows = 0;
   for (const table of snapshot.tables) {
-    text += `${JSON.stringify({ table: table.name, columns: await snapshot.columns(table.name) })}\n`;
+    const tableLine: TableLine = { table: table.name, columns: await snapshot.columns(table.name) };
+    text += `${JSON.stringify(tableLine)}\n`;
     let tableRows = 0;
     for await (const batch of snapshot.batches(table.name)) {
       tableRows += batch.length;
