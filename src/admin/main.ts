@@ -1,6 +1,8 @@
 import { CommanderError } from 'commander';
 import { loadConfig } from '../config.ts';
 import { openStore } from '../store/open.ts';
+import type { SqlStore } from '../store/sql-store.ts';
+import { runWholeDatabaseCommand, WHOLE_DATABASE_COMMANDS } from './backup-commands.ts';
 import { AdminError, runAdminCommand } from './commands.ts';
 import { runConfigCommand } from './config-show.ts';
 
@@ -12,7 +14,7 @@ async function main(argv: string[]): Promise<number> {
     return argv.length === 0 ? 2 : 0;
   }
   // `config` needs no database: it works when the database cannot be opened.
-  if (argv[0] === 'config') return respond(() => runConfigCommand(argv, process.env));
+  if (argv[0] === 'config') return printed(() => runConfigCommand(argv, process.env));
   let config;
   try {
     config = loadConfig();
@@ -20,7 +22,8 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`drawbridge-admin: ${(error as Error).message}\n`);
     return 1;
   }
-  let store;
+  if (WHOLE_DATABASE_COMMANDS.includes(argv[0]!)) return printed(() => runWholeDatabaseCommand(argv, config));
+  let store: SqlStore;
   try {
     store = await openStore(config);
   } catch (error) {
@@ -28,17 +31,16 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   try {
-    return await respond(() => runAdminCommand(argv, store, () => new Date(), config));
+    return await printed(() => runAdminCommand(argv, store, () => new Date(), config));
   } finally {
     await store.close();
   }
 }
 
-/** Prints what the command returns, or its failure as one line: exit 1 for a failed operation, 2 for a usage mistake. */
-async function respond(run: () => Promise<object>): Promise<number> {
+/** Prints the command's JSON object and returns 0, or prints its failure on one line and returns the exit status. */
+async function printed(command: () => Promise<object>): Promise<number> {
   try {
-    const result = await run();
-    process.stdout.write(`${JSON.stringify(result)}\n`);
+    process.stdout.write(`${JSON.stringify(await command())}\n`);
     return 0;
   } catch (error) {
     const message = error instanceof CommanderError ? error.message.replace(/^error: /, '') : (error as Error).message;
@@ -63,7 +65,12 @@ Prints one JSON object on success; one line on stderr and a non-zero exit on fai
   diagram share --id D --email E --role viewer|editor
   diagram set-workspace --id D --workspace W|none
   api disable | api enable
-  config show          the settings in effect (secrets masked); needs no database
+  config show           the settings in effect (secrets masked); needs no database
+  backup --to FILE      a consistent backup of the whole database, taken while the server runs
+                        (gzipped JSON lines; written to FILE.partial, then renamed)
+  restore --from FILE [--keep-schema]
+                        into an empty database only; then migrates to this release's schema
+                        (--keep-schema: stays at the backup's, for the older release that wrote it)
 `;
 
 process.exitCode = await main(process.argv.slice(2));

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, type MigrationResultSet, Migrator, sql } from 'kysely';
 import { titleSearchKey } from './title-search.ts';
 
 /** Versioned migrations, applied in name order at start (server and admin CLI alike). */
@@ -249,12 +249,30 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
 
 export type Engine = 'sqlite' | 'postgres';
 
-export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<void> {
+/** The migrations this release knows, oldest first: the last is the schema version it runs. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrationsFor('sqlite')).sort();
+
+/** The table Kysely's migrator records applied migrations in. */
+export const MIGRATION_TABLE = 'kysely_migration';
+
+function migratorFor(db: Kysely<any>, engine: Engine): Migrator {
   const provider: MigrationProvider = { getMigrations: async () => migrationsFor(engine) };
-  const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  // On PostgreSQL the migrator holds an advisory lock while it runs, so instances starting together migrate one at a time.
+  return new Migrator({ db, provider });
+}
+
+function throwIfFailed({ error, results }: MigrationResultSet): void {
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   }
+}
+
+export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<void> {
+  throwIfFailed(await migratorFor(db, engine).migrateToLatest());
+}
+
+/** Applies the migrations up to and including `name` (one this release knows), and no further. */
+export async function migrateUpTo(db: Kysely<any>, engine: Engine, name: string): Promise<void> {
+  throwIfFailed(await migratorFor(db, engine).migrateTo(name));
 }

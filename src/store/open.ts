@@ -3,7 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, type LogEvent, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { migrateToLatest } from './migrations.ts';
+import { type Engine, migrateToLatest } from './migrations.ts';
 import type { Database } from './schema.ts';
 import { SqlStore } from './sql-store.ts';
 import { PostgresLiveBus } from './sql/pg-live-bus.ts';
@@ -50,6 +50,19 @@ function withStatementCache(database: SQLite.Database) {
   };
 }
 
+function postgresPool(databaseUrl: string, max: number, lostConnection: () => void = () => {}): pg.Pool {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max });
+  // An idle client losing its connection must not crash the process.
+  pool.on('error', lostConnection);
+  return pool;
+}
+
+function sqliteKysely(location: StoreLocation, log?: (event: LogEvent) => void): Kysely<Database> {
+  fs.mkdirSync(location.dataDir, { recursive: true });
+  const database = openSqliteDatabase(path.join(location.dataDir, SQLITE_FILE_NAME));
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }), ...(log ? { log } : {}) });
+}
+
 /** Opens the configured database (PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR) and migrates it. */
 export async function openStore(location: StoreLocation): Promise<SqlStore> {
   let store: SqlStore;
@@ -57,18 +70,14 @@ export async function openStore(location: StoreLocation): Promise<SqlStore> {
   const counts = new QueryCounts();
   const log = (event: LogEvent) => (event.level === 'error' ? counts.failed(event.error) : counts.query());
   if (location.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: location.databaseUrl, max: PG_POOL_MAX });
-    // An idle client losing its connection must not crash the process.
-    pool.on('error', () => counts.lostConnection());
+    const pool = postgresPool(location.databaseUrl, PG_POOL_MAX, () => counts.lostConnection());
     store = new SqlStore(new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log }), 'postgres', {
       pgPool: pool,
       liveBus: new PostgresLiveBus(location.databaseUrl, pool),
       counts,
     });
   } else {
-    fs.mkdirSync(location.dataDir, { recursive: true });
-    const database = openSqliteDatabase(path.join(location.dataDir, SQLITE_FILE_NAME));
-    store = new SqlStore(new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }), log }), 'sqlite', { counts });
+    store = new SqlStore(sqliteKysely(location, log), 'sqlite', { counts });
   }
   try {
     await migrateToLatest(store.db, store.engine);
@@ -77,4 +86,12 @@ export async function openStore(location: StoreLocation): Promise<SqlStore> {
     throw error;
   }
   return store;
+}
+
+/** The configured database as it is, not migrated: for restoring a backup, which chooses the schema version itself. */
+export function connectDatabase(location: StoreLocation): { db: Kysely<Database>; engine: Engine } {
+  if (location.databaseUrl) {
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: postgresPool(location.databaseUrl, 2) }) }), engine: 'postgres' };
+  }
+  return { db: sqliteKysely(location), engine: 'sqlite' };
 }
