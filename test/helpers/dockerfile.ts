@@ -188,15 +188,34 @@ export interface CommandResult {
   output: string;
 }
 
+/** Process groups of the commands still running (each runs in a group of its own, with what it starts). */
+const running = new Set<number>();
+
+/** Ends every command still running, and what it started: for a test that fails or times out mid-step. */
+export function killRunningCommands(): void {
+  for (const pgid of running) {
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      // Gone already.
+    }
+  }
+  running.clear();
+}
+
 /** Runs a command to its end, collecting its output; never rejects for a non-zero exit. */
 export function runCommand(command: string, argv: string[], options: { cwd: string; env: NodeJS.ProcessEnv; uid?: number; gid?: number }): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, argv, { ...options, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    if (child.pid !== undefined) running.add(child.pid);
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
     child.once('error', reject);
-    child.once('close', (code, signal) => resolve({ code, signal, output }));
+    child.once('close', (code, signal) => {
+      if (child.pid !== undefined) running.delete(child.pid);
+      resolve({ code, signal, output });
+    });
   });
 }
 
