@@ -89,9 +89,9 @@ function numericUser(user: string): { uid: number; gid: number } {
   return { uid: Number(uid), gid: Number(gid) };
 }
 
-/** The image's environment for its processes: its ENV (paths mapped into the stage), the base image's PATH and a HOME. */
+/** The image's environment for its processes: its ENV (paths mapped into the stage), the base image's PATH, the user's HOME, the image's /tmp. */
 function imageEnvironment(runtime: StageResult, home: string, overrides: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: home, ...mappedEnv(runtime.root, runtime.env), ...overrides };
+  return { PATH: process.env.PATH, HOME: home, TMPDIR: onHost(runtime.root, '/tmp'), ...mappedEnv(runtime.root, runtime.env), ...overrides };
 }
 
 interface Smoke {
@@ -242,9 +242,12 @@ test(
     assert.ok(runtime.user, 'the runtime stage names a USER');
     const user = numericUser(runtime.user);
     assert.notEqual(user.uid, 0, 'the runtime does not run as root');
-    const home = path.join(workspace, 'home');
-    fs.mkdirSync(home);
+    // The base image's home of that user, and its /tmp (where tsx, which runs the admin CLI, keeps its cache).
+    const home = onHost(runtime.root, '/home/node');
+    fs.mkdirSync(home, { recursive: true });
     fs.chownSync(home, user.uid, user.gid);
+    fs.mkdirSync(onHost(runtime.root, '/tmp'), { mode: 0o1777 });
+    fs.chmodSync(onHost(runtime.root, '/tmp'), 0o1777);
 
     const cmd = execForm(instructionsOf(runtimeStage, 'CMD').at(-1)!.args)!;
     const healthcheck = parseHealthcheck(instructionsOf(runtimeStage, 'HEALTHCHECK').at(-1)!.args).command;
