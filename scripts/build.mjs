@@ -82,6 +82,9 @@ function build(tsc, hash) {
       fs.copyFileSync(file, target);
     }
     fs.writeFileSync(path.join(staging, STAMP), `${hash}\n`);
+    // mkdtemp made the staging directory private (0700): dist/ is read by whoever runs the server,
+    // which need not be who built it (the container image builds as root and serves as uid 1000).
+    fs.chmodSync(staging, 0o755);
     swapIn(staging, hash);
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });

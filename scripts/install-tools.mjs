@@ -2,17 +2,19 @@
 // Root `postinstall`: installs the tools under tools/ that cannot live in the root's dependencies.
 // tools/openapi-typescript needs the TypeScript 5 compiler API, and the project compiles with
 // TypeScript 7 (no JavaScript API), so it keeps its own node_modules and lock. Skipped when dev
-// dependencies are left out (`npm ci --omit=dev`): only tests use the tools.
+// dependencies are left out (`npm ci --omit=dev`), and in a copy without tools/ (the container
+// image's build leaves it out): only tests use the tools.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const omitted = `${process.env.npm_config_omit ?? ''}`.split(/[\s,]+/).includes('dev') || process.env.NODE_ENV === 'production';
-if (omitted) process.exit(0);
+const toolsDirectory = path.join(root, 'tools');
+if (omitted || !fs.existsSync(toolsDirectory)) process.exit(0);
 
-for (const name of fs.readdirSync(path.join(root, 'tools'))) {
-  const dir = path.join(root, 'tools', name);
+for (const name of fs.readdirSync(toolsDirectory)) {
+  const dir = path.join(toolsDirectory, name);
   if (!fs.existsSync(path.join(dir, 'package-lock.json'))) continue;
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const result = spawnSync(npm, ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir, stdio: 'inherit' });

@@ -38,7 +38,9 @@ if (!env.TEST_DATABASE_URL) console.log('# TEST_DATABASE_URL unset and no Postgr
 
 // A test file whose process stops answering (its main thread blocked for good, as when the TypeScript
 // loader's esbuild service dies under it) fails after this long instead of holding the run until CI gives up.
-const FILE_TIMEOUT_MS = 10 * 60 * 1000;
+// The longest file, test/process/container.test.ts (an npm ci that compiles better-sqlite3, a build, and
+// two server starts), takes 5 minutes on a quiet machine and took 11 to 16 on one loaded by other work.
+const FILE_TIMEOUT_MS = 30 * 60 * 1000;
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--import', './test/helpers/fast-check-seed.ts', '--test', '--test-concurrency=2', `--test-timeout=${FILE_TIMEOUT_MS}`, ...files], { stdio: 'inherit', env });
 if (clusterDir) execFileSync('scripts/pg-cluster.sh', ['stop', clusterDir]);
 process.exit(result.status ?? 1);
