@@ -13,6 +13,10 @@
  *
  * The machine stands in for the base image: its node must be the image's major
  * version (checked), and npm uses its cache first (npm_config_prefer_offline).
+ * better-sqlite3's install fetches its prebuilt binary, as a build with network
+ * access does; here that download comes from a loopback mirror holding the binary
+ * this checkout's own install made (same version, same Node ABI, same platform),
+ * rather than compiling it from source again for minutes.
  * It needs root, as a build does: the runtime stage chowns to the image's user and
  * the server runs as that user. Slow (two installs' worth of work: npm ci and the
  * copy of the pruned node_modules); deadlines only stop a broken run.
@@ -20,6 +24,8 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -47,6 +53,7 @@ const isRoot = process.getuid?.() === 0;
 
 let workspace: string | undefined;
 let server: ChildProcess | undefined;
+let mirror: Awaited<ReturnType<typeof prebuiltBinaryMirror>> | undefined;
 
 /** Ends the server and everything it started (its own process group), and any step still running. */
 function killServer(): void {
@@ -63,6 +70,7 @@ after(async () => {
   const exited = server && server.exitCode === null && server.signalCode === null ? new Promise((resolve) => server!.once('exit', resolve)) : undefined;
   killServer();
   await exited;
+  await mirror?.close();
   if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
 });
 
@@ -221,11 +229,19 @@ test(
     const files = makeContext(context);
     log(`context of ${files} files`);
 
-    // What the build machine and the base image provide besides the stage's ENV: PATH, HOME (npm's cache and settings).
-    const hostEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, npm_config_prefer_offline: 'true' };
+    // What the build machine and the base image provide besides the stage's ENV: PATH, HOME (npm's cache and settings),
+    // and where better-sqlite3's prebuilt binary is downloaded from.
+    mirror = await prebuiltBinaryMirror(path.join(workspace, 'prebuilt'));
+    const hostEnv: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      npm_config_prefer_offline: 'true',
+      npm_config_better_sqlite3_binary_host: mirror.url,
+    };
     const stages: Record<string, string> = {};
     const built = await runStage(build, { context, stages, root: path.join(workspace, build.name), hostEnv });
     stages[build.name] = built.root;
+    assert.ok(mirror.served() > 0, "better-sqlite3's install fetched its prebuilt binary from the mirror");
     for (const run of built.runs) log(`build stage: RUN ${run.command} took ${run.seconds.toFixed(1)} s`);
     const runtime = await runStage(runtimeStage, { context, stages, root: path.join(workspace, runtimeStage.name), hostEnv });
     for (const run of runtime.runs) log(`runtime stage: RUN ${run.command} took ${run.seconds.toFixed(1)} s`);
@@ -266,3 +282,30 @@ test(
     else t.diagnostic('TEST_DATABASE_URL is unset: the runtime was not started on PostgreSQL');
   },
 );
+
+/**
+ * A loopback stand-in for better-sqlite3's release downloads: prebuild-install asks
+ * `$npm_config_better_sqlite3_binary_host/v<version>/better-sqlite3-v<version>-node-v<abi>-<platform>-<arch>.tar.gz`,
+ * and gets a tarball of the binary this checkout's install made.
+ */
+async function prebuiltBinaryMirror(directory: string): Promise<{ url: string; served: () => number; close: () => Promise<void> }> {
+  const packageDir = path.join(ROOT, 'node_modules', 'better-sqlite3');
+  const { version } = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { version: string };
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  fs.mkdirSync(directory, { recursive: true });
+  const tarball = path.join(directory, name);
+  execFileSync('tar', ['-czf', tarball, '-C', packageDir, 'build/Release/better_sqlite3.node']);
+  let served = 0;
+  const server = http.createServer((request, response) => {
+    if (request.url !== `/v${version}/${name}`) return void response.writeHead(404).end();
+    served += 1;
+    response.writeHead(200, { 'content-type': 'application/gzip' });
+    fs.createReadStream(tarball).pipe(response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    served: () => served,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
