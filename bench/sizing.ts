@@ -250,8 +250,8 @@ await runBenchmark('bench:sizing', async (dataDir) => {
     }
     return out;
   };
-  const forFaithfulPng = await fresh(20);
-  const forFaithfulSvg = await fresh(20);
+  const forFaithfulPng = await fresh(40);
+  const forFaithfulSvg = await fresh(40);
   const forFastPng = await fresh(40);
   const forSaturation = await fresh(48);
 
