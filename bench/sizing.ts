@@ -253,7 +253,7 @@ await runBenchmark('bench:sizing', async (dataDir) => {
   const forFaithfulPng = await fresh(40);
   const forFaithfulSvg = await fresh(40);
   const forFastPng = await fresh(40);
-  const forSaturation = await fresh(48);
+  const forSaturation = await fresh(160);
 
   // 2. Mixed load.
   const next = random(20261128);
