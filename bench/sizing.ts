@@ -27,6 +27,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import autocannon from 'autocannon';
 import { runAdminCommand } from '../src/admin/commands.ts';
 import { openStore } from '../src/store/open.ts';
@@ -140,6 +141,16 @@ class PeakSampler {
     }
     return { perKind, totalMb: this.peakTotalKb / 1024 };
   }
+}
+
+/** The sizes of the files under `directory` (the render cache: one file per render). */
+function cacheFiles(directory: string): number[] {
+  if (!fs.existsSync(directory)) return [];
+  return fs.readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(directory, entry.name);
+    if (entry.isDirectory()) return cacheFiles(full);
+    return entry.isFile() ? [fs.statSync(full).size] : [];
+  });
 }
 
 // ---------------------------------------------------------------------------
@@ -357,5 +368,8 @@ await runBenchmark('bench:sizing', async (dataDir) => {
   console.log(
     `faithful PNG, uncached: ${(forSaturation.length / renderSeconds).toFixed(1)} req/s (${forSaturation.length} renders, ${inFlight} in flight from ${Math.min(inFlight, ACTIVE)} users, ${renderSeconds.toFixed(1)} s; ${((renderCpu / forSaturation.length) * 1000).toFixed(0)} ms CPU each)`,
   );
+  const cached = cacheFiles(path.join(dataDir, 'render-cache'));
+  const cachedBytes = cached.reduce((sum, bytes) => sum + bytes, 0);
+  console.log(`render cache: ${cached.length} renders in ${(cachedBytes / 2 ** 20).toFixed(1)} MB, ${(cachedBytes / Math.max(1, cached.length) / 1024).toFixed(0)} KB each on average`);
   console.log(`\nload average after the run: ${loadAverage()}`);
 });
