@@ -6,7 +6,8 @@
  * It starts the server as `npm start` does (`node scripts/build.mjs --if-stale`,
  * then `node dist/main.js`; SIZING_SERVER=tsx runs src/main.ts through tsx
  * instead) on SQLite in a temporary DATA_DIR, or on PostgreSQL when
- * DATABASE_URL is set (the users it seeds stay there). It reads
+ * DATABASE_URL is set (use a throwaway database: the users and diagrams it
+ * makes stay there). It reads
  * /proc/<pid>/status (VmRSS, VmHWM) and /proc/<pid>/stat (utime, stime, and
  * cutime/cstime for workers already replaced) of the server and of each worker
  * process it forked, told apart by their entry files (faithful-worker,
@@ -119,7 +120,14 @@ class PeakSampler {
 
   constructor(private readonly serverPid: number) {
     this.sample();
-    this.timer = setInterval(() => this.sample(), 250);
+    // A server gone between two samples is reported by the request that finds it gone, not by the sampler.
+    this.timer = setInterval(() => {
+      try {
+        this.sample();
+      } catch {
+        clearInterval(this.timer);
+      }
+    }, 250);
   }
 
   sample(): void {
@@ -224,6 +232,8 @@ const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 await runBenchmark('bench:sizing', async (dataDir) => {
+  // runBenchmark removes the directory when the run ends; this also covers an interrupted one (Ctrl-C).
+  process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
   console.log(`# Drawbridge sizing benchmark — ${os.availableParallelism()} cores (${os.cpus()[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GB, node ${process.version}`);
   console.log(`# ${DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'SQLite'}; server: ${SERVER_MODE === 'build' ? 'compiled (node dist/main.js, as npm start)' : 'src/main.ts through tsx'}; default workers`);
   console.log(`# load average before the run: ${loadAverage()} (a shared machine: other work competes for the cores; the load generator runs here too)`);
