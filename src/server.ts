@@ -122,6 +122,14 @@ export async function buildServer(deps: AppDeps, options: BuildOptions = {}): Pr
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // A request asking to upgrade its connection (`Connection: upgrade`) reaches every route, since the WebSocket
+  // plugin routes all upgrades; only the live editor's route takes the connection over. Any other route answers
+  // as usual, and then the connection, which Node's HTTP server no longer looks after, is closed: left open, it
+  // would stay half-open for good and hold up the server's close.
+  app.addHook('onResponse', async (request) => {
+    // Node's HTTP parser marks such a request `upgrade` (set on every request it reads; not in Node's types).
+    if ((request.raw as { upgrade?: boolean }).upgrade === true) request.raw.socket?.destroy();
+  });
   if (metrics) serveMetrics(app, metrics, config);
 
   app.setErrorHandler((error, request, reply) => {
