@@ -19,10 +19,10 @@ import { loadConfig } from '../../src/config.ts';
 import { openStore } from '../../src/store/open.ts';
 import { freePort } from '../helpers/harness.ts';
 import { signIn } from '../helpers/web-session.ts';
+import { assertRendersEveryWay } from '../helpers/served-renders.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const STARTUP_DEADLINE_MS = 120_000;
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 let dataDir: string;
 let npm: ChildProcess | undefined;
@@ -185,17 +185,7 @@ test('npm run build compiles the server; npm start serves it without tsx; SIGTER
   assert.equal(createRes.status, 201, JSON.stringify(diagram));
 
   // Renders, both qualities, both formats: the fast and faithful workers run compiled.
-  for (const quality of ['fast', 'faithful']) {
-    for (const format of ['svg', 'png']) {
-      const res = await fetch(`${baseUrl}/api/v1/diagrams/${diagram.id}/render?format=${format}&quality=${quality}`, { headers: auth });
-      const body = Buffer.from(await res.arrayBuffer());
-      assert.equal(res.status, 200, `${quality} ${format}: ${body.toString().slice(0, 300)}\n${output}`);
-      assert.equal(res.headers.get('x-render-quality'), quality, `${quality} ${format} is drawn by its renderer (note: ${res.headers.get('x-render-note')})\n${output}`);
-      assert.equal(res.headers.get('x-render-note'), null);
-      if (format === 'png') assert.deepEqual(body.subarray(0, 8), PNG_SIGNATURE);
-      else assert.match(body.toString(), /^<svg[\s\S]*Node 11[\s\S]*<\/svg>\s*$/);
-    }
-  }
+  await assertRendersEveryWay(baseUrl, auth, diagram.id, 'Node 11', output);
   reached('rendered');
 
   // The web editor's page and the bundle it loads, for a signed-in person.

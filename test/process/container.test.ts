@@ -44,10 +44,10 @@ import {
 } from '../helpers/dockerfile.ts';
 import { freePort } from '../helpers/harness.ts';
 import { freshPostgresDatabase } from '../helpers/postgres.ts';
+import { assertRendersEveryWay } from '../helpers/served-renders.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const STARTUP_DEADLINE_MS = 120_000;
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 const isRoot = process.getuid?.() === 0;
 
@@ -179,16 +179,7 @@ async function smokeTest(smoke: Smoke, email: string): Promise<void> {
   const diagram = (await createRes.json()) as { id: string };
   assert.equal(createRes.status, 201, JSON.stringify(diagram));
 
-  for (const quality of ['fast', 'faithful']) {
-    for (const format of ['svg', 'png']) {
-      const res = await fetch(`${baseUrl}/api/v1/diagrams/${diagram.id}/render?format=${format}&quality=${quality}`, { headers: auth });
-      const body = Buffer.from(await res.arrayBuffer());
-      assert.equal(res.status, 200, `${quality} ${format}: ${body.toString().slice(0, 300)}\n${output}`);
-      assert.equal(res.headers.get('x-render-quality'), quality, `${quality} ${format} is drawn by its renderer (note: ${res.headers.get('x-render-note')})\n${output}`);
-      if (format === 'png') assert.deepEqual(body.subarray(0, 8), PNG_SIGNATURE);
-      else assert.match(body.toString(), /^<svg[\s\S]*Drawbridge 2[\s\S]*<\/svg>\s*$/);
-    }
-  }
+  await assertRendersEveryWay(baseUrl, auth, diagram.id, 'Drawbridge 2', output);
   smoke.log('rendered fast and faithful, PNG and SVG');
 
   const readRes = await fetch(`${baseUrl}/api/v1/diagrams/${diagram.id}`, { headers: auth });
