@@ -67,6 +67,18 @@ export type RelayEvent =
 /** Peers of another instance not announced for this long are gone (that instance stopped). */
 export const REMOTE_PEER_TTL_MS = 50_000;
 
+/**
+ * A write waits (WRITE_DELAY_MS each time) at most this many times in a row
+ * for the notice of a stored revision the room has not heard of, which may
+ * have replaced the scene its changes were made on.
+ */
+const UNHEARD_WAITS_MAX = 5;
+
+/** A write's changes were made on a scene replaced since: they are dropped. */
+class MadeOnReplacedScene extends Error {}
+/** The store holds a revision the room has not heard of yet: the write waits for its notice. */
+class UnheardRevision extends Error {}
+
 const nonceFor = (id: string, docUpdatedAt: string) => createHash('sha256').update(`${id}\u0000${docUpdatedAt}`).digest().readUInt32BE(0) >>> 1;
 
 export class Room {
@@ -99,6 +111,8 @@ export class Room {
   /** The replacement being read from the store, and the relayed changes made on it that arrive meanwhile. */
   private replacing: Promise<void> | null = null;
   private readonly heldRelays: Extract<RelayEvent, { kind: 'elements' }>[] = [];
+  /** How many times in a row a write waited for an unheard revision (UNHEARD_WAITS_MAX). */
+  private unheardWaits = 0;
 
   constructor(host: RoomHost, diagramId: string, elements: LiveElement[], docUpdatedAt: string) {
     this.host = host;
@@ -428,6 +442,7 @@ export class Room {
     this.pendingSeqs.clear();
     const changes = ids.map((id) => this.scene.get(id)!).filter((e) => e !== undefined);
     const actor = contributors.values().next().value ?? this.editorHere()?.session;
+    const replacedAt = this.replacedAt;
     this.failed = false;
     try {
       if (changes.length > 0 && actor !== undefined) {
@@ -438,8 +453,14 @@ export class Room {
           this.diagramId,
           null,
           { kind: 'save', joinsSaves: true, contributorIds: [...contributors.keys()], origin: this.host.instanceId },
-          (previous) => ({ elements: mergeIntoStored(previous() as LiveElement[], changes).elements }),
+          (previous, current) => {
+            // A replacement of the scene stored meanwhile: merged into it, these changes would bring the old scene back.
+            if (this.replacedAt !== replacedAt) throw new MadeOnReplacedScene();
+            if (!this.closing && (current.docUpdatedAt ?? '') > this.docUpdatedAt && this.unheardWaits < UNHEARD_WAITS_MAX) throw new UnheardRevision();
+            return { elements: mergeIntoStored(previous() as LiveElement[], changes).elements };
+          },
         );
+        this.unheardWaits = 0;
         for (const id of ids) this.written.add(id);
         this.revised(result.docUpdatedAt);
       }
@@ -448,23 +469,34 @@ export class Room {
         if (peer) this.send(peer, { type: 'saved', upTo: seq, docUpdatedAt: this.docUpdatedAt });
       }
     } catch (error) {
+      if (error instanceof MadeOnReplacedScene) return;
+      // A replacement of the scene heard meanwhile drops what this write held.
+      const keep = this.replacedAt === replacedAt;
+      if (error instanceof UnheardRevision) {
+        this.unheardWaits += 1;
+        if (keep) this.keepForNextWrite(ids, contributors, seqs);
+        return;
+      }
       if (error instanceof ApiError && error.code === 'not_found') {
         // The writer lost access meanwhile (or the diagram went): everyone here is checked again, and
         // the others whose changes the batch holds and who may still edit write it (the set shrinks, so this ends).
         await this.recheck();
         const writers = [...contributors].filter(([userId]) => [...this.local.values()].some((p) => p.session.user.id === userId && p.role === 'editor'));
-        if (writers.length === 0 || writers.length === contributors.size) return;
-        for (const id of ids) this.dirty.add(id);
-        for (const [userId, caller] of writers) if (!this.contributors.has(userId)) this.contributors.set(userId, caller);
-        for (const [peerId, seq] of seqs) if (this.local.has(peerId)) this.pendingSeqs.set(peerId, Math.max(seq, this.pendingSeqs.get(peerId) ?? seq));
+        if (writers.length === 0 || writers.length === contributors.size || !keep) return;
+        this.keepForNextWrite(ids, new Map(writers), new Map([...seqs].filter(([peerId]) => this.local.has(peerId))));
         return;
       }
       this.failed = true;
       this.host.log(error, 'live room could not write its changes; trying again');
-      for (const id of ids) this.dirty.add(id);
-      for (const [userId, caller] of contributors) if (!this.contributors.has(userId)) this.contributors.set(userId, caller);
-      for (const [peerId, seq] of seqs) this.pendingSeqs.set(peerId, Math.max(seq, this.pendingSeqs.get(peerId) ?? seq));
+      if (keep) this.keepForNextWrite(ids, contributors, seqs);
     }
+  }
+
+  /** Puts a write's changes, contributors and seqs back for the next write (it did not store them). */
+  private keepForNextWrite(ids: string[], contributors: Map<string, Caller>, seqs: Map<string, number>): void {
+    for (const id of ids) this.dirty.add(id);
+    for (const [userId, caller] of contributors) if (!this.contributors.has(userId)) this.contributors.set(userId, caller);
+    for (const [peerId, seq] of seqs) this.pendingSeqs.set(peerId, Math.max(seq, this.pendingSeqs.get(peerId) ?? seq));
   }
 
   /** Writes what is left and leaves the hub (the last person left, or the server is closing). */
