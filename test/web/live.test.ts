@@ -235,6 +235,22 @@ for (const { engine, skip } of [
       assert.ok(!b.received.some((m) => m.type === 'elements' && m.elements.some((e: { id: string }) => e.id === 'old') && b.received.indexOf(m) > b.received.findIndex((x) => x.type === 'scene')));
     });
 
+    test("after a scene is replaced, another server's changes made on the old scene are dropped and those made on the new one are taken", async () => {
+      const id = await newDiagram([rect('base', 1)]);
+      const a = await connect(id);
+      const welcome = await a.next('welcome');
+      const sent = [rect('fresh', 1)];
+      assert.equal((await h.call('POST', `/api/v1/diagrams/${id}/regenerate`, { token: owner.token, body: { scene: { elements: sent } } })).statusCode, 200);
+      const scene = await a.next('scene');
+      // What the same room on another server relays: one change made on the scene it opened with, one on the new scene.
+      const relay = (elements: unknown[], basis: string) => h.store.live.publish({ type: 'relay', diagramId: id, origin: 'another-server', event: { kind: 'elements', elements, from: 'someone', basis } });
+      await relay([rect('base', 7, { x: 70 })], welcome.docUpdatedAt);
+      await relay([rect('fresh', 2, { x: 20 })], scene.docUpdatedAt);
+      const taken = await a.until((m) => m.type === 'elements' && m.from === 'someone');
+      assert.deepEqual(taken.elements.map((e: { id: string }) => e.id), ['fresh']);
+      assert.equal(a.received.filter((m) => m.type === 'elements').length, 1, 'the change made on the old scene was not passed on');
+    });
+
     test('a regenerate with a spec still reaches open editors as elements they merge', async () => {
       const id = await newDiagram([rect('base', 1)]);
       const a = await connect(id);
