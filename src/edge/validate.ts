@@ -26,14 +26,25 @@ export function checkPayloadShape(body: unknown, root = ''): void {
  * What in a string PostgreSQL cannot store as text: a NUL, or half of a UTF-16
  * surrogate pair (no UTF-8 encodes it; the driver would silently write U+FFFD).
  * SQLite would keep both, so the edge refuses them on either engine. Every
- * other control character is storable and kept as sent (titles and folder
- * names drop them: domain/title.ts).
+ * other control character is storable and kept as sent (titles and names
+ * drop them: domain/title.ts).
  */
 function unstorableIn(text: string): string | null {
   if (text.includes('\u0000')) return 'a NUL character';
   if (!text.isWellFormed()) return 'a lone UTF-16 surrogate';
   return null;
 }
+
+/**
+ * The top-level fields of a body (or of MCP tool arguments) that hold a title
+ * or a name: a diagram's title, a folder's, workspace's or token's name. Every
+ * one is cleaned before it is stored (domain/title.ts drops control characters,
+ * NUL included, and mends lone surrogates), so a string there is never refused.
+ */
+export const CLEANED_FIELDS: readonly string[] = ['title', 'name'];
+
+/** The roots whose top-level CLEANED_FIELDS are cleaned rather than refused. */
+const CLEANED_ROOTS: readonly string[] = ['body', 'arguments'];
 
 interface TextVisit {
   value: unknown;
@@ -52,12 +63,19 @@ function textPath(visit: TextVisit): string {
   }, '');
 }
 
+/** Whether a visited string is a title or a name, which is cleaned rather than refused (CLEANED_FIELDS). */
+function isCleaned(visit: TextVisit): boolean {
+  const parent = visit.parent;
+  return parent !== null && parent.parent === null && CLEANED_ROOTS.includes(String(parent.key)) && CLEANED_FIELDS.includes(String(visit.key));
+}
+
 /**
  * Refuses a request in which any string value or object key could not be
  * stored (see unstorableIn) with 400 bad_request naming where it is, e.g.
  * `body.ops[3].element.id contains a NUL character`. `parts` names the roots:
  * `{ params, query, body }` for an HTTP request, `{ arguments }` for an MCP
- * tool call. Walks without recursion, so any nesting is safe.
+ * tool call. A title or name (CLEANED_FIELDS) is let through: it is cleaned.
+ * Walks without recursion, so any nesting is safe.
  */
 export function refuseUnstorableText(parts: Record<string, unknown>): void {
   const stack: TextVisit[] = Object.entries(parts)
@@ -67,6 +85,7 @@ export function refuseUnstorableText(parts: Record<string, unknown>): void {
     const visit = stack.pop()!;
     const current = visit.value;
     if (typeof current === 'string') {
+      if (isCleaned(visit)) continue;
       const problem = unstorableIn(current);
       if (problem) throw badRequest(`${textPath(visit)} contains ${problem}`);
     } else if (Array.isArray(current)) {

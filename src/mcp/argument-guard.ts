@@ -23,7 +23,7 @@ function refusalOf(args: unknown): ApiError | null {
  * as a tool error carrying the API's code and message (`{ "error":
  * "PROTO_KEY", "message": "arguments.__proto__: the key ..." }`, `{ "error":
  * "bad_request", "message": "arguments.body contains a NUL character" }`) and
- * never reaches a tool.
+ * never reaches a tool. A title or name is let through: the API cleans it.
  */
 export async function connectGuarded(server: McpServer, transport: Transport): Promise<void> {
   await server.connect(transport);

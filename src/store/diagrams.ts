@@ -40,10 +40,11 @@ export interface ContentWrite {
   /**
    * What the write changed, announced on the live bus in the write's own
    * transaction so open editors take it; `origin`: the live hub instance
-   * that wrote it (absent: a write from outside a live room). Without it,
+   * that wrote it (absent: a write from outside a live room); `replaced`: the
+   * write put a whole scene in place as supplied. Without it,
    * rooms take every element that differs from what they hold.
    */
-  announce?: ContentChange & { origin?: string };
+  announce?: ContentChange & { origin?: string; replaced?: true };
 }
 
 export type ContentWriteResult =

@@ -19,8 +19,12 @@ export interface ContentChange {
 }
 
 export type LiveNotice =
-  /** A content write committed. `origin`: the hub instance that wrote it from a live room (absent: the API, MCP, CLI, a restore). */
-  | ({ type: 'content'; diagramId: string; docUpdatedAt: string; origin?: string } & ContentChange)
+  /**
+   * A content write committed. `origin`: the hub instance that wrote it from a live room (absent: the API, MCP, CLI, a restore).
+   * `replaced`: the write put a whole scene in place as supplied (a regenerate from a scene): rooms take the stored scene
+   * instead of merging it, and drop changes made on the one it replaced.
+   */
+  | ({ type: 'content'; diagramId: string; docUpdatedAt: string; origin?: string; replaced?: true } & ContentChange)
   /** What happens in a live room on one instance, for the same room on the others. */
   | { type: 'relay'; diagramId: string; origin: string; event: Record<string, unknown> }
   /** Who may see a diagram changed (a share, a membership, the trash, a deletion): rooms check their people again. */

@@ -18,7 +18,7 @@ import { FORBIDDEN_KEYS, isPlainObject, MAX_PAYLOAD_DEPTH } from '../../src/doma
 import { MAX_SCENE_ELEMENTS } from '../../src/domain/scene/validate.ts';
 import { TITLE_MAX_LENGTH, UNTITLED } from '../../src/domain/title.ts';
 import { type ErrorCode, errorStatus } from '../../src/errors.ts';
-import { BODY_LIMIT_BYTES } from '../../src/edge/validate.ts';
+import { BODY_LIMIT_BYTES, CLEANED_FIELDS } from '../../src/edge/validate.ts';
 import { type Harness, sceneOf, startHarness, type TestUser } from '../helpers/harness.ts';
 
 // Failure reports name the broken assertion, not only the counterexample.
@@ -423,6 +423,11 @@ const holdsUnstorableText = (value: unknown): boolean =>
   typeof value === 'string'
     ? isUnstorable(value)
     : typeof value === 'object' && value !== null && Object.entries(value).some(([key, inner]) => isUnstorable(key) || holdsUnstorableText(inner));
+/** A body's unstorable text, but for a top-level title or name string: those are cleaned, not refused. */
+const bodyHoldsUnstorableText = (body: unknown): boolean =>
+  isPlainObject(body)
+    ? Object.entries(body).some(([key, inner]) => isUnstorable(key) || (!(CLEANED_FIELDS.includes(key) && typeof inner === 'string') && holdsUnstorableText(inner)))
+    : holdsUnstorableText(body);
 
 /** What the server sees: the text as UTF-8 on the wire (a literal lone surrogate arrives as U+FFFD). */
 const onTheWire = (text: string) => Buffer.from(text, 'utf8').toString('utf8');
@@ -441,7 +446,7 @@ function expectedOutcomes(ep: Endpoint, fx: Fixture, text: string): Outcome[] | 
   // When several are present, whichever the walk meets first answers.
   const refusals: Outcome[] = [...(forbiddenKey ? (['PROTO_KEY'] as const) : []), ...(tooDeep || nonFinite ? (['bad_request'] as const) : [])];
   if (refusals.length > 0) return refusals;
-  if (holdsUnstorableText(body)) return ['bad_request'];
+  if (bodyHoldsUnstorableText(body)) return ['bad_request'];
   if (!isPlainObject(body)) return ['bad_request'];
   for (const key of Object.keys(body)) if (!Object.hasOwn(ep.fields, key)) return ['bad_request'];
   for (const [key, spec] of Object.entries(ep.fields)) {

@@ -112,9 +112,9 @@ describe('drawbridge-mcp over stdio against a running server', () => {
     const polluted = await client.callTool({ name: 'create_folder', arguments: JSON.parse('{"name":"Polluted","__proto__":{"polluted":true}}') });
     assert.equal(polluted.isError, true);
     assert.deepEqual(json(polluted), { error: 'PROTO_KEY', message: 'arguments.__proto__: the key "__proto__" is not allowed anywhere in a payload' });
-    const nul = await client.callTool({ name: 'create_folder', arguments: { name: 'Nul\u0000' } });
+    const nul = await client.callTool({ name: 'create_folder', arguments: { name: 'Nul', parentId: 'p\u0000' } });
     assert.equal(nul.isError, true);
-    assert.deepEqual(json(nul), { error: 'bad_request', message: 'arguments.name contains a NUL character' });
+    assert.deepEqual(json(nul), { error: 'bad_request', message: 'arguments.parentId contains a NUL character' });
     const folders = (await h.call('GET', '/api/v1/folders', { token: alice.token })).json().items as Array<{ name: string }>;
     assert.ok(!folders.some((f) => f.name.startsWith('Polluted') || f.name.startsWith('Nul')));
   });

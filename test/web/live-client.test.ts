@@ -233,6 +233,35 @@ describe('receiving', () => {
   });
 });
 
+describe('a replaced scene', () => {
+  test('replaces everything the person has, a stroke not yet sent and one sent but not stored included; later changes go out on the new scene', () => {
+    const room = new FakeRoom([rectangle('a', 1), rectangle('b', 1)]);
+    const timers = new ManualTimers();
+    const ada = join(room, timers, 'ada');
+    const bob = join(room, timers, 'bob');
+    settle(room, timers, [ada, bob]);
+    // Ada's change of `a` is on its way, and a new stroke not sent yet, when the scene is replaced.
+    ada.edit((list) => list.map((e) => (e.id === 'a' ? edited(e, { x: 500 }) : e)));
+    timers.advance(100);
+    ada.edit((list) => [...list, rectangle('stroke', 1)]);
+    const replacement = [rectangle('b', 2, { x: 42 }), rectangle('c', 3)];
+    room.replaceScene(replacement);
+    settle(room, timers, [ada, bob]);
+    for (const person of [ada, bob]) {
+      assert.deepEqual(person.scene.list.map((e) => e.id).sort(), ['b', 'c'], 'nothing of the old scene is left, not even as a tombstone');
+      assert.equal(person.scene.get('b')!.x, 42);
+      assert.deepEqual(stamps(person.scene.list), stamps(replacement));
+      assert.equal(person.client.hasUnsavedWork(), false);
+      assert.equal(person.status(), 'saved');
+    }
+    assert.deepEqual(ids(room.visible()), ['b', 'c'], 'the change sent on the old scene was dropped');
+    bob.edit((list) => list.map((e) => (e.id === 'c' ? edited(e, { x: 9 }) : e)));
+    settle(room, timers, [ada, bob]);
+    assert.equal(room.elements.get('c')!.x, 9);
+    assert.equal(ada.scene.get('c')!.x, 9);
+  });
+});
+
 describe('reconnecting', () => {
   test('changes made offline are kept and sent after the reconnect; the save state says offline meanwhile', async () => {
     const { room, timers, ada } = adaAlone([rectangle('a', 1), rectangle('b', 2)]);
@@ -449,6 +478,11 @@ describe('avatars', () => {
 });
 
 describe('protocol', () => {
+  test('a scene message is parsed; one without a list of elements is ignored', () => {
+    assert.equal(parseServerMessage(JSON.stringify({ type: 'scene', elements: [], files: {}, docUpdatedAt: 'x' }))?.type, 'scene');
+    assert.equal(parseServerMessage(JSON.stringify({ type: 'scene', elements: 'no' })), null);
+  });
+
   test('unknown or malformed frames are ignored, known ones parsed', () => {
     assert.equal(parseServerMessage('not json'), null);
     assert.equal(parseServerMessage('{"type":"future"}'), null);

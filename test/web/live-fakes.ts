@@ -190,6 +190,9 @@ export class FakeRoom {
   /** Refuses connections while true (the server is down). */
   down = false;
   private revision = 0;
+  /** The revision of the last whole-scene replacement ('' for none), and each member's when welcomed. */
+  private basis = '';
+  private readonly welcomedOn = new Map<Member, string>();
   private peerCount = 0;
 
   constructor(initial: readonly SceneElement[] = []) {
@@ -216,6 +219,7 @@ export class FakeRoom {
       const member = { socket, peer: peer(`p${++this.peerCount}`, name), role: role() };
       for (const other of this.live()) this.post(other, { type: 'joined', peer: member.peer });
       this.members.push(member);
+      this.welcomedOn.set(member, this.basis);
       this.post(member, {
         type: 'welcome',
         you: member.peer,
@@ -249,6 +253,15 @@ export class FakeRoom {
     for (const member of this.live()) this.post(member, { type: 'elements', elements: written, from: null, docUpdatedAt: this.docUpdatedAt() });
   }
 
+  /** A write that replaces the whole scene as supplied: everyone is told to replace theirs; changes made on the old one are dropped. */
+  replaceScene(elements: readonly SceneElement[]): void {
+    this.elements.clear();
+    for (const element of elements) this.elements.set(element.id, structuredClone(element));
+    this.revision += 1;
+    this.basis = this.docUpdatedAt();
+    for (const member of this.live()) this.post(member, { type: 'scene', elements: this.visible(), files: {}, docUpdatedAt: this.basis });
+  }
+
   setRole(socket: FakeSocket, role: LiveRole): void {
     const member = this.members.find((m) => m.socket === socket)!;
     member.role = role;
@@ -274,6 +287,7 @@ export class FakeRoom {
       this.post(member, { type: 'error', code: 'forbidden', message: 'viewers cannot edit', seq: message.seq });
       return;
     }
+    if ((message.scene ?? this.welcomedOn.get(member)) !== this.basis) return;
     const won: SceneElement[] = [];
     const lost: SceneElement[] = [];
     // What the client sends is what it merges: elements with numeric versions and nonces.

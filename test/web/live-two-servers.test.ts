@@ -74,6 +74,36 @@ describe('live collaboration across two servers on one PostgreSQL', { skip: skip
     assert.equal((await alice.until((m) => m.type === 'left')).peerId, bobWelcome.you.peerId);
   });
 
+  test('a regenerate with a scene on one server replaces the scene in both rooms; changes made on it travel between them, late ones made on the old scene do not', async () => {
+    const created = await first.call('POST', '/api/v1/diagrams', { token: owner.token, body: { title: 'replaced', scene: { elements: [rect('base', 1), rect('old', 1)] } } });
+    const id = created.json().id as string;
+    await first.store.sharing.shareDiagram(id, guest.id, 'editor');
+    const alice = await on(first, id, owner);
+    const aliceWelcome = await alice.next('welcome');
+    const bob = await on(second, id, guest);
+    await bob.next('welcome');
+    await alice.until((m) => m.type === 'joined');
+
+    const sent = [rect('new', 3, { updated: 42 }), rect('base', 1, { x: 5 })];
+    const regenerated = await second.call('POST', `/api/v1/diagrams/${id}/regenerate`, { token: owner.token, body: { scene: { elements: sent } } });
+    assert.equal(regenerated.statusCode, 200, regenerated.body);
+    const byId = (els: Array<{ id: string }>) => [...els].sort((x, y) => (x.id < y.id ? -1 : 1));
+    const toAlice = await alice.next('scene');
+    const toBob = await bob.next('scene');
+    assert.deepEqual(byId(toAlice.elements), byId(sent));
+    assert.deepEqual(byId(toBob.elements), byId(sent));
+
+    // Alice's late change made on the old scene is dropped on her server; her change made on the new one reaches Bob.
+    alice.send({ type: 'elements', seq: 1, elements: [rect('old', 4)] });
+    alice.send({ type: 'elements', seq: 2, scene: toAlice.docUpdatedAt, elements: [rect('new', 4, { x: 70 })] });
+    const heard = await bob.until((m) => m.type === 'elements' && m.from === aliceWelcome.you.peerId);
+    assert.deepEqual(heard.elements.map((e: { id: string; x: number }) => [e.id, e.x]), [['new', 70]]);
+    await alice.until((m) => m.type === 'saved' && m.upTo === 2);
+    const stored = (await first.call('GET', `/api/v1/diagrams/${id}`, { token: owner.token })).json().scene.elements as Array<Record<string, unknown>>;
+    assert.deepEqual(byId(stored as Array<{ id: string }>).map((e) => e.id), ['base', 'new']);
+    assert.deepEqual(stored.find((e) => e.id === 'base'), sent[1], 'an element no one changed since stays exactly as sent');
+  });
+
   test('when the listening connections drop, each server listens again and the rooms hear writes as before', async () => {
     const created = await first.call('POST', '/api/v1/diagrams', { token: owner.token, body: { title: 'outage', scene: { elements: [rect('base', 1)] } } });
     const id = created.json().id as string;

@@ -3,7 +3,8 @@
 // end both browsers and the stored scene hold the same elements: every rectangle and line either
 // person drew and every API change, none lost, none twice. Each sees the other (an avatar in the top
 // bar, a pointer on the canvas), and someone the diagram is shared with as a viewer sees the changes
-// live but cannot make any.
+// live but cannot make any. A regenerate with a scene replaces what open editors show, and they do
+// not write it back.
 //
 // What a browser holds is read as a person would get it out: select all, copy, and read the
 // clipboard (the editor copies its elements as JSON).
@@ -295,4 +296,32 @@ test('a viewer sees changes live, in view mode, and sends none', { timeout: 120_
     [],
     'Vic sent no elements',
   );
+});
+
+test('a regenerate with a scene replaces what open editors show: nothing of the old scene is left, the scene stays stored exactly as sent, and a stroke drawn on it is stored', { timeout: 120_000 }, async (t) => {
+  const id = await sharedDiagram('Replaced while open');
+  const [adaPage, bobPage] = await Promise.all([openEditor(t, ada, id), openEditor(t, bob, id)]);
+  // Complete elements, as the editor itself would make them, so that opening them changes nothing.
+  const common = { angle: 0, strokeColor: '#1e1e1e', fillStyle: 'solid', strokeWidth: 2, strokeStyle: 'solid', roughness: 1, opacity: 100, seed: 7, groupIds: [], frameId: null, roundness: null, boundElements: [], link: null, locked: false, isDeleted: false };
+  const sent = [
+    { ...common, id: 'new-a', type: 'rectangle', x: 300, y: 200, width: 200, height: 120, backgroundColor: '#ffc9c9', index: 'a0', version: 3, versionNonce: 11, updated: 1700000000000 },
+    { ...common, id: 'new-b', type: 'ellipse', x: 600, y: 200, width: 160, height: 120, backgroundColor: 'transparent', index: 'a1', version: 5, versionNonce: 22, updated: 1700000000001 },
+  ];
+  await api('POST', `/diagrams/${id}/regenerate`, { scene: { elements: sent } });
+  assert.deepEqual(await stored(id), sent);
+  for (const [who, page] of [['Ada', adaPage], ['Bob', bobPage]] as const) {
+    const holds = await eventually(`${who} to show only the new scene`, () => copiedScene(page), (elements) => elements.map((e) => e.id).sort().join() === 'new-a,new-b');
+    assert.deepEqual(byId(holds), byId(sent as Element[]), `${who} holds the new scene as sent`);
+  }
+
+  await adaPage.mouse.click(...QUIET_SPOT);
+  await drag(adaPage, 'r', [900, 560], [1000, 640]);
+  await status(adaPage).filter({ hasText: /^Saved$/ }).waitFor();
+  const after = await eventually('Ada’s stroke in the store', () => stored(id), (elements) => elements.length === 3);
+  assert.deepEqual(
+    after.filter((e) => e.id.startsWith('new-')),
+    sent,
+    'the elements no one changed are still stored exactly as sent: the editors did not write them back',
+  );
+  await eventually('Ada’s stroke on Bob’s canvas', () => copiedScene(bobPage), (elements) => elements.length === 3);
 });

@@ -204,6 +204,64 @@ for (const { engine, skip } of [
       assert.deepEqual((await stored(id)).map((e) => e.id), ['base']);
     });
 
+    test('a regenerate with a scene is stored exactly as sent, and open editors are told to replace their scene with it; changes made on the old scene are dropped', async () => {
+      const id = await newDiagram([rect('base', 1), rect('old', 1, { x: 200 })]);
+      const { a, b, you } = await twoEditors(id);
+      // `base` reaches version 9 in the room and waits to be written when the scene is replaced.
+      a.send({ type: 'elements', seq: 1, elements: [rect('base', 9, { x: 900 })] });
+      await b.next('elements');
+      const sent = [rect('fresh', 1, { x: 10, updated: 1234, versionNonce: 5 }), rect('base', 2, { x: 20, strokeColor: '#1971c2' })];
+      const regenerated = await h.call('POST', `/api/v1/diagrams/${id}/regenerate`, { token: owner.token, body: { scene: { elements: sent } } });
+      assert.equal(regenerated.statusCode, 200, regenerated.body);
+      assert.deepEqual(await stored(id), sent, 'stored exactly as sent: versions, nonces and updated untouched');
+
+      for (const client of [a, b]) {
+        const scene = await client.next('scene');
+        const byId = (els: Array<{ id: string }>) => [...els].sort((x, y) => (x.id < y.id ? -1 : 1));
+        assert.deepEqual(byId(scene.elements), byId(sent), 'the new scene, as stored');
+        assert.equal(scene.docUpdatedAt, (await h.call('GET', `/api/v1/diagrams/${id}`, { token: owner.token })).json().docUpdatedAt);
+      }
+      // A change made on the old scene, arriving late, brings nothing back; one made on the new scene is taken.
+      a.send({ type: 'elements', seq: 2, elements: [rect('old', 5, { x: 999 })] });
+      const basis = a.received.find((m) => m.type === 'scene')!.docUpdatedAt as string;
+      a.send({ type: 'elements', seq: 3, scene: basis, elements: [rect('fresh', 2, { x: 11 })] });
+      const heard = await b.until((m) => m.type === 'elements' && m.from === you.peerId);
+      assert.deepEqual(heard.elements.map((e: { id: string }) => e.id), ['fresh']);
+      await a.until((m) => m.type === 'saved' && m.upTo === 3);
+      const final = await stored(id);
+      assert.deepEqual(final.map((e) => e.id).sort(), ['base', 'fresh']);
+      assert.deepEqual(final.find((e) => e.id === 'base'), sent[1], 'the room did not write its older change of base over the new scene');
+      assert.equal(final.find((e) => e.id === 'fresh')!.x, 11);
+      assert.ok(!b.received.some((m) => m.type === 'elements' && m.elements.some((e: { id: string }) => e.id === 'old') && b.received.indexOf(m) > b.received.findIndex((x) => x.type === 'scene')));
+    });
+
+    test("after a scene is replaced, another server's changes made on the old scene are dropped and those made on the new one are taken", async () => {
+      const id = await newDiagram([rect('base', 1)]);
+      const a = await connect(id);
+      const welcome = await a.next('welcome');
+      const sent = [rect('fresh', 1)];
+      assert.equal((await h.call('POST', `/api/v1/diagrams/${id}/regenerate`, { token: owner.token, body: { scene: { elements: sent } } })).statusCode, 200);
+      const scene = await a.next('scene');
+      // What the same room on another server relays: one change made on the scene it opened with, one on the new scene.
+      const relay = (elements: unknown[], basis: string) => h.store.live.publish({ type: 'relay', diagramId: id, origin: 'another-server', event: { kind: 'elements', elements, from: 'someone', basis } });
+      await relay([rect('base', 7, { x: 70 })], welcome.docUpdatedAt);
+      await relay([rect('fresh', 2, { x: 20 })], scene.docUpdatedAt);
+      const taken = await a.until((m) => m.type === 'elements' && m.from === 'someone');
+      assert.deepEqual(taken.elements.map((e: { id: string }) => e.id), ['fresh']);
+      assert.equal(a.received.filter((m) => m.type === 'elements').length, 1, 'the change made on the old scene was not passed on');
+    });
+
+    test('a regenerate with a spec still reaches open editors as elements they merge', async () => {
+      const id = await newDiagram([rect('base', 1)]);
+      const a = await connect(id);
+      await a.next('welcome');
+      const regenerated = await h.call('POST', `/api/v1/diagrams/${id}/regenerate`, { token: owner.token, body: { spec: { nodes: [{ id: 'n', label: 'N' }] } } });
+      assert.equal(regenerated.statusCode, 200, regenerated.body);
+      const change = await a.until((m) => m.type === 'elements' && m.from === null && m.elements.some((e: { id: string }) => e.id === 'n'));
+      assert.ok(change.elements.some((e: { id: string; isDeleted?: boolean }) => e.id === 'base' && e.isDeleted), 'the dropped element as a tombstone');
+      assert.ok(!a.received.some((m) => m.type === 'scene'));
+    });
+
     test('an API change wins over an unsaved copy in the room that has a higher version, and everyone ends with the API change', async () => {
       const id = await newDiagram([rect('base', 1)]);
       const { a, b } = await twoEditors(id);

@@ -23,10 +23,12 @@ export interface Regenerated {
 
 /**
  * Replaces a diagram's whole scene in place, from a spec (laid out again: ids
- * are deterministic, so comments on reused ids stay anchored) or a scene
- * (swapped in as supplied). Elements that changed or are new continue the
- * stored versions (stampChanges), so open editors take them; elements that
- * come out the same are kept as they were.
+ * are deterministic, so comments on reused ids stay anchored) or a scene.
+ * A spec's elements that changed or are new continue the stored versions
+ * (stampChanges), so open editors take them by their merge; those that come
+ * out the same are kept as they were. A scene is stored exactly as supplied,
+ * versions and all: the write says it replaces the scene, and open editors
+ * replace theirs with it instead of merging it.
  */
 export async function regenerateDiagram(deps: ServiceDeps, caller: Caller, id: string, input: Regeneration): Promise<Regenerated> {
   requireOneContent(input);
@@ -36,8 +38,10 @@ export async function regenerateDiagram(deps: ServiceDeps, caller: Caller, id: s
   const content = await contentFromInput(deps, input, caller);
   const elements = JSON.parse(content.elementsJson) as SceneElement[];
   const stamp = writeStamp(deps);
-  const { result, etag } = await writeContent(deps, caller, id, precondition, { kind: 'regenerate' }, (previous) => ({
-    elements: stampChanges(previous(), elements, stamp),
+  const asSupplied = input.scene !== undefined;
+  const kind = { kind: 'regenerate' as const, ...(asSupplied ? { replacesScene: true } : {}) };
+  const { result, etag } = await writeContent(deps, caller, id, precondition, kind, (previous) => ({
+    elements: asSupplied ? elements : stampChanges(previous(), elements, stamp),
     ...(title === undefined ? {} : { title }),
   }));
   return { replaced: elements.length, orphanedComments: result.orphanedComments, ...(title === undefined ? {} : { title }), etag };

@@ -48,6 +48,8 @@ export interface WriteKind {
   contributorIds?: string[];
   /** The live hub instance writing (a live room's write), announced with it so the rooms that relayed its changes skip reading them back. */
   origin?: string;
+  /** The write puts a whole scene in place as the client supplied it: open editors replace theirs with it instead of merging it. */
+  replacesScene?: boolean;
 }
 
 /** More ids than this changed, and the write's notice says 'all': rooms compare the whole scene instead of reading a long list. */
@@ -124,7 +126,7 @@ async function readComputeWrite<T extends NextContent>(deps: AppDeps, actor: Cal
       ...(next.title === undefined ? {} : { title: next.title }),
       revision: deps.config.history ? revisionOf(actor, kind, previous, next, delta, renamed) : null,
       ...(kind.reopenComments ? { reopenComments: true } : {}),
-      announce: { changed, removed: delta.remove, ...(kind.origin === undefined ? {} : { origin: kind.origin }) },
+      announce: { changed, removed: delta.remove, ...(kind.origin === undefined ? {} : { origin: kind.origin }), ...(kind.replacesScene ? { replaced: true as const } : {}) },
     });
     if (result.status === 'written') {
       // The written revision on the metadata read: should a rename land meanwhile, this ETag matches nothing, which is the safe way to be wrong.

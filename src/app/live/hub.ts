@@ -102,7 +102,7 @@ export class LiveHub {
           return;
         }
         const message = parsed.data;
-        if (message.type === 'elements') room.receiveElements(peer.peerId, message.seq, message.elements);
+        if (message.type === 'elements') room.receiveElements(peer.peerId, message.seq, message.elements, message.scene);
         else room.receivePresence(peer.peerId, message);
       },
       leave: () => room.remove(peer.peerId),

@@ -3,8 +3,16 @@
  * message per frame. The server sends `welcome` first, then `elements`
  * (changes that won the merge; `from: null` for a write from outside the
  * room, and for the room's copies of elements a sender sent older copies
- * of), `files`, `saved`, `revision`, `presence`, `joined`, `left`, `role`,
- * `error` and, last, `gone`. The editor sends `elements` (editors only) and `presence`.
+ * of), `scene`, `files`, `saved`, `revision`, `presence`, `joined`, `left`,
+ * `role`, `error` and, last, `gone`. The editor sends `elements` (editors
+ * only) and `presence`.
+ *
+ * `scene` says a write replaced the whole scene as supplied (a regenerate
+ * from a scene): the editor replaces everything it holds with `elements`,
+ * its unsent and unsaved changes included, rather than merging them, and
+ * sends its later `elements` with `scene` set to that message's
+ * `docUpdatedAt`. Changes sent on the scene before (no `scene` field, or an
+ * older one) are dropped by the server without an answer.
  */
 import { z } from 'zod';
 import type { LiveElement } from '../../domain/live/reconcile.ts';
@@ -42,6 +50,8 @@ export const GONE_CLOSE_CODES: Record<GoneReason, number> = { deleted: 4404, acc
 export type ServerMessage =
   | { type: 'welcome'; you: Peer; role: LiveRole; docUpdatedAt: string; elements: LiveElement[]; files: Record<string, unknown>; peers: Peer[] }
   | { type: 'elements'; elements: LiveElement[]; from: string | null; docUpdatedAt?: string }
+  /** A write replaced the whole scene: these elements are the scene now, replacing everything (see above). */
+  | { type: 'scene'; elements: LiveElement[]; files: Record<string, unknown>; docUpdatedAt: string }
   | { type: 'files'; files: Record<string, unknown> }
   | { type: 'saved'; upTo: number; docUpdatedAt: string }
   /** The stored revision moved (a write from this room, another instance's or the API's): for the history panel and restores. */
@@ -62,6 +72,8 @@ const ElementsMessage = z.object({
   type: z.literal('elements'),
   seq: z.number().int().nonnegative(),
   elements: z.array(z.record(z.string(), z.unknown())),
+  /** The `docUpdatedAt` of the last `scene` message the editor took; absent before any. */
+  scene: z.string().max(64).optional(),
 });
 
 const PresenceMessage = z.object({

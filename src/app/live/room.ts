@@ -6,7 +6,10 @@
  * other instances; they are written shortly after, several at a time,
  * merged into whatever the store holds then. Writes from outside the room
  * (the API, an agent, a restore) arrive as notices: the room reads what they
- * changed and passes on what wins.
+ * changed and passes on what wins. A write that replaces the whole scene as
+ * supplied (a regenerate from a scene) is not merged: the room takes the
+ * stored scene as it is, tells everyone here to replace theirs (`scene`), and
+ * drops changes made on the scene it replaced, here and relayed.
  */
 import { createHash, randomInt } from 'node:crypto';
 import { mayPerform } from '../../auth/policy.ts';
@@ -51,7 +54,8 @@ export interface RoomHost {
 
 /** What a room tells the same room on the other instances. */
 export type RelayEvent =
-  | { kind: 'elements'; elements: LiveElement[]; from: string | null }
+  /** `basis`: the revision the sending room's scene started from (see Room.basis); changes made on a replaced scene are dropped. */
+  | { kind: 'elements'; elements: LiveElement[]; from: string | null; basis?: string }
   | { kind: 'presence'; peer: Peer }
   | { kind: 'joined'; peer: Peer }
   | { kind: 'left'; peerId: string }
@@ -62,6 +66,18 @@ export type RelayEvent =
 
 /** Peers of another instance not announced for this long are gone (that instance stopped). */
 export const REMOTE_PEER_TTL_MS = 50_000;
+
+/**
+ * A write waits (WRITE_DELAY_MS each time) at most this many times in a row
+ * for the notice of a stored revision the room has not heard of, which may
+ * have replaced the scene its changes were made on.
+ */
+const UNHEARD_WAITS_MAX = 5;
+
+/** A write's changes were made on a scene replaced since: they are dropped. */
+class MadeOnReplacedScene extends Error {}
+/** The store holds a revision the room has not heard of yet: the write waits for its notice. */
+class UnheardRevision extends Error {}
 
 const nonceFor = (id: string, docUpdatedAt: string) => createHash('sha256').update(`${id}\u0000${docUpdatedAt}`).digest().readUInt32BE(0) >>> 1;
 
@@ -86,12 +102,24 @@ export class Room {
   private failed = false;
   private closing = false;
   private closed: Promise<void> | null = null;
+  /** The revision this room's scene started from: the one read when it opened, or the replacement it took last. */
+  private basis: string;
+  /** The revision of the last whole-scene replacement heard of ('' for none): changes made on an older scene are dropped. */
+  private replacedAt = '';
+  /** Each local peer's basis when welcomed: its changes carry no basis of their own until it took a `scene`. */
+  private readonly peerBasis = new Map<string, string>();
+  /** The replacement being read from the store, and the relayed changes made on it that arrive meanwhile. */
+  private replacing: Promise<void> | null = null;
+  private readonly heldRelays: Extract<RelayEvent, { kind: 'elements' }>[] = [];
+  /** How many times in a row a write waited for an unheard revision (UNHEARD_WAITS_MAX). */
+  private unheardWaits = 0;
 
   constructor(host: RoomHost, diagramId: string, elements: LiveElement[], docUpdatedAt: string) {
     this.host = host;
     this.diagramId = diagramId;
     this.scene = new LiveScene(elements);
     this.docUpdatedAt = docUpdatedAt;
+    this.basis = docUpdatedAt;
   }
 
   get size(): number {
@@ -113,6 +141,7 @@ export class Room {
 
   add(peer: LocalPeer): void {
     this.local.set(peer.peer.peerId, peer);
+    this.peerBasis.set(peer.peer.peerId, this.basis);
     const elements = this.scene.visible();
     const peers = [...[...this.local.values()].filter((p) => p !== peer).map((p) => p.peer), ...[...this.remote.values()].map((r) => r.peer)];
     this.send(peer, { type: 'welcome', you: peer.peer, role: peer.role, docUpdatedAt: this.docUpdatedAt, elements, files: imageFiles(elements).files, peers });
@@ -122,15 +151,23 @@ export class Room {
 
   remove(peerId: string): void {
     if (!this.local.delete(peerId)) return;
+    this.peerBasis.delete(peerId);
     this.broadcast({ type: 'left', peerId });
     this.host.relay(this.diagramId, { kind: 'left', peerId });
     if (this.local.size === 0) void this.close();
   }
 
-  /** An editor's changes: merged, passed on, written shortly after; refused whole (an error, nothing changed) from a viewer or when invalid. */
-  receiveElements(peerId: string, seq: number, incoming: Record<string, unknown>[]): void {
+  /**
+   * An editor's changes: merged, passed on, written shortly after; refused
+   * whole (an error, nothing changed) from a viewer or when invalid. `basis`:
+   * the revision of the last `scene` the editor took (absent: none since its
+   * welcome); changes made on a scene replaced since are dropped, as the
+   * editor drops them when it takes the new one.
+   */
+  receiveElements(peerId: string, seq: number, incoming: Record<string, unknown>[], basis?: string): void {
     const peer = this.local.get(peerId);
     if (!peer) return;
+    if (this.replacing !== null || (basis ?? this.peerBasis.get(peerId)) !== this.basis) return;
     if (peer.role !== 'editor') {
       this.send(peer, { type: 'error', code: 'forbidden', message: 'viewers cannot change the diagram', seq });
       return;
@@ -155,7 +192,7 @@ export class Room {
     if (lost.length > 0) this.send(peer, { type: 'elements', elements: [...new Map(lost.map((e) => [e.id, e])).values()], from: null });
     if (won.length > 0) {
       this.broadcast({ type: 'elements', elements: won, from: peerId }, peerId);
-      this.host.relay(this.diagramId, { kind: 'elements', elements: won, from: peerId });
+      this.host.relay(this.diagramId, { kind: 'elements', elements: won, from: peerId, basis: this.basis });
       for (const element of won) this.dirty.add(element.id);
       this.contributors.set(peer.session.user.id, peer.session);
     }
@@ -175,17 +212,11 @@ export class Room {
   /** What the same room on another instance did. */
   receiveRelay(event: RelayEvent, now: number): void {
     switch (event.kind) {
-      case 'elements': {
-        const won = this.scene.merge(event.elements);
-        if (won.length === 0) return;
-        this.broadcast({ type: 'elements', elements: won, from: event.from });
-        const rewrite = won.filter((e) => this.written.has(e.id));
-        if (rewrite.length > 0) {
-          for (const element of rewrite) this.dirty.add(element.id);
-          this.scheduleWrite();
-        }
+      case 'elements':
+        if ((event.basis ?? '') < this.replacedAt) return;
+        if (this.replacing !== null) this.heldRelays.push(event);
+        else this.takeRelayedElements(event);
         return;
-      }
       case 'presence':
       case 'joined': {
         const known = this.remote.has(event.peer.peerId);
@@ -209,6 +240,17 @@ export class Room {
     }
   }
 
+  private takeRelayedElements(event: Extract<RelayEvent, { kind: 'elements' }>): void {
+    const won = this.scene.merge(event.elements);
+    if (won.length === 0) return;
+    this.broadcast({ type: 'elements', elements: won, from: event.from });
+    const rewrite = won.filter((e) => this.written.has(e.id));
+    if (rewrite.length > 0) {
+      for (const element of rewrite) this.dirty.add(element.id);
+      this.scheduleWrite();
+    }
+  }
+
   /** Tells the other instances who is here. */
   announcePeers(): void {
     if (this.local.size > 0) this.host.relay(this.diagramId, { kind: 'peers', peers: [...this.local.values()].map((p) => p.peer) });
@@ -226,6 +268,10 @@ export class Room {
 
   /** A content write committed. One from a live room (here or elsewhere) was relayed already; any other is read from the store. */
   async receiveContent(notice: Extract<LiveNotice, { type: 'content' }>): Promise<void> {
+    if (notice.replaced) {
+      await this.replace(notice.docUpdatedAt);
+      return;
+    }
     if (notice.origin !== undefined) {
       this.revised(notice.docUpdatedAt);
       return;
@@ -240,10 +286,13 @@ export class Room {
    * tombstones. What changed goes to everyone here and is relayed.
    */
   async takeStored(change: ContentChange & { docUpdatedAt?: string }): Promise<void> {
+    if (this.replacing !== null) await this.replacing;
+    const replacedAt = this.replacedAt;
     const reader = this.local.values().next().value;
     if (!reader) return;
     const found = await this.host.deps.store.diagrams.findForUser(this.diagramId, reader.session.user.id);
-    if (!found) return;
+    // A replacement heard meanwhile read the store after this did: what was read here is older.
+    if (!found || this.replacedAt !== replacedAt) return;
     const stored = JSON.parse(found.diagram.elementsJson) as LiveElement[];
     const docUpdatedAt = found.diagram.docUpdatedAt ?? this.docUpdatedAt;
     const touched = change.changed === 'all' ? null : new Set(change.changed);
@@ -269,9 +318,53 @@ export class Room {
       this.broadcast({ type: 'elements', elements: won, from: null, docUpdatedAt: this.docUpdatedAt });
       const files = imageFiles(won.filter((e) => !isDeleted(e))).files;
       if (Object.keys(files).length > 0) this.broadcast({ type: 'files', files });
-      this.host.relay(this.diagramId, { kind: 'elements', elements: won, from: null });
+      this.host.relay(this.diagramId, { kind: 'elements', elements: won, from: null, basis: this.basis });
     }
     if (this.dirty.size > 0) this.scheduleWrite();
+  }
+
+  /**
+   * A write replaced the whole scene (revision `replacedAt`): changes made on
+   * the old one, waiting here or arriving late, are dropped so they cannot
+   * bring its elements back; the stored scene becomes the room's as it is,
+   * and everyone here is told to replace theirs with it (`scene`).
+   */
+  private replace(replacedAt: string): Promise<void> {
+    if (replacedAt <= this.replacedAt) return this.replacing ?? Promise.resolve();
+    this.replacedAt = replacedAt;
+    this.dirty.clear();
+    this.contributors.clear();
+    this.pendingSeqs.clear();
+    this.written.clear();
+    this.replacing ??= this.takeReplacement().finally(() => {
+      this.replacing = null;
+    });
+    return this.replacing;
+  }
+
+  private async takeReplacement(): Promise<void> {
+    // A write of this room's under way lands first, so the scene read holds whatever it stored.
+    await this.writing;
+    let stored: { elementsJson: string; docUpdatedAt: string } | null = null;
+    // A later replacement may land while the store is read: read until the scene is at least that new.
+    while (stored === null || stored.docUpdatedAt < this.replacedAt) {
+      const reader = this.local.values().next().value;
+      if (!reader) return;
+      try {
+        const found = await this.host.deps.store.diagrams.findForUser(this.diagramId, reader.session.user.id);
+        if (!found) return;
+        stored = { elementsJson: found.diagram.elementsJson, docUpdatedAt: found.diagram.docUpdatedAt ?? this.replacedAt };
+      } catch (error) {
+        this.host.log(error, 'live room could not read a replaced scene; trying again');
+        await new Promise((resolve) => setTimeout(resolve, WRITE_RETRY_MS));
+      }
+    }
+    this.scene = new LiveScene(JSON.parse(stored.elementsJson) as LiveElement[]);
+    this.basis = stored.docUpdatedAt;
+    if (this.basis > this.docUpdatedAt) this.docUpdatedAt = this.basis;
+    const visible = this.scene.visible();
+    this.broadcast({ type: 'scene', elements: visible, files: imageFiles(visible).files, docUpdatedAt: this.basis });
+    for (const event of this.heldRelays.splice(0)) this.takeRelayedElements(event);
   }
 
   /** Checks each person here again (their session, their access) and sends `role` or `gone` as needed; `userId`: only that person. */
@@ -349,6 +442,7 @@ export class Room {
     this.pendingSeqs.clear();
     const changes = ids.map((id) => this.scene.get(id)!).filter((e) => e !== undefined);
     const actor = contributors.values().next().value ?? this.editorHere()?.session;
+    const replacedAt = this.replacedAt;
     this.failed = false;
     try {
       if (changes.length > 0 && actor !== undefined) {
@@ -359,8 +453,14 @@ export class Room {
           this.diagramId,
           null,
           { kind: 'save', joinsSaves: true, contributorIds: [...contributors.keys()], origin: this.host.instanceId },
-          (previous) => ({ elements: mergeIntoStored(previous() as LiveElement[], changes).elements }),
+          (previous, current) => {
+            // A replacement of the scene stored meanwhile: merged into it, these changes would bring the old scene back.
+            if (this.replacedAt !== replacedAt) throw new MadeOnReplacedScene();
+            if (!this.closing && (current.docUpdatedAt ?? '') > this.docUpdatedAt && this.unheardWaits < UNHEARD_WAITS_MAX) throw new UnheardRevision();
+            return { elements: mergeIntoStored(previous() as LiveElement[], changes).elements };
+          },
         );
+        this.unheardWaits = 0;
         for (const id of ids) this.written.add(id);
         this.revised(result.docUpdatedAt);
       }
@@ -369,23 +469,34 @@ export class Room {
         if (peer) this.send(peer, { type: 'saved', upTo: seq, docUpdatedAt: this.docUpdatedAt });
       }
     } catch (error) {
+      if (error instanceof MadeOnReplacedScene) return;
+      // A replacement of the scene heard meanwhile drops what this write held.
+      const keep = this.replacedAt === replacedAt;
+      if (error instanceof UnheardRevision) {
+        this.unheardWaits += 1;
+        if (keep) this.keepForNextWrite(ids, contributors, seqs);
+        return;
+      }
       if (error instanceof ApiError && error.code === 'not_found') {
         // The writer lost access meanwhile (or the diagram went): everyone here is checked again, and
         // the others whose changes the batch holds and who may still edit write it (the set shrinks, so this ends).
         await this.recheck();
         const writers = [...contributors].filter(([userId]) => [...this.local.values()].some((p) => p.session.user.id === userId && p.role === 'editor'));
-        if (writers.length === 0 || writers.length === contributors.size) return;
-        for (const id of ids) this.dirty.add(id);
-        for (const [userId, caller] of writers) if (!this.contributors.has(userId)) this.contributors.set(userId, caller);
-        for (const [peerId, seq] of seqs) if (this.local.has(peerId)) this.pendingSeqs.set(peerId, Math.max(seq, this.pendingSeqs.get(peerId) ?? seq));
+        if (writers.length === 0 || writers.length === contributors.size || !keep) return;
+        this.keepForNextWrite(ids, new Map(writers), new Map([...seqs].filter(([peerId]) => this.local.has(peerId))));
         return;
       }
       this.failed = true;
       this.host.log(error, 'live room could not write its changes; trying again');
-      for (const id of ids) this.dirty.add(id);
-      for (const [userId, caller] of contributors) if (!this.contributors.has(userId)) this.contributors.set(userId, caller);
-      for (const [peerId, seq] of seqs) this.pendingSeqs.set(peerId, Math.max(seq, this.pendingSeqs.get(peerId) ?? seq));
+      if (keep) this.keepForNextWrite(ids, contributors, seqs);
     }
+  }
+
+  /** Puts a write's changes, contributors and seqs back for the next write (it did not store them). */
+  private keepForNextWrite(ids: string[], contributors: Map<string, Caller>, seqs: Map<string, number>): void {
+    for (const id of ids) this.dirty.add(id);
+    for (const [userId, caller] of contributors) if (!this.contributors.has(userId)) this.contributors.set(userId, caller);
+    for (const [peerId, seq] of seqs) this.pendingSeqs.set(peerId, Math.max(seq, this.pendingSeqs.get(peerId) ?? seq));
   }
 
   /** Writes what is left and leaves the hub (the last person left, or the server is closing). */

@@ -74,6 +74,8 @@ export class LiveClient {
   private goneReason: GoneReason | null = null;
   private failure: string | null = null;
   private seq = 0;
+  /** The revision of the last `scene` taken since the welcome, sent with each change so the room knows what it was made on. */
+  private sceneBasis: string | null = null;
   private sendTimer: unknown = null;
   private docUpdatedAt: string;
   private status: LiveStatus = { kind: 'connecting' };
@@ -148,7 +150,7 @@ export class LiveClient {
     const elements = this.elements.take(this.options.scene, this.seq + 1);
     if (elements.length > 0) {
       this.seq += 1;
-      this.connection.send({ type: 'elements', seq: this.seq, elements });
+      this.connection.send({ type: 'elements', seq: this.seq, elements, ...(this.sceneBasis === null ? {} : { scene: this.sceneBasis }) });
     }
     this.refreshStatus();
   }
@@ -158,6 +160,7 @@ export class LiveClient {
       case 'welcome': {
         this.welcomed = true;
         this.dropped = false;
+        this.sceneBasis = null;
         this.setRole(message.role);
         this.peers.welcome(message.you, message.peers);
         this.options.onPeers(this.peers.list());
@@ -174,6 +177,16 @@ export class LiveClient {
         if (message.docUpdatedAt) this.moveRevision(message.docUpdatedAt);
         // A copy the person is editing right now was kept over the room's: it goes back out.
         this.changed();
+        break;
+      case 'scene':
+        // A write replaced the whole scene: it replaces the person's too, changes made on the old one included.
+        if (this.sendTimer !== null) this.timers.clearTimeout(this.sendTimer);
+        this.sendTimer = null;
+        this.sceneBasis = message.docUpdatedAt;
+        this.failure = null;
+        this.options.onFiles(message.files ?? {});
+        this.elements.replaceAll(this.options.scene, message.elements);
+        this.moveRevision(message.docUpdatedAt);
         break;
       case 'files':
         this.options.onFiles(message.files);

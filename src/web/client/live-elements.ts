@@ -94,6 +94,18 @@ export class ElementSync {
     this.merge(scene, local, roomElements);
   }
 
+  /**
+   * A write replaced the whole scene: the room's elements become the scene,
+   * replacing everything the person had, changes not yet sent or stored
+   * included (they were made on the scene replaced).
+   */
+  replaceAll(scene: SceneAccess, roomElements: readonly SceneElement[]): void {
+    this.known.clear();
+    this.sent.clear();
+    for (const element of roomElements) this.remember(element, true);
+    scene.replace(this.editor.restoreElements([...roomElements].sort(byIndex)));
+  }
+
   /** Elements the room sends: someone else's changes, or writes made through the API. */
   receive(scene: SceneAccess, roomElements: readonly SceneElement[]): void {
     for (const element of roomElements) this.remember(element, true);

@@ -29,7 +29,7 @@ export interface SceneElement {
 /** A message from the server, its elements as the editor reads them (the server stamps every one with a numeric version and nonce). */
 export type ServerMessage = WireMessage extends infer M ? (M extends { elements: unknown[] } ? Omit<M, 'elements'> & { elements: SceneElement[] } : M) : never;
 
-const SERVER_TYPES = new Set<ServerMessage['type']>(['welcome', 'elements', 'files', 'saved', 'revision', 'presence', 'joined', 'left', 'role', 'error', 'gone']);
+const SERVER_TYPES = new Set<ServerMessage['type']>(['welcome', 'elements', 'scene', 'files', 'saved', 'revision', 'presence', 'joined', 'left', 'role', 'error', 'gone']);
 
 /**
  * A frame from the server as a message, or null for one this client does not
@@ -47,7 +47,7 @@ export function parseServerMessage(frame: unknown): ServerMessage | null {
   if (typeof message !== 'object' || message === null) return null;
   const type = (message as { type?: unknown }).type;
   if (typeof type !== 'string' || !SERVER_TYPES.has(type as ServerMessage['type'])) return null;
-  if ((type === 'welcome' || type === 'elements') && !Array.isArray((message as { elements?: unknown }).elements)) return null;
+  if ((type === 'welcome' || type === 'elements' || type === 'scene') && !Array.isArray((message as { elements?: unknown }).elements)) return null;
   return message as ServerMessage;
 }
 

@@ -12,7 +12,7 @@ export const regenerateDiagram = defineRoute({
   tags: ['editing'],
   summary: 'Replace the whole scene in place',
   description:
-    'From a `spec` (laid out again; ids are deterministic, so comments on reused ids stay anchored) or a `scene` (swapped in as supplied). Keeps the id and URL. With `expectedUpdatedAt` (or, instead, the `If-Match` header), a diagram changed since is 409 stale_read and nothing is written; of concurrent regenerates with the same value exactly one succeeds.',
+    'From a `spec` (laid out again; ids are deterministic, so comments on reused ids stay anchored) or a `scene` (stored exactly as supplied, `version`, `versionNonce` and `updated` untouched; open editors replace their scene with it). Keeps the id and URL. With `expectedUpdatedAt` (or, instead, the `If-Match` header), a diagram changed since is 409 stale_read and nothing is written; of concurrent regenerates with the same value exactly one succeeds.',
   body: RegenerateBody,
   requestHeaders: IF_MATCH_DOC,
   response: { status: 200, schema: RegenerateResult, description: 'What was replaced', headers: ETAG_DOC },
