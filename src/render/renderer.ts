@@ -15,7 +15,7 @@ import { FairShare } from '../workers/fair-share.ts';
 import { WorkerFailure, WorkerPool, type WorkerPoolStats } from '../workers/pool.ts';
 import { RenderCache, renderCacheKey } from './cache.ts';
 import { excalidrawVersion } from './editor-fonts.ts';
-import type { FastJob } from './fast-worker.ts';
+import type { FastJob } from './fast-job.ts';
 import { renderOptionsKey } from './options.ts';
 import { oversizedPlaceholderSvg, placeholderSvg } from './placeholder.ts';
 import { MAX_SVG_BYTES, type RenderFormat, type RenderJob, type RenderNote, type RenderOptions, type RenderOutput, type RenderQuality } from './types.ts';
