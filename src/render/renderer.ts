@@ -21,7 +21,7 @@ import { oversizedPlaceholderSvg, placeholderSvg } from './placeholder.ts';
 import { MAX_SVG_BYTES, type RenderFormat, type RenderJob, type RenderNote, type RenderOptions, type RenderOutput, type RenderQuality } from './types.ts';
 
 /** Bump when a renderer's output changes for the same scene: cached renders of older versions are never served. */
-const RENDERER_VERSION = 'drawbridge-render/4';
+const RENDERER_VERSION = 'drawbridge-render/5';
 /** Renders run below the server's priority, so API requests stay quick while every core renders. */
 export const RENDER_NICE = 10;
 /**

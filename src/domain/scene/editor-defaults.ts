@@ -16,12 +16,26 @@ import { DEFAULT_FONT_FAMILY, DEFAULT_FONT_SIZE, getLineHeight, isKnownFontFamil
 
 type Element = Record<string, unknown>;
 
-const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+/**
+ * Past this size a number is no drawing's: the exporters square and multiply
+ * coordinates, and 1e300 becomes Infinity, then NaN. Such a number counts as missing.
+ */
+export const MAX_DRAWABLE_MAGNITUDE = 1e9;
+
+const finite = (value: unknown): value is number => typeof value === 'number' && Math.abs(value) <= MAX_DRAWABLE_MAGNITUDE;
 const positive = (value: unknown): value is number => finite(value) && value > 0;
 const nonEmptyString = (value: unknown): value is string => typeof value === 'string' && value !== '';
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const oneOf = <T extends string>(value: unknown, allowed: readonly T[], fallback: T): T => (allowed.includes(value as T) ? (value as T) : fallback);
 const isPoint = (point: unknown) => Array.isArray(point) && finite(point[0]) && finite(point[1]);
+
+/** A fractional index as the editor's fractional-indexing library validates one (validateOrderKey), in base 62. */
+function isOrderKey(value: unknown): value is string {
+  if (typeof value !== 'string' || !/^[A-Za-z][0-9A-Za-z]*$/.test(value) || value === `A${'0'.repeat(26)}`) return false;
+  const head = value.charCodeAt(0);
+  const integerLength = value[0]! >= 'a' ? head - 'a'.charCodeAt(0) + 2 : 'Z'.charCodeAt(0) - head + 2;
+  return value.length >= integerLength && !(value.length > integerLength && value.endsWith('0'));
+}
 
 /** DEFAULT_ELEMENT_PROPS and the rest of restoreElementWithProperties: what every element has. */
 function commonFields(element: Element): Element {
@@ -38,12 +52,14 @@ function commonFields(element: Element): Element {
     strokeStyle: nonEmptyString(element.strokeStyle) ? element.strokeStyle : 'solid',
     roughness: finite(element.roughness) ? element.roughness : 1,
     opacity: finite(element.opacity) ? element.opacity : 100,
-    seed: finite(element.seed) ? element.seed : 1,
+    seed: Number.isSafeInteger(element.seed) ? element.seed : 1,
     groupIds: Array.isArray(element.groupIds) ? element.groupIds.filter((id) => typeof id === 'string') : [],
     frameId: stringOrNull(element.frameId),
     boundElements: Array.isArray(element.boundElements) ? element.boundElements.filter((bound) => bound !== null && typeof bound === 'object') : [],
     roundness: element.roundness !== null && typeof element.roundness === 'object' ? element.roundness : null,
     isDeleted: element.isDeleted === true,
+    // restore derives a missing fractional index, but throws on some malformed ones.
+    index: isOrderKey(element.index) ? element.index : null,
   };
 }
 
@@ -71,7 +87,15 @@ function textFields(element: Element): Element {
   };
 }
 
-/** Points restore migrates from the size when a line or arrow has fewer than two; a freedraw without them is too small to draw, as the editor judges. */
+const samePoint = (a: unknown, b: unknown) => (a as number[])[0] === (b as number[])[0] && (a as number[])[1] === (b as number[])[1];
+
+/**
+ * Points as restore gives a line or arrow with fewer than two (a segment across
+ * its box), and a freedraw none (too small to draw, as the editor judges).
+ * A point repeating the one before draws nothing, and the editor's exporter
+ * turns the direction it lacks into NaN: such points are left out, and a line
+ * left with a single point has no direction for arrowheads either.
+ */
 function pointFields(element: Element, width: number, height: number): Element {
   const points = Array.isArray(element.points) && element.points.every(isPoint) ? element.points : null;
   if (element.type === 'freedraw') {
@@ -82,8 +106,14 @@ function pointFields(element: Element, width: number, height: number): Element {
       simulatePressure: typeof element.simulatePressure === 'boolean' ? element.simulatePressure : pressures.length === 0,
     };
   }
-  return { points: points && points.length >= 2 ? points : [[0, 0], [width, height]] };
+  const given = points && points.length >= 2 ? points : [[0, 0], [width, height]];
+  const distinct = given.filter((point, i) => i === 0 || !samePoint(point, given[i - 1]));
+  if (distinct.length >= 2) return { points: distinct };
+  return { points: [distinct[0], distinct[0]], startArrowhead: null, endArrowhead: null };
 }
+
+const CROP_FIELDS = ['x', 'y', 'width', 'height', 'naturalWidth', 'naturalHeight'];
+const isCrop = (crop: unknown) => crop !== null && typeof crop === 'object' && CROP_FIELDS.every((field) => finite((crop as Element)[field]));
 
 /** The element with the editor's defaults wherever it has no usable value; other fields as stored. */
 export function withEditorDefaults(element: Element): Element {
@@ -101,6 +131,7 @@ export function withEditorDefaults(element: Element): Element {
         ...filled,
         fileId: stringOrNull(element.fileId),
         scale: Array.isArray(element.scale) && element.scale.length === 2 && element.scale.every(finite) ? element.scale : [1, 1],
+        crop: isCrop(element.crop) ? element.crop : null,
       };
     case 'frame':
     case 'magicframe':
