@@ -1,8 +1,10 @@
 // The editor's defaults for stored elements that lack fields (what both
 // renderers draw from), checked against the editor's own restoreElements.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
-import { sceneWithEditorDefaults, withEditorDefaults } from '../../src/domain/scene/editor-defaults.ts';
+import { MAX_DRAWABLE_MAGNITUDE, sceneWithEditorDefaults, withEditorDefaults } from '../../src/domain/scene/editor-defaults.ts';
 import { GOLDEN_SCENES } from '../fixtures/render/scenes.ts';
 import { restoreElements } from '../helpers/excalidraw.ts';
 
@@ -91,4 +93,19 @@ test('the stored elements are not changed, and anything that is not an element o
   assert.deepEqual(stored, copy);
   assert.equal(filled.length, 1);
   assert.equal(filled[0]!.fontSize, 20);
+});
+
+test('docs/rendering.md states the defaults and the limit the code applies', () => {
+  const doc = fs.readFileSync(path.join(import.meta.dirname, '../../docs/rendering.md'), 'utf8').replace(/\s+/g, ' ');
+  const rule = /\*\*Missing fields\*\*.*?(?=- \*\*Images)/.exec(doc)?.[0] ?? '';
+  assert.match(rule, /20 px Excalifont/);
+  assert.match(rule, /past a billion in magnitude/);
+  assert.equal(MAX_DRAWABLE_MAGNITUDE, 1e9);
+  const bare = withEditorDefaults({ id: 'r', type: 'rectangle' });
+  const stated = { strokeColor: '`#1e1e1e`', backgroundColor: '`transparent`', strokeWidth: '2', roughness: '1', opacity: '100' };
+  for (const [field, value] of Object.entries(stated)) {
+    assert.ok(rule.includes(`\`${field}\` ${value}`), `the doc states ${field} ${value}`);
+    assert.equal(String(bare[field]), value.replaceAll('`', ''));
+  }
+  assert.deepEqual([bare.fillStyle, bare.strokeStyle, bare.x, bare.y, bare.angle], ['solid', 'solid', 0, 0, 0]);
 });

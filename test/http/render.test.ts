@@ -110,6 +110,38 @@ for (const faithful of [true, false]) {
       }
     });
 
+    test('a text stored without fontSize, fontFamily or lineHeight stays so, and renders with the editor\'s defaults in every format, nothing broken', async () => {
+      const text = { id: 'bare-text', type: 'text', x: 0, y: 0, width: 120, height: 25, text: 'No font size' };
+      const id = await createDiagram(h, token, { scene: { elements: [text] } });
+      assert.deepEqual((await h.call('GET', `/api/v1/diagrams/${id}`, { token })).json().scene.elements, [text]);
+      for (const quality of faithful ? ['faithful', 'fast'] : ['fast']) {
+        const svg = await h.call('GET', `/api/v1/diagrams/${id}/render?format=svg&quality=${quality}`, { token });
+        assert.equal(svg.statusCode, 200);
+        assert.equal(svg.headers['x-render-quality'], quality);
+        const markup = svg.body.replace(/data:[^)"']*/g, 'data:');
+        assert.doesNotMatch(markup, /NaN|undefined|Infinity/);
+        assert.match(markup, /<text [^>]*font-size="20px"[^>]*>No font size</);
+        const png = await h.call('GET', `/api/v1/diagrams/${id}/render?format=png&quality=${quality}`, { token });
+        assert.equal(png.statusCode, 200);
+        assert.ok(pngSize(png.rawPayload).width > 0);
+        const pdf = await h.call('GET', `/api/v1/diagrams/${id}/render?format=pdf&quality=${quality}`, { token });
+        assert.equal(pdf.statusCode, 200);
+        assert.equal(pdf.rawPayload.subarray(0, 5).toString('latin1'), '%PDF-');
+      }
+    });
+
+    test('a scene with a number too large for a double is refused with NOT_A_SCENE, and nothing is created', async () => {
+      const before = (await h.call('GET', '/api/v1/diagrams', { token })).json();
+      const response = await h.call('POST', '/api/v1/diagrams', {
+        token,
+        body: '{"title":"too large","scene":{"elements":[{"id":"r","type":"rectangle","x":0,"y":0,"width":1e400,"height":10}]}}',
+      });
+      assert.equal(response.statusCode, 422, response.body);
+      assert.equal(response.json().error, 'NOT_A_SCENE');
+      assert.match(response.json().message, /width is not a finite number/);
+      assert.deepEqual((await h.call('GET', '/api/v1/diagrams', { token })).json(), before);
+    });
+
     test('a diagram of someone else is 404, as if it did not exist', async () => {
       const stranger = await h.user();
       const response = await h.call('GET', `/api/v1/diagrams/${diagramId}/render?format=png`, { token: stranger.token });
