@@ -21,23 +21,6 @@ export function linkScheme(link: string): string | null {
   return match ? match[1]!.toLowerCase() : null;
 }
 
-/**
- * The path to the first number in `value` that is not finite, or null. JSON
- * has no such number, but a literal too large for a double (1e400) parses to
- * Infinity, and would be stored as null: such an element is refused rather
- * than changed.
- */
-function nonFinitePath(value: unknown): PathKey[] | null {
-  const pending: Array<[unknown, PathKey[]]> = [[value, []]];
-  while (pending.length > 0) {
-    const [current, path] = pending.pop()!;
-    if (typeof current === 'number' && !Number.isFinite(current)) return path;
-    if (Array.isArray(current)) current.forEach((item, i) => pending.push([item, [...path, i]]));
-    else if (isPlainObject(current)) for (const [key, item] of Object.entries(current)) pending.push([item, [...path, key]]);
-  }
-  return null;
-}
-
 const ELEMENT_FIELD_RANK: Record<string, number> = { id: 1, type: 2, link: 3 };
 
 /** The scene's own problems and each element's, from the Scene and SceneElement schemas. */
@@ -79,7 +62,7 @@ function shapeProblems(scene: unknown, out: ProblemList): unknown[] {
 
 /**
  * Every problem with a raw scene in the editor's format: its schema's (Scene,
- * SceneElement), then repeated ids, numbers that are not finite, `icon-…` image files not in the catalog
+ * SceneElement), then repeated ids, `icon-…` image files not in the catalog
  * (UNKNOWN_ICON) and links with a scheme other than http, https or mailto
  * (BAD_LINK_SCHEME).
  */
@@ -94,10 +77,6 @@ export function sceneProblems(scene: unknown, options: { isIcon: (id: string) =>
     seen.add(element.id);
     if (element.type === 'image' && typeof element.fileId === 'string' && element.fileId.startsWith('icon-') && !options.isIcon(element.fileId)) {
       out.add({ code: 'UNKNOWN_ICON', message: `${where}: fileId ${JSON.stringify(element.fileId)} is not in the icon catalog (GET /api/v1/icons)`, path: pointer(['elements', i, 'fileId']) });
-    }
-    const unrepresentable = nonFinitePath(element);
-    if (unrepresentable) {
-      out.add({ code: 'NOT_A_SCENE', message: `${where}: ${unrepresentable.join('.')} is not a finite number`, path: pointer(['elements', i, ...unrepresentable]), hint: 'a number too large for a double (such as 1e400) cannot be stored' });
     }
     const { link } = element;
     if (typeof link === 'string') {
