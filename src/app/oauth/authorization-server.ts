@@ -37,8 +37,8 @@ async function loadKeys(deps: AppDeps): Promise<StoredKeys> {
 
 /**
  * A code dies at its first redemption, failed or not: oidc-provider consumes a
- * code only once every check passed, so a wrong PKCE verifier or another
- * client's attempt would leave it usable for a later guess. Run around the
+ * code only once every check passed, so after a wrong PKCE verifier or another
+ * client's attempt the code could still be redeemed by a second try. Run around the
  * token endpoint, after oidc-provider answered and before the answer leaves.
  * A failed attempt on a code already spent is a replay: the grant it made,
  * with every token issued from it, is revoked (as oidc-provider does when the
