@@ -1,9 +1,10 @@
 /**
  * A stored scene made ready for the editor's exporters (SVG in faithful.ts,
  * canvas in faithful-canvas.ts): the part the options select, text cut to the
- * text limits, elements restored, catalog icons looked up. One job prepares
- * it once for every part.
+ * text limits, elements given the editor's defaults and restored, catalog
+ * icons looked up. One job prepares it once for every part.
  */
+import { sceneWithEditorDefaults } from '../domain/scene/editor-defaults.ts';
 import type { ExcalidrawModule } from './editor-runtime.ts';
 import { type BinaryFile, imageFiles } from './image-files.ts';
 import { InvalidSelection, type SelectableElement, selectedElements } from './options.ts';
@@ -33,8 +34,8 @@ export function faithfulScene(editor: ExcalidrawModule, elementsJson: string, op
     if (error instanceof InvalidSelection) return { invalidSelection: error.message };
     throw error;
   }
-  const limited = limitSceneText(chosen);
-  // Scenes are stored as supplied: restore gives every element the fields the exporter reads.
+  const limited = limitSceneText(sceneWithEditorDefaults(chosen));
+  // Scenes are stored as supplied: the defaults and restore give every element the fields the exporter reads.
   const elements = editor.restoreElements(limited.elements, null, { repairBindings: true });
   if (!elements.some((element) => !element.isDeleted)) return null;
   const { files, truncated } = imageFiles(elements);

@@ -15,13 +15,13 @@ import { FairShare } from '../workers/fair-share.ts';
 import { WorkerFailure, WorkerPool, type WorkerPoolStats } from '../workers/pool.ts';
 import { RenderCache, renderCacheKey } from './cache.ts';
 import { excalidrawVersion } from './editor-fonts.ts';
-import type { FastJob } from './fast-worker.ts';
+import type { FastJob } from './fast-job.ts';
 import { renderOptionsKey } from './options.ts';
 import { oversizedPlaceholderSvg, placeholderSvg } from './placeholder.ts';
 import { MAX_SVG_BYTES, type RenderFormat, type RenderJob, type RenderNote, type RenderOptions, type RenderOutput, type RenderQuality } from './types.ts';
 
 /** Bump when a renderer's output changes for the same scene: cached renders of older versions are never served. */
-const RENDERER_VERSION = 'drawbridge-render/4';
+const RENDERER_VERSION = 'drawbridge-render/5';
 /** Renders run below the server's priority, so API requests stay quick while every core renders. */
 export const RENDER_NICE = 10;
 /**

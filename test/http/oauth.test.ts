@@ -336,6 +336,55 @@ for (const engine of ['sqlite', 'postgres'] as const) {
         assert.equal((await api('/me', tokens.access_token)).status, 401);
       });
 
+      test('a code dies at a failed redemption: after a wrong PKCE verifier, the right one gets invalid_grant too', async () => {
+        const who = await person();
+        const clientId = await client();
+        const { verifier, challenge } = pkce();
+        const code = (await authorize(who, clientId, { challenge })).get('code')!;
+        const wrong = await token(base, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: pkce().verifier });
+        assert.equal(wrong.body.error, 'invalid_grant');
+        const right = await token(base, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier });
+        assert.equal(right.status, 400, JSON.stringify(right.body));
+        assert.equal(right.body.error, 'invalid_grant');
+        assert.equal(right.body.access_token, undefined);
+      });
+
+      test('a code dies at another client\'s attempt: its own client then gets invalid_grant', async () => {
+        const who = await person();
+        const clientId = await client();
+        const thief = await client();
+        const { verifier, challenge } = pkce();
+        const code = (await authorize(who, clientId, { challenge })).get('code')!;
+        const stolen = await token(base, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: thief, code_verifier: verifier });
+        assert.equal(stolen.status, 400);
+        assert.equal(stolen.body.error, 'invalid_grant');
+        const own = await token(base, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier });
+        assert.equal(own.status, 400, JSON.stringify(own.body));
+        assert.equal(own.body.error, 'invalid_grant');
+      });
+
+      test('a failed attempt on a code already redeemed revokes what it gave, like a valid replay', async () => {
+        const who = await person();
+        const tokens = await connect(who);
+        assert.equal((await api('/me', tokens.access_token)).status, 200);
+        const replay = await token(base, { grant_type: 'authorization_code', code: tokens.code, redirect_uri: REDIRECT_URI, client_id: tokens.clientId, code_verifier: pkce().verifier });
+        assert.equal(replay.body.error, 'invalid_grant');
+        assert.equal((await api('/me', tokens.access_token)).status, 401);
+        const refreshed = await token(base, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: tokens.clientId });
+        assert.equal(refreshed.body.error, 'invalid_grant');
+      });
+
+      test('a failed attempt with a code that does not exist changes nothing: a real code still redeems', async () => {
+        const who = await person();
+        const clientId = await client();
+        const { verifier, challenge } = pkce();
+        const code = (await authorize(who, clientId, { challenge })).get('code')!;
+        const made = await token(base, { grant_type: 'authorization_code', code: `${code}x`, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier });
+        assert.equal(made.body.error, 'invalid_grant');
+        const real = await token(base, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: clientId, code_verifier: verifier });
+        assert.equal(real.status, 200, JSON.stringify(real.body));
+      });
+
       test('plain PKCE and a missing challenge are refused', async () => {
         const who = await person();
         const clientId = await client();
@@ -429,6 +478,80 @@ for (const engine of ['sqlite', 'postgres'] as const) {
         await who.browser.form('/login', { email: who.email, password: PASSWORD, next: consentPath });
         const refused = await who.browser.form(consentPath, { _csrf: 'forged', decision: 'approve', 'cap-read': '1' });
         assert.equal(refused.status, 403);
+      });
+    });
+
+    describe('redirect URIs', () => {
+      const refused = [
+        'http://evil.test/cb',
+        'http://127.0.0.1.evil.test/cb',
+        'http://localhost.evil.test/cb',
+        'http://10.0.0.1/cb',
+        'http://user:secret@127.0.0.1:8080/cb',
+        'https://user:secret@client.example/cb',
+        'https://user@client.example/cb',
+        'https://@client.example/cb',
+      ];
+      for (const uri of refused) {
+        test(`${uri} is refused at registration with invalid_redirect_uri`, async () => {
+          const res = await register(base, { redirect_uris: [uri] });
+          assert.equal(res.status, 400);
+          const body = await res.json();
+          assert.equal(body.error, 'invalid_redirect_uri', JSON.stringify(body));
+          assert.match(body.error_description, /^redirect_uris /);
+        });
+      }
+
+      test('one bad redirect URI among good ones refuses the whole registration', async () => {
+        const res = await register(base, { redirect_uris: ['https://client.example/cb', 'http://evil.test/cb'] });
+        assert.equal(res.status, 400);
+        assert.equal((await res.json()).error, 'invalid_redirect_uri');
+      });
+
+      const accepted = [
+        'http://127.0.0.1/callback',
+        'http://127.0.0.1:1/callback',
+        'http://127.0.0.1:65535/oauth/callback',
+        'http://[::1]/callback',
+        'http://[::1]:33418/',
+        'http://localhost:6274/oauth/callback',
+        'https://client.example/cb',
+      ];
+      test('loopback http (127.0.0.1, [::1], localhost; any port) and https are accepted', async () => {
+        for (const uri of accepted) {
+          const res = await register(base, { redirect_uris: [uri] });
+          assert.equal(res.status, 201, `${uri}: ${await res.clone().text()}`);
+          assert.deepEqual((await res.json()).redirect_uris, [uri]);
+        }
+      });
+
+      test('a client stored with a bad redirect URI (registered before the rule) cannot start an authorization', async () => {
+        const clientId = await client();
+        const adapter = new StoreAdapter('Client', { store: h.store, now: () => new Date() });
+        const stored = (await adapter.find(clientId))!;
+        await adapter.upsert(clientId, { ...stored, redirect_uris: ['http://evil.test/cb'] });
+        const who = await person();
+        const params = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: 'http://evil.test/cb', scope: 'read', code_challenge: pkce().challenge, code_challenge_method: 'S256' });
+        const res = await who.browser.fetch(`/oauth/authorize?${params}`);
+        assert.equal(res.status, 400, await res.clone().text());
+        assert.equal(res.headers.get('location'), null);
+      });
+
+      test('a native client may come back on another loopback port than it registered; a web client only on the one it registered', async () => {
+        const who = await person();
+        const authorizeAt = async (clientId: string, redirectUri: string) => {
+          const params = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, scope: 'read', code_challenge: pkce().challenge, code_challenge_method: 'S256', resource: `${base}/mcp` });
+          return who.browser.fetch(`/oauth/authorize?${params}`);
+        };
+        const native = await register(base, { application_type: 'native', redirect_uris: ['http://127.0.0.1:4000/cb'] });
+        assert.equal(native.status, 201);
+        const moved = await authorizeAt((await native.json()).client_id, 'http://127.0.0.1:5000/cb');
+        assert.equal(moved.status, 303);
+        assert.match(moved.headers.get('location')!, /\/oauth\/interaction\//);
+        const web = await register(base, { redirect_uris: ['http://127.0.0.1:4000/cb'] });
+        const refusedWeb = await authorizeAt((await web.json()).client_id, 'http://127.0.0.1:5000/cb');
+        assert.equal(refusedWeb.status, 400);
+        assert.equal(refusedWeb.headers.get('location'), null);
       });
     });
 

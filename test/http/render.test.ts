@@ -110,6 +110,26 @@ for (const faithful of [true, false]) {
       }
     });
 
+    test('a text stored without fontSize, fontFamily or lineHeight stays so, and renders with the editor\'s defaults in every format, nothing broken', async () => {
+      const text = { id: 'bare-text', type: 'text', x: 0, y: 0, width: 120, height: 25, text: 'No font size' };
+      const id = await createDiagram(h, token, { scene: { elements: [text] } });
+      assert.deepEqual((await h.call('GET', `/api/v1/diagrams/${id}`, { token })).json().scene.elements, [text]);
+      for (const quality of faithful ? ['faithful', 'fast'] : ['fast']) {
+        const svg = await h.call('GET', `/api/v1/diagrams/${id}/render?format=svg&quality=${quality}`, { token });
+        assert.equal(svg.statusCode, 200);
+        assert.equal(svg.headers['x-render-quality'], quality);
+        const markup = svg.body.replace(/data:[^)"']*/g, 'data:');
+        assert.doesNotMatch(markup, /NaN|undefined|Infinity/);
+        assert.match(markup, /<text [^>]*font-size="20px"[^>]*>No font size</);
+        const png = await h.call('GET', `/api/v1/diagrams/${id}/render?format=png&quality=${quality}`, { token });
+        assert.equal(png.statusCode, 200);
+        assert.ok(pngSize(png.rawPayload).width > 0);
+        const pdf = await h.call('GET', `/api/v1/diagrams/${id}/render?format=pdf&quality=${quality}`, { token });
+        assert.equal(pdf.statusCode, 200);
+        assert.equal(pdf.rawPayload.subarray(0, 5).toString('latin1'), '%PDF-');
+      }
+    });
+
     test('a diagram of someone else is 404, as if it did not exist', async () => {
       const stranger = await h.user();
       const response = await h.call('GET', `/api/v1/diagrams/${diagramId}/render?format=png`, { token: stranger.token });

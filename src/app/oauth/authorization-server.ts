@@ -8,11 +8,12 @@
  * OpenID Connect extras (userinfo, logout) are off: it issues no ID tokens.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import Provider, { errors, type Configuration, type JWK } from 'oidc-provider';
+import Provider, { errors, type Configuration, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
 import { interactionPath, OAUTH_PATHS, serviceResources } from '../../api/oauth-paths.ts';
 import { CAPABILITIES } from '../../auth/capabilities.ts';
 import type { AppDeps } from '../deps.ts';
 import { StoreAdapter } from './adapter.ts';
+import { redirectUriProblem } from './redirect-uris.ts';
 
 /** What each capability scope lets a client do, shown on the consent page and in the metadata. */
 export const RESOURCE_SCOPE = CAPABILITIES.join(' ');
@@ -32,6 +33,32 @@ async function loadKeys(deps: AppDeps): Promise<StoredKeys> {
     return JSON.stringify({ signing, cookies: [randomBytes(32).toString('base64url')] } satisfies StoredKeys);
   });
   return JSON.parse(text) as StoredKeys;
+}
+
+/**
+ * A code dies at its first redemption, failed or not: oidc-provider consumes a
+ * code only once every check passed, so after a wrong PKCE verifier or another
+ * client's attempt the code could still be redeemed by a second try. Run around the
+ * token endpoint, after oidc-provider answered and before the answer leaves.
+ * A failed attempt on a code already spent is a replay: the grant it made,
+ * with every token issued from it, is revoked (as oidc-provider does when the
+ * replay is otherwise valid).
+ */
+function spendCodeOnFailedRedemption(deps: AppDeps) {
+  return async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
+    await next();
+    if (ctx.oidc?.route !== 'token' || ctx.status < 400) return;
+    const { grant_type: grantType, code: value } = ctx.oidc.params ?? {};
+    if (grantType !== 'authorization_code' || typeof value !== 'string' || value === '') return;
+    const code = await ctx.oidc.provider.AuthorizationCode.find(value, { ignoreExpiration: true });
+    if (!code) return;
+    // `consumed` is in the model's payload, though missing from its type.
+    if ((code as { consumed?: unknown }).consumed) {
+      if (code.grantId) await deps.store.oauth.deleteGrant(code.grantId);
+    } else {
+      await code.consume();
+    }
+  };
 }
 
 /** Builds the authorization server for this service (its issuer is PUBLIC_URL). */
@@ -65,6 +92,18 @@ export async function createAuthorizationServer(deps: AppDeps): Promise<Provider
       id_token_signed_response_alg: 'RS256',
     },
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
+    // oidc-provider's only hook into its client checks: listing redirect_uris here hands them to the
+    // validator, at registration and whenever a stored client is loaded (so an old bad one stops working).
+    extraClientMetadata: {
+      properties: ['redirect_uris'],
+      validator: (_ctx, key, value) => {
+        if (key !== 'redirect_uris' || !Array.isArray(value)) return;
+        for (const uri of value) {
+          const problem = typeof uri === 'string' ? redirectUriProblem(uri) : null;
+          if (problem) throw new errors.InvalidClientMetadata(problem);
+        }
+      },
+    },
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
@@ -113,5 +152,6 @@ export async function createAuthorizationServer(deps: AppDeps): Promise<Provider
   const provider = new Provider(config.publicUrl, configuration);
   // Behind a trusted proxy, believe its X-Forwarded-Proto about HTTPS (the cookies are Secure then).
   provider.proxy = config.trustProxy !== false;
+  provider.use(spendCodeOnFailedRedemption(deps));
   return provider;
 }
