@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { MAX_DRAWABLE_MAGNITUDE, sceneWithEditorDefaults, withEditorDefaults } from '../../src/domain/scene/editor-defaults.ts';
+import { measureText } from '../../src/domain/text/metrics.ts';
 import { GOLDEN_SCENES } from '../fixtures/render/scenes.ts';
 import { restoreElements } from '../helpers/excalidraw.ts';
 
@@ -26,6 +27,10 @@ test('a text without fontSize, fontFamily or lineHeight gets a new text\'s: 20 p
   assert.equal(withEditorDefaults({ id: 't', type: 'text', text: 'one', height: 40, fontSize: 16 }).lineHeight, 2.5);
   // No height: the family's own line height, as restore gives programmatic text.
   assert.equal(withEditorDefaults({ id: 't', type: 'text', text: 'one', fontFamily: 3 }).lineHeight, 1.2);
+  // No box: the size the editor measures (left at 0 × 0, restore would drop the text as invisibly small).
+  const unboxed = withEditorDefaults({ id: 't', type: 'text', text: 'one\ntwo' });
+  assert.deepEqual([unboxed.width, unboxed.height], [measureText('one\ntwo', 20, 5).width, 20 * 1.25 * 2]);
+  assert.equal(withEditorDefaults({ id: 't', type: 'text', text: 'one', width: 80 }).width, 80);
   assert.deepEqual(
     [filled.textAlign, filled.verticalAlign, filled.originalText, filled.containerId, filled.autoResize],
     ['left', 'top', 'one\ntwo', null, true],

@@ -120,6 +120,13 @@ for (const [quality, render] of Object.entries(QUALITIES)) {
       assert.equal(Buffer.from(output.pdf!).subarray(0, 5).toString('latin1'), '%PDF-');
     });
 
+    test('a text with nothing but an id, a type and its text is drawn, at the size the editor measures for it', async () => {
+      const output = await render([{ id: 'only', type: 'text', text: 'Only text <b>' }], { svg: true, png: true });
+      const svg = assertDrawable(output, 'a text with no box');
+      assert.match(svg, /Only text &lt;b&gt;/);
+      assert.ok(ink(output.png!) > 100, 'the PNG shows the text');
+    });
+
     test('property: any optional fields deleted from the golden elements, the SVG has no NaN, undefined or Infinity', async () => {
       await neverBroken(render, goldenScenesWith(fc.constantFrom(KEEP, DELETE)));
     });

@@ -12,7 +12,7 @@
  * kind (a string where a number goes) is treated as missing, so no NaN or
  * `undefined` can come of it.
  */
-import { DEFAULT_FONT_FAMILY, DEFAULT_FONT_SIZE, getLineHeight, isKnownFontFamily } from '../text/metrics.ts';
+import { DEFAULT_FONT_FAMILY, DEFAULT_FONT_SIZE, getLineHeight, isKnownFontFamily, measureText } from '../text/metrics.ts';
 
 type Element = Record<string, unknown>;
 
@@ -74,7 +74,11 @@ function textFields(element: Element): Element {
     : positive(element.height)
       ? element.height / lines / fontSize
       : getLineHeight(isKnownFontFamily(fontFamily) ? fontFamily : DEFAULT_FONT_FAMILY);
+  // A text without a usable size is measured, as the editor sizes text it lays out: left at 0 × 0,
+  // the editor's restore would drop it as invisibly small, and the text would vanish from the picture.
+  const measured = finite(element.width) && finite(element.height) ? null : measureText(text, fontSize, isKnownFontFamily(fontFamily) ? fontFamily : DEFAULT_FONT_FAMILY);
   return {
+    ...(measured === null ? {} : { width: finite(element.width) ? element.width : measured.width, height: finite(element.height) ? element.height : measured.height }),
     text,
     originalText: nonEmptyString(element.originalText) ? element.originalText : text,
     fontSize,
