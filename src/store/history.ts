@@ -52,9 +52,13 @@ export interface RevisionInput {
   detail?: RevisionDetail;
 }
 
-/** A content write's revision: the input, and the change from the content it replaced (null: store the whole scene). */
+/**
+ * A content write's revision: the input, and the change from the content it
+ * replaced (null: store the whole scene), or its JSON text (a scene worker
+ * serialises it, off the event loop).
+ */
 export interface ContentRevision extends RevisionInput {
-  delta: SceneDelta | null;
+  delta: SceneDelta | string | null;
   /**
    * A save from the web editor, which saves as people work: it joins the
    * newest revision instead of adding one when that is a web save from the

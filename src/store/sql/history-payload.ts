@@ -40,10 +40,10 @@ async function snapshot(seq: number, elementsJson: string): Promise<EncodedScene
   return { encoding: 'snapshot', payload, baseSeq: seq, chainLength: 0, chainBytes: 0, snapshotBytes: payload.length };
 }
 
-/** Revision `seq`'s scene: a delta on the chain when one is given and the chain has room, else a snapshot. */
-export async function encodeScene(seq: number, elementsJson: string, delta: SceneDelta | null, chain: ChainState | null): Promise<EncodedScene> {
+/** Revision `seq`'s scene: a delta (or its JSON text) on the chain when one is given and the chain has room, else a snapshot. */
+export async function encodeScene(seq: number, elementsJson: string, delta: SceneDelta | string | null, chain: ChainState | null): Promise<EncodedScene> {
   if (delta === null || chain === null || chain.chainLength >= MAX_CHAIN) return snapshot(seq, elementsJson);
-  const payload = await gzipAsync(JSON.stringify(delta));
+  const payload = await gzipAsync(typeof delta === 'string' ? delta : JSON.stringify(delta));
   const chainBytes = chain.chainBytes + payload.length;
   if (chainBytes > chain.snapshotBytes) return snapshot(seq, elementsJson);
   return { encoding: 'delta', payload, baseSeq: chain.baseSeq, chainLength: chain.chainLength + 1, chainBytes, snapshotBytes: chain.snapshotBytes };
