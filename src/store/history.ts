@@ -1,4 +1,4 @@
-import type { SceneDelta } from '../domain/history/delta.ts';
+import type { SceneChain, SceneDelta } from '../domain/history/delta.ts';
 import type { RetentionPolicy } from '../domain/history/retention.ts';
 
 export type { RetentionPolicy } from '../domain/history/retention.ts';
@@ -110,6 +110,8 @@ export interface HistoryStore {
   previous(diagramId: string, seq: number): Promise<RevisionRecord | null>;
   /** The elements (JSON text) current at revision `seq`; null when there is no such revision. */
   scene(diagramId: string, seq: number): Promise<string | null>;
+  /** The same scene as kept, unparsed: its snapshot's JSON and the deltas' after it (a large diff parses them in a scene worker). */
+  sceneChain(diagramId: string, seq: number): Promise<SceneChain | null>;
   /** Diagrams with revisions older than `before` and more than `keepLatest` in all: candidates for pruning, by id, after `afterId` when given. */
   diagramsWithOldRevisions(query: { before: string; keepLatest: number; afterId: string | null; limit: number }): Promise<string[]>;
   /** Drops what the policy does not keep (never the newest revision), re-encoding the revisions after a dropped one; how many were dropped. */

@@ -8,6 +8,7 @@ import { layoutGraph } from '../domain/layout/layout.ts';
 import { lintReport, type LintReport } from '../domain/lint/lint.ts';
 import { applyPatch } from '../domain/patch/apply.ts';
 import { type SceneChange, sceneChange } from '../domain/history/change.ts';
+import type { SceneChain } from '../domain/history/delta.ts';
 import { type DiffSides, revisionDiffJson } from '../domain/history/revision-diff.ts';
 import type { Problem } from '../domain/problems.ts';
 import { generatedElementCount, sceneFromSpec } from '../domain/scene/from-spec.ts';
@@ -26,8 +27,8 @@ export type SceneJob =
   | { task: 'edit'; elementsJson: string; fragment: unknown; now: number }
   /** Every problem content would meet, and for an edit or ops given a stored scene, on that scene; nothing is written. */
   | { task: 'check'; kind: ContentKind; elementsJson: string | null; content: unknown }
-  /** What changed between two stored scenes, as the history's diff answers it. */
-  | { task: 'diff'; beforeJson: string; afterJson: string; sides: DiffSides };
+  /** What changed between two revisions' scenes, as the history's diff answers it. */
+  | { task: 'diff'; from: SceneChain; to: SceneChain; sides: DiffSides };
 
 export interface GeneratedScene {
   elementsJson: string;
@@ -104,7 +105,7 @@ function handle(job: SceneJob): SceneOutput {
       case 'generate':
         return generated(job.spec, job.updated);
       case 'diff':
-        return { diffJson: revisionDiffJson(job.beforeJson, job.afterJson, job.sides) };
+        return { diffJson: revisionDiffJson(job.from, job.to, job.sides) };
     }
   } catch (error) {
     if (error instanceof ApiError) return { refused: { code: error.code, message: error.message } };

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import { after, before, test } from 'node:test';
 import type { Caller, ServiceDeps } from '../../src/app/deps.ts';
 import { contentFromSpec } from '../../src/app/diagrams/content.ts';
+import type { SceneElement } from '../../src/domain/edit/types.ts';
 import { patchDiagram } from '../../src/app/diagrams/patch-diagram.ts';
 import { DIFFED_HERE_MAX_CHARS, diffRevisions } from '../../src/app/history/diff-revisions.ts';
 import { CHECKED_HERE_MAX_ENTRIES, validateContent } from '../../src/app/specs/validate-content.ts';
@@ -96,28 +97,35 @@ test('a spec is checked in its layout job: a refused one is the error the check 
   assert.ok(laidOut.elementCount >= 5, 'three nodes and two arrows at least');
 });
 
-test('a history diff of large scenes runs in a worker and answers what it answers on the event loop', async () => {
+test('a history diff of large scenes runs in a worker, snapshots and deltas read there, and answers what it answers on the event loop', async () => {
   const rectangles = (count: number, shift: number) => Array.from({ length: count }, (_, i) => ({ id: `d${i}`, type: 'rectangle', x: i * 20 + shift, y: 0, width: 10, height: 10 }));
   for (const count of [300, 10]) {
     const user = await h.user();
+    const owner = { user: (await h.store.accounts.findById(user.id))! };
     const created = await h.call('POST', '/api/v1/diagrams', { token: user.token, body: { scene: { elements: rectangles(count, 0) } } });
     const id = created.json().id;
+    // r2 replaces the scene (a snapshot); r3 and r4 are patches (deltas on it).
     const next = [...rectangles(count, 0).slice(2, count - 1).map((e, i) => (i % 2 ? { ...e, x: e.x + 5 } : e)), { id: 'new', type: 'ellipse', x: 0, y: 50, width: 10, height: 10 }];
     assert.equal((await h.call('POST', `/api/v1/diagrams/${id}/regenerate`, { token: user.token, body: { scene: { elements: next } } })).statusCode, 200);
-    const [first, second] = await Promise.all(['r1', 'r2'].map(async (rev) => (await h.call('GET', `/api/v1/diagrams/${id}/revisions/${rev}`, { token: user.token })).json().scene.elements));
-    const large = JSON.stringify(first).length + JSON.stringify(second).length > DIFFED_HERE_MAX_CHARS;
-    assert.equal(large, count === 300);
-    // What the diff answered when it was worked out on the event loop.
-    const delta = sceneDelta(first, second);
-    const changes = describeDelta(first, delta);
-    const expected = { from: 'r1', to: 'r2', added: changes.added, removed: delta.remove, changed: changes.changed, summary: changes.summary, elements: delta.upsert };
-    const owner = { user: (await h.store.accounts.findById(user.id))! };
-    const { result, jobs } = await jobsOf(() => diffRevisions(deps, owner, id, 'r2', 'r1'));
-    assert.deepEqual(jobs, large ? ['diff'] : []);
-    assert.equal(result, JSON.stringify(expected));
-    const served = await h.call('GET', `/api/v1/diagrams/${id}/revisions/r2/diff?against=r1`, { token: user.token });
-    assert.equal(served.body, result);
-    assert.equal(served.headers['content-type'], 'application/json; charset=utf-8');
+    for (const ops of [[{ op: 'move', id: 'd3', dx: 1, dy: 0 }], [{ op: 'delete', id: 'd4' }]]) {
+      assert.equal((await h.call('POST', `/api/v1/diagrams/${id}/patch`, { token: user.token, body: { ops } })).statusCode, 200);
+    }
+    const scenes = new Map<string, SceneElement[]>();
+    for (const rev of ['r1', 'r2', 'r3', 'r4']) scenes.set(rev, (await h.call('GET', `/api/v1/diagrams/${id}/revisions/${rev}`, { token: user.token })).json().scene.elements);
+    for (const [from, to] of [['r1', 'r2'], ['r1', 'r4'], ['r3', 'r4']] as const) {
+      const large = JSON.stringify(scenes.get(from)).length + JSON.stringify(scenes.get(to)).length > DIFFED_HERE_MAX_CHARS;
+      assert.equal(large, count === 300);
+      // What the diff answered when it was worked out on the event loop.
+      const delta = sceneDelta(scenes.get(from)!, scenes.get(to)!);
+      const changes = describeDelta(scenes.get(from)!, delta);
+      const expected = { from, to, added: changes.added, removed: delta.remove, changed: changes.changed, summary: changes.summary, elements: delta.upsert };
+      const { result, jobs } = await jobsOf(() => diffRevisions(deps, owner, id, to, from));
+      assert.deepEqual(jobs, large ? ['diff'] : [], `${from}..${to}`);
+      assert.equal(result, JSON.stringify(expected), `${from}..${to}`);
+      const served = await h.call('GET', `/api/v1/diagrams/${id}/revisions/${to}/diff?against=${from}`, { token: user.token });
+      assert.equal(served.body, result);
+      assert.equal(served.headers['content-type'], 'application/json; charset=utf-8');
+    }
   }
 });
 

@@ -2,11 +2,11 @@
  * The history's answer to "what changed between these two revisions": per
  * element (added, removed, changed and in which aspects), one line, and the
  * delta that turns the first scene into the second. Built from the two
- * scenes' JSON and answered as JSON text, so the whole of it (parsing 5,000
- * elements twice, comparing, serialising) can run in a scene worker. Pure.
+ * scenes as the history keeps them and answered as JSON text, so the whole
+ * of it (parsing 5,000 elements twice, applying deltas, comparing,
+ * serialising) can run in a scene worker. Pure.
  */
-import type { SceneElement } from '../edit/types.ts';
-import { sceneDelta } from './delta.ts';
+import { chainElements, type SceneChain, sceneDelta } from './delta.ts';
 import { describeDelta } from './describe.ts';
 
 /** The two revisions' ids as clients see them, and the line to say when the revision's own says it best (null: the one worked out). */
@@ -16,9 +16,9 @@ export interface DiffSides {
   summary: string | null;
 }
 
-export function revisionDiffJson(beforeJson: string, afterJson: string, sides: DiffSides): string {
-  const before = JSON.parse(beforeJson) as SceneElement[];
-  const delta = sceneDelta(before, JSON.parse(afterJson) as SceneElement[]);
+export function revisionDiffJson(from: SceneChain, to: SceneChain, sides: DiffSides): string {
+  const before = chainElements(from);
+  const delta = sceneDelta(before, chainElements(to));
   const changes = describeDelta(before, delta);
   return JSON.stringify({
     from: sides.from,
