@@ -12,7 +12,7 @@
  * - a 500-op patch moving a hub bound to 1,998 arrows (alternately there and back);
  * - 20 concurrent faithful PNG renders of scenes never rendered before;
  * - renders of a label with 150,000 line breaks;
- * - the history diff of two revisions of 5,000 elements, every one changed;
+ * - the history diff of two revisions of 5,000 elements, every one changed, the newer a delta on a snapshot;
  * - validation of a 1,000-node spec (POST /specs/validate).
  *
  * Prints p50/p99 of the neighbour's requests beside the idle p99 of the same
@@ -145,9 +145,12 @@ async function main(): Promise<void> {
     // Off the event loop: a history diff of two 5,000-element revisions, and a 1,000-node spec's validation.
     const piled = (shift: number) => Array.from({ length: 5000 }, (_, i) => ({ id: `d${i}`, type: 'rectangle', x: (i % 50) * 120 + shift, y: Math.floor(i / 50) * 120, width: 100, height: 100 }));
     const revised = await create({ scene: { elements: piled(0) } });
+    // Every element moved (a snapshot), then one moved again (a delta on it): the diff reads both kinds.
     const regenerated = await call(tokens.heavy, 'POST', `/api/v1/diagrams/${revised}/regenerate`, { scene: { elements: piled(7) } });
-    if (regenerated.status !== 200) throw new Error(`regenerating a diagram: ${regenerated.status} ${regenerated.text.toString().slice(0, 300)}`);
-    const newestRevision = (JSON.parse((await call(tokens.heavy, 'GET', `/api/v1/diagrams/${revised}/revisions?limit=1`)).text.toString()) as { items: Array<{ rev: string }> }).items[0]!.rev;
+    const patched = await call(tokens.heavy, 'POST', `/api/v1/diagrams/${revised}/patch`, { ops: [{ op: 'move', id: 'd0', dx: 1, dy: 0 }] });
+    if (regenerated.status !== 200 || patched.status !== 200) throw new Error(`revising a diagram: ${regenerated.status} ${patched.status} ${patched.text.toString().slice(0, 300)}`);
+    const revisions = (JSON.parse((await call(tokens.heavy, 'GET', `/api/v1/diagrams/${revised}/revisions`)).text.toString()) as { items: Array<{ rev: string }> }).items;
+    const [newestRevision, firstRevision] = [revisions[0]!.rev, revisions.at(-1)!.rev];
     const thousandNodes = Array.from({ length: 1000 }, (_, i) => ({ id: `v${i}`, label: `Service ${i}`, shape: i % 3 ? 'rectangle' : 'ellipse' }));
     const bigSpec = { nodes: thousandNodes, edges: thousandNodes.slice(1).map((node, i) => `v${Math.floor(i / 3)} -> ${node.id}`) };
     console.log('done');
@@ -175,7 +178,7 @@ async function main(): Promise<void> {
       },
       { name: 'render of a 150,000-line label', heavy: async () => [(await call(tokens.heavy, 'GET', `/api/v1/diagrams/${lines}/render?format=svg`)).status] },
       // Off the event loop: history diff and spec validation.
-      { name: 'history diff of two 5,000-element revisions', heavy: async () => [(await call(tokens.heavy, 'GET', `/api/v1/diagrams/${revised}/revisions/${newestRevision}/diff`)).status] },
+      { name: 'history diff of two 5,000-element revisions', heavy: async () => [(await call(tokens.heavy, 'GET', `/api/v1/diagrams/${revised}/revisions/${newestRevision}/diff?against=${firstRevision}`)).status] },
       { name: 'validation of a 1,000-node spec', heavy: async () => [(await call(tokens.heavy, 'POST', '/api/v1/specs/validate', { spec: bigSpec })).status] },
     ];
 
