@@ -20,6 +20,8 @@ import { describeDelta } from '../../src/domain/history/describe.ts';
 import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
 import { parseSpec } from '../../src/domain/spec/parse.ts';
 import { ApiError } from '../../src/errors.ts';
+import { CreateDiagramBody } from '../../src/api/schemas.ts';
+import { parseWith } from '../../src/edge/validate.ts';
 import { WorkerPool } from '../../src/workers/pool.ts';
 import type { SceneJob, SceneOutput } from '../../src/workers/scene-worker.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
@@ -142,6 +144,38 @@ test('a patch records the change worked out in its worker: the revision reads ba
   assert.equal(revisions[0].kind, 'patch');
   assert.match(revisions[0].summary, /^moved hub/);
   assert.deepEqual((await h.call('GET', `/api/v1/diagrams/${id}/revisions/${revisions[0].rev}`, { token: user.token })).json().scene.elements, current);
+});
+
+test('a write whose large content fails its schema is checked for its first problem in a scene worker, answering as the check on the event loop does', async () => {
+  const TOKEN = 'scene-jobs-metrics-token-0123456789';
+  const own = await startHarness({ env: { METRICS_TOKEN: TOKEN } });
+  try {
+    const user = await own.user();
+    // The scene workers start with their first job: how many have started tells whether any job was given.
+    const sceneWorkers = async () => {
+      const text = (await own.call('GET', '/metrics', { headers: { authorization: `Bearer ${TOKEN}` } })).body;
+      return [...text.matchAll(/^drawbridge_worker_pool_workers\{pool="scene",state="\w+"\} (\d+)$/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+    };
+    const refused = async (spec: unknown) => {
+      const expected = (() => {
+        try {
+          parseWith(CreateDiagramBody, { spec }, 'body');
+        } catch (error) {
+          return (error as ApiError).toBody();
+        }
+        assert.fail('the body is refused');
+      })();
+      const res = await own.call('POST', '/api/v1/diagrams', { token: user.token, body: { spec } });
+      assert.equal(res.statusCode, 422, res.body);
+      assert.deepEqual(res.json(), expected);
+    };
+    await refused(flawedSpec(CHECKED_HERE_MAX_ENTRIES / 2 - 1));
+    assert.equal(await sceneWorkers(), 0, 'a small spec is checked on the event loop');
+    await refused(flawedSpec(1000));
+    assert.ok((await sceneWorkers()) > 0, 'a large spec is checked in a scene worker');
+  } finally {
+    await own.close();
+  }
 });
 
 test('the operations guide states the sizes from which validation and diffs go to a worker as the code has them', () => {

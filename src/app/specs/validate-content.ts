@@ -55,10 +55,18 @@ export async function validateContent(deps: ServiceDeps, caller: Caller, input: 
     if (kind !== 'edit' && kind !== 'ops') throw badRequest('diagramId applies only to "edit" and "ops": a spec or a scene replaces the whole diagram');
     const diagram = await diagramWithElementsFor(deps, caller, input.diagramId, 'read');
     problems = (await sceneWork<CheckedContent>(deps, { task: 'check', kind, elementsJson: diagram.elementsJson, content }, caller)).problems;
-  } else if (listEntries(content) > CHECKED_HERE_MAX_ENTRIES) {
-    problems = (await sceneWork<CheckedContent>(deps, { task: 'check', kind, elementsJson: null, content }, caller)).problems;
   } else {
-    problems = contentProblems(kind, content, null, { isIcon: isCatalogIcon });
+    problems = await contentProblemsOf(deps, caller, kind, content);
   }
   return { valid: problems.length === 0, problems };
+}
+
+/**
+ * Every problem content shows on its own: large content checked in a scene
+ * worker, against the caller's share (without a caller, here). For the
+ * validation endpoint, and for a write's body whose content fails its schema.
+ */
+export async function contentProblemsOf(deps: ServiceDeps, caller: Caller | undefined, kind: ContentKind, content: unknown): Promise<Problem[]> {
+  if (caller === undefined || listEntries(content) <= CHECKED_HERE_MAX_ENTRIES) return contentProblems(kind, content, null, { isIcon: isCatalogIcon });
+  return (await sceneWork<CheckedContent>(deps, { task: 'check', kind, elementsJson: null, content }, caller)).problems;
 }
