@@ -13,7 +13,9 @@
  * - 20 concurrent faithful PNG renders of scenes never rendered before;
  * - renders of a label with 150,000 line breaks;
  * - the history diff of two revisions of 5,000 elements, every one changed, the newer a delta on a snapshot;
- * - validation of a 1,000-node spec (POST /specs/validate).
+ * - validation of a 1,000-node spec (POST /specs/validate);
+ * - creating a diagram from a 1,000-node spec with one mistake (refused, 422);
+ * - a 500-op patch moving the hub only, which applies (and writes a 3,000-element scene).
  *
  * Prints p50/p99 of the neighbour's requests beside the idle p99 of the same
  * run, as a ratio, what the heavy requests answered, and the server's peak
@@ -153,6 +155,7 @@ async function main(): Promise<void> {
     const [newestRevision, firstRevision] = [revisions[0]!.rev, revisions.at(-1)!.rev];
     const thousandNodes = Array.from({ length: 1000 }, (_, i) => ({ id: `v${i}`, label: `Service ${i}`, shape: i % 3 ? 'rectangle' : 'ellipse' }));
     const bigSpec = { nodes: thousandNodes, edges: thousandNodes.slice(1).map((node, i) => `v${Math.floor(i / 3)} -> ${node.id}`) };
+    const flawedSpec = { ...bigSpec, nodes: [...thousandNodes.slice(0, -1), { id: 'v999', shape: 'hexagon' }] };
     console.log('done');
 
     const cases: Array<{ name: string; heavy: (() => Promise<number[]>) | null }> = [
@@ -180,6 +183,18 @@ async function main(): Promise<void> {
       // Off the event loop: history diff and spec validation.
       { name: 'history diff of two 5,000-element revisions', heavy: async () => [(await call(tokens.heavy, 'GET', `/api/v1/diagrams/${revised}/revisions/${newestRevision}/diff?against=${firstRevision}`)).status] },
       { name: 'validation of a 1,000-node spec', heavy: async () => [(await call(tokens.heavy, 'POST', '/api/v1/specs/validate', { spec: bigSpec })).status] },
+      { name: 'refused create from a 1,000-node spec', heavy: async () => [(await call(tokens.heavy, 'POST', '/api/v1/diagrams', { spec: flawedSpec })).status] },
+      {
+        name: '500-op patch of the hub alone (applies)',
+        heavy: (() => {
+          let sign = 1;
+          return async () => {
+            sign = -sign;
+            const ops = Array.from({ length: 500 }, () => ({ op: 'move', id: 'hub', dx: sign, dy: 0 }));
+            return [(await call(tokens.heavy, 'POST', `/api/v1/diagrams/${hub}/patch`, { ops })).status];
+          };
+        })(),
+      },
     ];
 
     const rows: Array<{ name: string; p50: number; p99: number; count: number; heavy: string; rss: number }> = [];
