@@ -11,7 +11,11 @@
  * - lint of 5,000 rectangles piled on one spot;
  * - a 500-op patch moving a hub bound to 1,998 arrows (alternately there and back);
  * - 20 concurrent faithful PNG renders of scenes never rendered before;
- * - renders of a label with 150,000 line breaks.
+ * - renders of a label with 150,000 line breaks;
+ * - the history diff of two revisions of 5,000 elements, every one changed, the newer a delta on a snapshot;
+ * - validation of a 1,000-node spec (POST /specs/validate);
+ * - creating a diagram from a 1,000-node spec with one mistake (refused, 422);
+ * - a 500-op patch moving the hub only, which applies (and writes a 3,000-element scene).
  *
  * Prints p50/p99 of the neighbour's requests beside the idle p99 of the same
  * run, as a ratio, what the heavy requests answered, and the server's peak
@@ -139,6 +143,19 @@ async function main(): Promise<void> {
       fresh++;
       return { scene: { elements: Array.from({ length: 20 }, (_, i) => ({ id: `b${i}`, type: 'rectangle', x: (i % 5) * 200 + fresh, y: Math.floor(i / 5) * 120, width: 160, height: 80 })) } };
     };
+
+    // Off the event loop: a history diff of two 5,000-element revisions, and a 1,000-node spec's validation.
+    const piled = (shift: number) => Array.from({ length: 5000 }, (_, i) => ({ id: `d${i}`, type: 'rectangle', x: (i % 50) * 120 + shift, y: Math.floor(i / 50) * 120, width: 100, height: 100 }));
+    const revised = await create({ scene: { elements: piled(0) } });
+    // Every element moved (a snapshot), then one moved again (a delta on it): the diff reads both kinds.
+    const regenerated = await call(tokens.heavy, 'POST', `/api/v1/diagrams/${revised}/regenerate`, { scene: { elements: piled(7) } });
+    const patched = await call(tokens.heavy, 'POST', `/api/v1/diagrams/${revised}/patch`, { ops: [{ op: 'move', id: 'd0', dx: 1, dy: 0 }] });
+    if (regenerated.status !== 200 || patched.status !== 200) throw new Error(`revising a diagram: ${regenerated.status} ${patched.status} ${patched.text.toString().slice(0, 300)}`);
+    const revisions = (JSON.parse((await call(tokens.heavy, 'GET', `/api/v1/diagrams/${revised}/revisions`)).text.toString()) as { items: Array<{ rev: string }> }).items;
+    const [newestRevision, firstRevision] = [revisions[0]!.rev, revisions.at(-1)!.rev];
+    const thousandNodes = Array.from({ length: 1000 }, (_, i) => ({ id: `v${i}`, label: `Service ${i}`, shape: i % 3 ? 'rectangle' : 'ellipse' }));
+    const bigSpec = { nodes: thousandNodes, edges: thousandNodes.slice(1).map((node, i) => `v${Math.floor(i / 3)} -> ${node.id}`) };
+    const flawedSpec = { ...bigSpec, nodes: [...thousandNodes.slice(0, -1), { id: 'v999', shape: 'hexagon' }] };
     console.log('done');
 
     const cases: Array<{ name: string; heavy: (() => Promise<number[]>) | null }> = [
@@ -163,6 +180,21 @@ async function main(): Promise<void> {
         },
       },
       { name: 'render of a 150,000-line label', heavy: async () => [(await call(tokens.heavy, 'GET', `/api/v1/diagrams/${lines}/render?format=svg`)).status] },
+      // Off the event loop: history diff and spec validation.
+      { name: 'history diff of two 5,000-element revisions', heavy: async () => [(await call(tokens.heavy, 'GET', `/api/v1/diagrams/${revised}/revisions/${newestRevision}/diff?against=${firstRevision}`)).status] },
+      { name: 'validation of a 1,000-node spec', heavy: async () => [(await call(tokens.heavy, 'POST', '/api/v1/specs/validate', { spec: bigSpec })).status] },
+      { name: 'refused create from a 1,000-node spec', heavy: async () => [(await call(tokens.heavy, 'POST', '/api/v1/diagrams', { spec: flawedSpec })).status] },
+      {
+        name: '500-op patch of the hub alone (applies)',
+        heavy: (() => {
+          let sign = 1;
+          return async () => {
+            sign = -sign;
+            const ops = Array.from({ length: 500 }, () => ({ op: 'move', id: 'hub', dx: sign, dy: 0 }));
+            return [(await call(tokens.heavy, 'POST', `/api/v1/diagrams/${hub}/patch`, { ops })).status];
+          };
+        })(),
+      },
     ];
 
     const rows: Array<{ name: string; p50: number; p99: number; count: number; heavy: string; rss: number }> = [];

@@ -14,7 +14,7 @@ export interface AppDeps {
 /** What use cases that need no settings take: the store and the clock (the admin CLI has no server settings). */
 export type StoreDeps = Pick<AppDeps, 'store' | 'now'>;
 
-/** Work on a scene whose cost grows with it (generating it from a spec, linting, patching), done off the event loop. */
+/** Work whose cost grows with a scene or spec (generating, linting, patching, validating, diffing), done off the event loop. */
 export interface SceneWorkers {
   /** `caller` (user:<id>) gets a fair share of the workers: their jobs past it wait behind their own. */
   run(job: SceneJob, caller?: string): Promise<SceneOutput>;

@@ -3,7 +3,7 @@ import { ApiError, badRequest } from '../errors.ts';
 import { type ContentKind, contentProblems } from '../domain/content-problems.ts';
 import { isCatalogIcon } from '../domain/icons/catalog.ts';
 import { inspectPayload, isPlainObject } from '../domain/payload.ts';
-import { problemError } from '../domain/problems.ts';
+import { type Problem, problemError } from '../domain/problems.ts';
 
 /** The largest request body any route takes (a form posting a spec may take 3×: form encoding triples JSON's punctuation). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -133,6 +133,12 @@ const CONTENT_FIELDS: Record<string, { kind: ContentKind; of: (body: Record<stri
   updateNodes: { kind: 'edit', of: fragmentOf, depth: 2 },
 };
 
+/** Every problem with content of `kind`, found where the caller chooses (large content in a scene worker). */
+export type ContentCheck = (kind: ContentKind, content: unknown) => Promise<Problem[]>;
+
+/** A schema's verdict: the parsed value, or content that failed it (to check for its first problem), or else a bad_request. */
+type Verdict<T> = { ok: true; data: T } | { ok: false; kind: ContentKind; content: unknown; otherwise: ApiError };
+
 /**
  * Parses with a zod schema. A failure is a 400 bad_request naming the first
  * offending field, except inside a content field (a spec, a scene, an edit's
@@ -142,6 +148,21 @@ const CONTENT_FIELDS: Record<string, { kind: ContentKind; of: (body: Record<stri
  * as bad_request, as they always have.
  */
 export function parseWith<T>(schema: ZodType<T>, value: unknown, what: 'body' | 'query'): T {
+  const verdict = judge(schema, value, what);
+  if (verdict.ok) return verdict.data;
+  throw refusal(contentProblems(verdict.kind, verdict.content, null, { isIcon: isCatalogIcon }), verdict.otherwise);
+}
+
+/** parseWith for a request body, its content's problems found by `check`: content that fails its schema may be large. */
+export async function parseBodyWith<T>(schema: ZodType<T>, value: unknown, check: ContentCheck): Promise<T> {
+  const verdict = judge(schema, value, 'body');
+  if (verdict.ok) return verdict.data;
+  throw refusal(await check(verdict.kind, verdict.content), verdict.otherwise);
+}
+
+const refusal = ([first]: Problem[], otherwise: ApiError): ApiError => (first ? problemError(first) : otherwise);
+
+function judge<T>(schema: ZodType<T>, value: unknown, what: 'body' | 'query'): Verdict<T> {
   const result = schema.safeParse(value);
   const body = what === 'body' && isPlainObject(value) ? value : null;
   const present = body ? Object.keys(CONTENT_FIELDS).filter((key) => Object.hasOwn(body, key)) : [];
@@ -149,7 +170,7 @@ export function parseWith<T>(schema: ZodType<T>, value: unknown, what: 'body' | 
     // Content goes on exactly as sent (key order included): a scene is stored as supplied.
     const data = result.data as Record<string, unknown>;
     for (const key of present) data[key] = body![key];
-    return result.data;
+    return { ok: true, data: result.data };
   }
   if (value === undefined && what === 'body') throw new ApiError('bad_request', 'a JSON request body is required');
   const issues = result.error.issues;
@@ -161,12 +182,10 @@ export function parseWith<T>(schema: ZodType<T>, value: unknown, what: 'body' | 
   const issue = issues.find((i) => !content(i.path)) ?? issues[0]!;
   const field = content(issue.path);
   if (field && kinds.size > 1) throw badRequest(`send exactly one of ${[...present].map((k) => `"${k}"`).join(' or ')}`);
-  if (field) {
-    const [first] = contentProblems(field.kind, field.of(body!), null, { isIcon: isCatalogIcon });
-    if (first) throw problemError(first);
-  }
   const where = formatPath(issue.path);
-  throw new ApiError('bad_request', `${where ? `${where}: ` : `${what}: `}${issue.message}`);
+  const otherwise = new ApiError('bad_request', `${where ? `${where}: ` : `${what}: `}${issue.message}`);
+  if (field) return { ok: false, kind: field.kind, content: field.of(body!), otherwise };
+  throw otherwise;
 }
 
 /** The page size of a cursor-paged list when `?limit=` is absent, and the most a page holds. */

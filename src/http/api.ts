@@ -8,11 +8,12 @@ import fp from 'fastify-plugin';
 import { API_PREFIX } from '../api/paths.ts';
 import type { ServiceDeps } from '../app/deps.ts';
 import { MCP_TOOL_HEADER, McpToolName } from '../api/history-schemas.ts';
+import { contentProblemsOf } from '../app/specs/validate-content.ts';
 import { throughMcpTool, TokenAuthenticator } from '../app/tokens/authenticate-token.ts';
 import { bearerToken } from '../auth/token.ts';
 import { requestPath, unauthorized } from '../edge/errors.ts';
 import { RateLimits } from '../edge/rate-limit.ts';
-import { checkPayloadShape, parseWith, queryParameterNames, refuseUnknownQueryParameters, refuseUnstorableText } from '../edge/validate.ts';
+import { checkPayloadShape, parseBodyWith, parseWith, queryParameterNames, refuseUnknownQueryParameters, refuseUnstorableText } from '../edge/validate.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import type { RouteConfig } from './route.ts';
 import { apiRoutes } from './routes/index.ts';
@@ -78,7 +79,8 @@ const plugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) 
         refuseUnknownQueryParameters(request.query, queryParameters);
         if (request.body !== undefined) checkPayloadShape(request.body);
         refuseUnstorableText({ params: request.params, query: request.query, body: request.body });
-        const body = def.body ? parseWith(def.body, request.body, 'body') : undefined;
+        // Content failing its schema is checked for its first problem, in a scene worker when it is large.
+        const body = def.body ? await parseBodyWith(def.body, request.body, (kind, content) => contentProblemsOf(deps, request.actor, kind, content)) : undefined;
         const query = def.query ? parseWith(def.query, request.query, 'query') : undefined;
         const result = await def.handler({
           body,

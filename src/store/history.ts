@@ -1,4 +1,4 @@
-import type { SceneDelta } from '../domain/history/delta.ts';
+import type { SceneChain, SceneDelta } from '../domain/history/delta.ts';
 import type { RetentionPolicy } from '../domain/history/retention.ts';
 
 export type { RetentionPolicy } from '../domain/history/retention.ts';
@@ -52,9 +52,13 @@ export interface RevisionInput {
   detail?: RevisionDetail;
 }
 
-/** A content write's revision: the input, and the change from the content it replaced (null: store the whole scene). */
+/**
+ * A content write's revision: the input, and the change from the content it
+ * replaced (null: store the whole scene), or its JSON text (a scene worker
+ * serialises it, off the event loop).
+ */
 export interface ContentRevision extends RevisionInput {
-  delta: SceneDelta | null;
+  delta: SceneDelta | string | null;
   /**
    * A save from the web editor, which saves as people work: it joins the
    * newest revision instead of adding one when that is a web save from the
@@ -106,6 +110,8 @@ export interface HistoryStore {
   previous(diagramId: string, seq: number): Promise<RevisionRecord | null>;
   /** The elements (JSON text) current at revision `seq`; null when there is no such revision. */
   scene(diagramId: string, seq: number): Promise<string | null>;
+  /** The same scene as kept, unparsed: its snapshot's JSON and the deltas' after it (a large diff parses them in a scene worker). */
+  sceneChain(diagramId: string, seq: number): Promise<SceneChain | null>;
   /** Diagrams with revisions older than `before` and more than `keepLatest` in all: candidates for pruning, by id, after `afterId` when given. */
   diagramsWithOldRevisions(query: { before: string; keepLatest: number; afterId: string | null; limit: number }): Promise<string[]>;
   /** Drops what the policy does not keep (never the newest revision), re-encoding the revisions after a dropped one; how many were dropped. */

@@ -4,7 +4,7 @@
  * holds no place in a worker pool, so it neither queues ahead of another
  * caller's work nor times out there. Per process: instances sharing a
  * database each keep their own count. Used for renders and for the scene
- * workers' jobs (layout, lint, patch, edit).
+ * workers' jobs (layout, lint, patch, edit, validation, diffs).
  */
 export class FairShare {
   private readonly limit: number;

@@ -1,29 +1,34 @@
 import { randomInt } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
-import { contentProblems } from '../domain/content-problems.ts';
+import { type ContentKind, contentProblems } from '../domain/content-problems.ts';
 import { applyEdit } from '../domain/edit/apply.ts';
 import type { SceneElement, WriteStamp } from '../domain/edit/types.ts';
 import { isCatalogIcon } from '../domain/icons/catalog.ts';
 import { layoutGraph } from '../domain/layout/layout.ts';
 import { lintReport, type LintReport } from '../domain/lint/lint.ts';
 import { applyPatch } from '../domain/patch/apply.ts';
-import { sceneDelta, type SceneDelta } from '../domain/history/delta.ts';
-import { describeDelta } from '../domain/history/describe.ts';
+import { type SceneChange, sceneChange } from '../domain/history/change.ts';
+import type { SceneChain } from '../domain/history/delta.ts';
+import { type DiffSides, revisionDiffJson } from '../domain/history/revision-diff.ts';
 import type { Problem } from '../domain/problems.ts';
-import { sceneFromSpec } from '../domain/scene/from-spec.ts';
-import type { DiagramSpec } from '../domain/spec/types.ts';
+import { generatedElementCount, sceneFromSpec } from '../domain/scene/from-spec.ts';
+import { MAX_SCENE_ELEMENTS } from '../domain/scene/validate.ts';
+import { parseSpec } from '../domain/spec/parse.ts';
 import { ApiError, type ErrorCode } from '../errors.ts';
 import { serveProcessWorker, serveWorker } from './pool.ts';
 
 /** Work on a scene whose cost grows with it, done off the API's event loop. */
 export type SceneJob =
-  | { task: 'generate'; spec: DiagramSpec; updated: number }
+  /** A spec as the client sent it: checked, then laid out and generated. */
+  | { task: 'generate'; spec: unknown; updated: number }
   | { task: 'lint'; elementsJson: string }
   /** A patch's ops, or an edit's fragment, applied to a stored scene at time `now`. */
   | { task: 'patch'; elementsJson: string; ops: unknown; now: number }
   | { task: 'edit'; elementsJson: string; fragment: unknown; now: number }
-  /** Every problem an edit fragment or patch ops would meet on a stored scene; nothing is written. */
-  | { task: 'check'; kind: 'edit' | 'ops'; elementsJson: string; content: unknown };
+  /** Every problem content would meet, and for an edit or ops given a stored scene, on that scene; nothing is written. */
+  | { task: 'check'; kind: ContentKind; elementsJson: string | null; content: unknown }
+  /** What changed between two revisions' scenes, as the history's diff answers it. */
+  | { task: 'diff'; from: SceneChain; to: SceneChain; sides: DiffSides };
 
 export interface GeneratedScene {
   elementsJson: string;
@@ -34,7 +39,7 @@ export interface GeneratedScene {
 export interface ChangedScene extends GeneratedScene {
   elementIds: string[];
   /** What changed from the scene the job was given, for the diagram's history: worked out here, where both are at hand. */
-  history: { delta: SceneDelta; summary: string };
+  history: SceneChange;
 }
 
 export type PatchedScene = ChangedScene & { applied: number; deleted: number };
@@ -44,12 +49,18 @@ export interface CheckedContent {
   problems: Problem[];
 }
 
+/** A history diff's answer, serialised here. */
+export interface DiffText {
+  diffJson: string;
+}
+
 export type SceneOutput =
   | GeneratedScene
   | CheckedContent
   | LintReport
   | PatchedScene
   | EditedScene
+  | DiffText
   /** The client's mistake, as an ApiError's code and message: it crosses back to be thrown as one. */
   | { refused: { code: ErrorCode; message: string } };
 
@@ -57,14 +68,17 @@ export type SceneOutput =
 const RETIRE_ABOVE_HEAP_MB = 128;
 
 function changed(before: readonly SceneElement[], elements: readonly SceneElement[]): ChangedScene {
-  // Patches and edits keep the elements they leave alone, so the delta compares those by reference.
-  const delta = sceneDelta(before, elements);
-  return {
-    elementsJson: JSON.stringify(elements),
-    elementCount: elements.length,
-    elementIds: elements.map((e) => e.id),
-    history: { delta, summary: describeDelta(before, delta).summary },
-  };
+  // Patches and edits keep the elements they leave alone, so the change compares those by reference.
+  return { elementsJson: JSON.stringify(elements), elementCount: elements.length, elementIds: elements.map((e) => e.id), history: sceneChange(before, elements) };
+}
+
+/** A spec checked as create checks it, then laid out. */
+function generated(rawSpec: unknown, updated: number): GeneratedScene {
+  const spec = parseSpec(rawSpec, { isIcon: isCatalogIcon });
+  const count = generatedElementCount(spec);
+  if (count > MAX_SCENE_ELEMENTS) throw new ApiError('SCENE_TOO_LARGE', `this spec would make ${count} elements; the limit is ${MAX_SCENE_ELEMENTS}`);
+  const elements = sceneFromSpec(spec, { updated, layout: layoutGraph });
+  return { elementsJson: JSON.stringify(elements), elementCount: elements.length };
 }
 
 const stampAt = (now: number): WriteStamp => ({ now, nonce: () => randomInt(1, 2 ** 31) });
@@ -84,12 +98,14 @@ function handle(job: SceneJob): SceneOutput {
         const { elements, added, updated, merged } = applyEdit(before, job.fragment, stampAt(job.now), { isIcon: isCatalogIcon });
         return { ...changed(before, elements), added, updated, merged };
       }
-      case 'check':
-        return { problems: contentProblems(job.kind, job.content, JSON.parse(job.elementsJson) as SceneElement[], { isIcon: isCatalogIcon }) };
-      case 'generate': {
-        const elements = sceneFromSpec(job.spec, { updated: job.updated, layout: layoutGraph });
-        return { elementsJson: JSON.stringify(elements), elementCount: elements.length };
+      case 'check': {
+        const elements = job.elementsJson === null ? null : (JSON.parse(job.elementsJson) as SceneElement[]);
+        return { problems: contentProblems(job.kind, job.content, elements, { isIcon: isCatalogIcon }) };
       }
+      case 'generate':
+        return generated(job.spec, job.updated);
+      case 'diff':
+        return { diffJson: revisionDiffJson(job.from, job.to, job.sides) };
     }
   } catch (error) {
     if (error instanceof ApiError) return { refused: { code: error.code, message: error.message } };

@@ -1,13 +1,11 @@
 /**
  * A diagram's content from what a client sends: a raw scene (validated, stored
- * as supplied) or a spec (validated, then laid out in a scene worker), and the
+ * as supplied) or a spec (validated and laid out in a scene worker), and the
  * rules every content write shares.
  */
 import { CONTENT_CODES } from '../../domain/problems.ts';
 import { isCatalogIcon } from '../../domain/icons/catalog.ts';
-import { MAX_SCENE_ELEMENTS, validateScene } from '../../domain/scene/validate.ts';
-import { generatedElementCount } from '../../domain/scene/from-spec.ts';
-import { parseSpec } from '../../domain/spec/parse.ts';
+import { validateScene } from '../../domain/scene/validate.ts';
 import { sanitizeTitle } from '../../domain/title.ts';
 import { ApiError, badRequest, type ErrorCode } from '../../errors.ts';
 import { WorkerFailure } from '../../workers/pool.ts';
@@ -61,14 +59,9 @@ export async function sceneWork<T extends Exclude<SceneOutput, { refused: unknow
   return output as T;
 }
 
-/** A spec validated here, then laid out and generated in a worker thread. */
-export async function contentFromSpec(deps: ServiceDeps, rawSpec: unknown, caller: Caller): Promise<SceneContent> {
-  const spec = parseSpec(rawSpec, { isIcon: isCatalogIcon });
-  const count = generatedElementCount(spec);
-  if (count > MAX_SCENE_ELEMENTS) {
-    throw new ApiError('SCENE_TOO_LARGE', `this spec would make ${count} elements; the limit is ${MAX_SCENE_ELEMENTS}`);
-  }
-  return sceneWork<GeneratedScene>(deps, { task: 'generate', spec, updated: GENERATED_UPDATED }, caller);
+/** A spec checked, laid out and generated in a scene worker: checking a large spec costs as much as its layout. */
+export function contentFromSpec(deps: ServiceDeps, rawSpec: unknown, caller: Caller): Promise<SceneContent> {
+  return sceneWork<GeneratedScene>(deps, { task: 'generate', spec: rawSpec, updated: GENERATED_UPDATED }, caller);
 }
 
 /** A diagram's whole content as a client sends it: exactly one of a spec (laid out here) and a scene (stored as supplied). */

@@ -1,8 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { SceneElement, WriteStamp } from '../../domain/edit/types.ts';
 import { ApiError } from '../../errors.ts';
-import { describeDelta } from '../../domain/history/describe.ts';
-import { sceneDelta, type SceneDelta } from '../../domain/history/delta.ts';
+import { type SceneChange, sceneChange } from '../../domain/history/change.ts';
 import type { ContentWriteResult, DiagramRecord, RevisionDetail, RevisionKind } from '../../store/store.ts';
 import type { ChangedScene } from '../../workers/scene-worker.ts';
 import { diagramWithElementsFor } from '../access.ts';
@@ -78,18 +77,9 @@ export async function writeContent<T extends NextContent>(deps: AppDeps, actor: 
   return oneAtATime(id, () => readComputeWrite(deps, actor, id, precondition, kind, compute));
 }
 
-/**
- * The revision a write records: what changed from the content it replaces
- * (the element delta the history stores, and its one-line summary), who,
- * and how they came.
- */
-function deltaOf(before: () => readonly SceneElement[], next: NextContent): SceneDelta {
-  return 'history' in next ? next.history.delta : sceneDelta(before(), next.elements);
-}
-
-function revisionOf(actor: Caller, write: WriteKind, before: () => readonly SceneElement[], next: NextContent, delta: SceneDelta, title: { from: string; to: string } | null) {
-  const changes = 'history' in next ? next.history.summary : describeDelta(before(), delta).summary;
-  const summary = [write.lead === undefined ? changes : `${write.lead}: ${changes}`, ...(title === null ? [] : [`renamed "${title.from}" to "${title.to}"`])].join(', ');
+/** The revision a write records: what changed (the delta the history stores, and its one-line summary), who, and how they came. */
+function revisionOf(actor: Caller, write: WriteKind, change: SceneChange, title: { from: string; to: string } | null) {
+  const summary = [write.lead === undefined ? change.summary : `${write.lead}: ${change.summary}`, ...(title === null ? [] : [`renamed "${title.from}" to "${title.to}"`])].join(', ');
   const detail: RevisionDetail = { ...write.detail, ...(title === null ? {} : { title }) };
   return {
     kind: write.kind,
@@ -99,7 +89,7 @@ function revisionOf(actor: Caller, write: WriteKind, before: () => readonly Scen
     ...(Object.keys(detail).length === 0 ? {} : { detail }),
     ...(write.joinsSaves ? { joinsSaves: true } : {}),
     ...(write.contributorIds === undefined ? {} : { contributorIds: write.contributorIds }),
-    delta,
+    delta: change.deltaJson,
   };
 }
 
@@ -116,17 +106,17 @@ async function readComputeWrite<T extends NextContent>(deps: AppDeps, actor: Cal
       'elements' in next
         ? { elementsJson: JSON.stringify(next.elements), elementCount: next.elements.length, elementIds: new Set(next.elements.map((e) => e.id)) }
         : { elementsJson: next.elementsJson, elementCount: next.elementCount, elementIds: new Set(next.elementIds) };
-    const delta = deltaOf(previous, next);
-    const changed = delta.upsert.length > ANNOUNCED_IDS_MAX ? ('all' as const) : delta.upsert.map((e) => e.id);
+    const change = 'history' in next ? next.history : sceneChange(previous(), next.elements);
+    const changed = change.upserted.length > ANNOUNCED_IDS_MAX ? ('all' as const) : change.upserted;
     const result = await deps.store.diagrams.writeContent({
       id: current.id,
       ...content,
       expectedDocUpdatedAt: current.docUpdatedAt,
       now: deps.now(),
       ...(next.title === undefined ? {} : { title: next.title }),
-      revision: deps.config.history ? revisionOf(actor, kind, previous, next, delta, renamed) : null,
+      revision: deps.config.history ? revisionOf(actor, kind, change, renamed) : null,
       ...(kind.reopenComments ? { reopenComments: true } : {}),
-      announce: { changed, removed: delta.remove, ...(kind.origin === undefined ? {} : { origin: kind.origin }), ...(kind.replacesScene ? { replaced: true as const } : {}) },
+      announce: { changed, removed: change.removed, ...(kind.origin === undefined ? {} : { origin: kind.origin }), ...(kind.replacesScene ? { replaced: true as const } : {}) },
     });
     if (result.status === 'written') {
       // The written revision on the metadata read: should a rename land meanwhile, this ETag matches nothing, which is the safe way to be wrong.

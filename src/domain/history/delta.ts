@@ -91,3 +91,16 @@ export function applyDelta(before: readonly SceneElement[], delta: SceneDelta): 
     return element;
   });
 }
+
+/** A revision's scene as the history keeps it: the JSON of the snapshot its chain starts at, then of each delta up to it. */
+export interface SceneChain {
+  snapshotJson: string;
+  deltasJson: string[];
+}
+
+/** The elements a chain ends at. */
+export function chainElements(chain: SceneChain): SceneElement[] {
+  let elements = JSON.parse(chain.snapshotJson) as SceneElement[];
+  for (const deltaJson of chain.deltasJson) elements = applyDelta(elements, JSON.parse(deltaJson) as SceneDelta);
+  return elements;
+}

@@ -8,7 +8,7 @@
  */
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import { applyDelta, type SceneDelta } from '../../domain/history/delta.ts';
+import { applyDelta, type SceneChain, type SceneDelta } from '../../domain/history/delta.ts';
 import type { SceneElement } from '../../domain/edit/types.ts';
 
 const gzipAsync = promisify(gzip);
@@ -40,10 +40,10 @@ async function snapshot(seq: number, elementsJson: string): Promise<EncodedScene
   return { encoding: 'snapshot', payload, baseSeq: seq, chainLength: 0, chainBytes: 0, snapshotBytes: payload.length };
 }
 
-/** Revision `seq`'s scene: a delta on the chain when one is given and the chain has room, else a snapshot. */
-export async function encodeScene(seq: number, elementsJson: string, delta: SceneDelta | null, chain: ChainState | null): Promise<EncodedScene> {
+/** Revision `seq`'s scene: a delta (or its JSON text) on the chain when one is given and the chain has room, else a snapshot. */
+export async function encodeScene(seq: number, elementsJson: string, delta: SceneDelta | string | null, chain: ChainState | null): Promise<EncodedScene> {
   if (delta === null || chain === null || chain.chainLength >= MAX_CHAIN) return snapshot(seq, elementsJson);
-  const payload = await gzipAsync(JSON.stringify(delta));
+  const payload = await gzipAsync(typeof delta === 'string' ? delta : JSON.stringify(delta));
   const chainBytes = chain.chainBytes + payload.length;
   if (chainBytes > chain.snapshotBytes) return snapshot(seq, elementsJson);
   return { encoding: 'delta', payload, baseSeq: chain.baseSeq, chainLength: chain.chainLength + 1, chainBytes, snapshotBytes: chain.snapshotBytes };
@@ -77,4 +77,12 @@ export async function decodeChain(rows: readonly ChainRow[]): Promise<SceneEleme
 /** A snapshot's elements as their JSON text, without a parse and re-serialisation. */
 export async function snapshotJson(payload: Buffer): Promise<string> {
   return (await gunzipAsync(payload)).toString('utf8');
+}
+
+/** A chain read in order as its texts, unparsed: whoever needs the elements parses them (a scene worker, for a large diff). */
+export async function chainTexts(rows: readonly ChainRow[]): Promise<SceneChain> {
+  const texts = await Promise.all(rows.flatMap((row) => (row.payload === null ? [] : [gunzipAsync(row.payload).then((text) => ({ encoding: row.encoding, text: text.toString('utf8') }))])));
+  const start = texts.findLastIndex((row) => row.encoding === 'snapshot');
+  if (start < 0) throw new Error('a revision chain must start with a snapshot');
+  return { snapshotJson: texts[start]!.text, deltasJson: texts.slice(start + 1).map((row) => row.text) };
 }

@@ -1,11 +1,11 @@
 import type { Kysely, Selectable } from 'kysely';
-import { sceneDelta } from '../../domain/history/delta.ts';
+import { chainElements, type SceneChain, sceneDelta } from '../../domain/history/delta.ts';
 import { describeDelta } from '../../domain/history/describe.ts';
 import type { SceneElement } from '../../domain/edit/types.ts';
 import { type RetentionPolicy, revisionsToKeep } from '../../domain/history/retention.ts';
 import { type ContentRevision, type HistoryStore, type RevisionDetail, type RevisionInput, type RevisionKind, type RevisionRecord, SAVE_BURST_MS, SAVE_PAUSE_MS, type Via } from '../history.ts';
 import type { Database, RevisionsTable } from '../schema.ts';
-import { chainScenes, type ChainState, decodeChain, encodeScene, snapshotJson } from './history-payload.ts';
+import { chainScenes, type ChainState, chainTexts, decodeChain, encodeScene, snapshotJson } from './history-payload.ts';
 import type { SqlScope } from './scope.ts';
 
 export const BASELINE_SUMMARY = 'the diagram as it was when its history began';
@@ -174,7 +174,12 @@ async function joinSaves(trx: Kysely<Database>, content: RecordedContent): Promi
 
 /** The elements current at a content revision: the snapshot its chain starts at and the deltas up to it. */
 async function elementsAt(db: Kysely<Database>, diagramId: string, target: { seq: number; base_seq: number | null }): Promise<SceneElement[]> {
-  const chain = await db
+  return decodeChain(await chainRows(db, diagramId, target));
+}
+
+/** The rows of a content revision's chain, in order: the snapshot it starts at and the deltas up to it. */
+function chainRows(db: Kysely<Database>, diagramId: string, target: { seq: number; base_seq: number | null }) {
+  return db
     .selectFrom('revisions')
     .select(['encoding', 'payload'])
     .where('diagram_id', '=', diagramId)
@@ -183,7 +188,6 @@ async function elementsAt(db: Kysely<Database>, diagramId: string, target: { seq
     .where('encoding', 'is not', null)
     .orderBy('seq', 'asc')
     .execute();
-  return decodeChain(chain);
 }
 
 /** Records an event (a rename, a move), in the change's transaction with the diagram's row locked. */
@@ -269,6 +273,12 @@ export class SqlHistory implements HistoryStore {
   }
 
   async scene(diagramId: string, seq: number): Promise<string | null> {
+    const chain = await this.sceneChain(diagramId, seq);
+    if (chain === null) return null;
+    return chain.deltasJson.length === 0 ? chain.snapshotJson : JSON.stringify(chainElements(chain));
+  }
+
+  async sceneChain(diagramId: string, seq: number): Promise<SceneChain | null> {
     const db = this.scope.db;
     const exists = await db.selectFrom('revisions').select(['seq']).where('diagram_id', '=', diagramId).where('seq', '=', seq).executeTakeFirst();
     if (!exists) return null;
@@ -282,8 +292,8 @@ export class SqlHistory implements HistoryStore {
       .limit(1)
       .executeTakeFirst();
     if (!target || target.payload === null) return null;
-    if (target.encoding === 'snapshot') return snapshotJson(target.payload);
-    return JSON.stringify(await elementsAt(db, diagramId, target));
+    if (target.encoding === 'snapshot') return { snapshotJson: await snapshotJson(target.payload), deltasJson: [] };
+    return chainTexts(await chainRows(db, diagramId, target));
   }
 
   async diagramsWithOldRevisions({ before, keepLatest, afterId, limit }: { before: string; keepLatest: number; afterId: string | null; limit: number }): Promise<string[]> {

@@ -1,4 +1,5 @@
 import { DiffRevisionsQuery, RevisionDiff } from '../../../api/history-schemas.ts';
+import { SCENE_WORK_ERRORS } from '../../../app/diagrams/content.ts';
 import { diffRevisions as diff } from '../../../app/history/diff-revisions.ts';
 import { defineRoute } from '../../route.ts';
 
@@ -13,6 +14,6 @@ export const diffRevisions = defineRoute({
     'The element ids added, removed and changed (with which aspects changed: geometry, style, text, binding) between `against` (default: the revision before `rev`) and `rev`, a one-line summary, and the delta itself: `elements` (the added and changed elements as they are in `rev`), `removed` and, when the order is not implied, `order`. Applying it to the scene of `against` gives the scene of `rev`.',
   query: DiffRevisionsQuery,
   response: { status: 200, schema: RevisionDiff, description: 'The difference' },
-  errors: ['bad_request', 'not_found'],
-  handler: async ({ params, query, actor, deps }) => ({ json: await diff(deps, actor, params.id!, params.rev!, query.against) }),
+  errors: ['bad_request', 'not_found', ...SCENE_WORK_ERRORS],
+  handler: async ({ params, query, actor, deps }) => ({ rawJson: await diff(deps, actor, params.id!, params.rev!, query.against) }),
 });
