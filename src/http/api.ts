@@ -8,7 +8,7 @@ import fp from 'fastify-plugin';
 import { API_PREFIX } from '../api/paths.ts';
 import type { ServiceDeps } from '../app/deps.ts';
 import { MCP_TOOL_HEADER, McpToolName } from '../api/history-schemas.ts';
-import { contentProblemsOf } from '../app/specs/validate-content.ts';
+import { contentProblemsOf } from '../app/diagrams/content.ts';
 import { throughMcpTool, TokenAuthenticator } from '../app/tokens/authenticate-token.ts';
 import { bearerToken } from '../auth/token.ts';
 import { requestPath, unauthorized } from '../edge/errors.ts';

@@ -1,5 +1,5 @@
 /**
- * What runs in the scene workers: large validations, spec checks, history
+ * What runs in the scene workers: large validations (scenes written whole among them), spec checks, history
  * diffs, and the change a patch records, each answering exactly as the same
  * work done on the event loop would. The use cases run over a real pool of
  * scene-worker processes, with the jobs it is given recorded; small inputs
@@ -9,14 +9,16 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, test } from 'node:test';
 import type { Caller, ServiceDeps } from '../../src/app/deps.ts';
-import { contentFromSpec } from '../../src/app/diagrams/content.ts';
+import { contentFromScene, contentFromSpec } from '../../src/app/diagrams/content.ts';
 import type { SceneElement } from '../../src/domain/edit/types.ts';
 import { patchDiagram } from '../../src/app/diagrams/patch-diagram.ts';
 import { DIFFED_HERE_MAX_CHARS, diffRevisions } from '../../src/app/history/diff-revisions.ts';
-import { CHECKED_HERE_MAX_ENTRIES, validateContent } from '../../src/app/specs/validate-content.ts';
+import { CHECKED_HERE_MAX_ENTRIES } from '../../src/app/diagrams/content.ts';
+import { validateContent } from '../../src/app/specs/validate-content.ts';
 import { type ContentKind, contentProblems } from '../../src/domain/content-problems.ts';
 import { sceneDelta } from '../../src/domain/history/delta.ts';
 import { describeDelta } from '../../src/domain/history/describe.ts';
+import { problemError } from '../../src/domain/problems.ts';
 import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
 import { parseSpec } from '../../src/domain/spec/parse.ts';
 import { ApiError } from '../../src/errors.ts';
@@ -78,6 +80,20 @@ test('validation of large content runs in a worker and lists the problems it wou
   const { result, jobs } = await jobsOf(() => validateContent(deps, caller, { spec: { ...small, nodes: [...small.nodes, { id: 'x', shape: 'hexagon' }] } }));
   assert.deepEqual(jobs, []);
   assert.equal(result.valid, false);
+});
+
+test('a scene written whole (create, regenerate, the editor\'s save) is checked in a worker when large: refused as the check refuses it, stored exactly as sent when valid', async () => {
+  const scene = { elements: Array.from({ length: 200 }, (_, i) => ({ id: `s${i}`, type: 'rectangle', x: i, y: 0, width: 10, height: 10, customData: { n: i } })) };
+  const flawed = { elements: scene.elements.map((element, i) => (i === 150 ? { ...element, id: 's1' } : element)) };
+  const expected = problemError(contentProblems('scene', flawed, null, { isIcon: isCatalogIcon })[0]!);
+  const refused = await jobsOf(() => contentFromScene(deps, flawed, caller).then(() => assert.fail('refused'), (error: unknown) => error as ApiError));
+  assert.deepEqual(refused.jobs, ['check']);
+  assert.deepEqual([refused.result.code, refused.result.message], [expected.code, expected.message]);
+  const stored = await jobsOf(() => contentFromScene(deps, scene, caller));
+  assert.deepEqual(stored.jobs, ['check']);
+  assert.equal(stored.result.elementsJson, JSON.stringify(scene.elements));
+  const small = await jobsOf(() => contentFromScene(deps, { elements: scene.elements.slice(0, CHECKED_HERE_MAX_ENTRIES) }, caller));
+  assert.deepEqual(small.jobs, []);
 });
 
 test('a spec is checked in its layout job: a refused one is the error the check gives, a valid one is laid out', async () => {

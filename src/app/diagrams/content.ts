@@ -3,13 +3,13 @@
  * as supplied) or a spec (validated and laid out in a scene worker), and the
  * rules every content write shares.
  */
-import { CONTENT_CODES } from '../../domain/problems.ts';
+import { type ContentKind, contentProblems } from '../../domain/content-problems.ts';
+import { CONTENT_CODES, type Problem, throwFirst } from '../../domain/problems.ts';
 import { isCatalogIcon } from '../../domain/icons/catalog.ts';
-import { validateScene } from '../../domain/scene/validate.ts';
 import { sanitizeTitle } from '../../domain/title.ts';
 import { ApiError, badRequest, type ErrorCode } from '../../errors.ts';
 import { WorkerFailure } from '../../workers/pool.ts';
-import type { GeneratedScene, SceneJob, SceneOutput } from '../../workers/scene-worker.ts';
+import type { CheckedContent, GeneratedScene, SceneJob, SceneOutput } from '../../workers/scene-worker.ts';
 import type { Caller, ServiceDeps } from '../deps.ts';
 
 /**
@@ -23,9 +23,15 @@ export interface SceneContent {
   elementCount: number;
 }
 
-/** A raw scene as the client sent it, validated; `appState` and the rest dropped. */
-export function contentFromScene(scene: unknown): SceneContent {
-  const { elements } = validateScene(scene, { isIcon: isCatalogIcon });
+/** Refuses a scene with a problem (the first, as the domain words it); a large scene is checked in a scene worker, against the caller's share. */
+export async function checkScene(deps: ServiceDeps, scene: unknown, caller: Caller): Promise<void> {
+  throwFirst(await contentProblemsOf(deps, caller, 'scene', scene));
+}
+
+/** A raw scene as the client sent it, checked (checkScene), stored as supplied; `appState` and the rest dropped. */
+export async function contentFromScene(deps: ServiceDeps, scene: unknown, caller: Caller): Promise<SceneContent> {
+  await checkScene(deps, scene, caller);
+  const { elements } = scene as { elements: unknown[] };
   return { elementsJson: JSON.stringify(elements), elementCount: elements.length };
 }
 
@@ -73,7 +79,7 @@ export interface ContentInput {
 /** The content from exactly one of `spec` and `scene`; bad_request when both or neither are sent. */
 export async function contentFromInput(deps: ServiceDeps, input: ContentInput, caller: Caller): Promise<SceneContent> {
   requireOneContent(input);
-  return input.spec !== undefined ? contentFromSpec(deps, input.spec, caller) : contentFromScene(input.scene);
+  return input.spec !== undefined ? contentFromSpec(deps, input.spec, caller) : contentFromScene(deps, input.scene, caller);
 }
 
 /** Refuses a request that sends both a spec and a scene, or neither. */
@@ -87,4 +93,29 @@ export function changedTitle(raw: string | undefined): string | undefined {
   const title = sanitizeTitle(raw);
   if (title === '') throw badRequest('title is empty after removing control characters and whitespace');
   return title;
+}
+
+/**
+ * Content with more list entries than this (a spec's nodes and edges, ops, a
+ * scene's elements, an edit's lists) is checked in a scene worker. Below it,
+ * checking on the event loop costs under half a millisecond, about what the
+ * hop to a worker and back costs.
+ */
+export const CHECKED_HERE_MAX_ENTRIES = 50;
+
+/** How many entries content's lists hold: the content itself when it is a list, else its lists one level down. */
+function listEntries(content: unknown): number {
+  if (Array.isArray(content)) return content.length;
+  if (typeof content !== 'object' || content === null) return 0;
+  return Object.values(content).reduce((sum: number, value) => sum + (Array.isArray(value) ? value.length : 0), 0);
+}
+
+/**
+ * Every problem content shows on its own: large content checked in a scene
+ * worker, against the caller's share (without a caller, here). For the
+ * validation endpoint, and for a write's body whose content fails its schema.
+ */
+export async function contentProblemsOf(deps: ServiceDeps, caller: Caller | undefined, kind: ContentKind, content: unknown): Promise<Problem[]> {
+  if (caller === undefined || listEntries(content) <= CHECKED_HERE_MAX_ENTRIES) return contentProblems(kind, content, null, { isIcon: isCatalogIcon });
+  return (await sceneWork<CheckedContent>(deps, { task: 'check', kind, elementsJson: null, content }, caller)).problems;
 }

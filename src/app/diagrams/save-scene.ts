@@ -1,8 +1,7 @@
 import type { SceneElement } from '../../domain/edit/types.ts';
-import { isCatalogIcon } from '../../domain/icons/catalog.ts';
-import { validateScene } from '../../domain/scene/validate.ts';
-import type { AppDeps, Caller } from '../deps.ts';
+import type { AppDeps, Caller, ServiceDeps } from '../deps.ts';
 import { mayActOnDiagram } from '../access.ts';
+import { checkScene } from './content.ts';
 import { writeContent, writeStamp } from './write-content.ts';
 import { stampChanges } from '../../domain/edit/stamp-changes.ts';
 
@@ -13,8 +12,9 @@ import { stampChanges } from '../../domain/edit/stamp-changes.ts';
  * person works: saves in one burst of work are one revision of the history.
  * Returns the new revision.
  */
-export async function saveScene(deps: AppDeps, caller: Caller, id: string, elements: unknown[], expectedUpdatedAt: string): Promise<string> {
-  const valid = validateScene({ elements }, { isIcon: isCatalogIcon }).elements as SceneElement[];
+export async function saveScene(deps: ServiceDeps, caller: Caller, id: string, elements: unknown[], expectedUpdatedAt: string): Promise<string> {
+  await checkScene(deps, { elements }, caller);
+  const valid = elements as SceneElement[];
   const stamp = writeStamp(deps);
   const { result } = await writeContent(deps, caller, id, { docUpdatedAt: expectedUpdatedAt }, { kind: 'save', joinsSaves: true }, (previous) => ({ elements: stampChanges(previous(), valid, stamp) }));
   return result.docUpdatedAt;
