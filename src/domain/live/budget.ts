@@ -1,0 +1,74 @@
+/**
+ * What one live connection may send: a budget of messages and of bytes, each
+ * a token bucket (a burst allowance that refills at a steady rate). A message
+ * the budget cannot pay for is refused, changing nothing; one that keeps
+ * sending while refused is told to go. Pure: the caller passes the time.
+ */
+
+/** A token bucket: holds at most `capacity` tokens and gains `perSecond` a second; a cost is taken whole or not at all. */
+export class TokenBucket {
+  private tokens: number;
+  private at: number;
+
+  constructor(
+    readonly capacity: number,
+    readonly perSecond: number,
+    now: number,
+  ) {
+    this.tokens = capacity;
+    this.at = now;
+  }
+
+  /** The tokens held at `now`. */
+  level(now: number): number {
+    if (now > this.at) {
+      this.tokens = Math.min(this.capacity, this.tokens + ((now - this.at) / 1000) * this.perSecond);
+      this.at = now;
+    }
+    return this.tokens;
+  }
+
+  take(cost: number, now: number): boolean {
+    if (this.level(now) < cost) return false;
+    this.tokens -= cost;
+    return true;
+  }
+}
+
+export interface LiveBudgetLimits {
+  messagesPerSecond: number;
+  messageBurst: number;
+  bytesPerSecond: number;
+  /** At least the largest message allowed, so any one message can be paid for once the budget is full. */
+  byteBurst: number;
+  /** Messages refused one after another (none accepted between them) before the connection is told to go. */
+  refusalsBeforeClose: number;
+}
+
+/** accept: handle it; refuse: answer an error and drop it; close: the sender ignored the refusals. */
+export type BudgetVerdict = 'accept' | 'refuse' | 'close';
+
+export class LiveBudget {
+  private readonly messages: TokenBucket;
+  private readonly bytes: TokenBucket;
+  private readonly refusalsBeforeClose: number;
+  private refusedInARow = 0;
+
+  constructor(limits: LiveBudgetLimits, now: number) {
+    this.messages = new TokenBucket(limits.messageBurst, limits.messagesPerSecond, now);
+    this.bytes = new TokenBucket(limits.byteBurst, limits.bytesPerSecond, now);
+    this.refusalsBeforeClose = limits.refusalsBeforeClose;
+  }
+
+  /** Pays for a message of `size` bytes if both buckets can; else counts a refusal. */
+  admit(size: number, now: number): BudgetVerdict {
+    if (this.messages.level(now) >= 1 && this.bytes.level(now) >= size) {
+      this.messages.take(1, now);
+      this.bytes.take(size, now);
+      this.refusedInARow = 0;
+      return 'accept';
+    }
+    this.refusedInARow += 1;
+    return this.refusedInARow > this.refusalsBeforeClose ? 'close' : 'refuse';
+  }
+}
