@@ -1,8 +1,9 @@
 /**
  * What one live connection may send: a budget of messages and of bytes, each
  * a token bucket (a burst allowance that refills at a steady rate). A message
- * the budget cannot pay for is refused, changing nothing; one that keeps
- * sending while refused is told to go. Pure: the caller passes the time.
+ * the budget cannot pay for is refused, changing nothing; refusals have a
+ * budget of their own, and a client that runs through it too (it keeps
+ * sending while refused) is told to go. Pure: the caller passes the time.
  */
 
 /** A token bucket: holds at most `capacity` tokens and gains `perSecond` a second; a cost is taken whole or not at all. */
@@ -41,8 +42,9 @@ export interface LiveBudgetLimits {
   bytesPerSecond: number;
   /** At least the largest message allowed, so any one message can be paid for once the budget is full. */
   byteBurst: number;
-  /** Messages refused one after another (none accepted between them) before the connection is told to go. */
-  refusalsBeforeClose: number;
+  /** Refusals a second a connection may take without being closed: more than a well-behaved client can ever be refused. */
+  refusalsPerSecond: number;
+  refusalBurst: number;
 }
 
 /** accept: handle it; refuse: answer an error and drop it; close: the sender ignored the refusals. */
@@ -51,13 +53,12 @@ export type BudgetVerdict = 'accept' | 'refuse' | 'close';
 export class LiveBudget {
   private readonly messages: TokenBucket;
   private readonly bytes: TokenBucket;
-  private readonly refusalsBeforeClose: number;
-  private refusedInARow = 0;
+  private readonly refusals: TokenBucket;
 
   constructor(limits: LiveBudgetLimits, now: number) {
     this.messages = new TokenBucket(limits.messageBurst, limits.messagesPerSecond, now);
     this.bytes = new TokenBucket(limits.byteBurst, limits.bytesPerSecond, now);
-    this.refusalsBeforeClose = limits.refusalsBeforeClose;
+    this.refusals = new TokenBucket(limits.refusalBurst, limits.refusalsPerSecond, now);
   }
 
   /** Pays for a message of `size` bytes if both buckets can; else counts a refusal. */
@@ -65,10 +66,8 @@ export class LiveBudget {
     if (this.messages.level(now) >= 1 && this.bytes.level(now) >= size) {
       this.messages.take(1, now);
       this.bytes.take(size, now);
-      this.refusedInARow = 0;
       return 'accept';
     }
-    this.refusedInARow += 1;
-    return this.refusedInARow > this.refusalsBeforeClose ? 'close' : 'refuse';
+    return this.refusals.take(1, now) ? 'refuse' : 'close';
   }
 }

@@ -12,7 +12,7 @@
  * gets wrong is logged as the client's doing, never as a server fault.
  */
 import websocket from '@fastify/websocket';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { diagramFor } from '../../app/access.ts';
 import type { AppDeps } from '../../app/deps.ts';
@@ -30,14 +30,17 @@ const MAX_BUFFERED_BYTES = 8 * BODY_LIMIT_BYTES;
  * What one connection may send. The editor sends presence at most every 60 ms
  * and changes at most every 80 ms (under 30 messages a second), each at most a
  * request body; a paste of a whole scene is one message. The burst lets a
- * reconnect, or a few full-size pastes in a row, through at once.
+ * reconnect, or a few full-size pastes in a row, through at once. A client
+ * refused faster than the editor could ever be is flooding, and is closed.
  */
 export const LIVE_BUDGET: LiveBudgetLimits = {
   messagesPerSecond: 60,
   messageBurst: 120,
-  bytesPerSecond: 2 * BODY_LIMIT_BYTES,
+  bytesPerSecond: BODY_LIMIT_BYTES,
   byteBurst: 8 * BODY_LIMIT_BYTES,
-  refusalsBeforeClose: 20,
+  // The editor sends under 30 messages a second, so it is never refused faster than that.
+  refusalsPerSecond: 30,
+  refusalBurst: 60,
 };
 /**
  * Close codes besides the room's 4401/4403/4404 (after `gone`) and ws's own
@@ -48,16 +51,17 @@ export const LIVE_BUDGET: LiveBudgetLimits = {
  */
 export const LIVE_CLOSE_CODES = { unsupported: 1003, tooSlow: 1013, policy: 1008, idle: 4408 } as const;
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** This instance's live rooms (tests and the benchmark read their numbers). */
-    liveHub: LiveHub;
-  }
+/** Each server's live hub, by its HTTP server (the routes are registered in a context of their own). */
+const hubs = new WeakMap<object, LiveHub>();
+
+/** A server's live rooms and connections, for tests and the benchmark to read their numbers. */
+export function liveHubOf(app: FastifyInstance): LiveHub | undefined {
+  return hubs.get(app.server);
 }
 
 export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
   const hub = new LiveHub(deps, app.log);
-  app.decorate('liveHub', hub);
+  hubs.set(app.server, hub);
   // Before the plugin's own hook, which would drop the connections without a word: rooms write what they hold and say goodbye.
   app.addHook('preClose', () => hub.close());
   await app.register(websocket, { options: { maxPayload: BODY_LIMIT_BYTES }, errorHandler: logSocketError });
@@ -108,6 +112,8 @@ export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
       hub.connections.admit(tracked);
 
       socket.on('message', (data, isBinary) => {
+        // Closing: what the client sent before it heard so is not read.
+        if (!open) return;
         const now = Date.now();
         lastActiveAt = now;
         if (isBinary) {
