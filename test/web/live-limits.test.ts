@@ -9,11 +9,17 @@
  * No timing thresholds: answered, refused, closed, codes and counts.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import WebSocket from 'ws';
 import { BODY_LIMIT_BYTES } from '../../src/edge/validate.ts';
-import { MAX_LIVE_ELEMENTS } from '../../src/app/live/protocol.ts';
-import { LIVE_BUDGET, LIVE_CLOSE_CODES, liveHubOf } from '../../src/web/live/live-routes.ts';
+import { GONE_CLOSE_CODES, MAX_LIVE_ELEMENTS } from '../../src/app/live/protocol.ts';
+import { PRESENCE_INTERVAL_MS } from '../../src/app/live/room.ts';
+import { SETTINGS } from '../../src/config.ts';
+import { SEND_DELAY_MS } from '../../src/web/client/live-client.ts';
+import { MIN_INTERVAL_MS } from '../../src/web/client/live-presence.ts';
+import { LIVE_BUDGET, LIVE_CLOSE_CODES, liveHubOf, MAX_BUFFERED_BYTES } from '../../src/web/live/live-routes.ts';
 import { type Engine, type ListeningHarness, startHarness, type TestUser } from '../helpers/harness.ts';
 import { connectLive, type LiveClient, rect } from '../helpers/live-client.ts';
 import { skipWithoutPostgres } from '../helpers/postgres.ts';
@@ -223,4 +229,30 @@ describe('a silent live connection', () => {
       await busy.close();
     }
   });
+});
+
+test('the guide states the live limits the code has', () => {
+  const doc = fs.readFileSync(path.resolve(import.meta.dirname, '../../docs/web.md'), 'utf8');
+  const start = doc.indexOf('### Live limits');
+  const section = doc.slice(start, doc.indexOf('\n### ', start + 1)).replace(/\s+/g, ' ');
+  const MiB = 1024 * 1024;
+  const setting = (name: string) => SETTINGS.find((s) => s.name === name)!.default;
+  const b = LIVE_BUDGET;
+  for (const fact of [
+    `${b.messagesPerSecond} messages a second, with bursts of up to ${b.messageBurst}, and ${b.bytesPerSecond / MiB} MiB a second, with bursts of up to ${b.byteBurst / MiB} MiB`,
+    `refused more than ${b.refusalsPerSecond} times a second (bursts of ${b.refusalBurst})`,
+    `at most ${MAX_LIVE_ELEMENTS} elements (a whole scene), and a selection of at most ${MAX_LIVE_ELEMENTS} ids`,
+    `at most once every ${PRESENCE_INTERVAL_MS} ms for each peer`,
+    `presence at most every ${MIN_INTERVAL_MS} ms and its changes at most every ${SEND_DELAY_MS} ms`,
+    `\`LIVE_CONNECTIONS_PER_SESSION\` (${setting('LIVE_CONNECTIONS_PER_SESSION')})`,
+    `\`LIVE_CONNECTIONS_PER_USER\` (${setting('LIVE_CONNECTIONS_PER_USER')})`,
+    `\`LIVE_IDLE_TIMEOUT_SECONDS\` (${Number(setting('LIVE_IDLE_TIMEOUT_SECONDS')) / 60} minutes`,
+    `more than ${MAX_BUFFERED_BYTES / MiB} MiB behind`,
+    `larger one closes the connection with 1009`,
+  ]) {
+    assert.ok(section.includes(fact), `docs/web.md, Live limits, says: ${fact}`);
+  }
+  for (const code of [...Object.values(LIVE_CLOSE_CODES), ...Object.values(GONE_CLOSE_CODES), 1009]) {
+    assert.match(section, new RegExp(`\\| [0-9, ]*\\b${code}\\b[0-9, ]* \\|`), `the table of close codes has ${code}`);
+  }
 });

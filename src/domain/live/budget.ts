@@ -71,3 +71,41 @@ export class LiveBudget {
     return this.refusals.take(1, now) ? 'refuse' : 'close';
   }
 }
+
+/**
+ * Budgets by key (a person): all the connections of one key draw from one
+ * budget, so opening another connection, or reconnecting after being closed,
+ * does not bring a fresh one. A key without connections is forgotten once its
+ * budget would be full again anyway.
+ */
+export class SharedBudgets {
+  private readonly limits: LiveBudgetLimits;
+  private readonly forgetAfterMs: number;
+  private readonly byKey = new Map<string, { budget: LiveBudget; connections: number; releasedAt: number }>();
+
+  constructor(limits: LiveBudgetLimits) {
+    this.limits = limits;
+    this.forgetAfterMs = 1000 * Math.max(limits.messageBurst / limits.messagesPerSecond, limits.byteBurst / limits.bytesPerSecond, limits.refusalBurst / limits.refusalsPerSecond);
+  }
+
+  /** Keys remembered (for tests and operators). */
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  /** The budget of `key` for a new connection of theirs; `release` it when the connection closes. */
+  take(key: string, now: number): LiveBudget {
+    for (const [other, entry] of this.byKey) if (entry.connections === 0 && now - entry.releasedAt >= this.forgetAfterMs) this.byKey.delete(other);
+    let entry = this.byKey.get(key);
+    if (!entry) this.byKey.set(key, (entry = { budget: new LiveBudget(this.limits, now), connections: 0, releasedAt: now }));
+    entry.connections += 1;
+    return entry.budget;
+  }
+
+  release(key: string, now: number): void {
+    const entry = this.byKey.get(key);
+    if (!entry) return;
+    entry.connections -= 1;
+    entry.releasedAt = now;
+  }
+}

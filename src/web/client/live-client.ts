@@ -58,7 +58,7 @@ export interface LiveClientOptions {
   now?: () => number;
 }
 
-const SEND_DELAY_MS = 80;
+export const SEND_DELAY_MS = 80;
 
 export class LiveClient {
   /** The person's own pointer, selection and status. */

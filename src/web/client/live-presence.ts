@@ -51,7 +51,7 @@ export interface OwnPresenceOptions {
   now?: () => number;
 }
 
-const MIN_INTERVAL_MS = 60;
+export const MIN_INTERVAL_MS = 60;
 const IDLE_AFTER_MS = 60_000;
 
 export class OwnPresence {

@@ -18,26 +18,30 @@ import { diagramFor } from '../../app/access.ts';
 import type { AppDeps } from '../../app/deps.ts';
 import type { TrackedConnection } from '../../app/live/connections.ts';
 import { LiveHub, type PeerHandle, seqOf } from '../../app/live/hub.ts';
-import { LiveBudget, type LiveBudgetLimits } from '../../domain/live/budget.ts';
+import { type LiveBudgetLimits, SharedBudgets } from '../../domain/live/budget.ts';
 import { ApiError } from '../../errors.ts';
 import { BODY_LIMIT_BYTES, checkPayloadShape, refuseUnstorableText } from '../../edge/validate.ts';
 import { requireSession } from '../session.ts';
 
 const HEARTBEAT_MS = 20_000;
+/** A client closed for sending what it must not is no longer read; its connection is cut this long after the close frame went. */
+const CUT_AFTER_MS = 1_000;
 /** A connection with this much unsent is too slow to follow the room: it is closed (the editor reconnects and starts afresh). */
-const MAX_BUFFERED_BYTES = 8 * BODY_LIMIT_BYTES;
+export const MAX_BUFFERED_BYTES = 8 * BODY_LIMIT_BYTES;
 /**
- * What one connection may send. The editor sends presence at most every 60 ms
- * and changes at most every 80 ms (under 30 messages a second), each at most a
- * request body; a paste of a whole scene is one message. The burst lets a
- * reconnect, or a few full-size pastes in a row, through at once. A client
- * refused faster than the editor could ever be is flooding, and is closed.
+ * What one person may send, all their connections on this server together
+ * (so reconnecting does not refill it). The editor sends presence at most
+ * every 60 ms and changes at most every 80 ms (under 30 messages a second),
+ * each at most a request body; a paste of a whole scene is one message. The
+ * burst lets a reconnect, or a few full-size pastes in a row, through at once.
+ * A client refused faster than the editor could ever be is flooding, and is
+ * closed.
  */
 export const LIVE_BUDGET: LiveBudgetLimits = {
   messagesPerSecond: 60,
-  messageBurst: 120,
+  messageBurst: 60,
   bytesPerSecond: BODY_LIMIT_BYTES,
-  byteBurst: 8 * BODY_LIMIT_BYTES,
+  byteBurst: 4 * BODY_LIMIT_BYTES,
   // The editor sends under 30 messages a second, so it is never refused faster than that.
   refusalsPerSecond: 30,
   refusalBurst: 60,
@@ -62,6 +66,7 @@ export function liveHubOf(app: FastifyInstance): LiveHub | undefined {
 export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
   const hub = new LiveHub(deps, app.log);
   hubs.set(app.server, hub);
+  const budgets = new SharedBudgets(LIVE_BUDGET);
   // Before the plugin's own hook, which would drop the connections without a word: rooms write what they hold and say goodbye.
   app.addHook('preClose', () => hub.close());
   await app.register(websocket, { options: { maxPayload: BODY_LIMIT_BYTES }, errorHandler: logSocketError });
@@ -84,7 +89,7 @@ export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
       let handle: PeerHandle | null = null;
       let open = true;
       let lastActiveAt = Date.now();
-      const budget = new LiveBudget(LIVE_BUDGET, lastActiveAt);
+      const budget = budgets.take(session.user.id, lastActiveAt);
       const connection = {
         send(text: string) {
           if (!open) return;
@@ -100,6 +105,11 @@ export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
         if (!open) return;
         open = false;
         socket.close(code, reason);
+        if (code === LIVE_CLOSE_CODES.policy || code === LIVE_CLOSE_CODES.unsupported) {
+          // Reading what a flooder already sent, only to drop it, would cost as much as the flood: stop reading, and cut.
+          socket.pause();
+          setTimeout(() => socket.terminate(), CUT_AFTER_MS).unref();
+        }
       };
       const refuse = (code: string, message: string, seq?: number) =>
         connection.send(JSON.stringify({ type: 'error', code, message, ...(seq === undefined ? {} : { seq }) }));
@@ -112,7 +122,7 @@ export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
       hub.connections.admit(tracked);
 
       socket.on('message', (data, isBinary) => {
-        // Closing: what the client sent before it heard so is not read.
+        // Closing: what the client sent before it heard so is dropped.
         if (!open) return;
         const now = Date.now();
         lastActiveAt = now;
@@ -167,6 +177,7 @@ export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
         clearInterval(heartbeat);
         clearTimeout(idleTimer);
         hub.connections.remove(tracked);
+        budgets.release(session.user.id, Date.now());
         handle?.leave();
       });
 
