@@ -16,17 +16,30 @@
  * - validation of a 1,000-node spec (POST /specs/validate);
  * - creating a diagram from a 1,000-node spec with one mistake (refused, 422);
  * - a 500-op patch moving the hub only, which applies (and writes a 3,000-element scene).
+ * - live element flood: an editor's WebSocket sending 400-element changes as
+ *   fast as it can, reconnecting whenever the server closes it;
+ * - live pointer flood: the same with presence updates carrying 2,000-id
+ *   selections.
+ *
+ * Throughout, a third person's pointer goes from one live connection to
+ * another every 40 ms: its delivery p99 is printed for the idle case and the
+ * live floods (target under 50 ms), and the server's RSS SETTLE seconds after
+ * the live floods beside the one before them (target within 20 %).
  *
  * Prints p50/p99 of the neighbour's requests beside the idle p99 of the same
  * run, as a ratio, what the heavy requests answered, and the server's peak
  * RSS (and, beside it, with its worker processes). Targets: p99 under 20 ms and under 3× idle in every case; RSS under
- * 400 MB throughout. Environment: DURATION (s, default 10).
+ * 400 MB throughout. Environment: DURATION (s, default 10), SETTLE (s, default 60).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runAdminCommand } from '../src/admin/commands.ts';
+import { createHash, randomBytes } from 'node:crypto';
+import WebSocket from 'ws';
+import { SESSION_TTL_MS } from '../src/app/sessions/sessions.ts';
 import { openStore } from '../src/store/open.ts';
+import { SESSION_COOKIE } from '../src/web/session.ts';
 import { freePort, startChild, stopChild, waitForHttp } from './processes.ts';
 
 const DURATION = Number(process.env.DURATION ?? 10);
@@ -109,6 +122,7 @@ async function main(): Promise<void> {
     console.log(`# Noisy neighbours — ${os.cpus().length} CPU(s), node ${process.version}, SQLite in ${dataDir}, ${DURATION} s per case`);
     console.log(`# load average at start: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     const tokens = await seed(dataDir);
+    const live = await seedLiveFloods(dataDir);
     const port = await freePort();
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_READ_PER_MIN: '1000000000', RATE_LIMIT_WRITE_PER_MIN: '1000000000' };
     delete env.DATABASE_URL;
@@ -157,6 +171,7 @@ async function main(): Promise<void> {
     const bigSpec = { nodes: thousandNodes, edges: thousandNodes.slice(1).map((node, i) => `v${Math.floor(i / 3)} -> ${node.id}`) };
     const flawedSpec = { ...bigSpec, nodes: [...thousandNodes.slice(0, -1), { id: 'v999', shape: 'hexagon' }] };
     console.log('done');
+    const floods = await startLiveFloods(base, live, server.proc.pid!);
 
     const cases: Array<{ name: string; heavy: (() => Promise<number[]>) | null }> = [
       { name: 'idle', heavy: null },
@@ -195,6 +210,7 @@ async function main(): Promise<void> {
           };
         })(),
       },
+      ...floods.cases,
     ];
 
     const rows: Array<{ name: string; p50: number; p99: number; count: number; heavy: string; rss: number }> = [];
@@ -223,6 +239,7 @@ async function main(): Promise<void> {
       rows.push({ name, p50: percentile(latencies, 50), p99: percentile(latencies, 99), count: latencies.length, heavy: heavyText, rss: rss.peakSince() });
       console.log(`${latencies.length} requests, p99 ${percentile(latencies, 99).toFixed(1)} ms; heavy requests answered ${heavyText}`);
     }
+    await floods.finish();
     const peak = rss.stop();
     const peakWithWorkers = rss.peakWithWorkers();
     await stopChild(server);
@@ -239,9 +256,155 @@ async function main(): Promise<void> {
       const met = row.p99 < TARGET_P99_MS && row.p99 < TARGET_RATIO * idle;
       console.log(`- ${row.name}: p99 ${row.p99.toFixed(1)} ms, ${(row.p99 / idle).toFixed(2)}× idle (target under ${TARGET_P99_MS} ms and ${TARGET_RATIO}×): ${met ? 'met' : 'NOT met'}`);
     }
+    floods.report();
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+// ---------------------------------------------------------------------------
+// Live floods: one editor flooding the live socket, a third person's pointer measured meanwhile
+
+const SETTLE = Number(process.env.SETTLE ?? 60);
+const TARGET_POINTER_P99_MS = 50;
+const TARGET_RSS_SETTLED = 1.2;
+const POINTER_EVERY_MS = 40;
+
+interface LiveSeed {
+  token: string;
+  /** Sessions of three people: the flooder, the one whose pointer moves, the one who watches it. */
+  cookies: { flooder: string; mover: string; watcher: string };
+}
+
+/** A user with a token, and three browser sessions of theirs (written as sign-in writes them). */
+async function seedLiveFloods(dataDir: string): Promise<LiveSeed> {
+  const store = await openStore({ dataDir });
+  try {
+    const email = 'live@bench.example';
+    const user = (await runAdminCommand(['user', 'create', '--email', email, '--quota', '1000'], store)) as { id: string };
+    const token = ((await runAdminCommand(['token', 'mint', '--email', email, '--caps', 'read,write', '--name', 'bench'], store)) as { token: string }).token;
+    const session = async () => {
+      const secret = randomBytes(32).toString('base64url');
+      const now = Date.now();
+      await store.sessions.create({ idHash: createHash('sha256').update(secret).digest('hex'), userId: user.id, csrfToken: 'x', createdAt: new Date(now).toISOString(), expiresAt: new Date(now + SESSION_TTL_MS).toISOString() });
+      return `${SESSION_COOKIE}=${secret}`;
+    };
+    return { token, cookies: { flooder: await session(), mover: await session(), watcher: await session() } };
+  } finally {
+    await store.close();
+  }
+}
+
+/** A live connection past its welcome; `closed` resolves with the close code. */
+async function openLive(base: string, diagramId: string, cookie: string, onMessage: (message: any) => void = () => {}): Promise<{ socket: WebSocket; you: string; closed: Promise<number> }> {
+  // The server's PUBLIC_URL is its default, http://localhost:PORT: live connections must come from that origin.
+  const origin = `http://localhost:${new URL(base).port}`;
+  const socket = new WebSocket(`${base.replace('http', 'ws')}/app/api/diagrams/${diagramId}/live`, { headers: { cookie }, origin });
+  const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+  socket.on('error', () => undefined);
+  const you = await new Promise<string>((resolve, reject) => {
+    socket.on('message', (data) => {
+      const message = JSON.parse(data.toString());
+      if (message.type === 'welcome') resolve(message.you.peerId);
+      onMessage(message);
+    });
+    void closed.then((code) => reject(new Error(`live connection closed before its welcome: ${code}`)));
+  });
+  return { socket, you, closed };
+}
+
+/** Sends `next()` as fast as the socket takes it until the server closes the connection; resolves with the close code. */
+async function floodUntilClosed(base: string, diagramId: string, cookie: string, next: (seq: number) => string): Promise<number[]> {
+  const { socket, closed } = await openLive(base, diagramId, cookie);
+  let seq = 0;
+  const pump = () => {
+    while (socket.readyState === WebSocket.OPEN && socket.bufferedAmount < 4 * 1024 * 1024) socket.send(next(++seq));
+    if (socket.readyState === WebSocket.OPEN) setImmediate(pump);
+  };
+  pump();
+  return [await closed];
+}
+
+const benchRect = (id: string, version: number, y: number) => ({
+  id, type: 'rectangle', x: 0, y, width: 100, height: 50, version, versionNonce: version * 7 + 1, index: `a${id}`, isDeleted: false,
+  strokeColor: '#1e1e1e', backgroundColor: 'transparent', fillStyle: 'solid', strokeWidth: 2, strokeStyle: 'solid', roughness: 1, opacity: 100, angle: 0,
+  groupIds: [], frameId: null, roundness: null, seed: 1 + y, boundElements: null, updated: 1, link: null, locked: false,
+});
+
+/**
+ * The two live cases, and the third person's pointer: from `mover` to
+ * `watcher` every 40 ms from now on (the idle case included), each delay
+ * kept with when it arrived, so each case's window can be told apart.
+ */
+async function startLiveFloods(base: string, seed: LiveSeed, pid: number) {
+  const created = await fetch(`${base}/api/v1/diagrams`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${seed.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 'live flood', scene: { elements: Array.from({ length: 400 }, (_, i) => benchRect(`f${i}`, 1, i * 60)) } }),
+  });
+  if (created.status !== 201) throw new Error(`creating the live diagram: ${created.status}`);
+  const diagramId = ((await created.json()) as { id: string }).id;
+  const arrivals: Array<{ at: number; delay: number }> = [];
+  const mover = await openLive(base, diagramId, seed.cookies.mover);
+  const watcher = await openLive(base, diagramId, seed.cookies.watcher, (message) => {
+    if (message.type === 'presence' && message.peer.peerId === mover.you && message.peer.pointer) {
+      const now = performance.now();
+      arrivals.push({ at: now, delay: now - message.peer.pointer.x });
+    }
+  });
+  const moving = setInterval(() => mover.socket.send(JSON.stringify({ type: 'presence', pointer: { x: performance.now(), y: 0, tool: 'pointer' } })), POINTER_EVERY_MS);
+  const windows = new Map<string, { from: number; to: number }>([['idle', { from: performance.now(), to: performance.now() + DURATION * 1000 }]]);
+  let rssBefore = 0;
+  let rssSettled = 0;
+  const flood = (name: string, next: (seq: number) => string) => ({
+    name,
+    heavy: async () => {
+      if (!windows.has(name)) windows.set(name, { from: performance.now(), to: Infinity });
+      if (rssBefore === 0) rssBefore = rssOf(pid);
+      const codes = await floodUntilClosed(base, diagramId, seed.cookies.flooder, next);
+      windows.get(name)!.to = performance.now();
+      return codes;
+    },
+  });
+  // Written once and stamped per message, so that making the flood does not slow this process's own measurements.
+  const changes = JSON.stringify({ type: 'elements', seq: 0, elements: Array.from({ length: 400 }, (_, i) => benchRect(`f${i}`, 1, i * 60)) });
+  let version = 1;
+  const pointers = JSON.stringify({ type: 'presence', pointer: { x: 0, y: 0, tool: 'pointer' }, selectedElementIds: Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`f${i}`, true])) });
+  const cases = [
+    flood('live element flood (400 elements a message)', (seq) => changes.replace('"seq":0', `"seq":${seq}`).replaceAll('"version":1,', `"version":${++version},`)),
+    flood('live pointer flood (2,000-id selections)', (seq) => pointers.replace('"x":0', `"x":${seq}`)),
+  ];
+  return {
+    cases,
+    /** Stops the pointer and, SETTLE seconds after the floods, reads the server's RSS. */
+    async finish() {
+      clearInterval(moving);
+      mover.socket.close();
+      watcher.socket.close();
+      process.stdout.write(`  waiting ${SETTLE} s after the live floods for the server's memory ... `);
+      await new Promise((resolve) => setTimeout(resolve, SETTLE * 1000));
+      rssSettled = rssOf(pid);
+      console.log('done');
+    },
+    report() {
+      const p99Of = (name: string) => {
+        const window = windows.get(name)!;
+        const delays = arrivals.filter((a) => a.at >= window.from && a.at <= window.to).map((a) => a.delay).sort((a, b) => a - b);
+        return { p99: percentile(delays, 99), count: delays.length };
+      };
+      const idle = p99Of('idle');
+      console.log(`- a third person's pointer, idle: p99 ${idle.p99.toFixed(1)} ms over ${idle.count} updates`);
+      for (const { name } of cases) {
+        const during = p99Of(name);
+        const met = during.p99 < TARGET_POINTER_P99_MS;
+        console.log(`- a third person's pointer during the ${name}: p99 ${during.p99.toFixed(1)} ms over ${during.count} updates, ${(during.p99 / idle.p99).toFixed(2)}× idle (target under ${TARGET_POINTER_P99_MS} ms): ${met ? 'met' : 'NOT met'}`);
+      }
+      const ratio = rssSettled / rssBefore;
+      console.log(
+        `- server RSS ${SETTLE} s after the live floods: ${rssSettled.toFixed(0)} MB, before them ${rssBefore.toFixed(0)} MB, ${ratio.toFixed(2)}× (target within ${((TARGET_RSS_SETTLED - 1) * 100).toFixed(0)} %): ${ratio <= TARGET_RSS_SETTLED ? 'met' : 'NOT met'}`,
+      );
+    },
+  };
 }
 
 await main();

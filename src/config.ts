@@ -12,6 +12,12 @@ export interface Config {
   rateLimitWritePerMin: number;
   /** Requests a minute per client address for the pages anyone can reach: public diagrams and the account pages. */
   rateLimitPagesPerMin: number;
+  /** Live connections one browser session may hold on this instance; a newer one closes the least recently active. */
+  liveConnectionsPerSession: number;
+  /** Live connections one person may hold on this instance, all sessions together. */
+  liveConnectionsPerUser: number;
+  /** A live connection that sends nothing for this long is closed (the editor reconnects on the person's next input). */
+  liveIdleTimeoutMs: number;
   renderFaithful: boolean;
   /** Faithful render worker processes (each holds the editor's bundle, about 150 MB). */
   renderWorkers: number;
@@ -94,6 +100,9 @@ export const SETTINGS = [
   { name: 'RATE_LIMIT_READ_PER_MIN', default: '120', description: 'GET requests per user per minute' },
   { name: 'RATE_LIMIT_WRITE_PER_MIN', default: '30', description: 'other requests per user per minute' },
   { name: 'RATE_LIMIT_PAGES_PER_MIN', default: '120', description: 'requests per client address per minute for public diagrams and account pages' },
+  { name: 'LIVE_CONNECTIONS_PER_SESSION', default: '20', description: 'live editor connections per browser session' },
+  { name: 'LIVE_CONNECTIONS_PER_USER', default: '40', description: 'live editor connections per user, all sessions together' },
+  { name: 'LIVE_IDLE_TIMEOUT_SECONDS', default: '1800', description: 'a live connection silent this long is closed' },
   { name: 'RENDER_FAITHFUL', default: 'on', description: 'off: renders answer the fast preview' },
   { name: 'RENDER_WORKERS', default: '2', description: 'faithful render worker processes' },
   { name: 'FAST_WORKERS', default: String(FAST_WORKERS_DEFAULT), description: 'fast render worker processes' },
@@ -230,6 +239,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitReadPerMin: positiveInt('RATE_LIMIT_READ_PER_MIN', text('RATE_LIMIT_READ_PER_MIN')),
     rateLimitWritePerMin: positiveInt('RATE_LIMIT_WRITE_PER_MIN', text('RATE_LIMIT_WRITE_PER_MIN')),
     rateLimitPagesPerMin: positiveInt('RATE_LIMIT_PAGES_PER_MIN', text('RATE_LIMIT_PAGES_PER_MIN')),
+    liveConnectionsPerSession: positiveInt('LIVE_CONNECTIONS_PER_SESSION', text('LIVE_CONNECTIONS_PER_SESSION')),
+    liveConnectionsPerUser: positiveInt('LIVE_CONNECTIONS_PER_USER', text('LIVE_CONNECTIONS_PER_USER')),
+    liveIdleTimeoutMs: positiveInt('LIVE_IDLE_TIMEOUT_SECONDS', text('LIVE_IDLE_TIMEOUT_SECONDS')) * 1000,
     renderFaithful: onOff('RENDER_FAITHFUL', text('RENDER_FAITHFUL')),
     renderWorkers: positiveInt('RENDER_WORKERS', text('RENDER_WORKERS')),
     fastWorkers: positiveInt('FAST_WORKERS', text('FAST_WORKERS')),

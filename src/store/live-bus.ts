@@ -37,6 +37,8 @@ export type LiveListener = (notice: LiveNotice) => void;
 export interface LiveBus {
   /** Sends a notice to every instance, this one included. */
   publish(notice: LiveNotice): Promise<void>;
+  /** Sends several notices together, in order (on PostgreSQL in one transaction: one pooled connection, one commit). */
+  publishAll(notices: LiveNotice[]): Promise<void>;
   subscribe(listener: LiveListener): () => void;
   /** Called after the bus lost notices (the listening connection dropped and came back): rooms read the store again. */
   onResync(listener: () => void): () => void;
@@ -49,6 +51,10 @@ export class InProcessBus implements LiveBus {
 
   async publish(notice: LiveNotice): Promise<void> {
     queueMicrotask(() => this.emitter.emit('notice', notice));
+  }
+
+  async publishAll(notices: LiveNotice[]): Promise<void> {
+    for (const notice of notices) await this.publish(notice);
   }
 
   subscribe(listener: LiveListener): () => void {

@@ -30,6 +30,13 @@
  * the service is healthy: /healthz and /readyz answer, and a diagram can be
  * created and read back. The bugs the fuzz found are pinned at the end, each
  * with the request that showed it.
+ *
+ * The live editor's WebSocket gets the same treatment frame by frame:
+ * malformed and truncated JSON, values of every JSON type, prototype keys,
+ * wrong field types, elements no editor draws, oversized frames, binary
+ * frames, text frames that are not UTF-8, and floods. Each connection is
+ * either still open or closed with a documented code; nothing is logged as a
+ * server fault; afterwards a new connection is welcomed and its change stored.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -37,6 +44,7 @@ import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import WebSocket from 'ws';
 import type { ZodType } from 'zod';
 import { errorStatus } from '../../src/errors.ts';
 import { API_PREFIX } from '../../src/api/paths.ts';
@@ -45,6 +53,7 @@ import { apiRoutes } from '../../src/http/routes/index.ts';
 import { prepareWebAssets, webAssetsHash } from '../../src/web/assets.ts';
 import { type Engine, type ListeningHarness, sceneOf, startHarness, type TestUser } from '../helpers/harness.ts';
 import { skipWithoutPostgres } from '../helpers/postgres.ts';
+import { connectLive, rect } from '../helpers/live-client.ts';
 import { signIn } from '../helpers/web-session.ts';
 import { OAUTH_PATHS } from '../../src/api/oauth-paths.ts';
 
@@ -1153,6 +1162,54 @@ function seedFor(route: ServedRoute): { seed?: number } {
   return { seed: (base + hash) | 0 };
 }
 
+// ---------------------------------------------------------------------------
+// Hostile frames at the live socket
+
+/** Connections tried with hostile frames, per engine. */
+const LIVE_RUNS = 120;
+/** The codes a connection may be closed with after hostile frames: protocol error, binary, not UTF-8, flood, too big, too slow. */
+const LIVE_CLOSE_CODES_ALLOWED = new Set([1002, 1003, 1007, 1008, 1009, 1013]);
+
+type LiveFrame = { text: string } | { binary: Buffer } | { rawText: Buffer };
+
+const jsonValue = fc.jsonValue({ maxDepth: 4 });
+const hostileElement = fc.oneof(
+  fc.record({ id: fc.string(), type: fc.constantFrom('rectangle', 'text', 'arrow', 'image', 'frame', 'nope', '__proto__'), version: fc.oneof(fc.integer(), fc.double(), fc.string()) }, { requiredKeys: [] }),
+  fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'prototype', 'id', 'type', 'x', 'points', 'link', 'text', 'boundElements'), jsonValue),
+  jsonValue,
+);
+const liveFrameArb: fc.Arbitrary<LiveFrame> = fc.oneof(
+  // Not JSON, truncated JSON, JSON of the wrong type.
+  fc.string({ unit: 'binary' }).map((text) => ({ text })),
+  fc.constantFrom('{', '{"type":"elements","seq":1,"elements":[', '[]', 'null', '1e400', '"elements"', '{"type":"presence"', '\u0000').map((text) => ({ text })),
+  jsonValue.map((value) => ({ text: JSON.stringify(value) ?? 'null' })),
+  // Prototype keys, at the top and inside.
+  fc.constantFrom(
+    '{"__proto__":{"type":"elements"},"type":"presence"}',
+    '{"type":"elements","seq":1,"elements":[{"__proto__":{"isDeleted":true},"id":"p","type":"rectangle"}]}',
+    '{"type":"presence","selectedElementIds":{"__proto__":true,"constructor":true}}',
+    '{"constructor":{"prototype":{"polluted":1}},"type":"presence"}',
+  ).map((text) => ({ text })),
+  // The protocol's messages with fields of the wrong type or hostile elements.
+  fc.record({ type: fc.constantFrom('elements', 'presence', 'welcome', 'gone', ''), seq: fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(-1)), elements: fc.oneof(fc.array(hostileElement, { maxLength: 20 }), jsonValue) }, { requiredKeys: ['type'] }).map((value) => ({ text: JSON.stringify(value) })),
+  fc.record({ type: fc.constant('presence'), pointer: fc.oneof(jsonValue, fc.record({ x: fc.double(), y: fc.double(), tool: fc.string() })), button: jsonValue, status: jsonValue, selectedElementIds: jsonValue }, { requiredKeys: ['type'] }).map((value) => ({ text: JSON.stringify(value) })),
+  // Over the size limit, binary, not UTF-8.
+  fc.constant({ text: 'x'.repeat(BODY_LIMIT_BYTES + 1) }),
+  fc.uint8Array({ maxLength: 64 }).map((bytes) => ({ binary: Buffer.from(bytes) })),
+  fc.constant({ rawText: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]) }),
+);
+/** A run: a few hostile frames, sometimes repeated as a flood. */
+const liveRunArb = fc.record({ frames: fc.array(liveFrameArb, { minLength: 1, maxLength: 5 }), flood: fc.oneof(fc.constant(1), fc.constant(1), fc.constant(400)) });
+
+function sendFrame(socket: WebSocket, frame: LiveFrame): void {
+  if (socket.readyState !== WebSocket.OPEN) return;
+  if ('text' in frame) socket.send(frame.text);
+  else if ('binary' in frame) socket.send(frame.binary, { binary: true });
+  else socket.send(frame.rawText, { binary: false });
+}
+
+const describeFrame = (frame: LiveFrame) => ('text' in frame ? `text ${JSON.stringify(frame.text.slice(0, 120))}${frame.text.length > 120 ? `… (${frame.text.length})` : ''}` : 'binary' in frame ? `binary ${frame.binary.length} bytes` : 'text frame not UTF-8');
+
 const ENGINES: Array<{ engine: Engine; skip: string | false }> = [
   { engine: 'sqlite', skip: false },
   { engine: 'postgres', skip: skipWithoutPostgres },
@@ -1223,6 +1280,40 @@ for (const { engine, skip } of ENGINES) {
         });
       }
       t.diagnostic(`${routes.length} routes, ${exchanges} exchanges in ${Math.round(performance.now() - started)} ms`);
+    });
+
+    test('hostile frames at the live socket close it with a documented code or leave it open, and log no server fault', { timeout: 300_000 }, async () => {
+      const session = await signIn(h, fx.users.owner.id);
+      const created = await h.call('POST', '/api/v1/diagrams', { token: fx.users.owner.token, body: { title: 'live fuzz', scene: sceneOf(2) } });
+      assert.equal(created.statusCode, 201, created.body);
+      const diagramId = created.json().id as string;
+      const logsBefore = h.logs().length;
+      const closes = new Map<number | 'open', number>();
+      await fc.assert(
+        fc.asyncProperty(liveRunArb, async ({ frames, flood }) => {
+          const client = await connectLive(h.baseUrl, diagramId, { cookie: session.cookie });
+          await client.next('welcome');
+          for (let i = 0; i < flood; i++) for (const frame of frames) sendFrame(client.socket, frame);
+          // A message of the protocol after them: answered (refused here, a viewer's kind of mistake) unless the connection went.
+          sendFrame(client.socket, { text: JSON.stringify({ type: 'elements', seq: 'last', elements: [] }) });
+          const outcome = await Promise.race([client.closed, client.until((m) => m.type === 'error' && /seq/.test(m.message), 30_000).then(() => 'open' as const)]);
+          const code = outcome === 'open' ? 'open' : outcome.code;
+          closes.set(code, (closes.get(code) ?? 0) + 1);
+          assert.ok(code === 'open' || LIVE_CLOSE_CODES_ALLOWED.has(code), `closed with ${code} after ${frames.map(describeFrame).join(', ')} ×${flood}`);
+          for (const message of client.received) assert.ok(message.type !== 'error' || typeof message.code === 'string', 'refusals carry a code');
+          await client.close();
+        }),
+        { numRuns: LIVE_RUNS },
+      );
+      assert.ok(closes.get('open'), 'some runs leave the connection open');
+      assert.ok([...closes.keys()].some((code) => code !== 'open'), 'some runs close it');
+      assertNoServerFaultLogged(h.logs().slice(logsBefore), new Map());
+      assert.equal((await h.call('GET', '/healthz')).statusCode, 200);
+      const after = await connectLive(h.baseUrl, diagramId, { cookie: session.cookie });
+      await after.next('welcome');
+      after.send({ type: 'elements', seq: 1, elements: [rect('after-the-storm', 1)] });
+      assert.equal((await after.next('saved', 30_000)).upTo, 1, 'a change is still stored');
+      await after.close();
     });
 
     test('afterwards the service is healthy: health, readiness, a create and a read, and no server fault logged', async () => {

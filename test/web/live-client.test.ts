@@ -345,6 +345,23 @@ describe('reconnecting', () => {
     connection.stop();
   });
 
+  test('a connection the server closed as unused (4408) waits for the person: no tries until their next input, then one at once', () => {
+    const { room, timers, ada } = adaAlone([rectangle('a', 1)]);
+    ada.socket().drop(4408);
+    assert.equal(ada.status(), 'offline');
+    timers.advance(60_000);
+    assert.equal(ada.sockets.length, 1, 'no try while the person does nothing');
+    ada.client.presence.pointer({ x: 1, y: 2, tool: 'pointer' }, 'up');
+    assert.equal(ada.sockets.length, 2, 'the pointer moved: it connects again');
+    settle(room, timers, [ada]);
+    assert.equal(ada.status(), 'saved');
+    ada.socket().drop(4408);
+    ada.edit((list) => [...list, rectangle('later', 2)]);
+    assert.equal(ada.sockets.length, 3, 'a change wakes it too');
+    settle(room, timers, [ada]);
+    assert.ok(room.elements.get('later'), 'and the change is stored');
+  });
+
   test('gone ends the session: no more tries, and the reason is reported', () => {
     const { room, timers, ada } = adaAlone([rectangle('a', 1)]);
     ada.socket().drop(4403);

@@ -10,7 +10,9 @@ import type { LiveNotice } from '../../store/store.ts';
 import type { AppDeps } from '../deps.ts';
 import { diagramWithElementsFor, mayActOnDiagram } from '../access.ts';
 import type { Session } from '../sessions/sessions.ts';
+import { LiveConnections } from './connections.ts';
 import { ClientMessage, displayName, type LiveRole, type Peer, peerColor } from './protocol.ts';
+import { RelayOutbox } from './relay-outbox.ts';
 import { type PeerConnection, type RelayEvent, Room, type RoomHost } from './room.ts';
 
 /** How often each room tells the other instances who is here, and drops peers of instances that went quiet. */
@@ -37,10 +39,19 @@ export class LiveHub {
   private readonly unsubscribe: (() => void)[] = [];
   private readonly announcing: NodeJS.Timeout;
   private readonly host: RoomHost;
+  private readonly outbox: RelayOutbox;
+  /** The connections open here, by session and person, within the caps of the settings. */
+  readonly connections: LiveConnections;
 
   constructor(deps: AppDeps, logger: LiveLogger) {
     this.deps = deps;
     this.logger = logger;
+    this.connections = new LiveConnections({ perSession: deps.config.liveConnectionsPerSession, perUser: deps.config.liveConnectionsPerUser });
+    this.outbox = new RelayOutbox(
+      this.instanceId,
+      (notices) => deps.store.live.publishAll(notices),
+      (error) => this.logger.warn({ err: error }, 'live relay to the other instances failed'),
+    );
     this.host = {
       deps,
       instanceId: this.instanceId,
@@ -62,11 +73,16 @@ export class LiveHub {
     this.announcing.unref();
   }
 
-  /** How many people are connected here, in how many rooms (for tests and operators). */
-  stats(): { rooms: number; peers: number } {
+  /** How many people are connected here, in how many rooms, and what waits to go out (for tests and operators). */
+  stats(): { rooms: number; peers: number; connections: number; presencePending: number; relayWaiting: number; relaySending: boolean } {
     let peers = 0;
-    for (const room of this.rooms.values()) peers += room.size;
-    return { rooms: this.rooms.size, peers };
+    let presencePending = 0;
+    for (const room of this.rooms.values()) {
+      peers += room.size;
+      presencePending += room.presencePending;
+    }
+    const relay = this.outbox.stats();
+    return { rooms: this.rooms.size, peers, connections: this.connections.size, presencePending, relayWaiting: relay.waiting, relaySending: relay.sending };
   }
 
   /**
@@ -98,7 +114,9 @@ export class LiveHub {
       receive: (raw) => {
         const parsed = ClientMessage.safeParse(raw);
         if (!parsed.success) {
-          connection.send(JSON.stringify({ type: 'error', code: 'bad_request', message: `not a message of the live protocol: ${parsed.error.issues[0]?.message ?? 'unknown shape'}` }));
+          const seq = seqOf(raw);
+          const message = `not a message of the live protocol: ${parsed.error.issues[0]?.message ?? 'unknown shape'}`;
+          connection.send(JSON.stringify({ type: 'error', code: 'bad_request', message, ...(seq === undefined ? {} : { seq }) }));
           return;
         }
         const message = parsed.data;
@@ -136,9 +154,7 @@ export class LiveHub {
   }
 
   private relay(diagramId: string, event: RelayEvent): void {
-    this.deps.store.live.publish({ type: 'relay', diagramId, origin: this.instanceId, event }).catch((error: unknown) => {
-      this.logger.warn({ err: error }, 'live relay to the other instances failed');
-    });
+    this.outbox.add(diagramId, event);
   }
 
   private hear(notice: LiveNotice): void {
@@ -182,5 +198,17 @@ export class LiveHub {
     const rooms = [...this.rooms.values()];
     for (const room of rooms) room.disconnectAll(1001, 'server closing');
     await Promise.all(rooms.map((room) => room.close()));
+    await this.outbox.drain();
   }
+}
+
+/**
+ * The `seq` of an elements message, if it has a usable one: a refusal names
+ * it, so the editor sends those changes again instead of waiting for them to
+ * be stored.
+ */
+export function seqOf(message: unknown): number | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const { type, seq } = message as { type?: unknown; seq?: unknown };
+  return type === 'elements' && Number.isSafeInteger(seq) && (seq as number) >= 0 ? (seq as number) : undefined;
 }

@@ -16,6 +16,7 @@
  */
 import { z } from 'zod';
 import type { LiveElement } from '../../domain/live/reconcile.ts';
+import { MAX_SCENE_ELEMENTS } from '../../domain/scene/validate.ts';
 import type { UserRecord } from '../../store/store.ts';
 
 export type LiveRole = 'editor' | 'viewer';
@@ -63,15 +64,15 @@ export type ServerMessage =
   | { type: 'error'; code: string; message: string; seq?: number }
   | { type: 'gone'; reason: GoneReason };
 
-/** The most elements one selection may name (a scene holds at most 5000). */
-const MAX_SELECTION = 5000;
+/** The most elements one selection may name, and one `elements` message carry: a whole scene (a paste of that many must pass). */
+export const MAX_LIVE_ELEMENTS = MAX_SCENE_ELEMENTS;
 
 const PointerSchema = z.object({ x: z.number().finite(), y: z.number().finite(), tool: z.enum(['pointer', 'laser']) });
 
 const ElementsMessage = z.object({
   type: z.literal('elements'),
   seq: z.number().int().nonnegative(),
-  elements: z.array(z.record(z.string(), z.unknown())),
+  elements: z.array(z.record(z.string(), z.unknown())).max(MAX_LIVE_ELEMENTS, `at most ${MAX_LIVE_ELEMENTS} elements a message`),
   /** The `docUpdatedAt` of the last `scene` message the editor took; absent before any. */
   scene: z.string().max(64).optional(),
 });
@@ -82,7 +83,7 @@ const PresenceMessage = z.object({
   button: z.enum(['up', 'down']).optional(),
   selectedElementIds: z
     .record(z.string(), z.literal(true))
-    .refine((ids) => Object.keys(ids).length <= MAX_SELECTION, `at most ${MAX_SELECTION} selected elements`)
+    .refine((ids) => Object.keys(ids).length <= MAX_LIVE_ELEMENTS, `at most ${MAX_LIVE_ELEMENTS} selected elements`)
     .optional(),
   status: z.enum(['active', 'idle', 'away']).optional(),
 });

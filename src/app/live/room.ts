@@ -29,6 +29,12 @@ import { GONE_CLOSE_CODES, type GoneReason, type LiveRole, type Peer, type Prese
 export const WRITE_DELAY_MS = 200;
 /** A write that failed (the database unreachable) is tried again after this long. */
 const WRITE_RETRY_MS = 1_000;
+/**
+ * A peer's presence goes out at most once in this long, the latest state
+ * winning: the editor sends it at most every 60 ms, so only a client sending
+ * faster waits, and never longer than this.
+ */
+export const PRESENCE_INTERVAL_MS = 30;
 
 /** A connection as the room sees it; the transport (a WebSocket) behind it is the web app's. */
 export interface PeerConnection {
@@ -113,6 +119,9 @@ export class Room {
   private readonly heldRelays: Extract<RelayEvent, { kind: 'elements' }>[] = [];
   /** How many times in a row a write waited for an unheard revision (UNHEARD_WAITS_MAX). */
   private unheardWaits = 0;
+  /** When each local peer's presence last went out, and the timer of the one waiting to go. */
+  private readonly presenceSentAt = new Map<string, number>();
+  private readonly presenceWaiting = new Map<string, NodeJS.Timeout>();
 
   constructor(host: RoomHost, diagramId: string, elements: LiveElement[], docUpdatedAt: string) {
     this.host = host;
@@ -152,6 +161,9 @@ export class Room {
   remove(peerId: string): void {
     if (!this.local.delete(peerId)) return;
     this.peerBasis.delete(peerId);
+    clearTimeout(this.presenceWaiting.get(peerId));
+    this.presenceWaiting.delete(peerId);
+    this.presenceSentAt.delete(peerId);
     this.broadcast({ type: 'left', peerId });
     this.host.relay(this.diagramId, { kind: 'left', peerId });
     if (this.local.size === 0) void this.close();
@@ -205,8 +217,30 @@ export class Room {
     if (!peer) return;
     const { type: _type, ...state } = update;
     Object.assign(peer.peer, Object.fromEntries(Object.entries(state).filter(([, value]) => value !== undefined)));
-    this.broadcast({ type: 'presence', peer: peer.peer }, peerId);
+    if (this.presenceWaiting.has(peerId)) return;
+    const wait = (this.presenceSentAt.get(peerId) ?? -Infinity) + PRESENCE_INTERVAL_MS - Date.now();
+    if (wait <= 0) {
+      this.sendPresence(peer);
+      return;
+    }
+    this.presenceWaiting.set(
+      peerId,
+      setTimeout(() => {
+        this.presenceWaiting.delete(peerId);
+        if (this.local.get(peerId) === peer) this.sendPresence(peer);
+      }, wait),
+    );
+  }
+
+  private sendPresence(peer: LocalPeer): void {
+    this.presenceSentAt.set(peer.peer.peerId, Date.now());
+    this.broadcast({ type: 'presence', peer: peer.peer }, peer.peer.peerId);
     this.host.relay(this.diagramId, { kind: 'presence', peer: peer.peer });
+  }
+
+  /** Presence updates held back to be sent a moment later (for tests and operators). */
+  get presencePending(): number {
+    return this.presenceWaiting.size;
   }
 
   /** What the same room on another instance did. */

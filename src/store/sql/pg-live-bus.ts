@@ -34,24 +34,15 @@ export class PostgresLiveBus implements LiveBus {
     for (const frame of toFrames(notice)) await sql`select pg_notify(${LIVE_CHANNEL}, ${frame})`.execute(db);
   }
 
-  async publish(notice: LiveNotice): Promise<void> {
-    const frames = toFrames(notice);
-    if (frames.length === 1) {
-      await this.pool.query('select pg_notify($1, $2)', [LIVE_CHANNEL, frames[0]]);
-      return;
-    }
-    // Several frames in one transaction: they arrive together and in order.
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
-      for (const frame of frames) await client.query('select pg_notify($1, $2)', [LIVE_CHANNEL, frame]);
-      await client.query('commit');
-    } catch (error) {
-      await client.query('rollback').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+  publish(notice: LiveNotice): Promise<void> {
+    return this.publishAll([notice]);
+  }
+
+  async publishAll(notices: LiveNotice[]): Promise<void> {
+    const frames = notices.flatMap((notice) => toFrames(notice));
+    if (frames.length === 0) return;
+    // One statement, so one round trip and one commit: the frames arrive together and in order.
+    await this.pool.query('select pg_notify($1, frame) from unnest($2::text[]) as frame', [LIVE_CHANNEL, frames]);
   }
 
   subscribe(listener: LiveListener): () => void {

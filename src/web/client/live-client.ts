@@ -58,7 +58,7 @@ export interface LiveClientOptions {
   now?: () => number;
 }
 
-const SEND_DELAY_MS = 80;
+export const SEND_DELAY_MS = 80;
 
 export class LiveClient {
   /** The person's own pointer, selection and status. */
@@ -96,6 +96,8 @@ export class LiveClient {
     });
     this.presence = new OwnPresence({
       send: (update) => this.welcomed && this.connection.send({ type: 'presence', ...update }),
+      // Input opens again a connection the server closed as unused.
+      onInput: () => this.connection.wake(),
       timers: this.timers,
       minIntervalMs: options.presenceIntervalMs,
       idleAfterMs: options.idleAfterMs,
@@ -109,6 +111,7 @@ export class LiveClient {
 
   /** The person changed the scene (or only the view: then nothing is sent). */
   changed(): void {
+    this.connection.wake();
     if (!this.mayEdit()) return;
     if (this.sendTimer === null && this.elements.changes(this.options.scene).length > 0) {
       this.sendTimer = this.timers.setTimeout(() => {

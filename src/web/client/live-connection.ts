@@ -2,7 +2,9 @@
  * The live socket of one diagram, kept open: it reconnects after a drop,
  * waiting longer after each failed try (with jitter, so a restarted server
  * is not met by every editor at once), until the server says the diagram is
- * gone for this person. Messages arrive parsed; unknown ones are ignored.
+ * gone for this person. A connection the server closed as unused (silent
+ * too long, or replaced by a newer one of the same person) waits for the
+ * person's next input (`wake`) instead. Messages arrive parsed; unknown ones are ignored.
  * No React and no Excalidraw here; the socket is injectable for tests.
  */
 import { type ClientMessage, type GoneReason, parseServerMessage, type ServerMessage } from './live-protocol.ts';
@@ -26,7 +28,7 @@ export interface Timers {
 export interface LiveConnectionOptions {
   url: string;
   onMessage(message: ServerMessage): void;
-  /** The socket closed (or could not open) and another try is scheduled. */
+  /** The socket closed (or could not open) and another try is scheduled, or waits for `wake`. */
   onDropped(): void;
   openSocket?: (url: string) => LiveSocket;
   timers?: Timers;
@@ -39,6 +41,9 @@ export interface LiveConnectionOptions {
 const OPEN = 1;
 const INITIAL_DELAY_MS = 500;
 const MAX_DELAY_MS = 15_000;
+
+/** The close code of a connection the server closed as unused: the next try waits for the person's input. */
+const UNUSED_CLOSE_CODE = 4408;
 
 /** The close codes the server ends a connection with for good, after `gone`. */
 const FINAL_CLOSE_CODES: Readonly<Record<number, GoneReason>> = { 4401: 'signed_out', 4403: 'access', 4404: 'deleted' };
@@ -56,6 +61,8 @@ export class LiveConnection {
   /** Failed tries since the last welcome: the next wait grows with it. */
   private failures = 0;
   private finished = false;
+  /** Closed as unused: reconnects on `wake`. */
+  private dormant = false;
 
   constructor(options: LiveConnectionOptions) {
     this.options = options;
@@ -79,6 +86,13 @@ export class LiveConnection {
     if (this.finished || this.retryTimer === null) return;
     this.timers.clearTimeout(this.retryTimer);
     this.retryTimer = null;
+    this.connect();
+  }
+
+  /** The person did something: a connection closed as unused opens again. */
+  wake(): void {
+    if (this.finished || !this.dormant) return;
+    this.dormant = false;
     this.connect();
   }
 
@@ -123,7 +137,8 @@ export class LiveConnection {
         return;
       }
       if (this.finished) return;
-      this.scheduleRetry();
+      if (event.code === UNUSED_CLOSE_CODE) this.dormant = true;
+      else this.scheduleRetry();
       this.options.onDropped();
     };
   }

@@ -43,13 +43,15 @@ export class PeerList {
 export interface OwnPresenceOptions {
   /** Sends the person's presence; false when it could not be sent (offline): it is sent again on `resend`. */
   send(update: PresenceUpdate): boolean;
+  /** The person did something (the idle timer going off is not them). */
+  onInput?: () => void;
   timers: Timers;
   minIntervalMs?: number;
   idleAfterMs?: number;
   now?: () => number;
 }
 
-const MIN_INTERVAL_MS = 60;
+export const MIN_INTERVAL_MS = 60;
 const IDLE_AFTER_MS = 60_000;
 
 export class OwnPresence {
@@ -68,6 +70,7 @@ export class OwnPresence {
   }
 
   pointer(pointer: PeerPointer, button: 'up' | 'down'): void {
+    this.options.onInput?.();
     this.armIdleTimer();
     this.change({ pointer, button, status: this.hidden ? 'away' : 'active' });
   }
@@ -76,11 +79,13 @@ export class OwnPresence {
     const current = Object.keys(this.state.selectedElementIds);
     const next = Object.keys(selectedElementIds);
     if (current.length === next.length && next.every((id) => this.state.selectedElementIds[id])) return;
+    this.options.onInput?.();
     this.change({ selectedElementIds: { ...selectedElementIds } });
   }
 
   /** The person did something (moved the pointer, pressed a key): active again, idle only after a quiet minute. */
   activity(): void {
+    this.options.onInput?.();
     this.armIdleTimer();
     if (this.state.status !== (this.hidden ? 'away' : 'active')) this.change({ status: this.hidden ? 'away' : 'active' });
   }

@@ -6,38 +6,70 @@
  * one JSON text frame each, at most the size of a request body; the server
  * pings every 20 s and drops a connection that does not answer, or that
  * cannot keep up with what is sent to it, so one slow client never holds up
- * the others.
+ * the others. Each connection has a budget of messages and bytes (a client
+ * sending faster is refused, then closed), a person and a session a number of
+ * connections, and a connection that stays silent is closed; what a client
+ * gets wrong is logged as the client's doing, never as a server fault.
  */
 import websocket from '@fastify/websocket';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { diagramFor } from '../../app/access.ts';
 import type { AppDeps } from '../../app/deps.ts';
-import { LiveHub, type PeerHandle } from '../../app/live/hub.ts';
+import type { TrackedConnection } from '../../app/live/connections.ts';
+import { LiveHub, type PeerHandle, seqOf } from '../../app/live/hub.ts';
+import { type LiveBudgetLimits, SharedBudgets } from '../../domain/live/budget.ts';
 import { ApiError } from '../../errors.ts';
 import { BODY_LIMIT_BYTES, checkPayloadShape, refuseUnstorableText } from '../../edge/validate.ts';
 import { requireSession } from '../session.ts';
 
 const HEARTBEAT_MS = 20_000;
+/** A client closed for sending what it must not is no longer read; its connection is cut this long after the close frame went. */
+const CUT_AFTER_MS = 1_000;
 /** A connection with this much unsent is too slow to follow the room: it is closed (the editor reconnects and starts afresh). */
-const MAX_BUFFERED_BYTES = 8 * BODY_LIMIT_BYTES;
-/** Close codes: going away, too slow, not a text frame, closed by the server after `gone` (4401/4403/4404 come from the room). */
-const CLOSE_TOO_SLOW = 1013;
-const CLOSE_UNSUPPORTED = 1003;
+export const MAX_BUFFERED_BYTES = 8 * BODY_LIMIT_BYTES;
+/**
+ * What one person may send, all their connections on this server together
+ * (so reconnecting does not refill it). The editor sends presence at most
+ * every 60 ms and changes at most every 80 ms (under 30 messages a second),
+ * each at most a request body; a paste of a whole scene is one message. The
+ * burst lets a reconnect, or a few full-size pastes in a row, through at once.
+ * A client refused faster than the editor could ever be is flooding, and is
+ * closed.
+ */
+export const LIVE_BUDGET: LiveBudgetLimits = {
+  messagesPerSecond: 60,
+  messageBurst: 60,
+  bytesPerSecond: BODY_LIMIT_BYTES,
+  byteBurst: 4 * BODY_LIMIT_BYTES,
+  // The editor sends under 30 messages a second, so it is never refused faster than that.
+  refusalsPerSecond: 30,
+  refusalBurst: 60,
+};
+/**
+ * Close codes besides the room's 4401/4403/4404 (after `gone`) and ws's own
+ * 1009 (a frame over the limit) and 1002/1007 (a broken frame): a binary frame,
+ * too slow to follow the room, still sending past the budget after refusals,
+ * and silent too long or replaced by a newer connection of the same person
+ * (the editor reconnects when next used).
+ */
+export const LIVE_CLOSE_CODES = { unsupported: 1003, tooSlow: 1013, policy: 1008, idle: 4408 } as const;
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** This instance's live rooms (tests and the benchmark read their numbers). */
-    liveHub: LiveHub;
-  }
+/** Each server's live hub, by its HTTP server (the routes are registered in a context of their own). */
+const hubs = new WeakMap<object, LiveHub>();
+
+/** A server's live rooms and connections, for tests and the benchmark to read their numbers. */
+export function liveHubOf(app: FastifyInstance): LiveHub | undefined {
+  return hubs.get(app.server);
 }
 
 export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
   const hub = new LiveHub(deps, app.log);
-  app.decorate('liveHub', hub);
+  hubs.set(app.server, hub);
+  const budgets = new SharedBudgets(LIVE_BUDGET);
   // Before the plugin's own hook, which would drop the connections without a word: rooms write what they hold and say goodbye.
   app.addHook('preClose', () => hub.close());
-  await app.register(websocket, { options: { maxPayload: BODY_LIMIT_BYTES } });
+  await app.register(websocket, { options: { maxPayload: BODY_LIMIT_BYTES }, errorHandler: logSocketError });
   const origin = new URL(deps.config.publicUrl).origin;
 
   app.get<{ Params: { id: string } }>(
@@ -56,11 +88,13 @@ export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
       const queued: unknown[] = [];
       let handle: PeerHandle | null = null;
       let open = true;
+      let lastActiveAt = Date.now();
+      const budget = budgets.take(session.user.id, lastActiveAt);
       const connection = {
         send(text: string) {
           if (!open) return;
           if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-            close(CLOSE_TOO_SLOW, 'too slow to follow the room');
+            close(LIVE_CLOSE_CODES.tooSlow, 'too slow to follow the room');
             return;
           }
           socket.send(text);
@@ -71,17 +105,41 @@ export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
         if (!open) return;
         open = false;
         socket.close(code, reason);
+        if (code === LIVE_CLOSE_CODES.policy || code === LIVE_CLOSE_CODES.unsupported) {
+          // Reading what a flooder already sent, only to drop it, would cost as much as the flood: stop reading, and cut.
+          socket.pause();
+          setTimeout(() => socket.terminate(), CUT_AFTER_MS).unref();
+        }
       };
-      const refuse = (code: string, message: string) => connection.send(JSON.stringify({ type: 'error', code, message }));
+      const refuse = (code: string, message: string, seq?: number) =>
+        connection.send(JSON.stringify({ type: 'error', code, message, ...(seq === undefined ? {} : { seq }) }));
+      const tracked: TrackedConnection = {
+        sessionKey: session.idHash,
+        userId: session.user.id,
+        lastActiveAt: () => lastActiveAt,
+        evict: () => close(LIVE_CLOSE_CODES.idle, 'replaced by a newer connection'),
+      };
+      hub.connections.admit(tracked);
 
       socket.on('message', (data, isBinary) => {
+        // Closing: what the client sent before it heard so is dropped.
+        if (!open) return;
+        const now = Date.now();
+        lastActiveAt = now;
         if (isBinary) {
-          close(CLOSE_UNSUPPORTED, 'the live protocol is JSON text frames');
+          close(LIVE_CLOSE_CODES.unsupported, 'the live protocol is JSON text frames');
+          return;
+        }
+        const text = data.toString();
+        const verdict = budget.admit(Buffer.byteLength(text), now);
+        if (verdict === 'close') {
+          request.log.info({ diagramId: request.params.id, userId: session.user.id }, 'live connection closed: it kept sending past its budget');
+          close(LIVE_CLOSE_CODES.policy, 'too many messages');
           return;
         }
         let message: unknown;
         try {
-          message = JSON.parse(data.toString());
+          message = JSON.parse(text);
           checkPayloadShape(message);
           refuseUnstorableText({ body: message });
         } catch (error) {
@@ -89,9 +147,20 @@ export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
           else refuse('invalid_json', 'a message must be one JSON value');
           return;
         }
+        if (verdict === 'refuse') {
+          // Named by its seq, a refused change is sent again by the editor with its next one.
+          refuse('rate_limited', 'too many live messages; this one was dropped, nothing changed', seqOf(message));
+          return;
+        }
         if (handle) handle.receive(message);
         else queued.push(message);
       });
+
+      let idleTimer = setTimeout(function closeIfIdle() {
+        const quiet = Date.now() - lastActiveAt;
+        if (quiet >= deps.config.liveIdleTimeoutMs) close(LIVE_CLOSE_CODES.idle, 'idle');
+        else idleTimer = setTimeout(closeIfIdle, deps.config.liveIdleTimeoutMs - quiet);
+      }, deps.config.liveIdleTimeoutMs);
 
       let alive = true;
       socket.on('pong', () => void (alive = true));
@@ -106,6 +175,9 @@ export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
       socket.on('close', () => {
         open = false;
         clearInterval(heartbeat);
+        clearTimeout(idleTimer);
+        hub.connections.remove(tracked);
+        budgets.release(session.user.id, Date.now());
         handle?.leave();
       });
 
@@ -119,7 +191,8 @@ export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
           for (const message of queued.splice(0)) joined.receive(message);
         },
         (error: unknown) => {
-          if (!(error instanceof ApiError && error.code === 'not_found')) request.log.error({ err: error }, 'could not join a live room');
+          if (!(error instanceof ApiError)) request.log.error({ err: error }, 'could not join a live room');
+          else if (error.code === 'upstream_unavailable') request.log.warn({ err: error }, 'could not join a live room: database unreachable');
           connection.send(JSON.stringify({ type: 'gone', reason: 'access' }));
           close(4403, 'access');
         },
@@ -127,3 +200,19 @@ export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
     },
   );
 };
+
+/**
+ * Errors on an open live socket. A frame the client got wrong (over the size
+ * limit, not UTF-8, a bad opcode: ws's WS_ERR_ codes) and a client that left
+ * abruptly are the client's doing, logged at info without a stack; ws has
+ * already closed the connection with the matching code. Anything else is a
+ * fault of the server's.
+ */
+function logSocketError(this: unknown, error: Error & { code?: string }, socket: WebSocket, request: FastifyRequest): void {
+  if (error.code?.startsWith('WS_ERR_') || error.code === 'ECONNRESET' || error.code === 'EPIPE') {
+    request.log.info({ code: error.code, reason: error.message }, 'live connection closed: the client broke the protocol or left');
+    return;
+  }
+  request.log.error({ err: error }, 'live connection failed');
+  socket.terminate();
+}
