@@ -271,25 +271,28 @@ const TARGET_RSS_SETTLED = 1.2;
 const POINTER_EVERY_MS = 40;
 
 interface LiveSeed {
+  /** The flooder's token, to make the diagram and share it with the other two. */
   token: string;
   /** Sessions of three people: the flooder, the one whose pointer moves, the one who watches it. */
   cookies: { flooder: string; mover: string; watcher: string };
+  emails: { mover: string; watcher: string };
 }
 
-/** A user with a token, and three browser sessions of theirs (written as sign-in writes them). */
+/** Three people, each with a browser session (written as sign-in writes them); the flooder with a token too. */
 async function seedLiveFloods(dataDir: string): Promise<LiveSeed> {
   const store = await openStore({ dataDir });
   try {
-    const email = 'live@bench.example';
-    const user = (await runAdminCommand(['user', 'create', '--email', email, '--quota', '1000'], store)) as { id: string };
-    const token = ((await runAdminCommand(['token', 'mint', '--email', email, '--caps', 'read,write', '--name', 'bench'], store)) as { token: string }).token;
-    const session = async () => {
+    const person = async (name: string) => {
+      const email = `${name}@bench.example`;
+      const user = (await runAdminCommand(['user', 'create', '--email', email, '--quota', '1000'], store)) as { id: string };
       const secret = randomBytes(32).toString('base64url');
       const now = Date.now();
       await store.sessions.create({ idHash: createHash('sha256').update(secret).digest('hex'), userId: user.id, csrfToken: 'x', createdAt: new Date(now).toISOString(), expiresAt: new Date(now + SESSION_TTL_MS).toISOString() });
-      return `${SESSION_COOKIE}=${secret}`;
+      return { email, cookie: `${SESSION_COOKIE}=${secret}` };
     };
-    return { token, cookies: { flooder: await session(), mover: await session(), watcher: await session() } };
+    const [flooder, mover, watcher] = [await person('flooder'), await person('mover'), await person('watcher')];
+    const token = ((await runAdminCommand(['token', 'mint', '--email', flooder.email, '--caps', 'read,write', '--name', 'bench'], store)) as { token: string }).token;
+    return { token, cookies: { flooder: flooder.cookie, mover: mover.cookie, watcher: watcher.cookie }, emails: { mover: mover.email, watcher: watcher.email } };
   } finally {
     await store.close();
   }
@@ -344,6 +347,14 @@ async function startLiveFloods(base: string, seed: LiveSeed, pid: number) {
   });
   if (created.status !== 201) throw new Error(`creating the live diagram: ${created.status}`);
   const diagramId = ((await created.json()) as { id: string }).id;
+  for (const email of Object.values(seed.emails)) {
+    const shared = await fetch(`${base}/api/v1/diagrams/${diagramId}/shares`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${seed.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email, role: 'editor' }),
+    });
+    if (shared.status !== 200) throw new Error(`sharing the live diagram: ${shared.status}`);
+  }
   const arrivals: Array<{ at: number; delay: number }> = [];
   const mover = await openLive(base, diagramId, seed.cookies.mover);
   const watcher = await openLive(base, diagramId, seed.cookies.watcher, (message) => {

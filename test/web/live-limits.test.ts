@@ -105,12 +105,18 @@ for (const { engine, skip } of [
       );
     }
 
-    test('a flood of element changes is refused, then closed with 1008, while another editor and another person are answered; then nothing of it is held', async () => {
+    /** A diagram with three people in its room: one who will flood, another editor, and the owner watching. */
+    async function floodScene() {
       const id = await newDiagram();
       const flooder = await connect(id, await editor(id));
       const other = await connect(id, await editor(id));
       const watcher = await connect(id, web);
-      const { you: otherPeer } = other.received.find((m) => m.type === 'welcome')!;
+      const peerOf = (client: LiveClient): { peerId: string } => client.received.find((m) => m.type === 'welcome')!.you;
+      return { flooder, other, watcher, flooderPeer: peerOf(flooder), otherPeer: peerOf(other) };
+    }
+
+    test('a flood of element changes is refused, then closed with 1008, while another editor and another person are answered; then nothing of it is held', async () => {
+      const { flooder, other, watcher, otherPeer } = await floodScene();
 
       for (let seq = 1; seq <= FLOOD; seq++) {
         flooder.send({ type: 'elements', seq, elements: Array.from({ length: 50 }, (_, i) => rect(`f${i}`, seq + 1)) });
@@ -134,12 +140,7 @@ for (const { engine, skip } of [
     });
 
     test('a flood of pointer updates with large selections is refused, then closed, and reaches the others coalesced; a third person\'s pointer still arrives', async () => {
-      const id = await newDiagram();
-      const flooder = await connect(id, await editor(id));
-      const other = await connect(id, await editor(id));
-      const watcher = await connect(id, web);
-      const { you: flooderPeer } = flooder.received.find((m) => m.type === 'welcome')!;
-      const { you: otherPeer } = other.received.find((m) => m.type === 'welcome')!;
+      const { flooder, other, watcher, flooderPeer, otherPeer } = await floodScene();
       const selection = selectionOf(2000);
 
       for (let i = 0; i < FLOOD; i++) flooder.send({ type: 'presence', pointer: { x: i, y: i, tool: 'pointer' }, selectedElementIds: selection });
