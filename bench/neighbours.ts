@@ -291,7 +291,7 @@ async function seedLiveFloods(dataDir: string): Promise<LiveSeed> {
       return { email, cookie: `${SESSION_COOKIE}=${secret}` };
     };
     const [flooder, mover, watcher] = [await person('flooder'), await person('mover'), await person('watcher')];
-    const token = ((await runAdminCommand(['token', 'mint', '--email', flooder.email, '--caps', 'read,write', '--name', 'bench'], store)) as { token: string }).token;
+    const token = ((await runAdminCommand(['token', 'mint', '--email', flooder.email, '--caps', 'read,write,publish', '--name', 'bench'], store)) as { token: string }).token;
     return { token, cookies: { flooder: flooder.cookie, mover: mover.cookie, watcher: watcher.cookie }, emails: { mover: mover.email, watcher: watcher.email } };
   } finally {
     await store.close();
