@@ -63,6 +63,27 @@ export function liveHubOf(app: FastifyInstance): LiveHub | undefined {
   return hubs.get(app.server);
 }
 
+/** The editor writes each change as `{"type":"elements","seq":N,…`: its seq is read from there. */
+const LEADING_SEQ = /^\{"type":"elements","seq":(\d{1,15}),/;
+/** Messages up to this size that do not start so are parsed for their seq. */
+const PARSED_FOR_SEQ_MAX_BYTES = 4096;
+
+/**
+ * The seq a message refused by the budget names, read without parsing it
+ * whole: a flood's messages are large, and parsing one only to drop it costs
+ * the event loop what handling it would.
+ */
+function refusedSeq(text: string): number | undefined {
+  const leading = LEADING_SEQ.exec(text.slice(0, 64));
+  if (leading) return Number(leading[1]);
+  if (text.length > PARSED_FOR_SEQ_MAX_BYTES) return undefined;
+  try {
+    return seqOf(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
 export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
   const hub = new LiveHub(deps, app.log);
   hubs.set(app.server, hub);
@@ -137,6 +158,11 @@ export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
           close(LIVE_CLOSE_CODES.policy, 'too many messages');
           return;
         }
+        if (verdict === 'refuse') {
+          // Named by its seq, a refused change is sent again by the editor with its next one.
+          refuse('rate_limited', 'too many live messages; this one was dropped, nothing changed', refusedSeq(text));
+          return;
+        }
         let message: unknown;
         try {
           message = JSON.parse(text);
@@ -145,11 +171,6 @@ export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
         } catch (error) {
           if (error instanceof ApiError) refuse(error.code, error.message);
           else refuse('invalid_json', 'a message must be one JSON value');
-          return;
-        }
-        if (verdict === 'refuse') {
-          // Named by its seq, a refused change is sent again by the editor with its next one.
-          refuse('rate_limited', 'too many live messages; this one was dropped, nothing changed', seqOf(message));
           return;
         }
         if (handle) handle.receive(message);
