@@ -106,8 +106,21 @@ export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
     },
     (socket: WebSocket, request) => {
       const session = requireSession(request);
-      const queued: unknown[] = [];
+      // Admitted messages wait here and go to the room one per turn of the event loop: a burst
+      // (a flood's first seconds arrive while the connection joins its room) never holds the
+      // loop for its whole length, and other people's messages get their turn in between.
+      const inbox: unknown[] = [];
+      let draining = false;
       let handle: PeerHandle | null = null;
+      const drain = () => {
+        if (draining || !handle || inbox.length === 0) return;
+        draining = true;
+        setImmediate(function next() {
+          if (open && handle && inbox.length > 0) handle.receive(inbox.shift());
+          if (open && handle && inbox.length > 0) setImmediate(next);
+          else draining = false;
+        });
+      };
       let open = true;
       let lastActiveAt = Date.now();
       const budget = budgets.take(session.user.id, lastActiveAt);
@@ -173,8 +186,8 @@ export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
           else refuse('invalid_json', 'a message must be one JSON value');
           return;
         }
-        if (handle) handle.receive(message);
-        else queued.push(message);
+        inbox.push(message);
+        drain();
       });
 
       let idleTimer = setTimeout(function closeIfIdle() {
@@ -209,7 +222,7 @@ export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
             return;
           }
           handle = joined;
-          for (const message of queued.splice(0)) joined.receive(message);
+          drain();
         },
         (error: unknown) => {
           if (!(error instanceof ApiError)) request.log.error({ err: error }, 'could not join a live room');
