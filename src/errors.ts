@@ -47,6 +47,8 @@ export const errorStatus = {
   NOT_A_SCENE: 422,
   BAD_LINK_SCHEME: 422,
   SCENE_TOO_LARGE: 413,
+  /** A Mermaid or DOT source that does not parse, or that is not { language, text }. */
+  INVALID_SOURCE: 400,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
@@ -95,6 +97,7 @@ export const defaultMessage: Record<ErrorCode, string> = {
   NOT_A_SCENE: 'The scene is not a valid Excalidraw scene.',
   BAD_LINK_SCHEME: 'A link uses a scheme that is not allowed.',
   SCENE_TOO_LARGE: 'The scene is larger than the limits allow.',
+  INVALID_SOURCE: 'The source is not a Mermaid or DOT diagram the server can read.',
 };
 
 export class ApiError extends Error {

@@ -7,6 +7,7 @@ import { EditFragment } from '../domain/edit/schema.ts';
 import { MAX_PATCH_OPS, PatchOp } from '../domain/patch/schema.ts';
 import { CONTENT_CODES } from '../domain/problems.ts';
 import { Scene } from '../domain/scene/schema.ts';
+import { SourceContent } from '../domain/source/schema.ts';
 import { DiagramSpec } from '../domain/spec/schema.ts';
 
 /**
@@ -43,10 +44,11 @@ export const CreateDiagramBody = z.strictObject({
   folderId: FolderRef.optional(),
   spec: DiagramSpec.optional(),
   scene: Scene.optional(),
+  source: SourceContent.optional(),
 });
 /** What a client may send: content it has not checked itself (a file, an agent's output) goes as it is, and the server checks it. */
 type Unchecked<T, K extends keyof T> = Omit<T, K> & { [P in K]?: unknown };
-export type CreateDiagramBody = Unchecked<z.infer<typeof CreateDiagramBody>, 'spec' | 'scene'>;
+export type CreateDiagramBody = Unchecked<z.infer<typeof CreateDiagramBody>, 'spec' | 'scene' | 'source'>;
 
 export const UpdateDiagramBody = z.strictObject({
   title: z.string().optional(),
@@ -136,7 +138,15 @@ const SummaryFields = {
   updatedAt: Timestamp,
   editorUrl: EditorUrl,
 };
-export const CreatedDiagram = z.object({ ...SummaryFields, elementCount: z.number().int() });
+export const SourceWarning = z
+  .object({
+    line: z.number().int().meta({ description: 'The 1-based line of the source it concerns' }),
+    message: z.string().meta({ description: 'What the drawing leaves out or draws differently' }),
+  })
+  .meta({ id: 'SourceWarning', description: 'Something in a Mermaid or DOT source that the drawing does not show as written' });
+const Warnings = z.array(SourceWarning).optional().meta({ description: 'Only for content sent as a `source`: every construct the drawing leaves out or draws differently (empty when none)' });
+
+export const CreatedDiagram = z.object({ ...SummaryFields, elementCount: z.number().int(), warnings: Warnings });
 export const UpdatedDiagram = z.object({ ...SummaryFields, deletedAt: Timestamp.nullable() });
 
 export const Diagram = z.object({
@@ -249,16 +259,18 @@ export const EditResult = z.object({ added: z.array(z.string()), updated: z.arra
 export const RegenerateBody = z.strictObject({
   spec: DiagramSpec.optional(),
   scene: Scene.optional(),
+  source: SourceContent.optional(),
   title: z.string().optional(),
   expectedUpdatedAt: Revision.optional(),
 });
-export type RegenerateBody = Unchecked<z.infer<typeof RegenerateBody>, 'spec' | 'scene'>;
+export type RegenerateBody = Unchecked<z.infer<typeof RegenerateBody>, 'spec' | 'scene' | 'source'>;
 
 export const RegenerateResult = z.object({
   id: Id,
   replaced: z.number().int(),
   orphanedComments: z.number().int(),
   title: z.string().optional(),
+  warnings: Warnings,
 });
 
 export const PatchBody = z.strictObject({
@@ -299,6 +311,8 @@ export const Problem = z
     message: z.string().meta({ description: 'What is wrong, naming the item: nodes[3] (id "db"), edges[7] "api -> db", ops[2]' }),
     path: z.string().meta({ description: 'JSON Pointer into the validated value, e.g. /nodes/3/shape ("" for the value itself)' }),
     hint: z.string().optional().meta({ description: 'One line: how to fix it' }),
+    line: z.number().int().optional().meta({ description: 'In a source: the 1-based line where the parser stopped' }),
+    column: z.number().int().optional().meta({ description: 'In a source: the 1-based column where the parser stopped' }),
   })
   .meta({ id: 'Problem', description: 'One problem with a piece of content' });
 
@@ -310,15 +324,17 @@ export const ValidateBody = z
     edit: Content('An EditFragment ({ addNodes?, addEdges?, updateNodes? }) to check'),
     ops: Content('PatchOps (an array) to check'),
     scene: Content('A Scene to check'),
+    source: Content('A source ({ language: "mermaid" | "dot", text }) to check'),
     diagramId: Id.optional().meta({ description: 'With edit or ops: also check them against this diagram\'s current content (the caller needs read access)' }),
   })
-  .meta({ id: 'ValidateBody', description: 'Exactly one of spec, edit, ops and scene, as it would be sent to the write endpoint' });
+  .meta({ id: 'ValidateBody', description: 'Exactly one of spec, edit, ops, scene and source, as it would be sent to the write endpoint' });
 export type ValidateBody = z.infer<typeof ValidateBody>;
 
 export const ValidationReport = z
   .object({
     valid: z.boolean().meta({ description: 'True when there is no problem: the write would pass these checks' }),
     problems: z.array(Problem).meta({ description: 'Every problem found: first those with the shape, in document order, then the rest; a write endpoint answers with the first' }),
+    warnings: Warnings,
   })
   .meta({ id: 'ValidationReport' });
 

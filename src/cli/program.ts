@@ -130,6 +130,14 @@ function promptHidden(io: CliIo, question: string): Promise<string> {
   });
 }
 
+/** The source language a file's extension names, if any: .mmd/.mermaid Mermaid, .dot/.gv DOT. */
+function languageOfFile(file: string): 'mermaid' | 'dot' | undefined {
+  const extension = /\.([a-z]+)$/i.exec(file)?.[1]?.toLowerCase();
+  if (extension === 'mmd' || extension === 'mermaid') return 'mermaid';
+  if (extension === 'dot' || extension === 'gv') return 'dot';
+  return undefined;
+}
+
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const { env, stdout, stderr } = io;
   const colour = Boolean(stdout.isTTY) && env.NO_COLOR === undefined;
@@ -212,6 +220,21 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     } catch (error) {
       throw new CliFailure(EXIT.usage, `${file === '-' ? 'standard input' : file} is not valid JSON: ${(error as Error).message}`);
     }
+  };
+
+  /**
+   * A diagram source file's content: the language from --language, or else
+   * from the extension (.mmd/.mermaid Mermaid, .dot/.gv DOT).
+   */
+  const readDiagramSource = async (file: string, language: string | undefined): Promise<{ language: 'mermaid' | 'dot'; text: string }> => {
+    const chosen = language ?? languageOfFile(file);
+    if (chosen === undefined) throw new CliFailure(EXIT.usage, `cannot tell the language of ${file === '-' ? 'standard input' : file}: name it .mmd or .dot, or give --language mermaid|dot`);
+    if (chosen !== 'mermaid' && chosen !== 'dot') throw new CliFailure(EXIT.usage, `--language must be mermaid or dot; got ${JSON.stringify(chosen)}`);
+    return { language: chosen, text: await readSource(file) };
+  };
+  /** What the drawing of a source leaves out, one line each on standard error. */
+  const warnAbout = (warnings: Array<{ line: number; message: string }> | undefined) => {
+    for (const warning of warnings ?? []) note(`warning: line ${warning.line}: ${warning.message}`);
   };
 
   const table = (headers: string[], rows: string[][]) => {
@@ -418,8 +441,9 @@ In scripts and CI, skip the login: set SERVICE_TOKEN (and SERVICE_API_URL) in th
       out(`editor:    ${url}`);
     });
   diagrams
-    .command('create')
-    .description('create a diagram from a DiagramSpec (laid out by the server) or a raw scene; prints its editor URL')
+    .command('create [file]')
+    .description('create a diagram from a Mermaid or DOT file, a DiagramSpec (laid out by the server) or a raw scene; prints its editor URL')
+    .option('--language <language>', 'the language of [file]: mermaid or dot (default: from its extension, .mmd or .dot)')
     .option('--spec <file>', 'DiagramSpec JSON file, or - for standard input')
     .option('--scene <file>', 'Excalidraw scene JSON file, or - for standard input')
     .option('--title <title>', 'title')
@@ -429,21 +453,26 @@ In scripts and CI, skip the login: set SERVICE_TOKEN (and SERVICE_API_URL) in th
     .addHelpText(
       'after',
       examples(
+        'drawbridge diagrams create flow.mmd --title "Checkout flow"',
+        'drawbridge diagrams create services.dot --folder Architecture --web',
         'drawbridge diagrams create --spec flow.json --title "Checkout flow"',
-        'drawbridge diagrams create --spec flow.json --folder Architecture --web',
         'cat scene.excalidraw | drawbridge diagrams create --scene - --json',
+        'cat flow.txt | drawbridge diagrams create - --language mermaid',
       ),
     )
-    .action(async (opts: { spec?: string; scene?: string; title?: string; folder?: string; web?: boolean; json?: boolean }) => {
-      if (Boolean(opts.spec) === Boolean(opts.scene)) throw new CliFailure(EXIT.usage, 'give exactly one of --spec or --scene');
+    .action(async (file: string | undefined, opts: { language?: string; spec?: string; scene?: string; title?: string; folder?: string; web?: boolean; json?: boolean }) => {
+      if ([file, opts.spec, opts.scene].filter(Boolean).length !== 1) throw new CliFailure(EXIT.usage, 'give exactly one of a Mermaid or DOT file, --spec or --scene');
+      if (opts.language !== undefined && !file) throw new CliFailure(EXIT.usage, '--language names the language of a Mermaid or DOT file: give the file');
       const c = client();
       const folderId = opts.folder === undefined ? undefined : await folderIdOf(c, opts.folder, { allowRoot: true });
       const created = await c.createDiagram({
         ...(opts.title !== undefined ? { title: opts.title } : {}),
         ...(folderId !== undefined ? { folderId } : {}),
+        ...(file ? { source: await readDiagramSource(file, opts.language) } : {}),
         ...(opts.spec ? { spec: await readJson(opts.spec) } : {}),
         ...(opts.scene ? { scene: await readJson(opts.scene) } : {}),
       });
+      warnAbout(created.warnings);
       const url = editorUrlOf(created, apiUrl());
       if (opts.json) json(created);
       else {
@@ -497,23 +526,28 @@ In scripts and CI, skip the login: set SERVICE_TOKEN (and SERVICE_API_URL) in th
       out(`Added ${result.added.length}, updated ${result.updated.length}, merged ${result.merged}.`);
     });
   diagrams
-    .command('regenerate <id>')
-    .description('replace the content from a new spec or scene')
+    .command('regenerate <id> [file]')
+    .description('replace the content from a Mermaid or DOT file, a new spec or a scene')
+    .option('--language <language>', 'the language of [file]: mermaid or dot (default: from its extension, .mmd or .dot)')
     .option('--spec <file>', 'DiagramSpec JSON file, or -')
     .option('--scene <file>', 'scene JSON file, or -')
     .option('--title <title>', 'new title')
     .option('--if-unchanged', 'refuse (409 stale_read) if the diagram changed since it was read')
     .addOption(jsonOpt())
-    .action(async (id: string, opts: { spec?: string; scene?: string; title?: string; ifUnchanged?: boolean; json?: boolean }) => {
-      if (Boolean(opts.spec) === Boolean(opts.scene)) throw new CliFailure(EXIT.usage, 'give exactly one of --spec or --scene');
+    .addHelpText('after', examples('drawbridge diagrams regenerate ID flow.mmd', 'drawbridge diagrams regenerate ID services.dot --if-unchanged', 'drawbridge diagrams regenerate ID --spec flow.json'))
+    .action(async (id: string, file: string | undefined, opts: { language?: string; spec?: string; scene?: string; title?: string; ifUnchanged?: boolean; json?: boolean }) => {
+      if ([file, opts.spec, opts.scene].filter(Boolean).length !== 1) throw new CliFailure(EXIT.usage, 'give exactly one of a Mermaid or DOT file, --spec or --scene');
+      if (opts.language !== undefined && !file) throw new CliFailure(EXIT.usage, '--language names the language of a Mermaid or DOT file: give the file');
       const c = client();
       let expectedUpdatedAt: string | undefined;
       if (opts.ifUnchanged) expectedUpdatedAt = (await c.getDiagram(id)).docUpdatedAt ?? undefined;
+      const content = file ? { source: await readDiagramSource(file, opts.language) } : opts.spec ? { spec: await readJson(opts.spec) } : { scene: await readJson(opts.scene!) };
       const result = await c.regenerateDiagram(id, {
-        ...(opts.spec ? { spec: await readJson(opts.spec) } : { scene: await readJson(opts.scene!) }),
+        ...content,
         ...(opts.title !== undefined ? { title: opts.title } : {}),
         ...(expectedUpdatedAt ? { expectedUpdatedAt } : {}),
       });
+      warnAbout(result.warnings);
       if (opts.json) return json(result);
       out(`Regenerated ${result.id}: ${result.replaced} elements, ${result.orphanedComments} orphaned comments.`);
     });

@@ -9,9 +9,10 @@ import { patchProblems } from './patch/apply.ts';
 import type { Problem } from './problems.ts';
 import { generatedElementCount } from './scene/from-spec.ts';
 import { MAX_SCENE_ELEMENTS, sceneProblems } from './scene/validate.ts';
+import { sourceShapeProblem } from './source/schema.ts';
 import { checkSpec } from './spec/parse.ts';
 
-export type ContentKind = 'spec' | 'edit' | 'ops' | 'scene';
+export type ContentKind = 'spec' | 'edit' | 'ops' | 'scene' | 'source';
 
 export interface ContentOptions {
   isIcon: (id: string) => boolean;
@@ -37,5 +38,10 @@ export function contentProblems(kind: ContentKind, value: unknown, elements: Sce
       return patchProblems(value, elements, options);
     case 'scene':
       return sceneProblems(value, options);
+    case 'source': {
+      // Its shape only: reading the text needs the source's parser (readSource, in the scene workers).
+      const problem = sourceShapeProblem(value);
+      return problem ? [problem] : [];
+    }
   }
 }

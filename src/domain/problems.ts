@@ -31,6 +31,7 @@ export const CONTENT_CODES = [
   'NOT_A_SCENE',
   'BAD_LINK_SCHEME',
   'SCENE_TOO_LARGE',
+  'INVALID_SOURCE',
 ] as const satisfies readonly ErrorCode[];
 export type ContentCode = (typeof CONTENT_CODES)[number];
 
@@ -41,6 +42,9 @@ export interface Problem {
   path: string;
   /** One line: how to fix it. */
   hint?: string;
+  /** In a source's text (Mermaid, DOT): the 1-based line and column where the parser stopped. */
+  line?: number;
+  column?: number;
 }
 
 export type PathKey = string | number;

@@ -119,14 +119,15 @@ const fragmentOf = (body: Record<string, unknown>) => Object.fromEntries(['addNo
 /**
  * The content fields of request bodies, typed with the content schemas
  * (src/api/schemas.ts): the content each holds (an edit's three lists are one
- * fragment), and from what depth an issue is the content's. A spec or scene
- * is content as a whole; a list (an edit's, ops) is the body's, and its items
+ * fragment), and from what depth an issue is the content's. A spec, a scene
+ * or a source is content as a whole; a list (an edit's, ops) is the body's, and its items
  * are content, so a list that is not one stays a bad_request as it always
  * was. No other body has a field of these names.
  */
 const CONTENT_FIELDS: Record<string, { kind: ContentKind; of: (body: Record<string, unknown>) => unknown; depth: number }> = {
   spec: { kind: 'spec', of: (body) => body.spec, depth: 1 },
   scene: { kind: 'scene', of: (body) => body.scene, depth: 1 },
+  source: { kind: 'source', of: (body) => body.source, depth: 1 },
   ops: { kind: 'ops', of: (body) => body.ops, depth: 2 },
   addNodes: { kind: 'edit', of: fragmentOf, depth: 2 },
   addEdges: { kind: 'edit', of: fragmentOf, depth: 2 },

@@ -54,8 +54,8 @@ function listProblems(tool: string, what: string, problems: ContentProblem[]): s
   return `${tool} was refused and nothing was written: the ${what} ${what === 'ops' ? 'have' : 'has'} ${count}. Fix all of them, then call again.\n${lines.join('\n')}`;
 }
 
-/** What the validated content is called in a message: the spec, the edit, the ops, the scene. */
-const contentName = (body: ValidateContentBody) => (['spec', 'edit', 'ops', 'scene'] as const).find((key) => key in body) ?? 'input';
+/** What the validated content is called in a message: the spec, the source, the edit, the ops, the scene. */
+const contentName = (body: ValidateContentBody) => (['spec', 'source', 'edit', 'ops', 'scene'] as const).find((key) => key in body) ?? 'input';
 
 /** Every problem the validation endpoint finds in `body`; null when it cannot say (an older server, no read capability). */
 async function problemsOf(client: DrawbridgeClient, body: ValidateContentBody): Promise<ContentProblem[] | null> {

@@ -68,6 +68,26 @@ const linked = (shape: z.ZodRawShape = {}) => z.looseObject({ id: z.string(), ed
 /** Exactly one of the given arguments. */
 const exactlyOne = (...names: string[]) => ({ oneOf: names.map((name) => ({ required: [name] })) });
 
+/** A diagram written in Mermaid or DOT, as the tools that take a spec also take it. */
+const sourceFields = {
+  mermaid: z.string().optional().describe('Instead of spec: a Mermaid flowchart (graph/flowchart) or stateDiagram-v2, as written inside a ```mermaid block, without the fences'),
+  dot: z.string().optional().describe('Instead of spec: a Graphviz DOT digraph or graph'),
+};
+type SourceArgs = { mermaid?: string | undefined; dot?: string | undefined };
+/** The API's content for a tool's spec, mermaid or dot argument; bad_request unless exactly one of `names` is given. */
+function contentOf(a: SourceArgs & Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  const given = names.filter((key) => a[key] !== undefined);
+  if (given.length !== 1) throw new DrawbridgeApiError(400, 'bad_request', `Give exactly one of ${names.join(', ')} (got ${given.length === 0 ? 'none' : given.join(' and ')})`, null);
+  const key = given[0]!;
+  if (key === 'mermaid' || key === 'dot') return { source: { language: key, text: a[key] } };
+  return { [key]: a[key] };
+}
+/** What a failed call's content is checked as, to list every problem with it; none unless exactly one of `names` is given. */
+function validationOf(a: SourceArgs & Record<string, unknown>, names: readonly string[]): ValidateContentBody | undefined {
+  const given = names.filter((key) => a[key] !== undefined);
+  return given.length === 1 ? (contentOf(a, names) as ValidateContentBody) : undefined;
+}
+
 export interface McpServerOptions {
   /** Told to the agent when there is no client or the API refuses the token: how, for this transport, a human supplies a valid one. */
   authHelp: string;
@@ -124,9 +144,10 @@ export function createMcpServer(client: DrawbridgeClient | null, options: McpSer
     'generate_diagram',
     {
       description:
-        'Create a new diagram from a DiagramSpec; the server lays it out (shapes sized to their labels, arrows bound at both ends, nothing overlapping). Prefer this to create_scene. Nodes: { id, label?, shape?: rectangle (default) | ellipse | diamond | text, icon? (an id from search_icons), parent? (the id of the container node it sits in), strokeColor?, backgroundColor?, fillStyle? }. Edges: shorthand strings "a -> b : label" (also <-, <->, --, --> dashed) or { from, to, label?, style?, arrowhead? }. Direction: layout.direction TB | BT | LR | RL. Returns id, title, elementCount and editorUrl. A refused spec comes back with every problem and a hint for each.',
-      fields: { title, folderId },
-      content: { spec: DiagramSpec },
+        'Create a new diagram from a DiagramSpec, or from Mermaid (flowchart, stateDiagram-v2) or Graphviz DOT text: give exactly one of spec, mermaid and dot. The server lays it out (shapes sized to their labels, arrows bound at both ends, nothing overlapping). Prefer this to create_scene. Mermaid or DOT that does not parse is refused with its line and column; what the drawing cannot show comes back as warnings [{ line, message }]. Nodes: { id, label?, shape?: rectangle (default) | ellipse | diamond | text, icon? (an id from search_icons), parent? (the id of the container node it sits in), strokeColor?, backgroundColor?, fillStyle? }. Edges: shorthand strings "a -> b : label" (also <-, <->, --, --> dashed) or { from, to, label?, style?, arrowhead? }. Direction: layout.direction TB | BT | LR | RL. Returns id, title, elementCount and editorUrl. A refused spec comes back with every problem and a hint for each.',
+      fields: { title, folderId, ...sourceFields },
+      content: { spec: DiagramSpec.optional() },
+      root: exactlyOne('spec', 'mermaid', 'dot'),
       example: {
         title: 'Checkout',
         spec: {
@@ -139,10 +160,11 @@ export function createMcpServer(client: DrawbridgeClient | null, options: McpSer
           edges: ['web -> api : HTTPS', { from: 'api', to: 'db', label: 'SQL' }],
         },
       },
-      output: linked({ title: z.string(), elementCount: z.number() }),
-      about: (a) => ({ validation: { spec: a.spec } }),
+      output: linked({ title: z.string(), elementCount: z.number(), warnings: z.array(z.object({ line: z.number(), message: z.string() })).optional() }),
+      about: (a) => ({ validation: validationOf(a, ['spec', 'mermaid', 'dot']) }),
     },
-    async (a, c) => link(await c.createDiagram({ spec: a.spec, ...(a.title !== undefined ? { title: a.title } : {}), ...(a.folderId !== undefined ? { folderId: a.folderId } : {}) })),
+    async (a, c) =>
+      link(await c.createDiagram({ ...contentOf(a, ['spec', 'mermaid', 'dot']), ...(a.title !== undefined ? { title: a.title } : {}), ...(a.folderId !== undefined ? { folderId: a.folderId } : {}) } as S.CreateDiagramBody)),
   );
   const terseElement = z
     .looseObject({
@@ -181,10 +203,10 @@ export function createMcpServer(client: DrawbridgeClient | null, options: McpSer
     'validate_diagram',
     {
       description:
-        'Check a spec, an edit fragment, patch ops or a scene without writing anything: answers { valid, problems: [{ code, message, path, hint }] } with every problem at once (path is a JSON Pointer into what you sent). Give exactly one of spec, edit, ops, scene; with diagramId, an edit or ops are also checked against that diagram (their node and element ids must exist in it).',
-      fields: { diagramId: z.string().optional().describe('Also check an edit or ops against this diagram\'s current content') },
+        'Check a spec, Mermaid or DOT text, an edit fragment, patch ops or a scene without writing anything: answers { valid, problems: [{ code, message, path, hint }] } with every problem at once (path is a JSON Pointer into what you sent; for Mermaid or DOT, line and column too), and for Mermaid or DOT the warnings [{ line, message }] of what the drawing would leave out. Give exactly one of spec, mermaid, dot, edit, ops, scene; with diagramId, an edit or ops are also checked against that diagram (their node and element ids must exist in it).',
+      fields: { diagramId: z.string().optional().describe('Also check an edit or ops against this diagram\'s current content'), ...sourceFields },
       content: { spec: DiagramSpec.optional(), edit: EditFragment.optional(), ops: PatchOps.optional(), scene: Scene.optional() },
-      root: exactlyOne('spec', 'edit', 'ops', 'scene'),
+      root: exactlyOne('spec', 'mermaid', 'dot', 'edit', 'ops', 'scene'),
       example: { spec: { nodes: [{ id: 'a', label: 'Client' }, { id: 'b', label: 'Server', shape: 'ellipse' }], edges: ['a -> b'] } },
       // The API's ValidationReport (a copy without its component id, so the schema's root is the object itself).
       output: z.object(S.ValidationReport.shape),
@@ -192,9 +214,7 @@ export function createMcpServer(client: DrawbridgeClient | null, options: McpSer
       about: (a) => (a.diagramId !== undefined ? { diagramId: a.diagramId } : {}),
     },
     async (a, c) => {
-      const given = (['spec', 'edit', 'ops', 'scene'] as const).filter((key) => a[key] !== undefined);
-      if (given.length !== 1) throw new DrawbridgeApiError(400, 'bad_request', `Give exactly one of spec, edit, ops or scene (got ${given.length === 0 ? 'none' : given.join(' and ')})`, null);
-      const body = { [given[0]!]: a[given[0]!], ...(a.diagramId !== undefined ? { diagramId: a.diagramId } : {}) } as ValidateContentBody;
+      const body = { ...contentOf(a, ['spec', 'mermaid', 'dot', 'edit', 'ops', 'scene']), ...(a.diagramId !== undefined ? { diagramId: a.diagramId } : {}) } as ValidateContentBody;
       return c.validateContent(body);
     },
   );
@@ -327,15 +347,16 @@ export function createMcpServer(client: DrawbridgeClient | null, options: McpSer
     'regenerate_diagram',
     {
       description:
-        'Replace a diagram\'s whole content with a new spec (laid out by the server) or a new raw scene, keeping its id, folder and comments (comments on vanished elements are reported as orphaned). This discards any change a person made by hand: to change part of a diagram use edit_diagram or patch_elements instead. Give exactly one of spec or scene. Pass expectedUpdatedAt (the docUpdatedAt you read) to refuse the write with stale_read if someone changed it since.',
-      fields: { id: diagramId, title, expectedUpdatedAt: revision },
+        'Replace a diagram\'s whole content with a new spec, Mermaid or DOT text (laid out by the server) or a new raw scene, keeping its id, folder and comments (comments on vanished elements are reported as orphaned). This discards any change a person made by hand: to change part of a diagram use edit_diagram or patch_elements instead. Give exactly one of spec, mermaid, dot or scene; Mermaid or DOT answers with warnings [{ line, message }] for what the drawing cannot show. Pass expectedUpdatedAt (the docUpdatedAt you read) to refuse the write with stale_read if someone changed it since.',
+      fields: { id: diagramId, title, expectedUpdatedAt: revision, ...sourceFields },
       content: { spec: DiagramSpec.optional(), scene: Scene.optional() },
-      root: exactlyOne('spec', 'scene'),
+      root: exactlyOne('spec', 'mermaid', 'dot', 'scene'),
       example: { id: EXAMPLE_ID, spec: { nodes: [{ id: 'a', label: 'Start', shape: 'ellipse' }, { id: 'b', label: 'Done' }], edges: ['a -> b'] } },
-      output: linked({ replaced: z.number() }),
-      about: (a) => ({ diagramId: a.id, ...(a.spec !== undefined ? { validation: { spec: a.spec } } : a.scene !== undefined ? { validation: { scene: a.scene } } : {}) }),
+      output: linked({ replaced: z.number(), warnings: z.array(z.object({ line: z.number(), message: z.string() })).optional() }),
+      about: (a) => ({ diagramId: a.id, validation: validationOf(a, ['spec', 'mermaid', 'dot', 'scene']) }),
     },
-    async ({ id, ...body }, c) => link(await c.regenerateDiagram(id, body as S.RegenerateBody)),
+    async ({ id, title, expectedUpdatedAt, ...rest }, c) =>
+      link(await c.regenerateDiagram(id, { ...contentOf(rest, ['spec', 'mermaid', 'dot', 'scene']), ...(title !== undefined ? { title } : {}), ...(expectedUpdatedAt !== undefined ? { expectedUpdatedAt } : {}) } as S.RegenerateBody)),
   );
   tool(
     'patch_elements',

@@ -10,7 +10,9 @@ import { applyPatch } from '../domain/patch/apply.ts';
 import { type SceneChange, sceneChange } from '../domain/history/change.ts';
 import type { SceneChain } from '../domain/history/delta.ts';
 import { type DiffSides, revisionDiffJson } from '../domain/history/revision-diff.ts';
-import type { Problem } from '../domain/problems.ts';
+import { type Problem, throwFirst } from '../domain/problems.ts';
+import { readSource } from '../domain/source/read-source.ts';
+import type { SourceWarning } from '../domain/source/types.ts';
 import { generatedElementCount, sceneFromSpec } from '../domain/scene/from-spec.ts';
 import { MAX_SCENE_ELEMENTS } from '../domain/scene/validate.ts';
 import { parseSpec } from '../domain/spec/parse.ts';
@@ -21,6 +23,10 @@ import { serveProcessWorker, serveWorker } from './pool.ts';
 export type SceneJob =
   /** A spec as the client sent it: checked, then laid out and generated. */
   | { task: 'generate'; spec: unknown; updated: number }
+  /** A source (Mermaid, DOT) as the client sent it: read into a spec, checked, laid out and generated. */
+  | { task: 'import'; source: unknown; updated: number }
+  /** Every problem a source would meet, and its warnings; nothing is laid out. */
+  | { task: 'check-source'; source: unknown }
   | { task: 'lint'; elementsJson: string }
   /** A patch's ops, or an edit's fragment, applied to a stored scene at time `now`. */
   | { task: 'patch'; elementsJson: string; ops: unknown; now: number }
@@ -33,6 +39,16 @@ export type SceneJob =
 export interface GeneratedScene {
   elementsJson: string;
   elementCount: number;
+}
+
+/** A scene generated from a source, with what the drawing leaves out and the title the source gives itself. */
+export interface ImportedScene extends GeneratedScene {
+  warnings: SourceWarning[];
+  sourceTitle: string | null;
+}
+
+export interface CheckedSource extends CheckedContent {
+  warnings: SourceWarning[];
 }
 
 /** A changed scene, serialised here, with what the write needs to know of it. */
@@ -56,7 +72,9 @@ export interface DiffText {
 
 export type SceneOutput =
   | GeneratedScene
+  | ImportedScene
   | CheckedContent
+  | CheckedSource
   | LintReport
   | PatchedScene
   | EditedScene
@@ -81,9 +99,16 @@ function generated(rawSpec: unknown, updated: number): GeneratedScene {
   return { elementsJson: JSON.stringify(elements), elementCount: elements.length };
 }
 
+/** A source read as create reads it, then laid out; its first problem refuses it. */
+async function imported(source: unknown, updated: number): Promise<ImportedScene> {
+  const reading = await readSource(source, { isIcon: isCatalogIcon });
+  throwFirst(reading.problems);
+  return { ...generated(reading.spec, updated), warnings: reading.warnings, sourceTitle: reading.title };
+}
+
 const stampAt = (now: number): WriteStamp => ({ now, nonce: () => randomInt(1, 2 ** 31) });
 
-function handle(job: SceneJob): SceneOutput {
+async function handle(job: SceneJob): Promise<SceneOutput> {
   try {
     switch (job.task) {
       case 'lint':
@@ -104,6 +129,12 @@ function handle(job: SceneJob): SceneOutput {
       }
       case 'generate':
         return generated(job.spec, job.updated);
+      case 'import':
+        return await imported(job.source, job.updated);
+      case 'check-source': {
+        const { problems, warnings } = await readSource(job.source, { isIcon: isCatalogIcon });
+        return { problems, warnings };
+      }
       case 'diff':
         return { diffJson: revisionDiffJson(job.from, job.to, job.sides) };
     }

@@ -9,7 +9,8 @@ import { isCatalogIcon } from '../../domain/icons/catalog.ts';
 import { sanitizeTitle } from '../../domain/title.ts';
 import { ApiError, badRequest, type ErrorCode } from '../../errors.ts';
 import { WorkerFailure } from '../../workers/pool.ts';
-import type { CheckedContent, GeneratedScene, SceneJob, SceneOutput } from '../../workers/scene-worker.ts';
+import type { SourceWarning } from '../../domain/source/types.ts';
+import type { CheckedContent, GeneratedScene, ImportedScene, SceneJob, SceneOutput } from '../../workers/scene-worker.ts';
 import type { Caller, ServiceDeps } from '../deps.ts';
 
 /**
@@ -21,6 +22,9 @@ export const GENERATED_UPDATED = 1;
 export interface SceneContent {
   elementsJson: string;
   elementCount: number;
+  /** Made from a source: what the drawing leaves out, and the title the source gives itself. */
+  warnings?: SourceWarning[];
+  sourceTitle?: string | null;
 }
 
 /** Refuses a scene with a problem (the first, as the domain words it); a large scene is checked in a scene worker, against the caller's share. */
@@ -70,21 +74,32 @@ export function contentFromSpec(deps: ServiceDeps, rawSpec: unknown, caller: Cal
   return sceneWork<GeneratedScene>(deps, { task: 'generate', spec: rawSpec, updated: GENERATED_UPDATED }, caller);
 }
 
-/** A diagram's whole content as a client sends it: exactly one of a spec (laid out here) and a scene (stored as supplied). */
+/** A source (Mermaid or DOT text) read, laid out and generated in a scene worker, with its warnings. */
+export function contentFromSource(deps: ServiceDeps, source: unknown, caller: Caller): Promise<SceneContent> {
+  return sceneWork<ImportedScene>(deps, { task: 'import', source, updated: GENERATED_UPDATED }, caller);
+}
+
+/** A diagram's whole content as a client sends it: exactly one of a spec or a source (laid out here) and a scene (stored as supplied). */
 export interface ContentInput {
   spec?: unknown;
   scene?: unknown;
+  source?: unknown;
 }
 
-/** The content from exactly one of `spec` and `scene`; bad_request when both or neither are sent. */
+const CONTENT_FIELDS = ['spec', 'scene', 'source'] as const;
+
+/** The content from exactly one of `spec`, `scene` and `source`; bad_request when several or none are sent. */
 export async function contentFromInput(deps: ServiceDeps, input: ContentInput, caller: Caller): Promise<SceneContent> {
   requireOneContent(input);
-  return input.spec !== undefined ? contentFromSpec(deps, input.spec, caller) : contentFromScene(deps, input.scene, caller);
+  if (input.spec !== undefined) return contentFromSpec(deps, input.spec, caller);
+  if (input.source !== undefined) return contentFromSource(deps, input.source, caller);
+  return contentFromScene(deps, input.scene, caller);
 }
 
-/** Refuses a request that sends both a spec and a scene, or neither. */
+/** Refuses a request that sends several of a spec, a scene and a source, or none. */
 export function requireOneContent(input: ContentInput): void {
-  if ((input.spec === undefined) === (input.scene === undefined)) throw badRequest('send exactly one of "spec" or "scene"');
+  const given = CONTENT_FIELDS.filter((field) => input[field] !== undefined);
+  if (given.length !== 1) throw badRequest(`send exactly one of "spec", "scene" or "source"${given.length > 1 ? `; got ${given.join(' and ')}` : ''}`);
 }
 
 /** A new title as a client sends it: sanitised, and refused when nothing is left; undefined stays undefined (no change). */

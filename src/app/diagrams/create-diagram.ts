@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sanitizeTitle, UNTITLED } from '../../domain/title.ts';
 import { ApiError } from '../../errors.ts';
+import type { SourceWarning } from '../../domain/source/types.ts';
 import type { DiagramRecord } from '../../store/store.ts';
 import { destinationFolderFor } from '../access.ts';
 import { type Caller, type ServiceDeps, viaOf } from '../deps.ts';
@@ -13,11 +14,11 @@ export interface NewDiagram extends ContentInput {
 }
 
 /**
- * Creates a diagram for the caller: the content is validated (and a spec laid
- * out) first, then the folder is checked, then the quota (trashed diagrams do
+ * Creates a diagram for the caller: the content is validated (and a spec or a
+ * source laid out; a source's own title is the title when none is sent) first, then the folder is checked, then the quota (trashed diagrams do
  * not count), so a refused request stores nothing.
  */
-export async function createDiagram(deps: ServiceDeps, caller: Caller, input: NewDiagram): Promise<DiagramRecord> {
+export async function createDiagram(deps: ServiceDeps, caller: Caller, input: NewDiagram): Promise<DiagramRecord & { warnings?: SourceWarning[] }> {
   const content = await contentFromInput(deps, input, caller);
   const folderId = input.folderId ?? null;
   if (folderId !== null) await destinationFolderFor(deps, caller, folderId);
@@ -26,7 +27,7 @@ export async function createDiagram(deps: ServiceDeps, caller: Caller, input: Ne
   const diagram: DiagramRecord = {
     id: randomUUID(),
     ownerId: caller.user.id,
-    title: sanitizeTitle(input.title ?? '') || UNTITLED,
+    title: sanitizeTitle(input.title ?? content.sourceTitle ?? '') || UNTITLED,
     folderId,
     workspaceId: null,
     starred: false,
@@ -42,7 +43,7 @@ export async function createDiagram(deps: ServiceDeps, caller: Caller, input: Ne
   if (outcome === 'quota_exceeded') {
     throw new ApiError('quota_exceeded', `your account may keep ${caller.user.quota} active diagrams; trash one or raise the quota`);
   }
-  return diagram;
+  return content.warnings === undefined ? diagram : { ...diagram, warnings: content.warnings };
 }
 
 const describeCount = (count: number) => (count === 1 ? '1 element' : `${count} elements`);

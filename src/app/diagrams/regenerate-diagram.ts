@@ -1,5 +1,6 @@
 import { stampChanges } from '../../domain/edit/stamp-changes.ts';
 import type { SceneElement } from '../../domain/edit/types.ts';
+import type { SourceWarning } from '../../domain/source/types.ts';
 import type { Caller, ServiceDeps } from '../deps.ts';
 import { changedTitle, type ContentInput, contentFromInput, requireOneContent } from './content.ts';
 import { type IfMatch, writePrecondition } from './etag.ts';
@@ -19,11 +20,13 @@ export interface Regenerated {
   title?: string;
   /** The diagram's ETag after the write. */
   etag: string;
+  /** From a source: what the drawing leaves out. */
+  warnings?: SourceWarning[];
 }
 
 /**
- * Replaces a diagram's whole scene in place, from a spec (laid out again: ids
- * are deterministic, so comments on reused ids stay anchored) or a scene.
+ * Replaces a diagram's whole scene in place, from a spec or a source (laid
+ * out again: ids are deterministic, a source's node ids are its own, so comments on reused ids stay anchored) or a scene.
  * A spec's elements that changed or are new continue the stored versions
  * (stampChanges), so open editors take them by their merge; those that come
  * out the same are kept as they were. A scene is stored exactly as supplied,
@@ -44,5 +47,5 @@ export async function regenerateDiagram(deps: ServiceDeps, caller: Caller, id: s
     elements: asSupplied ? elements : stampChanges(previous(), elements, stamp),
     ...(title === undefined ? {} : { title }),
   }));
-  return { replaced: elements.length, orphanedComments: result.orphanedComments, ...(title === undefined ? {} : { title }), etag };
+  return { replaced: elements.length, orphanedComments: result.orphanedComments, ...(title === undefined ? {} : { title }), etag, ...(content.warnings === undefined ? {} : { warnings: content.warnings }) };
 }

@@ -13,7 +13,7 @@ export const createDiagram = defineRoute({
   tags: ['diagrams'],
   summary: 'Create a diagram',
   description:
-    'From a raw `scene` (stored exactly as supplied, appState dropped) or a `spec` laid out by the server; exactly one of the two. Counts against the diagram quota (trashed diagrams do not).',
+    'From a raw `scene` (stored exactly as supplied, appState dropped), a `spec` laid out by the server, or a `source` in Mermaid (flowchart, stateDiagram) or Graphviz DOT read into a spec and laid out; exactly one of the three. A source that does not parse is 400 INVALID_SOURCE naming the line and column; what the drawing cannot show is listed in `warnings`; without a `title`, the source\'s own (Mermaid `title:`, a DOT graph label) is used. Counts against the diagram quota (trashed diagrams do not).',
   body: CreateDiagramBody,
   response: {
     status: 201,
@@ -24,6 +24,7 @@ export const createDiagram = defineRoute({
   errors: ['quota_exceeded', 'folder_forbidden', ...SPEC_CONTENT_ERRORS, ...SCENE_WORK_ERRORS],
   handler: async ({ body, actor, deps }) => {
     const diagram = await createDiagramFor(deps, actor, body);
-    return { status: 201, json: present.created(diagram, deps.config.publicUrl), headers: { location: resourcePath.diagram(diagram.id) } };
+    const json = { ...present.created(diagram, deps.config.publicUrl), ...(diagram.warnings === undefined ? {} : { warnings: diagram.warnings }) };
+    return { status: 201, json, headers: { location: resourcePath.diagram(diagram.id) } };
   },
 });
