@@ -153,7 +153,9 @@ describe('tools/list', () => {
     const generate = schemaOf('generate_diagram');
     assert.equal(generate.properties.spec.$ref, '#/$defs/DiagramSpec');
     assert.ok(generate.$defs.DiagramSpec.properties.nodes, 'DiagramSpec has nodes');
-    assert.deepEqual(generate.required, ['spec']);
+    assert.equal(generate.required, undefined, 'a spec, mermaid or dot: none is required on its own');
+    assert.deepEqual(generate.oneOf, [{ required: ['spec'] }, { required: ['mermaid'] }, { required: ['dot'] }]);
+    assert.equal(generate.properties.mermaid.type, 'string');
     const patch = schemaOf('patch_elements');
     assert.equal(patch.properties.ops.items.$ref, '#/$defs/PatchOp');
     assert.ok(patch.$defs.PatchOp.oneOf ?? patch.$defs.PatchOp.anyOf, 'PatchOp is a union of op kinds');
@@ -161,7 +163,7 @@ describe('tools/list', () => {
     assert.notDeepEqual(edit.properties.addNodes.items, {});
     assert.ok(schemaOf('regenerate_diagram').$defs.Scene, 'regenerate_diagram takes a Scene');
     const validate = schemaOf('validate_diagram');
-    assert.deepEqual(Object.keys(validate.properties).sort(), ['diagramId', 'edit', 'ops', 'scene', 'spec']);
+    assert.deepEqual(Object.keys(validate.properties).sort(), ['diagramId', 'dot', 'edit', 'mermaid', 'ops', 'scene', 'spec']);
   });
 });
 
@@ -300,7 +302,7 @@ describe('errors', () => {
   test('a mistaken plain argument is one sentence naming it, before any call', async () => {
     const unknown = await refused('generate_diagram', { direction: 'LR', spec: { nodes: [{ id: 'a' }] } });
     assert.equal(unknown.error, 'bad_request');
-    assert.equal(unknown.message, 'Invalid arguments for generate_diagram: unknown argument "direction" (it takes title, folderId, spec).');
+    assert.equal(unknown.message, 'Invalid arguments for generate_diagram: unknown argument "direction" (it takes title, folderId, mermaid, dot, spec).');
     const missingId = await refused('read_diagram', {});
     assert.equal(missingId.message, 'Invalid arguments for read_diagram: "id" is required.');
     const quality = await refused('export_diagram', { id: missing, quality: 'best' });
