@@ -17,6 +17,10 @@ import { clusteredDag, layeredDag, layoutWithElk, layoutWithElkNested, timeBest 
 import { drawBoth, loadCorpus } from './quality/corpus.ts';
 import { dotLayout, ensureDot } from './quality/dot-layout.ts';
 import { defectCount, measureScene, type SceneMeasures } from './quality/measure.ts';
+import { importEntry, loadRealCorpus } from './quality/real.ts';
+import { isCatalogIcon } from '../src/domain/icons/catalog.ts';
+import { sceneFromSpec } from '../src/domain/scene/from-spec.ts';
+import { parseSpec } from '../src/domain/spec/parse.ts';
 
 interface Row {
   name: string;
@@ -164,7 +168,108 @@ function printTargets(rows: Row[], dag: DagTimes): void {
   );
 }
 
+// ---------------------------------------------------------------------------
+// The real corpus: Mermaid and DOT from public projects, through the importers
+
+interface RealRow {
+  name: string;
+  language: string;
+  input: LayoutInput | null;
+  ours: SceneMeasures | null;
+  dot: SceneMeasures | null;
+  warnings: number;
+  /** Reading the source, checking its spec and laying it out into a scene: best of 3. */
+  importMs: number;
+  error: string | null;
+}
+
+async function measureReal(): Promise<RealRow[]> {
+  const rows: RealRow[] = [];
+  for (const entry of loadRealCorpus()) {
+    try {
+      const imported = await importEntry(entry);
+      const drawn = drawBoth(imported.spec);
+      const importMs = (
+        await timeBest(3, async () => {
+          const { spec } = await importEntry(entry);
+          sceneFromSpec(parseSpec(spec, { isIcon: isCatalogIcon }), { updated: 1, layout: layoutGraph });
+        })
+      ).ms;
+      rows.push({ name: entry.name, language: entry.language, input: drawn.input, ours: measureScene(drawn.ours, drawn.direction), dot: measureScene(drawn.dot, drawn.direction), warnings: imported.warnings.length, importMs, error: null });
+    } catch (error) {
+      rows.push({ name: entry.name, language: entry.language, input: null, ours: null, dot: null, warnings: 0, importMs: 0, error: (error as Error).message.split('\n')[0]! });
+    }
+  }
+  return rows;
+}
+
+const areaOf = (m: SceneMeasures) => Math.max(1, m.width * m.height);
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? 0 : sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+};
+
+function printReal(rows: RealRow[]): void {
+  const drawn = rows.filter((r): r is RealRow & { input: LayoutInput; ours: SceneMeasures; dot: SceneMeasures } => r.error === null);
+  const kinds = [...new Set(drawn.flatMap((r) => [...r.ours.lint.keys(), ...r.dot.lint.keys()]))].sort();
+  const count = (m: SceneMeasures, kind: string) => m.lint.get(kind) ?? 0;
+  table(
+    ['diagram', 'from', 'nodes', 'edges', 'crossings', 'against flow', 'area ÷ dot', 'warnings', 'import + layout ms', ...kinds],
+    [
+      ...rows.map((r) =>
+        r.error !== null || !r.ours || !r.dot || !r.input
+          ? [r.name, r.language, '-', '-', '-', '-', '-', '-', '-', ...kinds.map(() => '-'), `NOT IMPORTED: ${r.error}`]
+          : [
+              r.name,
+              r.language,
+              String(r.input.nodes.length),
+              String(r.input.edges.length),
+              pair(r.ours.crossings, r.dot.crossings),
+              pair(r.ours.againstFlow.length, r.dot.againstFlow.length),
+              (areaOf(r.ours) / areaOf(r.dot)).toFixed(2),
+              String(r.warnings),
+              fixed(r.importMs),
+              ...kinds.map((k) => pair(count(r.ours!, k), count(r.dot!, k))),
+            ],
+      ),
+      [
+        '**total**',
+        '',
+        String(sum(drawn.map((r) => r.input.nodes.length))),
+        String(sum(drawn.map((r) => r.input.edges.length))),
+        pair(sum(drawn.map((r) => r.ours.crossings)), sum(drawn.map((r) => r.dot.crossings))),
+        pair(sum(drawn.map((r) => r.ours.againstFlow.length)), sum(drawn.map((r) => r.dot.againstFlow.length))),
+        `median ${median(drawn.map((r) => areaOf(r.ours) / areaOf(r.dot))).toFixed(2)}`,
+        String(sum(drawn.map((r) => r.warnings))),
+        `p50 ${fixed(median(drawn.map((r) => r.importMs)))}`,
+        ...kinds.map((k) => pair(sum(drawn.map((r) => count(r.ours, k))), sum(drawn.map((r) => count(r.dot, k))))),
+      ],
+    ],
+  );
+  const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
+  console.log('');
+  console.log('Targets on the real corpus:');
+  console.log(`- every diagram imported: ${verdict(drawn.length === rows.length)} (${drawn.length}/${rows.length})`);
+  const defective = drawn.filter((r) => defectCount(r.ours) > 0);
+  console.log(`- no lint issue of any kind on our drawings: ${verdict(defective.length === 0)} (${sum(defective.map((r) => defectCount(r.ours)))} issues on ${defective.length} diagrams)`);
+  const [oursFlow, dotFlow] = [sum(drawn.map((r) => r.ours.againstFlow.length)), sum(drawn.map((r) => r.dot.againstFlow.length))];
+  console.log(`- edges against the flow ≤ dot's: ${verdict(oursFlow <= dotFlow)} (${oursFlow} vs ${dotFlow})`);
+  const [oursCrossings, dotCrossings] = [sum(drawn.map((r) => r.ours.crossings)), sum(drawn.map((r) => r.dot.crossings))];
+  console.log(`- crossings ≤ dot's: ${verdict(oursCrossings <= dotCrossings)} (${oursCrossings} vs ${dotCrossings})`);
+  const area = median(drawn.map((r) => areaOf(r.ours) / areaOf(r.dot)));
+  console.log(`- median area ≤ 1.2× dot's: ${verdict(area <= 1.2)} (${area.toFixed(2)}×)`);
+  const p50 = median(drawn.map((r) => r.importMs));
+  console.log(`- import + layout p50 under 100 ms: ${verdict(p50 < 100)} (${fixed(p50)} ms)`);
+}
+
 ensureDot();
+const real = loadRealCorpus();
+if (real.length > 0) {
+  console.log(`# Real diagrams: ${real.length} Mermaid and DOT sources from public projects (bench/quality/real/), read by the importers — each cell Drawbridge / dot`);
+  console.log('');
+  printReal(await measureReal());
+  console.log('');
+}
 console.log(`# Drawbridge vs Graphviz dot on ${loadCorpus().length} realistic specs — ${os.cpus().length} CPU(s), node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 console.log('# each cell: Drawbridge / dot, both drawn by sceneFromSpec and measured by the same code (bench/quality/measure.ts)');
 console.log(
