@@ -342,12 +342,12 @@ type JobChannel = Pick<MessagePort, 'on'> & { postMessage(message: WorkerMessage
  * replaced, so the memory goes back to the system instead of staying with the
  * server for good.
  */
-export function serveWorker<In, Out>(port: MessagePort, handle: (input: In) => Out | Promise<Out>, options: { retireAboveHeapMb?: number } = {}): void {
+export function serveWorker<In, Out>(port: MessagePort, handle: (input: In) => Out | Promise<Out>, options: { retireAboveHeapMb?: number | (() => number) } = {}): void {
   serve(port, handle, options.retireAboveHeapMb);
 }
 
 /** The worker side, in a process forked by a `kind: 'process'` pool; `retireAboveHeapMb` as for serveWorker. */
-export function serveProcessWorker<In, Out>(handle: (input: In) => Out | Promise<Out>, options: { retireAboveHeapMb?: number } = {}): void {
+export function serveProcessWorker<In, Out>(handle: (input: In) => Out | Promise<Out>, options: { retireAboveHeapMb?: number | (() => number) } = {}): void {
   if (!process.send) throw new Error('serveProcessWorker: not started by a process pool (no IPC channel)');
   const channel = { on: (event: 'message', listener: (input: In) => void) => process.on(event, listener), postMessage: (message: WorkerMessage) => process.send!(message) };
   serve(channel as unknown as JobChannel, handle, options.retireAboveHeapMb);
@@ -355,8 +355,11 @@ export function serveProcessWorker<In, Out>(handle: (input: In) => Out | Promise
   process.on('disconnect', () => process.exit(0));
 }
 
-function serve<In, Out>(channel: JobChannel, handle: (input: In) => Out | Promise<Out>, retireAboveHeapMb = Infinity): void {
-  const retire = () => (Number.isFinite(retireAboveHeapMb) && v8.getHeapStatistics().total_heap_size > retireAboveHeapMb * 2 ** 20 ? { retire: true } : {});
+function serve<In, Out>(channel: JobChannel, handle: (input: In) => Out | Promise<Out>, retireAboveHeapMb: number | (() => number) = Infinity): void {
+  const retire = () => {
+    const limit = typeof retireAboveHeapMb === 'function' ? retireAboveHeapMb() : retireAboveHeapMb;
+    return Number.isFinite(limit) && v8.getHeapStatistics().total_heap_size > limit * 2 ** 20 ? { retire: true } : {};
+  };
   channel.on('message', async (input: In) => {
     try {
       const value = await handle(input);

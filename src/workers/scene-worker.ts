@@ -11,6 +11,7 @@ import { type SceneChange, sceneChange } from '../domain/history/change.ts';
 import type { SceneChain } from '../domain/history/delta.ts';
 import { type DiffSides, revisionDiffJson } from '../domain/history/revision-diff.ts';
 import { type Problem, throwFirst } from '../domain/problems.ts';
+import { mermaidLoaded } from '../domain/source/mermaid.ts';
 import { readSource } from '../domain/source/read-source.ts';
 import type { SourceWarning } from '../domain/source/types.ts';
 import { generatedElementCount, sceneFromSpec } from '../domain/scene/from-spec.ts';
@@ -84,6 +85,9 @@ export type SceneOutput =
 
 /** A worker whose heap grew past this (a layout of thousands of edges) is replaced after its job. */
 const RETIRE_ABOVE_HEAP_MB = 128;
+/** What Mermaid and its DOM keep once a worker has read a Mermaid source: not counted as growth, or every such worker would be replaced after its job and load Mermaid again (2 s). */
+const MERMAID_HEAP_MB = 140;
+const retireAbove = () => RETIRE_ABOVE_HEAP_MB + (mermaidLoaded() ? MERMAID_HEAP_MB : 0);
 
 function changed(before: readonly SceneElement[], elements: readonly SceneElement[]): ChangedScene {
   // Patches and edits keep the elements they leave alone, so the change compares those by reference.
@@ -145,5 +149,5 @@ async function handle(job: SceneJob): Promise<SceneOutput> {
 }
 
 // A process of the server's scene pool; a thread where a caller runs the module in a thread pool.
-if (parentPort) serveWorker(parentPort, handle, { retireAboveHeapMb: RETIRE_ABOVE_HEAP_MB });
-else serveProcessWorker(handle, { retireAboveHeapMb: RETIRE_ABOVE_HEAP_MB });
+if (parentPort) serveWorker(parentPort, handle, { retireAboveHeapMb: retireAbove });
+else serveProcessWorker(handle, { retireAboveHeapMb: retireAbove });

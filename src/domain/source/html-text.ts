@@ -1,0 +1,36 @@
+/**
+ * Text written as HTML in a diagram source (Graphviz's HTML-like labels,
+ * Mermaid's `<br>` and entities) as the plain text a label holds: line breaks
+ * where the markup breaks lines, tags dropped, entities decoded.
+ */
+
+const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ndash: '–', mdash: '—', hellip: '…', copy: '©', reg: '®', trade: '™', laquo: '«', raquo: '»', bull: '•', middot: '·', times: '×', rarr: '→', larr: '←', harr: '↔', uarr: '↑', darr: '↓' };
+
+/** `&amp;` `&#39;` `&#x2192;` decoded (with `mermaid`, also Mermaid's own `#quot;` `#35;`); an unknown entity kept as written. */
+export function decodeEntities(text: string, options: { mermaid?: boolean } = {}): string {
+  return text.replace(options.mermaid ? /[&#](#?)([a-zA-Z0-9]+);/g : /&(#?)([a-zA-Z0-9]+);/g, (whole, hash: string, body: string) => {
+    const numeric = whole.startsWith('&') ? hash === '#' : true;
+    if (numeric) {
+      const code = /^x[0-9a-f]+$/i.test(body) ? parseInt(body.slice(1), 16) : /^\d+$/.test(body) ? Number(body) : NaN;
+      if (Number.isInteger(code) && code > 0 && code <= 0x10ffff) return String.fromCodePoint(code);
+      if (whole.startsWith('#')) return NAMED_ENTITIES[body.toLowerCase()] ?? whole;
+      return whole;
+    }
+    return NAMED_ENTITIES[body] ?? NAMED_ENTITIES[body.toLowerCase()] ?? whole;
+  });
+}
+
+/** An HTML-like label's text: `<br/>` and the end of a table row or paragraph break lines, cells of a row are joined by a space. */
+export function htmlLabelText(html: string): string {
+  const text = html
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/(tr|p|div|h[1-6]|li)\s*>/gi, '\n')
+    .replace(/<\/t[dh]\s*>/gi, ' ')
+    .replace(/<[^>]*>/g, '');
+  return decodeEntities(text)
+    .split('\n')
+    .map((line) => line.replace(/[ \t]+/g, ' ').trim())
+    .filter((line, i, lines) => line !== '' || (i > 0 && i < lines.length - 1 && lines[i - 1] !== ''))
+    .join('\n')
+    .trim();
+}
