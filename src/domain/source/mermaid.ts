@@ -196,7 +196,8 @@ class Reader {
     // `direction` at the top is the diagram's own, one inside a block is the block's.
     let depth = 0;
     this.lines.forEach((line, i) => {
-      const code = line.replace(/%%.*$/, '');
+      // Comments (%% …) hold nothing drawn, but directives (%%{ … }%%) are written like them.
+      const code = /^\s*%%\{/.test(line) ? line : line.replace(/%%.*$/, '');
       for (const { pattern, message } of LINE_WARNINGS) {
         if (kind === 'state' && /thick|invisible/.test(message)) continue;
         if (/own direction/.test(message) && depth === 0) continue;
@@ -226,7 +227,8 @@ class Reader {
 /** A label as plain text: Mermaid's markdown and HTML flattened, entities decoded, Font Awesome names dropped. */
 function labelText(raw: string | undefined, labelType: string | undefined): string {
   if (raw === undefined) return '';
-  let text = raw.replace(/\bfa[bklrs]?:fa-[a-z0-9-]+\s*/g, '');
+  // Mermaid's parser keeps `#quot;`-style entities in placeholders (its encodeEntities) for its renderer to decode.
+  let text = raw.replace(/ﬂ°°/g, '&#').replace(/ﬂ°/g, '&').replace(/¶ß/g, ';').replace(/\bfa[bklrs]?:fa-[a-z0-9-]+\s*/g, '');
   if (labelType === 'markdown') text = text.replace(/\*\*(.+?)\*\*|__(.+?)__/g, '$1$2').replace(/(^|[^*])\*([^*]+)\*/g, '$1$2').replace(/(^|\W)_([^_]+)_(\W|$)/g, '$1$2$3');
   text = htmlLabelText(decodeEntities(text.replace(/<br\s*\/?>/gi, '\n'), { mermaid: true }));
   return text
