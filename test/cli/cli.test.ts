@@ -123,6 +123,43 @@ describe('auth', () => {
 });
 
 describe('diagrams and the rest of the surface', () => {
+  test('create and regenerate from a Mermaid or DOT file: the language from the extension or --language, warnings on standard error', async () => {
+    const env = as(await h.user());
+    const dir = tempHome();
+    const mermaid = path.join(dir, 'flow.mmd');
+    fs.writeFileSync(mermaid, 'flowchart LR\n  web[Web app] --> api[Orders API]\n  click web "https://example.com"\n');
+    const created = await cli(['diagrams', 'create', mermaid, '--title', 'Flow', '--json'], { env });
+    assert.equal(created.code, 0, created.stderr);
+    const { id, elementCount, warnings } = JSON.parse(created.stdout);
+    assert.equal(elementCount, 5);
+    assert.deepEqual(warnings, [{ line: 3, message: 'click handlers and links (click) are not kept' }]);
+    assert.equal(created.stderr, 'warning: line 3: click handlers and links (click) are not kept\n');
+    const scene = JSON.parse((await cli(['diagrams', 'get', id], { env })).stdout).scene.elements as Array<{ id: string }>;
+    assert.ok(scene.some((e) => e.id === 'web') && scene.some((e) => e.id === 'api'), 'the source\'s own node ids');
+
+    const dot = path.join(dir, 'services.gv');
+    fs.writeFileSync(dot, 'digraph { a -> b -> c }');
+    const regenerated = await cli(['diagrams', 'regenerate', id, dot, '--json'], { env });
+    assert.equal(regenerated.code, 0, regenerated.stderr);
+    assert.equal(JSON.parse(regenerated.stdout).replaced, 8, 'three ellipses with their labels, two arrows');
+    const piped = await cli(['diagrams', 'create', '-', '--language', 'dot'], { env, stdin: 'graph { x -- y }' });
+    assert.equal(piped.code, 0, piped.stderr);
+    assert.match(piped.stdout, /^Created /);
+
+    const unknown = path.join(dir, 'flow.txt');
+    fs.writeFileSync(unknown, 'flowchart LR\n  a --> b');
+    const untold = await cli(['diagrams', 'create', unknown], { env });
+    assert.equal(untold.code, 2);
+    assert.match(untold.stderr, /cannot tell the language of .*flow\.txt: name it \.mmd or \.dot, or give --language mermaid\|dot/);
+    assert.equal((await cli(['diagrams', 'create', unknown, '--language', 'plantuml'], { env })).code, 2);
+    assert.equal((await cli(['diagrams', 'create', mermaid, '--spec', mermaid], { env })).code, 2, 'a file and --spec');
+    fs.writeFileSync(mermaid, 'flowchart LR\n  a -->> b');
+    const broken = await cli(['diagrams', 'create', mermaid], { env });
+    assert.equal(broken.code, 1);
+    assert.match(broken.stderr, /INVALID_SOURCE/);
+    assert.match(broken.stderr, /line 2, column \d+/);
+  });
+
   test('create from a spec file, list --json shape, get, rename, lint, trash and restore', async () => {
     const bob = await h.user();
     const env = as(bob);

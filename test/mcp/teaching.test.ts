@@ -56,7 +56,7 @@ const editorUrlOf = (id: string) => new RegExp(`^https?://[^/]+/app/d/${id}$`);
 
 test('the server sends instructions that teach the way to a good diagram', () => {
   const instructions = client.getInstructions() ?? '';
-  for (const needle of ['generate_diagram', 'parent', 'search_icons', 'validate_diagram', 'read_diagram', 'lint_diagram', 'edit_diagram', 'list_revisions', 'diff_revisions', 'restore_revision', 'editorUrl', 'layout']) {
+  for (const needle of ['generate_diagram', 'Mermaid', 'parent', 'search_icons', 'validate_diagram', 'read_diagram', 'lint_diagram', 'edit_diagram', 'list_revisions', 'diff_revisions', 'restore_revision', 'editorUrl', 'layout']) {
     assert.ok(instructions.includes(needle), `instructions mention ${needle}`);
   }
   assert.ok(instructions.split('\n').length <= 12, 'a few lines');
@@ -168,6 +168,25 @@ describe('tools/list', () => {
 });
 
 describe('calls', () => {
+  test('generate_diagram, regenerate_diagram and validate_diagram take Mermaid or DOT, answering their warnings; a syntax error comes back with its line', async () => {
+    const created = await call('generate_diagram', { title: 'From Mermaid', mermaid: 'flowchart LR\n  web[Web app] --> api[Orders API]\n  click web "https://example.com"' });
+    assert.equal(created.elementCount, 5);
+    assert.deepEqual(created.warnings, [{ line: 3, message: 'click handlers and links (click) are not kept' }]);
+    const regenerated = await call('regenerate_diagram', { id: created.id, dot: 'digraph { web -> api -> db }' });
+    assert.equal(regenerated.replaced, 8);
+    assert.deepEqual(regenerated.warnings, []);
+    const check = await call('validate_diagram', { dot: 'digraph {\n  a -> ;\n}' });
+    assert.equal(check.valid, false);
+    assert.deepEqual([check.problems[0].code, check.problems[0].line, check.problems[0].column], ['INVALID_SOURCE', 2, 8]);
+    const broken = await refused('generate_diagram', { mermaid: 'flowchart LR\n  a -->> b' });
+    assert.equal(broken.error, 'INVALID_SOURCE');
+    assert.match(broken.message, /generate_diagram was refused and nothing was written: the source has one problem/);
+    assert.match(broken.message, /line 2, column \d+/);
+    const both = await refused('generate_diagram', { mermaid: 'flowchart LR\n  a --> b', spec: { nodes: [{ id: 'a' }] } });
+    assert.equal(both.error, 'bad_request');
+    assert.match(both.message, /exactly one of spec, mermaid, dot \(got spec and mermaid\)/);
+  });
+
   test('the SDK client calls each tool successfully, and every result naming a diagram carries its editorUrl', async () => {
     const { tools } = await client.listTools();
     const called = new Set<string>();
