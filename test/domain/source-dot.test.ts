@@ -4,6 +4,8 @@
  * or the warning it gives, or the syntax error.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
 import { importDot } from '../../src/domain/source/dot.ts';
@@ -170,5 +172,26 @@ describe('DOT importer', () => {
       (error: unknown) => error instanceof SourceSyntaxError && error.line === 2 && error.column === 8 && error.message === 'unexpected ";"' && error.expected.includes('NUMBER'),
     );
     assert.throws(() => importDot('// nothing here'), (error: unknown) => error instanceof SourceSyntaxError && error.line === 1);
+  });
+});
+
+describe('docs/mermaid-and-dot.md', () => {
+  test('every DOT shape its table names is drawn as the table says', () => {
+    const doc = fs.readFileSync(path.join(import.meta.dirname, '..', '..', 'docs', 'mermaid-and-dot.md'), 'utf8');
+    const dot = doc.slice(doc.indexOf('## DOT'));
+    const rows = dot.split('\n').filter((line) => line.startsWith('| `shape='));
+    assert.ok(rows.length >= 5, 'the table lists shapes');
+    const drawnAs: Record<string, string | undefined> = { rectangle: undefined, ellipse: 'ellipse', 'an empty ellipse': 'ellipse', diamond: 'diamond', 'text without an outline': 'text' };
+    for (const row of rows) {
+      const [names, drawn] = row.split('|').slice(1, -1).map((cell) => cell.trim());
+      const expected = drawn!.replace(/, warned$/, '');
+      assert.ok(expected in drawnAs, `a known drawing: ${drawn}`);
+      for (const name of names!.match(/`([^`]+)`/g)!.map((quoted) => quoted.slice(1, -1).replace(/^shape=/, ''))) {
+        const imported = importDot(`digraph { a [shape=${name}] }`);
+        const node = (imported.spec.nodes as Array<{ shape?: string }>)[0]!;
+        assert.equal(node.shape, drawnAs[expected], `shape=${name}`);
+        assert.equal(imported.warnings.length > 0, drawn!.endsWith('warned'), `shape=${name} warned as the table says`);
+      }
+    }
   });
 });
