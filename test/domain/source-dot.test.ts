@@ -105,6 +105,13 @@ describe('DOT importer', () => {
     assert.equal(node('e').backgroundColor, undefined, 'a fill colour without style=filled draws no fill');
   });
 
+  test('a filled node whose outline colour is its fill keeps a readable label: Graphviz writes it in black', () => {
+    const { node, warned } = read('digraph { node [style=filled, color=lightblue2]; a; b [fontcolor=white, color=navy] }');
+    assert.deepEqual([node('a').backgroundColor, node('a').strokeColor], ['#a1c9d6', undefined]);
+    assert.deepEqual([node('b').backgroundColor, node('b').strokeColor], ['navy', 'white']);
+    assert.ok(warned(/replaced by the label's/));
+  });
+
   test('an unknown colour is left out with a warning', () => {
     const { node, warned } = read('digraph { a [color=notacolour] }');
     assert.equal(node('a').strokeColor, undefined);

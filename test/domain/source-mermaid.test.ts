@@ -95,10 +95,17 @@ describe('Mermaid importer: flowcharts', () => {
   });
 
   test('classDef, class, ::: and style colour nodes; later declarations win', async () => {
-    const { node } = await read('flowchart LR\n  a --> b --> c:::warm\n  classDef warm fill:#ffd8a8,stroke:#e8590c\n  class a warm\n  style b fill:#d3f9d8,stroke:#2b8a3e');
-    assert.deepEqual([node('a').backgroundColor, node('a').fillStyle, node('a').strokeColor], ['#ffd8a8', 'solid', '#e8590c']);
+    const { node } = await read('flowchart LR\n  a --> b --> c:::warm\n  classDef warm fill:#ffd8a8,stroke:#862e0c\n  class a warm\n  style b fill:#d3f9d8,stroke:#2b8a3e');
+    assert.deepEqual([node('a').backgroundColor, node('a').fillStyle, node('a').strokeColor], ['#ffd8a8', 'solid', '#862e0c']);
     assert.deepEqual([node('b').backgroundColor, node('b').strokeColor], ['#d3f9d8', '#2b8a3e']);
     assert.equal(node('c').backgroundColor, '#ffd8a8');
+  });
+
+  test('an outline colour the label could not be read in gives way to the text colour, or the default ink', async () => {
+    const { node, warned } = await read('flowchart LR\n  a --> b --> c\n  style a fill:#333,stroke:#333,color:#fff\n  style b fill:#ffd8a8,stroke:#ffd8a8');
+    assert.equal(node('a').strokeColor, '#fff', 'white text on the dark fill');
+    assert.equal(node('b').strokeColor, undefined, 'the default ink on the light fill');
+    assert.ok(warned(/replaced by the label's/));
   });
 
   test('linkStyle dashes an edge; its colour and width are warned about', async () => {

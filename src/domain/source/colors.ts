@@ -6,6 +6,7 @@
  * list (`"red:blue"`) read as its first colour.
  */
 import cssColors from 'color-name';
+import { contrastRatio, parseColor, type Rgb } from '../lint/color.ts';
 
 const hex = (channels: readonly number[]) => `#${channels.map((c) => Math.round(Math.min(255, Math.max(0, c))).toString(16).padStart(2, '0')).join('')}`;
 
@@ -77,4 +78,29 @@ export function cssColor(raw: string): string | null {
   if (/^#[0-9a-f]{3,8}$/.test(value) || /^(rgb|rgba|hsl|hsla)\([0-9.,%\s]{1,60}\)$/.test(value)) return value;
   if (value === 'transparent' || value === 'none') return 'transparent';
   return (cssColors as Record<string, unknown>)[value] ? value : null;
+}
+
+/** The least contrast a label needs against what is behind it (the lint's low_contrast threshold). */
+const MIN_INK_CONTRAST = 3;
+const DEFAULT_INK = '#1e1e1e';
+const WHITE: Rgb = [255, 255, 255];
+
+/**
+ * The colour a node's outline and label are drawn in (the spec gives both one
+ * colour, `strokeColor`): the source's outline colour when its label stays
+ * readable on the fill in it, else the source's text colour, else the default
+ * ink, else white. `null`: the default ink, nothing to set. `changed` says the
+ * outline is not drawn in the colour the source gave it.
+ */
+export function inkFor(colours: { outline?: string | null; text?: string | null; fill?: string | null }): { ink: string | null; changed: boolean } {
+  const behind = (colours.fill && colours.fill !== 'transparent' ? parseColor(colours.fill) : null) ?? WHITE;
+  const readable = (colour: string | null | undefined) => {
+    const rgb = colour ? parseColor(colour) : null;
+    return rgb !== null && contrastRatio(rgb, behind) >= MIN_INK_CONTRAST;
+  };
+  if (colours.outline && readable(colours.outline)) return { ink: colours.outline, changed: false };
+  const changed = Boolean(colours.outline);
+  if (colours.text && readable(colours.text)) return { ink: colours.text, changed };
+  if (readable(DEFAULT_INK)) return { ink: null, changed };
+  return { ink: '#ffffff', changed };
 }

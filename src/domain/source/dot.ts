@@ -11,7 +11,7 @@
  */
 import { type ASTNode, type AttributeASTNode, type EdgeASTNode, type GraphASTNode, type NodeASTNode, parse, type SubgraphASTNode } from '@ts-graphviz/ast';
 import type { DiagramSpecInput } from '../spec/schema.ts';
-import { graphvizColor } from './colors.ts';
+import { graphvizColor, inkFor } from './colors.ts';
 import { htmlLabelText } from './html-text.ts';
 import { type ImportedSource, SourceSyntaxError, type SourceWarning } from './types.ts';
 
@@ -352,19 +352,38 @@ function nodeSpec(walk: Walk, node: DotNode): Record<string, unknown> {
     walk.warn('invisible-node', node.line, 'invisible nodes (style=invis) are drawn as empty text');
     return { id: node.id, label: '', shape: 'text', ...(node.cluster !== null ? { parent: node.cluster } : {}) };
   }
-  const color = a.get('color');
-  if (color !== undefined) colorInto(walk, spec, 'strokeColor', color, node.line);
   const filled = style.has('filled') || style.has('radial') || style.has('striped') || style.has('wedged');
   const fill = a.get('fillcolor') ?? (filled ? (a.get('color') ?? 'lightgrey') : undefined);
   if (filled && fill !== undefined) {
     colorInto(walk, spec, 'backgroundColor', fill, node.line);
     if (spec.backgroundColor !== undefined) spec.fillStyle = 'solid';
   }
-  if (a.has('fontcolor')) walk.warn('fontcolor', node.line, NOT_DRAWN.fontcolor!);
+  inkInto(walk, spec, { outline: a.get('color'), text: a.get('fontcolor') }, node.line);
   if (style.has('dashed') || style.has('dotted')) walk.warn('node-style', node.line, 'dashed and dotted outlines of nodes are not drawn yet');
   if (style.has('bold') || (a.has('penwidth') && Number(a.get('penwidth')) > 1.5)) walk.warn('node-bold', node.line, 'bold outlines (style=bold, penwidth) are not drawn yet');
   for (const key of a.keys()) if (NOT_DRAWN[key] && key !== 'fontcolor') walk.warn(key, node.line, NOT_DRAWN[key]!);
   return spec;
+}
+
+/**
+ * The outline and label colour (one colour in the spec) from the source's
+ * outline and text colours: the outline's unless the label would not be
+ * readable on the fill in it (Graphviz fills with the outline colour and
+ * writes the label in black).
+ */
+function inkInto(walk: Walk, spec: Record<string, unknown>, colours: { outline?: string | undefined; text?: string | undefined }, line: number): void {
+  const known = (raw: string | undefined) => {
+    if (raw === undefined) return null;
+    const colour = graphvizColor(raw);
+    if (colour === null) walk.warn(`color:${raw}`, line, `the colour "${raw}" is not one Drawbridge knows; left out`);
+    return colour;
+  };
+  const outline = known(colours.outline);
+  const text = known(colours.text);
+  const { ink, changed } = inkFor({ outline, text, fill: (spec.backgroundColor as string | undefined) ?? null });
+  if (ink !== null) spec.strokeColor = ink;
+  if (changed) walk.warn('ink', line, 'an outline colour in which the label would not be readable is replaced by the label\'s: a node\'s outline and label share one colour');
+  else if (text !== null && ink !== text && !/^(black|#000000|#000)$/.test(text)) walk.warn('fontcolor', line, NOT_DRAWN.fontcolor!);
 }
 
 function colorInto(walk: Walk, spec: Record<string, unknown>, field: string, raw: string, line: number): void {
@@ -431,8 +450,7 @@ export function importDot(text: string): ImportedSource {
       colorInto(walk, container, 'backgroundColor', fill, cluster.line);
       if (container.backgroundColor !== undefined) container.fillStyle = 'solid';
     }
-    const pen = cluster.attributes.get('pencolor') ?? cluster.attributes.get('color');
-    if (pen !== undefined) colorInto(walk, container, 'strokeColor', pen, cluster.line);
+    inkInto(walk, container, { outline: cluster.attributes.get('pencolor') ?? cluster.attributes.get('color'), text: cluster.attributes.get('fontcolor') }, cluster.line);
     nodes.push(container);
   }
   for (const node of walk.nodes.values()) nodes.push(nodeSpec(walk, node));

@@ -15,7 +15,7 @@
  */
 import { createRequire } from 'node:module';
 import type { DiagramSpecInput } from '../spec/schema.ts';
-import { cssColor } from './colors.ts';
+import { cssColor, inkFor } from './colors.ts';
 import { decodeEntities, htmlLabelText } from './html-text.ts';
 import { type ImportedSource, SourceSyntaxError, type SourceWarning } from './types.ts';
 
@@ -166,7 +166,6 @@ const LINE_WARNINGS: Array<{ pattern: RegExp; message: string }> = [
   { pattern: /~~~/, message: 'invisible links (~~~) are left out' },
   { pattern: /(^|[^=])={2,}[>ox=]|===/, message: 'thick links (==>) are drawn at the normal width' },
   { pattern: /^\s*linkStyle\b.*\bstroke\s*:/, message: 'link colours (linkStyle stroke) are not drawn yet' },
-  { pattern: /^\s*(style|classDef)\b.*[:,]\s*color\s*:/, message: 'text colours (color:) are not drawn yet: a label takes its outline colour' },
   { pattern: /^\s*(style|classDef|linkStyle)\b.*stroke-width\s*:/, message: 'stroke widths (stroke-width) are not drawn yet' },
   { pattern: /^\s*(style|classDef)\b.*stroke-dasharray\s*:/, message: 'dashed outlines of nodes (stroke-dasharray) are not drawn yet' },
   { pattern: /^\s*direction\s+(TB|TD|BT|LR|RL)\s*$/, message: 'a subgraph\'s or state\'s own direction is not honoured yet: it follows the diagram\'s' },
@@ -250,21 +249,24 @@ function declarations(node: MermaidNode): Map<string, string> {
 
 function colours(reader: Reader, node: MermaidNode, spec: Record<string, unknown>): void {
   const css = declarations(node);
-  const fill = css.get('fill');
-  if (fill !== undefined) {
-    const colour = cssColor(fill);
-    if (colour === null) reader.warn(`colour:${fill}`, reader.lineOf(node.id), `the colour "${fill}" is not one Drawbridge knows; left out`);
-    else if (colour !== 'transparent' || spec.backgroundColor !== undefined) {
-      spec.backgroundColor = colour;
-      spec.fillStyle = 'solid';
-    }
+  const known = (raw: string | undefined) => {
+    if (raw === undefined) return null;
+    const colour = cssColor(raw);
+    if (colour === null) reader.warn(`colour:${raw}`, reader.lineOf(node.id), `the colour "${raw}" is not one Drawbridge knows; left out`);
+    return colour;
+  };
+  const fill = known(css.get('fill'));
+  if (fill !== null && (fill !== 'transparent' || spec.backgroundColor !== undefined)) {
+    spec.backgroundColor = fill;
+    spec.fillStyle = 'solid';
   }
-  const stroke = css.get('stroke');
-  if (stroke !== undefined) {
-    const colour = cssColor(stroke);
-    if (colour === null) reader.warn(`colour:${stroke}`, reader.lineOf(node.id), `the colour "${stroke}" is not one Drawbridge knows; left out`);
-    else spec.strokeColor = colour;
-  }
+  const outline = known(css.get('stroke'));
+  const text = known(css.get('color'));
+  const { ink, changed } = inkFor({ outline, text, fill: (spec.backgroundColor as string | undefined) ?? null });
+  if (ink !== null) spec.strokeColor = ink;
+  const line = reader.lineOf(node.id);
+  if (changed) reader.warn('ink', line, 'an outline colour in which the label would not be readable is replaced by the label\'s: a node\'s outline and label share one colour');
+  else if (text !== null && ink !== text && !/^(black|#000000|#000)$/.test(text)) reader.warn('text-colour', line, 'text colours (color:) are not drawn yet: a label takes its outline colour');
 }
 
 const ARROWHEADS: Record<string, string> = { arrow_point: 'arrow', arrow_barb: 'arrow', arrow_circle: 'circle', arrow_cross: 'bar', arrow_open: 'none', none: 'none', '': 'none' };
