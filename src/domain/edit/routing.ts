@@ -6,7 +6,7 @@
  */
 import { OccupiedSegments, type Heading, ROUTE_MARGIN, routeAroundObstacles } from '../layout/obstacle-router.ts';
 import type { Box } from '../layout/types.ts';
-import { arrowElement, arrowLabelElement, attachEnds, EDGE_LABEL_WRAP, focusOf, midpointOf, textBlock } from '../scene/from-spec.ts';
+import { arrowElement, arrowLabelElement, attachEnds, edgeLabelBlock, focusOf, midpointOf } from '../scene/from-spec.ts';
 import { addBound, type ExcalidrawElement } from '../scene/elements.ts';
 import { centreOn, type Point, roundPoint } from '../scene/geometry.ts';
 import type { SpecEdge } from '../spec/types.ts';
@@ -201,7 +201,7 @@ function addArrow(merge: Merge, plan: EdgePlan, route: Point[]): void {
   if (extent(points.map(roundPoint)) === 0) points = attachEnds(loopRoute(plan), source, target);
   const startFocus = focusOf(points[1]!, points[0]!, source);
   const endFocus = focusOf(points[points.length - 2]!, points[points.length - 1]!, target);
-  const label = edge.label === null ? null : textBlock(edge.label, EDGE_LABEL_WRAP);
+  const label = edge.label === null ? null : edgeLabelBlock(edge.label);
   const finalPoints = (label ? centreOn(points, midpointOf(points)) : points).map(roundPoint);
   const arrow = merge.create(arrowElement(edge, finalPoints, { start: startFocus, end: endFocus }, 0, merge.now));
   merge.bind(edge.from, { id: edge.id, type: 'arrow' });

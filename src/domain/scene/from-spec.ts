@@ -12,6 +12,7 @@ import {
   type Style,
 } from './elements.ts';
 import { centreOn, type Point, rayHitsOutline, roundPoint, stepBack } from './geometry.ts';
+import { WIDEN_FOR_WORD, wordSafeWrap } from './label-wrap.ts';
 
 /** Widths labels wrap at, per shape; longer labels wrap and the shape grows to fit. */
 const WRAP_WIDTH = { rectangle: 240, ellipse: 220, diamond: 200, text: 400, container: 400 } as const;
@@ -44,6 +45,15 @@ interface NodePlan {
   shape: BoxShape | 'text';
   width: number;
   height: number;
+}
+
+/**
+ * An arrow's label: wrapped where the editor wraps it (it re-wraps an arrow's
+ * label at EDGE_LABEL_WRAP), a word wider than that broken beforehand only at
+ * its break places (wordSafeWrap).
+ */
+export function edgeLabelBlock(label: string): TextBlock | null {
+  return textBlock(wordSafeWrap(label, EDGE_LABEL_WRAP / WIDEN_FOR_WORD).label, EDGE_LABEL_WRAP);
 }
 
 export function textBlock(label: string, wrapAt: number): TextBlock | null {
@@ -83,7 +93,8 @@ export function planNode(node: SpecNode, isContainer: boolean, depth: number, ic
   }
   if (isContainer) {
     // A container's header: its label, and its icon after the label on the same row.
-    const label = textBlock(node.label, WRAP_WIDTH.container);
+    const safe = wordSafeWrap(node.label, WRAP_WIDTH.container);
+    const label = textBlock(safe.label, safe.wrapAt);
     const iconWidth = node.icon ? ICON_SIZE + (label ? ICON_GAP : 0) : 0;
     const width = (label?.width ?? 0) + iconWidth + 2 * BOUND_TEXT_PADDING + 2 * CONTAINER_HEADER_EXTRA;
     const height = Math.max(label?.height ?? 0, node.icon ? ICON_SIZE : 0) + 2 * BOUND_TEXT_PADDING + CONTAINER_HEADER_EXTRA;
@@ -98,17 +109,18 @@ export function planNode(node: SpecNode, isContainer: boolean, depth: number, ic
     return { node, label: null, isContainer: false, depth, shape, width: Math.max(minWidth, fit.width + marginX), height: Math.max(minHeight, fit.height + marginY) };
   }
   // The label is wrapped in the final container's own text area, so the editor
-  // re-wrapping it there (on edit or resize) gets the same lines.
-  const preferred = measureText(wrapText(node.label, FONT_SIZE, WRAP_WIDTH[shape], FONT_FAMILY_EXCALIFONT), FONT_SIZE, FONT_FAMILY_EXCALIFONT);
+  // re-wrapping it there (on edit or resize) gets the same lines; never inside a word.
+  const safe = wordSafeWrap(node.label, WRAP_WIDTH[shape]);
+  const preferred = measureText(wrapText(safe.label, FONT_SIZE, safe.wrapAt, FONT_FAMILY_EXCALIFONT), FONT_SIZE, FONT_FAMILY_EXCALIFONT);
   const target = containerSizeForText(shape, Math.max(preferred.width, node.icon ? ICON_SIZE : 0), preferred.height + iconHeight);
-  const fitted = fitTextInContainer(node.label, shape, {
+  const fitted = fitTextInContainer(safe.label, shape, {
     fontSize: FONT_SIZE,
     fontFamily: FONT_FAMILY_EXCALIFONT,
-    maxTextWidth: WRAP_WIDTH[shape],
+    maxTextWidth: safe.wrapAt,
     minWidth: Math.max(minWidth, target.width + marginX),
     minHeight: Math.max(minHeight, target.height + marginY),
   });
-  const label = { text: fitted.text, original: node.label, width: fitted.textWidth, height: fitted.textHeight };
+  const label = { text: fitted.text, original: safe.label, width: fitted.textWidth, height: fitted.textHeight };
   // With an icon the bound-text area must also hold it above the label.
   const height = node.icon ? Math.max(fitted.height, containerSizeForText(shape, fitted.textWidth, fitted.textHeight + iconHeight).height + marginY) : fitted.height;
   return { node, label, isContainer: false, depth, shape, width: fitted.width, height };
@@ -223,7 +235,7 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
   const iconOnTop = spec.direction === 'LR' || spec.direction === 'RL';
   const plans = new Map(spec.nodes.map((node) => [node.id, planNode(node, children.has(node.id), depthOf(node), iconOnTop)]));
 
-  const edgeLabels = new Map(spec.edges.map((edge) => [edge.id, edge.label === null ? null : textBlock(edge.label, EDGE_LABEL_WRAP)]));
+  const edgeLabels = new Map(spec.edges.map((edge) => [edge.id, edge.label === null ? null : edgeLabelBlock(edge.label)]));
   const layout = options.layout({
     direction: spec.direction,
     nodes: spec.nodes.map((n) => ({
