@@ -94,7 +94,7 @@ test('New diagram opens with an example that previews and creates; the icon pick
   await page.goto(`${h.baseUrl}/app`);
   await page.getByRole('link', { name: 'New diagram' }).click();
   await page.getByRole('heading', { name: 'New diagram' }).waitFor();
-  const spec = page.getByLabel('Spec');
+  const spec = page.getByLabel('Spec', { exact: true });
   assert.match(await spec.inputValue(), /"icon": "icon-postgresql"/, 'a working example is filled in');
   assert.equal(await page.getByRole('link', { name: 'The spec grammar' }).getAttribute('href'), '/app/help/spec');
 
@@ -126,6 +126,23 @@ test('New diagram opens with an example that previews and creates; the icon pick
   await page.waitForURL(/\/app\/d\/[0-9a-f-]{36}$/);
   await page.locator('.excalidraw canvas').first().waitFor({ timeout: 30_000 });
   assert.equal(await page.locator('.db-topbar h1').textContent(), 'Order flow');
+});
+
+test('New diagram in Mermaid: choosing the language swaps the example, the preview draws it and lists what it leaves out, and it creates', { timeout: 90_000 }, async (t) => {
+  const { page } = await signedInPage(t);
+  await page.goto(`${h.baseUrl}/app/new`);
+  await page.locator('.preview-box img').waitFor({ timeout: 30_000 });
+  await page.getByLabel('Mermaid').check();
+  const text = page.getByLabel('Mermaid', { exact: true }).and(page.locator('textarea'));
+  assert.match(await text.inputValue(), /^flowchart LR/, 'the Mermaid example replaces the untouched spec example');
+  assert.equal(await page.locator('.icon-picker').isHidden(), true, 'icons belong to a spec');
+  await text.fill('flowchart LR\n  web[Web app] -->|HTTPS| api[Orders API]\n  click web "https://example.com"');
+  await page.locator('.preview-warnings li').filter({ hasText: 'Line 3: click handlers' }).waitFor({ timeout: 30_000 });
+  assert.match(decodeURIComponent((await page.locator('.preview-box img').getAttribute('src')) ?? ''), /Orders API/);
+  await page.getByLabel('Title').fill('From Mermaid');
+  await page.getByRole('button', { name: 'Create diagram', exact: true }).click();
+  await page.waitForURL(/\/app\/d\/[0-9a-f-]{36}$/);
+  assert.equal(await page.locator('.db-topbar h1').textContent(), 'From Mermaid');
 });
 
 test('the editor opens framed on the whole diagram: a large one zoomed out and centred, a small one at 100 %', { timeout: 90_000 }, async (t) => {

@@ -166,6 +166,34 @@ for (const engine of ['sqlite', 'postgres'] as Engine[]) {
       assert.equal((await as(bobWeb, 'GET', members)).statusCode, 404);
     });
 
+    test('New diagram in Mermaid or DOT: the form offers the languages, creates from the text, previews it with its warnings, and a syntax error comes back in the form', async () => {
+      const form = await as(ownerWeb, 'GET', '/app/new?language=mermaid');
+      assert.match(form.body, /<input type="radio" name="language" value="mermaid" checked>/);
+      assert.match(form.body, /<input type="radio" name="language" value="dot">/);
+      const example = /<textarea id="spec" name="spec" spellcheck="false">\n([\s\S]*?)<\/textarea>/.exec(form.body)![1]!.replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code))).replace(/&gt;/g, '>').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
+      assert.match(example, /^flowchart LR/);
+      const post = (fields: Record<string, string>) =>
+        h.call('POST', '/app/diagrams', { headers: { cookie: ownerWeb.cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: ownerWeb.csrfToken, ...fields }).toString() });
+      const created = await post({ title: 'From Mermaid', language: 'mermaid', spec: example });
+      assert.equal(created.statusCode, 303, created.body);
+      const read = (await h.call('GET', `/api/v1/diagrams/${String(created.headers.location).split('/').pop()}`, { token: owner.token })).json();
+      assert.ok(read.scene.elements.some((e: { text?: string }) => e.text === 'Orders DB'));
+      const dot = await post({ title: 'From DOT', language: 'dot', spec: 'digraph { a -> b }' });
+      assert.equal(dot.statusCode, 303, dot.body);
+      const broken = await post({ title: 'Broken', language: 'mermaid', spec: 'flowchart LR\n  a -->> b' });
+      assert.equal(broken.statusCode, 400);
+      assert.match(broken.body, /<code>INVALID_SOURCE<\/code>: the Mermaid source does not parse at line 2/);
+      assert.match(broken.body, /value="mermaid" checked/, 'the form keeps the language');
+
+      const preview = await as(ownerWeb, 'POST', '/app/api/specs/preview', { source: { language: 'mermaid', text: 'flowchart LR\n  a[Alpha] --> b\n  click a "https://x"' } });
+      assert.equal(preview.statusCode, 200, preview.body);
+      assert.match(preview.json().svg, /Alpha/);
+      assert.deepEqual(preview.json().warnings, [{ line: 3, message: 'click handlers and links (click) are not kept' }]);
+      const refused = await as(ownerWeb, 'POST', '/app/api/specs/preview', { source: { language: 'dot', text: 'digraph {' } });
+      assert.equal(refused.statusCode, 400);
+      assert.equal(refused.json().error, 'INVALID_SOURCE');
+    });
+
     test('New diagram: the form opens with an example that creates a diagram, the preview draws a spec or answers why not, the icons are listed and served', async () => {
       const form = await as(ownerWeb, 'GET', '/app/new');
       assert.match(form.body, /&#34;icon&#34;: &#34;icon-postgresql&#34;/, 'the example spec is in the form');

@@ -1,8 +1,10 @@
 /**
- * "New diagram"'s live side: a preview of the spec as it is typed (the
- * server lays it out and draws it, exactly as creating would, a moment after
- * the last keystroke; a refused spec shows why), and an icon picker that sets
- * a node's icon, or adds a node with it, in the spec text.
+ * "New diagram"'s live side: a preview of the spec, Mermaid or DOT as it is
+ * typed (the server lays it out and draws it, exactly as creating would, a
+ * moment after the last keystroke; refused content shows why, a source's
+ * warnings are listed under it), and, for a spec, an icon picker that sets a
+ * node's icon, or adds a node with it, in the spec text. Choosing another
+ * language swaps the example in while the text is still an untouched example.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -17,7 +19,12 @@ interface IconItem {
   category: string;
 }
 
-type Preview = { kind: 'empty' } | { kind: 'busy' } | { kind: 'image'; url: string } | { kind: 'problem'; message: string };
+type Preview = { kind: 'empty' } | { kind: 'busy' } | { kind: 'image'; url: string; warnings: Warning[] } | { kind: 'problem'; message: string };
+type Language = 'spec' | 'mermaid' | 'dot';
+interface Warning {
+  line: number;
+  message: string;
+}
 
 interface SpecNode {
   id: string;
@@ -46,22 +53,44 @@ function freshNodeId(nodes: readonly SpecNode[], icon: IconItem): string {
   return id;
 }
 
-async function fetchPreview(spec: unknown, csrfToken: string, signal: AbortSignal): Promise<string | null> {
+async function fetchPreview(content: { spec: unknown } | { source: { language: Language; text: string } }, csrfToken: string, signal: AbortSignal): Promise<{ svg: string | null; warnings?: Warning[] }> {
   const response = await fetch('/app/api/specs/preview', {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json', 'x-csrf-token': csrfToken },
-    body: JSON.stringify({ spec }),
+    body: JSON.stringify(content),
     signal,
   });
   if (!response.ok) {
     const error = await responseError(response);
     throw new Error(error.code ? `${error.code}: ${error.message}` : error.message);
   }
-  return ((await response.json()) as { svg: string | null }).svg;
+  return (await response.json()) as { svg: string | null; warnings?: Warning[] };
 }
 
-function SpecSide({ textarea, csrfToken }: { textarea: HTMLTextAreaElement; csrfToken: string }) {
+/** The text box's label per language (as the server writes it). */
+const TEXT_LABELS: Record<Language, string> = { spec: 'Spec', mermaid: 'Mermaid', dot: 'DOT' };
+
+function SpecSide({ form, textarea, csrfToken, examples }: { form: HTMLFormElement; textarea: HTMLTextAreaElement; csrfToken: string; examples: Record<Language, string> }) {
   const [text, setText] = useState(textarea.value);
+  const checkedLanguage = () => (form.querySelector<HTMLInputElement>('input[name=language]:checked')?.value ?? 'spec') as Language;
+  const [language, setLanguage] = useState<Language>(checkedLanguage);
+
+  useEffect(() => {
+    const onChange = (event: Event) => {
+      if ((event.target as HTMLInputElement).name !== 'language') return;
+      const next = checkedLanguage();
+      // An untouched example gives way to the new language's; anything typed stays.
+      if (Object.values(examples).some((example) => example.trim() === textarea.value.trim()) || textarea.value.trim() === '') {
+        textarea.value = examples[next];
+        setText(textarea.value);
+      }
+      const label = form.querySelector<HTMLLabelElement>('label[for=spec]');
+      if (label) label.textContent = TEXT_LABELS[next];
+      setLanguage(next);
+    };
+    form.addEventListener('change', onChange);
+    return () => form.removeEventListener('change', onChange);
+  }, [form, textarea, examples]);
   const [preview, setPreview] = useState<Preview>({ kind: 'busy' });
   const [icons, setIcons] = useState<IconItem[] | null>(null);
   const [query, setQuery] = useState('');
@@ -80,21 +109,23 @@ function SpecSide({ textarea, csrfToken }: { textarea: HTMLTextAreaElement; csrf
       setPreview({ kind: 'empty' });
       return;
     }
-    let spec: unknown;
-    try {
-      spec = JSON.parse(text);
-    } catch (error) {
-      setPreview({ kind: 'problem', message: `Not valid JSON yet: ${(error as Error).message}` });
-      return;
-    }
+    let content: { spec: unknown } | { source: { language: Language; text: string } };
+    if (language === 'spec') {
+      try {
+        content = { spec: JSON.parse(text) };
+      } catch (error) {
+        setPreview({ kind: 'problem', message: `Not valid JSON yet: ${(error as Error).message}` });
+        return;
+      }
+    } else content = { source: { language, text } };
     const abort = new AbortController();
     const timer = setTimeout(() => {
       setPreview({ kind: 'busy' });
-      fetchPreview(spec, csrfToken, abort.signal)
-        .then((svg) => {
+      fetchPreview(content, csrfToken, abort.signal)
+        .then(({ svg, warnings }) => {
           if (svg === null) return setPreview({ kind: 'empty' });
           previewUrl.current = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
-          setPreview({ kind: 'image', url: previewUrl.current });
+          setPreview({ kind: 'image', url: previewUrl.current, warnings: warnings ?? [] });
         })
         .catch((error: unknown) => {
           if (!abort.signal.aborted) setPreview({ kind: 'problem', message: (error as Error).message });
@@ -104,7 +135,7 @@ function SpecSide({ textarea, csrfToken }: { textarea: HTMLTextAreaElement; csrf
       clearTimeout(timer);
       abort.abort();
     };
-  }, [text, csrfToken]);
+  }, [text, csrfToken, language]);
 
   useEffect(() => {
     fetch('/app/api/icons', { headers: { accept: 'application/json' } })
@@ -132,9 +163,18 @@ function SpecSide({ textarea, csrfToken }: { textarea: HTMLTextAreaElement; csrf
       <section className="spec-preview" aria-labelledby="preview-heading">
         <h2 id="preview-heading">Preview</h2>
         <div className="preview-box" aria-live="polite">
-          {preview.kind === 'image' && <img src={preview.url} alt="Preview of the diagram the spec makes" />}
+          {preview.kind === 'image' && <img src={preview.url} alt={`Preview of the diagram the ${language === 'spec' ? 'spec' : 'source'} makes`} />}
+          {preview.kind === 'image' && preview.warnings.length > 0 && (
+            <ul className="preview-warnings" aria-label="What the drawing leaves out">
+              {preview.warnings.map((warning) => (
+                <li key={`${warning.line}:${warning.message}`}>
+                  Line {warning.line}: {warning.message}
+                </li>
+              ))}
+            </ul>
+          )}
           {preview.kind === 'busy' && <p className="muted">Drawing…</p>}
-          {preview.kind === 'empty' && <p className="muted">Nothing to draw: an empty spec makes a blank diagram.</p>}
+          {preview.kind === 'empty' && <p className="muted">Nothing to draw: empty content makes a blank diagram.</p>}
           {preview.kind === 'problem' && (
             <p className="error" role="alert">
               {preview.message}
@@ -142,7 +182,7 @@ function SpecSide({ textarea, csrfToken }: { textarea: HTMLTextAreaElement; csrf
           )}
         </div>
       </section>
-      <section className="icon-picker" aria-labelledby="icons-heading">
+      <section className="icon-picker" aria-labelledby="icons-heading" hidden={language !== 'spec'}>
         <h2 id="icons-heading">Icons</h2>
         <div className="icon-picker-controls">
           <select aria-label="Put the icon on" value={target} onChange={(event) => setTarget(event.target.value)}>
@@ -176,6 +216,7 @@ export function startNewDiagramPage(form: HTMLFormElement): void {
   const side = form.querySelector<HTMLElement>('#spec-side');
   const csrfToken = form.querySelector<HTMLInputElement>('input[name=_csrf]')?.value ?? '';
   if (!textarea || !side) return;
+  const examples = JSON.parse(side.dataset.examples ?? '{}') as Record<Language, string>;
   side.hidden = false;
-  createRoot(side).render(<SpecSide textarea={textarea} csrfToken={csrfToken} />);
+  createRoot(side).render(<SpecSide form={form} textarea={textarea} csrfToken={csrfToken} examples={examples} />);
 }

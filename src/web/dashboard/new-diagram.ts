@@ -16,12 +16,20 @@ import type { WebSession } from '../session.ts';
 import type { FolderNode } from './folder-tree.ts';
 import { folderOptions } from './page.ts';
 
+/** What the text of the form is written in. */
+export const FORM_LANGUAGES = ['spec', 'mermaid', 'dot'] as const;
+export type FormLanguage = (typeof FORM_LANGUAGES)[number];
+
 export interface NewDiagramForm {
   title: string;
   folderId: string | null;
-  /** The spec as typed: JSON text, or blank for an empty diagram. */
+  /** The content as typed: a spec's JSON, Mermaid or DOT text, or blank for an empty diagram. */
   spec: string;
+  language: FormLanguage;
 }
+
+/** The form's language field, the spec when absent or unknown. */
+export const formLanguage = (raw: string | undefined): FormLanguage => (FORM_LANGUAGES as readonly string[]).includes(raw ?? '') ? (raw as FormLanguage) : 'spec';
 
 /** Refusals the form shows next to the text that caused them; anything else is the app's error page. */
 const SHOWN_IN_FORM = new Set<ErrorCode>([
@@ -38,12 +46,13 @@ export function isFormError(error: unknown): error is ApiError {
   return error instanceof ApiError && SHOWN_IN_FORM.has(error.code);
 }
 
-/** The textarea as the create command's content: the parsed spec, or an empty scene when left blank. */
-export function contentFromForm(text: string): ContentInput {
+/** The textarea as the create command's content: the parsed spec, a Mermaid or DOT source, or an empty scene when left blank. */
+export function contentFromForm(text: string, language: FormLanguage = 'spec'): ContentInput {
   if (text.trim() === '') return { scene: { elements: [] } };
   if (Buffer.byteLength(text) > BODY_LIMIT_BYTES) {
-    throw new ApiError('payload_too_large', `the spec is over ${BODY_LIMIT_BYTES / (1024 * 1024)} MiB, the API's body limit`);
+    throw new ApiError('payload_too_large', `the ${language === 'spec' ? 'spec' : 'source'} is over ${BODY_LIMIT_BYTES / (1024 * 1024)} MiB, the API's body limit`);
   }
+  if (language !== 'spec') return { source: { language, text } };
   let spec: unknown;
   try {
     spec = JSON.parse(text);
@@ -80,8 +89,34 @@ export const EXAMPLE_SPEC = `{
   ]
 }`;
 
+/** What the form opens with when Mermaid or DOT is chosen (the page's script swaps them while the example is untouched). */
+export const EXAMPLE_MERMAID = `flowchart LR
+  user([Shopper]) --> web[Web app]
+  web -->|HTTPS| api[Orders API]
+  api -->|SQL| db[(Orders DB)]
+  api -.-> cache[Cache]`;
+
+export const EXAMPLE_DOT = `digraph shop {
+  rankdir=LR;
+  node [shape=box];
+  user [label="Shopper", shape=ellipse];
+  web [label="Web app"];
+  api [label="Orders API"];
+  db [label="Orders DB", shape=cylinder];
+  user -> web;
+  web -> api [label="HTTPS"];
+  api -> db [label="SQL"];
+  api -> cache [style=dashed];
+}`;
+
+export const EXAMPLES: Record<FormLanguage, string> = { spec: EXAMPLE_SPEC, mermaid: EXAMPLE_MERMAID, dot: EXAMPLE_DOT };
+
 /** Where the grammar is explained, on this server (help-page.ts). */
 export const GRAMMAR_PATH = '/app/help/spec';
+
+const LANGUAGE_NAMES: Record<FormLanguage, string> = { spec: 'JSON spec', mermaid: 'Mermaid', dot: 'Graphviz DOT' };
+/** The text box's label (the client script changes it with the language). */
+const TEXT_LABELS: Record<FormLanguage, string> = { spec: 'Spec', mermaid: 'Mermaid', dot: 'DOT' };
 
 export function newDiagramBody(session: WebSession, folders: FolderNode[], form: NewDiagramForm, error: ApiError | null): string {
   const problem = error
@@ -101,12 +136,15 @@ ${csrfField(session)}
 </div>
 <div class="spec-columns">
 <div class="spec-editor">
-<label for="spec">Spec</label>
-<p class="muted">Nodes, edges (objects, or shorthand such as <code>a -&gt; b : label</code>) and a layout direction, as JSON; the server lays it out. The example below works as it is: change it, or start from it. <a href="${GRAMMAR_PATH}" target="_blank" rel="noopener">The spec grammar</a> lists every field.</p>
+<fieldset class="language-tabs"><legend>Written in</legend>
+${FORM_LANGUAGES.map((language) => `<label><input type="radio" name="language" value="${language}"${form.language === language ? ' checked' : ''}> ${LANGUAGE_NAMES[language]}</label>`).join('\n')}
+</fieldset>
+<label for="spec">${TEXT_LABELS[form.language]}</label>
+<p class="muted">A spec: nodes, edges (objects, or shorthand such as <code>a -&gt; b : label</code>) and a layout direction, as JSON (<a href="${GRAMMAR_PATH}" target="_blank" rel="noopener">the spec grammar</a> lists every field). Or paste a Mermaid flowchart or state diagram, or a Graphviz DOT graph, as it sits in its file. The server lays it out; the example works as it is: change it, or start from it.</p>
 <textarea id="spec" name="spec" spellcheck="false">
 ${escapeHtml(form.spec)}</textarea>
 </div>
-<div class="spec-side" id="spec-side" hidden></div>
+<div class="spec-side" id="spec-side" data-examples="${escapeHtml(JSON.stringify(EXAMPLES))}" hidden></div>
 </div>
 <div class="buttons"><button type="submit">Create diagram</button><button type="submit" name="blank" value="1" class="secondary" formnovalidate>Create a blank diagram</button><a href="/app">Cancel</a></div>
 </form>

@@ -32,7 +32,7 @@ import { APP_PAGE_HEADERS, appPage } from '../layout.ts';
 import { requireSession, verifyCsrf, type WebSession } from '../session.ts';
 import { ALL_DIAGRAMS, type DashboardFilters, dashboardHref, parseFilters, returnPath } from './filters.ts';
 import { folderTree } from './folder-tree.ts';
-import { contentFromForm, EXAMPLE_SPEC, isFormError, type NewDiagramForm, newDiagramBody } from './new-diagram.ts';
+import { contentFromForm, EXAMPLES, formLanguage, isFormError, type NewDiagramForm, newDiagramBody } from './new-diagram.ts';
 import { dashboardBody } from './page.ts';
 import { DASHBOARD_STYLE } from './styles.ts';
 import { serveThumbnail } from './thumbnail.ts';
@@ -118,7 +118,8 @@ export async function dashboardRoutes(app: FastifyInstance, { deps }: { deps: Se
   app.get('/app/new', async (request, reply) => {
     const session = requireSession(request);
     const { folderId } = parseFilters(request.query);
-    return newDiagramPage(session, reply, { title: '', folderId, spec: EXAMPLE_SPEC }, null);
+    const language = formLanguage((request.query as { language?: string }).language);
+    return newDiagramPage(session, reply, { title: '', folderId, spec: EXAMPLES[language], language }, null);
   });
 
   // Form encoding can triple JSON's punctuation; the spec itself is then held to the API's 1 MiB.
@@ -126,9 +127,9 @@ export async function dashboardRoutes(app: FastifyInstance, { deps }: { deps: Se
     const session = requireSession(request);
     verifyCsrf(request, session, deps.config.publicUrl);
     const blank = field(request, 'blank') === '1';
-    const form: NewDiagramForm = { title: field(request, 'title') ?? '', folderId: folderField(request, 'folderId'), spec: blank ? '' : (field(request, 'spec') ?? '') };
+    const form: NewDiagramForm = { title: field(request, 'title') ?? '', folderId: folderField(request, 'folderId'), spec: blank ? '' : (field(request, 'spec') ?? ''), language: formLanguage(field(request, 'language')) };
     try {
-      const diagram = await createDiagram(deps, session, { title: form.title, folderId: form.folderId, ...contentFromForm(form.spec) });
+      const diagram = await createDiagram(deps, session, { title: form.title, folderId: form.folderId, ...contentFromForm(form.spec, form.language) });
       return reply.redirect(`/app/d/${diagram.id}`, 303);
     } catch (error) {
       if (!isFormError(error)) throw error;

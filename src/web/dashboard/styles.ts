@@ -51,9 +51,13 @@ main.new-diagram .buttons { display: flex; flex-wrap: wrap; gap: .75rem; align-i
 .spec-columns { display: flex; gap: 1.5rem; align-items: flex-start; }
 .spec-editor { flex: 1 1 0; min-width: 0; }
 .spec-editor p.muted { margin: 0 0 .5rem; }
+.language-tabs { border: 0; padding: 0; margin: 0 0 .75rem; display: flex; gap: 1rem; flex-wrap: wrap; }
+.language-tabs legend { font-weight: 600; margin-bottom: .25rem; }
+.language-tabs label { display: inline-flex; gap: .35rem; align-items: center; font-weight: 400; }
+.preview-warnings { margin: .5rem 0 0; padding-left: 1.2rem; font-size: .85rem; color: var(--muted, #666); text-align: left; }
 .spec-side { flex: 1 1 0; min-width: 0; display: grid; gap: 1rem; margin-top: .75rem; }
 .spec-side h2 { font-size: .8rem; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); margin: 0 0 .4rem; }
-.preview-box { background: #fff; border: 1px solid var(--line); border-radius: 10px; min-height: 16rem; display: flex; align-items: center; justify-content: center; padding: .75rem; overflow: hidden; }
+.preview-box { background: #fff; border: 1px solid var(--line); border-radius: 10px; min-height: 16rem; display: flex; flex-direction: column; align-items: center; justify-content: center; padding: .75rem; overflow: hidden; }
 .preview-box img { max-width: 100%; max-height: 22rem; object-fit: contain; }
 .preview-box p { margin: 0; overflow-wrap: anywhere; }
 .icon-picker-controls { display: flex; gap: .5rem; }
