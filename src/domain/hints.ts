@@ -19,8 +19,10 @@ const SHAPE_SYNONYMS: Record<string, string> = {
   oval: 'ellipse',
   ellipse: 'ellipse',
   round: 'ellipse',
-  start: 'ellipse',
-  end: 'ellipse',
+  initial: 'start',
+  final: 'end',
+  join: 'fork',
+  bar: 'fork',
   rhombus: 'diamond',
   decision: 'diamond',
   diamond: 'diamond',
@@ -55,7 +57,7 @@ export function shapeFor(value: unknown): string | null {
   return SHAPE_SYNONYMS[normal(value)] ?? null;
 }
 
-/** `shape must be one of rectangle, ellipse, diamond, text — use rectangle for a box`. */
+/** `shape must be one of rectangle, ellipse, diamond, text, start, end, fork — use rectangle for a box`. */
 export function shapeHint(value: unknown): string {
   const base = `shape must be one of ${SHAPES.join(', ')}`;
   const meant = shapeFor(value);

@@ -125,3 +125,32 @@ process.stdout.write(createHash('sha256').update(JSON.stringify(sceneFromSpec(pa
     assert.equal(other, createHash('sha256').update(first).digest('hex'));
   });
 });
+
+describe('markers: start, end and fork', () => {
+  test('a start is a small filled dot, an end a ring with a dot inside, a fork a bar across the flow; none draws a label, arrows bind to them', () => {
+    for (const [direction, forkSize] of [['TB', [100, 8]], ['LR', [8, 100]]] as const) {
+      const spec = parseSpec(
+        { layout: { direction }, nodes: [{ id: 's', shape: 'start' }, { id: 'a', label: 'Work' }, { id: 'f', shape: 'fork', label: 'ignored' }, { id: 'e', shape: 'end', strokeColor: '#1971c2' }], edges: ['s -> a', 'a -> f', 'f -> e'] },
+        { isIcon: () => false },
+      );
+      const elements = sceneFromSpec(spec, { updated: 1, layout: layoutGraph }) as Array<Record<string, any>>;
+      const byId = new Map(elements.map((e) => [e.id, e]));
+      const start = byId.get('s')!;
+      assert.deepEqual([start.type, start.width, start.height, start.backgroundColor, start.fillStyle], ['ellipse', 24, 24, '#1e1e1e', 'solid']);
+      const fork = byId.get('f')!;
+      assert.deepEqual([fork.type, fork.width, fork.height, fork.fillStyle], ['rectangle', ...forkSize, 'solid'], direction);
+      const [ring, dot] = [byId.get('e')!, byId.get('e-dot')!];
+      assert.deepEqual([ring.type, ring.width, ring.backgroundColor, ring.strokeColor], ['ellipse', 28, 'transparent', '#1971c2']);
+      assert.deepEqual([dot.type, dot.width, dot.backgroundColor], ['ellipse', 16, '#1971c2']);
+      assert.deepEqual(ring.groupIds, dot.groupIds);
+      assert.equal(Math.round(dot.x + dot.width / 2), Math.round(ring.x + ring.width / 2), 'the dot is centred in the ring');
+      for (const id of ['s', 'f', 'e']) assert.ok(!elements.some((x) => x.type === 'text' && x.containerId === id), `${id} draws no label`);
+      assert.equal(byId.get('f-to-e')!.endBinding.elementId, 'e');
+      assert.equal(byId.get('s-to-a')!.startBinding.elementId, 's');
+    }
+  });
+
+  test('the dot of an end is a generated id: a node named so collides', () => {
+    assert.throws(() => parseSpec({ nodes: [{ id: 'x', shape: 'end' }, { id: 'x-dot' }] }, { isIcon: () => false }), /ID_COLLISION|collides with the id generated/);
+  });
+});

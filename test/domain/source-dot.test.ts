@@ -92,8 +92,8 @@ describe('DOT importer', () => {
     assert.deepEqual(warnings, [{ line: 3, message: 'shape=cylinder is drawn as a rectangle' }]);
   });
 
-  test('a point is an empty ellipse', () => {
-    assert.deepEqual(read('digraph { p [shape=point] }').node('p'), { id: 'p', label: '', shape: 'ellipse' });
+  test('a point is a start marker (a small filled dot)', () => {
+    assert.deepEqual(read('digraph { p [shape=point] }').node('p'), { id: 'p', shape: 'start' });
   });
 
   test('colours: CSS names and hex as they are, X11 shades and HSV converted, filled uses fillcolor then color', () => {
@@ -188,7 +188,7 @@ describe('docs/mermaid-and-dot.md', () => {
     const dot = doc.slice(doc.indexOf('## DOT'));
     const rows = dot.split('\n').filter((line) => line.startsWith('| `shape='));
     assert.ok(rows.length >= 5, 'the table lists shapes');
-    const drawnAs: Record<string, string | undefined> = { rectangle: undefined, ellipse: 'ellipse', 'an empty ellipse': 'ellipse', diamond: 'diamond', 'text without an outline': 'text' };
+    const drawnAs: Record<string, string | undefined> = { rectangle: undefined, ellipse: 'ellipse', 'a start marker (a small filled dot)': 'start', diamond: 'diamond', 'text without an outline': 'text' };
     for (const row of rows) {
       const [names, drawn] = row.split('|').slice(1, -1).map((cell) => cell.trim());
       const expected = drawn!.replace(/, warned$/, '');

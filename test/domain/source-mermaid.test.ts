@@ -143,7 +143,8 @@ describe('Mermaid importer: flowcharts', () => {
 describe('Mermaid importer: state diagrams', () => {
   test('[*] start and end markers get readable ids, one pair per composite state', async () => {
     const { node, edges } = await read('stateDiagram-v2\n  [*] --> Idle\n  Idle --> [*]\n  state Busy {\n    [*] --> Working\n  }');
-    assert.deepEqual(node('start'), { id: 'start', shape: 'ellipse', label: '' });
+    assert.deepEqual(node('start'), { id: 'start', shape: 'start' });
+    assert.deepEqual(node('end'), { id: 'end', shape: 'end' });
     assert.ok(node('end'));
     assert.equal(node('Busy.start').parent, 'Busy');
     assert.deepEqual(edges.map((e) => `${e.from}>${e.to}`), ['start>Idle', 'Idle>end', 'Busy.start>Working']);
@@ -156,11 +157,12 @@ describe('Mermaid importer: state diagrams', () => {
     assert.equal(node('a').parent, 'Inner');
   });
 
-  test('choice is an empty diamond, fork and join empty (warned: no bar yet)', async () => {
-    const { node, warned } = await read('stateDiagram-v2\n  state pick <<choice>>\n  state split <<fork>>\n  a --> pick\n  pick --> split : yes\n  pick --> b : no');
+  test('choice is an empty diamond, fork and join are bars', async () => {
+    const { node, warnings } = await read('stateDiagram-v2\n  state pick <<choice>>\n  state split <<fork>>\n  state merge <<join>>\n  a --> pick\n  pick --> split : yes\n  split --> merge\n  pick --> b : no');
     assert.deepEqual(node('pick'), { id: 'pick', shape: 'diamond', label: '' });
-    assert.equal(node('split').label, '');
-    assert.equal(warned(/fork bar/)?.line, 3);
+    assert.deepEqual(node('split'), { id: 'split', shape: 'fork' });
+    assert.deepEqual(node('merge'), { id: 'merge', shape: 'fork' });
+    assert.deepEqual(warnings, []);
   });
 
   test('notes are pale yellow nodes joined to their state by a dashed, headless line', async () => {

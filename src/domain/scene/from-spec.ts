@@ -1,5 +1,5 @@
 import type { LayoutInput, LayoutResult } from '../layout/types.ts';
-import type { ArrowheadName, DiagramSpec, SpecEdge, SpecNode } from '../spec/types.ts';
+import { type ArrowheadName, type DiagramSpec, isMarker, type MarkerShape, type SpecEdge, type SpecNode } from '../spec/types.ts';
 import { BOUND_TEXT_PADDING, containerSizeForText, fitTextInContainer, getBoundTextMaxHeight, getBoundTextMaxWidth, measureText, wrapText } from '../text/metrics.ts';
 import {
   addBound,
@@ -13,6 +13,7 @@ import {
 } from './elements.ts';
 import { centreOn, type Point, rayHitsOutline, roundPoint, stepBack } from './geometry.ts';
 import { WIDEN_FOR_WORD, wordSafeWrap } from './label-wrap.ts';
+import { generatedNodeIds } from '../spec/parse.ts';
 
 /** Widths labels wrap at, per shape; longer labels wrap and the shape grows to fit. */
 const WRAP_WIDTH = { rectangle: 240, ellipse: 220, diamond: 200, text: 400, container: 400 } as const;
@@ -43,9 +44,15 @@ interface NodePlan {
   depth: number;
   /** The shape drawn (containers are rectangles). */
   shape: BoxShape | 'text';
+  /** A marker (start, end, fork): drawn filled, without its label. */
+  marker?: MarkerShape;
   width: number;
   height: number;
 }
+
+/** The size of a start dot and an end ring; the dot inside an end ring; a fork bar's length and thickness. */
+export const MARKER_SIZE = { start: 24, end: 28, endDot: 16, forkLength: 100, forkThickness: 8 } as const;
+const MARKER_INK = '#1e1e1e';
 
 /**
  * An arrow's label: wrapped where the editor wraps it (it re-wraps an arrow's
@@ -91,16 +98,24 @@ export function planNode(node: SpecNode, isContainer: boolean, depth: number, ic
     const label = standaloneText(node.label === '' ? node.id : node.label);
     return { node, label, isContainer: false, depth, shape: 'text', ...textNodeSize(label, Boolean(node.icon), iconOnTop) };
   }
+  if (isMarker(node.shape) && !isContainer) {
+    const size = node.shape === 'start' ? MARKER_SIZE.start : MARKER_SIZE.end;
+    // A fork bar lies across the flow: wide in a vertical flow, tall in a horizontal one (iconOnTop).
+    const [width, height]: [number, number] =
+      node.shape !== 'fork' ? [size, size] : iconOnTop ? [MARKER_SIZE.forkThickness, MARKER_SIZE.forkLength] : [MARKER_SIZE.forkLength, MARKER_SIZE.forkThickness];
+    return { node, label: null, isContainer: false, depth, shape: node.shape === 'fork' ? 'rectangle' : 'ellipse', marker: node.shape, width, height };
+  }
   if (isContainer) {
     // A container's header: its label, and its icon after the label on the same row.
     const safe = wordSafeWrap(node.label, WRAP_WIDTH.container);
-    const label = textBlock(safe.label, safe.wrapAt);
-    const iconWidth = node.icon ? ICON_SIZE + (label ? ICON_GAP : 0) : 0;
+    // A marker given members is a plain container, still without a label.
+    const label = isMarker(node.shape) ? null : textBlock(safe.label, safe.wrapAt);
+    const iconWidth = node.icon && !isMarker(node.shape) ? ICON_SIZE + (label ? ICON_GAP : 0) : 0;
     const width = (label?.width ?? 0) + iconWidth + 2 * BOUND_TEXT_PADDING + 2 * CONTAINER_HEADER_EXTRA;
     const height = Math.max(label?.height ?? 0, node.icon ? ICON_SIZE : 0) + 2 * BOUND_TEXT_PADDING + CONTAINER_HEADER_EXTRA;
     return { node, label, isContainer: true, depth, shape: 'rectangle', width: Math.ceil(width), height: Math.ceil(height) };
   }
-  const shape = node.shape as BoxShape;
+  const shape = (isMarker(node.shape) ? 'rectangle' : node.shape) as BoxShape;
   const [minWidth, minHeight] = MIN_SIZE[shape];
   const [marginX, marginY] = MARGIN[shape];
   const iconHeight = node.icon ? ICON_SIZE + (node.label === '' ? 0 : ICON_GAP) : 0;
@@ -205,6 +220,30 @@ export function boundTextPosition(
 
 const arrowhead = (name: ArrowheadName) => (name === 'none' ? null : name);
 
+/**
+ * A marker's elements, the one arrows bind to first: a start is a filled dot;
+ * a fork a filled bar; an end a ring with a filled dot inside (`<id>-dot`),
+ * grouped so they move together. Drawn in the node's strokeColor (or the
+ * default ink); a backgroundColor fills a start or a fork instead.
+ */
+function markerElements(node: SpecNode, marker: MarkerShape, box: { x: number; y: number; width: number; height: number }, nextOrder: () => number, updated: number): ExcalidrawElement[] {
+  const ink = node.strokeColor ?? MARKER_INK;
+  if (marker !== 'end') {
+    const element = baseElement(node.id, marker === 'start' ? 'ellipse' : 'rectangle', box, nextOrder(), updated, { strokeColor: ink, backgroundColor: node.backgroundColor ?? ink, fillStyle: 'solid' });
+    element.roundness = marker === 'start' ? { type: 2 } : null;
+    return [element];
+  }
+  const group = [`${node.id}-group`];
+  const ring = baseElement(node.id, 'ellipse', box, nextOrder(), updated, { strokeColor: ink, backgroundColor: 'transparent', fillStyle: 'solid' });
+  ring.roundness = { type: 2 };
+  ring.groupIds = group;
+  const size = MARKER_SIZE.endDot;
+  const dot = baseElement(`${node.id}-dot`, 'ellipse', { x: box.x + (box.width - size) / 2, y: box.y + (box.height - size) / 2, width: size, height: size }, nextOrder(), updated, { strokeColor: ink, backgroundColor: ink, fillStyle: 'solid' });
+  dot.roundness = { type: 2 };
+  dot.groupIds = group;
+  return [ring, dot];
+}
+
 export function styleOf(node: SpecNode): Style {
   return { strokeColor: node.strokeColor, backgroundColor: node.backgroundColor, fillStyle: node.fillStyle };
 }
@@ -271,6 +310,12 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
       if (node.icon) push(iconElement(node, place.icon, order++, options.updated, []));
       continue;
     }
+    if (plan.marker) {
+      const [shape, ...inside] = markerElements(node, plan.marker, box, () => order++, options.updated);
+      shapes.set(node.id, push(shape!));
+      for (const element of inside) push(element);
+      continue;
+    }
     const shape = push(baseElement(node.id, plan.shape, box, order++, options.updated, plan.isContainer ? { strokeColor: node.strokeColor, backgroundColor: node.backgroundColor, fillStyle: node.fillStyle, strokeStyle: 'dashed' } : styleOf(node)));
     shape.roundness = plan.shape === 'rectangle' ? { type: 3 } : { type: 2 };
     shapes.set(node.id, shape);
@@ -291,7 +336,9 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
       );
       addBound(shape, { id: label.id, type: 'text' });
     }
-    if (node.icon && plan.isContainer) {
+    if (node.icon && plan.isContainer && isMarker(node.shape)) {
+      // A marker draws no icon, even one given members.
+    } else if (node.icon && plan.isContainer) {
       // In the header, after the label (which keeps the wrapping it was measured with, so the two never meet).
       push(iconElement(node, { x: area.x + (plan.label ? plan.label.width + ICON_GAP : 0), y: area.y }, order++, options.updated, groupIds));
     } else if (node.icon) {
@@ -349,7 +396,7 @@ export function arrowElement(edge: SpecEdge, points: Point[], focus: { start: nu
 /** How many elements sceneFromSpec makes for a spec: known before any layout. */
 export function generatedElementCount(spec: DiagramSpec): number {
   let count = 0;
-  for (const node of spec.nodes) count += 1 + (node.shape !== 'text' && node.label !== '' ? 1 : 0) + (node.icon ? 1 : 0);
+  for (const node of spec.nodes) count += 1 + generatedNodeIds(node).length;
   for (const edge of spec.edges) count += edge.label === null ? 1 : 2;
   return count;
 }

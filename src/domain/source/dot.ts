@@ -51,7 +51,7 @@ interface DotEdge {
 }
 
 /** Graphviz shapes and the spec shape each is drawn as. */
-const SHAPES: Record<string, 'rectangle' | 'ellipse' | 'diamond' | 'text'> = {
+const SHAPES: Record<string, 'rectangle' | 'ellipse' | 'diamond' | 'text' | 'start' | 'end'> = {
   box: 'rectangle',
   rect: 'rectangle',
   rectangle: 'rectangle',
@@ -62,7 +62,7 @@ const SHAPES: Record<string, 'rectangle' | 'ellipse' | 'diamond' | 'text'> = {
   oval: 'ellipse',
   circle: 'ellipse',
   doublecircle: 'ellipse',
-  point: 'ellipse',
+  point: 'start',
   diamond: 'diamond',
   mdiamond: 'diamond',
   plaintext: 'text',
@@ -345,8 +345,7 @@ function nodeSpec(walk: Walk, node: DotNode): Record<string, unknown> {
   const spec: Record<string, unknown> = { id: node.id };
   if (node.cluster !== null) spec.parent = node.cluster;
   const label = labelOf(walk, a.get('label'), node.htmlLabel, record, { node: node.id, graph: walk.graphName }, node.line);
-  if (shapeName === 'point') spec.label = '';
-  else if (label !== undefined && label !== node.id) spec.label = label;
+  if (shape !== 'start' && label !== undefined && label !== node.id) spec.label = label;
   if (shape !== 'rectangle') spec.shape = shape;
   if (style.has('invis')) {
     walk.warn('invisible-node', node.line, 'invisible nodes (style=invis) are drawn as empty text');

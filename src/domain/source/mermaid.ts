@@ -91,7 +91,7 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
   return run;
 }
 
-type SpecShape = 'rectangle' | 'ellipse' | 'diamond' | 'text';
+type SpecShape = 'rectangle' | 'ellipse' | 'diamond' | 'text' | 'start' | 'end' | 'fork';
 
 /**
  * Mermaid's shape names (the bracket syntaxes' and the `@{ shape: … }` ones)
@@ -145,12 +145,16 @@ const SHAPES: Record<string, { shape: SpecShape; exact: boolean; name?: string }
   text: { shape: 'text', exact: true },
   // State diagrams.
   choice: { shape: 'diamond', exact: true },
-  fork: { shape: 'rectangle', exact: false, name: 'fork bar' },
-  join: { shape: 'rectangle', exact: false, name: 'fork bar' },
-  stateStart: { shape: 'ellipse', exact: false, name: 'start marker' },
-  stateEnd: { shape: 'ellipse', exact: false, name: 'end marker' },
-  'sm-circ': { shape: 'ellipse', exact: false, name: 'start marker' },
-  'fr-circ': { shape: 'ellipse', exact: false, name: 'end marker' },
+  fork: { shape: 'fork', exact: true },
+  join: { shape: 'fork', exact: true },
+  stateStart: { shape: 'start', exact: true },
+  stateEnd: { shape: 'end', exact: true },
+  'sm-circ': { shape: 'start', exact: true },
+  'small-circle': { shape: 'start', exact: true },
+  start: { shape: 'start', exact: true },
+  'fr-circ': { shape: 'end', exact: true },
+  'framed-circle': { shape: 'end', exact: true },
+  stop: { shape: 'end', exact: true },
   note: { shape: 'rectangle', exact: true },
 };
 
@@ -376,7 +380,7 @@ function convert(reader: Reader, diagram: MermaidDiagram, kind: 'flowchart' | 's
     else if (!mapped.exact) reader.warn(`shape:${mapped.name}`, line, `${mapped.name} shapes are drawn as ${mapped.shape === 'ellipse' ? 'an ellipse' : `a ${mapped.shape}`} for now`);
     const shape = mapped?.shape ?? 'rectangle';
     if (shape !== 'rectangle') spec.shape = shape;
-    const marker = node.shape === 'stateStart' || node.shape === 'stateEnd' || node.shape === 'fork' || node.shape === 'join' || node.shape === 'choice';
+    const marker = shape === 'start' || shape === 'end' || shape === 'fork' || node.shape === 'choice';
     let label = marker ? '' : labelText(node.label, node.labelType);
     if (kind === 'state' && !marker && node.shape !== 'note') {
       // Mermaid draws a state's name above its descriptions (`Still : text`); its model keeps only the text.
@@ -386,7 +390,7 @@ function convert(reader: Reader, diagram: MermaidDiagram, kind: 'flowchart' | 's
         label = [named ?? node.id, ...descriptions.map((d) => labelText(d, 'text'))].join('\n');
       }
     }
-    if (label !== id) spec.label = label;
+    if (label !== id && !(marker && shape !== 'diamond')) spec.label = label;
     if (node.shape === 'note') {
       spec.backgroundColor = NOTE_BACKGROUND;
       spec.fillStyle = 'solid';

@@ -4,7 +4,7 @@ import { isPlainObject, quote } from '../payload.ts';
 import { type ContentCode, payloadProblem, type PathKey, type Problem, ProblemList, pointer, throwFirst } from '../problems.ts';
 import { DiagramSpec as DiagramSpecSchema, SpecEdgeObject, SpecEdgeShorthand, SpecNode as SpecNodeSchema } from './schema.ts';
 import { ShorthandError, parseShorthand } from './shorthand.ts';
-import { ARROWHEADS, DIRECTIONS, type DiagramSpec, EDGE_STYLES, FILL_STYLES, SPEC_LIMITS, type SpecEdge, type SpecNode } from './types.ts';
+import { ARROWHEADS, DIRECTIONS, type DiagramSpec, EDGE_STYLES, FILL_STYLES, isMarker, SPEC_LIMITS, type SpecEdge, type SpecNode } from './types.ts';
 import type { Direction } from '../layout/types.ts';
 
 export interface ParseOptions {
@@ -270,6 +270,8 @@ export function assignArrowIds(edges: RawEdge[], taken: Set<string> = new Set())
 /** The ids generation adds for a node: its label and its icon. */
 export function generatedNodeIds(node: SpecNode): string[] {
   const ids: string[] = [];
+  // A marker draws neither label nor icon; an end has its dot.
+  if (isMarker(node.shape)) return node.shape === 'end' ? [`${node.id}-dot`] : [];
   if (node.shape !== 'text' && node.label !== '') ids.push(`${node.id}-label`);
   if (node.icon !== null) ids.push(`${node.id}-icon`);
   return ids;

@@ -36,7 +36,9 @@ export const NodeId = z
   .regex(/\S/)
   .meta({ description: `A node id: non-empty, at most ${SPEC_LIMITS.idLength} characters, unique in the diagram` });
 
-export const Shape = z.enum(SHAPES).meta({ description: 'rectangle (the default), ellipse, diamond or text (a free text, no outline)' });
+export const Shape = z.enum(SHAPES).meta({
+  description: 'rectangle (the default), ellipse, diamond, text (a free text, no outline), or a marker that draws no label: start (a small filled dot), end (a ringed dot), fork (a bar across the flow, for forks and joins)',
+});
 export const FillStyle = z.enum(FILL_STYLES).meta({ description: 'How the background is filled' });
 export const Arrowhead = z.enum(ARROWHEADS).meta({ description: 'An arrowhead: arrow, triangle, bar, dot, circle, diamond or none' });
 export const EdgeStyle = z.enum(EDGE_STYLES).meta({ description: 'The line: solid (default), dashed or dotted' });

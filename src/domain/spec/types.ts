@@ -1,7 +1,12 @@
 import type { Direction } from '../layout/types.ts';
 
-export const SHAPES = ['rectangle', 'ellipse', 'diamond', 'text'] as const;
+export const SHAPES = ['rectangle', 'ellipse', 'diamond', 'text', 'start', 'end', 'fork'] as const;
 export type Shape = (typeof SHAPES)[number];
+
+/** Shapes that mark a point of a flow and draw no label: a start dot, an end ring, a fork or join bar. */
+export const MARKER_SHAPES = ['start', 'end', 'fork'] as const;
+export type MarkerShape = (typeof MARKER_SHAPES)[number];
+export const isMarker = (shape: Shape): shape is MarkerShape => (MARKER_SHAPES as readonly string[]).includes(shape);
 
 export const ARROWHEADS = ['arrow', 'triangle', 'bar', 'dot', 'circle', 'diamond', 'none'] as const;
 export type ArrowheadName = (typeof ARROWHEADS)[number];
