@@ -64,7 +64,7 @@ fc.configureGlobal({ ...fc.readConfigureGlobal(), includeErrorInReport: true });
  * Hostile requests per route and engine. Each route has a seed of its own, so every run of the suite
  * sends the same requests; a deeper probe sets HOSTILE_RUNS (e.g. 1000) to send more of them.
  */
-const RUNS_PER_ROUTE = Number(process.env.HOSTILE_RUNS ?? 60);
+const RUNS_PER_ROUTE = Number(process.env.HOSTILE_RUNS ?? 40);
 /** An exchange not answered within this is a hang, reported as a failure. */
 const ANSWER_TIMEOUT_MS = 30_000;
 /** Node's default limit on the request line and headers together (--max-http-header-size). */
@@ -1169,7 +1169,7 @@ function seedFor(route: ServedRoute): { seed?: number } {
 // Hostile frames at the live socket
 
 /** Connections tried with hostile frames, per engine (HOSTILE_RUNS / 3 when set). */
-const LIVE_RUNS = process.env.HOSTILE_RUNS ? Math.ceil(Number(process.env.HOSTILE_RUNS) / 3) : 50;
+const LIVE_RUNS = process.env.HOSTILE_RUNS ? Math.ceil(Number(process.env.HOSTILE_RUNS) / 3) : 40;
 /** The codes a connection may be closed with after hostile frames: protocol error, binary, not UTF-8, flood, too big, too slow. */
 const LIVE_CLOSE_CODES_ALLOWED = new Set([1002, 1003, 1007, 1008, 1009, 1013]);
 
