@@ -147,6 +147,7 @@ describe('markers: start, end and fork', () => {
       for (const id of ['s', 'f', 'e']) assert.ok(!elements.some((x) => x.type === 'text' && x.containerId === id), `${id} draws no label`);
       assert.equal(byId.get('f-to-e')!.endBinding.elementId, 'e');
       assert.equal(byId.get('s-to-a')!.startBinding.elementId, 's');
+      assert.deepEqual(lintScene(elements as never), [], 'the dot inside the end ring is part of it: an arrow ending at the ring does not pass near another shape');
     }
   });
 

@@ -144,7 +144,7 @@ export function buildSceneModel(elements: Element[], budget?: WorkBudget): Scene
     shapes.map((s) => s.box),
     budget,
   );
-  nest(shapes, shapeGrid);
+  nest(shapes, shapeGrid, byId);
   assignOwners(shapes, elements.filter((e) => BODIES.has(e.type)), byId);
 
   const shapesById = new Map(shapes.map((s) => [s.id, s]));
@@ -205,8 +205,17 @@ function boundTarget(text: Element, byId: Map<string, Element>): Element | undef
   return target && target.type !== 'text' ? target : undefined;
 }
 
-/** Each shape's parent: the smallest body whose box holds it and is larger. */
-function nest(shapes: Shape[], grid: SpatialGrid): void {
+const innermostGroup = (byId: Map<string, Element>, id: string): string | undefined => {
+  const group = byId.get(id)?.groupIds?.[0];
+  return typeof group === 'string' ? group : undefined;
+};
+
+/**
+ * Each shape's parent: the smallest body whose box holds it and is larger. A
+ * body inside another of its own innermost group is a part of it (the dot of
+ * an end marker in its ring), owned by it: that does not make it a container.
+ */
+function nest(shapes: Shape[], grid: SpatialGrid, byId: Map<string, Element>): void {
   for (const shape of shapes) {
     for (const i of grid.near(shape.box)) {
       const candidate = shapes[i]!;
@@ -214,7 +223,12 @@ function nest(shapes: Shape[], grid: SpatialGrid): void {
       if (!shape.parent || candidate.area < shape.parent.area) shape.parent = candidate;
     }
   }
-  for (const shape of shapes) if (shape.kind === 'body' && shape.parent) shape.parent.isContainer = true;
+  for (const shape of shapes) {
+    if (shape.kind !== 'body' || !shape.parent) continue;
+    const group = innermostGroup(byId, shape.id);
+    if (group !== undefined && group === innermostGroup(byId, shape.parent.id)) shape.owner = shape.parent.owner;
+    else shape.parent.isContainer = true;
+  }
 }
 
 /**
