@@ -180,9 +180,10 @@ describe('Mermaid importer: state diagrams', () => {
     assert.equal(node('B').parent, 'Active.region-2');
   });
 
-  test('descriptions are drawn under the state\'s name; transition labels', async () => {
-    const { node, edges } = await read('stateDiagram-v2\n  Idle : waiting for work\n  Idle --> Busy : job arrives');
-    assert.equal(node('Idle').label, 'Idle\nwaiting for work');
+  test('a description is the state\'s label, several are drawn under its name; transition labels', async () => {
+    const { node, edges } = await read('stateDiagram-v2\n  Idle : waiting for work\n  Busy : working\n  Busy : on a job\n  Idle --> Busy : job arrives');
+    assert.equal(node('Idle').label, 'waiting for work');
+    assert.equal(node('Busy').label, 'Busy\nworking\non a job');
     assert.equal(edges[0]!.label, 'job arrives');
   });
 

@@ -383,9 +383,10 @@ function convert(reader: Reader, diagram: MermaidDiagram, kind: 'flowchart' | 's
     const marker = shape === 'start' || shape === 'end' || shape === 'fork' || node.shape === 'choice';
     let label = marker ? '' : labelText(node.label, node.labelType);
     if (kind === 'state' && !marker && node.shape !== 'note') {
-      // Mermaid draws a state's name above its descriptions (`Still : text`); its model keeps only the text.
+      // One description (`Still : text`) is the state's label, as Mermaid draws it; with several,
+      // Mermaid draws the name above them, and its model keeps only the last.
       const descriptions = reader.descriptionsOf(node.id);
-      if (descriptions.length > 0) {
+      if (descriptions.length > 1) {
         const named = /^\s*state\s+"([^"]+)"\s+as\s+/.exec(reader.lines.find((l) => new RegExp(`^\\s*state\\s+"[^"]+"\\s+as\\s+${node.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(l)) ?? '')?.[1];
         label = [named ?? node.id, ...descriptions.map((d) => labelText(d, 'text'))].join('\n');
       }
