@@ -41,7 +41,7 @@ await runBenchmark('mcp-transcript', async (dataDir) => {
     block('text', client.getInstructions() ?? '(none)');
 
     say('## 1. The first attempt\n');
-    say('Written from habit, not from the schema: `shape: "box"`, `direction` at the top of the spec, an edge as `{ source, target }`, and `"cylinder"` for the database.\n');
+    say('Written from habit, not from the schema: `shape: "box"`, `direction` at the top of the spec, an edge as `{ source, target }`, and `"database"` as a shape.\n');
     const naive = {
       title: 'Checkout',
       spec: {
@@ -49,7 +49,7 @@ await runBenchmark('mcp-transcript', async (dataDir) => {
         nodes: [
           { id: 'web', label: 'Web app', shape: 'box' },
           { id: 'api', label: 'Orders API', shape: 'box' },
-          { id: 'db', label: 'Orders DB', shape: 'cylinder' },
+          { id: 'db', label: 'Orders DB', shape: 'database' },
         ],
         edges: [{ source: 'web', target: 'api' }, 'api -> db : SQL'],
       },

@@ -174,7 +174,7 @@ async function main(): Promise<void> {
     const [newestRevision, firstRevision] = [revisions[0]!.rev, revisions.at(-1)!.rev];
     const thousandNodes = Array.from({ length: 1000 }, (_, i) => ({ id: `v${i}`, label: `Service ${i}`, shape: i % 3 ? 'rectangle' : 'ellipse' }));
     const bigSpec = { nodes: thousandNodes, edges: thousandNodes.slice(1).map((node, i) => `v${Math.floor(i / 3)} -> ${node.id}`) };
-    const flawedSpec = { ...bigSpec, nodes: [...thousandNodes.slice(0, -1), { id: 'v999', shape: 'hexagon' }] };
+    const flawedSpec = { ...bigSpec, nodes: [...thousandNodes.slice(0, -1), { id: 'v999', shape: 'octagon' }] };
     console.log('done');
     const floods = await startLiveFloods(base, live, server.proc.pid!);
 

@@ -11,15 +11,46 @@ const SHAPE_SYNONYMS: Record<string, string> = {
   rect: 'rectangle',
   square: 'rectangle',
   rectangle: 'rectangle',
-  rounded: 'rectangle',
+  rounded: 'stadium',
+  pill: 'stadium',
+  capsule: 'stadium',
+  terminal: 'stadium',
+  terminator: 'stadium',
+  roundrect: 'stadium',
   process: 'rectangle',
   container: 'rectangle',
   group: 'rectangle',
-  circle: 'ellipse',
+  circ: 'circle',
+  doublecircle: 'circle',
   oval: 'ellipse',
   ellipse: 'ellipse',
   round: 'ellipse',
+  cylinder: 'cylinder',
+  cyl: 'cylinder',
+  database: 'cylinder',
+  db: 'cylinder',
+  datastore: 'cylinder',
+  storage: 'cylinder',
+  hex: 'hexagon',
+  hexagon: 'hexagon',
+  octagon: 'hexagon',
+  preparation: 'hexagon',
+  parallelogram: 'parallelogram',
+  lean: 'parallelogram',
+  leanright: 'parallelogram',
+  leanleft: 'parallelogram',
+  io: 'parallelogram',
+  inputoutput: 'parallelogram',
+  subroutine: 'subroutine',
+  subprocess: 'subroutine',
+  predefinedprocess: 'subroutine',
+  document: 'document',
+  doc: 'document',
+  page: 'document',
+  file: 'document',
   initial: 'start',
+  point: 'start',
+  dot: 'start',
   final: 'end',
   join: 'fork',
   bar: 'fork',
@@ -38,11 +69,6 @@ const normal = (value: string) => value.trim().toLowerCase().replace(/[\s_-]+/g,
 
 /** Shapes other tools draw that Drawbridge shows as a rectangle with an icon from the catalog. */
 const PICTURED: Record<string, string> = {
-  cylinder: 'icon-database',
-  database: 'icon-database',
-  db: 'icon-database',
-  storage: 'icon-database',
-  datastore: 'icon-database',
   cloud: 'icon-cloud',
   person: 'icon-user',
   user: 'icon-user',
@@ -57,7 +83,7 @@ export function shapeFor(value: unknown): string | null {
   return SHAPE_SYNONYMS[normal(value)] ?? null;
 }
 
-/** `shape must be one of rectangle, ellipse, diamond, text, start, end, fork — use rectangle for a box`. */
+/** `shape must be one of rectangle, ellipse, … — use rectangle for a box`. */
 export function shapeHint(value: unknown): string {
   const base = `shape must be one of ${SHAPES.join(', ')}`;
   const meant = shapeFor(value);
@@ -139,6 +165,7 @@ export function nodeFieldHint(key: string, value: unknown): string {
     case 'type':
     case 'kind':
     case 'form':
+      if (typeof value === 'string' && (SHAPES as readonly string[]).includes(value)) return `use "shape": ${JSON.stringify(value)}`;
       return typeof value === 'string' ? `use "shape" (${shapeHint(value)})` : 'use "shape": rectangle, ellipse, diamond or text';
     case 'text':
     case 'name':

@@ -79,6 +79,23 @@ describe('the content schemas accept every example', () => {
     assert.match(spec, /"pattern"/, 'the shorthand grammar is a pattern');
     assert.match(spec, /"maxItems":1000/);
   });
+
+  test('the JSON Schema shows the shapes, styles and layout hints with their ranges', () => {
+    const json = z.toJSONSchema(DiagramSpec) as any;
+    const defs = json.$defs ?? {};
+    const node = defs.SpecNode.properties;
+    const shapes = JSON.stringify(node.shape);
+    for (const shape of ['cylinder', 'stadium', 'circle', 'hexagon', 'parallelogram', 'subroutine', 'document', 'start', 'end', 'fork']) assert.match(shapes, new RegExp(`"${shape}"`));
+    for (const key of ['textColor', 'bold', 'italic', 'strokeWidth', 'strokeStyle', 'invisible', 'direction']) assert.ok(node[key], key);
+    assert.match(JSON.stringify(node.strokeWidth), /"minimum":0.5.*"maximum":16/);
+    const edge = defs.SpecEdgeObject.properties;
+    for (const key of ['strokeWidth', 'strokeColor', 'constraint', 'minLength']) assert.ok(edge[key], key);
+    assert.match(JSON.stringify(edge.style), /"invisible"/);
+    assert.match(JSON.stringify(edge.minLength), /"type":"integer".*"minimum":0.*"maximum":10/);
+    const layout = defs.SpecLayout.properties;
+    assert.match(JSON.stringify(layout.fold), /"auto".*"off"/);
+    assert.match(JSON.stringify(layout.sameRank), /"type":"array"/);
+  });
 });
 
 describe('every problem at once', () => {
@@ -114,7 +131,7 @@ describe('every problem at once', () => {
     );
     const hints = Object.fromEntries(problems.map((p) => [p.path, p.hint]));
     assert.equal(hints['/direction'], 'direction belongs in layout.direction: "layout": { "direction": "LR" }');
-    assert.equal(hints['/nodes/0/shape'], 'shape must be one of rectangle, ellipse, diamond, text, start, end, fork — use rectangle for a box');
+    assert.equal(hints['/nodes/0/shape'], 'shape must be one of rectangle, ellipse, diamond, text, cylinder, stadium, circle, hexagon, parallelogram, subroutine, document, start, end, fork — use rectangle for a box');
     assert.match(hints['/nodes/2/color']!, /strokeColor/);
     assert.match(hints['/edges/0']!, /->/);
     for (const problem of problems) assert.match(problem.message, /^(spec|nodes\[\d\]|edges\[\d\])/);
@@ -122,8 +139,11 @@ describe('every problem at once', () => {
 
   test('the hints for the usual mistakes', () => {
     const hint = (spec: unknown) => contentProblems('spec', spec, null, options)[0]?.hint;
-    assert.match(hint({ nodes: [{ id: 'a', type: 'circle' }] })!, /use "shape".*use ellipse for a circle/);
-    assert.match(hint({ nodes: [{ id: 'a', shape: 'cylinder' }] })!, /a rectangle with "icon": "icon-database"/);
+    assert.match(hint({ nodes: [{ id: 'a', type: 'circle' }] })!, /use "shape": "circle"/);
+    assert.match(hint({ nodes: [{ id: 'a', type: 'oval' }] })!, /use "shape".*use ellipse for an oval/);
+    assert.match(hint({ nodes: [{ id: 'a', shape: 'cloud' }] })!, /a rectangle with "icon": "icon-cloud"/);
+    assert.match(hint({ nodes: [{ id: 'a', shape: 'database' }] })!, /use cylinder for a database/);
+    assert.match(hint({ nodes: [{ id: 'a', shape: 'pill' }] })!, /use stadium for a pill/);
     assert.match(hint({ nodes: [{ id: 'a', text: 'A' }] })!, /"label"/);
     assert.match(hint({ nodes: [{ id: 'a', fill: '#fff' }] })!, /"backgroundColor"/);
     assert.match(hint({ nodes: [{ id: 'a', children: ['b'] }] })!, /set "parent" .* on each child/);

@@ -414,7 +414,7 @@ describe('refused fragments name the item and change nothing', () => {
     ['an empty fragment', { addNodes: [], addEdges: [] }, 'INVALID_SPEC', /changes nothing/],
     ['a node without an id', { addNodes: [{ label: 'x' }] }, 'MISSING_NODE_ID', /^addNodes\[0\] has no id/],
     ['a node that is not an object', { addNodes: ['x'] }, 'MISSING_NODE_ID', /^addNodes\[0\]/],
-    ['an unknown shape', { addNodes: [{ id: 'x', shape: 'hexagon' }] }, 'UNKNOWN_SHAPE', /^addNodes\[0\] \(id "x"\)\.shape/],
+    ['an unknown shape', { addNodes: [{ id: 'x', shape: 'octagon' }] }, 'UNKNOWN_SHAPE', /^addNodes\[0\] \(id "x"\)\.shape/],
     ['an unknown icon', { addNodes: [{ id: 'x', icon: 'icon-nope' }] }, 'UNKNOWN_ICON', /^addNodes\[0\] \(id "x"\)\.icon "icon-nope"/],
     ['an unknown node field', { addNodes: [{ id: 'x', colour: 'red' }] }, 'INVALID_SPEC', /addNodes\[0\] \(id "x"\) has an unknown field "colour"/],
     ['a bad colour', { addNodes: [{ id: 'x', strokeColor: 'red;' }] }, 'INVALID_SPEC', /addNodes\[0\] \(id "x"\)\.strokeColor/],

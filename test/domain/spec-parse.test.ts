@@ -89,7 +89,7 @@ describe('parseSpec', () => {
     rejects({ nodes: [{ id: '' }] }, 'MISSING_NODE_ID', /nodes\[0\]/);
     rejects({ nodes: ['a'] }, 'MISSING_NODE_ID', /nodes\[0\]/);
     rejects({ nodes: [{ id: 'a' }, { id: 'b' }, { id: 'a' }] }, 'DUPLICATE_NODE_ID', /nodes\[2\].*"a".*nodes\[0\]/);
-    rejects({ nodes: [{ id: 'a', shape: 'hexagon' }] }, 'UNKNOWN_SHAPE', /nodes\[0\].*hexagon/);
+    rejects({ nodes: [{ id: 'a', shape: 'octagon' }] }, 'UNKNOWN_SHAPE', /nodes\[0\].*octagon/);
     rejects({ nodes: [{ id: 'a', icon: 'icon-nope' }] }, 'UNKNOWN_ICON', /nodes\[0\].*icon-nope/);
     rejects({ nodes: [{ id: 'a' }], edges: ['a -> db'] }, 'DANGLING_EDGE', /edges\[0\] "a -> db".*"db"/);
     rejects({ nodes: [{ id: 'a' }], edges: [{ from: 'ghost', to: 'a' }] }, 'DANGLING_EDGE', /edges\[0\].*"ghost"/);
@@ -126,5 +126,60 @@ describe('parseSpec', () => {
       }),
       { numRuns: Number(process.env.FC_RUNS ?? 2000) },
     );
+  });
+});
+
+describe('the fields for shapes, styles and layout hints', () => {
+  const node = (fields: Record<string, unknown>) => parse({ nodes: [{ id: 'a', ...fields }] }).nodes[0]!;
+  const edge = (fields: Record<string, unknown>) => parse({ nodes: [{ id: 'a' }, { id: 'b' }], edges: [{ from: 'a', to: 'b', ...fields }] }).edges[0]!;
+
+  test('every new shape is accepted', () => {
+    for (const shape of ['cylinder', 'stadium', 'circle', 'hexagon', 'parallelogram', 'subroutine', 'document']) assert.equal(node({ shape }).shape, shape);
+  });
+
+  test('node styles within their ranges, set only when given', () => {
+    const styled = node({ textColor: '#c92a2a', bold: true, italic: true, strokeWidth: 0.5, strokeStyle: 'dotted', direction: 'LR', invisible: true });
+    assert.deepEqual(
+      [styled.textColor, styled.bold, styled.italic, styled.strokeWidth, styled.strokeStyle, styled.direction, styled.invisible],
+      ['#c92a2a', true, true, 0.5, 'dotted', 'LR', true],
+    );
+    assert.equal(node({ strokeWidth: 16 }).strokeWidth, 16);
+    const plain = node({ bold: false, italic: null, textColor: null });
+    for (const key of ['textColor', 'bold', 'italic', 'strokeWidth', 'strokeStyle', 'direction', 'invisible']) assert.ok(!(key in plain), key);
+  });
+
+  test('edge styles and layout hints within their ranges', () => {
+    const styled = edge({ style: 'invisible', strokeWidth: 4, strokeColor: 'red', constraint: false, minLength: 0 });
+    assert.deepEqual([styled.style, styled.strokeWidth, styled.strokeColor, styled.constraint, styled.minLength], ['invisible', 4, 'red', false, 0]);
+    assert.equal(edge({ minLength: 10 }).minLength, 10);
+    assert.ok(!('constraint' in edge({ constraint: true })));
+    const spec = parse({ nodes: [{ id: 'a' }, { id: 'b' }], layout: { fold: 'off', sameRank: [['a', 'b']] } });
+    assert.equal(spec.fold, 'off');
+    assert.deepEqual(spec.sameRank, [['a', 'b']]);
+    assert.ok(!('sameRank' in parse({ nodes: [] })));
+  });
+
+  test('each refused out of its range, with its code and message', () => {
+    const one = (fields: Record<string, unknown>) => ({ nodes: [{ id: 'a', ...fields }] });
+    const link = (fields: Record<string, unknown>) => ({ nodes: [{ id: 'a' }, { id: 'b' }], edges: [{ from: 'a', to: 'b', ...fields }] });
+    rejects(one({ textColor: 'red;' }), 'INVALID_SPEC', /^nodes\[0\] \(id "a"\)\.textColor must be a CSS colour/);
+    rejects(one({ bold: 'yes' }), 'INVALID_SPEC', /^nodes\[0\] \(id "a"\)\.bold must be true or false; got "yes"/);
+    rejects(one({ italic: 1 }), 'INVALID_SPEC', /\.italic must be true or false; got 1/);
+    rejects(one({ invisible: 'true' }), 'INVALID_SPEC', /\.invisible must be true or false/);
+    rejects(one({ strokeWidth: 0.4 }), 'INVALID_SPEC', /\.strokeWidth must be a number from 0.5 to 16; got 0.4/);
+    rejects(one({ strokeWidth: 17 }), 'INVALID_SPEC', /\.strokeWidth must be a number from 0.5 to 16; got 17/);
+    rejects(one({ strokeStyle: 'invisible' }), 'INVALID_SPEC', /\.strokeStyle must be one of solid, dashed, dotted; got "invisible"/);
+    rejects(one({ direction: 'TD' }), 'INVALID_SPEC', /\.direction must be one of TB, BT, LR, RL; got "TD".*use "TB"/);
+    rejects(link({ style: 'hidden' }), 'MALFORMED_EDGE', /^edges\[0\] "a -> b"\.style must be one of solid, dashed, dotted, invisible; got "hidden"/);
+    rejects(link({ strokeWidth: 0 }), 'MALFORMED_EDGE', /^edges\[0\] "a -> b"\.strokeWidth must be a number from 0.5 to 16; got 0/);
+    rejects(link({ strokeColor: 5 }), 'MALFORMED_EDGE', /\.strokeColor must be a CSS colour/);
+    rejects(link({ constraint: 'no' }), 'MALFORMED_EDGE', /\.constraint must be true or false; got "no"/);
+    rejects(link({ minLength: 11 }), 'MALFORMED_EDGE', /\.minLength must be a whole number from 0 to 10; got 11/);
+    rejects(link({ minLength: 1.5 }), 'MALFORMED_EDGE', /\.minLength must be a whole number from 0 to 10; got 1.5/);
+    rejects(link({ minLength: -1 }), 'MALFORMED_EDGE', /\.minLength/);
+    rejects({ nodes: [], layout: { fold: 'yes' } }, 'INVALID_SPEC', /^spec\.layout\.fold must be one of auto, off; got "yes"/);
+    rejects({ nodes: [], layout: { sameRank: ['a', 'b'] } }, 'INVALID_SPEC', /^spec\.layout\.sameRank must be a list of lists of node ids/);
+    rejects({ nodes: [{ id: 'a' }], layout: { sameRank: [['a', 'B']] } }, 'INVALID_SPEC', /^spec\.layout\.sameRank\[0\]\[1\] names "B", which is not a node id/);
+    rejects({ nodes: [], layout: { rankdir: 'LR' } }, 'INVALID_SPEC', /layout has an unknown field "rankdir".*"fold".*"sameRank"/);
   });
 });

@@ -56,7 +56,7 @@ async function jobsOf<T>(work: () => Promise<T>): Promise<{ result: T; jobs: str
 const nodes = (count: number) => Array.from({ length: count }, (_, i) => ({ id: `v${i}`, label: `Service ${i}` }));
 /** A spec of `count` nodes with a mistake or two in every hundred: an unknown shape, an edge to a node that is not there. */
 const flawedSpec = (count: number) => ({
-  nodes: nodes(count).map((node, i) => (i % 100 === 7 ? { ...node, shape: 'hexagon' } : node)),
+  nodes: nodes(count).map((node, i) => (i % 100 === 7 ? { ...node, shape: 'octagon' } : node)),
   edges: nodes(count)
     .slice(1)
     .map((node, i) => (i % 100 === 42 ? `${node.id} -> nowhere${i}` : `v${Math.floor(i / 3)} -> ${node.id}`)),
@@ -67,7 +67,7 @@ test('validation of large content runs in a worker and lists the problems it wou
     ['spec', flawedSpec(1000)],
     ['ops', Array.from({ length: 300 }, (_, i) => (i % 50 === 3 ? { op: 'spin', id: `a${i}` } : { op: 'move', id: `a${i}`, dx: 1, dy: 0 }))],
     ['scene', { elements: Array.from({ length: 200 }, (_, i) => ({ id: i === 150 ? 'r1' : `r${i}`, type: 'rectangle', x: i, y: 0, width: 10, height: 10 })) }],
-    ['edit', { addNodes: nodes(80).map((node, i) => (i === 60 ? { ...node, shape: 'hexagon' } : node)) }],
+    ['edit', { addNodes: nodes(80).map((node, i) => (i === 60 ? { ...node, shape: 'octagon' } : node)) }],
   ];
   for (const [kind, content] of large) {
     const expected = contentProblems(kind, content, null, { isIcon: isCatalogIcon });
@@ -77,7 +77,7 @@ test('validation of large content runs in a worker and lists the problems it wou
     assert.deepEqual(result, { valid: false, problems: expected }, kind);
   }
   const small = flawedSpec(CHECKED_HERE_MAX_ENTRIES / 2 - 1);
-  const { result, jobs } = await jobsOf(() => validateContent(deps, caller, { spec: { ...small, nodes: [...small.nodes, { id: 'x', shape: 'hexagon' }] } }));
+  const { result, jobs } = await jobsOf(() => validateContent(deps, caller, { spec: { ...small, nodes: [...small.nodes, { id: 'x', shape: 'octagon' }] } }));
   assert.deepEqual(jobs, []);
   assert.equal(result.valid, false);
 });

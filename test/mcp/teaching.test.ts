@@ -333,7 +333,7 @@ describe('errors', () => {
       title: 'Naive',
       spec: {
         direction: 'LR',
-        nodes: [{ id: 'web', label: 'Web', shape: 'box' }, { id: 'db', label: 'DB', shape: 'cylinder' }],
+        nodes: [{ id: 'web', label: 'Web', shape: 'box' }, { id: 'db', label: 'DB', shape: 'database' }],
         edges: [{ source: 'web', target: 'db' }],
       },
     };
@@ -344,7 +344,7 @@ describe('errors', () => {
     const at = (path: string) => problems.find((p) => p.path === path);
     assert.ok(at('/direction'), 'direction at the top level');
     assert.ok(at('/nodes/0/shape'), 'box');
-    assert.ok(at('/nodes/1/shape'), 'cylinder');
+    assert.ok(at('/nodes/1/shape'), 'database');
     assert.ok(problems.some((p) => p.path.startsWith('/edges/0')), 'source/target');
     assert.match(at('/direction')!.hint!, /layout\.direction/);
     assert.match(at('/nodes/0/shape')!.hint!, /rectangle/);

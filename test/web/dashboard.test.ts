@@ -402,7 +402,7 @@ describe('new diagram', () => {
     const proto = await submit(owner, '/app/diagrams', { spec: '{"nodes":[],"__proto__":{"x":1}}' });
     assert.equal(proto.statusCode, 422);
     assert.match(proto.body, /<code>PROTO_KEY<\/code>/);
-    const shape = await submit(owner, '/app/diagrams', { spec: JSON.stringify({ nodes: [{ id: 'a', shape: 'hexagon' }] }) });
+    const shape = await submit(owner, '/app/diagrams', { spec: JSON.stringify({ nodes: [{ id: 'a', shape: 'octagon' }] }) });
     assert.match(shape.body, /<code>UNKNOWN_SHAPE<\/code>/);
     assert.deepEqual(await apiList(owner), []);
   });

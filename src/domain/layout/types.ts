@@ -13,6 +13,8 @@ export interface LayoutNode {
   parent?: string | null;
   /** A diamond (a decision): its branches leave from distinct vertices. */
   diamond?: boolean;
+  /** A container's own flow direction (its members'), when it differs from the diagram's. */
+  direction?: Direction;
 }
 
 export interface LayoutEdge {
@@ -22,12 +24,20 @@ export interface LayoutEdge {
   /** Size of the edge's label, if it has one, so the route leaves room for it. */
   labelWidth?: number;
   labelHeight?: number;
+  /** false: the edge does not decide ranks (default true). */
+  constraint?: boolean;
+  /** Ranks the edge spans at least (default 1; 0: its ends may share a rank). */
+  minLength?: number;
 }
 
 export interface LayoutInput {
   direction: Direction;
   nodes: LayoutNode[];
   edges: LayoutEdge[];
+  /** Lists of node ids each kept on one rank. */
+  sameRank?: string[][];
+  /** auto (default): long flows may fold; off: never. */
+  fold?: 'auto' | 'off';
 }
 
 export interface Box {

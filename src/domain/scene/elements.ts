@@ -16,6 +16,7 @@ export interface Style {
   backgroundColor?: string | null;
   fillStyle?: string | null;
   strokeStyle?: 'solid' | 'dashed' | 'dotted';
+  strokeWidth?: number | null;
 }
 
 /** Everything every element carries; seeds and nonces derive from the id, so output is deterministic. */
@@ -38,7 +39,7 @@ export function baseElement(
     strokeColor: style.strokeColor ?? DEFAULT_STROKE,
     backgroundColor: style.backgroundColor ?? 'transparent',
     fillStyle: style.fillStyle ?? 'solid',
-    strokeWidth: 2,
+    strokeWidth: style.strokeWidth ?? 2,
     strokeStyle: style.strokeStyle ?? 'solid',
     roughness: 1,
     opacity: 100,

@@ -28,6 +28,17 @@ const CONTAINER_HEADER_EXTRA = 10;
 
 type BoxShape = 'rectangle' | 'ellipse' | 'diamond';
 
+/**
+ * The native element that carries a node's label (and that arrows bind to):
+ * a circle is an ellipse with equal sides; the other new shapes are drawn on
+ * a rectangle for now (a stadium fully rounded as far as the editor rounds).
+ */
+export function boxShapeOf(shape: SpecNode['shape']): BoxShape {
+  if (shape === 'ellipse' || shape === 'circle') return 'ellipse';
+  if (shape === 'diamond') return 'diamond';
+  return 'rectangle';
+}
+
 export interface TextBlock {
   text: string;
   original: string;
@@ -115,13 +126,15 @@ export function planNode(node: SpecNode, isContainer: boolean, depth: number, ic
     const height = Math.max(label?.height ?? 0, node.icon ? ICON_SIZE : 0) + 2 * BOUND_TEXT_PADDING + CONTAINER_HEADER_EXTRA;
     return { node, label, isContainer: true, depth, shape: 'rectangle', width: Math.ceil(width), height: Math.ceil(height) };
   }
-  const shape = (isMarker(node.shape) ? 'rectangle' : node.shape) as BoxShape;
+  const shape = boxShapeOf(node.shape);
   const [minWidth, minHeight] = MIN_SIZE[shape];
   const [marginX, marginY] = MARGIN[shape];
   const iconHeight = node.icon ? ICON_SIZE + (node.label === '' ? 0 : ICON_GAP) : 0;
   if (node.label === '') {
     const fit = containerSizeForText(shape, node.icon ? ICON_SIZE : 0, iconHeight);
-    return { node, label: null, isContainer: false, depth, shape, width: Math.max(minWidth, fit.width + marginX), height: Math.max(minHeight, fit.height + marginY) };
+    const [width, height] = [Math.max(minWidth, fit.width + marginX), Math.max(minHeight, fit.height + marginY)];
+    const side = Math.max(width, height);
+    return { node, label: null, isContainer: false, depth, shape, ...(node.shape === 'circle' ? { width: side, height: side } : { width, height }) };
   }
   // The label is wrapped in the final container's own text area, so the editor
   // re-wrapping it there (on edit or resize) gets the same lines; never inside a word.
@@ -138,6 +151,10 @@ export function planNode(node: SpecNode, isContainer: boolean, depth: number, ic
   const label = { text: fitted.text, original: safe.label, width: fitted.textWidth, height: fitted.textHeight };
   // With an icon the bound-text area must also hold it above the label.
   const height = node.icon ? Math.max(fitted.height, containerSizeForText(shape, fitted.textWidth, fitted.textHeight + iconHeight).height + marginY) : fitted.height;
+  if (node.shape === 'circle') {
+    const side = Math.max(fitted.width, height);
+    return { node, label, isContainer: false, depth, shape, width: side, height: side };
+  }
   return { node, label, isContainer: false, depth, shape, width: fitted.width, height };
 }
 
@@ -245,8 +262,17 @@ function markerElements(node: SpecNode, marker: MarkerShape, box: { x: number; y
 }
 
 export function styleOf(node: SpecNode): Style {
-  return { strokeColor: node.strokeColor, backgroundColor: node.backgroundColor, fillStyle: node.fillStyle };
+  return { strokeColor: node.strokeColor, backgroundColor: node.backgroundColor, fillStyle: node.fillStyle, strokeWidth: node.strokeWidth, ...(node.strokeStyle ? { strokeStyle: node.strokeStyle } : {}) };
 }
+
+/** A label's weight and slant, which the editor's text has no field for: recorded in its customData, drawn by both renderers. */
+export function fontCustomData(node: SpecNode): Record<string, string> | null {
+  if (!node.bold && !node.italic) return null;
+  return { ...(node.bold ? { fontWeight: 'bold' } : {}), ...(node.italic ? { fontStyle: 'italic' } : {}) };
+}
+
+/** An invisible node draws no outline, label or icon; it keeps a transparent shape only when an arrow must bind to it. */
+const touched = (spec: DiagramSpec) => new Set(spec.edges.filter((e) => e.style !== 'invisible').flatMap((e) => [e.from, e.to]));
 
 export interface SceneOptions {
   /** The `updated` stamp of every element (ms since epoch). */
@@ -283,11 +309,21 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
       height: plans.get(n.id)!.height,
       parent: n.parent,
       ...(plans.get(n.id)!.shape === 'diamond' ? { diamond: true } : {}),
+      ...(n.direction && children.has(n.id) ? { direction: n.direction } : {}),
     })),
     edges: spec.edges.map((e) => {
       const label = edgeLabels.get(e.id);
-      return { id: e.id, from: e.from, to: e.to, ...(label ? { labelWidth: Math.ceil(label.width), labelHeight: Math.ceil(label.height) } : {}) };
+      return {
+        id: e.id,
+        from: e.from,
+        to: e.to,
+        ...(label ? { labelWidth: Math.ceil(label.width), labelHeight: Math.ceil(label.height) } : {}),
+        ...(e.constraint === false ? { constraint: false } : {}),
+        ...(e.minLength !== undefined ? { minLength: e.minLength } : {}),
+      };
     }),
+    ...(spec.sameRank ? { sameRank: spec.sameRank } : {}),
+    ...(spec.fold ? { fold: spec.fold } : {}),
   });
 
   const elements: ExcalidrawElement[] = [];
@@ -298,14 +334,23 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
     return element;
   };
 
+  const ends = touched(spec);
   // Containers first, outermost first, so they sit behind what they hold.
   const drawOrder = [...plans.values()].sort((a, b) => Number(b.isContainer) - Number(a.isContainer) || (a.isContainer ? a.depth - b.depth : 0));
   for (const plan of drawOrder) {
     const { node } = plan;
     const box = layout.nodes[node.id]!;
+    if (node.invisible) {
+      if (!ends.has(node.id)) continue;
+      const blank = push(baseElement(node.id, 'rectangle', box, order++, options.updated, { strokeColor: 'transparent', backgroundColor: 'transparent' }));
+      shapes.set(node.id, blank);
+      continue;
+    }
     if (plan.shape === 'text') {
       const place = textNodePlaces(box, plan.label!, iconOnTop);
-      const text = push(textElement(node.id, plan.label!, place.text, order++, options.updated, { containerId: null, textAlign: 'center', verticalAlign: 'top', strokeColor: node.strokeColor }));
+      const text = push(textElement(node.id, plan.label!, place.text, order++, options.updated, { containerId: null, textAlign: 'center', verticalAlign: 'top', strokeColor: node.textColor ?? node.strokeColor }));
+      const font = fontCustomData(node);
+      if (font) text.customData = font;
       shapes.set(node.id, text);
       if (node.icon) push(iconElement(node, place.icon, order++, options.updated, []));
       continue;
@@ -316,7 +361,9 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
       for (const element of inside) push(element);
       continue;
     }
-    const shape = push(baseElement(node.id, plan.shape, box, order++, options.updated, plan.isContainer ? { strokeColor: node.strokeColor, backgroundColor: node.backgroundColor, fillStyle: node.fillStyle, strokeStyle: 'dashed' } : styleOf(node)));
+    const shape = push(
+      baseElement(node.id, plan.shape, box, order++, options.updated, plan.isContainer ? { ...styleOf(node), strokeStyle: node.strokeStyle ?? 'dashed' } : styleOf(node)),
+    );
     shape.roundness = plan.shape === 'rectangle' ? { type: 3 } : { type: 2 };
     shapes.set(node.id, shape);
     const area = boundTextArea(plan.shape, box);
@@ -332,8 +379,10 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
       const textAlign = box.labelAlign ?? 'center';
       const position = boundTextPosition(area, plan.label, verticalAlign, textAlign);
       const label = push(
-        textElement(`${node.id}-label`, plan.label, position, order++, options.updated, { containerId: node.id, textAlign, verticalAlign, strokeColor: node.strokeColor }),
+        textElement(`${node.id}-label`, plan.label, position, order++, options.updated, { containerId: node.id, textAlign, verticalAlign, strokeColor: node.textColor ?? node.strokeColor }),
       );
+      const font = fontCustomData(node);
+      if (font) label.customData = font;
       addBound(shape, { id: label.id, type: 'text' });
     }
     if (node.icon && plan.isContainer && isMarker(node.shape)) {
@@ -349,6 +398,8 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
   }
 
   for (const edge of spec.edges) {
+    // An invisible edge shaped the layout and draws nothing.
+    if (edge.style === 'invisible') continue;
     const route = layout.edges[edge.id]!.points.map((p) => [p[0], p[1]] as Point);
     const source = shapes.get(edge.from)!;
     const target = shapes.get(edge.to)!;
@@ -381,7 +432,9 @@ export function arrowElement(edge: SpecEdge, points: Point[], focus: { start: nu
   const ys = relative.map((p) => p[1]);
   return {
     ...baseElement(edge.id, 'arrow', { x: x0, y: y0, width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) }, order, updated, {
-      strokeStyle: edge.style,
+      strokeStyle: edge.style === 'invisible' ? 'solid' : edge.style,
+      strokeColor: edge.strokeColor,
+      strokeWidth: edge.strokeWidth,
     }),
     points: relative,
     lastCommittedPoint: null,
@@ -396,8 +449,9 @@ export function arrowElement(edge: SpecEdge, points: Point[], focus: { start: nu
 /** How many elements sceneFromSpec makes for a spec: known before any layout. */
 export function generatedElementCount(spec: DiagramSpec): number {
   let count = 0;
-  for (const node of spec.nodes) count += 1 + generatedNodeIds(node).length;
-  for (const edge of spec.edges) count += edge.label === null ? 1 : 2;
+  const ends = touched(spec);
+  for (const node of spec.nodes) count += (node.invisible && !ends.has(node.id) ? 0 : 1) + generatedNodeIds(node).length;
+  for (const edge of spec.edges) if (edge.style !== 'invisible') count += edge.label === null ? 1 : 2;
   return count;
 }
 

@@ -4,7 +4,7 @@ import { isPlainObject, quote } from '../payload.ts';
 import { type ContentCode, payloadProblem, type PathKey, type Problem, ProblemList, pointer, throwFirst } from '../problems.ts';
 import { DiagramSpec as DiagramSpecSchema, SpecEdgeObject, SpecEdgeShorthand, SpecNode as SpecNodeSchema } from './schema.ts';
 import { ShorthandError, parseShorthand } from './shorthand.ts';
-import { ARROWHEADS, DIRECTIONS, type DiagramSpec, EDGE_STYLES, FILL_STYLES, isMarker, SPEC_LIMITS, type SpecEdge, type SpecNode } from './types.ts';
+import { ARROWHEADS, DIRECTIONS, type DiagramSpec, EDGE_STYLES, FILL_STYLES, FOLDS, isMarker, MIN_LENGTH_RANGE, SPEC_LIMITS, type SpecEdge, type SpecNode, STROKE_STYLES, STROKE_WIDTH_RANGE } from './types.ts';
 import type { Direction } from '../layout/types.ts';
 
 export interface ParseOptions {
@@ -23,8 +23,29 @@ export interface ListPlace {
 }
 
 /** A node's field order in messages, as the parser has always checked them. */
-const NODE_FIELD_RANK: Record<string, number> = { id: 0, shape: 2, label: 3, icon: 4, strokeColor: 5, backgroundColor: 6, fillStyle: 7, parent: 8, x: 9, y: 9, width: 9, height: 9 };
-const EDGE_FIELD_RANK: Record<string, number> = { from: 1, to: 2, label: 3, arrowhead: 4, startArrowhead: 5, style: 6 };
+const NODE_FIELD_RANK: Record<string, number> = {
+  id: 0,
+  shape: 2,
+  label: 3,
+  icon: 4,
+  strokeColor: 5,
+  backgroundColor: 6,
+  fillStyle: 7,
+  parent: 8,
+  x: 9,
+  y: 9,
+  width: 9,
+  height: 9,
+  textColor: 10,
+  bold: 10,
+  italic: 10,
+  strokeWidth: 10,
+  strokeStyle: 10,
+  invisible: 10,
+  direction: 10,
+};
+const EDGE_FIELD_RANK: Record<string, number> = { from: 1, to: 2, label: 3, arrowhead: 4, startArrowhead: 5, style: 6, strokeWidth: 7, strokeColor: 7, constraint: 7, minLength: 7 };
+const STROKE_WIDTH_RULE = `must be a number from ${STROKE_WIDTH_RANGE[0]} to ${STROKE_WIDTH_RANGE[1]}`;
 const COLOUR_RULE = 'must be a CSS colour such as "#1e1e1e" or "transparent"';
 
 const hasValidId = (raw: unknown): raw is { id: string } =>
@@ -106,7 +127,22 @@ export function nodeSchemaProblems(
         break;
       case 'strokeColor':
       case 'backgroundColor':
+      case 'textColor':
         at(rank, { code: 'INVALID_SPEC', message: `${named}.${field} ${COLOUR_RULE}`, path });
+        break;
+      case 'bold':
+      case 'italic':
+      case 'invisible':
+        at(rank, { code: 'INVALID_SPEC', message: `${named}.${field} must be true or false; got ${JSON.stringify(value)}`, path });
+        break;
+      case 'strokeWidth':
+        at(rank, { code: 'INVALID_SPEC', message: `${named}.strokeWidth ${STROKE_WIDTH_RULE}; got ${JSON.stringify(value)}`, path });
+        break;
+      case 'strokeStyle':
+        at(rank, { code: 'INVALID_SPEC', message: `${named}.strokeStyle must be one of ${STROKE_STYLES.join(', ')}; got ${JSON.stringify(value)}`, path, hint: edgeStyleHint(value) });
+        break;
+      case 'direction':
+        at(rank, { code: 'INVALID_SPEC', message: `${named}.direction must be one of ${DIRECTIONS.join(', ')}; got ${JSON.stringify(value)}`, path, hint: directionHint(value) });
         break;
       case 'fillStyle':
         at(rank, { code: 'INVALID_SPEC', message: `${named}.fillStyle must be one of ${FILL_STYLES.join(', ')}; got ${JSON.stringify(value)}`, path });
@@ -146,6 +182,14 @@ export function toSpecNode(data: Record<string, unknown>): SpecNode {
     parent: (data.parent as string | null | undefined) ?? null,
   };
   for (const key of ['x', 'y', 'width', 'height'] as const) if (typeof data[key] === 'number') node[key] = data[key];
+  // The styles are set only when given, so a node without them reads as it always has.
+  if (typeof data.textColor === 'string') node.textColor = data.textColor;
+  if (data.bold === true) node.bold = true;
+  if (data.italic === true) node.italic = true;
+  if (typeof data.strokeWidth === 'number') node.strokeWidth = data.strokeWidth;
+  if (typeof data.strokeStyle === 'string') node.strokeStyle = data.strokeStyle as SpecNode['strokeStyle'];
+  if (data.invisible === true) node.invisible = true;
+  if (typeof data.direction === 'string') node.direction = data.direction as Direction;
   return node;
 }
 
@@ -205,7 +249,7 @@ export function edgeSchemaProblems(raw: unknown, place: ListPlace, i: number, ou
   const result = SpecEdgeObject.safeParse(raw);
   if (result.success) {
     const data = result.data;
-    return {
+    const edge: RawEdge = {
       from: data.from,
       to: data.to,
       label: data.label ?? null,
@@ -214,6 +258,12 @@ export function edgeSchemaProblems(raw: unknown, place: ListPlace, i: number, ou
       style: data.style ?? 'solid',
       source,
     };
+    // Set only when given, so an edge without them reads as it always has.
+    if (typeof data.strokeWidth === 'number') edge.strokeWidth = data.strokeWidth;
+    if (typeof data.strokeColor === 'string') edge.strokeColor = data.strokeColor;
+    if (data.constraint === false) edge.constraint = false;
+    if (typeof data.minLength === 'number') edge.minLength = data.minLength;
+    return edge;
   }
   for (const issue of result.error.issues) {
     const field = issue.path[0] as string | undefined;
@@ -241,6 +291,18 @@ export function edgeSchemaProblems(raw: unknown, place: ListPlace, i: number, ou
         break;
       case 'style':
         at(rank, { code: 'MALFORMED_EDGE', message: `${source}.style must be one of ${EDGE_STYLES.join(', ')}; got ${JSON.stringify(value)}`, path: path(field), hint: edgeStyleHint(value) });
+        break;
+      case 'strokeWidth':
+        at(rank, { code: 'MALFORMED_EDGE', message: `${source}.strokeWidth ${STROKE_WIDTH_RULE}; got ${JSON.stringify(value)}`, path: path(field) });
+        break;
+      case 'strokeColor':
+        at(rank, { code: 'MALFORMED_EDGE', message: `${source}.strokeColor ${COLOUR_RULE}`, path: path(field) });
+        break;
+      case 'constraint':
+        at(rank, { code: 'MALFORMED_EDGE', message: `${source}.constraint must be true or false; got ${JSON.stringify(value)}`, path: path(field) });
+        break;
+      case 'minLength':
+        at(rank, { code: 'MALFORMED_EDGE', message: `${source}.minLength must be a whole number from ${MIN_LENGTH_RANGE[0]} to ${MIN_LENGTH_RANGE[1]}; got ${JSON.stringify(value)}`, path: path(field) });
         break;
       default:
         at(rank, { code: 'MALFORMED_EDGE', message: `${source}.${issue.path.join('.')}: ${issue.message}`, path: path(...(issue.path as PathKey[])) });
@@ -272,6 +334,8 @@ export function generatedNodeIds(node: SpecNode): string[] {
   const ids: string[] = [];
   // A marker draws neither label nor icon; an end has its dot.
   if (isMarker(node.shape)) return node.shape === 'end' ? [`${node.id}-dot`] : [];
+  // An invisible node draws neither label nor icon.
+  if (node.invisible) return [];
   if (node.shape !== 'text' && node.label !== '') ids.push(`${node.id}-label`);
   if (node.icon !== null) ids.push(`${node.id}-icon`);
   return ids;
@@ -329,10 +393,15 @@ function rootProblems(input: unknown, issues: readonly Issue[], out: ProblemList
       case 'layout': {
         if (second === undefined && issue.code === 'unrecognized_keys') {
           for (const key of issue.keys) {
-            out.schema([0, 6, 1], { code: 'INVALID_SPEC', message: `spec.layout has an unknown field "${key}"`, path: pointer(['layout', key]), hint: 'layout takes only "direction": TB, BT, LR or RL' });
+            out.schema([0, 6, 1], { code: 'INVALID_SPEC', message: `spec.layout has an unknown field "${key}"`, path: pointer(['layout', key]), hint: 'layout takes "direction" (TB, BT, LR or RL), "fold" (auto or off) and "sameRank" (lists of node ids)' });
           }
         } else if (second === undefined) at([6, 0], 'INVALID_SPEC', 'spec.layout must be an object like { "direction": "LR" }');
-        else {
+        else if (second === 'fold') {
+          const fold = isPlainObject(value) ? value.fold : undefined;
+          at([6, 3], 'INVALID_SPEC', `spec.layout.fold must be one of ${FOLDS.join(', ')}; got ${JSON.stringify(fold)}`);
+        } else if (second === 'sameRank') {
+          at([6, 4], 'INVALID_SPEC', `spec.layout.sameRank must be a list of lists of node ids, such as [["a", "b"]] (${issue.message})`, 'each inner list names the nodes laid out on one rank');
+        } else {
           const direction = isPlainObject(value) ? value.direction : undefined;
           at([6, 2], 'INVALID_SPEC', `spec.layout.direction must be one of ${DIRECTIONS.join(', ')}; got ${JSON.stringify(direction)}`, directionHint(direction));
         }
@@ -438,6 +507,21 @@ function finish(parsed: Record<string, unknown> | null, input: Record<string, un
     }
   });
 
+  const layoutInput = isPlainObject(input.layout) ? input.layout : {};
+  if (parsed !== null || Array.isArray(layoutInput.sameRank)) {
+    const lists = ((parsed?.layout as { sameRank?: unknown } | null | undefined)?.sameRank ?? layoutInput.sameRank) as unknown;
+    if (Array.isArray(lists)) {
+      lists.forEach((list, i) => {
+        if (!Array.isArray(list)) return;
+        list.forEach((id, j) => {
+          if (typeof id === 'string' && !index.has(id)) {
+            out.add({ code: 'INVALID_SPEC', message: `spec.layout.sameRank[${i}][${j}] names ${quote(id)}, which is not a node id`, path: pointer(['layout', 'sameRank', i, j]), hint: danglingHint(id, known) });
+          }
+        });
+      });
+    }
+  }
+
   const goodNodes = nodes.filter((n): n is SpecNode => n !== null);
   const arrows = assignArrowIds(edges.filter((e): e is RawEdge => e !== null));
   const generated = new Map<string, string>();
@@ -457,8 +541,11 @@ function finish(parsed: Record<string, unknown> | null, input: Record<string, un
 
   const problems = out.list();
   if (problems.length > 0 || goodNodes.length !== nodes.length) return { problems, spec: null };
-  const layout = (parsed?.layout ?? input.layout) as { direction?: Direction | null } | null | undefined;
-  return { problems, spec: { direction: layout?.direction ?? 'TB', nodes: goodNodes, edges: arrows } };
+  const layout = (parsed?.layout ?? input.layout) as { direction?: Direction | null; fold?: 'auto' | 'off' | null; sameRank?: string[][] | null } | null | undefined;
+  const spec: DiagramSpec = { direction: layout?.direction ?? 'TB', nodes: goodNodes, edges: arrows };
+  if (layout?.fold) spec.fold = layout.fold;
+  if (layout?.sameRank) spec.sameRank = layout.sameRank.map((list) => [...list]);
+  return { problems, spec };
 }
 
 /**

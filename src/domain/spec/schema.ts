@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { CSS_COLOR } from '../scene/elements.ts';
-import { ARROWHEADS, DIRECTIONS, EDGE_STYLES, FILL_STYLES, SHAPES, SPEC_LIMITS } from './types.ts';
+import { ARROWHEADS, DIRECTIONS, EDGE_STYLES, FILL_STYLES, FOLDS, MIN_LENGTH_RANGE, SHAPES, SPEC_LIMITS, STROKE_STYLES, STROKE_WIDTH_RANGE } from './types.ts';
 
 const QUOTED = String.raw`"(?:[^"\\]|\\[\s\S])+"`;
 /** A bare source id: no space, and no arrow may start inside it (`<-`, `--`, `->`). */
@@ -37,11 +37,17 @@ export const NodeId = z
   .meta({ description: `A node id: non-empty, at most ${SPEC_LIMITS.idLength} characters, unique in the diagram` });
 
 export const Shape = z.enum(SHAPES).meta({
-  description: 'rectangle (the default), ellipse, diamond, text (a free text, no outline), or a marker that draws no label: start (a small filled dot), end (a ringed dot), fork (a bar across the flow, for forks and joins)',
+  description: 'rectangle (the default), ellipse, diamond, text (a free text, no outline), cylinder (a database), stadium (fully rounded ends), circle, hexagon, parallelogram, subroutine (a box with inner side bars), document (a box with a wavy bottom), or a marker that draws no label: start (a small filled dot), end (a ringed dot), fork (a bar across the flow, for forks and joins)',
 });
 export const FillStyle = z.enum(FILL_STYLES).meta({ description: 'How the background is filled' });
 export const Arrowhead = z.enum(ARROWHEADS).meta({ description: 'An arrowhead: arrow, triangle, bar, dot, circle, diamond or none' });
-export const EdgeStyle = z.enum(EDGE_STYLES).meta({ description: 'The line: solid (default), dashed or dotted' });
+export const EdgeStyle = z.enum(EDGE_STYLES).meta({ description: 'The line: solid (default), dashed, dotted, or invisible (laid out like any edge, but draws nothing)' });
+export const StrokeStyle = z.enum(STROKE_STYLES).meta({ description: 'The outline: solid (default), dashed or dotted' });
+export const StrokeWidth = z
+  .number()
+  .min(STROKE_WIDTH_RANGE[0])
+  .max(STROKE_WIDTH_RANGE[1])
+  .meta({ description: `The line width in pixels, ${STROKE_WIDTH_RANGE[0]} to ${STROKE_WIDTH_RANGE[1]} (default 2)` });
 export const Direction = z.enum(DIRECTIONS as ['TB', 'BT', 'LR', 'RL']).meta({ description: 'TB top to bottom (default), BT, LR left to right, RL' });
 
 /** The fields of a node; edit fragments extend them with a position and size. */
@@ -69,6 +75,13 @@ export const nodeFields = {
     .nullable()
     .optional()
     .meta({ description: 'The id of the container node this node sits in (a rectangle); containers nest' }),
+  textColor: CssColor.nullable().optional().meta({ description: 'The label colour (default: strokeColor)' }),
+  bold: z.boolean().nullable().optional().meta({ description: 'The whole label in bold (default false)' }),
+  italic: z.boolean().nullable().optional().meta({ description: 'The whole label in italics (default false)' }),
+  strokeWidth: StrokeWidth.nullable().optional(),
+  strokeStyle: StrokeStyle.nullable().optional(),
+  invisible: z.boolean().nullable().optional().meta({ description: 'A container that draws nothing (no outline, no label); its members are still laid out together (default false)' }),
+  direction: Direction.nullable().optional().meta({ description: "A container's own flow direction: TB, BT, LR or RL (default: the diagram's)" }),
 };
 
 export const SpecNode = z.strictObject(nodeFields).meta({
@@ -85,6 +98,17 @@ export const SpecEdgeObject = z
     arrowhead: Arrowhead.nullable().optional().meta({ description: 'The arrowhead at the end (default arrow)' }),
     startArrowhead: Arrowhead.nullable().optional().meta({ description: 'The arrowhead at the start (default none)' }),
     style: EdgeStyle.nullable().optional(),
+    strokeWidth: StrokeWidth.nullable().optional(),
+    strokeColor: CssColor.nullable().optional().meta({ description: 'The colour of the line and its arrowheads' }),
+    constraint: z.boolean().nullable().optional().meta({ description: 'false: the edge does not decide ranks (default true)' }),
+    minLength: z
+      .number()
+      .int()
+      .min(MIN_LENGTH_RANGE[0])
+      .max(MIN_LENGTH_RANGE[1])
+      .nullable()
+      .optional()
+      .meta({ description: `Ranks the edge spans at least, ${MIN_LENGTH_RANGE[0]} to ${MIN_LENGTH_RANGE[1]} (default 1; 0: its ends may share a rank)` }),
   })
   .meta({ id: 'SpecEdgeObject', description: 'An edge between two node ids', examples: [{ from: 'api', to: 'db', label: 'SQL', style: 'dashed' }] });
 
@@ -101,11 +125,21 @@ export const SpecEdgeShorthand = z
 
 export const SpecEdge = z.union([SpecEdgeShorthand, SpecEdgeObject]).meta({
   id: 'SpecEdge',
-  description: 'An edge: a shorthand string like "a -> b : label", or an object { from, to, label?, arrowhead?, startArrowhead?, style? }',
+  description:
+    'An edge: a shorthand string like "a -> b : label", or an object { from, to, label?, arrowhead?, startArrowhead?, style?, strokeWidth?, strokeColor?, constraint?, minLength? }',
 });
 
 export const SpecLayout = z
-  .strictObject({ direction: Direction.nullable().optional() })
+  .strictObject({
+    direction: Direction.nullable().optional(),
+    fold: z.enum(FOLDS).nullable().optional().meta({ description: 'auto (default): a long flow may fold into rows or columns; off: never' }),
+    sameRank: z
+      .array(z.array(z.string().min(1).max(SPEC_LIMITS.idLength)).min(1).max(SPEC_LIMITS.nodes))
+      .max(SPEC_LIMITS.nodes)
+      .nullable()
+      .optional()
+      .meta({ description: 'Lists of node ids; the nodes of each list are laid out on one rank', examples: [[['a', 'b']]] }),
+  })
   .meta({ id: 'SpecLayout', description: 'How the diagram is laid out', examples: [{ direction: 'LR' }] });
 
 export const DiagramSpec = z
