@@ -155,3 +155,122 @@ describe('markers: start, end and fork', () => {
     assert.throws(() => parseSpec({ nodes: [{ id: 'x', shape: 'end' }, { id: 'x-dot' }] }, { isIcon: () => false }), /ID_COLLISION|collides with the id generated/);
   });
 });
+
+describe('the outlined shapes and the styles', () => {
+  const byId = (elements: any[]) => (id: string) => elements.find((e) => e.id === id);
+  const OUTLINED: Record<string, string[]> = {
+    stadium: ['outline'],
+    hexagon: ['outline'],
+    parallelogram: ['outline'],
+    document: ['outline'],
+    cylinder: ['outline', 'top'],
+    subroutine: ['left', 'right'],
+  };
+
+  for (const [shape, suffixes] of Object.entries(OUTLINED)) {
+    test(`a ${shape}: a label-carrying rectangle grouped with its line outline, the arrow bound to the rectangle`, async () => {
+      const elements = build({ nodes: [{ id: 'a', label: 'Orders service', shape, backgroundColor: '#e7f5ff' }, { id: 'b' }], edges: ['b -> a'] }) as any[];
+      const get = byId(elements);
+      const box = get('a');
+      assert.equal(box.type, 'rectangle');
+      assert.deepEqual(box.groupIds, ['a-group']);
+      assert.deepEqual(box.boundElements, [{ id: 'a-label', type: 'text' }, { id: 'b-to-a', type: 'arrow' }]);
+      assert.equal(get('a-label').containerId, 'a');
+      assert.equal(get('b-to-a').endBinding.elementId, 'a');
+      for (const suffix of suffixes) {
+        const line = get(`a-${suffix}`);
+        assert.equal(line?.type, 'line', suffix);
+        assert.deepEqual(line.groupIds, ['a-group']);
+        assert.deepEqual(line.points[0], [0, 0]);
+        // The outline stays inside the box.
+        for (const [px, py] of line.points) {
+          assert.ok(line.x + px >= box.x - 0.5 && line.x + px <= box.x + box.width + 0.5, `${suffix} x`);
+          assert.ok(line.y + py >= box.y - 0.5 && line.y + py <= box.y + box.height + 0.5, `${suffix} y`);
+        }
+      }
+      if (shape === 'subroutine') assert.equal(box.strokeColor, '#1e1e1e');
+      else {
+        assert.equal(box.strokeColor, 'transparent');
+        assert.equal(get('a-outline').backgroundColor, '#e7f5ff', 'the outline carries the fill');
+        const points = get('a-outline').points;
+        assert.deepEqual(points[0].map(Math.round), points.at(-1).map(Math.round), 'the outline is closed');
+      }
+      // The label fits inside the visible outline: within the box less its shape's margin.
+      const label = get('a-label');
+      assert.ok(label.width <= box.width - 40 && label.height <= box.height - 16, `${label.width}×${label.height} in ${box.width}×${box.height}`);
+      await assertSurvivesRestore(elements);
+    });
+  }
+
+  test('a circle is an ellipse with equal sides', async () => {
+    const elements = build({ nodes: [{ id: 'a', label: 'A rather long label', shape: 'circle' }, { id: 'b' }], edges: ['a -> b'] }) as any[];
+    const circle = byId(elements)('a');
+    assert.equal(circle.type, 'ellipse');
+    assert.equal(circle.width, circle.height);
+    assert.equal(byId(elements)('a-to-b').startBinding.elementId, 'a');
+    await assertSurvivesRestore(elements);
+  });
+
+  test('outline ids are generated ids: a node named like one collides', () => {
+    assert.throws(() => parseSpec({ nodes: [{ id: 'db', shape: 'cylinder' }, { id: 'db-top' }] }, { isIcon: isCatalogIcon }), /ID_COLLISION|collides with the id generated for the top of nodes\[0\]/);
+  });
+
+  test('textColor colours the label; strokeWidth and strokeStyle the outline', () => {
+    const get = byId(build({ nodes: [{ id: 'a', strokeColor: '#1971c2', textColor: '#c92a2a', strokeWidth: 4, strokeStyle: 'dotted' }] }) as any[]);
+    assert.equal(get('a').strokeColor, '#1971c2');
+    assert.equal(get('a').strokeWidth, 4);
+    assert.equal(get('a').strokeStyle, 'dotted');
+    assert.equal(get('a-label').strokeColor, '#c92a2a');
+    const plain = byId(build({ nodes: [{ id: 'a', strokeColor: '#1971c2' }] }) as any[]);
+    assert.equal(plain('a-label').strokeColor, '#1971c2');
+    assert.equal(plain('a').strokeWidth, 2);
+  });
+
+  test('bold and italic are recorded on the label, and a bold label is given more room', () => {
+    const get = byId(build({ nodes: [{ id: 'a', label: 'Payments gateway service', bold: true, italic: true }, { id: 'b', label: 'Payments gateway service' }] }) as any[]);
+    assert.deepEqual(get('a-label').customData, { fontWeight: 'bold', fontStyle: 'italic' });
+    assert.equal(get('b-label').customData, undefined);
+    assert.ok(get('a').width > get('b').width, `${get('a').width} > ${get('b').width}`);
+    assert.deepEqual(byId(build({ nodes: [{ id: 'a', italic: true }] }) as any[])('a-label').customData, { fontStyle: 'italic' });
+  });
+
+  test('an edge styled invisible is laid out but draws nothing; strokeWidth and strokeColor style the others', () => {
+    const spec = { nodes: [{ id: 'a' }, { id: 'b' }, { id: 'c' }], edges: [{ from: 'a', to: 'b', style: 'invisible', label: 'x' }, { from: 'a', to: 'c', strokeWidth: 3, strokeColor: '#e03131' }] };
+    const elements = build(spec) as any[];
+    const get = byId(elements);
+    assert.equal(get('a-to-b'), undefined);
+    assert.equal(get('a-to-b-label'), undefined);
+    assert.ok(get('b').y > get('a').y + get('a').height, 'b is still ranked below a');
+    assert.equal(get('a-to-c').strokeWidth, 3);
+    assert.equal(get('a-to-c').strokeColor, '#e03131');
+    assert.ok(!get('a').boundElements.some((ref: any) => ref.id === 'a-to-b'));
+    assert.equal(elements.length, generatedElementCount(parseSpec(spec, { isIcon: isCatalogIcon })));
+  });
+
+  test('an invisible container draws nothing, its members laid out together', () => {
+    const spec = { nodes: [{ id: 'g', label: 'Group', invisible: true }, { id: 'a', parent: 'g' }, { id: 'b', parent: 'g' }, { id: 'c' }], edges: ['a -> b', 'b -> c'] };
+    const elements = build(spec) as any[];
+    const get = byId(elements);
+    assert.equal(get('g'), undefined);
+    assert.equal(get('g-label'), undefined);
+    assert.ok(get('a') && get('b') && get('c'));
+    assert.equal(elements.length, generatedElementCount(parseSpec(spec, { isIcon: isCatalogIcon })));
+    // An arrow to an invisible container binds to a transparent box.
+    const touched = byId(build({ ...spec, edges: ['c -> g'] }) as any[]);
+    assert.equal(touched('g').strokeColor, 'transparent');
+    assert.equal(touched('g').backgroundColor, 'transparent');
+    assert.equal(touched('c-to-g').endBinding.elementId, 'g');
+  });
+
+  test('the layout hints reach the layout input', () => {
+    let seen: any = null;
+    sceneFromSpec(
+      parseSpec({ nodes: [{ id: 'g', direction: 'LR' }, { id: 'a', parent: 'g' }, { id: 'b' }], edges: [{ from: 'a', to: 'b', constraint: false, minLength: 2 }], layout: { fold: 'off', sameRank: [['a', 'b']] } }, { isIcon: isCatalogIcon }),
+      { updated: 1, layout: (input) => ((seen = input), layoutGraph(input)) },
+    );
+    assert.equal(seen.nodes.find((n: any) => n.id === 'g').direction, 'LR');
+    assert.deepEqual([seen.edges[0].constraint, seen.edges[0].minLength], [false, 2]);
+    assert.equal(seen.fold, 'off');
+    assert.deepEqual(seen.sameRank, [['a', 'b']]);
+  });
+});

@@ -17,10 +17,36 @@ import { generatedNodeIds } from '../spec/parse.ts';
 
 /** Widths labels wrap at, per shape; longer labels wrap and the shape grows to fit. */
 const WRAP_WIDTH = { rectangle: 240, ellipse: 220, diamond: 200, text: 400, container: 400 } as const;
-export const MIN_SIZE = { rectangle: [160, 70], ellipse: [160, 80], diamond: [180, 100] } as const;
-/** Breathing room around a label beyond the editor's own padding. */
-export const MARGIN = { rectangle: [30, 20], ellipse: [20, 12], diamond: [20, 12] } as const;
+export const MIN_SIZE = {
+  rectangle: [160, 70],
+  ellipse: [160, 80],
+  diamond: [180, 100],
+  circle: [90, 90],
+  stadium: [160, 60],
+  cylinder: [140, 90],
+  hexagon: [180, 70],
+  parallelogram: [180, 70],
+  subroutine: [180, 70],
+  document: [160, 80],
+} as const;
+/** Breathing room around a label beyond the editor's own padding (for outlined shapes: room for the outline's ends, rims and wave). */
+export const MARGIN = {
+  rectangle: [30, 20],
+  ellipse: [20, 12],
+  diamond: [20, 12],
+  circle: [20, 12],
+  stadium: [60, 20],
+  cylinder: [30, 50],
+  hexagon: [70, 20],
+  parallelogram: [70, 20],
+  subroutine: [50, 20],
+  document: [30, 36],
+} as const;
+type SizedShape = keyof typeof MIN_SIZE;
+const sizedShape = (shape: SpecNode['shape']): SizedShape => (shape in MIN_SIZE ? (shape as SizedShape) : boxShapeOf(shape));
 export const ICON_SIZE = 48;
+/** How much wider a bold label draws than the regular font measures it (an allowance). */
+export const BOLD_WIDENS = 1.12;
 export const ICON_GAP = 8;
 /** The editor's minimum arrow-label width (font size × 11): wrapping there never re-wraps in the editor. */
 export const EDGE_LABEL_WRAP = FONT_SIZE * 11;
@@ -127,8 +153,8 @@ export function planNode(node: SpecNode, isContainer: boolean, depth: number, ic
     return { node, label, isContainer: true, depth, shape: 'rectangle', width: Math.ceil(width), height: Math.ceil(height) };
   }
   const shape = boxShapeOf(node.shape);
-  const [minWidth, minHeight] = MIN_SIZE[shape];
-  const [marginX, marginY] = MARGIN[shape];
+  const [minWidth, minHeight] = MIN_SIZE[sizedShape(node.shape)];
+  const [marginX, marginY] = MARGIN[sizedShape(node.shape)];
   const iconHeight = node.icon ? ICON_SIZE + (node.label === '' ? 0 : ICON_GAP) : 0;
   if (node.label === '') {
     const fit = containerSizeForText(shape, node.icon ? ICON_SIZE : 0, iconHeight);
@@ -138,9 +164,10 @@ export function planNode(node: SpecNode, isContainer: boolean, depth: number, ic
   }
   // The label is wrapped in the final container's own text area, so the editor
   // re-wrapping it there (on edit or resize) gets the same lines; never inside a word.
-  const safe = wordSafeWrap(node.label, WRAP_WIDTH[shape]);
+  // Bold text is wider than the font measures: wrap it narrower so it still fits.
+  const safe = wordSafeWrap(node.label, node.bold ? Math.round(WRAP_WIDTH[shape] / BOLD_WIDENS) : WRAP_WIDTH[shape]);
   const preferred = measureText(wrapText(safe.label, FONT_SIZE, safe.wrapAt, FONT_FAMILY_EXCALIFONT), FONT_SIZE, FONT_FAMILY_EXCALIFONT);
-  const target = containerSizeForText(shape, Math.max(preferred.width, node.icon ? ICON_SIZE : 0), preferred.height + iconHeight);
+  const target = containerSizeForText(shape, Math.max(preferred.width * (node.bold ? BOLD_WIDENS : 1), node.icon ? ICON_SIZE : 0), preferred.height + iconHeight);
   const fitted = fitTextInContainer(safe.label, shape, {
     fontSize: FONT_SIZE,
     fontFamily: FONT_FAMILY_EXCALIFONT,
@@ -261,6 +288,82 @@ function markerElements(node: SpecNode, marker: MarkerShape, box: { x: number; y
   return [ring, dot];
 }
 
+/** The shapes drawn by `line` outlines around a label-carrying rectangle, and the ids of those lines. */
+export const OUTLINE_IDS: Partial<Record<SpecNode['shape'], readonly string[]>> = {
+  stadium: ['outline'],
+  hexagon: ['outline'],
+  parallelogram: ['outline'],
+  document: ['outline'],
+  cylinder: ['outline', 'top'],
+  subroutine: ['left', 'right'],
+};
+
+/** A parallelogram's slant and a hexagon's point, as a share of the height; a cylinder's rim and a document's wave. */
+export const OUTLINE = { slant: 0.35, point: 0.3, rim: [8, 14, 0.12], wave: [4, 10, 0.08], bar: 10 } as const;
+
+const arc = (cx: number, cy: number, rx: number, ry: number, from: number, to: number, steps = 12): Point[] =>
+  Array.from({ length: steps + 1 }, (_, i) => {
+    const t = from + ((to - from) * i) / steps;
+    return [cx + rx * Math.cos(t), cy + ry * Math.sin(t)] as Point;
+  });
+
+/** The outline polylines of a shape in a box of `w` × `h`, relative to its top-left corner, by line id suffix. */
+export function outlinePaths(shape: SpecNode['shape'], w: number, h: number): Record<string, Point[]> {
+  const clamp = ([low, high, share]: readonly [number, number, number]) => Math.min(high, Math.max(low, h * share));
+  switch (shape) {
+    case 'stadium': {
+      const r = Math.min(h / 2, w / 2);
+      return { outline: [...arc(w - r, r, r, r, -Math.PI / 2, Math.PI / 2), ...arc(r, h - r, r, r, Math.PI / 2, (3 * Math.PI) / 2), [w - r, 0]] };
+    }
+    case 'hexagon': {
+      const i = Math.min(w / 4, h * OUTLINE.point);
+      return { outline: [[i, 0], [w - i, 0], [w, h / 2], [w - i, h], [i, h], [0, h / 2], [i, 0]] };
+    }
+    case 'parallelogram': {
+      const k = Math.min(w / 4, h * OUTLINE.slant);
+      return { outline: [[k, 0], [w, 0], [w - k, h], [0, h], [k, 0]] };
+    }
+    case 'document': {
+      const a = clamp(OUTLINE.wave);
+      const wave = Array.from({ length: 25 }, (_, i) => {
+        const t = i / 24;
+        return [w * (1 - t), h - a + a * Math.sin(2 * Math.PI * t)] as Point;
+      });
+      return { outline: [[0, 0], [w, 0], ...wave, [0, 0]] };
+    }
+    case 'cylinder': {
+      const ry = clamp(OUTLINE.rim);
+      const rx = w / 2;
+      // The body: down the left side, round the bottom's front, up the right, back along the top's far rim; then the top's near rim.
+      const bottom = arc(rx, h - ry, rx, ry, Math.PI, 0, 16);
+      const topBack = arc(rx, ry, rx, ry, 0, -Math.PI, 16);
+      return { outline: [...bottom, ...topBack, bottom[0]!], top: arc(rx, ry, rx, ry, Math.PI, 0, 16) };
+    }
+    case 'subroutine':
+      return { left: [[OUTLINE.bar, 0], [OUTLINE.bar, h]], right: [[w - OUTLINE.bar, 0], [w - OUTLINE.bar, h]] };
+    default:
+      return {};
+  }
+}
+
+/** A `line` element along `points` (relative to `at`), its size the extent of its points, as the editor computes it. */
+function lineElement(id: string, at: { x: number; y: number }, points: Point[], order: number, updated: number, style: Style, groupIds: string[]): ExcalidrawElement {
+  const relative = points.map(([x, y]) => [round(x - points[0]![0]), round(y - points[0]![1])] as Point);
+  const xs = relative.map((p) => p[0]);
+  const ys = relative.map((p) => p[1]);
+  const first = points[0]!;
+  return {
+    ...baseElement(id, 'line', { x: round(at.x + first[0]), y: round(at.y + first[1]), width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) }, order, updated, style),
+    groupIds,
+    points: relative,
+    lastCommittedPoint: null,
+    startBinding: null,
+    endBinding: null,
+    startArrowhead: null,
+    endArrowhead: null,
+  };
+}
+
 export function styleOf(node: SpecNode): Style {
   return { strokeColor: node.strokeColor, backgroundColor: node.backgroundColor, fillStyle: node.fillStyle, strokeWidth: node.strokeWidth, ...(node.strokeStyle ? { strokeStyle: node.strokeStyle } : {}) };
 }
@@ -373,8 +476,22 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
       plan.label = { ...plan.label, text, ...measureText(text, FONT_SIZE, FONT_FAMILY_EXCALIFONT) };
     }
     const verticalAlign = plan.isContainer ? 'top' : node.icon ? 'bottom' : 'middle';
-    const groupIds = node.icon ? [`${node.id}-group`] : [];
+    const outlines = plan.isContainer ? [] : (OUTLINE_IDS[node.shape] ?? []);
+    const groupIds = node.icon || outlines.length > 0 ? [`${node.id}-group`] : [];
     shape.groupIds = groupIds;
+    if (outlines.length > 0) {
+      // The label's rectangle stays (arrows bind to it); the lines draw the shape.
+      const paths = outlinePaths(node.shape, box.width, box.height);
+      const ink = styleOf(node);
+      if (node.shape !== 'subroutine') {
+        Object.assign(shape, { strokeColor: 'transparent', backgroundColor: 'transparent' });
+        shape.roundness = null;
+      } else shape.roundness = null;
+      for (const suffix of outlines) {
+        const closed = suffix === 'outline';
+        push(lineElement(`${node.id}-${suffix}`, box, paths[suffix]!, order++, options.updated, closed ? ink : { ...ink, backgroundColor: 'transparent' }, groupIds));
+      }
+    }
     if (plan.label) {
       const textAlign = box.labelAlign ?? 'center';
       const position = boundTextPosition(area, plan.label, verticalAlign, textAlign);

@@ -329,13 +329,24 @@ export function assignArrowIds(edges: RawEdge[], taken: Set<string> = new Set())
   });
 }
 
-/** The ids generation adds for a node: its label and its icon. */
+/** The lines that draw an outlined shape: `<id>-outline` (and a cylinder's `<id>-top`, a subroutine's `<id>-left` and `<id>-right`). */
+const OUTLINE_SUFFIXES: Partial<Record<SpecNode['shape'], readonly string[]>> = {
+  stadium: ['outline'],
+  hexagon: ['outline'],
+  parallelogram: ['outline'],
+  document: ['outline'],
+  cylinder: ['outline', 'top'],
+  subroutine: ['left', 'right'],
+};
+
+/** The ids generation adds for a node: its outline lines, its label and its icon. */
 export function generatedNodeIds(node: SpecNode): string[] {
   const ids: string[] = [];
   // A marker draws neither label nor icon; an end has its dot.
   if (isMarker(node.shape)) return node.shape === 'end' ? [`${node.id}-dot`] : [];
   // An invisible node draws neither label nor icon.
   if (node.invisible) return [];
+  for (const suffix of OUTLINE_SUFFIXES[node.shape] ?? []) ids.push(`${node.id}-${suffix}`);
   if (node.shape !== 'text' && node.label !== '') ids.push(`${node.id}-label`);
   if (node.icon !== null) ids.push(`${node.id}-icon`);
   return ids;
@@ -526,7 +537,7 @@ function finish(parsed: Record<string, unknown> | null, input: Record<string, un
   const arrows = assignArrowIds(edges.filter((e): e is RawEdge => e !== null));
   const generated = new Map<string, string>();
   nodes.forEach((node, i) => {
-    if (node) generatedNodeIds(node).forEach((id) => generated.set(id, `the ${id.endsWith('-icon') ? 'icon' : 'label'} of nodes[${i}]`));
+    if (node) generatedNodeIds(node).forEach((id) => generated.set(id, `the ${id.slice(node.id.length + 1)} of nodes[${i}]`));
   });
   arrows.forEach((edge) => {
     generated.set(edge.id, `the arrow of ${edge.source}`);
@@ -535,7 +546,7 @@ function finish(parsed: Record<string, unknown> | null, input: Record<string, un
   nodes.forEach((node, i) => {
     const owner = node ? generated.get(node.id) : undefined;
     if (node && owner) {
-      out.add({ code: 'ID_COLLISION', message: `nodes[${i}] id ${quote(node.id)} collides with the id generated for ${owner}`, path: pointer(['nodes', i, 'id']), hint: 'node ids must differ from the ids the server generates (<id>-label, <id>-icon, <from>-to-<to>): rename the node' });
+      out.add({ code: 'ID_COLLISION', message: `nodes[${i}] id ${quote(node.id)} collides with the id generated for ${owner}`, path: pointer(['nodes', i, 'id']), hint: 'node ids must differ from the ids the server generates (<id>-label, <id>-icon, <id>-outline…, <from>-to-<to>): rename the node' });
     }
   });
 
