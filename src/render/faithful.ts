@@ -31,6 +31,7 @@ export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob, s
     skipInliningFonts: true,
   }));
   sanitizeSvgTree(root);
+  applyFontFaces(root, elements);
   applyExportLook(root, look);
   const fonts = editorFontFiles(job.fontsDirectory);
   const output: RenderOutput = {
@@ -53,4 +54,40 @@ export async function renderFaithful(editor: ExcalidrawModule, job: RenderJob, s
     output.svg = svg;
   }
   return output;
+}
+
+type SvgNode = { localName: string; children: SvgNode[]; textContent: string; setAttribute(name: string, value: string): void };
+
+/**
+ * Bold and italic labels: the editor's text has no weight or slant, so
+ * Drawbridge records them in a text's customData (fontWeight "bold",
+ * fontStyle "italic"), and the exporter's `<text>` lines of that element get
+ * font-weight / font-style. The exporter writes a text element as a group of
+ * `<text>` lines in drawing order; each marked element takes the next group
+ * whose lines are its lines.
+ */
+export function applyFontFaces(root: unknown, elements: readonly any[]): void {
+  const marked = elements.filter((e) => e.type === 'text' && !e.isDeleted && (e.customData?.fontWeight === 'bold' || e.customData?.fontStyle === 'italic'));
+  if (marked.length === 0) return;
+  const groups: SvgNode[][] = [];
+  const walk = (node: SvgNode) => {
+    const lines = node.children.filter((child) => child.localName === 'text');
+    if (lines.length > 0) groups.push(lines);
+    for (const child of node.children) if (child.localName !== 'text') walk(child);
+  };
+  walk(root as SvgNode);
+  let next = 0;
+  for (const element of marked) {
+    const want = String(element.text).split(/\r\n?|\n/);
+    for (let g = next; g < groups.length; g++) {
+      const lines = groups[g]!;
+      if (lines.length !== want.length || lines.some((line, i) => line.textContent !== want[i])) continue;
+      for (const line of lines) {
+        if (element.customData.fontWeight === 'bold') line.setAttribute('font-weight', 'bold');
+        if (element.customData.fontStyle === 'italic') line.setAttribute('font-style', 'italic');
+      }
+      next = g + 1;
+      break;
+    }
+  }
 }

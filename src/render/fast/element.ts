@@ -52,6 +52,9 @@ export interface FastElement {
   link: string | null;
   /** Image elements: the file the editor would draw. */
   fileId: string | null;
+  /** Text drawn bold or italic: customData.fontWeight "bold", customData.fontStyle "italic" (the editor has no such fields). */
+  bold: boolean;
+  italic: boolean;
 }
 
 export const DEFAULT_STROKE_COLOR = '#1e1e1e';
@@ -171,7 +174,14 @@ export function readElement(raw: unknown): FastElement | null {
     name: stringOrNull(element.name),
     link: stringOrNull(element.link),
     fileId: stringOrNull(element.fileId),
+    ...fontFace(element.customData),
   };
+}
+
+/** A text's weight and slant from its customData (what Drawbridge writes for a bold or italic label). */
+export function fontFace(customData: unknown): { bold: boolean; italic: boolean } {
+  const data = customData !== null && typeof customData === 'object' ? (customData as Record<string, unknown>) : {};
+  return { bold: data.fontWeight === 'bold', italic: data.fontStyle === 'italic' };
 }
 
 export const isLinear = (element: FastElement) => element.type === 'line' || element.type === 'arrow';

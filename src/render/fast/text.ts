@@ -58,6 +58,8 @@ export interface TextBlock {
   lineHeight: number;
   textAlign: 'left' | 'center' | 'right';
   color: string;
+  bold?: boolean;
+  italic?: boolean;
 }
 
 /** The stack a line is drawn in: system fonts standing in for the editor's family, and the fallbacks the SVG embeds for other scripts and emoji (fonts/stacks.ts). */
@@ -90,6 +92,8 @@ export function textMarkup(block: TextBlock, offset: Point): string {
         y: i * lineHeightPx + baseline,
         'font-family': fontStack(block.fontFamily, line),
         'font-size': `${block.fontSize}px`,
+        ...(block.bold ? { 'font-weight': 'bold' } : {}),
+        ...(block.italic ? { 'font-style': 'italic' } : {}),
         fill: isTransparent(block.color) ? 'none' : block.color,
         'text-anchor': anchor,
         style: 'white-space: pre;',
