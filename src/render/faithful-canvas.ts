@@ -64,6 +64,31 @@ function domCanvas(width = 300, height = 150): Canvas {
   return Object.assign(createCanvas(width, height), { setAttribute: () => undefined, isConnected: true, remove: () => undefined });
 }
 
+/**
+ * Bold and italic labels (customData fontWeight "bold" / fontStyle "italic",
+ * which the editor's text has no field for): the exporter sets the context's
+ * font from a text's size and family only, so a marked text's size is nudged
+ * by 1/1024 px (bold), 2/1024 (italic) or 3/1024 (both) and the font string
+ * of that size is drawn with the weight and slant.
+ */
+const FACE_STEP = 1 / 1024;
+function markFaces(elements: readonly any[]): any[] {
+  return elements.map((e) => {
+    if (e.type !== 'text' || typeof e.fontSize !== 'number') return e;
+    const mark = (e.customData?.fontWeight === 'bold' ? 1 : 0) + (e.customData?.fontStyle === 'italic' ? 2 : 0);
+    return mark === 0 ? e : { ...e, fontSize: e.fontSize + mark * FACE_STEP };
+  });
+}
+function withFace(font: string): string {
+  const size = /^(\d+(?:\.\d+)?)px /.exec(font);
+  if (!size) return font;
+  const steps = Number(size[1]) / FACE_STEP;
+  if (Math.abs(steps - Math.round(steps)) > 1e-6) return font;
+  const mark = Math.round(steps) % 4;
+  if (mark === 0) return font;
+  return `${mark & 2 ? 'italic ' : ''}${mark & 1 ? 'bold ' : ''}${font}`;
+}
+
 /** Makes the context draw the editor's font strings with the fonts registered for this render. */
 function withFontResolution(context: SKRSContext2D, resolveFont: (font: string) => string): SKRSContext2D {
   const font = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(context), 'font')!;
@@ -93,8 +118,10 @@ async function drawScene(
   recordScratch: boolean,
   target: (width: number, height: number, created: unknown, adopt: (context: SKRSContext2D) => SKRSContext2D) => { width: number; height: number; scale: number },
 ): Promise<void> {
-  const resolveFont = registerFonts(await fontFilesFor(textRuns(scene.elements), fontsDirectory));
+  const registered = registerFonts(await fontFilesFor(textRuns(scene.elements), fontsDirectory));
+  const resolveFont = (font: string) => withFace(registered(font));
   const adopt = (context: SKRSContext2D) => withFontResolution(context, resolveFont);
+  scene = { ...scene, elements: markFaces(scene.elements) };
   let lastCreated: unknown;
   const createCanvas = () => {
     if (recordScratch) return (lastCreated = new RecordingCanvas(adopt));

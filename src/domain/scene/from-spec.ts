@@ -464,6 +464,15 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
       for (const element of inside) push(element);
       continue;
     }
+    // An outlined shape's lines come first: the exporters draw a label right after its container, so a filled outline drawn later would hide it.
+    if (!plan.isContainer && OUTLINE_IDS[node.shape]) {
+      const paths = outlinePaths(node.shape, box.width, box.height);
+      const ink = styleOf(node);
+      for (const suffix of OUTLINE_IDS[node.shape]!) {
+        const closed = suffix === 'outline';
+        push(lineElement(`${node.id}-${suffix}`, box, paths[suffix]!, order++, options.updated, closed ? ink : { ...ink, backgroundColor: 'transparent' }, [`${node.id}-group`]));
+      }
+    }
     const shape = push(
       baseElement(node.id, plan.shape, box, order++, options.updated, plan.isContainer ? { ...styleOf(node), strokeStyle: node.strokeStyle ?? 'dashed' } : styleOf(node)),
     );
@@ -480,17 +489,9 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
     const groupIds = node.icon || outlines.length > 0 ? [`${node.id}-group`] : [];
     shape.groupIds = groupIds;
     if (outlines.length > 0) {
-      // The label's rectangle stays (arrows bind to it); the lines draw the shape.
-      const paths = outlinePaths(node.shape, box.width, box.height);
-      const ink = styleOf(node);
-      if (node.shape !== 'subroutine') {
-        Object.assign(shape, { strokeColor: 'transparent', backgroundColor: 'transparent' });
-        shape.roundness = null;
-      } else shape.roundness = null;
-      for (const suffix of outlines) {
-        const closed = suffix === 'outline';
-        push(lineElement(`${node.id}-${suffix}`, box, paths[suffix]!, order++, options.updated, closed ? ink : { ...ink, backgroundColor: 'transparent' }, groupIds));
-      }
+      // The label's rectangle stays (arrows bind to it); the lines behind it draw the shape.
+      if (node.shape !== 'subroutine') Object.assign(shape, { strokeColor: 'transparent', backgroundColor: 'transparent' });
+      shape.roundness = null;
     }
     if (plan.label) {
       const textAlign = box.labelAlign ?? 'center';
