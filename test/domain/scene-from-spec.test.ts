@@ -182,6 +182,7 @@ describe('the outlined shapes and the styles', () => {
         assert.equal(line?.type, 'line', suffix);
         assert.deepEqual(line.groupIds, ['a-group']);
         assert.deepEqual(line.points[0], [0, 0]);
+        assert.ok(elements.indexOf(line) < elements.indexOf(box), 'drawn before the label-carrying rectangle (its label is drawn right after it)');
         // The outline stays inside the box.
         for (const [px, py] of line.points) {
           assert.ok(line.x + px >= box.x - 0.5 && line.x + px <= box.x + box.width + 0.5, `${suffix} x`);
@@ -273,4 +274,22 @@ describe('the outlined shapes and the styles', () => {
     assert.equal(seen.fold, 'off');
     assert.deepEqual(seen.sameRank, [['a', 'b']]);
   });
+});
+
+test('docs/spec.md states the shapes, their count and their outline measures as the code has them', async () => {
+  const fs = await import('node:fs');
+  const { SHAPES } = await import('../../src/domain/spec/types.ts');
+  const { OUTLINE, BOLD_WIDENS, MIN_SIZE } = await import('../../src/domain/scene/from-spec.ts');
+  const doc = fs.readFileSync(new URL('../../docs/spec.md', import.meta.url), 'utf8');
+  const words = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen'];
+  assert.match(doc, new RegExp(`a shape outside the ${words[SHAPES.length]} \\|`));
+  const table = doc.slice(doc.indexOf('## Shapes'), doc.indexOf('## Bold and italic'));
+  for (const shape of SHAPES) assert.match(table, new RegExp(`\`${shape}\``), shape);
+  assert.match(table, new RegExp(`each point ${OUTLINE.point} × the height`));
+  assert.match(table, new RegExp(`shifted ${OUTLINE.slant} × the height`));
+  assert.match(table, new RegExp(`wave ${OUTLINE.wave[0]}–${OUTLINE.wave[1]} px`));
+  assert.match(table, new RegExp(`rims ${OUTLINE.rim[0]}–${OUTLINE.rim[1]} px`));
+  assert.match(table, new RegExp(`bars ${OUTLINE.bar} px`));
+  assert.match(table, new RegExp(`at least ${MIN_SIZE.circle[0]} px`));
+  assert.match(doc, new RegExp(`about ${Math.round((BOLD_WIDENS - 1) * 100)} % wider`));
 });
