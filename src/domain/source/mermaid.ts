@@ -15,7 +15,7 @@
  */
 import { createRequire } from 'node:module';
 import type { DiagramSpecInput } from '../spec/schema.ts';
-import { cssColor, inkFor } from './colors.ts';
+import { cssColor } from './colors.ts';
 import { decodeEntities, htmlLabelText } from './html-text.ts';
 import { type ImportedSource, SourceSyntaxError, type SourceWarning } from './types.ts';
 
@@ -91,7 +91,7 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
   return run;
 }
 
-type SpecShape = 'rectangle' | 'ellipse' | 'diamond' | 'text' | 'start' | 'end' | 'fork';
+type SpecShape = 'rectangle' | 'ellipse' | 'diamond' | 'text' | 'start' | 'end' | 'fork' | 'cylinder' | 'stadium' | 'circle' | 'hexagon' | 'parallelogram' | 'subroutine' | 'document';
 
 /**
  * Mermaid's shape names (the bracket syntaxes' and the `@{ shape: … }` ones)
@@ -108,40 +108,40 @@ const SHAPES: Record<string, { shape: SpecShape; exact: boolean; name?: string }
   roundedRect: { shape: 'rectangle', exact: true },
   rounded: { shape: 'rectangle', exact: true },
   event: { shape: 'rectangle', exact: true },
-  stadium: { shape: 'rectangle', exact: false, name: 'stadium' },
-  pill: { shape: 'rectangle', exact: false, name: 'stadium' },
-  terminal: { shape: 'rectangle', exact: false, name: 'stadium' },
-  subroutine: { shape: 'rectangle', exact: false, name: 'subroutine' },
-  subproc: { shape: 'rectangle', exact: false, name: 'subroutine' },
-  'fr-rect': { shape: 'rectangle', exact: false, name: 'subroutine' },
-  cylinder: { shape: 'ellipse', exact: false, name: 'cylinder' },
-  cyl: { shape: 'ellipse', exact: false, name: 'cylinder' },
-  database: { shape: 'ellipse', exact: false, name: 'cylinder' },
-  db: { shape: 'ellipse', exact: false, name: 'cylinder' },
-  circle: { shape: 'ellipse', exact: true },
-  circ: { shape: 'ellipse', exact: true },
-  doublecircle: { shape: 'ellipse', exact: true },
-  'dbl-circ': { shape: 'ellipse', exact: true },
+  stadium: { shape: 'stadium', exact: true },
+  pill: { shape: 'stadium', exact: true },
+  terminal: { shape: 'stadium', exact: true },
+  subroutine: { shape: 'subroutine', exact: true },
+  subproc: { shape: 'subroutine', exact: true },
+  'fr-rect': { shape: 'subroutine', exact: true },
+  cylinder: { shape: 'cylinder', exact: true },
+  cyl: { shape: 'cylinder', exact: true },
+  database: { shape: 'cylinder', exact: true },
+  db: { shape: 'cylinder', exact: true },
+  circle: { shape: 'circle', exact: true },
+  circ: { shape: 'circle', exact: true },
+  doublecircle: { shape: 'circle', exact: true },
+  'dbl-circ': { shape: 'circle', exact: true },
   ellipse: { shape: 'ellipse', exact: true },
   diamond: { shape: 'diamond', exact: true },
   diam: { shape: 'diamond', exact: true },
   question: { shape: 'diamond', exact: true },
   decision: { shape: 'diamond', exact: true },
-  hexagon: { shape: 'rectangle', exact: false, name: 'hexagon' },
-  hex: { shape: 'rectangle', exact: false, name: 'hexagon' },
-  prepare: { shape: 'rectangle', exact: false, name: 'hexagon' },
-  lean_right: { shape: 'rectangle', exact: false, name: 'parallelogram' },
-  lean_left: { shape: 'rectangle', exact: false, name: 'parallelogram' },
-  'lean-r': { shape: 'rectangle', exact: false, name: 'parallelogram' },
-  'lean-l': { shape: 'rectangle', exact: false, name: 'parallelogram' },
-  'in-out': { shape: 'rectangle', exact: false, name: 'parallelogram' },
-  trapezoid: { shape: 'rectangle', exact: false, name: 'trapezoid' },
-  inv_trapezoid: { shape: 'rectangle', exact: false, name: 'trapezoid' },
-  'trap-b': { shape: 'rectangle', exact: false, name: 'trapezoid' },
-  'trap-t': { shape: 'rectangle', exact: false, name: 'trapezoid' },
+  hexagon: { shape: 'hexagon', exact: true },
+  hex: { shape: 'hexagon', exact: true },
+  prepare: { shape: 'hexagon', exact: true },
+  lean_right: { shape: 'parallelogram', exact: true },
+  lean_left: { shape: 'parallelogram', exact: true },
+  'lean-r': { shape: 'parallelogram', exact: true },
+  'lean-l': { shape: 'parallelogram', exact: true },
+  'in-out': { shape: 'parallelogram', exact: true },
+  trapezoid: { shape: 'parallelogram', exact: false, name: 'trapezoid' },
+  inv_trapezoid: { shape: 'parallelogram', exact: false, name: 'trapezoid' },
+  'trap-b': { shape: 'parallelogram', exact: false, name: 'trapezoid' },
+  'trap-t': { shape: 'parallelogram', exact: false, name: 'trapezoid' },
   odd: { shape: 'rectangle', exact: false, name: 'asymmetric' },
-  doc: { shape: 'rectangle', exact: false, name: 'document' },
-  document: { shape: 'rectangle', exact: false, name: 'document' },
+  doc: { shape: 'document', exact: true },
+  document: { shape: 'document', exact: true },
   text: { shape: 'text', exact: true },
   // State diagrams.
   choice: { shape: 'diamond', exact: true },
@@ -159,6 +159,8 @@ const SHAPES: Record<string, { shape: SpecShape; exact: boolean; name?: string }
 };
 
 const NOTE_BACKGROUND = '#fff9db';
+/** The ink labels are written in when the source gives an outline colour but no text colour. */
+const DARK_TEXT = '#1e1e1e';
 
 /** Line-based constructs the drawing leaves out, each warned about once, at its first line. */
 const LINE_WARNINGS: Array<{ pattern: RegExp; message: string }> = [
@@ -167,11 +169,6 @@ const LINE_WARNINGS: Array<{ pattern: RegExp; message: string }> = [
   { pattern: /^\s*%%\{/, message: 'directives (%%{init: …}%%) are not applied: Drawbridge draws in its own style' },
   { pattern: /@\{[^}]*\b(icon|img)\s*:/, message: 'icons and images in nodes (icon:, img:) are not drawn' },
   { pattern: /\bfa[bklrs]?:fa-[a-z0-9-]+/, message: 'Font Awesome icons (fa:fa-…) are not drawn; the label keeps its text' },
-  { pattern: /~~~/, message: 'invisible links (~~~) are left out' },
-  { pattern: /(^|[^=])={2,}[>ox=]|===/, message: 'thick links (==>) are drawn at the normal width' },
-  { pattern: /^\s*linkStyle\b.*\bstroke\s*:/, message: 'link colours (linkStyle stroke) are not drawn yet' },
-  { pattern: /^\s*(style|classDef|linkStyle)\b.*stroke-width\s*:/, message: 'stroke widths (stroke-width) are not drawn yet' },
-  { pattern: /^\s*(style|classDef)\b.*stroke-dasharray\s*:/, message: 'dashed outlines of nodes (stroke-dasharray) are not drawn yet' },
   { pattern: /^\s*direction\s+(TB|TD|BT|LR|RL)\s*$/, message: 'a subgraph\'s or state\'s own direction is not honoured yet: it follows the diagram\'s' },
 ];
 
@@ -266,11 +263,13 @@ function colours(reader: Reader, node: MermaidNode, spec: Record<string, unknown
   }
   const outline = known(css.get('stroke'));
   const text = known(css.get('color'));
-  const { ink, changed } = inkFor({ outline, text, fill: (spec.backgroundColor as string | undefined) ?? null });
-  if (ink !== null) spec.strokeColor = ink;
-  const line = reader.lineOf(node.id);
-  if (changed) reader.warn('ink', line, 'an outline colour in which the label would not be readable is replaced by the label\'s: a node\'s outline and label share one colour');
-  else if (text !== null && ink !== text && !/^(black|#000000|#000)$/.test(text)) reader.warn('text-colour', line, 'text colours (color:) are not drawn yet: a label takes its outline colour');
+  if (outline !== null) spec.strokeColor = outline;
+  // Mermaid writes labels in its dark text colour whatever the outline's: so does the drawing.
+  if (text !== null) spec.textColor = text;
+  else if (outline !== null && outline !== DARK_TEXT) spec.textColor = DARK_TEXT;
+  const width = Number.parseFloat(css.get('stroke-width') ?? '');
+  if (Number.isFinite(width)) spec.strokeWidth = Math.min(16, Math.max(0.5, width));
+  if (css.has('stroke-dasharray')) spec.strokeStyle = 'dashed';
 }
 
 const ARROWHEADS: Record<string, string> = { arrow_point: 'arrow', arrow_barb: 'arrow', arrow_circle: 'circle', arrow_cross: 'bar', arrow_open: 'none', none: 'none', '': 'none' };
@@ -377,7 +376,7 @@ function convert(reader: Reader, diagram: MermaidDiagram, kind: 'flowchart' | 's
     const mapped = SHAPES[node.shape ?? 'squareRect'];
     const line = node.shape === 'stateStart' || node.shape === 'stateEnd' ? reader.firstLine(/\[\*\]/) : reader.lineOf(node.id);
     if (!mapped) reader.warn(`shape:${node.shape}`, line, `the shape ${node.shape} is not one Drawbridge knows; drawn as a rectangle`);
-    else if (!mapped.exact) reader.warn(`shape:${mapped.name}`, line, `${mapped.name} shapes are drawn as ${mapped.shape === 'ellipse' ? 'an ellipse' : `a ${mapped.shape}`} for now`);
+    else if (!mapped.exact) reader.warn(`shape:${mapped.name}`, line, `${mapped.name} shapes are drawn as ${mapped.shape === 'ellipse' ? 'an ellipse' : `a ${mapped.shape}`}`);
     const shape = mapped?.shape ?? 'rectangle';
     if (shape !== 'rectangle') spec.shape = shape;
     const marker = shape === 'start' || shape === 'end' || shape === 'fork' || node.shape === 'choice';
@@ -402,8 +401,8 @@ function convert(reader: Reader, diagram: MermaidDiagram, kind: 'flowchart' | 's
 
   const edges: Record<string, unknown>[] = [];
   for (const edge of data.edges) {
-    if (edge.pattern === 'invisible' || edge.thickness === 'invisible') continue;
     const spec: Record<string, unknown> = { from: idOf(edge.start), to: idOf(edge.end) };
+    const rules = new Map([edge.style ?? []].flat().map((rule) => [rule.slice(0, rule.indexOf(':')).trim().toLowerCase(), rule.slice(rule.indexOf(':') + 1).trim()] as const));
     const label = labelText(edge.label, edge.labelType);
     if (label !== '') spec.label = label;
     const note = (edge.classes ?? '').includes('note-edge');
@@ -411,7 +410,13 @@ function convert(reader: Reader, diagram: MermaidDiagram, kind: 'flowchart' | 's
     const start = note ? 'none' : (ARROWHEADS[edge.arrowTypeStart ?? 'none'] ?? 'none');
     if (end !== 'arrow') spec.arrowhead = end;
     if (start !== 'none') spec.startArrowhead = start;
-    if (note || edge.pattern === 'dotted' || [edge.style ?? []].flat().some((rule) => /stroke-dasharray/.test(rule))) spec.style = note ? 'dashed' : 'dotted';
+    if (note || edge.pattern === 'dotted' || rules.has('stroke-dasharray')) spec.style = note ? 'dashed' : 'dotted';
+    if (edge.pattern === 'invisible' || edge.thickness === 'invisible') spec.style = 'invisible';
+    if (edge.pattern === 'thick' || edge.thickness === 'thick') spec.strokeWidth = 4;
+    const colour = rules.has('stroke') ? cssColor(rules.get('stroke')!) : null;
+    if (colour !== null && colour !== 'transparent') spec.strokeColor = colour;
+    const width = Number.parseFloat(rules.get('stroke-width') ?? '');
+    if (Number.isFinite(width)) spec.strokeWidth = Math.min(16, Math.max(0.5, width));
     edges.push(spec);
   }
 

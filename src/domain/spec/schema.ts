@@ -81,7 +81,7 @@ export const nodeFields = {
   strokeWidth: StrokeWidth.nullable().optional(),
   strokeStyle: StrokeStyle.nullable().optional(),
   invisible: z.boolean().nullable().optional().meta({ description: 'A container that draws nothing (no outline, no label); its members are still laid out together (default false)' }),
-  direction: Direction.nullable().optional().meta({ description: "A container's own flow direction: TB, BT, LR or RL (default: the diagram's)" }),
+  direction: Direction.nullable().optional().meta({ description: "A container's own flow direction: TB, BT, LR or RL (default: the diagram's) (accepted; not yet honoured by the layout)" }),
 };
 
 export const SpecNode = z.strictObject(nodeFields).meta({
@@ -100,7 +100,7 @@ export const SpecEdgeObject = z
     style: EdgeStyle.nullable().optional(),
     strokeWidth: StrokeWidth.nullable().optional(),
     strokeColor: CssColor.nullable().optional().meta({ description: 'The colour of the line and its arrowheads' }),
-    constraint: z.boolean().nullable().optional().meta({ description: 'false: the edge does not decide ranks (default true)' }),
+    constraint: z.boolean().nullable().optional().meta({ description: 'false: the edge is not to decide ranks (default true) (accepted; not yet honoured by the layout)' }),
     minLength: z
       .number()
       .int()
@@ -108,7 +108,7 @@ export const SpecEdgeObject = z
       .max(MIN_LENGTH_RANGE[1])
       .nullable()
       .optional()
-      .meta({ description: `Ranks the edge spans at least, ${MIN_LENGTH_RANGE[0]} to ${MIN_LENGTH_RANGE[1]} (default 1; 0: its ends may share a rank)` }),
+      .meta({ description: `Ranks the edge spans at least, ${MIN_LENGTH_RANGE[0]} to ${MIN_LENGTH_RANGE[1]} (default 1; 0: its ends may share a rank; accepted, not yet honoured by the layout)` }),
   })
   .meta({ id: 'SpecEdgeObject', description: 'An edge between two node ids', examples: [{ from: 'api', to: 'db', label: 'SQL', style: 'dashed' }] });
 
@@ -132,13 +132,13 @@ export const SpecEdge = z.union([SpecEdgeShorthand, SpecEdgeObject]).meta({
 export const SpecLayout = z
   .strictObject({
     direction: Direction.nullable().optional(),
-    fold: z.enum(FOLDS).nullable().optional().meta({ description: 'auto (default): a long flow may fold into rows or columns; off: never' }),
+    fold: z.enum(FOLDS).nullable().optional().meta({ description: 'auto (default): a long flow may fold into rows or columns; off: never (accepted; not yet honoured by the layout)' }),
     sameRank: z
       .array(z.array(z.string().min(1).max(SPEC_LIMITS.idLength)).min(1).max(SPEC_LIMITS.nodes))
       .max(SPEC_LIMITS.nodes)
       .nullable()
       .optional()
-      .meta({ description: 'Lists of node ids; the nodes of each list are laid out on one rank', examples: [[['a', 'b']]] }),
+      .meta({ description: 'Lists of node ids, each meant to be laid out on one rank (accepted; not yet honoured by the layout)', examples: [[['a', 'b']]] }),
   })
   .meta({ id: 'SpecLayout', description: 'How the diagram is laid out', examples: [{ direction: 'LR' }] });
 
