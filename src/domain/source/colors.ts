@@ -81,8 +81,9 @@ export function cssColor(raw: string): string | null {
 }
 
 /** The least contrast a label needs against what is behind it (the lint's low_contrast threshold). */
-const MIN_INK_CONTRAST = 3;
-const DEFAULT_INK = '#1e1e1e';
+export const MIN_INK_CONTRAST = 3;
+/** The spec's default outline and label colour. */
+export const DEFAULT_INK = '#1e1e1e';
 const WHITE: Rgb = [255, 255, 255];
 
 /**
