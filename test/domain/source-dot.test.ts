@@ -228,6 +228,12 @@ describe('DOT importer: labels', () => {
     assert.deepEqual(warnings.map((w) => w.line), [6]);
   });
 
+  test('spaces around a label\'s lines and blank lines around it are dropped; blank lines within stay', () => {
+    const { node, edges } = read('digraph { a [label="\\nTitle\\n\\n  body  \\n"]; a -> b [label="  uses"] }');
+    assert.equal(node('a').label, 'Title\n\nbody');
+    assert.equal(edges[0]!.label, 'uses');
+  });
+
   test('an empty label shows none; a label equal to the id is left to default', () => {
     const { node } = read('digraph { a [label=""]; b [label="b"]; c [label="\\N"] }');
     assert.equal(node('a').label, '');
@@ -279,6 +285,11 @@ describe('DOT importer: labels', () => {
     assert.equal(node('t').shape, undefined, 'a rectangle');
     assert.equal(node('t').label, 'User\nid | int');
     assert.ok(warned(/images/));
+  });
+
+  test('a borderless HTML table with cell borders also draws a box, and a table\'s background colour fills the node', () => {
+    const { node } = read('digraph { t [shape=plaintext, label=<<table border="0" cellborder="1" bgcolor="lightyellow"><tr><td>a</td></tr></table>>] }');
+    assert.deepEqual(node('t'), { id: 't', label: 'a', backgroundColor: 'lightyellow', fillStyle: 'solid' });
   });
 
   test('edge labels: label, then xlabel when there is none; head and tail labels warned', () => {

@@ -119,8 +119,10 @@ export interface HtmlText {
   italic: boolean;
   /** The `<font color>` every character is in, if one is. */
   color: string | null;
-  /** Whether the outermost table draws a border (a box around the label). */
+  /** Whether the outermost table draws a border or cell borders (a box around the label). */
   boxed: boolean;
+  /** The outermost table's background colour, if it has one. */
+  fill: string | null;
   /** Tables, images, partial formatting, font sizes: what flattening to text lost. */
   flattened: boolean;
   image: boolean;
@@ -177,6 +179,7 @@ export function htmlText(html: string): HtmlText {
   let flattened = false;
   let image = false;
   let boxed: boolean | null = null;
+  let fill: string | null = null;
   for (const token of html.split(/(<[^>]*>)/)) {
     if (!token.startsWith('<')) {
       const text = decodeEntities(token.replace(/\s+/g, ' '));
@@ -189,7 +192,10 @@ export function htmlText(html: string): HtmlText {
     if (!tag) continue;
     const [, closing, rawName, attributes, selfClosing] = tag;
     const name = rawName!.toLowerCase();
-    const attribute = (key: string) => new RegExp(`${key}\\s*=\\s*"([^"]*)"`, 'i').exec(attributes!)?.[1];
+    const attribute = (key: string) => {
+      const match = new RegExp(`\\b${key}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`, 'i').exec(attributes!);
+      return match ? (match[1] ?? match[2]) : undefined;
+    };
     switch (name) {
       case 'br':
         flush(top());
@@ -211,7 +217,11 @@ export function htmlText(html: string): HtmlText {
         flattened = true;
         if (closing) pop('table');
         else {
-          boxed ??= (attribute('border') ?? '1') !== '0';
+          if (boxed === null) {
+            const cells = attribute('cellborder');
+            boxed = (attribute('border') ?? '1') !== '0' || (cells !== undefined && cells !== '0');
+            fill = attribute('bgcolor') ?? null;
+          }
           stack.push(frame('table'));
         }
         break;
@@ -239,5 +249,5 @@ export function htmlText(html: string): HtmlText {
   const all = (key: 'bold' | 'italic') => looks.length > 0 && looks.every((look) => look[key]);
   const color = looks.length > 0 && looks.every((look) => look.color !== null && look.color === looks[0]!.color) ? looks[0]!.color : null;
   const partial = (looks.some((look) => look.bold) && !all('bold')) || (looks.some((look) => look.italic) && !all('italic')) || (looks.some((look) => look.color !== null) && color === null);
-  return { text: lines.join('\n'), bold: all('bold'), italic: all('italic'), color, boxed: boxed ?? false, flattened: flattened || partial, image };
+  return { text: lines.join('\n'), bold: all('bold'), italic: all('italic'), color, boxed: boxed ?? false, fill, flattened: flattened || partial, image };
 }

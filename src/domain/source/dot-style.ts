@@ -166,26 +166,32 @@ export interface Label {
   italic: boolean;
   color: string | null;
   boxed: boolean;
+  /** A background the label draws itself (an HTML table's bgcolor). */
+  fill: string | null;
 }
 
 /** A `label` attribute as text: HTML-like, a record's fields, or an escString. */
 export function labelOf(ctx: StyleContext, attr: Attr | undefined, names: LabelNames, record = false): Label | undefined {
   if (attr === undefined) return undefined;
-  const plain = (text: string): Label => ({ text, bold: false, italic: false, color: null, boxed: false });
+  const plain = (text: string): Label => ({ text, bold: false, italic: false, color: null, boxed: false, fill: null });
   if (attr.html) {
     const html = htmlText(attr.value);
     if (html.flattened) ctx.warn('html', attr.line, 'HTML-like labels are drawn as plain text: a line per line or table row, cells joined by " | "; fonts, cell colours and borders are left out');
     if (html.image) ctx.warn('image', attr.line, NOT_DRAWN.image!);
     const color = html.color === null ? null : colourOf(ctx, { ...attr, value: html.color });
-    return { text: html.text, bold: html.bold, italic: html.italic, color, boxed: html.boxed };
+    const fill = html.fill === null ? null : colourOf(ctx, { ...attr, value: html.fill });
+    return { text: html.text, bold: html.bold, italic: html.italic, color, boxed: html.boxed, fill };
   }
   if (record) {
     const fields = recordText(attr.value, ctx.recordsAcross, names);
     if (fields.fields > 1 || fields.ports) ctx.warn('record', attr.line, 'record labels are drawn as text: side-by-side fields joined by " | ", stacked fields a line each; ports are dropped');
     return plain(fields.text);
   }
-  return plain(escString(attr.value, names));
+  return plain(trimLines(escString(attr.value, names)));
 }
+
+/** Spaces around a line (authors pad edge labels away from their line with them) and blank lines around the text: Drawbridge places labels itself. */
+const trimLines = (text: string) => text.split('\n').map((line) => line.trim()).join('\n').replace(/^\n+|\n+$/g, '');
 
 function fontLook(attributes: Attributes, label: Label | undefined): { bold?: true; italic?: true } {
   const font = attributes.get('fontname')?.value ?? '';
@@ -262,8 +268,8 @@ export function nodeFields(ctx: StyleContext, id: string, attributes: Attributes
     if (color !== null && !BLACK.has(color)) spec.strokeColor = color;
     if (fill !== null && fill !== color) spec.backgroundColor = fill;
   } else {
-    if (filled) {
-      const fill = colourOf(ctx, a.get('fillcolor')) ?? color ?? 'lightgrey';
+    const fill = filled ? (colourOf(ctx, a.get('fillcolor')) ?? color ?? 'lightgrey') : (label?.fill ?? null);
+    if (fill !== null) {
       spec.backgroundColor = fill;
       spec.fillStyle = 'solid';
     }
