@@ -16,6 +16,7 @@ import { type ASTNode, ASTNodeCountExceededError, type AttributeASTNode, type Ed
 import type { DiagramSpecInput } from '../spec/schema.ts';
 import { type Attr, type Attributes, clusterFields, clusterIsDashed, edgeFields, isTrue, labelOf, NOT_DRAWN, nodeFields, type StyleContext } from './dot-style.ts';
 import { escString, htmlText } from './dot-labels.ts';
+import { parserReadyDot } from './dot-text.ts';
 import { type ImportedSource, SourceSyntaxError, type SourceWarning } from './types.ts';
 
 interface Scope {
@@ -318,7 +319,7 @@ function firstOddOne(values: string[]): number {
 
 /** Reads DOT text into a spec; a syntax error is a SourceSyntaxError with the parser's expectation. */
 export function importDot(text: string): ImportedSource {
-  const { graph, more } = firstGraph(joinConcatenations(text));
+  const { graph, more } = firstGraph(parserReadyDot(text));
   const walk = new Walk();
   if (more !== null) walk.warn('graphs', more, 'only the first graph of the file is drawn');
   walk.directed = graph.directed;
@@ -404,60 +405,6 @@ function titleOf(label: Attr | undefined, graphName: string): string | null {
   if (label === undefined) return null;
   const text = label.html ? htmlText(label.value).text : escString(label.value, { graph: graphName });
   return text.replace(/\s+/g, ' ').trim() || null;
-}
-
-/**
- * DOT's `"a" + "b"` (one string written in parts), which the parser does not
- * take, joined into one string. Line breaks between the parts become line
- * continuations inside it, so every later line keeps its number.
- */
-function joinConcatenations(text: string): string {
-  if (!/"\s*\+\s*"/.test(text)) return text;
-  let out = '';
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (c === '"') {
-      let j = i + 1;
-      let body = '"';
-      for (;;) {
-        while (j < text.length && text[j] !== '"') {
-          const step = text[j] === '\\' ? 2 : 1;
-          body += text.slice(j, j + step);
-          j += step;
-        }
-        const join = /^"(\s*)\+(\s*)"/.exec(text.slice(j));
-        if (!join) break;
-        body += (join[1]! + join[2]!).replace(/[^\n]/g, '').replace(/\n/g, '\\\n');
-        j += join[0].length;
-      }
-      out += `${body}"`;
-      i = j + 1;
-    } else if (text.startsWith('//', i) || (c === '#' && (i === 0 || text[i - 1] === '\n'))) {
-      const end = text.indexOf('\n', i);
-      out += text.slice(i, end === -1 ? text.length : end);
-      i = end === -1 ? text.length : end;
-    } else if (text.startsWith('/*', i)) {
-      const end = text.indexOf('*/', i + 2);
-      const stop = end === -1 ? text.length : end + 2;
-      out += text.slice(i, stop);
-      i = stop;
-    } else if (c === '<') {
-      let depth = 0;
-      let j = i;
-      do {
-        if (text[j] === '<') depth++;
-        else if (text[j] === '>') depth--;
-        j++;
-      } while (j < text.length && depth > 0);
-      out += text.slice(i, j);
-      i = j;
-    } else {
-      out += c;
-      i++;
-    }
-  }
-  return out;
 }
 
 function syntaxError(error: unknown): SourceSyntaxError {
