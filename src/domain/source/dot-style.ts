@@ -139,10 +139,23 @@ function colourOf(ctx: StyleContext, attr: Attr | undefined): string | null {
 const rgbOf = (css: string): Rgb | null => (cssColors as Record<string, Rgb>)[css.toLowerCase()] ?? parseColor(css);
 const WHITE: Rgb = [255, 255, 255];
 
+const behindOf = (fill: string | null): Rgb => (fill !== null && fill !== 'transparent' ? rgbOf(fill) : null) ?? WHITE;
+
 function readableOn(colour: string, fill: string | null): boolean {
-  const behind = (fill !== null && fill !== 'transparent' ? rgbOf(fill) : null) ?? WHITE;
   const rgb = rgbOf(colour);
-  return rgb === null || contrastRatio(rgb, behind) >= MIN_INK_CONTRAST;
+  return rgb === null || contrastRatio(rgb, behindOf(fill)) >= MIN_INK_CONTRAST;
+}
+
+/** A colour darkened (on a light fill) or lightened (on a dark one) just enough to be readable there: the same hue, as the author chose it. */
+function readableShade(colour: string, fill: string | null): string {
+  const rgb = rgbOf(colour)!;
+  const behind = behindOf(fill);
+  const toward = contrastRatio([0, 0, 0], behind) >= contrastRatio([255, 255, 255], behind) ? 0 : 255;
+  for (let step = 1; step <= 10; step++) {
+    const shade = rgb.map((c) => Math.round(c + (toward - c) * (step / 10))) as Rgb;
+    if (contrastRatio(shade, behind) >= MIN_INK_CONTRAST) return `#${shade.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
+  }
+  return toward === 0 ? '#000000' : '#ffffff';
 }
 
 /** A line width from penwidth (or style bold, or the old setlinewidth(n)), scaled so Graphviz's 1 is the spec's default; undefined at the default. */
@@ -205,14 +218,15 @@ function fontLook(attributes: Attributes, label: Label | undefined): { bold?: tr
  * The label colour, kept apart from the outline's as Graphviz keeps it
  * (black unless `fontcolor` says otherwise), set only where it differs from
  * the spec's default (the outline colour). A label colour that would not be
- * readable on the fill gives way to the default ink or white, warned.
+ * readable on its fill (or the white page) is shaded until it is, and the
+ * default black on a dark fill becomes white, warned.
  */
 function textColourInto(ctx: StyleContext, spec: Record<string, unknown>, wanted: string | null, line: number): void {
   const fill = (spec.backgroundColor as string | undefined) ?? null;
   let text = wanted;
   if (!readableOn(text ?? DEFAULT_INK, fill)) {
-    text = readableOn(DEFAULT_INK, fill) ? null : '#ffffff';
-    if (wanted !== null || text !== null) ctx.warn('ink', line, 'a label colour that would not be readable on its fill is replaced by one that is');
+    text = text === null ? '#ffffff' : readableShade(text, fill);
+    ctx.warn('ink', line, 'label colours that would not be readable on their fill (or the white page) are shaded until they are');
   }
   const outline = spec.strokeColor as string | undefined;
   if (text === null) {
@@ -235,7 +249,7 @@ function shapeOf(ctx: StyleContext, attributes: Attributes, line: number): { nam
     if (known.drawn) ctx.warn(`shape:${name}`, attr?.line ?? line, `shape=${name} ${known.drawn}`);
     return { name, shape: known.shape };
   }
-    if (OTHER_GRAPHVIZ_SHAPES.has(name)) ctx.warn(`shape:${name}`, attr?.line ?? line, `shape=${name} is drawn as a rectangle`);
+  if (OTHER_GRAPHVIZ_SHAPES.has(name)) ctx.warn(`shape:${name}`, attr?.line ?? line, `shape=${name} is drawn as a rectangle`);
   else ctx.warn(`shape:${name}`, attr?.line ?? line, `shape=${name} is not a Graphviz shape; drawn as a rectangle, as Graphviz draws it`);
   return { name, shape: 'rectangle' };
 }
