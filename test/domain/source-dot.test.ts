@@ -1,8 +1,7 @@
 /**
  * The DOT importer, construct by construct: each case reads a small graph and
- * asserts the spec it makes, or the warning it gives (at its line), or the
- * syntax error. Specs that use only the fields the spec has always had are
- * also put through the spec's own checks.
+ * asserts the spec it makes (and that the spec passes the spec's own checks),
+ * or the warning it gives (at its line), or the syntax error.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -16,31 +15,10 @@ import { checkSpec } from '../../src/domain/spec/parse.ts';
 type Node = { id: string; [key: string]: unknown };
 type Edge = { from: string; to: string; [key: string]: unknown };
 
-/**
- * The fields issue 31 adds to the spec (CONTRACT.md), which the schema on this
- * branch does not take yet. TODO(issue 31): once the spec-fields branch
- * (i31-spec) is merged, check every spec and drop this list and `usesNewFields`.
- */
-const NEW_NODE_FIELDS = ['textColor', 'bold', 'italic', 'strokeWidth', 'strokeStyle', 'invisible', 'direction'];
-const NEW_EDGE_FIELDS = ['strokeWidth', 'strokeColor', 'constraint', 'minLength'];
-const NEW_SHAPES = ['cylinder', 'stadium', 'circle', 'hexagon', 'parallelogram', 'subroutine', 'document'];
-
-function usesNewFields(spec: { nodes?: unknown; edges?: unknown; layout?: unknown }): boolean {
-  const nodes = (spec.nodes ?? []) as Node[];
-  const edges = (spec.edges ?? []) as Edge[];
-  return (
-    nodes.some((n) => NEW_NODE_FIELDS.some((f) => f in n) || NEW_SHAPES.includes(n.shape as string)) ||
-    edges.some((e) => NEW_EDGE_FIELDS.some((f) => f in e) || e.style === 'invisible') ||
-    'sameRank' in ((spec.layout ?? {}) as object)
-  );
-}
-
 function read(text: string) {
   const imported = importDot(text);
-  if (!usesNewFields(imported.spec)) {
-    const { problems } = checkSpec(imported.spec, { isIcon: isCatalogIcon });
-    assert.deepEqual(problems, [], "the spec passes the spec's own checks");
-  }
+  const { problems } = checkSpec(imported.spec, { isIcon: isCatalogIcon });
+  assert.deepEqual(problems, [], "the spec passes the spec's own checks");
   const nodes = (imported.spec.nodes ?? []) as Node[];
   const edges = (imported.spec.edges ?? []) as Edge[];
   return {
@@ -551,20 +529,6 @@ describe('DOT importer: warnings and errors', () => {
 
   test('a subgraph of statements as an edge\'s end, which Graphviz takes but the parser does not, is a syntax error at its place', () => {
     assert.throws(() => importDot('digraph {\n  a -> { rank=same; b c }\n}'), (error: unknown) => error instanceof SourceSyntaxError && error.line === 2 && error.column === 14);
-  });
-});
-
-describe('DOT importer: specs with only the fields the spec has always had pass its checks', () => {
-  // TODO(issue 31): once i31-spec is merged, every `read` above checks its spec; this list then only documents the classic subset.
-  test('a cluster diagram with defaults, colours, edge styles and arrowheads', () => {
-    const { spec } = read(`digraph G {
-      rankdir=LR; node [shape=box, style=filled, fillcolor="#e7f5ff"];
-      subgraph cluster_api { label="API"; web; api }
-      subgraph cluster_data { label="Data"; db [shape=ellipse]; cache [shape=diamond] }
-      web -> api [label="HTTPS"]; api -> db [style=dashed]; api -> cache [dir=both, arrowtail=odot];
-    }`);
-    assert.equal(usesNewFields(spec), false);
-    assert.deepEqual(checkSpec(spec, { isIcon: isCatalogIcon }).problems, []);
   });
 });
 

@@ -3,9 +3,7 @@
  * shapes, labels, colours, outlines, arrowheads, ranking hints. What the spec
  * cannot draw is warned about through the `warn` each function is given.
  */
-import cssColors from 'color-name';
-import { contrastRatio, parseColor, type Rgb } from '../lint/color.ts';
-import { DEFAULT_INK, graphvizColor, MIN_INK_CONTRAST } from './colors.ts';
+import { DEFAULT_INK, graphvizColor, readableOn, readableShade } from './colors.ts';
 import { escString, htmlText, type LabelNames, recordText } from './dot-labels.ts';
 
 /** An attribute's value, where it was set (1-based line) and whether it was written as HTML (`<…>`). */
@@ -134,28 +132,6 @@ function colourOf(ctx: StyleContext, attr: Attr | undefined): string | null {
   if (/^\s*\d+\s*$/.test(attr.value)) ctx.warn('color-scheme', attr.line, 'colours numbered in a colour scheme (colorscheme) are not known; left out');
   else ctx.warn(`color:${attr.value}`, attr.line, `the colour "${attr.value}" is not one Drawbridge knows; left out`);
   return null;
-}
-
-const rgbOf = (css: string): Rgb | null => (cssColors as Record<string, Rgb>)[css.toLowerCase()] ?? parseColor(css);
-const WHITE: Rgb = [255, 255, 255];
-
-const behindOf = (fill: string | null): Rgb => (fill !== null && fill !== 'transparent' ? rgbOf(fill) : null) ?? WHITE;
-
-function readableOn(colour: string, fill: string | null): boolean {
-  const rgb = rgbOf(colour);
-  return rgb === null || contrastRatio(rgb, behindOf(fill)) >= MIN_INK_CONTRAST;
-}
-
-/** A colour darkened (on a light fill) or lightened (on a dark one) just enough to be readable there: the same hue, as the author chose it. */
-function readableShade(colour: string, fill: string | null): string {
-  const rgb = rgbOf(colour)!;
-  const behind = behindOf(fill);
-  const toward = contrastRatio([0, 0, 0], behind) >= contrastRatio([255, 255, 255], behind) ? 0 : 255;
-  for (let step = 1; step <= 10; step++) {
-    const shade = rgb.map((c) => Math.round(c + (toward - c) * (step / 10))) as Rgb;
-    if (contrastRatio(shade, behind) >= MIN_INK_CONTRAST) return `#${shade.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
-  }
-  return toward === 0 ? '#000000' : '#ffffff';
 }
 
 /** A line width from penwidth (or style bold, or the old setlinewidth(n)), scaled so Graphviz's 1 is the spec's default; undefined at the default. */
