@@ -82,7 +82,8 @@ export function cssColor(raw: string): string | null {
 
 /** The least contrast a label needs against what is behind it (the lint's low_contrast threshold). */
 const MIN_INK_CONTRAST = 3;
-const DEFAULT_INK = '#1e1e1e';
+/** The colour a label is drawn in when nothing sets one (the spec's default stroke colour). */
+export const DEFAULT_INK = '#1e1e1e';
 const WHITE: Rgb = [255, 255, 255];
 
 /**
@@ -103,4 +104,25 @@ export function inkFor(colours: { outline?: string | null; text?: string | null;
   if (colours.text && readable(colours.text)) return { ink: colours.text, changed };
   if (readable(DEFAULT_INK)) return { ink: null, changed };
   return { ink: '#ffffff', changed };
+}
+
+const rgbOf = (css: string): Rgb | null => (cssColors as Record<string, Rgb>)[css.toLowerCase()] ?? parseColor(css);
+const behindOf = (fill: string | null): Rgb => (fill !== null && fill !== 'transparent' ? rgbOf(fill) : null) ?? WHITE;
+
+/** Whether a label in `colour` reads on `fill` (null: the white page); a colour this cannot read is given the benefit of the doubt. */
+export function readableOn(colour: string, fill: string | null): boolean {
+  const rgb = rgbOf(colour);
+  return rgb === null || contrastRatio(rgb, behindOf(fill)) >= MIN_INK_CONTRAST;
+}
+
+/** A label colour darkened (on a light fill) or lightened (on a dark one) just enough to read there: the hue the author chose. */
+export function readableShade(colour: string, fill: string | null): string {
+  const rgb = rgbOf(colour) ?? [0, 0, 0];
+  const behind = behindOf(fill);
+  const toward = contrastRatio([0, 0, 0], behind) >= contrastRatio([255, 255, 255], behind) ? 0 : 255;
+  for (let step = 1; step <= 10; step++) {
+    const shade = rgb.map((c) => Math.round(c + (toward - c) * (step / 10)));
+    if (contrastRatio(shade as Rgb, behind) >= MIN_INK_CONTRAST) return hex(shade);
+  }
+  return toward === 0 ? '#000000' : '#ffffff';
 }

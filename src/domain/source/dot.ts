@@ -2,33 +2,34 @@
  * Graphviz DOT read into a spec, with @ts-graphviz/ast's parser (a PEG
  * grammar of the DOT language as Graphviz documents it).
  *
- * Statements are walked in order with Graphviz's scoping: `node [...]` and
- * `edge [...]` defaults apply to what follows them in their graph or
- * subgraph; a node takes the defaults in force where it is first named.
- * `subgraph cluster_*` becomes a container (nested clusters nest); other
- * subgraphs only group statements. What the spec cannot draw is a warning,
- * one per kind of thing, at the line where it first occurs.
+ * Statements are walked in order with Graphviz's scoping: `node [...]`,
+ * `edge [...]` and graph attributes apply to what is created after them in
+ * their graph or subgraph (a subgraph starts with its parent's), so a node
+ * takes the defaults in force where it is first named and a cluster those in
+ * force where it opens. `subgraph cluster*` becomes a container (nested
+ * clusters nest); other subgraphs only group statements, and their `rank`
+ * makes a `layout.sameRank` group. What the spec cannot draw is a warning,
+ * one per kind of thing, at the line where it first occurs
+ * (dot-style.ts says what each attribute becomes).
  */
-import { type ASTNode, type AttributeASTNode, type EdgeASTNode, type GraphASTNode, type NodeASTNode, parse, type SubgraphASTNode } from '@ts-graphviz/ast';
+import { type ASTNode, ASTNodeCountExceededError, type AttributeASTNode, type EdgeASTNode, type GraphASTNode, type NodeASTNode, parse, type SubgraphASTNode } from '@ts-graphviz/ast';
 import type { DiagramSpecInput } from '../spec/schema.ts';
-import { graphvizColor, inkFor } from './colors.ts';
-import { htmlLabelText } from './html-text.ts';
+import { type Attr, type Attributes, clusterFields, clusterIsDashed, edgeFields, isTrue, labelOf, NOT_DRAWN, nodeFields, type StyleContext } from './dot-style.ts';
+import { escString, htmlText } from './dot-labels.ts';
+import { parserReadyDot } from './dot-text.ts';
 import { type ImportedSource, SourceSyntaxError, type SourceWarning } from './types.ts';
-
-type Attributes = Map<string, string>;
 
 interface Scope {
   node: Attributes;
   edge: Attributes;
-  /** The innermost cluster around this scope, if any. */
+  graph: Attributes;
+  /** The innermost cluster around this scope, if any: nodes first named here belong to it. */
   cluster: string | null;
 }
 
 interface DotNode {
   id: string;
   attributes: Attributes;
-  /** Whether its label is HTML-like (`label=<…>`). */
-  htmlLabel: boolean;
   cluster: string | null;
   line: number;
 }
@@ -36,8 +37,7 @@ interface DotNode {
 interface DotCluster {
   id: string;
   parent: string | null;
-  label: string | null;
-  htmlLabel: boolean;
+  /** Its graph attributes: those in force where it opened, then its own. */
   attributes: Attributes;
   line: number;
 }
@@ -46,84 +46,24 @@ interface DotEdge {
   from: string;
   to: string;
   attributes: Attributes;
-  htmlLabel: boolean;
   line: number;
 }
 
-/** Graphviz shapes and the spec shape each is drawn as. */
-const SHAPES: Record<string, 'rectangle' | 'ellipse' | 'diamond' | 'text' | 'start' | 'end'> = {
-  box: 'rectangle',
-  rect: 'rectangle',
-  rectangle: 'rectangle',
-  square: 'rectangle',
-  record: 'rectangle',
-  mrecord: 'rectangle',
-  ellipse: 'ellipse',
-  oval: 'ellipse',
-  circle: 'ellipse',
-  doublecircle: 'ellipse',
-  point: 'start',
-  diamond: 'diamond',
-  mdiamond: 'diamond',
-  plaintext: 'text',
-  plain: 'text',
-  none: 'text',
-  underline: 'text',
-};
-/** Shapes drawn as a rectangle for now, with a warning: the spec has no outline like theirs yet. */
-const ROUGHLY_RECTANGLES = new Set(['cylinder', 'hexagon', 'parallelogram', 'note', 'tab', 'folder', 'component', 'box3d', 'octagon', 'doubleoctagon', 'tripleoctagon', 'msquare', 'house', 'invhouse', 'trapezium', 'invtrapezium', 'pentagon', 'septagon', 'cds', 'signature', 'rpromoter', 'rarrow', 'larrow', 'lpromoter', 'star', 'underline', 'cylinder', 'egg', 'triangle', 'invtriangle', 'polygon', 'promoter', 'terminator', 'utr', 'primersite', 'restrictionsite', 'fivepoverhang', 'threepoverhang', 'noverhang', 'assembly', 'insulator', 'ribosite', 'rnastab', 'proteasesite', 'proteinstab', 'lpromoter', 'square']);
+/** Graph attributes the importer reads. */
+const GRAPH_USED = new Set(['label', 'rankdir', 'compound', 'color', 'pencolor', 'fillcolor', 'bgcolor', 'style', 'penwidth', 'peripheries', 'fontcolor', 'fontname', 'rank', 'cluster']);
 
-const ARROWHEADS: Record<string, 'arrow' | 'triangle' | 'bar' | 'dot' | 'circle' | 'diamond' | 'none'> = {
-  normal: 'arrow',
-  vee: 'arrow',
-  open: 'arrow',
-  halfopen: 'arrow',
-  empty: 'triangle',
-  onormal: 'triangle',
-  inv: 'triangle',
-  oinv: 'triangle',
-  invempty: 'triangle',
-  dot: 'dot',
-  invdot: 'dot',
-  odot: 'circle',
-  invodot: 'circle',
-  tee: 'bar',
-  box: 'bar',
-  obox: 'bar',
-  crow: 'arrow',
-  diamond: 'diamond',
-  odiamond: 'diamond',
-  ediamond: 'diamond',
-  none: 'none',
-};
-
-/** Graph attributes that tune Graphviz's own layout or output: Drawbridge lays out and draws itself, so they change nothing a reader is told. */
+/** Graph attributes that tune Graphviz's own layout or output: Drawbridge lays out and draws in its own style, so they are ignored without a warning. */
 const LAYOUT_TUNING = new Set([
-  'splines', 'nodesep', 'ranksep', 'size', 'ratio', 'margin', 'pad', 'dpi', 'resolution', 'concentrate', 'compound', 'newrank', 'ordering', 'remincross',
-  'mclimit', 'nslimit', 'nslimit1', 'searchsize', 'pack', 'packmode', 'center', 'rotate', 'landscape', 'orientation', 'outputorder', 'overlap', 'sep',
-  'esep', 'mode', 'model', 'start', 'epsilon', 'maxiter', 'k', 'len', 'layout', 'charset', 'fontname', 'fontsize', 'fontpath', 'labeljust', 'labelloc',
-  'clusterrank', 'quantum', 'page', 'pagedir', 'nojustify', 'forcelabels', 'stylesheet', 'class', 'id', 'tooltip', 'comment', 'width', 'height',
-  'fixedsize', 'regular', 'peripheries', 'sides', 'skew', 'distortion', 'group', 'weight', 'samehead', 'sametail', 'headport', 'tailport', 'arrowsize',
-  'labelfontsize', 'labelfontname', 'labelfontcolor', 'labelangle', 'labeldistance', 'decorate', 'headclip', 'tailclip', 'imagescale', 'imagepos',
-  'fontnames', 'truecolor', 'showboxes', 'root', 'levels', 'levelsgap', 'dim', 'dimen', 'diredgeconstraints', 'inputscale', 'normalize', 'notranslate',
-  'voro_margin', 'xdotversion', 'rank', 'labelfloat', 'penwidth', 'gradientangle', 'ordering', 'z', 'vertices', 'orientation',
+  'splines', 'nodesep', 'ranksep', 'size', 'ratio', 'margin', 'pad', 'dpi', 'resolution', 'concentrate', 'newrank', 'ordering', 'remincross', 'mclimit',
+  'nslimit', 'nslimit1', 'searchsize', 'pack', 'packmode', 'center', 'rotate', 'landscape', 'orientation', 'outputorder', 'overlap', 'overlap_scaling',
+  'overlap_shrink', 'sep', 'esep', 'mode', 'model', 'start', 'epsilon', 'maxiter', 'k', 'len', 'layout', 'charset', 'fontsize', 'fontpath', 'labeljust',
+  'labelloc', 'clusterrank', 'quantum', 'page', 'pagedir', 'nojustify', 'forcelabels', 'stylesheet', 'class', 'id', 'tooltip', 'comment', 'truecolor',
+  'showboxes', 'root', 'levels', 'levelsgap', 'dim', 'dimen', 'diredgeconstraints', 'inputscale', 'normalize', 'notranslate', 'voro_margin', 'xdotversion',
+  'gradientangle', 'colorscheme', 'fontnames', 'imagepath', 'searchsize', 'smoothing', 'splines', 'lwidth', 'lheight', 'lp', 'bb', 'labelfontsize',
 ]);
 
-/** Attributes whose effect a reader would see and that the drawing leaves out. */
-const NOT_DRAWN: Record<string, string> = {
-  pos: 'fixed positions (pos) are not kept: Drawbridge lays the diagram out',
-  image: 'images (image) are not drawn',
-  URL: 'links (URL, href) are not kept',
-  href: 'links (URL, href) are not kept',
-  headlabel: 'head and tail labels (headlabel, taillabel) are not drawn',
-  taillabel: 'head and tail labels (headlabel, taillabel) are not drawn',
-  bgcolor: 'the background colour (bgcolor) is not drawn',
-  fontcolor: 'text colours (fontcolor) are not drawn yet: a label takes its outline colour',
-  constraint: 'constraint=false is not honoured yet: the edge takes part in the ranking',
-  minlen: 'minimum edge lengths (minlen) are not honoured yet',
-  lhead: 'edges clipped at a cluster (lhead, ltail) end at the node they name',
-  ltail: 'edges clipped at a cluster (lhead, ltail) end at the node they name',
-};
+/** DOT ids the spec takes as they are: not empty or blank, at most this long. */
+const MAX_ID_LENGTH = 100;
 
 class Walk {
   readonly nodes = new Map<string, DotNode>();
@@ -131,351 +71,348 @@ class Walk {
   readonly edges: DotEdge[] = [];
   readonly warnings = new Map<string, SourceWarning>();
   readonly sameRank: string[][] = [];
+  /** In a strict graph, the edge already made between two nodes. */
+  readonly strictEdges = new Map<string, DotEdge>();
   directed = true;
   strict = false;
-  graphName = '';
   graphAttributes: Attributes = new Map();
 
-  warn(key: string, line: number, message: string): void {
-    if (!this.warnings.has(key)) this.warnings.set(key, { line, message });
-  }
+  /** One warning per kind (attributes with one message, such as URL and href, are one kind), at the first line it occurs. */
+  warn = (key: string, line: number, message: string): void => {
+    const same = this.warnings.get(key) ?? [...this.warnings.values()].find((w) => w.message === message);
+    if (same === undefined) this.warnings.set(key, { line, message });
+    else same.line = Math.min(same.line, line);
+  };
 
-  /** A node named at `line` in `scope`: created with the scope's node defaults the first time; moved into a cluster it is named in. */
+  /** A node named at `line` in `scope`: created with the scope's node defaults the first time; moved into a cluster inside its own when named there. */
   touch(id: string, scope: Scope, line: number): DotNode {
     let node = this.nodes.get(id);
     if (!node) {
-      node = { id, attributes: new Map(scope.node), htmlLabel: false, cluster: scope.cluster, line };
+      node = { id, attributes: new Map(scope.node), cluster: scope.cluster, line };
       this.nodes.set(id, node);
-    } else if (scope.cluster !== null && node.cluster !== scope.cluster && this.isAncestor(node.cluster, scope.cluster)) {
+    } else if (scope.cluster !== null && node.cluster !== scope.cluster && this.encloses(node.cluster, scope.cluster)) {
       node.cluster = scope.cluster;
     }
     return node;
   }
 
-  /** Whether `ancestor` (null: the root) encloses `cluster`. */
-  isAncestor(ancestor: string | null, cluster: string): boolean {
-    for (let at: string | null = this.clusters.get(cluster)?.parent ?? null; ; at = this.clusters.get(at!)?.parent ?? null) {
-      if (at === ancestor) return true;
+  /** Whether `ancestor` (null: the root) encloses `cluster` (itself excluded). */
+  encloses(ancestor: string | null, cluster: string | null): boolean {
+    for (let at = cluster === null ? null : (this.clusters.get(cluster)?.parent ?? null); ; at = this.clusters.get(at!)?.parent ?? null) {
+      if (at === ancestor) return cluster !== ancestor;
       if (at === null) return false;
+    }
+  }
+
+  /** Whether a node lies in `cluster`, directly or in a cluster within it. */
+  inside(node: string, cluster: string): boolean {
+    const at = this.nodes.get(node)?.cluster ?? null;
+    return at === cluster || (at !== null && this.encloses(cluster, at));
+  }
+
+  addEdge(from: string, to: string, attributes: Attributes, line: number): void {
+    if (!this.strict) {
+      this.edges.push({ from, to, attributes, line });
+      return;
+    }
+    // A strict graph has one edge per pair of nodes; a repeated edge statement sets attributes of that one.
+    const key = this.directed ? `${from}\u0000${to}` : [from, to].sort().join('\u0000');
+    const existing = this.strictEdges.get(key);
+    if (existing) existing.attributes = new Map([...existing.attributes, ...attributes]);
+    else {
+      const edge = { from, to, attributes, line };
+      this.strictEdges.set(key, edge);
+      this.edges.push(edge);
     }
   }
 }
 
 const lineOf = (node: ASTNode) => node.location?.start.line ?? 1;
 
-function attributesOf(children: readonly ASTNode[], into: Attributes, html?: Set<string>): Attributes {
+function setAttributes(children: readonly ASTNode[], into: Attributes): Attributes {
   for (const child of children) {
     if (child.type !== 'Attribute') continue;
-    const attribute = child as AttributeASTNode;
-    into.set(attribute.key.value, attribute.value.value);
-    if (html) {
-      if (attribute.value.quoted === 'html') html.add(attribute.key.value);
-      else html.delete(attribute.key.value);
-    }
+    const { key, value } = child as AttributeASTNode;
+    into.set(key.value, { value: value.value, line: lineOf(child), html: value.quoted === 'html' });
   }
   return into;
 }
 
-function statements(walk: Walk, children: readonly ASTNode[], scope: Scope, cluster: DotCluster | null): string[] {
+/**
+ * Walks the statements of a graph or subgraph body in order. `self` is the
+ * cluster whose body this is (null for the root and plain subgraphs). Returns
+ * the nodes named in it, nested subgraphs included, for `rank`.
+ */
+function statements(walk: Walk, children: readonly ASTNode[], scope: Scope, self: DotCluster | null, root: boolean): string[] {
   const named: string[] = [];
-  let rank: string | null = null;
-  for (const child of children) {
+  let rank: Attr | null = null;
+  const graphAttribute = (attribute: AttributeASTNode) => {
+    const attr: Attr = { value: attribute.value.value, line: lineOf(attribute), html: attribute.value.quoted === 'html' };
+    const key = attribute.key.value;
+    if (key === 'rank') rank = attr;
+    // A root background is the page's: clusters opened after it do not fill with it.
+    if (!(root && key === 'bgcolor')) scope.graph.set(key, attr);
+    self?.attributes.set(key, attr);
+    if (root) rootAttribute(walk, key, attr);
+  };
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
     const line = lineOf(child);
     switch (child.type) {
-      case 'Attribute': {
-        const { key, value } = child as AttributeASTNode;
-        if (key.value === 'rank') rank = value.value;
-        else graphAttribute(walk, key.value, value.value, (value.quoted as unknown) === 'html', line, cluster);
+      case 'Attribute':
+        graphAttribute(child as AttributeASTNode);
         break;
-      }
       case 'AttributeList': {
         const list = child as ASTNode & { kind: 'Graph' | 'Node' | 'Edge'; children: ASTNode[] };
-        if (list.kind === 'Node') attributesOf(list.children, scope.node);
-        else if (list.kind === 'Edge') attributesOf(list.children, scope.edge);
-        else
-          for (const attribute of list.children.filter((c) => c.type === 'Attribute') as AttributeASTNode[]) {
-            if (attribute.key.value === 'rank') rank = attribute.value.value;
-            else graphAttribute(walk, attribute.key.value, attribute.value.value, attribute.value.quoted === 'html', lineOf(attribute), cluster);
-          }
+        if (list.kind === 'Node') setAttributes(list.children, scope.node);
+        else if (list.kind === 'Edge') setAttributes(list.children, scope.edge);
+        else for (const attribute of list.children) if (attribute.type === 'Attribute') graphAttribute(attribute as AttributeASTNode);
         break;
       }
       case 'Node': {
         const statement = child as NodeASTNode;
         const node = walk.touch(statement.id.value, scope, line);
-        const html = new Set<string>(node.htmlLabel ? ['label'] : []);
-        attributesOf(statement.children, node.attributes, html);
-        node.htmlLabel = html.has('label');
+        setAttributes(statement.children, node.attributes);
         named.push(node.id);
         break;
       }
-      case 'Edge':
-        named.push(...edgeStatement(walk, child as EdgeASTNode, scope, cluster));
+      case 'Edge': {
+        const joined = subgraphEnd(child as EdgeASTNode, children, i);
+        i = joined.last;
+        named.push(...edgeStatement(walk, child as EdgeASTNode, joined.subgraph, scope));
         break;
+      }
       case 'Subgraph':
-        named.push(...subgraph(walk, child as SubgraphASTNode, scope, cluster));
+        named.push(...subgraph(walk, child as SubgraphASTNode, scope));
         break;
       default:
         break;
     }
   }
-  if (rank !== null) {
-    if (rank === 'same' && named.length > 1) walk.sameRank.push([...new Set(named)]);
-    if (rank !== 'same' || named.length > 1) walk.warn('rank', lineOf(children[0] ?? ({ location: undefined } as unknown as ASTNode)), `rank=${rank} groups are not honoured yet: their nodes are ranked by their edges`);
-  }
+  // Graphviz reads rank only in subgraphs; at the root it does nothing.
+  if (rank !== null && !root) rankGroup(walk, rank, [...new Set(named)]);
   return named;
-}
-
-function graphAttribute(walk: Walk, key: string, value: string, html: boolean, line: number, cluster: DotCluster | null): void {
-  if (cluster) {
-    if (key === 'label') {
-      cluster.label = value;
-      cluster.htmlLabel = html;
-    } else cluster.attributes.set(key, value);
-    return;
-  }
-  walk.graphAttributes.set(key, value);
-  if (key === 'label' || key === 'rankdir') return;
-  if (NOT_DRAWN[key]) walk.warn(key, line, NOT_DRAWN[key]!);
-  else if (!LAYOUT_TUNING.has(key)) walk.warn(`graph:${key}`, line, `the graph attribute ${key} is not used`);
-}
-
-function subgraph(walk: Walk, statement: SubgraphASTNode, outer: Scope, cluster: DotCluster | null): string[] {
-  const id = statement.id?.value;
-  let inner: DotCluster | null = cluster;
-  if (id !== undefined && id.startsWith('cluster')) {
-    inner = walk.clusters.get(id) ?? { id, parent: cluster?.id ?? null, label: null, htmlLabel: false, attributes: new Map(), line: lineOf(statement) };
-    walk.clusters.set(id, inner);
-  }
-  const scope: Scope = { node: new Map(outer.node), edge: new Map(outer.edge), cluster: inner?.id ?? null };
-  return statements(walk, statement.children, scope, inner);
-}
-
-function edgeStatement(walk: Walk, statement: EdgeASTNode, scope: Scope, cluster: DotCluster | null): string[] {
-  const line = lineOf(statement);
-  const ends: string[][] = [];
-  const named: string[] = [];
-  for (const target of statement.targets as ASTNode[]) {
-    if (target.type === 'NodeRef') {
-      const ref = target as ASTNode & { id: { value: string }; port?: { value: string }; compass?: unknown };
-      if (ref.port !== undefined || ref.compass !== undefined) walk.warn('port', line, 'ports (node:port) are not kept: edges end at the node');
-      ends.push([walk.touch(ref.id.value, scope, line).id]);
-    } else if (target.type === 'NodeRefGroup') {
-      const group = target as ASTNode & { children: Array<{ id: { value: string } }> };
-      ends.push(group.children.map((ref) => walk.touch(ref.id.value, scope, line).id));
-    } else if (target.type === 'Subgraph') {
-      ends.push(subgraph(walk, target as SubgraphASTNode, scope, cluster));
-    }
-    named.push(...ends[ends.length - 1]!);
-  }
-  const html = new Set<string>();
-  const attributes = attributesOf(statement.children, new Map(scope.edge), html);
-  for (let i = 0; i + 1 < ends.length; i++)
-    for (const from of ends[i]!) for (const to of ends[i + 1]!) walk.edges.push({ from, to, attributes, htmlLabel: html.has('label'), line });
-  return named;
-}
-
-/** A DOT escString as plain text: `\n` `\l` `\r` line ends, `\N` `\G` names, `\"` and `\\`. */
-function escString(value: string, names: { node?: string; graph: string; tail?: string; head?: string }): string {
-  return value
-    .replace(/\\([nlrNGTHE"\\])/g, (_, code: string) => {
-      switch (code) {
-        case 'n':
-        case 'l':
-        case 'r':
-          return '\n';
-        case 'N':
-          return names.node ?? '';
-        case 'G':
-          return names.graph;
-        case 'T':
-          return names.tail ?? '';
-        case 'H':
-          return names.head ?? '';
-        case 'E':
-          return names.tail && names.head ? `${names.tail}->${names.head}` : '';
-        default:
-          return code;
-      }
-    })
-    .replace(/\n$/, '');
-}
-
-/** A record label's fields, one a line: `{a|b|<p> c}` → `a\nb\nc`. */
-function recordText(label: string): string {
-  return label
-    .replace(/\\([{}|<> ])/g, (_, c: string) => `\u0000${c}`)
-    .replace(/<[^>]*>/g, '')
-    .replace(/[{}]/g, '|')
-    .split('|')
-    .map((field) => field.trim())
-    .filter((field) => field !== '')
-    .join('\n')
-    .replace(/\u0000/g, '');
-}
-
-function labelOf(walk: Walk, raw: string | undefined, html: boolean, record: boolean, names: Parameters<typeof escString>[1], line: number): string | undefined {
-  if (raw === undefined) return undefined;
-  if (html) {
-    walk.warn('html', line, 'HTML-like labels are drawn as plain text, one line per line or table row');
-    return htmlLabelText(raw);
-  }
-  const text = escString(raw, names);
-  if (record) {
-    if (/[{}|<]/.test(text)) walk.warn('record', line, 'record labels are drawn as one line per field; ports are dropped');
-    return recordText(text);
-  }
-  return text;
-}
-
-function styleWords(attributes: Attributes): Set<string> {
-  return new Set((attributes.get('style') ?? '').split(',').map((word) => word.trim().replace(/\(.*$/, '')).filter(Boolean));
-}
-
-function nodeSpec(walk: Walk, node: DotNode): Record<string, unknown> {
-  const a = node.attributes;
-  const shapeName = (a.get('shape') ?? 'ellipse').toLowerCase();
-  let shape = SHAPES[shapeName];
-  if (shape === undefined) {
-    shape = 'rectangle';
-    if (ROUGHLY_RECTANGLES.has(shapeName)) walk.warn(`shape:${shapeName}`, node.line, `shape=${shapeName} is drawn as a rectangle`);
-    else walk.warn(`shape:${shapeName}`, node.line, `shape=${shapeName} is not a Graphviz shape Drawbridge knows; drawn as a rectangle`);
-  }
-  const record = shapeName === 'record' || shapeName === 'mrecord';
-  const style = styleWords(a);
-  const spec: Record<string, unknown> = { id: node.id };
-  if (node.cluster !== null) spec.parent = node.cluster;
-  const label = labelOf(walk, a.get('label'), node.htmlLabel, record, { node: node.id, graph: walk.graphName }, node.line);
-  if (shape !== 'start' && label !== undefined && label !== node.id) spec.label = label;
-  if (shape !== 'rectangle') spec.shape = shape;
-  if (style.has('invis')) {
-    walk.warn('invisible-node', node.line, 'invisible nodes (style=invis) are drawn as empty text');
-    return { id: node.id, label: '', shape: 'text', ...(node.cluster !== null ? { parent: node.cluster } : {}) };
-  }
-  const filled = style.has('filled') || style.has('radial') || style.has('striped') || style.has('wedged');
-  const fill = a.get('fillcolor') ?? (filled ? (a.get('color') ?? 'lightgrey') : undefined);
-  if (filled && fill !== undefined) {
-    colorInto(walk, spec, 'backgroundColor', fill, node.line);
-    if (spec.backgroundColor !== undefined) spec.fillStyle = 'solid';
-  }
-  inkInto(walk, spec, { outline: a.get('color'), text: a.get('fontcolor') }, node.line);
-  if (style.has('dashed') || style.has('dotted')) walk.warn('node-style', node.line, 'dashed and dotted outlines of nodes are not drawn yet');
-  if (style.has('bold') || (a.has('penwidth') && Number(a.get('penwidth')) > 1.5)) walk.warn('node-bold', node.line, 'bold outlines (style=bold, penwidth) are not drawn yet');
-  for (const key of a.keys()) if (NOT_DRAWN[key] && key !== 'fontcolor') walk.warn(key, node.line, NOT_DRAWN[key]!);
-  return spec;
 }
 
 /**
- * The outline and label colour (one colour in the spec) from the source's
- * outline and text colours: the outline's unless the label would not be
- * readable on the fill in it (Graphviz fills with the outline colour and
- * writes the label in black).
+ * The parser reads an edge ending in a subgraph (`a -> subgraph t { b c }`)
+ * as an edge to a node named "subgraph", then a node `t`, then an anonymous
+ * subgraph: the subgraph the edge ends in, put back together, and the index
+ * of the last statement it takes up.
  */
-function inkInto(walk: Walk, spec: Record<string, unknown>, colours: { outline?: string | undefined; text?: string | undefined }, line: number): void {
-  const known = (raw: string | undefined) => {
-    if (raw === undefined) return null;
-    const colour = graphvizColor(raw);
-    if (colour === null) walk.warn(`color:${raw}`, line, `the colour "${raw}" is not one Drawbridge knows; left out`);
-    return colour;
-  };
-  const outline = known(colours.outline);
-  const text = known(colours.text);
-  const { ink, changed } = inkFor({ outline, text, fill: (spec.backgroundColor as string | undefined) ?? null });
-  if (ink !== null) spec.strokeColor = ink;
-  if (changed) walk.warn('ink', line, 'an outline colour in which the label would not be readable is replaced by the label\'s: a node\'s outline and label share one colour');
-  else if (text !== null && ink !== text && !/^(black|#000000|#000)$/.test(text)) walk.warn('fontcolor', line, NOT_DRAWN.fontcolor!);
+function subgraphEnd(edge: EdgeASTNode, children: readonly ASTNode[], at: number): { subgraph: SubgraphASTNode | null; last: number } {
+  const targets = edge.targets as readonly ASTNode[];
+  const end = targets[targets.length - 1] as ASTNode & { id?: { value: string; quoted: unknown }; port?: unknown };
+  if (end.type !== 'NodeRef' || end.id?.value !== 'subgraph' || end.id.quoted !== false || end.port !== undefined) return { subgraph: null, last: at };
+  let next = at + 1;
+  const named = children[next] as (ASTNode & { id: SubgraphASTNode['id']; children: ASTNode[] }) | undefined;
+  const hasName = named?.type === 'Node' && named.children.length === 0 && children[next + 1]?.type === 'Subgraph';
+  if (hasName) next++;
+  const body = children[next] as SubgraphASTNode | undefined;
+  if (body?.type !== 'Subgraph' || body.id !== undefined) {
+    const start = end.location?.start;
+    throw new SourceSyntaxError('unexpected "subgraph" without a body', start?.line ?? 1, start?.column ?? 1, ['"{"']);
+  }
+  return { subgraph: { ...body, id: hasName ? named!.id : undefined }, last: next };
 }
 
-function colorInto(walk: Walk, spec: Record<string, unknown>, field: string, raw: string, line: number): void {
-  const color = graphvizColor(raw);
-  if (color === null) walk.warn(`color:${raw}`, line, `the colour "${raw}" is not one Drawbridge knows; left out`);
-  else spec[field] = color;
+function rankGroup(walk: Walk, rank: Attr, named: string[]): void {
+  const value = rank.value.toLowerCase();
+  if (value === 'same' || value === 'min' || value === 'max' || value === 'source' || value === 'sink') {
+    if (named.length > 1) walk.sameRank.push(named);
+    if (value !== 'same') walk.warn('rank-extreme', rank.line, `rank=${value} keeps its nodes on one rank, but not on the ${value === 'min' || value === 'source' ? 'first' : 'last'}`);
+  } else walk.warn(`rank:${value}`, rank.line, `rank=${rank.value} is not a Graphviz rank; ignored`);
 }
 
-function edgeSpec(walk: Walk, edge: DotEdge): Record<string, unknown> | null {
-  const a = edge.attributes;
-  const style = styleWords(a);
-  if (style.has('invis')) {
-    walk.warn('invisible-edge', edge.line, 'invisible edges (style=invis) are left out');
-    return null;
+function rootAttribute(walk: Walk, key: string, attr: Attr): void {
+  walk.graphAttributes.set(key, attr);
+  if (NOT_DRAWN[key]) walk.warn(key, attr.line, NOT_DRAWN[key]!);
+  else if (!GRAPH_USED.has(key) && !LAYOUT_TUNING.has(key)) walk.warn(`graph:${key}`, attr.line, `the graph attribute ${key} is not used`);
+}
+
+function subgraph(walk: Walk, statement: SubgraphASTNode, outer: Scope): string[] {
+  const id = statement.id?.value;
+  const own = setAttributes(
+    statement.children.flatMap((child) => (child.type === 'AttributeList' && (child as ASTNode & { kind: string }).kind === 'Graph' ? (child as ASTNode & { children: ASTNode[] }).children : [child])),
+    new Map(),
+  );
+  let self: DotCluster | null = null;
+  if (id !== undefined && (/^cluster/i.test(id) || isTrue(own.get('cluster')))) {
+    self = walk.clusters.get(id) ?? { id, parent: outer.cluster, attributes: new Map(outer.graph), line: lineOf(statement) };
+    walk.clusters.set(id, self);
   }
-  const spec: Record<string, unknown> = { from: edge.from, to: edge.to };
-  const names = { graph: walk.graphName, tail: edge.from, head: edge.to };
-  const label = labelOf(walk, a.get('label') ?? a.get('xlabel'), edge.htmlLabel, false, names, edge.line);
-  if (label !== undefined && label !== '') spec.label = label;
-  const dir = a.get('dir') ?? (walk.directed ? 'forward' : 'none');
-  const head = ARROWHEADS[(a.get('arrowhead') ?? 'normal').replace(/^[lr]/, '')] ?? 'arrow';
-  const tail = ARROWHEADS[(a.get('arrowtail') ?? 'normal').replace(/^[lr]/, '')] ?? 'arrow';
-  spec.arrowhead = dir === 'forward' || dir === 'both' ? head : 'none';
-  spec.startArrowhead = dir === 'back' || dir === 'both' ? tail : 'none';
-  if (spec.arrowhead === 'arrow') delete spec.arrowhead;
-  if (spec.startArrowhead === 'none') delete spec.startArrowhead;
-  if (style.has('dashed')) spec.style = 'dashed';
-  else if (style.has('dotted')) spec.style = 'dotted';
-  if (a.has('color') && graphvizColor(a.get('color')!) !== null && !/^(black|#000000|#000)$/.test(a.get('color')!.toLowerCase())) {
-    walk.warn('edge-color', edge.line, 'edge colours are not drawn yet');
+  const scope: Scope = { node: new Map(outer.node), edge: new Map(outer.edge), graph: new Map(outer.graph), cluster: self?.id ?? outer.cluster };
+  return statements(walk, statement.children, scope, self, false);
+}
+
+/** An edge statement's edges, from each end to the next; `endSubgraph` is the subgraph it ends in, if it does. */
+function edgeStatement(walk: Walk, statement: EdgeASTNode, endSubgraph: SubgraphASTNode | null, scope: Scope): string[] {
+  const line = lineOf(statement);
+  const ends: string[][] = [];
+  const targets: readonly ASTNode[] = endSubgraph ? [...statement.targets.slice(0, -1), endSubgraph] : statement.targets;
+  for (const target of targets) {
+    if (target.type === 'NodeRef') ends.push([nodeRef(walk, target, scope, line)]);
+    else if (target.type === 'NodeRefGroup') ends.push((target as ASTNode & { children: ASTNode[] }).children.map((ref) => nodeRef(walk, ref, scope, line)));
+    else if (target.type === 'Subgraph') ends.push([...new Set(subgraph(walk, target as SubgraphASTNode, scope))]);
   }
-  if (style.has('bold') || (a.has('penwidth') && Number(a.get('penwidth')) > 1.5)) walk.warn('edge-bold', edge.line, 'bold edges (style=bold, penwidth) are not drawn yet');
-  for (const key of a.keys()) if (NOT_DRAWN[key]) walk.warn(key, edge.line, NOT_DRAWN[key]!);
-  return spec;
+  const attributes = setAttributes(statement.children, new Map(scope.edge));
+  for (let i = 0; i + 1 < ends.length; i++) for (const from of ends[i]!) for (const to of ends[i + 1]!) walk.addEdge(from, to, attributes, line);
+  return ends.flat();
+}
+
+function nodeRef(walk: Walk, target: ASTNode, scope: Scope, line: number): string {
+  const ref = target as ASTNode & { id: { value: string }; port?: unknown; compass?: unknown };
+  if (ref.port !== undefined || ref.compass !== undefined) walk.warn('headport', lineOf(target), NOT_DRAWN.headport!);
+  return walk.touch(ref.id.value, scope, line).id;
+}
+
+/** A short stable tag for a text (FNV-1a), to tell shortened ids apart. */
+function tag(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(36).slice(0, 5);
+}
+
+/** Spec ids for DOT ids: the DOT id itself when the spec takes it, else a shortened one; a cluster named like a node gets a suffix. */
+class Ids {
+  private readonly taken = new Set<string>();
+  readonly of = new Map<string, string>();
+
+  add(key: string, dotId: string, walk: Walk, line: number): string {
+    let id = dotId;
+    if (id.trim() === '' || id.length > MAX_ID_LENGTH) {
+      walk.warn('long-id', line, `ids that are empty or longer than ${MAX_ID_LENGTH} characters are shortened; the label keeps the text`);
+      id = `${id.slice(0, MAX_ID_LENGTH - 8).trim() || 'node'}~${tag(dotId)}`;
+    }
+    for (let n = 2; this.taken.has(id); n++) id = `${dotId.slice(0, MAX_ID_LENGTH - 8)}~${n}`;
+    this.taken.add(id);
+    this.of.set(key, id);
+    return id;
+  }
+}
+
+/** Lists of node ids merged where they share a node, each node once, in the order first named. */
+function mergeGroups(groups: string[][]): string[][] {
+  const merged: Array<Set<string>> = [];
+  for (const group of groups) {
+    const touching = merged.filter((set) => group.some((id) => set.has(id)));
+    const into = touching[0] ?? new Set<string>();
+    if (touching.length === 0) merged.push(into);
+    for (const other of touching.slice(1)) {
+      for (const id of other) into.add(id);
+      merged.splice(merged.indexOf(other), 1);
+    }
+    for (const id of group) into.add(id);
+  }
+  return merged.map((set) => [...set]);
 }
 
 const DIRECTIONS: Record<string, 'TB' | 'BT' | 'LR' | 'RL'> = { tb: 'TB', bt: 'BT', lr: 'LR', rl: 'RL' };
 
+/** The most common value of a list and the first index holding another, if any. */
+function firstOddOne(values: string[]): number {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  const common = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+  return values.findIndex((value) => value !== common);
+}
+
 /** Reads DOT text into a spec; a syntax error is a SourceSyntaxError with the parser's expectation. */
 export function importDot(text: string): ImportedSource {
+  const { graph, more } = firstGraph(parserReadyDot(text));
+  const walk = new Walk();
+  if (more !== null) walk.warn('graphs', more, 'only the first graph of the file is drawn');
+  walk.directed = graph.directed;
+  walk.strict = graph.strict;
+  const graphName = graph.id?.value ?? '';
+  statements(walk, graph.children, { node: new Map(), edge: new Map(), graph: new Map(), cluster: null }, null, true);
+
+  const direction = DIRECTIONS[(walk.graphAttributes.get('rankdir')?.value ?? 'TB').toLowerCase()] ?? 'TB';
+  const ctx: StyleContext = { warn: walk.warn, graphName, recordsAcross: direction === 'TB' || direction === 'BT' };
+  const ids = new Ids();
+  for (const node of walk.nodes.values()) ids.add(`node:${node.id}`, node.id, walk, node.line);
+  for (const cluster of walk.clusters.values()) ids.add(`cluster:${cluster.id}`, cluster.id, walk, cluster.line);
+  const nodeId = (id: string) => ids.of.get(`node:${id}`)!;
+  const clusterId = (id: string) => ids.of.get(`cluster:${id}`)!;
+
+  const nodes: Record<string, unknown>[] = [];
+  const solidByDefault = [...walk.clusters.values()].some((cluster) => clusterIsDashed(cluster.attributes));
+  for (const cluster of walk.clusters.values()) {
+    const label = labelOf(ctx, cluster.attributes.get('label'), { graph: cluster.id });
+    const container: Record<string, unknown> = { id: clusterId(cluster.id), label: label?.text ?? '' };
+    if (cluster.parent !== null) container.parent = clusterId(cluster.parent);
+    nodes.push({ ...container, ...clusterFields(ctx, cluster.attributes, label, solidByDefault, cluster.line) });
+  }
+  for (const node of walk.nodes.values()) {
+    const id = nodeId(node.id);
+    const spec: Record<string, unknown> = { id };
+    if (node.cluster !== null) spec.parent = clusterId(node.cluster);
+    const fields = nodeFields(ctx, node.id, node.attributes, node.line);
+    if (id !== node.id && fields.label === undefined && fields.shape !== 'start') fields.label = node.id;
+    nodes.push({ ...spec, ...fields });
+  }
+  const sizes = [...walk.nodes.values()].map((node) => node.attributes.get('fontsize')?.value ?? '14');
+  const odd = firstOddOne(sizes);
+  if (odd !== -1) {
+    const node = [...walk.nodes.values()][odd]!;
+    walk.warn('fontsize', node.attributes.get('fontsize')?.line ?? node.line, 'font sizes (fontsize) are not drawn: every label is drawn at one size');
+  }
+
+  const compound = isTrue(walk.graphAttributes.get('compound'));
+  const edges = walk.edges.map((edge) => {
+    const end = (key: 'lhead' | 'ltail', node: string, other: string) => {
+      const cluster = edge.attributes.get(key);
+      if (!compound || cluster === undefined || cluster.value === '') return nodeId(node);
+      if (walk.clusters.has(cluster.value) && walk.inside(node, cluster.value) && !walk.inside(other, cluster.value)) return clusterId(cluster.value);
+      walk.warn(`${key}-ignored`, cluster.line, `${key}=${cluster.value} is ignored, as Graphviz ignores it: the ${key === 'lhead' ? 'head' : 'tail'} must be inside that cluster and the other end outside it`);
+      return nodeId(node);
+    };
+    const names = { graph: graphName, tail: edge.from, head: edge.to };
+    return { from: end('ltail', edge.from, edge.to), to: end('lhead', edge.to, edge.from), ...edgeFields(ctx, edge.attributes, names, walk.directed) };
+  });
+
+  const sameRank = mergeGroups(walk.sameRank).map((group) => group.map(nodeId));
+  const layout = { ...(direction === 'TB' ? {} : { direction }), ...(sameRank.length > 0 ? { sameRank } : {}) };
+  const spec = { nodes, edges, ...(Object.keys(layout).length > 0 ? { layout } : {}) } as DiagramSpecInput;
+  return { spec, warnings: [...walk.warnings.values()].sort((a, b) => a.line - b.line), title: titleOf(walk.graphAttributes.get('label'), graphName) };
+}
+
+/**
+ * The file's first graph, and the line where a second one starts, if any:
+ * the parser takes one graph per file, so a file of several is read up to
+ * where the first ends.
+ */
+function firstGraph(text: string): { graph: GraphASTNode; more: number | null } {
+  let more: number | null = null;
   let ast;
   try {
     ast = parse(text);
   } catch (error) {
-    throw syntaxError(error);
+    const cause = (error as { cause?: { expected?: Array<{ type: string }>; location?: { start: { offset: number; line: number } } } }).cause;
+    const start = cause?.location?.start;
+    const afterGraph = start !== undefined && start.offset > 0 && cause!.expected!.some((e) => e.type === 'end') && /^\s*(strict\s+)?(di)?graph\b/i.test(text.slice(start.offset));
+    if (!afterGraph) throw syntaxError(error);
+    ast = parse(text.slice(0, start.offset));
+    more = start.line;
   }
-  const graphs = ast.children.filter((child): child is GraphASTNode => child.type === 'Graph');
-  if (graphs.length === 0) throw new SourceSyntaxError('there is no graph: a DOT file holds "digraph NAME { … }" or "graph NAME { … }"', 1, 1);
-  const graph = graphs[0]!;
-  const walk = new Walk();
-  if (graphs.length > 1) walk.warn('graphs', lineOf(graphs[1]!), 'only the first graph of the file is drawn');
-  walk.directed = graph.directed;
-  walk.strict = graph.strict;
-  walk.graphName = graph.id?.value ?? '';
-  statements(walk, graph.children, { node: new Map(), edge: new Map(), cluster: null }, null);
+  const graph = ast.children.find((child): child is GraphASTNode => child.type === 'Graph');
+  if (graph === undefined) throw new SourceSyntaxError('there is no graph: a DOT file holds "digraph NAME { … }" or "graph NAME { … }"', 1, 1);
+  return { graph, more };
+}
 
-  const nodes: Record<string, unknown>[] = [];
-  for (const cluster of walk.clusters.values()) {
-    const label = labelOf(walk, cluster.label ?? undefined, cluster.htmlLabel, false, { graph: walk.graphName }, cluster.line);
-    const container: Record<string, unknown> = { id: cluster.id, label: label ?? '' };
-    if (cluster.parent !== null) container.parent = cluster.parent;
-    const fill = cluster.attributes.get('fillcolor') ?? cluster.attributes.get('bgcolor');
-    if (fill !== undefined && styleWords(cluster.attributes).has('filled')) {
-      colorInto(walk, container, 'backgroundColor', fill, cluster.line);
-      if (container.backgroundColor !== undefined) container.fillStyle = 'solid';
-    }
-    inkInto(walk, container, { outline: cluster.attributes.get('pencolor') ?? cluster.attributes.get('color'), text: cluster.attributes.get('fontcolor') }, cluster.line);
-    nodes.push(container);
-  }
-  for (const node of walk.nodes.values()) nodes.push(nodeSpec(walk, node));
-
-  const seen = new Set<string>();
-  const edges: Record<string, unknown>[] = [];
-  for (const edge of walk.edges) {
-    if (walk.strict) {
-      const key = walk.directed ? `${edge.from}\u0000${edge.to}` : [edge.from, edge.to].sort().join('\u0000');
-      if (seen.has(key)) continue;
-      seen.add(key);
-    }
-    const spec = edgeSpec(walk, edge);
-    if (spec) edges.push(spec);
-  }
-  const rankdir = DIRECTIONS[(walk.graphAttributes.get('rankdir') ?? 'TB').toLowerCase()] ?? 'TB';
-  const graphLabel = walk.graphAttributes.get('label');
-  const spec: DiagramSpecInput = { nodes: nodes as DiagramSpecInput['nodes'], edges: edges as DiagramSpecInput['edges'], ...(rankdir === 'TB' ? {} : { layout: { direction: rankdir } }) };
-  const title = graphLabel !== undefined ? escString(graphLabel, { graph: walk.graphName }).replace(/\s+/g, ' ').trim() || null : null;
-  return { spec, warnings: [...walk.warnings.values()].sort((a, b) => a.line - b.line), title };
+/** The graph's label as a one-line title, or null. */
+function titleOf(label: Attr | undefined, graphName: string): string | null {
+  if (label === undefined) return null;
+  const text = label.html ? htmlText(label.value).text : escString(label.value, { graph: graphName });
+  return text.replace(/\s+/g, ' ').trim() || null;
 }
 
 function syntaxError(error: unknown): SourceSyntaxError {
-  const cause = (error as { cause?: { location?: { start: { line: number; column: number } }; expected?: Array<{ type: string; text?: string; description?: string }>; found?: string | null } }).cause;
-  const start = cause?.location?.start ?? { line: 1, column: 1 };
-  const expected = [...new Set((cause?.expected ?? []).map((e) => (e.type === 'literal' ? JSON.stringify(e.text) : (e.description ?? e.type))))];
-  const found = cause?.found === null || cause?.found === undefined ? 'the end of the text' : JSON.stringify(cause.found);
+  if (error instanceof ASTNodeCountExceededError) return new SourceSyntaxError('the source has too many statements to read', 1, 1);
+  const cause = (error as { cause?: { location?: { start: { line: number; column: number } }; expected?: Array<{ type: string; text?: string; description?: string; parts?: unknown[] }>; found?: string | null } }).cause;
+  if (cause?.location === undefined) return new SourceSyntaxError((error as Error).message ?? 'the source does not parse', 1, 1);
+  const start = cause.location.start;
+  const expected = [...new Set((cause.expected ?? []).map((e) => (e.type === 'literal' ? JSON.stringify(e.text) : e.type === 'class' ? `one of ${JSON.stringify((e.parts ?? []).flat().join(''))}` : (e.description ?? e.type))))];
+  const found = cause.found === null || cause.found === undefined ? 'the end of the text' : JSON.stringify(cause.found);
   return new SourceSyntaxError(`unexpected ${found}`, start.line, start.column, expected);
 }
