@@ -153,6 +153,8 @@ async function smokeTest(smoke: Smoke, email: string): Promise<void> {
   }
   smoke.log(`server up on ${baseUrl}`);
   // The web bundle was prepared by the build: the start found it (and could touch it as the image's user).
+  // Its log line may reach the pipe a moment after /readyz answers (the logger writes asynchronously).
+  for (const until = Date.now() + 10_000; !/"msg":"web assets ready"/.test(output) && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 100));
   assert.match(output, /"built":false[^\n]*"msg":"web assets ready"/, `the start reused the web bundle built in the image:\n${output}`);
 
   const healthy = await exec(smoke, smoke.healthcheck);
