@@ -556,3 +556,25 @@ describe('Mermaid importer: every spec it makes passes the spec\'s checks', () =
     assert.ok(fullyChecked >= 20, `${fullyChecked} of ${texts.length} specs checked in full`);
   });
 });
+
+describe('docs/mermaid-and-dot.md', () => {
+  test('every Mermaid shape its table names is drawn as the table says, warned about as it says', async () => {
+    const doc = fs.readFileSync(path.join(import.meta.dirname, '..', '..', 'docs', 'mermaid-and-dot.md'), 'utf8');
+    // The first table under "### Flowcharts": the node shapes.
+    const lines = doc.slice(doc.indexOf('### Flowcharts')).split('\n');
+    const first = lines.findIndex((line) => line.startsWith('|'));
+    const end = lines.findIndex((line, i) => i > first && !line.startsWith('|'));
+    const rows = lines.slice(first + 2, end);
+    assert.ok(rows.length >= 10, 'the table lists shapes');
+    for (const row of rows) {
+      const [written, drawn] = row.split('|').slice(1, -1).map((cell) => cell.trim().replace(/\\\|/g, '|'));
+      const shape = drawn!.replace(/, warned.*$/, '');
+      for (const source of written!.match(/`([^`]+)`/g)!.map((quoted) => quoted.slice(1, -1))) {
+        const imported = await importMermaid(`flowchart LR\n  ${source}`);
+        const node = (imported.spec.nodes as Node[])[0]!;
+        assert.equal(node.shape ?? 'rectangle', shape, source);
+        assert.equal(imported.warnings.length > 0, drawn!.includes('warned'), `${source} warned as the table says`);
+      }
+    }
+  });
+});
