@@ -30,7 +30,8 @@ const FONT_AWESOME = /\bfa[bklrs]?:fa-[a-z0-9-]+\s*/g;
 /** `**a**` bold, `*a*` / `_a_` italic, `***a***` both; null: not styled as a whole. */
 function wholeMarkdownStyle(line: string): { bold: boolean; italic: boolean; inner: string } | null {
   const match = /^(\*{1,3}|_{1,3})(\S(?:[\s\S]*?\S)?)\1$/.exec(line);
-  if (!match || /[*_]{1}\S|\S[*_]/.test(match[2]!.replace(/\w_\w/g, 'xx'))) return null;
+  // A marker left inside (snake_case aside): styled in part.
+  if (!match || /[*_]\S|\S[*_]/.test(match[2]!.replace(/\w_\w/g, 'xx'))) return null;
   const marks = match[1]!.length;
   return { bold: marks >= 2, italic: marks !== 2, inner: match[2]! };
 }
