@@ -82,8 +82,7 @@ export function cssColor(raw: string): string | null {
 
 /** The least contrast a label needs against what is behind it (the lint's low_contrast threshold). */
 const MIN_INK_CONTRAST = 3;
-/** The colour a label is drawn in when nothing sets one (the spec's default stroke colour). */
-export const DEFAULT_INK = '#1e1e1e';
+const DEFAULT_INK = '#1e1e1e';
 const WHITE: Rgb = [255, 255, 255];
 
 /**

@@ -12,8 +12,21 @@
  * head's) colour, `stroke-width` its width, `stroke-dasharray` dashes. Any
  * other property is warned about.
  */
-import { cssColor, DEFAULT_INK, inkFor } from '../colors.ts';
+import { contrastRatio, parseColor } from '../../lint/color.ts';
+import { DEFAULT_STROKE } from '../../scene/elements.ts';
+import { cssColor } from '../colors.ts';
 import type { EdgeInput, NodeInput } from './spec-input.ts';
+
+/** The colour the spec writes a label in when nothing sets one. */
+const DEFAULT_INK = DEFAULT_STROKE;
+/** The least contrast a label needs against its fill (the lint's low_contrast threshold). */
+const MIN_INK_CONTRAST = 3;
+
+/** Whether the default ink stays readable on `fill` (a colour the lint can read; anything else counts as white). */
+function inkReadableOn(fill: string | undefined): boolean {
+  const behind = fill === undefined ? null : parseColor(fill);
+  return behind === null || contrastRatio(parseColor(DEFAULT_INK)!, behind) >= MIN_INK_CONTRAST;
+}
 
 /** The spec's limits on a line's width. */
 const MIN_WIDTH = 0.5;
@@ -80,9 +93,8 @@ export function nodeLook(css: Map<string, string>, report: Report): Partial<Node
     }
   }
   if (look.textColor === undefined) {
-    const { ink } = inkFor({ fill: look.backgroundColor ?? null });
-    if (ink !== null) {
-      look.textColor = ink;
+    if (!inkReadableOn(look.backgroundColor)) {
+      look.textColor = '#ffffff';
       report('a label on a fill too dark for the default ink, and without a text colour (color:), is written in white');
     } else if (look.strokeColor !== undefined) look.textColor = DEFAULT_INK;
   }
