@@ -2,14 +2,13 @@
  * The Mermaid importer (Mermaid's own parser), construct by construct: each
  * case reads a small diagram and asserts the spec it makes, the warnings (at
  * their source lines), or the syntax error. Every spec read is also put
- * through the spec's own checks (see `checked`).
+ * through the spec's own checks.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
-import type { Problem } from '../../src/domain/problems.ts';
 import { importMermaid, UnsupportedDiagramError } from '../../src/domain/source/mermaid.ts';
 import { MERMAID_MAX_EDGES } from '../../src/domain/source/mermaid/runtime.ts';
 import { SourceSyntaxError } from '../../src/domain/source/types.ts';
@@ -20,52 +19,9 @@ import { SPEC_LIMITS } from '../../src/domain/spec/types.ts';
 type Node = { id: string; [key: string]: unknown };
 type Edge = { from: string; to: string; [key: string]: unknown };
 
-/**
- * The fields and values of issue 31's contract that the spec's schema does not
- * take yet (the schema branch adds them), as `checkSpec` names them.
- *
- * TODO(issue 31): once the schema branch has landed, every spec must pass
- * `checkSpec` with no problem at all: delete this list and `contractOnly`, and
- * make `checked` assert `problems` is empty for every spec. What to enable:
- * node shapes cylinder, stadium, circle, hexagon, parallelogram, subroutine,
- * document; node textColor, bold, italic, strokeWidth, strokeStyle,
- * invisible, direction; edge style invisible, strokeWidth, strokeColor,
- * minLength; layout.sameRank.
- */
-const CONTRACT_SHAPES = new Set(['cylinder', 'stadium', 'circle', 'hexagon', 'parallelogram', 'subroutine', 'document']);
-const CONTRACT_NODE_FIELDS = ['textColor', 'bold', 'italic', 'strokeWidth', 'strokeStyle', 'invisible', 'direction'];
-const CONTRACT_EDGE_FIELDS = ['strokeWidth', 'strokeColor', 'minLength'];
-
-/** The contract's fields and values a spec uses: none means today's schema must take it as it is. */
-function contractFieldsIn(spec: DiagramSpecInput): string[] {
-  const nodes = (spec.nodes ?? []) as Node[];
-  const edges = (spec.edges ?? []) as Edge[];
-  return [
-    ...nodes.flatMap((node) => [...CONTRACT_NODE_FIELDS.filter((field) => field in node), ...(CONTRACT_SHAPES.has(node.shape as string) ? [`shape ${node.shape}`] : [])]),
-    ...edges.flatMap((edge) => [...CONTRACT_EDGE_FIELDS.filter((field) => field in edge), ...(edge.style === 'invisible' ? ['style invisible'] : [])]),
-    ...('sameRank' in (spec.layout ?? {}) ? ['layout.sameRank'] : []),
-  ];
-}
-
-/** Whether a problem is only today's schema refusing a field or value of the contract. */
-function contractOnly(problem: Problem, spec: DiagramSpecInput): boolean {
-  const [list, index, field] = problem.path.split('/').slice(1);
-  const item = ((list === 'nodes' ? spec.nodes : spec.edges) ?? [])[Number(index)] as Node | Edge | undefined;
-  if (problem.path === '/layout/sameRank') return true;
-  if (list === 'nodes') return CONTRACT_NODE_FIELDS.includes(field!) || (field === 'shape' && CONTRACT_SHAPES.has(item?.shape as string));
-  if (list === 'edges') return CONTRACT_EDGE_FIELDS.includes(field!) || (field === 'style' && item?.style === 'invisible');
-  return false;
-}
-
-/** Puts a spec through the spec's own checks: no problem, but (until the schema takes them) the contract's new fields. */
-function checked(spec: DiagramSpecInput): { fullyChecked: boolean } {
-  const { problems } = checkSpec(spec, { isIcon: isCatalogIcon });
-  if (contractFieldsIn(spec).length === 0) {
-    assert.deepEqual(problems, [], 'the spec passes the spec\'s own checks');
-    return { fullyChecked: true };
-  }
-  assert.deepEqual(problems.filter((problem) => !contractOnly(problem, spec)), [], 'the spec\'s only problems are the contract\'s new fields');
-  return { fullyChecked: false };
+/** Puts a spec through the spec's own checks: it must pass them. */
+function checked(spec: DiagramSpecInput): void {
+  assert.deepEqual(checkSpec(spec, { isIcon: isCatalogIcon }).problems, [], 'the spec passes the spec\'s own checks');
 }
 
 async function read(text: string) {
@@ -550,10 +506,8 @@ describe('Mermaid importer: every spec it makes passes the spec\'s checks', () =
       'flowchart LR\n  a[A] -->|x| b(B) -.-> c{C} --- d((D))\n  subgraph s [S]\n    e --> f\n  end\n  d --> s\n  style a fill:#eee,stroke:#333',
       'stateDiagram-v2\n  [*] --> a\n  state c <<choice>>\n  a --> c\n  c --> [*]\n  state B {\n    [*] --> x\n    --\n    [*] --> y\n  }',
     );
-    let fullyChecked = 0;
-    for (const text of texts) if (checked((await importMermaid(text)).spec).fullyChecked) fullyChecked++;
-    // Until the schema takes the contract's fields, only specs without them are checked in full (see CONTRACT_SHAPES).
-    assert.ok(fullyChecked >= 20, `${fullyChecked} of ${texts.length} specs checked in full`);
+    for (const text of texts) checked((await importMermaid(text)).spec);
+    assert.ok(texts.length >= 30, `${texts.length} sources`);
   });
 });
 

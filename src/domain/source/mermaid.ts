@@ -17,7 +17,6 @@ import { flowchartSpec } from './mermaid/flowchart.ts';
 import { warnAboutLines } from './mermaid/line-warnings.ts';
 import { type MermaidDiagram, mermaid, oneAtATime } from './mermaid/runtime.ts';
 import { SourceText, Warnings } from './mermaid/source-text.ts';
-import { asSpecInput } from './mermaid/spec-input.ts';
 import { stateSpec } from './mermaid/state.ts';
 import { mermaidSyntaxError } from './mermaid/syntax-error.ts';
 import { type ImportedSource, SourceSyntaxError } from './types.ts';
@@ -94,6 +93,6 @@ export async function importMermaid(text: string): Promise<ImportedSource> {
     const convert = new Converter(source, warnings);
     const spec = kind === 'flowchart' ? flowchartSpec(diagram, convert) : stateSpec(diagram, convert);
     warnAboutLines(source, warnings);
-    return { spec: asSpecInput(spec), warnings: warnings.list(), title: source.title() };
+    return { spec, warnings: warnings.list(), title: source.title() };
   });
 }

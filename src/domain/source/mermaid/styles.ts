@@ -14,6 +14,7 @@
  */
 import { contrastRatio, parseColor } from '../../lint/color.ts';
 import { DEFAULT_STROKE } from '../../scene/elements.ts';
+import { STROKE_WIDTH_RANGE } from '../../spec/types.ts';
 import { cssColor } from '../colors.ts';
 import type { EdgeInput, NodeInput } from './spec-input.ts';
 
@@ -23,14 +24,12 @@ const DEFAULT_INK = DEFAULT_STROKE;
 const MIN_INK_CONTRAST = 3;
 
 /** Whether the default ink stays readable on `fill` (a colour the lint can read; anything else counts as white). */
-function inkReadableOn(fill: string | undefined): boolean {
-  const behind = fill === undefined ? null : parseColor(fill);
+function inkReadableOn(fill: string | null | undefined): boolean {
+  const behind = fill ? parseColor(fill) : null;
   return behind === null || contrastRatio(parseColor(DEFAULT_INK)!, behind) >= MIN_INK_CONTRAST;
 }
 
-/** The spec's limits on a line's width. */
-const MIN_WIDTH = 0.5;
-const MAX_WIDTH = 16;
+const [MIN_WIDTH, MAX_WIDTH] = STROKE_WIDTH_RANGE;
 
 /** Declarations in order, later ones winning, as property → value; `!important` dropped. */
 export function declarations(...lists: Array<string[] | string | undefined>): Map<string, string> {
