@@ -364,10 +364,10 @@ describe('Mermaid importer: state diagrams', () => {
     assert.equal(spec.layout, undefined, 'a container is on no rank');
   });
 
-  test('concurrent regions (--) are dashed, untitled containers of their own inside the composite, each with its markers', async () => {
+  test('concurrent regions (--) are dotted, untitled containers of their own inside the composite (which is dashed, as every container), each with its markers', async () => {
     const { node } = await read('stateDiagram-v2\n  state Active {\n    [*] --> A\n    --\n    [*] --> B\n  }');
-    assert.deepEqual(node('Active.region-1'), { id: 'Active.region-1', parent: 'Active', label: '', strokeStyle: 'dashed' });
-    assert.deepEqual(node('Active.region-2'), { id: 'Active.region-2', parent: 'Active', label: '', strokeStyle: 'dashed' });
+    assert.deepEqual(node('Active.region-1'), { id: 'Active.region-1', parent: 'Active', label: '', strokeStyle: 'dotted' });
+    assert.deepEqual(node('Active.region-2'), { id: 'Active.region-2', parent: 'Active', label: '', strokeStyle: 'dotted' });
     assert.equal(node('A').parent, 'Active.region-1');
     assert.equal(node('B').parent, 'Active.region-2');
     assert.deepEqual(node('Active.region-2.start'), { id: 'Active.region-2.start', parent: 'Active.region-2', shape: 'start' });

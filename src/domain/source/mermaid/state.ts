@@ -11,8 +11,9 @@
  *   lays it out in (a composite's own is top to bottom unless it says
  *   otherwise, whatever the diagram's).
  * - Concurrent regions (`--`) are containers of their own inside their
- *   composite (`Active.region-1`, …), dashed and without a title, as Mermaid
- *   separates regions by dashed lines.
+ *   composite (`Active.region-1`, …), untitled and dotted: Mermaid separates
+ *   regions by dashed lines, and the spec already draws every container
+ *   dashed, so a dotted outline tells a region from a nested state.
  * - `<<choice>>` is a small, empty diamond; `<<fork>>` and `<<join>>` bars.
  * - A note is a pale yellow node on the same rank as its state, joined to it
  *   by a dashed line without heads (`Idle.note`, `Idle.note-2`, …).
@@ -78,7 +79,7 @@ function stateNode(reading: Reading, from: MermaidNode): NodeInput {
   const { convert, idOf } = reading;
   const spec: NodeInput = { id: idOf(from.id) };
   if (from.parentId !== undefined) spec.parent = idOf(from.parentId);
-  if (isRegion(from)) return Object.assign(spec, { label: '', strokeStyle: 'dashed' as const }, ownDirection(reading, from));
+  if (isRegion(from)) return Object.assign(spec, { label: '', strokeStyle: 'dotted' as const }, ownDirection(reading, from));
   const line = isMarker(from) ? (convert.source.find(from.shape === 'stateStart' ? /\[\*\]\s*-->/ : /-->\s*\[\*\]/) ?? convert.source.headerLine()) : convert.source.lineOf(from.id);
   if (reading.containers.has(from.id)) {
     convert.label(spec, from.label, from.labelType, line);
