@@ -82,7 +82,8 @@ export function cssColor(raw: string): string | null {
 
 /** The least contrast a label needs against what is behind it (the lint's low_contrast threshold). */
 const MIN_INK_CONTRAST = 3;
-const DEFAULT_INK = '#1e1e1e';
+/** The colour a label is drawn in when nothing sets one (the spec's default stroke colour). */
+export const DEFAULT_INK = '#1e1e1e';
 const WHITE: Rgb = [255, 255, 255];
 
 /**

@@ -12,22 +12,9 @@
  * head's) colour, `stroke-width` its width, `stroke-dasharray` dashes. Any
  * other property is warned about.
  */
-import { contrastRatio, parseColor } from '../../lint/color.ts';
-import { DEFAULT_STROKE } from '../../scene/elements.ts';
 import { STROKE_WIDTH_RANGE } from '../../spec/types.ts';
-import { cssColor } from '../colors.ts';
+import { cssColor, DEFAULT_INK, readableOn } from '../colors.ts';
 import type { EdgeInput, NodeInput } from './spec-input.ts';
-
-/** The colour the spec writes a label in when nothing sets one. */
-const DEFAULT_INK = DEFAULT_STROKE;
-/** The least contrast a label needs against its fill (the lint's low_contrast threshold). */
-const MIN_INK_CONTRAST = 3;
-
-/** Whether the default ink stays readable on `fill` (a colour the lint can read; anything else counts as white). */
-function inkReadableOn(fill: string | null | undefined): boolean {
-  const behind = fill ? parseColor(fill) : null;
-  return behind === null || contrastRatio(parseColor(DEFAULT_INK)!, behind) >= MIN_INK_CONTRAST;
-}
 
 const [MIN_WIDTH, MAX_WIDTH] = STROKE_WIDTH_RANGE;
 
@@ -92,7 +79,7 @@ export function nodeLook(css: Map<string, string>, report: Report): Partial<Node
     }
   }
   if (look.textColor === undefined) {
-    if (!inkReadableOn(look.backgroundColor)) {
+    if (!readableOn(DEFAULT_INK, look.backgroundColor ?? null)) {
       look.textColor = '#ffffff';
       report('a label on a fill too dark for the default ink, and without a text colour (color:), is written in white');
     } else if (look.strokeColor !== undefined) look.textColor = DEFAULT_INK;
