@@ -34,6 +34,13 @@ export const forbidden = [
     to: { path: IO_PACKAGES },
   },
   {
+    name: 'domain-dom-only-in-mermaid-importer',
+    comment: 'Of src/domain, only the Mermaid importer (src/domain/source/mermaid.ts and mermaid/) loads a DOM (jsdom) and Mermaid: Mermaid\'s parser sanitises labels with DOMPurify, which needs a window. The rest of the core stays free of browser stand-ins.',
+    severity: 'error',
+    from: { path: '^src/domain/', pathNot: '^src/domain/source/mermaid(\\.ts$|/)' },
+    to: { path: '(^|/)node_modules/(jsdom|mermaid)(/|$)' },
+  },
+  {
     name: 'app-allowed-layers',
     comment: 'src/app (use cases) imports only domain, auth, store, workers, render, api, errors.ts and config.ts: never a transport (http, web, mcp, oauth, cli, admin, client) nor the composition root.',
     severity: 'error',

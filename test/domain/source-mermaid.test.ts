@@ -1,25 +1,42 @@
 /**
  * The Mermaid importer (Mermaid's own parser), construct by construct: each
- * case reads a small diagram and asserts the spec it makes (and that the spec
- * passes the spec's own checks), the warnings, or the syntax error.
+ * case reads a small diagram and asserts the spec it makes, the warnings (at
+ * their source lines), or the syntax error. Every spec read is also put
+ * through the spec's own checks.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
-import { importMermaid } from '../../src/domain/source/mermaid.ts';
+import { importMermaid, UnsupportedDiagramError } from '../../src/domain/source/mermaid.ts';
+import { MERMAID_MAX_EDGES } from '../../src/domain/source/mermaid/runtime.ts';
 import { SourceSyntaxError } from '../../src/domain/source/types.ts';
 import { checkSpec } from '../../src/domain/spec/parse.ts';
+import type { DiagramSpecInput } from '../../src/domain/spec/schema.ts';
+import { SPEC_LIMITS } from '../../src/domain/spec/types.ts';
 
 type Node = { id: string; [key: string]: unknown };
 type Edge = { from: string; to: string; [key: string]: unknown };
 
+/** Puts a spec through the spec's own checks: it must pass them. */
+function checked(spec: DiagramSpecInput): void {
+  assert.deepEqual(checkSpec(spec, { isIcon: isCatalogIcon }).problems, [], 'the spec passes the spec\'s own checks');
+}
+
 async function read(text: string) {
   const imported = await importMermaid(text);
-  const { problems } = checkSpec(imported.spec, { isIcon: isCatalogIcon });
-  assert.deepEqual(problems, [], 'the spec passes the spec\'s own checks');
+  checked(imported.spec);
   const nodes = (imported.spec.nodes ?? []) as Node[];
   const edges = (imported.spec.edges ?? []) as Edge[];
-  return { ...imported, nodes, edges, node: (id: string) => nodes.find((n) => n.id === id)!, warned: (pattern: RegExp) => imported.warnings.find((w) => pattern.test(w.message)) };
+  return {
+    ...imported,
+    nodes,
+    edges,
+    node: (id: string) => nodes.find((n) => n.id === id)!,
+    edge: (from: string, to: string) => edges.find((e) => e.from === from && e.to === to)!,
+    warned: (pattern: RegExp) => imported.warnings.find((w) => pattern.test(w.message)),
+  };
 }
 
 async function refused(text: string): Promise<SourceSyntaxError> {
@@ -33,129 +50,296 @@ async function refused(text: string): Promise<SourceSyntaxError> {
 }
 
 describe('Mermaid importer: flowcharts', () => {
-  test('every direction, graph and flowchart alike', async () => {
-    for (const [header, direction] of [['flowchart TD', undefined], ['flowchart TB', undefined], ['graph LR', 'LR'], ['flowchart RL', 'RL'], ['flowchart BT', 'BT']] as const) {
+  test('every direction is the layout\'s, graph and flowchart alike (TB by default)', async () => {
+    for (const [header, direction] of [['flowchart TD', undefined], ['flowchart TB', undefined], ['graph LR', 'LR'], ['flowchart RL', 'RL'], ['graph BT', 'BT'], ['flowchart', undefined]] as const) {
       const { spec } = await read(`${header}\n  a --> b`);
       assert.deepEqual(spec.layout, direction === undefined ? undefined : { direction }, header);
     }
   });
 
-  test('node shapes: each bracket syntax as the spec shape that looks like it; a trapezoid and an asymmetric shape as the nearest, warned', async () => {
-    const { node, warned } = await read('flowchart TD\n  a[Box] --> b(Rounded) --> c{Choice} --> d((Circle))\n  e[(Database)] --> f([Stadium]) --> g[[Sub]] --> h{{Hex}} --> i[/Lean/] --> j[/Trap\\] --> k>Flag]');
-    assert.deepEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k'].map((id) => node(id).shape), [undefined, undefined, 'diamond', 'circle', 'cylinder', 'stadium', 'subroutine', 'hexagon', 'parallelogram', 'parallelogram', undefined]);
-    assert.ok(warned(/^trapezoid shapes are drawn as a parallelogram$/));
-    assert.ok(warned(/^asymmetric shapes are drawn as a rectangle$/));
-    assert.equal(node('k').label, 'Flag');
+  test('bracket shapes are drawn as the spec shape nearest them; only the approximations are warned about', async () => {
+    const cases: Array<[string, string | undefined, RegExp | null]> = [
+      ['a[Box]', undefined, null],
+      ['a(Rounded)', undefined, null],
+      ['a([Stadium])', 'stadium', null],
+      ['a[[Subroutine]]', 'subroutine', null],
+      ['a[(Database)]', 'cylinder', null],
+      ['a((Circle))', 'circle', null],
+      ['a(((Double)))', 'circle', /^double circles are drawn as single circles$/],
+      ['a(-Ellipse-)', 'ellipse', null],
+      ['a>Flag]', undefined, /^asymmetric shapes \(odd\) are drawn as rectangles$/],
+      ['a{Choice}', 'diamond', null],
+      ['a{{Hexagon}}', 'hexagon', null],
+      ['a[/Lean right/]', 'parallelogram', null],
+      ['a[\\Lean left\\]', 'parallelogram', /^parallelograms leaning left \(lean-l\) are drawn leaning right$/],
+      ['a[/Trapezoid\\]', 'parallelogram', /^trapezoids/],
+      ['a[\\Inverted/]', 'parallelogram', /^trapezoids/],
+    ];
+    for (const [written, shape, warning] of cases) {
+      const { node, warnings } = await read(`flowchart LR\n  ${written} --> b`);
+      assert.equal(node('a').shape, shape, written);
+      assert.equal(node('a').label, /[A-Z][a-z ]+/.exec(written)![0], `${written}: the label`);
+      if (warning === null) assert.deepEqual(warnings, [], written);
+      else assert.deepEqual(warnings.map((w) => [w.line, warning.test(w.message)]), [[2, true]], written);
+    }
   });
 
-  test('the @{ shape: … } syntax', async () => {
-    const { node } = await read('flowchart LR\n  a@{ shape: diam, label: "Decide" }\n  b@{ shape: circle }\n  c@{ shape: cyl }\n  d@{ shape: doc }\n  a --> b --> c --> d');
+  test('the @{ shape: … } syntax: Mermaid\'s names and aliases mapped, the others drawn as rectangles and warned about by name', async () => {
+    const cases: Array<[string, string | undefined]> = [
+      ['rect', undefined], ['rounded', undefined], ['stadium', 'stadium'], ['subproc', 'subroutine'], ['cyl', 'cylinder'], ['database', 'cylinder'],
+      ['circle', 'circle'], ['diam', 'diamond'], ['hex', 'hexagon'], ['lean-r', 'parallelogram'], ['lean-l', 'parallelogram'], ['doc', 'document'],
+      ['text', 'text'], ['fork', 'fork'], ['sm-circ', 'start'], ['start', 'start'], ['fr-circ', 'end'], ['stop', 'end'], ['f-circ', 'start'],
+    ];
+    for (const [name, shape] of cases) assert.equal((await read(`flowchart LR\n  a@{ shape: ${name} }`)).node('a').shape, shape, name);
+    const { node, warned } = await read('flowchart LR\n  a@{ shape: diam, label: "Decide" }\n  b@{ shape: hourglass }\n  c@{ shape: bolt }');
     assert.deepEqual(node('a'), { id: 'a', shape: 'diamond', label: 'Decide' });
-    assert.deepEqual([node('b').shape, node('c').shape, node('d').shape], ['circle', 'cylinder', 'document']);
+    assert.equal(node('b').shape, undefined);
+    assert.equal(warned(/^the hourglass shape is drawn as a rectangle$/)?.line, 3);
+    assert.equal(warned(/^the bolt shape is drawn as a rectangle$/)?.line, 4);
   });
 
-  test('subgraphs are containers, nested, with titles; edges to and from a subgraph', async () => {
-    const { node, edges } = await read('flowchart LR\n  subgraph outer [Outer box]\n    subgraph inner\n      a\n    end\n    b\n  end\n  c --> outer\n  inner --> d');
+  test('markers from @{ shape } (start, end, fork) carry no label', async () => {
+    const { node } = await read('flowchart TB\n  s@{ shape: sm-circ } --> f@{ shape: fork } --> e@{ shape: fr-circ }');
+    assert.deepEqual([node('s'), node('f'), node('e')], [{ id: 's', shape: 'start' }, { id: 'f', shape: 'fork' }, { id: 'e', shape: 'end' }]);
+  });
+
+  test('subgraphs are containers, nested, titled, with the subgraph\'s id; members name their container as parent', async () => {
+    const { node, nodes } = await read('flowchart LR\n  subgraph outer [Outer box]\n    subgraph inner\n      a\n    end\n    b\n  end\n  subgraph "Title with spaces"\n    c\n  end');
     assert.deepEqual(node('outer'), { id: 'outer', label: 'Outer box' });
-    assert.equal(node('inner').parent, 'outer');
+    assert.deepEqual(node('inner'), { id: 'inner', parent: 'outer' });
     assert.equal(node('a').parent, 'inner');
     assert.equal(node('b').parent, 'outer');
-    assert.deepEqual(edges.map((e) => `${e.from}>${e.to}`), ['c>outer', 'inner>d']);
+    const untitled = nodes.find((n) => n.label === 'Title with spaces')!;
+    assert.equal(untitled.id, 'subGraph2', 'Mermaid\'s own id for a subgraph written without one');
+    assert.equal(node('c').parent, untitled.id);
   });
 
-  test('a subgraph\'s own direction is warned about (the diagram\'s is not)', async () => {
-    const { warned, warnings } = await read('flowchart LR\n  subgraph s\n    direction TB\n    a --> b\n  end');
-    assert.equal(warned(/own direction/)?.line, 3);
-    assert.equal(warnings.length, 1);
+  test('a subgraph\'s own direction is its container\'s, when it differs from the diagram\'s', async () => {
+    const { node, warnings } = await read('flowchart LR\n  subgraph s\n    direction TB\n    a --> b\n  end\n  subgraph t\n    direction LR\n    c\n  end\n  subgraph u\n    d\n  end');
+    assert.equal(node('s').direction, 'TB');
+    assert.equal(node('t').direction, undefined, 'the diagram\'s direction already');
+    assert.equal(node('u').direction, undefined);
+    assert.deepEqual(warnings, []);
   });
 
-  test('edge labels in both syntaxes', async () => {
-    const { edges } = await read('flowchart LR\n  a -- text one --> b\n  b -->|text two| c');
-    assert.deepEqual(edges.map((e) => e.label), ['text one', 'text two']);
+  test('links to and from a subgraph end at its container', async () => {
+    const { edges } = await read('flowchart LR\n  subgraph box\n    a\n  end\n  c --> box\n  box --> d');
+    assert.deepEqual(edges.map((e) => `${e.from}>${e.to}`), ['c>box', 'box>d']);
   });
 
-  test('link kinds: --> --- -.-> ==> --o --x <--> and ~~~ (laid out, not drawn)', async () => {
-    const { edges, warnings } = await read('flowchart LR\n  a --> b\n  a --- c\n  a -.-> d\n  a ==> e\n  a --o f\n  a --x g\n  a <--> h\n  a ~~~ i');
+  test('link labels in both syntaxes', async () => {
+    const { edges } = await read('flowchart LR\n  a -- text one --> b\n  b -->|text two| c\n  c -. dotted text .-> d\n  d == thick text ==> e');
+    assert.deepEqual(edges.map((e) => e.label), ['text one', 'text two', 'dotted text', 'thick text']);
+  });
+
+  test('link kinds: --> --- -.-> ==> ~~~ --o --x <--> o--o', async () => {
+    const { edges, warnings } = await read('flowchart LR\n  a --> b\n  a --- c\n  a -.-> d\n  a ==> e\n  a ~~~ f\n  a --o g\n  a --x h\n  a <--> i\n  a o--o j\n  a -.- k\n  a === l');
     assert.deepEqual(edges, [
       { from: 'a', to: 'b' },
       { from: 'a', to: 'c', arrowhead: 'none' },
       { from: 'a', to: 'd', style: 'dotted' },
       { from: 'a', to: 'e', strokeWidth: 4 },
-      { from: 'a', to: 'f', arrowhead: 'circle' },
-      { from: 'a', to: 'g', arrowhead: 'bar' },
-      { from: 'a', to: 'h', startArrowhead: 'arrow' },
-      { from: 'a', to: 'i', arrowhead: 'none', style: 'invisible' },
+      { from: 'a', to: 'f', arrowhead: 'none', style: 'invisible' },
+      { from: 'a', to: 'g', arrowhead: 'circle' },
+      { from: 'a', to: 'h', arrowhead: 'bar' },
+      { from: 'a', to: 'i', startArrowhead: 'arrow' },
+      { from: 'a', to: 'j', arrowhead: 'circle', startArrowhead: 'circle' },
+      { from: 'a', to: 'k', arrowhead: 'none', style: 'dotted' },
+      { from: 'a', to: 'l', arrowhead: 'none', strokeWidth: 4 },
     ]);
     assert.deepEqual(warnings, []);
   });
 
-  test('chains: a --> b --> c and a & b --> c & d', async () => {
+  test('a longer link (--->, -..->, ====>) spans at least as many ranks as Mermaid gives it', async () => {
+    const { edges } = await read('flowchart TB\n  a ---> b\n  a -..-> c\n  a ====> d\n  a --> e');
+    assert.deepEqual(edges.map((e) => e.minLength), [2, 2, 3, undefined]);
+  });
+
+  test('an invisible link keeps its label, which is warned about as not drawn', async () => {
+    const { edges, warned } = await read('flowchart LR\n  a --> b\n  a ~~~|hidden| c');
+    assert.deepEqual(edges[1], { from: 'a', to: 'c', label: 'hidden', arrowhead: 'none', style: 'invisible' });
+    assert.equal(warned(/labels of invisible links/)?.line, 3);
+  });
+
+  test('chains: a --> b --> c and a & b --> c & d, in Mermaid\'s order', async () => {
     const { edges } = await read('flowchart LR\n  a --> b --> c\n  x & y --> z & w');
     assert.deepEqual(edges.map((e) => `${e.from}>${e.to}`), ['a>b', 'b>c', 'x>z', 'x>w', 'y>z', 'y>w']);
   });
 
-  test('classDef, class, ::: and style colour nodes; later declarations win', async () => {
-    const { node } = await read('flowchart LR\n  a --> b --> c:::warm\n  classDef warm fill:#ffd8a8,stroke:#862e0c\n  class a warm\n  style b fill:#d3f9d8,stroke:#2b8a3e');
-    assert.deepEqual([node('a').backgroundColor, node('a').fillStyle, node('a').strokeColor], ['#ffd8a8', 'solid', '#862e0c']);
-    assert.deepEqual([node('b').backgroundColor, node('b').strokeColor], ['#d3f9d8', '#2b8a3e']);
-    assert.equal(node('c').backgroundColor, '#ffd8a8');
+  test('classDef, class, ::: and style: fill, stroke, color, stroke-width and stroke-dasharray; later declarations win', async () => {
+    const { node } = await read(
+      'flowchart LR\n  a --> b --> c:::warm\n  classDef warm fill:#ffd8a8,stroke:#862e0c,color:#5c2b00,stroke-width:3px,stroke-dasharray:5 5\n  class a warm\n  style b fill:#d3f9d8,stroke:#2b8a3e,color:#0b3d1a\n  style c fill:#e7f5ff',
+    );
+    assert.deepEqual(node('a'), { id: 'a', backgroundColor: '#ffd8a8', fillStyle: 'solid', strokeColor: '#862e0c', textColor: '#5c2b00', strokeWidth: 3, strokeStyle: 'dashed' });
+    assert.deepEqual(node('b'), { id: 'b', backgroundColor: '#d3f9d8', fillStyle: 'solid', strokeColor: '#2b8a3e', textColor: '#0b3d1a' });
+    assert.equal(node('c').backgroundColor, '#e7f5ff', 'its own style over its class');
+    assert.equal(node('c').strokeWidth, 3);
   });
 
-  test('style colours the label with color:, else writes it in the dark default when only the outline is coloured; widths and dashes', async () => {
-    const { node, warnings } = await read('flowchart LR\n  a --> b --> c\n  style a fill:#333,stroke:#333,color:#fff\n  style b fill:#ffd8a8,stroke:#ffd8a8,stroke-width:3px,stroke-dasharray:5 5');
-    assert.deepEqual([node('a').strokeColor, node('a').textColor], ['#333', '#fff']);
-    assert.deepEqual([node('b').strokeColor, node('b').textColor, node('b').strokeWidth, node('b').strokeStyle], ['#ffd8a8', '#1e1e1e', 3, 'dashed']);
+  test('classDef default styles every node; font-weight and font-style make a bold or italic label', async () => {
+    const { node } = await read('flowchart LR\n  classDef default fill:#f1f3f5\n  classDef loud font-weight:bold,font-style:italic\n  a --> b:::loud');
+    assert.deepEqual(node('a'), { id: 'a', backgroundColor: '#f1f3f5', fillStyle: 'solid' });
+    assert.deepEqual(node('b'), { id: 'b', backgroundColor: '#f1f3f5', fillStyle: 'solid', bold: true, italic: true });
+  });
+
+  test('a label keeps Mermaid\'s ink when only the outline is coloured, and turns white on a fill too dark for it', async () => {
+    const { node, warned } = await read('flowchart LR\n  a --> b --> c\n  style a stroke:#e03131\n  style b fill:#212529\n  style c fill:#212529,color:#ffd43b');
+    assert.deepEqual(node('a'), { id: 'a', strokeColor: '#e03131', textColor: '#1e1e1e' });
+    assert.equal(node('b').textColor, '#ffffff');
+    assert.equal(warned(/too dark for the default ink/)?.line, 2, 'warned at the node');
+    assert.equal(node('c').textColor, '#ffd43b', 'a text colour of its own is kept');
+  });
+
+  test('style values the spec cannot take are warned about at their style line', async () => {
+    const { node, warned } = await read('flowchart LR\n  a --> b\n  style a fill:oops,stroke-width:40px,font-size:20px\n  style b stroke-width:thin');
+    assert.equal(node('a').backgroundColor, undefined);
+    assert.equal(node('a').strokeWidth, 16, 'widths beyond the spec\'s range are drawn at its limit');
+    assert.equal(warned(/the colour "oops" is not one Drawbridge knows/)?.line, 3);
+    assert.equal(warned(/40px is drawn as 16/)?.line, 3);
+    assert.equal(warned(/the style property font-size is not drawn/)?.line, 3);
+    assert.equal(warned(/the line width "thin"/)?.line, 4);
+  });
+
+  test('linkStyle colours, widens and dashes links; linkStyle default applies to every link, a link\'s own class too', async () => {
+    const { edges, warned } = await read(
+      'flowchart LR\n  a --> b\n  b --> c\n  c e1@--> d\n  linkStyle default stroke:#868e96\n  linkStyle 1 stroke:#f03e3e,stroke-width:4px,stroke-dasharray:5 5,color:red\n  classDef hot stroke:#e8590c,stroke-width:3px\n  class e1 hot',
+    );
+    assert.deepEqual(edges[0], { from: 'a', to: 'b', strokeColor: '#868e96' });
+    assert.deepEqual(edges[1], { from: 'b', to: 'c', strokeColor: '#f03e3e', strokeWidth: 4, style: 'dashed' });
+    assert.deepEqual(edges[2], { from: 'c', to: 'd', strokeColor: '#868e96', strokeWidth: 3 }, 'linkStyle over the class');
+    assert.equal(warned(/link label colours/)?.line, 6);
+  });
+
+  test('markdown strings: a label bold or italic as a whole is a bold or italic label', async () => {
+    const { node, warnings } = await read('flowchart LR\n  a["`**Bold**`"] --> b["`*Italic*`"] --> c["`_Also italic_`"] --> d["`***Both***`"] --> e["`**Two**\n**lines**`"]');
+    assert.deepEqual(node('a'), { id: 'a', label: 'Bold', bold: true });
+    assert.deepEqual(node('b'), { id: 'b', label: 'Italic', italic: true });
+    assert.deepEqual(node('c'), { id: 'c', label: 'Also italic', italic: true });
+    assert.deepEqual(node('d'), { id: 'd', label: 'Both', bold: true, italic: true });
+    assert.deepEqual(node('e'), { id: 'e', label: 'Two\nlines', bold: true });
     assert.deepEqual(warnings, []);
   });
 
-  test('linkStyle: a dash makes the edge dotted; its colour and width are drawn', async () => {
-    const { edges } = await read('flowchart LR\n  a --> b\n  b --> c\n  linkStyle 1 stroke:#f00,stroke-width:4px,stroke-dasharray:5 5');
-    assert.deepEqual(edges[1], { from: 'b', to: 'c', style: 'dotted', strokeColor: '#f00', strokeWidth: 4 });
+  test('markdown strings styled in part are drawn plain, their markers dropped, warned about once', async () => {
+    const { node, warnings } = await read('flowchart LR\n  a --> b\n  b["`**Title** and *more*`"] --> c["`**Name**\nwhat it does`"]');
+    assert.deepEqual(node('b'), { id: 'b', label: 'Title and more' });
+    assert.deepEqual(node('c'), { id: 'c', label: 'Name\nwhat it does' });
+    assert.deepEqual(warnings, [{ line: 3, message: 'bold or italic parts of a label are drawn plain: a label is bold or italic only as a whole' }]);
   });
 
-  test('markdown strings, <br> and entities in labels', async () => {
-    const { node } = await read('flowchart LR\n  a["`**Bold** and *italic*`"] --> b["one<br>two<br/>three"] --> c["#quot;quoted#quot; &amp; more"]');
-    assert.equal(node('a').label, 'Bold and italic');
-    assert.equal(node('b').label, 'one\ntwo\nthree');
-    assert.equal(node('c').label, '"quoted" & more');
+  test('asterisks in a plain string are text, snake_case is not italic', async () => {
+    const { node } = await read('flowchart LR\n  a["**not bold**"] --> b["`snake_case_name`"]');
+    assert.equal(node('a').label, '**not bold**');
+    assert.deepEqual(node('b'), { id: 'b', label: 'snake_case_name' });
   });
 
-  test('click, accTitle, icons and directives are warned about at their lines', async () => {
-    const { warned } = await read('%%{init: {"theme": "dark"}}%%\nflowchart LR\n  accTitle: Shop\n  a[fa:fa-car Car] --> b\n  click a "https://example.com"');
-    assert.equal(warned(/directives/)?.line, 1);
-    assert.equal(warned(/accessible title/)?.line, 3);
-    assert.equal(warned(/Font Awesome/)?.line, 4);
-    assert.equal(warned(/click handlers/)?.line, 5);
+  test('<br> breaks lines, entities (#quot; #35; &amp; &lt;) are decoded, <b> and <i> around the label make it bold or italic', async () => {
+    const { node, warned } = await read('flowchart LR\n  a["one<br>two<br/>three<br />four"] --> b["#quot;quoted#quot; #35;1 &amp; &lt;tag&gt;"] --> c["<b>Bold</b>"] --> d["<i><b>Both</b></i>"]\n  d --> e["<u>under</u> lined"]');
+    assert.equal(node('a').label, 'one\ntwo\nthree\nfour');
+    assert.equal(node('b').label, '"quoted" #1 & <tag>');
+    assert.deepEqual(node('c'), { id: 'c', label: 'Bold', bold: true });
+    assert.deepEqual(node('d'), { id: 'd', label: 'Both', bold: true, italic: true });
+    assert.equal(node('e').label, 'under lined');
+    assert.equal(warned(/^HTML formatting in labels/)?.line, 3);
   });
 
-  test('a Font Awesome name is dropped from the label', async () => {
-    assert.equal((await read('flowchart LR\n  a[fa:fa-car Car] --> b')).node('a').label, 'Car');
+  test('a label that is the id is left out (the spec shows the id)', async () => {
+    const { node } = await read('flowchart LR\n  a[a] --> b\n  c[C]');
+    assert.deepEqual(node('a'), { id: 'a' });
+    assert.deepEqual(node('b'), { id: 'b' });
+    assert.deepEqual(node('c'), { id: 'c', label: 'C' });
   });
 
-  test('the front matter title is the title', async () => {
+  test('Font Awesome icons are dropped from the label and warned about; @{ icon } and @{ img } too', async () => {
+    const { node, warned } = await read('flowchart LR\n  a[fa:fa-car Car] --> b\n  b@{ icon: "fa:user", form: "circle" }\n  c@{ img: "https://example.com/x.png", label: "Pic" }');
+    assert.equal(node('a').label, 'Car');
+    assert.equal(warned(/Font Awesome icons/)?.line, 2);
+    assert.equal(warned(/icons and images in nodes/)?.line, 3);
+    assert.deepEqual(node('b'), { id: 'b', shape: 'circle' }, 'an icon without a label: the id, in the icon\'s form');
+    assert.equal(node('c').label, 'Pic');
+  });
+
+  test('click, accTitle, accDescr, directives, front matter config, curves, animation, math and ELK are warned about at their source lines', async () => {
+    const { warnings } = await read(
+      [
+        '---', // 1
+        'title: Shop', // 2
+        'config:', // 3
+        '  look: handDrawn', // 4
+        '---', // 5
+        '%%{init: {"theme": "dark"}}%%', // 6
+        '%% a comment: click here', // 7
+        'flowchart-elk LR', // 8
+        '  accTitle: Shop', // 9
+        '  accDescr: How orders flow', // 10
+        '  a["$$x^2$$"] --> b', // 11
+        '  a e1@--> c', // 12
+        '  e1@{ animate: true, curve: linear }', // 13
+        '  linkStyle 0 interpolate basis', // 14
+        '  click a "https://example.com"', // 15
+      ].join('\n'),
+    );
+    assert.deepEqual(
+      warnings.map((w) => [w.line, w.message.split(/[:(]/)[0]!.trim()]),
+      [
+        [3, 'the front matter\'s config'],
+        [6, 'directives'],
+        [8, 'the ELK layout'],
+        [9, 'the accessible title and description'],
+        [11, 'math'],
+        [13, 'link curve styles'],
+        [13, 'animated links'],
+        [15, 'click handlers and links'],
+      ],
+    );
+  });
+
+  test('a collapsed subgraph is one box, as Mermaid draws it, warned about', async () => {
+    const { nodes, edges, warned } = await read('flowchart LR\n  subgraph s [Stack]\n    x --> y\n  end\n  y --> z\n  s@{ view: collapsed }');
+    assert.deepEqual(nodes, [{ id: 's', label: 'Stack' }, { id: 'z' }]);
+    assert.deepEqual(edges, [{ from: 's', to: 'z' }]);
+    assert.equal(warned(/collapsed subgraph/)?.line, 2);
+  });
+
+  test('the front matter\'s title is the title', async () => {
     assert.equal((await read('---\ntitle: "Order flow"\n---\nflowchart LR\n  a --> b')).title, 'Order flow');
     assert.equal((await read('flowchart LR\n  a --> b')).title, null);
   });
 });
 
 describe('Mermaid importer: state diagrams', () => {
-  test('[*] start and end markers get readable ids, one pair per composite state', async () => {
-    const { node, edges } = await read('stateDiagram-v2\n  [*] --> Idle\n  Idle --> [*]\n  state Busy {\n    [*] --> Working\n  }');
+  test('[*] is a start marker or an end marker with a readable id, one pair per composite state', async () => {
+    const { node, edges } = await read('stateDiagram-v2\n  [*] --> Idle\n  Idle --> [*]\n  state Moving {\n    [*] --> Slow\n    Slow --> [*]\n  }');
     assert.deepEqual(node('start'), { id: 'start', shape: 'start' });
     assert.deepEqual(node('end'), { id: 'end', shape: 'end' });
-    assert.ok(node('end'));
-    assert.equal(node('Busy.start').parent, 'Busy');
-    assert.deepEqual(edges.map((e) => `${e.from}>${e.to}`), ['start>Idle', 'Idle>end', 'Busy.start>Working']);
+    assert.deepEqual(node('Moving.start'), { id: 'Moving.start', parent: 'Moving', shape: 'start' });
+    assert.deepEqual(node('Moving.end'), { id: 'Moving.end', parent: 'Moving', shape: 'end' });
+    assert.deepEqual(edges.map((e) => `${e.from}>${e.to}`), ['start>Idle', 'Idle>end', 'Moving.start>Slow', 'Slow>Moving.end']);
   });
 
-  test('composite states nest as containers, named by `state "…" as`', async () => {
+  test('an id made up for a marker never takes a state\'s own', async () => {
+    const { node, edges } = await read('stateDiagram-v2\n  [*] --> start\n  start --> end\n  end --> [*]');
+    assert.deepEqual(node('start'), { id: 'start' });
+    assert.deepEqual(node('start-2'), { id: 'start-2', shape: 'start' });
+    assert.deepEqual(node('end-2'), { id: 'end-2', shape: 'end' });
+    assert.deepEqual(edges.map((e) => `${e.from}>${e.to}`), ['start-2>start', 'start>end', 'end>end-2']);
+  });
+
+  test('composite states nest as containers, titled by `state "…" as`', async () => {
     const { node } = await read('stateDiagram-v2\n  state "Order placed" as Placed {\n    state Inner {\n      a --> b\n    }\n  }');
     assert.deepEqual(node('Placed'), { id: 'Placed', label: 'Order placed' });
-    assert.equal(node('Inner').parent, 'Placed');
+    assert.deepEqual(node('Inner'), { id: 'Inner', parent: 'Placed' });
     assert.equal(node('a').parent, 'Inner');
   });
 
-  test('choice is an empty diamond, fork and join are bars', async () => {
+  test('a composite state is laid out in its own direction, top to bottom unless it says otherwise, as Mermaid does', async () => {
+    const { spec, node } = await read('stateDiagram-v2\n  direction LR\n  a --> Plain\n  state Plain {\n    x --> y\n  }\n  state Across {\n    direction LR\n    p --> q\n  }');
+    assert.deepEqual(spec.layout, { direction: 'LR' });
+    assert.equal(node('Plain').direction, 'TB');
+    assert.equal(node('Across').direction, undefined, 'the diagram\'s already');
+  });
+
+  test('<<choice>> is an empty diamond, <<fork>> and <<join>> bars', async () => {
     const { node, warnings } = await read('stateDiagram-v2\n  state pick <<choice>>\n  state split <<fork>>\n  state merge <<join>>\n  a --> pick\n  pick --> split : yes\n  split --> merge\n  pick --> b : no');
     assert.deepEqual(node('pick'), { id: 'pick', shape: 'diamond', label: '' });
     assert.deepEqual(node('split'), { id: 'split', shape: 'fork' });
@@ -163,50 +347,188 @@ describe('Mermaid importer: state diagrams', () => {
     assert.deepEqual(warnings, []);
   });
 
-  test('notes are pale yellow nodes joined to their state by a dashed, headless line', async () => {
-    const { node, edges } = await read('stateDiagram-v2\n  a --> b\n  note right of b : careful\n  note left of a\n    two\n    lines\n  end note');
+  test('notes are pale yellow, beside their state (one rank), joined to it by a dashed line without heads', async () => {
+    const { node, edges, spec } = await read('stateDiagram-v2\n  a --> b\n  note right of b : careful\n  note left of a\n    two\n    lines\n  end note\n  note left of a : again');
     assert.deepEqual(node('b.note'), { id: 'b.note', label: 'careful', backgroundColor: '#fff9db', fillStyle: 'solid' });
     assert.equal(node('a.note').label, 'two\nlines');
-    assert.ok(edges.some((e) => e.from === 'b' && e.to === 'b.note' && e.arrowhead === 'none' && e.style === 'dashed'));
+    assert.equal(node('a.note-2').label, 'again');
+    assert.deepEqual(edges.find((e) => e.to === 'b.note'), { from: 'b', to: 'b.note', arrowhead: 'none', style: 'dashed', minLength: 0 });
+    assert.deepEqual(edges.find((e) => e.from === 'a.note'), { from: 'a.note', to: 'a', arrowhead: 'none', style: 'dashed', minLength: 0 });
+    assert.deepEqual(spec.layout, { sameRank: [['b', 'b.note'], ['a', 'a.note'], ['a', 'a.note-2']] });
   });
 
-  test('concurrent regions (--) are containers of their own inside the composite', async () => {
+  test('a note on a composite state sits where the state does, joined to its container', async () => {
+    const { node, edges, spec } = await read('stateDiagram-v2\n  state Outer {\n    state Busy {\n      x --> y\n    }\n    note right of Busy : inside\n  }');
+    assert.deepEqual(node('Busy.note'), { id: 'Busy.note', parent: 'Outer', label: 'inside', backgroundColor: '#fff9db', fillStyle: 'solid' });
+    assert.deepEqual(edges.find((e) => e.to === 'Busy.note'), { from: 'Busy', to: 'Busy.note', arrowhead: 'none', style: 'dashed' });
+    assert.equal(spec.layout, undefined, 'a container is on no rank');
+  });
+
+  test('concurrent regions (--) are dotted, untitled containers of their own inside the composite (which is dashed, as every container), each with its markers', async () => {
     const { node } = await read('stateDiagram-v2\n  state Active {\n    [*] --> A\n    --\n    [*] --> B\n  }');
-    assert.equal(node('Active.region-1').parent, 'Active');
-    assert.equal(node('Active.region-2').parent, 'Active');
+    assert.deepEqual(node('Active.region-1'), { id: 'Active.region-1', parent: 'Active', label: '', strokeStyle: 'dotted' });
+    assert.deepEqual(node('Active.region-2'), { id: 'Active.region-2', parent: 'Active', label: '', strokeStyle: 'dotted' });
     assert.equal(node('A').parent, 'Active.region-1');
     assert.equal(node('B').parent, 'Active.region-2');
+    assert.deepEqual(node('Active.region-2.start'), { id: 'Active.region-2.start', parent: 'Active.region-2', shape: 'start' });
   });
 
-  test('a description is the state\'s label, several are drawn under its name; transition labels', async () => {
-    const { node, edges } = await read('stateDiagram-v2\n  Idle : waiting for work\n  Busy : working\n  Busy : on a job\n  Idle --> Busy : job arrives');
+  test('a state\'s label is what Mermaid writes in it: its one description, or its name (or first description) over the others', async () => {
+    const { node } = await read('stateDiagram-v2\n  state "Long name" as s1\n  s1 : what it does\n  Idle : waiting for work\n  Busy : working\n  Busy : on a job\n  Plain --> s1');
+    assert.equal(node('s1').label, 'Long name\nwhat it does');
     assert.equal(node('Idle').label, 'waiting for work');
-    assert.equal(node('Busy').label, 'Busy\nworking\non a job');
-    assert.equal(edges[0]!.label, 'job arrives');
+    assert.equal(node('Busy').label, 'working\non a job');
+    assert.deepEqual(node('Plain'), { id: 'Plain' });
   });
 
-  test('direction', async () => {
+  test('transitions keep their labels, in source order', async () => {
+    const { edges } = await read('stateDiagram-v2\n  Idle --> Busy : job arrives\n  Busy --> Idle : done\n  Busy --> Busy');
+    assert.deepEqual(edges, [{ from: 'Idle', to: 'Busy', label: 'job arrives' }, { from: 'Busy', to: 'Idle', label: 'done' }, { from: 'Busy', to: 'Busy' }]);
+  });
+
+  test('direction, and the first state diagram syntax (stateDiagram) read alike', async () => {
     assert.deepEqual((await read('stateDiagram-v2\n  direction LR\n  a --> b')).spec.layout, { direction: 'LR' });
+    const v1 = await read('stateDiagram\n  direction RL\n  [*] --> a\n  a --> b : go');
+    assert.deepEqual(v1.spec, { nodes: [{ id: 'start', shape: 'start' }, { id: 'a' }, { id: 'b' }], edges: [{ from: 'start', to: 'a' }, { from: 'a', to: 'b', label: 'go' }], layout: { direction: 'RL' } });
+  });
+
+  test('classDef, class and style colour states', async () => {
+    const { node } = await read('stateDiagram-v2\n  classDef bad fill:#ffe3e3,stroke:#c92a2a,color:#c92a2a\n  [*] --> Failed:::bad\n  Done --> Retry\n  class Done bad\n  style Retry fill:#d3f9d8');
+    const bad = { backgroundColor: '#ffe3e3', fillStyle: 'solid', strokeColor: '#c92a2a', textColor: '#c92a2a' };
+    assert.deepEqual(node('Failed'), { id: 'Failed', ...bad });
+    assert.deepEqual(node('Done'), { id: 'Done', ...bad });
+    assert.deepEqual(node('Retry'), { id: 'Retry', backgroundColor: '#d3f9d8', fillStyle: 'solid' });
+  });
+
+  test('click and scale are warned about', async () => {
+    const { warned } = await read('stateDiagram-v2\n  scale 300 width\n  a --> b\n  click a "https://example.com" "a tooltip"');
+    assert.equal(warned(/^scale/)?.line, 2);
+    assert.equal(warned(/^click/)?.line, 4);
   });
 });
 
 describe('Mermaid importer: refusals', () => {
-  test('a syntax error names its line and column and what the parser expected', async () => {
+  test('a syntax error names its source line and column, what was found and what the parser expected', async () => {
     const error = await refused('flowchart LR\n  a --> b\n  b -->> c');
-    assert.equal(error.line, 3);
-    assert.ok(error.column > 1);
-    assert.match(error.message, /^unexpected /);
-    assert.ok(error.expected.length > 0);
+    assert.deepEqual([error.line, error.column, error.message], [3, 8, 'unexpected ">"']);
+    assert.ok(error.expected.includes('NODE_STRING'), error.expected.join());
   });
 
-  test('other diagram kinds are refused, naming the kind', async () => {
-    const error = await refused('sequenceDiagram\n  A->>B: hi');
-    assert.match(error.message, /sequence diagram is not read yet/);
-    assert.match((await refused('not a diagram at all')).message, /not a Mermaid diagram/);
+  test('front matter, directives, comments and blank lines above count in the line; entities before it in the column', async () => {
+    const error = await refused('---\ntitle: x\n---\n%%{init: {}}%%\n\n%% a comment\nflowchart LR\n  a["#quot;q#quot;"] --> b c');
+    assert.deepEqual([error.line, error.column, error.message], [8, 28, 'unexpected "c"']);
+    const indented = await refused('\n\n   flowchart LR\n  a --> --> b');
+    assert.deepEqual([indented.line, indented.column], [4, 9]);
+  });
+
+  test('a text that ends too soon is an error at the end of the last line', async () => {
+    const error = await refused('flowchart LR\n  subgraph s\n    a --> b\n\n');
+    assert.deepEqual([error.line, error.column, error.message], [3, 12, 'unexpected the end of the text']);
+    assert.ok(error.expected.includes('end'));
+  });
+
+  test('a state diagram\'s syntax error too', async () => {
+    const error = await refused('stateDiagram-v2\n  a --> b\n  b --> --> c');
+    assert.deepEqual([error.line, error.column, error.message, error.expected], [3, 9, 'unexpected "-->"', ['ID', 'EDGE_STATE']]);
+  });
+
+  test('text the lexer does not know is an error at that text', async () => {
+    const error = await refused('flowchart XY\n  a --> b');
+    assert.deepEqual([error.line, error.column, error.message], [1, 11, 'unrecognised text "XY"']);
+  });
+
+  test('a shape name Mermaid does not have, and a linkStyle past the last link, are errors at their lines', async () => {
+    const shape = await refused('flowchart LR\n  a --> b\n  b@{ shape: blob }');
+    assert.deepEqual([shape.line, shape.column, shape.message], [3, 14, 'Mermaid has no shape named "blob"']);
+    const link = await refused('flowchart LR\n  a --> b\n  linkStyle 0 stroke:red\n  linkStyle 4 stroke:blue');
+    assert.equal(link.line, 4);
+    assert.match(link.message, /^linkStyle 4 names a link the diagram does not have/);
+  });
+
+  test('other diagram kinds are refused before parsing, naming the kind and the ones read', async () => {
+    for (const [text, kind, name] of [['sequenceDiagram\n  A->>B: hi', 'sequence', 'sequence diagram'], ['%% a class diagram\nclassDiagram\n  A <|-- B', 'class', 'class diagram'], ['gantt\n  this is not valid gantt', 'gantt', 'Gantt chart'], ['pie\n  "a" : 1', 'pie', 'pie chart']] as const) {
+      const error = await refused(text);
+      assert.ok(error instanceof UnsupportedDiagramError, kind);
+      assert.equal((error as UnsupportedDiagramError).kind, kind);
+      assert.equal(error.line, text.startsWith('%%') ? 2 : 1);
+      assert.equal(error.message, `a Mermaid ${name} is not read yet: Drawbridge reads flowcharts (flowchart, graph) and state diagrams (stateDiagram-v2, stateDiagram)`);
+    }
+    const none = await refused('not a diagram at all');
+    assert.ok(!(none instanceof UnsupportedDiagramError));
+    assert.match(none.message, /not a Mermaid diagram/);
   });
 
   test('parses run one at a time: concurrent reads keep to their own text', async () => {
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => importMermaid(`flowchart LR\n  n${i} --> m${i}`)));
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => importMermaid(i % 2 ? `flowchart LR\n  n${i} --> m${i}` : `stateDiagram-v2\n  n${i} --> m${i}`)));
     results.forEach((result, i) => assert.deepEqual((result.spec.nodes as Node[]).map((n) => n.id), [`n${i}`, `m${i}`]));
+  });
+
+  test('reading leaves no browser global behind', async () => {
+    await importMermaid('flowchart LR\n  a["<b>x</b>"] --> b');
+    assert.equal((globalThis as { window?: unknown }).window, undefined);
+    assert.equal((globalThis as { document?: unknown }).document, undefined);
+  });
+});
+
+describe('Mermaid importer: the spec\'s limits', () => {
+  test('a label over the limit is kept whole, for the spec\'s check to refuse', async () => {
+    const long = 'x'.repeat(SPEC_LIMITS.labelLength + 1);
+    const imported = await importMermaid(`flowchart LR\n  a["${long}"] --> b`);
+    assert.equal((imported.spec.nodes as Node[])[0]!.label, long);
+    assert.deepEqual(checkSpec(imported.spec, { isIcon: isCatalogIcon }).problems.map((p) => p.code), ['SPEC_TOO_LARGE']);
+  });
+
+  test('more nodes than a diagram holds are all read, for the spec\'s check to refuse with the count', async () => {
+    const count = SPEC_LIMITS.nodes + 1;
+    const imported = await importMermaid(['flowchart LR', ...Array.from({ length: count }, (_, i) => `  n${i}`)].join('\n'));
+    assert.equal((imported.spec.nodes as Node[]).length, count);
+    const { problems } = checkSpec(imported.spec, { isIcon: isCatalogIcon });
+    assert.deepEqual(problems.map((p) => [p.code, p.message]), [['SPEC_TOO_LARGE', `spec has ${count} nodes; the limit is ${SPEC_LIMITS.nodes}`]]);
+  });
+
+  test('more links than Mermaid is asked to read is an error saying so', async () => {
+    const side = Math.ceil(Math.sqrt(MERMAID_MAX_EDGES)) + 1;
+    const ends = (prefix: string) => Array.from({ length: side }, (_, i) => `${prefix}${i}`).join(' & ');
+    const error = await refused(`flowchart LR\n  ${ends('a')} --> ${ends('b')}`);
+    assert.equal(error.line, 1);
+    assert.match(error.message, new RegExp(`more than ${MERMAID_MAX_EDGES} links.*at most ${SPEC_LIMITS.edges}`));
+  });
+});
+
+describe('Mermaid importer: every spec it makes passes the spec\'s checks', () => {
+  test('the real corpus (bench/quality/real) and a sample of every construct', async () => {
+    const real = path.join(import.meta.dirname, '..', '..', 'bench', 'quality', 'real');
+    const texts = fs
+      .readdirSync(real)
+      .filter((file) => file.endsWith('.mmd'))
+      .map((file) => fs.readFileSync(path.join(real, file), 'utf8'));
+    texts.push(
+      'flowchart LR\n  a[A] -->|x| b(B) -.-> c{C} --- d((D))\n  subgraph s [S]\n    e --> f\n  end\n  d --> s\n  style a fill:#eee,stroke:#333',
+      'stateDiagram-v2\n  [*] --> a\n  state c <<choice>>\n  a --> c\n  c --> [*]\n  state B {\n    [*] --> x\n    --\n    [*] --> y\n  }',
+    );
+    for (const text of texts) checked((await importMermaid(text)).spec);
+    assert.ok(texts.length >= 30, `${texts.length} sources`);
+  });
+});
+
+describe('docs/mermaid-and-dot.md', () => {
+  test('every Mermaid shape its table names is drawn as the table says, warned about as it says', async () => {
+    const doc = fs.readFileSync(path.join(import.meta.dirname, '..', '..', 'docs', 'mermaid-and-dot.md'), 'utf8');
+    // The first table under "### Flowcharts": the node shapes.
+    const lines = doc.slice(doc.indexOf('### Flowcharts')).split('\n');
+    const first = lines.findIndex((line) => line.startsWith('|'));
+    const end = lines.findIndex((line, i) => i > first && !line.startsWith('|'));
+    const rows = lines.slice(first + 2, end);
+    assert.ok(rows.length >= 10, 'the table lists shapes');
+    for (const row of rows) {
+      const [written, drawn] = row.split('|').slice(1, -1).map((cell) => cell.trim().replace(/\\\|/g, '|'));
+      const shape = drawn!.replace(/, warned.*$/, '');
+      for (const source of written!.match(/`([^`]+)`/g)!.map((quoted) => quoted.slice(1, -1))) {
+        const imported = await importMermaid(`flowchart LR\n  ${source}`);
+        const node = (imported.spec.nodes as Node[])[0]!;
+        assert.equal(node.shape ?? 'rectangle', shape, source);
+        assert.equal(imported.warnings.length > 0, drawn!.includes('warned'), `${source} warned as the table says`);
+      }
+    }
   });
 });
