@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 import { contrastRatio, parseColor } from '../../src/domain/lint/color.ts';
-import { lintReport, lintScene } from '../../src/domain/lint/lint.ts';
+import { LINT_KINDS, lintReport, lintScene } from '../../src/domain/lint/lint.ts';
 
 const rect = (id: string, x: number, y: number, extra: object = {}) => ({ id, type: 'rectangle', x, y, width: 100, height: 50, boundElements: [], ...extra });
 
@@ -67,4 +69,11 @@ test('arrows across many shapes: at most 100 issues of a kind are listed, every 
 
 test('a clean scene has no issues, no counts, and is complete', () => {
   assert.deepEqual(lintReport([{ id: 'a', type: 'rectangle', x: 0, y: 0, width: 100, height: 50 }]), { issues: [], counts: {}, complete: true });
+});
+
+test('docs/api.md describes every lint kind, in the order issues are listed', () => {
+  const api = fs.readFileSync(path.join(import.meta.dirname, '../../docs/api.md'), 'utf8');
+  const section = api.slice(api.indexOf('### GET /diagrams/:id/lint'), api.indexOf('### GET /diagrams/:id/render'));
+  const described = [...section.matchAll(/^(?:- |\| )`([a-z_]+)`/gm)].map((m) => m[1]);
+  assert.deepEqual(described, [...LINT_KINDS]);
 });
