@@ -502,6 +502,11 @@ describe('late_flow_start', () => {
     assert.deepEqual(idsOf('late_flow_start', chain(-200)), []);
   });
 
+  test('a node on its own, or another flow, drawn before it does not make the flow start late', () => {
+    assert.deepEqual(idsOf('late_flow_start', chain(-200, rect('legend', 0, -800))), []);
+    assert.deepEqual(idsOf('late_flow_start', chain(-200, rect('p', 300, -800), rect('q', 300, -600), arrow('p-to-q', [[350, -746], [350, -604]], 'p', 'q'))), []);
+  });
+
   test('a side input written first, drawn beside the node it feeds, is not the start', () => {
     const config = [rect('config', 300, 400), arrow('config-to-c', [[296, 425], [104, 425]], 'config', 'c')];
     const elements = scene(...config, ...chain(-200));

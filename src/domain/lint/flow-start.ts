@@ -11,7 +11,9 @@ const joinsTwo = (path: Path): path is Path & { ends: [Shape, Shape] } => path.t
 /**
  * A drawing whose flow does not start where a reader starts reading it: the
  * first node, in the scene's order, with arrows out and none in is not within
- * the first quarter of the drawing along the flow. Arrows are read from start
+ * the first quarter, along the flow, of the part of the drawing it is joined
+ * to (by arrows, or by containment: a node on its own, or another flow, drawn
+ * before it is not a late start). Arrows are read from start
  * to end (the way a layout ranks them, whatever heads they draw). A generated
  * scene lists nodes in the order the author wrote them, but containers first
  * (drawn behind what they hold): a container is read where its first node is.
@@ -33,16 +35,35 @@ export function lateFlowStart(model: SceneModel): LintIssue[] {
   const startsChain = new Set(arrows.filter((a) => depth.get(a.ends[1].owner) === 1).map((a) => a.ends[0].owner));
   const start = order.find((s) => startsChain.has(s) && !fed.has(s));
   if (!start) return [];
-  const drawing = boxOfPoints([...model.shapes.flatMap((s) => corners(s.box)), ...model.paths.flatMap((p) => p.points)]);
-  const share = shareAlong(flow, drawing, start.box);
+  const share = shareAlong(flow, extentOf(connectedTo(start, order, arrows), arrows), start.box);
   if (share <= FLOW_START_SHARE) return [];
   return [
     {
       kind: 'late_flow_start',
       elementIds: [start.id],
-      message: `the flow (${flow}) starts at ${describeShape(start)}, the first node with arrows out and none in, but it begins ${Math.round(share * 100)} % of the way ${flow} the drawing (within the first ${FLOW_START_SHARE * 100} % reads as the start)`,
+      message: `the flow (${flow}) starts at ${describeShape(start)}, the first node with arrows out and none in, but it begins ${Math.round(share * 100)} % of the way ${flow} the part of the drawing it is joined to (within the first ${FLOW_START_SHARE * 100} % reads as the start)`,
     },
   ];
+}
+
+/** The nodes joined to `start` by arrows either way, or by one holding the other. */
+function connectedTo(start: Shape, nodes: Shape[], arrows: Array<Path & { ends: [Shape, Shape] }>): Set<Shape> {
+  const group = new Map(nodes.map((n) => [n, n]));
+  const find = (n: Shape): Shape => {
+    let root = n;
+    while (group.get(root) !== root) root = group.get(root)!;
+    group.set(n, root);
+    return root;
+  };
+  const join = (a: Shape, b: Shape) => group.has(a) && group.has(b) && group.set(find(a), find(b));
+  for (const a of arrows) join(a.ends[0].owner, a.ends[1].owner);
+  for (const n of nodes) if (n.parent) join(n, n.parent.owner);
+  return new Set(nodes.filter((n) => find(n) === find(start)));
+}
+
+/** The box holding the nodes and the arrows between them. */
+function extentOf(nodes: Set<Shape>, arrows: Array<Path & { ends: [Shape, Shape] }>): Box {
+  return boxOfPoints([...[...nodes].flatMap((n) => corners(n.box)), ...arrows.filter((a) => nodes.has(a.ends[0].owner)).flatMap((a) => a.points)]);
 }
 
 /** Nodes and containers as a reader meets them: nodes in scene order, each container where its first node is (before it). */
