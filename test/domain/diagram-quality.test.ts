@@ -15,13 +15,7 @@ import { isLayoutKind, lintScene } from '../../src/domain/lint/lint.ts';
 import { sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
 import { parseSpec } from '../../src/domain/spec/parse.ts';
 import { assertSurvivesRestore } from '../helpers/excalidraw.ts';
-
-/**
- * Kinds the layout does not meet on the corpus yet: `npm run bench:quality`
- * counts them, ours beside dot's. Arrows routed in bundles 8–10 px apart, a
- * container's header label in its rounded corner, arrowheads 15 px apart.
- */
-const NOT_YET_MET = new Set(['edges_too_close', 'label_near_outline', 'piled_arrowheads']);
+import { metIssues } from '../helpers/lint.ts';
 
 const draw = (raw: unknown) => sceneFromSpec(parseSpec(raw, { isIcon: isCatalogIcon }), { updated: 1, layout: layoutGraph });
 const layoutIssues = (elements: unknown[]) => lintScene(elements as any[]).filter((issue) => isLayoutKind(issue.kind));
@@ -30,9 +24,7 @@ for (const entry of loadCorpus()) {
   test(`corpus ${entry.name}: lints clean of every kind the layout meets and survives the editor's restore unchanged`, async () => {
     const elements = draw(entry.spec);
     assert.deepEqual(
-      lintScene(elements as any[])
-        .filter((issue) => !NOT_YET_MET.has(issue.kind))
-        .map((issue) => issue.message),
+      metIssues(lintScene(elements as any[])).map((issue) => issue.message),
       [],
     );
     await assertSurvivesRestore(elements);

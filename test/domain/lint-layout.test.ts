@@ -447,25 +447,30 @@ describe('hidden_self_loop', () => {
 });
 
 describe('label_near_outline', () => {
-  /** A label set in a line `width` wide, centred in a 200 × 100 shape (its text is wider: its line fills the box). */
-  const inside = (type: string, width: number, extra: El = {}) =>
-    scene(shape(type, 's', 0, 0, 200, 100, extra), { ...text('s-label', 100 - width / 2, 37.5, width, 'Approve the expense report', 's'), textAlign: 'center' });
+  /** "Approve?" (85.8 px wide, inside the editor's text area of a 200 × 100 diamond) in a 200 × 100 shape, its line starting at `x`. */
+  const inside = (type: string, x: number) => scene(shape(type, 's', 0, 0, 200, 100), { ...text('s-label', x, 37.5, 85.8, 'Approve?', 's'), textAlign: 'center' });
 
   test("a label 4.5 px from a diamond's edge is reported; the same label in a rectangle is clear of its box", () => {
-    const issues = issuesOf('label_near_outline', inside('diamond', 140));
+    const issues = issuesOf('label_near_outline', inside('diamond', 30));
     assert.deepEqual(
       issues.map((i) => i.elementIds),
       [['s-label', 's']],
     );
     assert.match(issues[0]!.message, /comes 4 px from the outline of diamond "s"/);
-    assert.deepEqual(idsOf('label_near_outline', inside('diamond', 120)), [], '8.9 px');
-    assert.deepEqual(idsOf('label_near_outline', inside('rectangle', 140)), []);
+    assert.deepEqual(idsOf('label_near_outline', inside('diamond', 57.1)), [], 'centred: 16.6 px');
+    assert.deepEqual(idsOf('label_near_outline', inside('rectangle', 30)), []);
   });
 
   test("a rounded rectangle's corner is an arc: a header label tucked into it crosses it", () => {
-    const header = (roundness: El | null) => scene(rect('box', 0, 0, 300, 200, { roundness }), { ...text('box-label', 12, 8, 100, 'namespace: shop and more text', 'box'), textAlign: 'left' });
+    const header = (roundness: El | null) => scene(rect('box', 0, 0, 300, 200, { roundness }), { ...text('box-label', 12, 8, 158.2, 'namespace: shop', 'box'), textAlign: 'left' });
     assert.deepEqual(idsOf('label_near_outline', header({ type: 3 })), [['box-label', 'box']]);
-    assert.deepEqual(idsOf('label_near_outline', header(null)), []);
+    assert.deepEqual(idsOf('label_near_outline', header(null)), [], '10.5 px below the square corner, 12 px right of it');
+  });
+
+  test('a label too large for its shape is clipped_label, not also near its outline', () => {
+    const elements = scene(rect('box', 0, 0, 60, 40), text('box-label', 5, 5, 50, 'a label far too long for this box', 'box'));
+    assert.deepEqual(idsOf('clipped_label', elements), [['box-label', 'box']]);
+    assert.deepEqual(idsOf('label_near_outline', elements), []);
   });
 
   test("a short line is measured as set, not by the text's box", () => {

@@ -13,13 +13,14 @@ import { MIN_LABEL_MARGIN } from './thresholds.ts';
  * and the font size in height, without the leading of the line box (the
  * half-line above and below, 2.5 px at 20 px and line height 1.25), so a
  * short last line centred under a long one is not held against a corner it
- * does not reach. One issue per label.
+ * does not reach. A label too large for its shape is clipped_label's to name
+ * (`clipped`, the ids of those labels), not also this kind's. One issue per label.
  */
-export function labelsNearOutline(model: SceneModel): LintIssue[] {
+export function labelsNearOutline(model: SceneModel, clipped: ReadonlySet<string>): LintIssue[] {
   const issues: LintIssue[] = [];
   for (const text of model.texts) {
     const shape = text.boundTo;
-    if (!shape || !isShape(shape) || shape.kind !== 'body') continue;
+    if (!shape || !isShape(shape) || shape.kind !== 'body' || clipped.has(text.id)) continue;
     const margin = Math.min(...linesOf(text).flatMap((line) => boxPolygon(line).map((corner) => depthIn(corner, shape))));
     if (margin >= MIN_LABEL_MARGIN) continue;
     const where = margin < 0 ? 'crosses the outline of' : `comes ${Math.floor(margin)} px from the outline of`;

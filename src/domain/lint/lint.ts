@@ -174,7 +174,7 @@ const LAYOUT_WORK = 10_000_000;
  * lines on lines, labels on things or adrift. Checks that run out of work are
  * left out (complete: false); those done before stand.
  */
-function layoutIssues(elements: Element[]): { issues: LintIssue[]; complete: boolean } {
+function layoutIssues(elements: Element[], clipped: ReadonlySet<string>): { issues: LintIssue[]; complete: boolean } {
   const issues: LintIssue[] = [];
   try {
     const model = buildSceneModel(elements, new WorkBudget(LAYOUT_WORK));
@@ -193,7 +193,7 @@ function layoutIssues(elements: Element[]): { issues: LintIssue[]; complete: boo
     issues.push(...piledArrowheads(model));
     issues.push(...slackContainers(model));
     issues.push(...hiddenSelfLoops(model));
-    issues.push(...labelsNearOutline(model));
+    issues.push(...labelsNearOutline(model, clipped));
     issues.push(...lateFlowStart(model));
   } catch (error) {
     if (error instanceof WorkExhausted) return { issues, complete: false };
@@ -230,8 +230,12 @@ export function lintReport(rawElements: unknown[], options: { background?: strin
     elements.filter((e) => SHAPES.has(e.type)),
     limit,
   );
-  const layout = layoutIssues(elements);
-  const rest = [...clippedLabels(texts, byId), ...arrowBindings(arrows, byId), ...outliers(elements), ...lowContrast(texts, byId, background), ...layout.issues];
+  const clipped = clippedLabels(texts, byId);
+  const layout = layoutIssues(
+    elements,
+    new Set(clipped.map((issue) => issue.elementIds[0]!)),
+  );
+  const rest = [...clipped, ...arrowBindings(arrows, byId), ...outliers(elements), ...lowContrast(texts, byId, background), ...layout.issues];
   const counts: Partial<Record<LintKind, number>> = {};
   if (overlap.count > 0) counts.overlap = overlap.count;
   for (const issue of rest) counts[issue.kind] = (counts[issue.kind] ?? 0) + 1;
