@@ -16,7 +16,7 @@ import type { LayoutInput } from '../src/domain/layout/types.ts';
 import { clusteredDag, layeredDag, layoutWithElk, layoutWithElkNested, timeBest } from './layout-engine.ts';
 import { drawBoth, loadCorpus } from './quality/corpus.ts';
 import { dotLayout, ensureDot } from './quality/dot-layout.ts';
-import { defectCount, measureScene, type SceneMeasures } from './quality/measure.ts';
+import { defectCount, lintColumns, measureScene, type SceneMeasures } from './quality/measure.ts';
 import { importEntry, loadRealCorpus } from './quality/real.ts';
 import { isCatalogIcon } from '../src/domain/icons/catalog.ts';
 import { sceneFromSpec } from '../src/domain/scene/from-spec.ts';
@@ -95,13 +95,9 @@ function printMain(rows: Row[]): void {
   );
 }
 
-/** Every lint kind that occurred in either drawing of any spec, one column each. */
+/** Every lint kind about how the drawing reads, and those about the scene that occurred, one column each. */
 function printLint(rows: Row[]): void {
-  const kinds = [...new Set(rows.flatMap((r) => [...r.ours.lint.keys(), ...r.dot.lint.keys()]))].sort();
-  if (kinds.length === 0) {
-    console.log('No lint issue of any kind in either drawing of any spec.');
-    return;
-  }
+  const kinds = lintColumns(rows.flatMap((r) => [r.ours, r.dot]));
   const count = (m: SceneMeasures, kind: string) => m.lint.get(kind) ?? 0;
   table(
     ['spec', ...kinds],
@@ -110,7 +106,7 @@ function printLint(rows: Row[]): void {
       ['**total**', ...kinds.map((k) => pair(sum(rows.map((r) => count(r.ours, k))), sum(rows.map((r) => count(r.dot, k)))))],
     ],
   );
-  console.log('(kinds not shown did not occur in any drawing)');
+  console.log('(kinds about the scene itself are shown only when they occur)');
 }
 
 interface DagTimes {
@@ -211,7 +207,7 @@ const median = (values: number[]) => {
 
 function printReal(rows: RealRow[]): void {
   const drawn = rows.filter((r): r is RealRow & { input: LayoutInput; ours: SceneMeasures; dot: SceneMeasures } => r.error === null);
-  const kinds = [...new Set(drawn.flatMap((r) => [...r.ours.lint.keys(), ...r.dot.lint.keys()]))].sort();
+  const kinds = lintColumns(drawn.flatMap((r) => [r.ours, r.dot]));
   const count = (m: SceneMeasures, kind: string) => m.lint.get(kind) ?? 0;
   table(
     ['diagram', 'from', 'nodes', 'edges', 'crossings', 'against flow', 'area ÷ dot', 'warnings', 'import + layout ms', ...kinds],

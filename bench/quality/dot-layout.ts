@@ -170,12 +170,14 @@ function fromDotJson(input: LayoutInput, graph: DotGraph, json: DotJson): Layout
     const from = result.nodes[edge.from]!;
     const to = result.nodes[edge.to]!;
     const points = endOnBoxes(sampleSpline(controlPoints(drawn.pos).map(flip)), from, to);
+    // A self-loop lies wholly within END_SEGMENT of its ends when it is small: it keeps the middle half of its length.
+    const clearance = edge.from === edge.to ? Math.min(END_SEGMENT, arcLengths(points).at(-1)! / 4) : END_SEGMENT;
     if (drawn.lp) {
       const label = flip(numbers(drawn.lp) as Point);
       const bent = bendThrough(points, label);
-      result.edges[edge.id] = { points: simplify(bent.points, bent.run), label: { x: label[0], y: label[1] } };
+      result.edges[edge.id] = { points: simplify(bent.points, bent.run, clearance), label: { x: label[0], y: label[1] } };
     } else {
-      result.edges[edge.id] = { points: simplify(points) };
+      result.edges[edge.id] = { points: simplify(points, [], clearance) };
     }
   });
   return result;
@@ -310,13 +312,13 @@ function pointAt(points: Point[], lengths: number[], at: number): Point {
 }
 
 /**
- * Drops the points within END_SEGMENT of either end and those on a straight
- * run (Douglas–Peucker), keeping `pinned` points.
+ * Drops the points within `clearance` (END_SEGMENT) of either end and those on
+ * a straight run (Douglas–Peucker), keeping `pinned` points.
  */
-function simplify(points: Point[], pinned: Point[] = []): Point[] {
+function simplify(points: Point[], pinned: Point[] = [], clearance = END_SEGMENT): Point[] {
   const first = points[0]!;
   const last = points.at(-1)!;
-  const middle = points.slice(1, -1).filter((p) => pinned.includes(p) || (distance(p, first) >= END_SEGMENT && distance(p, last) >= END_SEGMENT));
+  const middle = points.slice(1, -1).filter((p) => pinned.includes(p) || (distance(p, first) >= clearance && distance(p, last) >= clearance));
   const kept = [first, ...middle, last];
   const keep = new Uint8Array(kept.length);
   kept.forEach((p, i) => (keep[i] = Number(i === 0 || i === kept.length - 1 || pinned.includes(p))));

@@ -6,7 +6,7 @@
  */
 import { countEdgeCrossings } from '../../src/domain/layout/metrics.ts';
 import type { Direction } from '../../src/domain/layout/types.ts';
-import { lintScene } from '../../src/domain/lint/lint.ts';
+import { isLayoutKind, LINT_KINDS, lintScene } from '../../src/domain/lint/lint.ts';
 import { asLayout } from '../scene-as-layout.ts';
 
 type Element = Record<string, any>;
@@ -31,6 +31,15 @@ export function measureScene(elements: Element[], direction: Direction): SceneMe
   for (const issue of lintScene(elements, { maxIssuesPerKind: Number.POSITIVE_INFINITY })) lint.set(issue.kind, (lint.get(issue.kind) ?? 0) + 1);
   const { width, height } = boundsOf(elements);
   return { crossings: countEdgeCrossings(input, result), lint, againstFlow: againstFlow(elements, direction), width, height };
+}
+
+/**
+ * The lint kinds a table shows, in the catalogue's order: every kind about how
+ * the drawing reads, none or not (a zero is a finding), and those about the
+ * scene itself that occurred in one of the drawings.
+ */
+export function lintColumns(drawings: SceneMeasures[]): string[] {
+  return LINT_KINDS.filter((kind) => isLayoutKind(kind) || drawings.some((m) => m.lint.has(kind)));
 }
 
 export function defectCount(measures: SceneMeasures): number {

@@ -11,12 +11,13 @@ import { countEdgeCrossings } from '../../src/domain/layout/metrics.ts';
 import { lintScene } from '../../src/domain/lint/lint.ts';
 import { sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
 import { parseSpec } from '../../src/domain/spec/parse.ts';
+import { metIssues } from '../helpers/lint.ts';
 
 type Element = Record<string, any>;
 const build = (raw: unknown): Element[] => sceneFromSpec(parseSpec(raw, { isIcon: isCatalogIcon }), { updated: 1, layout: layoutGraph });
 const byId = (elements: Element[]) => new Map(elements.map((e) => [e.id as string, e]));
 const centreY = (e: Element) => e.y + e.height / 2;
-const kinds = (elements: Element[]) => lintScene(elements).map((issue) => issue.kind);
+const kinds = (elements: Element[]) => metIssues(lintScene(elements)).map((issue) => issue.kind);
 
 test('a loop points back against the flow and the main path runs with it', () => {
   const elements = byId(

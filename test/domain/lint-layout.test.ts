@@ -265,13 +265,267 @@ describe('text_over_icon', () => {
   });
 });
 
+describe('broken_word', () => {
+  /** A node whose label was typed as `typed` and is drawn as `drawn`. */
+  const labelled = (typed: string, drawn: string) => scene(rect('n', 0, 0, 280, 80), { ...text('n-label', 10, 15, 260, drawn, 'n'), originalText: typed, height: 50 });
+
+  test('a label wrapped between two letters of a word is reported, naming the label and its node', () => {
+    const issues = issuesOf('broken_word', labelled('TerminationPendingImmediate', 'TerminationPendingImmedi\nate'));
+    assert.deepEqual(
+      issues.map((i) => i.elementIds),
+      [['n-label', 'n']],
+    );
+    assert.match(issues[0]!.message, /"TerminationPendingImmedi⏎ate"/);
+    assert.deepEqual(idsOf('broken_word', labelled('Received a /refresh_configuration request', 'Received a /refresh_configuratio\nn request')), [['n-label', 'n']]);
+  });
+
+  test('a free text broken inside a word names the text alone', () => {
+    const note = { ...text('note', 0, 0, 120, 'configuratio\nn'), originalText: 'configuration', height: 50 };
+    assert.deepEqual(idsOf('broken_word', scene(note)), [['note']]);
+  });
+
+  test('breaks between words, before a capital, after a hyphen or underscore, or typed by the author are not reported', () => {
+    assert.deepEqual(idsOf('broken_word', labelled('Terminated compute immediately', 'Terminated compute\nimmediately')), []);
+    assert.deepEqual(idsOf('broken_word', labelled('TerminationPendingImmediate', 'TerminationPending\nImmediate')), []);
+    assert.deepEqual(idsOf('broken_word', labelled('Compute has been re-configured', 'Compute has been re-\nconfigured')), []);
+    assert.deepEqual(idsOf('broken_word', labelled('a /refresh_configuration request', 'a /refresh_\nconfiguration request')), []);
+    assert.deepEqual(idsOf('broken_word', labelled('Immedi\nate', 'Immedi\nate')), []);
+    assert.deepEqual(idsOf('broken_word', labelled('用户服务器集群', '用户服务\n器集群')), []);
+  });
+});
+
+describe('edges_too_close', () => {
+  /** A second pair of boxes below the first, its arrow climbing to run `run` px along y = 25 + gap. */
+  const alongside = (gap: number, run = 200) => [
+    rect('c', 0, 100),
+    rect('d', 400, 100),
+    arrow('c-to-d', [[104, 125], [150, 125], [150, 25 + gap], [150 + run, 25 + gap], [150 + run, 125], [396, 125]], 'c', 'd'),
+  ];
+
+  test('two arrows 10 px apart for 200 px are too close to tell apart', () => {
+    const issues = issuesOf('edges_too_close', scene(...pair(), ...alongside(10)));
+    assert.deepEqual(
+      issues.map((i) => i.elementIds),
+      [['a-to-b', 'c-to-d']],
+    );
+    assert.match(issues[0]!.message, /for 200 px/);
+  });
+
+  test('20 px apart, or 10 px apart for only 30 px, they are not', () => {
+    assert.deepEqual(idsOf('edges_too_close', scene(...pair(), ...alongside(20))), []);
+    assert.deepEqual(idsOf('edges_too_close', scene(...pair(), ...alongside(10, 30))), []);
+    assert.deepEqual(idsOf('edges_too_close', scene(...pair(), ...alongside(10, 40))), [['a-to-b', 'c-to-d']]);
+  });
+
+  test('arrows on one line are edges_overlap, not also too close', () => {
+    const elements = scene(...pair(), ...alongside(3));
+    assert.deepEqual(idsOf('edges_overlap', elements), [['a-to-b', 'c-to-d']]);
+    assert.deepEqual(idsOf('edges_too_close', elements), []);
+  });
+
+  test('the stretch is measured along the route, across its bends', () => {
+    // c-to-d follows a-to-b 10 px inside it around a corner: 100 px down, then 100 px right, turning 10 px before it and after.
+    const elements = scene(
+      rect('a', 0, 0),
+      rect('b', 300, 300),
+      arrow('a-to-b', [[50, 54], [50, 200], [296, 200]], 'a', 'b'),
+      rect('c', 120, 0),
+      rect('d', 300, 400),
+      arrow('c-to-d', [[170, 54], [170, 90], [60, 90], [60, 190], [160, 190], [160, 300], [320, 300], [320, 396]], 'c', 'd'),
+    );
+    const issues = issuesOf('edges_too_close', elements);
+    assert.deepEqual(
+      issues.map((i) => i.elementIds),
+      [['a-to-b', 'c-to-d']],
+    );
+    assert.match(issues[0]!.message, /for 220 px/);
+  });
+
+  /** Two arrows leaving the hub's bottom 10 px apart, side by side for `together` px, then parting left and right. */
+  const fan = (together: number) =>
+    scene(
+      rect('hub', 0, 0),
+      rect('left', -300, 404),
+      rect('right', 300, 404),
+      arrow('hub-to-left', [[45, 54], [45, 54 + together], [-250, 54 + together], [-250, 400]], 'hub', 'left'),
+      arrow('hub-to-right', [[55, 54], [55, 54 + together], [350, 54 + together], [350, 400]], 'hub', 'right'),
+    );
+
+  test('arrows from one node may leave it side by side within 24 px of it, not beyond', () => {
+    assert.deepEqual(idsOf('edges_too_close', fan(20)), []);
+    assert.deepEqual(idsOf('edges_too_close', fan(80)), [['hub-to-left', 'hub-to-right']]);
+  });
+});
+
+describe('piled_arrowheads', () => {
+  /** Arrows from a and b down onto the top of t, their tips `gap` px apart. */
+  const arriving = (gap: number, extra: El = {}) =>
+    scene(
+      rect('a', 0, 0),
+      rect('b', 400, 0),
+      rect('t', 200, 300, 200, 50),
+      arrow('a-to-t', [[50, 54], [50, 150], [300 - gap / 2, 150], [300 - gap / 2, 296]], 'a', 't'),
+      { ...arrow('b-to-t', [[450, 54], [450, 160], [300 + gap / 2, 160], [300 + gap / 2, 296]], 'b', 't'), ...extra },
+    );
+
+  test('two arrowheads 10 px apart on the top of one shape are reported with both arrows and the shape', () => {
+    const issues = issuesOf('piled_arrowheads', arriving(10));
+    assert.deepEqual(
+      issues.map((i) => i.elementIds),
+      [['a-to-t', 'b-to-t', 't']],
+    );
+    assert.match(issues[0]!.message, /reach the top of rectangle "t"/);
+  });
+
+  test('20 px apart they are two arrowheads; an arrow without a head at its end piles nothing', () => {
+    assert.deepEqual(idsOf('piled_arrowheads', arriving(20)), []);
+    assert.deepEqual(idsOf('piled_arrowheads', arriving(10, { endArrowhead: null })), []);
+  });
+
+  test('tips on different sides of a shape do not pile, however close', () => {
+    const elements = scene(
+      rect('a', 0, 0),
+      rect('b', -300, 300),
+      rect('t', 200, 300, 200, 50),
+      arrow('a-to-t', [[50, 54], [50, 200], [204, 200], [204, 296]], 'a', 't'),
+      arrow('b-to-t', [[-196, 325], [0, 325], [0, 305], [196, 305]], 'b', 't'),
+    );
+    assert.deepEqual(idsOf('piled_arrowheads', elements), []);
+  });
+});
+
+describe('container_slack', () => {
+  /** A container `width` × `height` labelled "VPC", holding one 100 × 50 service. */
+  const holding = (width: number, height: number) => scene(rect('box', 0, 0, width, height), text('box-label', 10, 5, 40, 'VPC', 'box'), rect('in', 40, 60));
+
+  test('a container over 2.5 times the room its contents need is reported', () => {
+    // The room: 100 × 50 and the 25 px label row, with 20 px around: 140 × 115.
+    const issues = issuesOf('container_slack', holding(300, 200));
+    assert.deepEqual(
+      issues.map((i) => i.elementIds),
+      [['box']],
+    );
+    assert.match(issues[0]!.message, /3\.7×.*140×115/);
+  });
+
+  test('a container snug around its contents is not; nor is a shape that holds no other shape', () => {
+    assert.deepEqual(idsOf('container_slack', holding(200, 140)), []);
+    assert.deepEqual(idsOf('container_slack', scene(rect('box', 0, 0, 300, 200), text('box-label', 10, 5, 40, 'VPC', 'box'))), []);
+  });
+
+  test('arrows between its children count as contents', () => {
+    const routed = scene(rect('box', 0, 0, 300, 300), text('box-label', 10, 5, 40, 'VPC', 'box'), rect('s1', 20, 60), rect('s2', 20, 200), arrow('s1-to-s2', [[124, 85], [260, 85], [260, 225], [124, 225]], 's1', 's2'));
+    assert.deepEqual(idsOf('container_slack', routed), []);
+  });
+});
+
+describe('hidden_self_loop', () => {
+  /** A node and a loop out of its right side reaching `reach` px, 20 px tall. */
+  const looped = (reach: number, ...more: El[]) => scene(rect('n', 0, 0, 100, 60), arrow('n-loop', [[104, 20], [100 + reach, 20], [100 + reach, 40], [104, 40]], 'n', 'n'), ...more);
+
+  test('a loop reaching 20 px out of its shape is reported; 40 px is not', () => {
+    const issues = issuesOf('hidden_self_loop', looped(20));
+    assert.deepEqual(
+      issues.map((i) => i.elementIds),
+      [['n-loop', 'n']],
+    );
+    assert.match(issues[0]!.message, /reaches only 20 px/);
+    assert.deepEqual(idsOf('hidden_self_loop', looped(40)), []);
+  });
+
+  test('a label covering more than half of its loop hides it; one on its far side does not', () => {
+    const covering = { ...text('n-loop-label', 110, 5, 40, 'retry', 'n-loop'), height: 50 };
+    assert.deepEqual(idsOf('hidden_self_loop', looped(40, covering)), [['n-loop', 'n', 'n-loop-label']]);
+    assert.deepEqual(idsOf('hidden_self_loop', looped(40, text('n-loop-label', 130, 17.5, 40, 'retry', 'n-loop'))), []);
+  });
+
+  test("a loop's label over its own shape is this kind's, not label_overlap's", () => {
+    const elements = looped(60, text('n-loop-label', 80, 17.5, 50, 'retry', 'n-loop'));
+    assert.deepEqual(idsOf('hidden_self_loop', elements), [['n-loop', 'n', 'n-loop-label']]);
+    assert.deepEqual(idsOf('label_overlap', elements), []);
+  });
+});
+
+describe('label_near_outline', () => {
+  /** "Approve?" (85.8 px wide, inside the editor's text area of a 200 × 100 diamond) in a 200 × 100 shape, its line starting at `x`. */
+  const inside = (type: string, x: number) => scene(shape(type, 's', 0, 0, 200, 100), { ...text('s-label', x, 37.5, 85.8, 'Approve?', 's'), textAlign: 'center' });
+
+  test("a label 4.5 px from a diamond's edge is reported; the same label in a rectangle is clear of its box", () => {
+    const issues = issuesOf('label_near_outline', inside('diamond', 30));
+    assert.deepEqual(
+      issues.map((i) => i.elementIds),
+      [['s-label', 's']],
+    );
+    assert.match(issues[0]!.message, /comes 4 px from the outline of diamond "s"/);
+    assert.deepEqual(idsOf('label_near_outline', inside('diamond', 57.1)), [], 'centred: 16.6 px');
+    assert.deepEqual(idsOf('label_near_outline', inside('rectangle', 30)), []);
+  });
+
+  test("a rounded rectangle's corner is an arc: a header label tucked into it crosses it", () => {
+    const header = (roundness: El | null) => scene(rect('box', 0, 0, 300, 200, { roundness }), { ...text('box-label', 12, 8, 158.2, 'namespace: shop', 'box'), textAlign: 'left' });
+    assert.deepEqual(idsOf('label_near_outline', header({ type: 3 })), [['box-label', 'box']]);
+    assert.deepEqual(idsOf('label_near_outline', header(null)), [], '10.5 px below the square corner, 12 px right of it');
+  });
+
+  test('a label too large for its shape is clipped_label, not also near its outline', () => {
+    const elements = scene(rect('box', 0, 0, 60, 40), text('box-label', 5, 5, 50, 'a label far too long for this box', 'box'));
+    assert.deepEqual(idsOf('clipped_label', elements), [['box-label', 'box']]);
+    assert.deepEqual(idsOf('label_near_outline', elements), []);
+  });
+
+  test("a short line is measured as set, not by the text's box", () => {
+    // "retry" (48 px) centred in a 180 px box: 66 px from either side.
+    const label = { ...text('s-label', 10, 37.5, 180, 'retry', 's'), textAlign: 'center' };
+    assert.deepEqual(idsOf('label_near_outline', scene(shape('diamond', 's', 0, 0, 200, 100), label)), []);
+  });
+});
+
+describe('late_flow_start', () => {
+  /** A chain entry → a → b → c down the page, with the entry drawn at `entryY`. */
+  const chain = (entryY: number, ...more: El[]) =>
+    scene(
+      rect('entry', 300, entryY),
+      rect('a', 0, 0),
+      rect('b', 0, 200),
+      rect('c', 0, 400),
+      arrow('entry-to-a', [[300, entryY + 25], [50, 54]], 'entry', 'a'),
+      arrow('a-to-b', [[50, 54], [50, 196]], 'a', 'b'),
+      arrow('b-to-c', [[50, 254], [50, 396]], 'b', 'c'),
+      ...more,
+    );
+
+  test('the first node written, with arrows out and none in, drawn at the bottom of a downward flow is reported', () => {
+    const issues = issuesOf('late_flow_start', chain(600));
+    assert.deepEqual(
+      issues.map((i) => i.elementIds),
+      [['entry']],
+    );
+    assert.match(issues[0]!.message, /flow \(down\) starts at rectangle "entry"/);
+  });
+
+  test('drawn in the first quarter, it is not', () => {
+    assert.deepEqual(idsOf('late_flow_start', chain(-200)), []);
+  });
+
+  test('a node on its own, or another flow, drawn before it does not make the flow start late', () => {
+    assert.deepEqual(idsOf('late_flow_start', chain(-200, rect('legend', 0, -800))), []);
+    assert.deepEqual(idsOf('late_flow_start', chain(-200, rect('p', 300, -800), rect('q', 300, -600), arrow('p-to-q', [[350, -746], [350, -604]], 'p', 'q'))), []);
+  });
+
+  test('a side input written first, drawn beside the node it feeds, is not the start', () => {
+    const config = [rect('config', 300, 400), arrow('config-to-c', [[296, 425], [104, 425]], 'config', 'c')];
+    const elements = scene(...config, ...chain(-200));
+    assert.deepEqual(idsOf('late_flow_start', elements), []);
+  });
+});
+
 describe('a well laid out diagram', () => {
   test('lints clean', () => {
     const elements = scene(
       rect('web', 240, -170, 160, 90, { groupIds: ['web-group'] }),
       icon('web-icon', 296, -166, ['web-group']),
       text('web-label', 301.52, -110, 36.96, 'Web', 'web'),
-      rect('vpc', 0, 0, 640, 420),
+      rect('vpc', 0, 0, 640, 300),
       text('vpc-label', 300.81, 5, 38.38, 'VPC', 'vpc'),
       rect('api', 60, 120, 160, 120, { groupIds: ['api-group'] }),
       icon('api-icon', 116, 130, ['api-group']),

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 import { contrastRatio, parseColor } from '../../src/domain/lint/color.ts';
-import { lintReport, lintScene } from '../../src/domain/lint/lint.ts';
+import { LINT_KINDS, lintReport, lintScene } from '../../src/domain/lint/lint.ts';
 
 const rect = (id: string, x: number, y: number, extra: object = {}) => ({ id, type: 'rectangle', x, y, width: 100, height: 50, boundElements: [], ...extra });
 
@@ -13,7 +15,7 @@ test('WCAG contrast: black on white is 21, equal colours are 1', () => {
 });
 
 test('nested shapes are containers, not overlaps; grouped ones are one node', () => {
-  assert.deepEqual(lintScene([rect('outer', 0, 0, { width: 500, height: 500 }), rect('inner', 10, 10)]), []);
+  assert.deepEqual(lintScene([rect('outer', 0, 0, { width: 140, height: 90 }), rect('inner', 20, 20)]), []);
   assert.deepEqual(lintScene([rect('a', 0, 0, { groupIds: ['g'] }), { id: 'i', type: 'image', x: 50, y: 25, width: 100, height: 100, groupIds: ['g'] }]), []);
   assert.deepEqual(lintScene([rect('a', 0, 0), rect('b', 99, 0)]).map((i) => i.kind), ['overlap']);
   assert.deepEqual(lintScene([rect('a', 0, 0), rect('b', 100, 0)]), [], 'touching is not overlapping');
@@ -67,4 +69,11 @@ test('arrows across many shapes: at most 100 issues of a kind are listed, every 
 
 test('a clean scene has no issues, no counts, and is complete', () => {
   assert.deepEqual(lintReport([{ id: 'a', type: 'rectangle', x: 0, y: 0, width: 100, height: 50 }]), { issues: [], counts: {}, complete: true });
+});
+
+test('docs/api.md describes every lint kind, in the order issues are listed', () => {
+  const api = fs.readFileSync(path.join(import.meta.dirname, '../../docs/api.md'), 'utf8');
+  const section = api.slice(api.indexOf('### GET /diagrams/:id/lint'), api.indexOf('### GET /diagrams/:id/render'));
+  const described = [...section.matchAll(/^(?:- |\| )`([a-z_]+)`/gm)].map((m) => m[1]);
+  assert.deepEqual(described, [...LINT_KINDS]);
 });

@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { ICON_GAP } from '../../src/domain/scene/from-spec.ts';
 import { getBoundTextMaxHeight, getBoundTextMaxWidth, measureText, wrapText } from '../../src/domain/text/metrics.ts';
 import { type Harness, startHarness, type TestUser } from '../helpers/harness.ts';
+import { metIssues } from '../helpers/lint.ts';
 
 let h: Harness;
 let alice: TestUser;
@@ -112,7 +113,7 @@ test('a label too big for its node at its font size is drawn smaller in the node
   assert.ok(userLabel.y >= icon.y + icon.height + ICON_GAP - 0.5, 'the label is below the icon, clear of it');
   const lint = (await h.call('GET', `/api/v1/diagrams/${id}/lint`, { token: alice.token })).json();
   const mine = new Set(['orders', 'orders-label', 'user', 'user-label', 'user-icon']);
-  assert.deepEqual(lint.issues.filter((i: any) => i.elementIds.some((e: string) => mine.has(e))), []);
+  assert.deepEqual(metIssues(lint.issues as Array<{ kind: string; elementIds: string[] }>).filter((i) => i.elementIds.some((e: string) => mine.has(e))), []);
 });
 
 test('a label that fits its node at no font size is 422 INVALID_SPEC saying so, and writes nothing', async () => {

@@ -3,7 +3,7 @@ import type { LintIssue } from './issue.ts';
 import type { Path, SceneModel, Segment } from './scene-model.ts';
 import { COLLINEAR_TOLERANCE, MAX_SHARED_RUN, PARALLEL_SINE, SHARED_END_MERGE } from './thresholds.ts';
 
-type Interval = [number, number];
+export type Interval = [number, number];
 
 /**
  * Pairs of arrows that share a collinear run (lines within the tolerance read
@@ -17,7 +17,7 @@ export function overlappingEdges(model: SceneModel): LintIssue[] {
     for (const i of model.segmentGrid.near(inflate(segment.box, COLLINEAR_TOLERANCE))) {
       const other = model.segments[i]!;
       if (other.path.type !== 'arrow' || other.path.index <= segment.path.index) continue;
-      const shared = collinearRun(segment, other);
+      const shared = parallelRun(segment, other, COLLINEAR_TOLERANCE, PARALLEL_SINE);
       if (!shared) continue;
       const run = longestPiece(shared, mergeZones(segment, other));
       const key = `${segment.path.index}:${other.path.index}`;
@@ -34,14 +34,14 @@ export function overlappingEdges(model: SceneModel): LintIssue[] {
 }
 
 /**
- * The stretch of `s` (as distances from its start) along which the nearly
- * parallel segment `t` lies within the tolerance, or null.
+ * The stretch of `s` (as distances from its start) along which `t`, at most
+ * `sine` off parallel, lies within `tolerance` of it, or null.
  */
-function collinearRun(s: Segment, t: Segment): Interval | null {
+export function parallelRun(s: Segment, t: Segment, tolerance: number, sine: number): Interval | null {
   const length = Math.hypot(s.b[0] - s.a[0], s.b[1] - s.a[1]);
   const [ux, uy] = [(s.b[0] - s.a[0]) / length, (s.b[1] - s.a[1]) / length];
   const tLength = Math.hypot(t.b[0] - t.a[0], t.b[1] - t.a[1]);
-  if (Math.abs(ux * (t.b[1] - t.a[1]) - uy * (t.b[0] - t.a[0])) / tLength > PARALLEL_SINE) return null;
+  if (Math.abs(ux * (t.b[1] - t.a[1]) - uy * (t.b[0] - t.a[0])) / tLength > sine) return null;
   const along = (p: Point) => (p[0] - s.a[0]) * ux + (p[1] - s.a[1]) * uy;
   const across = (p: Point) => (p[1] - s.a[1]) * ux - (p[0] - s.a[0]) * uy;
   let [from, to] = [t.a, t.b];
@@ -52,14 +52,14 @@ function collinearRun(s: Segment, t: Segment): Interval | null {
   // Across the run, t's offset from s's line changes linearly; keep where it is within the tolerance.
   const [h0, h1] = [across(from), across(to)];
   const slope = (h1 - h0) / (end - start);
-  if (slope === 0) return Math.abs(h0) <= COLLINEAR_TOLERANCE ? [lo, hi] : null;
-  const [a, b] = [start + (-COLLINEAR_TOLERANCE - h0) / slope, start + (COLLINEAR_TOLERANCE - h0) / slope].sort((x, y) => x - y) as Interval;
+  if (slope === 0) return Math.abs(h0) <= tolerance ? [lo, hi] : null;
+  const [a, b] = [start + (-tolerance - h0) / slope, start + (tolerance - h0) / slope].sort((x, y) => x - y) as Interval;
   [lo, hi] = [Math.max(lo, a), Math.min(hi, b)];
   return hi > lo ? [lo, hi] : null;
 }
 
 /** Where along `s` the two arrows may run together: near a node both of them end at. */
-function mergeZones(s: Segment, t: Segment): Interval[] {
+export function mergeZones(s: Segment, t: Segment): Interval[] {
   const length = Math.hypot(s.b[0] - s.a[0], s.b[1] - s.a[1]);
   const zones: Interval[] = [];
   for (const end of new Set(s.path.ends)) {
@@ -71,7 +71,12 @@ function mergeZones(s: Segment, t: Segment): Interval[] {
 }
 
 /** The longest part of `run` outside every zone. */
-function longestPiece([lo, hi]: Interval, zones: Interval[]): number {
+function longestPiece(run: Interval, zones: Interval[]): number {
+  return Math.max(0, ...piecesOutside(run, zones).map(([a, b]) => b - a));
+}
+
+/** The parts of `run` outside every zone (some possibly empty). */
+export function piecesOutside([lo, hi]: Interval, zones: Interval[]): Interval[] {
   let pieces: Interval[] = [[lo, hi]];
   for (const [z0, z1] of zones) {
     pieces = pieces.flatMap(([a, b]): Interval[] => [
@@ -79,5 +84,5 @@ function longestPiece([lo, hi]: Interval, zones: Interval[]): number {
       [Math.max(a, z1), b],
     ]);
   }
-  return Math.max(0, ...pieces.map(([a, b]) => b - a));
+  return pieces.filter(([a, b]) => b > a);
 }

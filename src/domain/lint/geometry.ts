@@ -162,3 +162,14 @@ export function arcLengths(points: readonly Point[]): number[] {
   for (let i = 1; i < points.length; i++) lengths.push(lengths[i - 1]! + Math.hypot(points[i]![0] - points[i - 1]![0], points[i]![1] - points[i - 1]![1]));
   return lengths;
 }
+
+/** How far inside the convex polygon the point lies: its distance to the nearest side's line, negative when outside. */
+export function depthInside(p: Point, polygon: Polygon): number {
+  let depth = Infinity;
+  for (let i = 0; i < polygon.length; i++) {
+    const [a, b] = [polygon[i]!, polygon[(i + 1) % polygon.length]!];
+    const length = Math.hypot(b[0] - a[0], b[1] - a[1]);
+    if (length > 0) depth = Math.min(depth, cross(a, b, p) / length);
+  }
+  return depth;
+}

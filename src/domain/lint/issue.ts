@@ -11,6 +11,13 @@ export const LAYOUT_KINDS = [
   'detached_arrow_label',
   'label_overlap',
   'text_over_icon',
+  'broken_word',
+  'edges_too_close',
+  'piled_arrowheads',
+  'container_slack',
+  'hidden_self_loop',
+  'label_near_outline',
+  'late_flow_start',
 ] as const;
 
 /** Every kind of issue lint reports, in the order they are listed. */

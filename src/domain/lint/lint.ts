@@ -1,12 +1,19 @@
 import { getBoundTextMaxHeight, getBoundTextMaxWidth, isKnownFontFamily, measureText } from '../text/metrics.ts';
+import { piledArrowheads } from './arrowheads.ts';
 import { arrowsThroughLabels, misplacedArrowLabels } from './arrow-labels.ts';
+import { brokenWords } from './broken-words.ts';
 import { contrastRatio, parseColor, type Rgb } from './color.ts';
 import { edgesThroughContainerLabels } from './container-labels.ts';
+import { slackContainers } from './container-slack.ts';
 import { edgesThroughShapes } from './edge-through-shape.ts';
+import { closeEdges, pairKey } from './edges-close.ts';
 import { overlappingEdges } from './edges-overlap.ts';
+import { lateFlowStart } from './flow-start.ts';
 import { isLayoutKind, LINT_KINDS, type LintIssue, type LintKind } from './issue.ts';
 import { WorkBudget, WorkExhausted } from './grid.ts';
+import { labelsNearOutline } from './label-outline.ts';
 import { buildSceneModel } from './scene-model.ts';
+import { hiddenSelfLoops } from './self-loops.ts';
 import { overlappingTexts } from './text-overlap.ts';
 import { MAX_ISSUES_PER_KIND } from './thresholds.ts';
 
@@ -167,19 +174,27 @@ const LAYOUT_WORK = 10_000_000;
  * lines on lines, labels on things or adrift. Checks that run out of work are
  * left out (complete: false); those done before stand.
  */
-function layoutIssues(elements: Element[]): { issues: LintIssue[]; complete: boolean } {
+function layoutIssues(elements: Element[], clipped: ReadonlySet<string>): { issues: LintIssue[]; complete: boolean } {
   const issues: LintIssue[] = [];
   try {
     const model = buildSceneModel(elements, new WorkBudget(LAYOUT_WORK));
     const routes = edgesThroughShapes(model);
     issues.push(...routes.issues);
-    issues.push(...overlappingEdges(model));
+    const overlapping = overlappingEdges(model);
+    issues.push(...overlapping);
     issues.push(...edgesThroughContainerLabels(model));
     issues.push(...arrowsThroughLabels(model));
     const arrowLabels = misplacedArrowLabels(model);
     issues.push(...arrowLabels.crowded, ...arrowLabels.detached);
     const texts = overlappingTexts(model, routes.reported);
     issues.push(...texts.labels, ...texts.icons);
+    issues.push(...brokenWords(model));
+    issues.push(...closeEdges(model, new Set(overlapping.map((issue) => pairKey(issue.elementIds[0]!, issue.elementIds[1]!)))));
+    issues.push(...piledArrowheads(model));
+    issues.push(...slackContainers(model));
+    issues.push(...hiddenSelfLoops(model));
+    issues.push(...labelsNearOutline(model, clipped));
+    issues.push(...lateFlowStart(model));
   } catch (error) {
     if (error instanceof WorkExhausted) return { issues, complete: false };
     throw error;
@@ -215,8 +230,12 @@ export function lintReport(rawElements: unknown[], options: { background?: strin
     elements.filter((e) => SHAPES.has(e.type)),
     limit,
   );
-  const layout = layoutIssues(elements);
-  const rest = [...clippedLabels(texts, byId), ...arrowBindings(arrows, byId), ...outliers(elements), ...lowContrast(texts, byId, background), ...layout.issues];
+  const clipped = clippedLabels(texts, byId);
+  const layout = layoutIssues(
+    elements,
+    new Set(clipped.map((issue) => issue.elementIds[0]!)),
+  );
+  const rest = [...clipped, ...arrowBindings(arrows, byId), ...outliers(elements), ...lowContrast(texts, byId, background), ...layout.issues];
   const counts: Partial<Record<LintKind, number>> = {};
   if (overlap.count > 0) counts.overlap = overlap.count;
   for (const issue of rest) counts[issue.kind] = (counts[issue.kind] ?? 0) + 1;

@@ -29,6 +29,8 @@ export interface Shape {
   outline: Polygon;
   box: Box;
   area: number;
+  /** The radius of a rounded rectangle's corners as the editor draws them (0 when square, or turned). */
+  cornerRadius: number;
   /** The smallest body whose box holds this one's. */
   parent: Shape | null;
   /** A body holding another body: a VPC, a cluster. */
@@ -41,7 +43,12 @@ export interface Shape {
 export interface Text {
   index: number;
   id: string;
+  /** What was typed: `originalText`, else `text`. */
   content: string;
+  /** The lines as drawn: `text`, wrapped to the box (the same as content when nothing was wrapped). */
+  wrapped: string;
+  /** How it is set: size (px), family (the editor's id), unitless line height, alignment. */
+  font: { size: number; family: number; lineHeight: number; align: string };
   outline: Polygon;
   box: Box;
   /** The shape or arrow this text is bound to (its `containerId`). */
@@ -62,6 +69,8 @@ export interface Path {
   /** The shapes an arrow starts and ends at: bound, or else the smallest shape its free end touches. */
   ends: [Shape | null, Shape | null];
   label: Text | null;
+  /** Whether an arrowhead is drawn at its start and at its end (an arrow without the fields has one at its end, as the editor restores it). */
+  heads: [boolean, boolean];
   /** Its segments of non-zero length, in order. */
   segments: Segment[];
 }
@@ -102,6 +111,16 @@ function outlineOf(e: Element): { outline: Polygon; box: Box } | null {
   return { outline, box: angle ? boxOfPoints(outline) : box };
 }
 
+/** The editor's corner radius (its getCornerRadius): a quarter of the shorter side, or for adaptive roundness at most 32 px. */
+function cornerRadiusOf(e: Element): number {
+  if (e.type !== 'rectangle' || (finite(e.angle) && e.angle !== 0) || !e.roundness) return 0;
+  const side = Math.min(Math.abs(e.width), Math.abs(e.height));
+  if (e.roundness.type === 1 || e.roundness.type === 2) return side * 0.25;
+  if (e.roundness.type !== 3) return 0;
+  const fixed = finite(e.roundness.value) && e.roundness.value > 0 ? e.roundness.value : 32;
+  return side <= fixed / 0.25 ? side * 0.25 : fixed;
+}
+
 function pointsOf(e: Element): Point[] | null {
   if (!finite(e.x, e.y) || !Array.isArray(e.points) || e.points.length < 2) return null;
   if (!e.points.every((p: unknown) => Array.isArray(p) && finite(p[0], p[1], e.x + p[0], e.y + p[1]))) return null;
@@ -124,7 +143,8 @@ export function buildSceneModel(elements: Element[], budget?: WorkBudget): Scene
     if (e.type === 'arrow' || e.type === 'line') {
       const points = pointsOf(e);
       if (!points) continue;
-      paths.push({ index: paths.length, id: e.id, type: e.type, points, lengths: arcLengths(points), ends: [null, null], label: null, segments: [] });
+      const heads: [boolean, boolean] = e.type === 'arrow' ? [e.startArrowhead != null, e.endArrowhead !== null] : [false, false];
+      paths.push({ index: paths.length, id: e.id, type: e.type, points, lengths: arcLengths(points), ends: [null, null], label: null, heads, segments: [] });
       pathElements.push(e);
       continue;
     }
@@ -133,7 +153,19 @@ export function buildSceneModel(elements: Element[], budget?: WorkBudget): Scene
     if (!kind) continue;
     const geometry = outlineOf(e);
     if (!geometry) continue;
-    const shape: Shape = { index: shapes.length, id: e.id, type: e.type, kind, ...geometry, area: boxArea(geometry.box), parent: null, isContainer: false, owner: null!, label: null };
+    const shape: Shape = {
+      index: shapes.length,
+      id: e.id,
+      type: e.type,
+      kind,
+      ...geometry,
+      area: boxArea(geometry.box),
+      cornerRadius: cornerRadiusOf(e),
+      parent: null,
+      isContainer: false,
+      owner: null!,
+      label: null,
+    };
     shape.owner = shape;
     shapes.push(shape);
   }
@@ -155,7 +187,14 @@ export function buildSceneModel(elements: Element[], budget?: WorkBudget): Scene
     const shape = shapesById.get(e.id) ?? null;
     const boundTo = shape ? null : (shapesById.get(e.containerId) ?? pathsById.get(e.containerId) ?? null);
     const ownerId = shape ? shape.owner.id : boundTo && isShape(boundTo) ? boundTo.owner.id : (boundTo?.id ?? e.id);
-    const text: Text = { index: texts.length, id: e.id, content: String(e.originalText ?? e.text ?? ''), ...geometry, boundTo, shape, ownerId };
+    const wrapped = String(e.text ?? e.originalText ?? '');
+    const font = {
+      size: finite(e.fontSize) && e.fontSize > 0 ? e.fontSize : 20,
+      family: finite(e.fontFamily) ? e.fontFamily : 0,
+      lineHeight: finite(e.lineHeight) && e.lineHeight > 0 ? e.lineHeight : 1.25,
+      align: typeof e.textAlign === 'string' ? e.textAlign : 'left',
+    };
+    const text: Text = { index: texts.length, id: e.id, content: String(e.originalText ?? wrapped), wrapped, font, ...geometry, boundTo, shape, ownerId };
     texts.push(text);
     if (boundTo) boundTo.label ??= text;
     if (shape) shape.label = text;

@@ -2,6 +2,7 @@ import { polygonInside, polygonsOverlap } from './geometry.ts';
 import type { LintIssue } from './issue.ts';
 import { pairKey } from './edge-through-shape.ts';
 import { ancestorsOf, describeShape, describeText, isShape, type Path, pathsThrough, type SceneModel, type Shape, type Text } from './scene-model.ts';
+import { isSelfLoop } from './self-loops.ts';
 import { TOUCH_SLACK } from './thresholds.ts';
 
 /**
@@ -42,9 +43,15 @@ function nodeOf(text: Text): Shape | null {
   return text.boundTo && isShape(text.boundTo) ? text.boundTo.owner : null;
 }
 
-/** Whether the text may lie over this shape: it is its own node, a container around its node, or a container holding the whole text. */
+/**
+ * Whether the text may lie over this shape: it is its own node, a container
+ * around its node, or a container holding the whole text. A self-loop's label
+ * over the loop's node or a container around it is hidden_self_loop's to name.
+ */
 function belongsUnder(text: Text, shape: Shape, ancestors: Set<Shape>): boolean {
-  return shape.id === text.ownerId || ancestors.has(shape) || (shape.isContainer && polygonInside(text.outline, shape.outline));
+  if (shape.id === text.ownerId || ancestors.has(shape) || (shape.isContainer && polygonInside(text.outline, shape.outline))) return true;
+  const loop = text.boundTo && !isShape(text.boundTo) && isSelfLoop(text.boundTo) ? text.boundTo : null;
+  return loop !== null && (shape === loop.ends[0] || ancestorsOf(loop.ends[0]).includes(shape));
 }
 
 function namedElsewhere(text: Text, path: Path, reportedRoutes: Set<string>): boolean {

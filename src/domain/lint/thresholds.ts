@@ -18,3 +18,19 @@ export const MAX_LABEL_DISTANCE = 12;
 export const TOUCH_SLACK = 1;
 /** At most this many issues of one kind are listed: enough to act on, never a flood. */
 export const MAX_ISSUES_PER_KIND = 100;
+/** Arrows closer than this, side by side, are too close to tell apart... */
+export const CLOSE_EDGE_DISTANCE = 16;
+/** ...over a stretch longer than this. */
+export const MAX_CLOSE_RUN = 30;
+/** Directions at most this far apart (sine of the angle, about 11.5°) run side by side. */
+export const CLOSE_PARALLEL_SINE = 0.2;
+/** Arrowheads on one side of a shape whose tips are closer than this read as one. */
+export const MIN_ARROWHEAD_GAP = 16;
+/** A container larger than this many times the room its contents need is mostly empty. */
+export const MAX_CONTAINER_SLACK = 2.5;
+/** A self-loop reaching less than this out of its shape is hard to see. */
+export const MIN_LOOP_REACH = 24;
+/** A bound label closer than this to its shape's outline looks cramped. */
+export const MIN_LABEL_MARGIN = 6;
+/** The first source the author wrote should start within this share of the drawing along the flow. */
+export const FLOW_START_SHARE = 0.25;
