@@ -24,8 +24,8 @@ const STAMP = '.build-stamp';
 const CONFIG = 'tsconfig.build.json';
 /** Browser code: bundled by esbuild from src/ when the server starts (src/web/assets.ts), never compiled here. */
 const NOT_COMPILED = path.join(SRC, 'web', 'client');
-/** Files the compiled modules read beside themselves (font metrics, the icon catalog). */
-const COPIED = /\.json$/;
+/** Files the compiled modules read beside themselves (font metrics, the icon catalog) or start as threads (plain JavaScript: the SQLite writer). */
+const COPIED = /\.(json|mjs)$/;
 
 function listFiles(directory) {
   return fs

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, type LogEvent, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { type Engine, migrateToLatest } from './migrations.ts';
 import type { Database } from './schema.ts';
+import { SqliteThreadDialect } from './sqlite-dialect.ts';
 import { SqlStore } from './sql-store.ts';
 import { PostgresLiveBus } from './sql/pg-live-bus.ts';
 import { QueryCounts } from './usage.ts';
@@ -16,39 +17,24 @@ export interface StoreLocation {
 
 export const SQLITE_FILE_NAME = 'drawbridge.sqlite';
 
+/** How every connection to the SQLite file is set up. */
+const SQLITE_PRAGMAS = [
+  'journal_mode = WAL',
+  // FULL: a write acknowledged to a client survives a crash or power cut.
+  'synchronous = FULL',
+  'foreign_keys = ON',
+  'busy_timeout = 5000',
+];
+
 export function openSqliteDatabase(file: string): SQLite.Database {
   const database = new SQLite(file);
-  database.pragma('journal_mode = WAL');
-  // FULL: a write acknowledged to a client survives a crash or power cut.
-  database.pragma('synchronous = FULL');
-  database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
+  for (const pragma of SQLITE_PRAGMAS) database.pragma(pragma);
   return database;
 }
 
 const STATEMENT_CACHE_SIZE = 256;
 /** PostgreSQL connections each server process holds at most (the live bus's listening one aside). */
 const PG_POOL_MAX = 10;
-
-/**
- * better-sqlite3 behind Kysely, with prepared statements reused by SQL text:
- * Kysely prepares every query anew, which costs more than running it.
- */
-function withStatementCache(database: SQLite.Database) {
-  const statements = new Map<string, SQLite.Statement>();
-  return {
-    prepare(sqlText: string) {
-      let statement = statements.get(sqlText);
-      if (!statement) {
-        if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
-        statement = database.prepare(sqlText);
-        statements.set(sqlText, statement);
-      }
-      return statement;
-    },
-    close: () => database.close(),
-  };
-}
 
 function postgresPool(databaseUrl: string, max: number, lostConnection: () => void = () => {}): pg.Pool {
   const pool = new pg.Pool({ connectionString: databaseUrl, max });
@@ -59,8 +45,13 @@ function postgresPool(databaseUrl: string, max: number, lostConnection: () => vo
 
 function sqliteKysely(location: StoreLocation, log?: (event: LogEvent) => void): Kysely<Database> {
   fs.mkdirSync(location.dataDir, { recursive: true });
-  const database = openSqliteDatabase(path.join(location.dataDir, SQLITE_FILE_NAME));
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }), ...(log ? { log } : {}) });
+  const dialect = new SqliteThreadDialect({
+    file: path.join(location.dataDir, SQLITE_FILE_NAME),
+    pragmas: SQLITE_PRAGMAS,
+    statementCacheSize: STATEMENT_CACHE_SIZE,
+    open: openSqliteDatabase,
+  });
+  return new Kysely<Database>({ dialect, ...(log ? { log } : {}) });
 }
 
 /** Opens the configured database (PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR) and migrates it. */

@@ -176,7 +176,7 @@ export class Room {
    * welcome); changes made on a scene replaced since are dropped, as the
    * editor drops them when it takes the new one.
    */
-  receiveElements(peerId: string, seq: number, incoming: Record<string, unknown>[], basis?: string): void {
+  receiveElements(peerId: string, seq: number, incoming: unknown[], basis?: string): void {
     const peer = this.local.get(peerId);
     if (!peer) return;
     if (this.replacing !== null || (basis ?? this.peerBasis.get(peerId)) !== this.basis) return;

@@ -106,17 +106,31 @@ export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
     },
     (socket: WebSocket, request) => {
       const session = requireSession(request);
-      // Admitted messages wait here and go to the room one per turn of the event loop: a burst
-      // (a flood's first seconds arrive while the connection joins its room) never holds the
-      // loop for its whole length, and other people's messages get their turn in between.
-      const inbox: unknown[] = [];
+      // Admitted messages wait here as text and are read (parsed, checked) and handed to the room
+      // one per turn of the event loop: a burst (a socket read holds many frames, and a flood's
+      // first seconds arrive while the connection joins its room) never holds the loop for its
+      // whole length, and other people's messages get their turn in between.
+      const inbox: string[] = [];
       let draining = false;
       let handle: PeerHandle | null = null;
+      const take = (text: string) => {
+        let message: unknown;
+        try {
+          message = JSON.parse(text);
+          checkPayloadShape(message);
+          refuseUnstorableText({ body: message });
+        } catch (error) {
+          if (error instanceof ApiError) refuse(error.code, error.message);
+          else refuse('invalid_json', 'a message must be one JSON value');
+          return;
+        }
+        handle!.receive(message);
+      };
       const drain = () => {
         if (draining || !handle || inbox.length === 0) return;
         draining = true;
         setImmediate(function next() {
-          if (open && handle && inbox.length > 0) handle.receive(inbox.shift());
+          if (open && handle && inbox.length > 0) take(inbox.shift()!);
           if (open && handle && inbox.length > 0) setImmediate(next);
           else draining = false;
         });
@@ -176,17 +190,7 @@ export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
           refuse('rate_limited', 'too many live messages; this one was dropped, nothing changed', refusedSeq(text));
           return;
         }
-        let message: unknown;
-        try {
-          message = JSON.parse(text);
-          checkPayloadShape(message);
-          refuseUnstorableText({ body: message });
-        } catch (error) {
-          if (error instanceof ApiError) refuse(error.code, error.message);
-          else refuse('invalid_json', 'a message must be one JSON value');
-          return;
-        }
-        inbox.push(message);
+        inbox.push(text);
         drain();
       });
 
