@@ -10,6 +10,7 @@
  * Writes .tmp/gallery-real/index.html and its pictures (about 25 MB, so not
  * kept in the repository). Needs Debian's graphviz and chromium (installed
  * by the script when missing, as bench:quality installs graphviz).
+ * `ONLY=name,name` draws only the diagrams whose name contains one of them.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,6 +20,8 @@ import { ensureDot } from './dot-layout.ts';
 import { startMermaidPeer } from './mermaid-peer.ts';
 import { defectCount, measureScene, type SceneMeasures } from './measure.ts';
 import { importEntry, loadRealCorpus } from './real.ts';
+
+const ONLY = (process.env.ONLY ?? '').split(',').filter((name) => name.length > 0);
 import { startPngRenderer } from './render-png.ts';
 
 const OUT = path.join(import.meta.dirname, '..', '..', '.tmp', 'gallery-real');
@@ -42,13 +45,19 @@ const renderer = startPngRenderer();
 const mermaid = await startMermaidPeer();
 const sections: string[] = [];
 try {
-  for (const entry of loadRealCorpus()) {
+  for (const entry of loadRealCorpus().filter((e) => ONLY.length === 0 || ONLY.some((name) => e.name.includes(name)))) {
     const { spec, warnings } = await importEntry(entry);
     const drawn = drawBoth(spec);
     fs.writeFileSync(path.join(OUT, `${entry.name}-drawbridge.png`), await renderer.png(drawn.ours));
     fs.writeFileSync(path.join(OUT, `${entry.name}-dot-layout.png`), await renderer.png(drawn.dot));
-    const own = entry.language === 'mermaid' ? await mermaid.png(entry.text, WIDTH) : execFileSync('dot', ['-Tpng', '-Gdpi=72'], { input: entry.text, maxBuffer: 64 * 2 ** 20 });
-    fs.writeFileSync(path.join(OUT, `${entry.name}-own.png`), own);
+    // The source's own renderer may fail where the importer did not (Mermaid throws on some edge curves): the gallery says so and goes on.
+    let ownFailure: string | null = null;
+    try {
+      const own = entry.language === 'mermaid' ? await mermaid.png(entry.text, WIDTH) : execFileSync('dot', ['-Tpng', '-Gdpi=72'], { input: entry.text, maxBuffer: 64 * 2 ** 20 });
+      fs.writeFileSync(path.join(OUT, `${entry.name}-own.png`), own);
+    } catch (error) {
+      ownFailure = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+    }
     const [ours, dot] = [measureScene(drawn.ours, drawn.direction), measureScene(drawn.dot, drawn.direction)];
     const source = sources.get(path.basename(entry.file));
     sections.push(`<section id="${entry.name}"><h2>${escape(entry.name)}</h2>
@@ -59,7 +68,7 @@ try {
 <tr><td>lint</td><td>${escape(lint(ours))}</td><td>${escape(lint(dot))}</td></tr>
 <tr><td>size</td><td>${Math.round(ours.width)} × ${Math.round(ours.height)}</td><td>${Math.round(dot.width)} × ${Math.round(dot.height)}</td></tr></table>
 ${warnings.length ? `<details><summary>${warnings.length} warnings</summary><ul>${warnings.map((w) => `<li>line ${w.line}: ${escape(w.message)}</li>`).join('')}</ul></details>` : ''}
-<div class="row"><figure><img src="${entry.name}-drawbridge.png"><figcaption>Drawbridge</figcaption></figure><figure><img src="${entry.name}-dot-layout.png"><figcaption>dot's layout, drawn by Drawbridge</figcaption></figure><figure><img src="${entry.name}-own.png"><figcaption>${entry.language === 'mermaid' ? 'Mermaid' : 'Graphviz'}'s own picture</figcaption></figure></div>
+<div class="row"><figure><img src="${entry.name}-drawbridge.png"><figcaption>Drawbridge</figcaption></figure><figure><img src="${entry.name}-dot-layout.png"><figcaption>dot's layout, drawn by Drawbridge</figcaption></figure><figure>${ownFailure === null ? `<img src="${entry.name}-own.png">` : `<p>failed: ${escape(ownFailure)}</p>`}<figcaption>${entry.language === 'mermaid' ? 'Mermaid' : 'Graphviz'}'s own picture</figcaption></figure></div>
 <details><summary>source</summary><pre>${escape(entry.text)}</pre></details></section>`);
     console.log(`drew ${entry.name}`);
   }

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { CONTAINER_PADDING } from '../../src/domain/layout/containers.ts';
+import { BAND_MIN_LENGTH, FOLD_MIN_LENGTH } from '../../src/domain/layout/fold.ts';
 import { layoutGraph } from '../../src/domain/layout/layout.ts';
 import { ancestorsOf, countEdgeCrossings, countNodeOverlaps, segmentCrossesBox } from '../../src/domain/layout/metrics.ts';
 import type { Box, Direction, LayoutEdge, LayoutInput, LayoutNode, LayoutResult } from '../../src/domain/layout/types.ts';
@@ -222,19 +224,27 @@ test('a chain is a straight column with straight arrows and the standard gaps', 
   }
 });
 
-/** Well formed, every arrow downstream or running on into the next band, within 3:1 either way, no crossings. */
+/**
+ * Well formed, every arrow downstream or running on into the next band, no
+ * crossings; folded into lines (rows in LR, columns in TB) that each hold a run
+ * of at least three boxes, so that it reads line after line, not as a zigzag.
+ */
 function assertFoldedWithoutCrossings(input: LayoutInput): void {
   const result = layoutGraph(input);
   assertWellFormed(input, result);
   assertFlowsDownstream(input, result);
-  const boxes = Object.values(result.nodes);
-  const width = Math.max(...boxes.map((b) => b.x + b.width)) - Math.min(...boxes.map((b) => b.x));
-  const height = Math.max(...boxes.map((b) => b.y + b.height)) - Math.min(...boxes.map((b) => b.y));
-  assert.ok(width / height <= 3 && height / width <= 3, `${input.direction}: ${width} × ${height}`);
   assert.equal(countEdgeCrossings(input, result), 0, `${input.direction}: no crossings`);
+  const lines = new Map<number, number>();
+  for (const node of input.nodes.filter((n) => !input.nodes.some((m) => m.parent === n.id))) {
+    const box = result.nodes[node.id]!;
+    const at = Math.round(input.direction === 'LR' ? box.y + box.height / 2 : box.x + box.width / 2);
+    lines.set(at, (lines.get(at) ?? 0) + 1);
+  }
+  assert.ok(lines.size >= 2, `${input.direction}: folded`);
+  for (const [at, count] of lines) assert.ok(count >= 3, `${input.direction}: the line at ${at} holds ${count} boxes`);
 }
 
-test('a chain longer than a page folds into bands side by side, within 3:1, every arrow running on downstream', () => {
+test('a chain longer than a page folds into bands side by side, each a run of boxes, every arrow running on downstream', () => {
   for (const direction of ['TB', 'LR'] as const) {
     const input = chainInput(direction, 16);
     assertFoldedWithoutCrossings(input);
@@ -248,6 +258,48 @@ test('a long chain with a container folds between layers the container does not 
     for (const id of ['s6', 's7', 's8']) input.nodes.find((n) => n.id === id)!.parent = 'box';
     assertFoldedWithoutCrossings(input);
   }
+});
+
+test('a left-to-right chain that fits 1600 px along the flow is one row, never folded', () => {
+  // Seven boxes as wide as a Mermaid chain's labels make them: longer than 3× its height, shorter than a wide screen.
+  const input = chainInput('LR', 7);
+  for (const node of input.nodes) node.width = 150;
+  const result = layoutGraph(input);
+  assertWellFormed(input, result);
+  assertFlowsDownstream(input, result);
+  const boxes = Object.values(result.nodes);
+  const length = Math.max(...boxes.map((b) => b.x + b.width)) - Math.min(...boxes.map((b) => b.x));
+  assert.ok(length <= FOLD_MIN_LENGTH, `${length} px along the flow`);
+  assert.equal(new Set(boxes.map((b) => b.y)).size, 1, 'one row');
+});
+
+test('with fold "off" a chain far longer than a page stays one row (one column), with and without a container', () => {
+  for (const direction of ['LR', 'TB'] as const) {
+    for (const contained of [false, true]) {
+      const input: LayoutInput = { ...chainInput(direction, 16), fold: 'off' };
+      if (contained) {
+        input.nodes.push({ id: 'box', width: 80, height: 30 });
+        for (const id of ['s6', 's7', 's8']) input.nodes.find((n) => n.id === id)!.parent = 'box';
+      }
+      const result = layoutGraph(input);
+      assertWellFormed(input, result);
+      assertFlowsDownstream(input, result);
+      const across = Object.entries(result.nodes)
+        .filter(([id]) => id !== 'box')
+        .map(([, b]) => (direction === 'LR' ? b.y + b.height / 2 : b.x + b.width / 2));
+      assert.equal(new Set(across).size, 1, `${direction}${contained ? ' with a container' : ''}: every box on one line`);
+      // The same input without the setting folds: the setting is what keeps it straight.
+      const auto = layoutGraph({ ...input, fold: 'auto' });
+      assert.ok(new Set(Object.values(auto.nodes).map((b) => (direction === 'LR' ? b.y : b.x))).size >= 2, `${direction}: folds by default`);
+    }
+  }
+});
+
+test('docs/spec.md states the folding lengths the layout uses', () => {
+  const spec = fs.readFileSync(new URL('../../docs/spec.md', import.meta.url), 'utf8');
+  assert.match(spec, new RegExp(`longer than ${FOLD_MIN_LENGTH} px along its flow`));
+  assert.match(spec, new RegExp(`each band at least ${BAND_MIN_LENGTH} px long`));
+  assert.match(spec, new RegExp(`fits ${FOLD_MIN_LENGTH} px never folds`));
 });
 
 test('a chain in LR is a straight row', () => {

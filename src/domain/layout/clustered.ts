@@ -40,7 +40,7 @@ import { toScene } from './level.ts';
 import { segmentCrossesBox } from './metrics.ts';
 import { orderLayers } from './ordering.ts';
 import { assignPorts, LAYER_GAP, routeChannels, simplify, type Point } from './routing.ts';
-import type { Box, Direction } from './types.ts';
+import type { Box, Direction, LayoutOptions } from './types.ts';
 
 /** Room between a container's border and its content. */
 const PAD = CONTAINER_PADDING;
@@ -52,7 +52,7 @@ const FOLD_ASPECT = 1.4;
 const HEADER_CHANNEL = 20;
 
 
-export function layoutClustered(direction: Direction, nodes: NestedNode[], edges: NestedEdge[]): NestedLayout {
+export function layoutClustered(direction: Direction, nodes: NestedNode[], edges: NestedEdge[], options: LayoutOptions = {}): NestedLayout {
   const n = nodes.length;
   const swap = direction === 'LR' || direction === 'RL';
   const headerSide: HeaderSide = swap ? 'strip' : direction === 'TB' ? 'start' : 'end';
@@ -309,7 +309,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   });
   const uncuttable = new Uint8Array(Math.max(0, layerCount - 1));
   for (let c = 0; c < C; c++) for (let l = span.lo[c]!; l < span.hi[c]!; l++) uncuttable[l] = 1;
-  const fold = foldLongDrawing({
+  const fold = options.fold === false ? null : foldLongDrawing({
     layerTop: routing.layerTop,
     layerHeight: routing.layerHeight,
     channelEdges,

@@ -12,8 +12,10 @@ import { simplify, type Point } from './routing.ts';
 
 /** Fold when the drawing is longer than this many times its width (scene aspect beyond 3:1)… */
 const FOLD_AT = 3;
-/** …and longer than a page: a short chain stays straight. */
-const FOLD_MIN_LENGTH = 1200;
+/** …and longer than this along the flow: a drawing that fits a wide screen stays straight. */
+export const FOLD_MIN_LENGTH = 1600;
+/** A band is at least this long: a run of boxes that reads as one line, not a zigzag of one or two. */
+export const BAND_MIN_LENGTH = 800;
 /** Room between an edge running around a band and what it passes, and between such edges. */
 const MARGIN = 20;
 const TRACK = 16;
@@ -67,7 +69,8 @@ export function foldLongDrawing(input: FoldInput): Fold | null {
 
   // As many bands as bring the drawing near its target shape, fewer if the cuts allowed leave a band too short.
   let cuts: number[] = [];
-  for (let bands = Math.max(2, Math.round(Math.sqrt((input.aspect * length) / drawingWidth))); bands >= 2 && cuts.length === 0; bands--) {
+  const mostBands = Math.floor(length / BAND_MIN_LENGTH);
+  for (let bands = Math.min(mostBands, Math.max(2, Math.round(Math.sqrt((input.aspect * length) / drawingWidth)))); bands >= 2 && cuts.length === 0; bands--) {
     const candidate = chooseCuts(input, bands, length);
     if (candidate.length === bands - 1 && balanced(input, candidate, length / bands)) cuts = candidate;
   }

@@ -39,6 +39,8 @@ export interface ComponentInput {
   loops: SelfLoop[];
   /** Target width / height in the internal frame, for wrapping over-wide layers. */
   aspect: number;
+  /** false: never fold, however long the drawing (the spec's `layout.fold: "off"`). */
+  fold?: boolean;
 }
 
 /**
@@ -181,7 +183,7 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
       if (reversed[e]) channelBackEdges[graph.layerOf[graph.upper[pe]!]!]!++;
     }
   });
-  foldLongDrawing({
+  if (input.fold !== false) foldLongDrawing({
     layerTop: routing.layerTop,
     layerHeight: routing.layerHeight,
     channelEdges,

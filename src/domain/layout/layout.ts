@@ -17,7 +17,7 @@ import type { NestedEdge, NestedLayout, NestedNode } from './containers.ts';
 import { spreadDiamondBranches } from './branches.ts';
 import { routeCrossEdges } from './cross-edges.ts';
 import { layoutLevel } from './level.ts';
-import type { LayoutInput, LayoutResult } from './types.ts';
+import type { LayoutInput, LayoutOptions, LayoutResult } from './types.ts';
 
 export type { Box, Direction, LayoutEdge, LayoutInput, LayoutNode, LayoutResult } from './types.ts';
 
@@ -46,7 +46,8 @@ export function layoutGraph(input: LayoutInput): LayoutResult {
     labelHeight: Math.max(0, finite(edge.labelHeight ?? 0)),
   }));
 
-  const laid = parent.some((p) => p >= 0) ? layoutClustered(direction, nested, nestedEdges) : layoutFlat(direction, nested, nestedEdges);
+  const options: LayoutOptions = input.fold === 'off' ? { fold: false } : {};
+  const laid = parent.some((p) => p >= 0) ? layoutClustered(direction, nested, nestedEdges, options) : layoutFlat(direction, nested, nestedEdges, options);
   routeCrossEdges(direction, laid.boxes, parent, nestedEdges, laid, nested.map((node) => node.height));
   spreadDiamondBranches(
     direction,
@@ -73,11 +74,12 @@ export function layoutGraph(input: LayoutInput): LayoutResult {
 }
 
 /** A graph without containers: one level, laid out by the layered engine component by component. */
-function layoutFlat(direction: LayoutInput['direction'], nodes: NestedNode[], edges: NestedEdge[]): NestedLayout {
+function layoutFlat(direction: LayoutInput['direction'], nodes: NestedNode[], edges: NestedEdge[], options: LayoutOptions): NestedLayout {
   const laid = layoutLevel(
     direction,
     nodes.map((node, i) => ({ width: node.width, height: node.height, hint: i })),
     edges,
+    options,
   );
   return { boxes: laid.boxes, routes: laid.routes, labels: laid.labels, headerAlign: nodes.map(() => null) };
 }

@@ -5,7 +5,7 @@
  */
 import { layoutComponent, type SelfLoop } from './layered.ts';
 import type { Point } from './routing.ts';
-import type { Box, Direction } from './types.ts';
+import type { Box, Direction, LayoutOptions } from './types.ts';
 
 const COMPONENT_GAP = 60;
 /** Components that fit in this width together go in one row. */
@@ -46,9 +46,9 @@ interface PlacedComponent {
   height: number;
 }
 
-export function layoutLevel(direction: Direction, nodes: LevelNode[], edges: LevelEdge[]): LevelLayout {
+export function layoutLevel(direction: Direction, nodes: LevelNode[], edges: LevelEdge[], options: LayoutOptions = {}): LevelLayout {
   const components = connectedComponents(nodes, edges);
-  const placed = components.map((component) => layoutOneComponent(direction, nodes, edges, component));
+  const placed = components.map((component) => layoutOneComponent(direction, nodes, edges, component, options));
   return packComponents(nodes.length, edges.length, placed);
 }
 
@@ -102,6 +102,7 @@ function layoutOneComponent(
   nodes: LevelNode[],
   edges: LevelEdge[],
   component: { nodes: number[]; edges: number[] },
+  options: LayoutOptions,
 ): PlacedComponent {
   const swap = transposed(direction);
   const local = new Map<number, number>();
@@ -129,6 +130,7 @@ function layoutOneComponent(
     labelHeight: linkEdges.map((e) => labelSize(e)[1]),
     loops,
     aspect: swap ? 1 / TARGET_ASPECT : TARGET_ASPECT,
+    ...(options.fold === false ? { fold: false } : {}),
   });
 
   const boxes: Box[] = component.nodes.map((v, i) => {

@@ -40,6 +40,12 @@ export interface LayoutInput {
   fold?: 'auto' | 'off';
 }
 
+/** How the engines lay a drawing out, from the input's own settings. */
+export interface LayoutOptions {
+  /** false: a long drawing never folds into bands. */
+  fold?: boolean;
+}
+
 export interface Box {
   x: number;
   y: number;
