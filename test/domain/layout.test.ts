@@ -302,6 +302,33 @@ test('docs/spec.md states the folding lengths the layout uses', () => {
   assert.match(spec, new RegExp(`fits ${FOLD_MIN_LENGTH} px never folds`));
 });
 
+test('an edge with minLength spans at least that many layers; without it, both targets share a layer (flat and in a container)', () => {
+  for (const contained of [false, true]) {
+    const input: LayoutInput = {
+      direction: 'TB',
+      nodes: ['a', 'b', 'c'].map((id) => ({ id, width: 100, height: 50 })),
+      edges: [
+        { id: 'ab', from: 'a', to: 'b', minLength: 3 },
+        { id: 'ac', from: 'a', to: 'c' },
+      ],
+    };
+    if (contained) {
+      input.nodes.push({ id: 'box', width: 80, height: 30 });
+      for (const node of input.nodes) if (node.id !== 'box') node.parent = 'box';
+    }
+    const result = layoutGraph(input);
+    assertWellFormed(input, result);
+    assertFlowsDownstream(input, result);
+    const { a, b, c } = result.nodes;
+    const step = c!.y - a!.y;
+    assert.ok(step > 0, 'c below a');
+    // Two layers down would put b at 2 × step; a layer that holds only the edge's bend is thinner than one with a box.
+    assert.ok(b!.y - a!.y > 2 * step, `${contained ? 'in a container: ' : ''}b is more than two layers below a (${b!.y - a!.y} px against ${step} px a layer)`);
+    const plain = layoutGraph({ ...input, edges: input.edges.map(({ minLength: _, ...edge }) => edge) });
+    assert.equal(plain.nodes.b!.y, plain.nodes.c!.y, 'without minLength, b and c share a layer');
+  }
+});
+
 test('a chain in LR is a straight row', () => {
   const input = chainInput('LR', 5);
   const result = layoutGraph(input);

@@ -37,7 +37,16 @@ export function fromBorder(route: Point[], box: Box): Point[] {
  * (a door right above or below every leaf of its container, pulled close); a
  * root above everything keeps the graph connected and pulls each component up.
  */
-export function layerRanks(K: number, upper: Int32Array, lower: Int32Array, constraintUpper: number[], constraintLower: number[], constraintWeight: number[]): Int32Array {
+export function layerRanks(
+  K: number,
+  upper: Int32Array,
+  lower: Int32Array,
+  constraintUpper: number[],
+  constraintLower: number[],
+  constraintWeight: number[],
+  /** Layers each of the first edges spans at least (default 1). */
+  edgeMinlen: ArrayLike<number> = [],
+): Int32Array {
   const m = upper.length;
   const c = constraintUpper.length;
   const size = m + c + K;
@@ -48,6 +57,7 @@ export function layerRanks(K: number, upper: Int32Array, lower: Int32Array, cons
   tail.set(upper);
   head.set(lower);
   weight.fill(1, 0, m);
+  for (let i = 0; i < Math.min(m, edgeMinlen.length); i++) minlen[i] = Math.max(1, edgeMinlen[i]!);
   for (let i = 0; i < c; i++) {
     tail[m + i] = constraintUpper[i]!;
     head[m + i] = constraintLower[i]!;

@@ -117,7 +117,8 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     reversedList.push(leafReversed[i]!);
   }
   // Layers of the leaves: network simplex, with a root above every leaf (weightless but for a pull up) holding the components together.
-  let rank = layerRanks(L, Int32Array.from(upperList), Int32Array.from(lowerList), [], [], []);
+  const leafMinlen = linkEdges.map((e) => edges[e]!.minLength ?? 1);
+  let rank = layerRanks(L, Int32Array.from(upperList), Int32Array.from(lowerList), [], [], [], leafMinlen);
 
   // An edge with a container at an end runs to a door: a point just outside the container's first (or last) layer,
   // from where it goes straight to the border. Its direction follows the layers found without it.
@@ -140,7 +141,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   }
   const labelled = alone.some((a) => a === 1);
   const layoutCluster = Int32Array.from({ length: K }, (_, i) => (i < L ? leafCluster[i]! : doors.cluster[i - L]!));
-  if (K > L) rank = layerRanks(K, upper, lower, doors.constraintUpper, doors.constraintLower, doors.constraintWeight);
+  if (K > L) rank = layerRanks(K, upper, lower, doors.constraintUpper, doors.constraintLower, doors.constraintWeight, leafMinlen);
   const base = Int32Array.from(rank, (r) => (labelled ? 2 * r : r));
 
   // Spans of the clusters over the leaves' layers, then header layers inserted.

@@ -21,6 +21,8 @@ export interface NestedEdge {
   to: number;
   labelWidth: number;
   labelHeight: number;
+  /** Layers the edge spans at least (the spec's `minLength`); absent: 1. */
+  minLength?: number;
 }
 
 export interface NestedLayout {

@@ -36,6 +36,8 @@ export interface ComponentInput {
   to: ArrayLike<number>;
   labelWidth: ArrayLike<number>;
   labelHeight: ArrayLike<number>;
+  /** Layers each edge spans at least (default 1 each). */
+  minLength?: number[];
   loops: SelfLoop[];
   /** Target width / height in the internal frame, for wrapping over-wide layers. */
   aspect: number;
@@ -113,7 +115,7 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
     alone[e] = input.labelWidth[e]! > 0 && input.labelHeight[e]! > 0 ? 1 : 0;
   }
   const edges = { upper, lower };
-  const ranks = networkSimplexLayers(n, upper, lower);
+  const ranks = networkSimplexLayers(n, upper, lower, input.minLength);
   const wrapped = wrapWideLayers(
     { nodeCount: n, width: input.width, height: input.height, hint: input.hint, edges, aspect: input.aspect },
     ranks,

@@ -5,12 +5,15 @@
  * (cycles broken) and span at least one layer; the graph is one connected component.
  */
 
-/** Edges as parallel arrays (upper end, lower end); parallel edges are merged into weights here. */
-export function networkSimplexLayers(nodeCount: number, from: ArrayLike<number>, to: ArrayLike<number>): Int32Array {
+/**
+ * Edges as parallel arrays (upper end, lower end); parallel edges are merged
+ * into weights here. `minlen`: the layers each edge spans at least (default 1).
+ */
+export function networkSimplexLayers(nodeCount: number, from: ArrayLike<number>, to: ArrayLike<number>, minlen?: ArrayLike<number>): Int32Array {
   const n = nodeCount;
   const rank = new Int32Array(n);
   if (n <= 1) return rank;
-  const graph = simpleGraph(n, from, to);
+  const graph = simpleGraph(n, from, to, minlen);
   solve(graph, rank);
   balanceLayers(graph, rank);
   return rank;
@@ -409,7 +412,7 @@ class NetworkSimplex {
  * crowded one so that layers come out more even.
  */
 function balanceLayers(graph: SimpleGraph, rank: Int32Array): void {
-  const { n, tail, head, weight, incidentStart, incident } = graph;
+  const { n, tail, head, weight, minlen, incidentStart, incident } = graph;
   let maxRank = 0;
   for (let v = 0; v < n; v++) maxRank = Math.max(maxRank, rank[v]!);
   const population = new Int32Array(maxRank + 1);
@@ -423,10 +426,10 @@ function balanceLayers(graph: SimpleGraph, rank: Int32Array): void {
       const e = incident[i]!;
       if (tail[e] === v) {
         outWeight += weight[e]!;
-        high = Math.min(high, rank[head[e]!]! - 1);
+        high = Math.min(high, rank[head[e]!]! - minlen[e]!);
       } else {
         inWeight += weight[e]!;
-        low = Math.max(low, rank[tail[e]!]! + 1);
+        low = Math.max(low, rank[tail[e]!]! + minlen[e]!);
       }
     }
     if (inWeight !== outWeight || inWeight === 0) continue;

@@ -44,6 +44,8 @@ export function layoutGraph(input: LayoutInput): LayoutResult {
     to: index.get(edge.to)!,
     labelWidth: Math.max(0, finite(edge.labelWidth ?? 0)),
     labelHeight: Math.max(0, finite(edge.labelHeight ?? 0)),
+    // 0 (ends on one rank) is not drawn yet: such an edge spans one layer, as any other.
+    ...(edge.minLength !== undefined && edge.minLength > 1 ? { minLength: Math.round(edge.minLength) } : {}),
   }));
 
   const options: LayoutOptions = input.fold === 'off' ? { fold: false } : {};

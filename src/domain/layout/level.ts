@@ -25,6 +25,8 @@ export interface LevelEdge {
   to: number;
   labelWidth: number;
   labelHeight: number;
+  /** Layers the edge spans at least; absent: 1. */
+  minLength?: number;
 }
 
 export interface LevelLayout {
@@ -128,6 +130,7 @@ function layoutOneComponent(
     to: linkEdges.map((e) => local.get(edges[e]!.to)!),
     labelWidth: linkEdges.map((e) => labelSize(e)[0]),
     labelHeight: linkEdges.map((e) => labelSize(e)[1]),
+    ...(linkEdges.some((e) => (edges[e]!.minLength ?? 1) > 1) ? { minLength: linkEdges.map((e) => edges[e]!.minLength ?? 1) } : {}),
     loops,
     aspect: swap ? 1 / TARGET_ASPECT : TARGET_ASPECT,
     ...(options.fold === false ? { fold: false } : {}),

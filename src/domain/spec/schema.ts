@@ -109,7 +109,7 @@ export const SpecEdgeObject = z
       .max(MIN_LENGTH_RANGE[1])
       .nullable()
       .optional()
-      .meta({ description: `Ranks the edge spans at least, ${MIN_LENGTH_RANGE[0]} to ${MIN_LENGTH_RANGE[1]} (default 1; 0: its ends may share a rank; accepted, not yet honoured by the layout)` }),
+      .meta({ description: `Ranks the edge spans at least, ${MIN_LENGTH_RANGE[0]} to ${MIN_LENGTH_RANGE[1]} (default 1; 0 is laid out as 1 for now)` }),
   })
   .meta({ id: 'SpecEdgeObject', description: 'An edge between two node ids', examples: [{ from: 'api', to: 'db', label: 'SQL', style: 'dashed' }] });
 
