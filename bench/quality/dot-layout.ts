@@ -129,6 +129,9 @@ export function dotGraph(input: LayoutInput): DotGraph {
     if (containers.has(edge.from) && !isInside(edge.to, edge.from)) attributes.push(`ltail=${names.get(edge.from)}`);
     if (containers.has(edge.to) && !isInside(edge.from, edge.to)) attributes.push(`lhead=${names.get(edge.to)}`);
     if (edge.labelWidth && edge.labelHeight) attributes.push(`label=${fixedSizeLabel(edge.labelWidth, edge.labelHeight)}`);
+    // The author's layout hints reach dot too, so both layouts are asked the same thing.
+    if (edge.minLength !== undefined && edge.minLength !== 1) attributes.push(`minlen=${edge.minLength}`);
+    if (edge.constraint === false) attributes.push('constraint=false');
     lines.push(`  ${names.get(tail)} -> ${names.get(head)} [${attributes.join(', ')}];`);
   });
   lines.push('}');
