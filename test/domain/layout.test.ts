@@ -329,6 +329,33 @@ test('an edge with minLength spans at least that many layers; without it, both t
   }
 });
 
+test('distinct edges that share a channel run at least 16 px apart wherever they run side by side for more than 30 px', () => {
+  // Every top node feeds every bottom node: sixteen edges through one channel, as in a real library map.
+  const tops = ['t0', 't1', 't2', 't3'];
+  const bottoms = ['b0', 'b1', 'b2', 'b3'];
+  const input: LayoutInput = {
+    direction: 'TB',
+    nodes: [...tops, ...bottoms].map((id) => ({ id, width: 140, height: 50 })),
+    edges: tops.flatMap((t, i) => bottoms.map((b, j) => ({ id: `${t}${b}`, from: t, to: bottoms[(i + j) % 4]! }))),
+  };
+  const result = layoutGraph(input);
+  assertWellFormed(input, result);
+  const horizontal = Object.entries(result.edges).flatMap(([id, edge]) =>
+    edge.points.slice(1).flatMap((p, k) => {
+      const q = edge.points[k]!;
+      return q[1] === p[1] && q[0] !== p[0] ? [{ id, y: p[1], lo: Math.min(p[0], q[0]), hi: Math.max(p[0], q[0]) }] : [];
+    }),
+  );
+  assert.ok(horizontal.length >= 8, 'the edges cross the channel on tracks');
+  for (const a of horizontal) {
+    for (const b of horizontal) {
+      if (a.id >= b.id) continue;
+      const shared = Math.min(a.hi, b.hi) - Math.max(a.lo, b.lo);
+      if (shared > 30) assert.ok(Math.abs(a.y - b.y) >= 16, `${a.id} and ${b.id} run ${Math.abs(a.y - b.y)} px apart for ${shared} px`);
+    }
+  }
+});
+
 test('a chain in LR is a straight row', () => {
   const input = chainInput('LR', 5);
   const result = layoutGraph(input);

@@ -17,14 +17,14 @@ import type { LayerOrder } from './ordering.ts';
 export type Point = [number, number];
 
 export const LAYER_GAP = 80;
-/** Tracks sit 10 px apart; a channel crowded with tracks packs them closer, down to 6 px. */
-const TRACK_SPACING = 10;
+/** Tracks sit at least 18 px apart (two hand-drawn lines closer than 16 px read as one); a channel crowded with more than 30 tracks, unreadable whatever the spacing, packs them 6 px apart. */
+const TRACK_SPACING = 18;
 const CROWDED_TRACK_SPACING = 6;
 const CROWDED_TRACKS = 30;
 const CHANNEL_MARGIN = 20;
 const PORT_SPACING = 20;
 /** Two vertical legs closer than this read as one line: the tracks are ordered so that they never run side by side. */
-const LEG_CLEARANCE = 8;
+const LEG_CLEARANCE = 18;
 /** What running side by side costs, in crossings. */
 const ALONGSIDE = 100;
 const ALONGSIDE_WEIGHT = 20;
@@ -112,7 +112,7 @@ export function routeChannels(input: ChannelRoutingInput): ChannelRouting {
     yCursor += layerHeight[l]!;
     if (l === layerCount - 1) break;
     const spacing = trackCount[l]! > CROWDED_TRACKS ? CROWDED_TRACK_SPACING : TRACK_SPACING;
-    const tracksNeeded = (trackCount[l]! + 1) * spacing;
+    const tracksNeeded = Math.max(0, trackCount[l]! - 1) * spacing;
     const above = input.channels?.above[l] ?? 0;
     const below = input.channels?.below[l] ?? 0;
     const least = input.channels && !Number.isNaN(input.channels.least[l]) ? input.channels.least[l]! : input.minChannel;
@@ -125,9 +125,15 @@ export function routeChannels(input: ChannelRoutingInput): ChannelRouting {
   const y = new Float64Array(realCount);
   for (let v = 0; v < realCount; v++) y[v] = layerTop[layerOf[v]!]! + (layerHeight[layerOf[v]!]! - height[v]!) / 2;
 
+  // The tracks of a channel, centred in its zone, at least the spacing apart (more where the zone is roomy).
   const trackY = (e: number): number => {
     const c = layerOf[upper[e]!]!;
-    return trackZoneTop[c]! + (trackZoneHeight[c]! * (trackOf[e]! + 1)) / (trackCount[c]! + 1);
+    const count = trackCount[c]!;
+    const zone = trackZoneHeight[c]!;
+    if (count <= 1) return trackZoneTop[c]! + zone / 2;
+    const spacing = count > CROWDED_TRACKS ? CROWDED_TRACK_SPACING : TRACK_SPACING;
+    const gap = Math.min(zone / (count - 1), Math.max(spacing, zone / (count + 1)));
+    return trackZoneTop[c]! + (zone - (count - 1) * gap) / 2 + trackOf[e]! * gap;
   };
 
   const routes: Point[][] = [];
