@@ -249,6 +249,14 @@ describe('the outlined shapes and the styles', () => {
     assert.equal(elements.length, generatedElementCount(parseSpec(spec, { isIcon: isCatalogIcon })));
   });
 
+  test('a container has square corners, so its top-left label never meets a rounded corner; its members keep theirs', () => {
+    const spec = { layout: { direction: 'LR' }, nodes: [{ id: 'g', label: 'Client Node' }, { id: 'a', label: 'Client', parent: 'g' }, { id: 'b', label: 'Ztunnel', parent: 'g' }], edges: ['a -> b : Plain'] };
+    const get = byId(build(spec) as any[]);
+    assert.equal(get('g').roundness, null);
+    assert.deepEqual(get('a').roundness, { type: 3 });
+    assert.equal(get('g-label').containerId, 'g');
+  });
+
   test('an invisible container draws nothing, its members laid out together', () => {
     const spec = { nodes: [{ id: 'g', label: 'Group', invisible: true }, { id: 'a', parent: 'g' }, { id: 'b', parent: 'g' }, { id: 'c' }], edges: ['a -> b', 'b -> c'] };
     const elements = build(spec) as any[];

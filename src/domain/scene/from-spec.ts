@@ -476,7 +476,7 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
     const shape = push(
       baseElement(node.id, plan.shape, box, order++, options.updated, plan.isContainer ? { ...styleOf(node), strokeStyle: node.strokeStyle ?? 'dashed' } : styleOf(node)),
     );
-    shape.roundness = plan.shape === 'rectangle' ? { type: 3 } : { type: 2 };
+    shape.roundness = plan.isContainer ? null : plan.shape === 'rectangle' ? { type: 3 } : { type: 2 };
     shapes.set(node.id, shape);
     const area = boundTextArea(plan.shape, box);
     if (plan.isContainer && plan.label && !node.icon) {
