@@ -440,6 +440,8 @@ test('a self-loop is a small loop on one side of its node', () => {
     assert.notDeepEqual(points[0], points[points.length - 1], `${id} leaves and returns at different points`);
   }
   assert.notDeepEqual(result.edges.loop!.points, result.edges.loop2!.points);
+  // Each reaches at least 24 px out of the node: a loop a reader sees, not a hook against the border.
+  for (const id of ['loop', 'loop2']) assert.ok(Math.max(...result.edges[id]!.points.map(([x]) => x)) >= box.x + box.width + 24, `${id} reaches 24 px out`);
 });
 
 test('parallel edges get distinct ports and distinct routes', () => {

@@ -18,7 +18,8 @@ export const NODE_HALF_GAP = 20;
 const EDGE_HALF_GAP = 8;
 /** Room on each side of an edge label, beyond which the next line or node keeps its gap. */
 const LABEL_MARGIN = 6;
-const LOOP_REACH = 20;
+/** How far an unlabelled self-loop reaches out of its node: at least 24 px, so that it reads as a loop, not a hook. */
+const LOOP_REACH = 32;
 const LOOP_LABEL_GAP = 4;
 /** Keep Brandes–Köpf's placement unless it is this many times wider than the widest layer (and too wide for its height). */
 const WIDTH_SLACK = 1.3;
