@@ -169,12 +169,10 @@ class SqliteThreadDriver implements Driver {
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
     const held = connection as ThreadConnection;
     held.release = await this.writeLock.lock();
-    try {
-      await held.executeQuery(CompiledQuery.raw('begin'));
-    } catch (error) {
-      held.unlock();
-      throw error;
-    }
+    // Sent without waiting for its answer: the thread takes messages in order, so the next statement
+    // follows it, and its answer (an error included) is awaited with that statement's. One round trip fewer.
+    held.begun = held.onWriter('begin', []);
+    held.begun.catch(() => undefined);
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
@@ -219,6 +217,8 @@ const quotedName = (name: string) => `"${name.replaceAll('"', '""')}"`;
 class ThreadConnection implements DatabaseConnection {
   /** Set while this connection holds the writer (a transaction). */
   release: (() => void) | null = null;
+  /** The transaction's `begin`, sent and not yet answered. */
+  begun: Promise<unknown> | null = null;
 
   constructor(private readonly driver: SqliteThreadDriver) {}
 
@@ -240,10 +240,17 @@ class ThreadConnection implements DatabaseConnection {
         release();
       }
     }
-    return this.onWriter<R>(sqlText, parameters);
+    const begun = this.begun;
+    this.begun = null;
+    const result = this.onWriter<R>(sqlText, parameters);
+    if (begun) {
+      result.catch(() => undefined);
+      await begun;
+    }
+    return result;
   }
 
-  private async onWriter<R>(sqlText: string, parameters: readonly unknown[]): Promise<QueryResult<R>> {
+  async onWriter<R>(sqlText: string, parameters: readonly unknown[]): Promise<QueryResult<R>> {
     const reply = await this.driver.writer.send({ sql: sqlText, parameters });
     if (reply.error) throw Object.assign(new Error(reply.error.message), { name: reply.error.name, code: reply.error.code });
     if (reply.rows) return { rows: asBuffers(reply.rows) as R[] };
