@@ -148,7 +148,7 @@ describe('additive merge', () => {
 });
 
 describe('new nodes', () => {
-  test('are sized exactly as sceneFromSpec sizes spec nodes, with <id>-label and <id>-icon', () => {
+  test('are drawn exactly as sceneFromSpec draws spec nodes: the shape, <id>-label, <id>-icon, the lines of an outline, the dot of a marker', () => {
     const nodes = [
       { id: 'long', label: 'A very long label that certainly does not fit on a single line and must wrap' },
       { id: 'round', label: 'Orders database', shape: 'ellipse' },
@@ -156,16 +156,21 @@ describe('new nodes', () => {
       { id: 'iconic', label: 'Users', icon: 'icon-user' },
       { id: 'bare', label: '', icon: 'icon-lock' },
       { id: 'caption', label: 'A free-standing note that is long enough to wrap past four hundred pixels of width', shape: 'text' },
+      { id: 'store', label: 'Orders', shape: 'cylinder', textColor: '#1971c2', bold: true },
+      { id: 'pill', label: 'Checkout', shape: 'stadium' },
+      { id: 'sub', label: 'Retry', shape: 'subroutine' },
+      { id: 'begin', shape: 'start' },
+      { id: 'finish', shape: 'end' },
     ];
     const result = byId(edit(build(SERVICES), { addNodes: nodes }).elements);
     for (const node of nodes) {
       const alone = byId(build({ nodes: [node], edges: [] }));
-      for (const id of [node.id, `${node.id}-label`, `${node.id}-icon`]) {
+      for (const id of ['', '-label', '-icon', '-outline', '-top', '-left', '-right', '-dot'].map((suffix) => `${node.id}${suffix}`)) {
         const expected = alone.get(id);
         const actual = result.get(id);
         assert.equal(Boolean(actual), Boolean(expected), `${id} exists in both or neither`);
         if (!expected) continue;
-        for (const field of ['type', 'width', 'height', 'text', 'originalText', 'autoResize', 'verticalAlign', 'containerId', 'fileId', 'roundness', 'groupIds']) {
+        for (const field of ['type', 'width', 'height', 'text', 'originalText', 'autoResize', 'verticalAlign', 'containerId', 'fileId', 'roundness', 'groupIds', 'points', 'strokeColor', 'backgroundColor', 'customData']) {
           assert.deepEqual(actual[field], expected[field], `${id}.${field}`);
         }
         // Same place relative to the node.

@@ -5,8 +5,8 @@
  * elements of each new node.
  */
 import type { Box } from '../layout/types.ts';
-import { boundTextArea, boundTextPosition, ICON_GAP, ICON_SIZE, iconElement, styleOf, textElement, textNodePlaces } from '../scene/from-spec.ts';
-import { addBound, baseElement, type ExcalidrawElement, FONT_FAMILY_EXCALIFONT, FONT_SIZE, indexKeyAfter, isIndexKey } from '../scene/elements.ts';
+import { nodeElements, planNode, textElement } from '../scene/from-spec.ts';
+import { type ExcalidrawElement, FONT_FAMILY_EXCALIFONT, FONT_SIZE, indexKeyAfter, isIndexKey } from '../scene/elements.ts';
 import { getLineHeight, isKnownFontFamily, measureText, wrapText } from '../text/metrics.ts';
 import { type BoxShape, fail, type NewNode, type NodeUpdate } from './fragment.ts';
 import { fitLabelInContainer, type LabelMisfit, type TextAlign, type VerticalAlign } from './label-fit.ts';
@@ -142,42 +142,9 @@ function relabelText(element: SceneElement, label: string): void {
   Object.assign(element, { text, originalText: label, width: fixedWidth ? element.width : measured.width, height: measured.height, lineHeight: getLineHeight(fontFamily) });
 }
 
-/** A new node's elements, as sceneFromSpec draws a spec node in its layout box. */
+/** A new node's elements, drawn as sceneFromSpec draws a spec node in its layout box (an icon beside a text node on its left). */
 export function addNode(merge: Merge, { node, size }: NewNode, box: Box): void {
-  if (size.shape === 'text') {
-    const label = size.label!;
-    // Added nodes keep the default arrangement: the icon on the left.
-    const place = textNodePlaces(box, label, false);
-    merge.create(
-      textElement(node.id, label, place.text, 0, merge.now, {
-        containerId: null,
-        textAlign: 'center',
-        verticalAlign: 'top',
-        strokeColor: node.strokeColor,
-      }),
-    );
-    if (node.icon) merge.create(iconElement(node, place.icon, 0, merge.now, []));
-    return;
-  }
-  const shape = merge.create(baseElement(node.id, size.shape, box, 0, merge.now, styleOf(node)));
-  shape.roundness = size.shape === 'rectangle' ? { type: 3 } : { type: 2 };
-  const area = boundTextArea(size.shape, box);
-  const verticalAlign = node.icon ? 'bottom' : 'middle';
-  const groupIds = node.icon ? [`${node.id}-group`] : [];
-  shape.groupIds = groupIds;
-  if (size.label) {
-    const label = merge.create(
-      textElement(`${node.id}-label`, size.label, boundTextPosition(area, size.label, verticalAlign), 0, merge.now, {
-        containerId: node.id,
-        textAlign: 'center',
-        verticalAlign,
-        strokeColor: node.strokeColor,
-      }),
-    );
-    addBound(shape, { id: label.id, type: 'text' });
-  }
-  if (node.icon) {
-    const blockHeight = ICON_SIZE + (size.label ? ICON_GAP + size.label.height : 0);
-    merge.create(iconElement(node, { x: box.x + box.width / 2 - ICON_SIZE / 2, y: area.y + area.height - blockHeight }, 0, merge.now, groupIds));
-  }
+  const plan = { ...planNode(node, false, 0), shape: size.shape, width: size.width, height: size.height, label: size.label };
+  const drawing = nodeElements(plan, box, { updated: merge.now, nextOrder: () => 0, iconOnTop: false, bound: true });
+  for (const element of drawing.elements) merge.create(element);
 }

@@ -1,4 +1,4 @@
-import type { LayoutInput, LayoutResult } from '../layout/types.ts';
+import type { Box, LayoutInput, LayoutResult } from '../layout/types.ts';
 import { type ArrowheadName, type DiagramSpec, isMarker, type MarkerShape, type SpecEdge, type SpecNode } from '../spec/types.ts';
 import { BOUND_TEXT_PADDING, containerSizeForText, fitTextInContainer, getBoundTextMaxHeight, getBoundTextMaxWidth, measureText, wrapText } from '../text/metrics.ts';
 import {
@@ -74,7 +74,7 @@ export interface TextBlock {
   autoResize?: boolean;
 }
 
-interface NodePlan {
+export interface NodePlan {
   node: SpecNode;
   label: TextBlock | null;
   isContainer: boolean;
@@ -438,81 +438,13 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
   };
 
   const ends = touched(spec);
+  const nextOrder = () => order++;
   // Containers first, outermost first, so they sit behind what they hold.
   const drawOrder = [...plans.values()].sort((a, b) => Number(b.isContainer) - Number(a.isContainer) || (a.isContainer ? a.depth - b.depth : 0));
   for (const plan of drawOrder) {
-    const { node } = plan;
-    const box = layout.nodes[node.id]!;
-    if (node.invisible) {
-      if (!ends.has(node.id)) continue;
-      const blank = push(baseElement(node.id, 'rectangle', box, order++, options.updated, { strokeColor: 'transparent', backgroundColor: 'transparent' }));
-      shapes.set(node.id, blank);
-      continue;
-    }
-    if (plan.shape === 'text') {
-      const place = textNodePlaces(box, plan.label!, iconOnTop);
-      const text = push(textElement(node.id, plan.label!, place.text, order++, options.updated, { containerId: null, textAlign: 'center', verticalAlign: 'top', strokeColor: node.textColor ?? node.strokeColor }));
-      const font = fontCustomData(node);
-      if (font) text.customData = font;
-      shapes.set(node.id, text);
-      if (node.icon) push(iconElement(node, place.icon, order++, options.updated, []));
-      continue;
-    }
-    if (plan.marker) {
-      const [shape, ...inside] = markerElements(node, plan.marker, box, () => order++, options.updated);
-      shapes.set(node.id, push(shape!));
-      for (const element of inside) push(element);
-      continue;
-    }
-    // An outlined shape's lines come first: the exporters draw a label right after its container, so a filled outline drawn later would hide it.
-    if (!plan.isContainer && OUTLINE_IDS[node.shape]) {
-      const paths = outlinePaths(node.shape, box.width, box.height);
-      const ink = styleOf(node);
-      for (const suffix of OUTLINE_IDS[node.shape]!) {
-        const closed = suffix === 'outline';
-        push(lineElement(`${node.id}-${suffix}`, box, paths[suffix]!, order++, options.updated, closed ? ink : { ...ink, backgroundColor: 'transparent' }, [`${node.id}-group`]));
-      }
-    }
-    const shape = push(
-      baseElement(node.id, plan.shape, box, order++, options.updated, plan.isContainer ? { ...styleOf(node), strokeStyle: node.strokeStyle ?? 'dashed' } : styleOf(node)),
-    );
-    shape.roundness = plan.isContainer ? null : plan.shape === 'rectangle' ? { type: 3 } : { type: 2 };
-    shapes.set(node.id, shape);
-    const area = boundTextArea(plan.shape, box);
-    if (plan.isContainer && plan.label && !node.icon) {
-      // The box grew around its children: wrap the label in its final width, as the editor would.
-      const text = wrapText(plan.label.original, FONT_SIZE, area.width, FONT_FAMILY_EXCALIFONT);
-      plan.label = { ...plan.label, text, ...measureText(text, FONT_SIZE, FONT_FAMILY_EXCALIFONT) };
-    }
-    const verticalAlign = plan.isContainer ? 'top' : node.icon ? 'bottom' : 'middle';
-    const outlines = plan.isContainer ? [] : (OUTLINE_IDS[node.shape] ?? []);
-    const groupIds = node.icon || outlines.length > 0 ? [`${node.id}-group`] : [];
-    shape.groupIds = groupIds;
-    if (outlines.length > 0) {
-      // The label's rectangle stays (arrows bind to it); the lines behind it draw the shape.
-      if (node.shape !== 'subroutine') Object.assign(shape, { strokeColor: 'transparent', backgroundColor: 'transparent' });
-      shape.roundness = null;
-    }
-    if (plan.label) {
-      const textAlign = box.labelAlign ?? 'center';
-      const position = boundTextPosition(area, plan.label, verticalAlign, textAlign);
-      const label = push(
-        textElement(`${node.id}-label`, plan.label, position, order++, options.updated, { containerId: node.id, textAlign, verticalAlign, strokeColor: node.textColor ?? node.strokeColor }),
-      );
-      const font = fontCustomData(node);
-      if (font) label.customData = font;
-      addBound(shape, { id: label.id, type: 'text' });
-    }
-    if (node.icon && plan.isContainer && isMarker(node.shape)) {
-      // A marker draws no icon, even one given members.
-    } else if (node.icon && plan.isContainer) {
-      // In the header, after the label (which keeps the wrapping it was measured with, so the two never meet).
-      push(iconElement(node, { x: area.x + (plan.label ? plan.label.width + ICON_GAP : 0), y: area.y }, order++, options.updated, groupIds));
-    } else if (node.icon) {
-      const blockHeight = ICON_SIZE + (plan.label ? ICON_GAP + plan.label.height : 0);
-      const top = area.y + area.height - blockHeight;
-      push(iconElement(node, { x: box.x + box.width / 2 - ICON_SIZE / 2, y: top }, order++, options.updated, groupIds));
-    }
+    const drawing = nodeElements(plan, layout.nodes[plan.node.id]!, { updated: options.updated, nextOrder, iconOnTop, bound: ends.has(plan.node.id) });
+    for (const element of drawing.elements) push(element);
+    if (drawing.shape) shapes.set(plan.node.id, drawing.shape);
   }
 
   for (const edge of spec.edges) {
@@ -536,6 +468,93 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
     }
   }
   return elements;
+}
+
+/** How a node is drawn: when its elements are made, and whether an arrow ends on it (an invisible node keeps a shape only then). */
+export interface DrawOptions {
+  updated: number;
+  nextOrder: () => number;
+  iconOnTop: boolean;
+  bound: boolean;
+}
+
+/**
+ * A node's elements in its layout box, in drawing order (an outline's lines,
+ * the shape, its label, its icon), and the element arrows bind to (null for
+ * an invisible node no arrow reaches). The one way a node is drawn: for a
+ * spec's scene and for a node an edit adds.
+ */
+export function nodeElements(plan: NodePlan, box: Box & { labelAlign?: 'left' | 'center' | 'right' }, options: DrawOptions): { shape: ExcalidrawElement | null; elements: ExcalidrawElement[] } {
+  const { node } = plan;
+  const { updated, nextOrder, iconOnTop } = options;
+  const elements: ExcalidrawElement[] = [];
+  const push = (element: ExcalidrawElement) => {
+    elements.push(element);
+    return element;
+  };
+  if (node.invisible) {
+    if (!options.bound) return { shape: null, elements };
+    const blank = push(baseElement(node.id, 'rectangle', box, nextOrder(), updated, { strokeColor: 'transparent', backgroundColor: 'transparent' }));
+    return { shape: blank, elements };
+  }
+  if (plan.shape === 'text') {
+    const place = textNodePlaces(box, plan.label!, iconOnTop);
+    const text = push(textElement(node.id, plan.label!, place.text, nextOrder(), updated, { containerId: null, textAlign: 'center', verticalAlign: 'top', strokeColor: node.textColor ?? node.strokeColor }));
+    const font = fontCustomData(node);
+    if (font) text.customData = font;
+    if (node.icon) push(iconElement(node, place.icon, nextOrder(), updated, []));
+    return { shape: text, elements };
+  }
+  if (plan.marker) {
+    const marker = markerElements(node, plan.marker, box, nextOrder, updated);
+    return { shape: marker[0]!, elements: marker };
+  }
+  // An outlined shape's lines come first: the exporters draw a label right after its container, so a filled outline drawn later would hide it.
+  if (!plan.isContainer && OUTLINE_IDS[node.shape]) {
+    const paths = outlinePaths(node.shape, box.width, box.height);
+    const ink = styleOf(node);
+    for (const suffix of OUTLINE_IDS[node.shape]!) {
+      const closed = suffix === 'outline';
+      push(lineElement(`${node.id}-${suffix}`, box, paths[suffix]!, nextOrder(), updated, closed ? ink : { ...ink, backgroundColor: 'transparent' }, [`${node.id}-group`]));
+    }
+  }
+  const shape = push(baseElement(node.id, plan.shape, box, nextOrder(), updated, plan.isContainer ? { ...styleOf(node), strokeStyle: node.strokeStyle ?? 'dashed' } : styleOf(node)));
+  shape.roundness = plan.isContainer ? null : plan.shape === 'rectangle' ? { type: 3 } : { type: 2 };
+  const area = boundTextArea(plan.shape, box);
+  let label = plan.label;
+  if (plan.isContainer && label && !node.icon) {
+    // The box grew around its children: wrap the label in its final width, as the editor would.
+    const text = wrapText(label.original, FONT_SIZE, area.width, FONT_FAMILY_EXCALIFONT);
+    label = { ...label, text, ...measureText(text, FONT_SIZE, FONT_FAMILY_EXCALIFONT) };
+  }
+  const verticalAlign = plan.isContainer ? 'top' : node.icon ? 'bottom' : 'middle';
+  const outlines = plan.isContainer ? [] : (OUTLINE_IDS[node.shape] ?? []);
+  const groupIds = node.icon || outlines.length > 0 ? [`${node.id}-group`] : [];
+  shape.groupIds = groupIds;
+  if (outlines.length > 0) {
+    // The label's rectangle stays (arrows bind to it); the lines behind it draw the shape.
+    if (node.shape !== 'subroutine') Object.assign(shape, { strokeColor: 'transparent', backgroundColor: 'transparent' });
+    shape.roundness = null;
+  }
+  if (label) {
+    const textAlign = box.labelAlign ?? 'center';
+    const position = boundTextPosition(area, label, verticalAlign, textAlign);
+    const text = push(textElement(`${node.id}-label`, label, position, nextOrder(), updated, { containerId: node.id, textAlign, verticalAlign, strokeColor: node.textColor ?? node.strokeColor }));
+    const font = fontCustomData(node);
+    if (font) text.customData = font;
+    addBound(shape, { id: text.id, type: 'text' });
+  }
+  if (node.icon && plan.isContainer && isMarker(node.shape)) {
+    // A marker draws no icon, even one given members.
+  } else if (node.icon && plan.isContainer) {
+    // In the header, after the label (which keeps the wrapping it was measured with, so the two never meet).
+    push(iconElement(node, { x: area.x + (plan.label ? plan.label.width + ICON_GAP : 0), y: area.y }, nextOrder(), updated, groupIds));
+  } else if (node.icon) {
+    const blockHeight = ICON_SIZE + (label ? ICON_GAP + label.height : 0);
+    const top = area.y + area.height - blockHeight;
+    push(iconElement(node, { x: box.x + box.width / 2 - ICON_SIZE / 2, y: top }, nextOrder(), updated, groupIds));
+  }
+  return { shape, elements };
 }
 
 /**
