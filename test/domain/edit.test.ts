@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import { readFile } from 'node:fs/promises';
 import { applyEdit, EDIT_LIMITS } from '../../src/domain/edit/apply.ts';
+import { LABEL_CLEARANCE } from '../../src/domain/edit/placement.ts';
 import type { SceneElement, WriteStamp } from '../../src/domain/edit/types.ts';
 import { ApiError } from '../../src/errors.ts';
 import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
@@ -287,6 +289,36 @@ describe('new edges', () => {
     const end = points[points.length - 1]!;
     const [cx, cy, rx, ry] = [bottom.x + bottom.width / 2, bottom.y + bottom.height / 2, bottom.width / 2, bottom.height / 2];
     assert.ok(((end[0] - cx) / rx) ** 2 + ((end[1] - cy) / ry) ** 2 > 1, 'the end lies outside the ellipse');
+  });
+
+  test('a labelled edge to a new node keeps at least 20 px of visible arrow on each side of its label (docs/editing.md says how much)', async () => {
+    const doc = (await readFile(new URL('../../docs/editing.md', import.meta.url), 'utf8')).replace(/\s+/g, ' ');
+    assert.match(doc, new RegExp(`at least ${LABEL_CLEARANCE} px of visible line on each side of its label`));
+    /** The arrow's length before it enters its label's box, and after it leaves it. */
+    const visibleEnds = (arrow: any, label: any): [number, number] => {
+      const points: Array<[number, number]> = arrow.points.map(([x, y]: number[]) => [arrow.x + x, arrow.y + y]);
+      const inside = ([x, y]: [number, number]) => x > label.x && x < label.x + label.width && y > label.y && y < label.y + label.height;
+      const steps: boolean[] = [];
+      let total = 0;
+      for (let i = 1; i < points.length; i++) {
+        const [a, b] = [points[i - 1]!, points[i]!];
+        const length = Math.hypot(b[0] - a[0], b[1] - a[1]);
+        for (let t = 0; t < length; t++) steps.push(inside([a[0] + ((b[0] - a[0]) * t) / length, a[1] + ((b[1] - a[1]) * t) / length]));
+        total += length;
+      }
+      const first = steps.indexOf(true);
+      const last = steps.lastIndexOf(true);
+      assert.ok(first >= 0, 'the label sits on its arrow');
+      return [first, total - last - 1];
+    };
+    for (const direction of ['TB', 'LR'] as const) {
+      const before = build({ nodes: [{ id: 'api', label: 'Orders API' }, { id: 'q', label: 'Queue', shape: 'cylinder' }], edges: ['api -> q : publish'], layout: { direction } });
+      for (const label of ['consume', 'consume order events and send the receipts']) {
+        const index = byId(edit(before, { addNodes: [{ id: 'mail', label: 'Mailer' }], addEdges: [`q -> mail : ${label}`] }).elements);
+        const [head, tail] = visibleEnds(index.get('q-to-mail'), index.get('q-to-mail-label'));
+        assert.ok(head >= LABEL_CLEARANCE - 1 && tail >= LABEL_CLEARANCE - 1, `${direction}, "${label}": ${head} and ${tail} px of arrow either side of the label`);
+      }
+    }
   });
 
   test('may join an existing node to itself or to a new node, and a standalone text', () => {

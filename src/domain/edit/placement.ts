@@ -4,6 +4,8 @@
  * every shape, text, image and arrow already drawn.
  */
 import type { Box } from '../layout/types.ts';
+import { BINDING_GAP } from '../scene/elements.ts';
+import { edgeLabelBlock } from '../scene/from-spec.ts';
 import { isPlainObject } from '../payload.ts';
 import type { Point } from '../scene/geometry.ts';
 import type { SpecEdge } from '../spec/types.ts';
@@ -17,6 +19,8 @@ const PLACEMENT_MARGIN = 40;
 const ARROW_CLEARANCE = 10;
 /** The first distance tried between a new node and what it connects to, then ring by ring further out. */
 const FIRST_GAP = 80;
+/** The visible arrow a new edge keeps on each side of its label: the node it brings is placed farther out for a long label. */
+export const LABEL_CLEARANCE = 24;
 const RING_STEP = 60;
 const RINGS = 8;
 const LATERAL_STEPS = 6;
@@ -200,7 +204,7 @@ class Placer {
    * direction their arrows run when it only follows them, before them when it
    * only leads to them, beside them when it does both.
    */
-  besideAnchors(size: { width: number; height: number }, anchors: string[], role: 'successor' | 'predecessor' | 'between'): Box {
+  besideAnchors(size: { width: number; height: number }, anchors: string[], role: 'successor' | 'predecessor' | 'between', label: { width: number; height: number }): Box {
     const boxes = anchors.map((id) => this.placed.get(id) ?? elementBox(this.scene.live.get(id)!));
     const around = union(boxes)!;
     const flow = this.flowAround(anchors.filter((id) => this.scene.live.has(id)));
@@ -210,8 +214,11 @@ class Placer {
     sides.forEach((side, s) => {
       const vertical = side === 'bottom' || side === 'top';
       const lateralStep = (vertical ? size.width : size.height) / 2 + PLACEMENT_MARGIN / 2;
+      // An arrow across this gap holds its label with LABEL_CLEARANCE of line on either side, clear of the binding gaps.
+      const labelSpan = vertical ? label.height : label.width;
+      const firstGap = labelSpan > 0 ? Math.max(FIRST_GAP, Math.ceil(labelSpan + 2 * (LABEL_CLEARANCE + BINDING_GAP))) : FIRST_GAP;
       for (let ring = 0; ring < RINGS; ring++) {
-        const gap = FIRST_GAP + ring * RING_STEP;
+        const gap = firstGap + ring * RING_STEP;
         for (let k = -LATERAL_STEPS; k <= LATERAL_STEPS; k++) {
           const shift = k * lateralStep;
           const [cx, cy] = centreOf(around);
@@ -221,7 +228,7 @@ class Placer {
             width: size.width,
             height: size.height,
           };
-          candidates.push({ box, cost: gap + Math.abs(shift) + SIDE_PENALTY[s]! + (k < 0 ? 1 : 0) });
+          candidates.push({ box, cost: gap - firstGap + FIRST_GAP + Math.abs(shift) + SIDE_PENALTY[s]! + (k < 0 ? 1 : 0) });
         }
       }
     });
@@ -260,6 +267,7 @@ class Placer {
  * connected only among themselves starts in the column).
  */
 export function placeNodes(nodes: NewNode[], edges: SpecEdge[], scene: Scene): Map<string, Box> {
+  const labels = new Map(edges.map((edge) => [edge, edge.label === null ? null : edgeLabelBlock(edge.label)]));
   const placed = new Map<string, Box>();
   for (const { node, size, position } of nodes) if (position) placed.set(node.id, { x: position.x, y: position.y, width: size.width, height: size.height });
   if (placed.size === nodes.length) return placed;
@@ -284,7 +292,15 @@ export function placeNodes(nodes: NewNode[], edges: SpecEdge[], scene: Scene): M
     const incoming = anchoring.some((l) => l.incoming);
     const outgoing = anchoring.some((l) => !l.incoming);
     const role = incoming && outgoing ? 'between' : incoming ? 'successor' : 'predecessor';
-    const box = anchors.length > 0 ? placer.besideAnchors(size, anchors, role) : placer.inColumn(size, column);
+    // The largest label on an edge between this node and its anchors sets how far out it goes.
+    const label = { width: 0, height: 0 };
+    for (const edge of edges) {
+      const block = labels.get(edge);
+      if (!block || !((edge.from === node.id && anchors.includes(edge.to)) || (edge.to === node.id && anchors.includes(edge.from)))) continue;
+      label.width = Math.max(label.width, block.width);
+      label.height = Math.max(label.height, block.height);
+    }
+    const box = anchors.length > 0 ? placer.besideAnchors(size, anchors, role, label) : placer.inColumn(size, column);
     placer.place(node.id, box);
   }
   return placer.placed;
