@@ -249,6 +249,86 @@ describe('new nodes', () => {
   });
 });
 
+describe('new nodes into a container (parent)', () => {
+  const SYSTEM = {
+    nodes: [
+      { id: 'web', label: 'Web app' },
+      { id: 'backend', label: 'Backend' },
+      { id: 'api', label: 'Orders API', parent: 'backend' },
+      { id: 'db', label: 'Orders DB', shape: 'cylinder', parent: 'backend' },
+      { id: 'mail', label: 'Mail relay' },
+      { id: 'cloud', label: 'Cloud' },
+      { id: 'region', label: 'Region', parent: 'cloud' },
+      { id: 'vm', label: 'VM', parent: 'region' },
+    ],
+    edges: ['web -> api : orders', 'api -> db', 'api -> mail', 'web -> backend', 'web -> vm'],
+  };
+  const inside = (inner: Rect, outer: Rect, by: number) =>
+    inner.x >= outer.x + by - 1e-6 && inner.y >= outer.y + by - 1e-6 && inner.x + inner.width <= outer.x + outer.width - by + 1e-6 && inner.y + inner.height <= outer.y + outer.height - by + 1e-6;
+  const meet = (a: Rect, b: Rect) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+  /** After the edit: each new node lies inside its container (20 px in, below its header), the containers around it hold it, and no two shapes meet that did not meet before. */
+  function assertHeld(before: SceneElement[], after: SceneElement[], members: Record<string, string[]>) {
+    const was = byId(before);
+    const now = byId(after);
+    for (const [node, chain] of Object.entries(members)) {
+      let inner = boxOf(now.get(node));
+      for (const container of chain) {
+        const outer = boxOf(now.get(container));
+        assert.ok(inside(inner, outer, 20), `${container} holds ${node} with 20 px to spare`);
+        const header = now.get(`${container}-label`);
+        assert.ok(header.y + header.height <= inner.y - 20 + 1e-6, `${node} sits below the header of ${container}`);
+        assert.ok(inside(boxOf(header), outer, 0), `${container}'s label stays inside it`);
+        inner = outer;
+      }
+    }
+    const shapes = (after as any[]).filter((e) => ['rectangle', 'ellipse', 'diamond'].includes(e.type));
+    for (const a of shapes) {
+      for (const b of shapes) {
+        if (a.id >= b.id || !meet(boxOf(a), boxOf(b)) || inside(boxOf(a), boxOf(b), 0) || inside(boxOf(b), boxOf(a), 0)) continue;
+        assert.ok(was.get(a.id) && was.get(b.id) && meet(boxOf(was.get(a.id)), boxOf(was.get(b.id))), `${a.id} and ${b.id} meet only if they met before`);
+      }
+    }
+    assertConsistent(after);
+    assert.deepEqual(metIssues(lintScene(after)).filter((i) => ['overlap', 'edge_through_shape', 'label_overlap'].includes(i.kind)), []);
+  }
+
+  test('goes where there is room inside, and the container keeps its size', () => {
+    const before = build({ ...SYSTEM, nodes: [...SYSTEM.nodes, { id: 'spare', label: 'Spare', parent: 'backend' }, { id: 'spare2', label: 'Spare 2', parent: 'backend' }] });
+    // Room left where two members stood.
+    const hollow = before.filter((e) => !['spare', 'spare-label', 'spare2', 'spare2-label'].includes(e.id)).map((e: any) => (e.boundElements ? { ...e, boundElements: e.boundElements.filter((b: any) => !b.id.startsWith('spare')) } : e));
+    const result = edit(hollow, { addNodes: [{ id: 'cache', label: 'Cache', parent: 'backend' }] });
+    assert.equal(geometry(byId(result.elements).get('backend')), geometry(byId(hollow).get('backend')), 'the container keeps its box');
+    assertHeld(hollow, result.elements, { cache: ['backend'] });
+  });
+
+  test('a full container grows to hold it, and so do the containers around it, clear of every other shape', async () => {
+    const before = build(SYSTEM);
+    const result = edit(before, { addNodes: [{ id: 'cache', label: 'Redis cache', parent: 'backend' }, { id: 'vm2', label: 'VM 2', parent: 'region' }], addEdges: ['api -> cache : reads', 'vm -> vm2'] });
+    const was = byId(before);
+    const now = byId(result.elements);
+    for (const id of ['backend', 'region', 'cloud']) assert.ok(boxOf(now.get(id)).width * boxOf(now.get(id)).height > boxOf(was.get(id)).width * boxOf(was.get(id)).height, `${id} grew`);
+    assertHeld(before, result.elements, { cache: ['backend'], vm2: ['region', 'cloud'] });
+    // An arrow ending on a container's side that moved ends there still.
+    for (const arrow of (result.elements as any[]).filter((e) => e.type === 'arrow' && [e.startBinding?.elementId, e.endBinding?.elementId].includes('backend'))) {
+      const end = arrow.endBinding.elementId === 'backend' ? arrow.points.at(-1) : arrow.points[0];
+      const box = boxOf(now.get('backend'));
+      const [x, y] = [arrow.x + end[0], arrow.y + end[1]];
+      const off = Math.min(Math.abs(x - box.x), Math.abs(x - box.x - box.width), Math.abs(y - box.y), Math.abs(y - box.y - box.height));
+      assert.ok(off <= 6, `${arrow.id} still ends on backend's outline (${off} px off)`);
+    }
+    await assertSurvivesRestore(result.elements);
+  });
+
+  test('an explicit position inside or outside: the containers grow to hold it', () => {
+    const before = build(SYSTEM);
+    const backend = boxOf(byId(before).get('backend'));
+    const result = edit(before, { addNodes: [{ id: 'far', label: 'Far', parent: 'backend', x: backend.x + 20, y: backend.y + backend.height + 200 }] });
+    const grown = boxOf(byId(result.elements).get('backend'));
+    assert.ok(inside(boxOf(byId(result.elements).get('far')), grown, 20), 'backend reaches down to hold far');
+  });
+});
+
 describe('new edges', () => {
   test('are bound at both ends, listed in both shapes, with contract ids that avoid existing ones', () => {
     const before = build({ nodes: [{ id: 'a' }, { id: 'b' }], edges: ['a -> b'] });
@@ -444,7 +524,7 @@ describe('updateNodes', () => {
 });
 
 describe('refused fragments name the item and change nothing', () => {
-  const scene = () => build({ nodes: [{ id: 'api' }, { id: 'db' }, { id: 'empty', label: '' }, { id: 'taken-label', shape: 'text' }], edges: ['api -> db'] });
+  const scene = () => build({ nodes: [{ id: 'api' }, { id: 'db' }, { id: 'empty', label: '' }, { id: 'taken-label', shape: 'text' }, { id: 'round', shape: 'ellipse' }], edges: ['api -> db'] });
   const cases: Array<[string, unknown, string, RegExp]> = [
     ['a fragment that is not an object', [], 'INVALID_SPEC', /edit fragment must be an object/],
     ['an unknown top-level field', { addNodes: [{ id: 'x' }], removeNodes: [] }, 'INVALID_SPEC', /unknown field "removeNodes"/],
@@ -456,7 +536,9 @@ describe('refused fragments name the item and change nothing', () => {
     ['an unknown icon', { addNodes: [{ id: 'x', icon: 'icon-nope' }] }, 'UNKNOWN_ICON', /^addNodes\[0\] \(id "x"\)\.icon "icon-nope"/],
     ['an unknown node field', { addNodes: [{ id: 'x', colour: 'red' }] }, 'INVALID_SPEC', /addNodes\[0\] \(id "x"\) has an unknown field "colour"/],
     ['a bad colour', { addNodes: [{ id: 'x', strokeColor: 'red;' }] }, 'INVALID_SPEC', /addNodes\[0\] \(id "x"\)\.strokeColor/],
-    ['a parent container', { addNodes: [{ id: 'x', parent: 'api' }] }, 'INVALID_SPEC', /addNodes\[0\] \(id "x"\)\.parent: containers are not supported/],
+    ['a parent that is a plain node', { addNodes: [{ id: 'x', parent: 'api' }] }, 'INVALID_SPEC', /addNodes\[0\] \(id "x"\)\.parent names "api", a rectangle that holds nothing and has its label in the middle/],
+    ['a parent the diagram lacks', { addNodes: [{ id: 'x', parent: 'nowhere' }] }, 'INVALID_SPEC', /addNodes\[0\] \(id "x"\)\.parent names "nowhere", which is not an element of the diagram/],
+    ['a parent that is not a rectangle', { addNodes: [{ id: 'x', parent: 'round' }] }, 'INVALID_SPEC', /addNodes\[0\] \(id "x"\)\.parent names "round", an ellipse; a container is a rectangle/],
     ['x without y', { addNodes: [{ id: 'x', x: 10 }] }, 'INVALID_SPEC', /addNodes\[0\] \(id "x"\): give both x and y/],
     ['a width too small for the label', { addNodes: [{ id: 'x', label: 'a label of several words', width: 100, height: 30 }] }, 'INVALID_SPEC', /addNodes\[0\] \(id "x"\): its label needs a rectangle of at least \d+ × \d+ px/],
     ['a node id the diagram has', { addNodes: [{ id: 'db' }] }, 'DUPLICATE_NODE_ID', /addNodes\[0\] \(id "db"\): the diagram already has/],

@@ -3,8 +3,9 @@
  *
  * Pure: a scene and a fragment in, the merged scene out, or an ApiError that
  * names the offending item (and nothing changed). Existing elements keep their
- * geometry byte for byte; they only gain arrow bindings, or new style and
- * label text from `updateNodes` (a label too big for its node at its font
+ * geometry byte for byte, but for a container a new node goes into, which
+ * grows to hold it (its header and the ends of its arrows with it); they only
+ * gain arrow bindings, or new style and label text from `updateNodes` (a label too big for its node at its font
  * size takes a smaller one: label-fit.ts). New nodes are sized exactly as
  * sceneFromSpec sizes spec nodes and placed beside what they connect to, clear
  * of everything already drawn; new edges are routed around the boxes in their
@@ -12,7 +13,7 @@
  */
 import { MAX_SCENE_ELEMENTS } from '../scene/validate.ts';
 import { createdCount, type EditOptions, fail, parseFragment } from './fragment.ts';
-import { addNode, applyUpdate, Merge } from './merge.ts';
+import { addNode, applyUpdate, growContainer, Merge } from './merge.ts';
 import { placeNodes } from './placement.ts';
 import { addEdges } from './routing.ts';
 import { indexScene } from './scene-index.ts';
@@ -47,7 +48,8 @@ export function applyEdit(elements: SceneElement[], fragment: unknown, stamp: Wr
   const merge = new Merge(scene, stamp.now);
   for (const update of edit.updates) applyUpdate(merge, scene, update);
   const boxes = placeNodes(edit.nodes, edit.edges, scene);
-  for (const node of edit.nodes) addNode(merge, node, boxes.get(node.node.id)!);
+  for (const [id, box] of boxes.grown) growContainer(merge, scene, id, box);
+  for (const node of edit.nodes) addNode(merge, node, boxes.nodes.get(node.node.id)!);
   addEdges(merge, scene, edit.edges);
 
   const { elements: merged, merged: count } = merge.result(stamp);

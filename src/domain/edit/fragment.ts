@@ -15,7 +15,7 @@ import { danglingHint, edgeSchemaProblems, generatedNodeIds, nodeName, nodeSchem
 import { FILL_STYLES, SPEC_LIMITS, type SpecEdge, type SpecNode } from '../spec/types.ts';
 import { containerSizeForText, getBoundTextMaxWidth, measureText, wrapText } from '../text/metrics.ts';
 import { EDIT_LIMITS, EditFragment, EditNode, NodeUpdate as NodeUpdateSchema } from './schema.ts';
-import type { Scene } from './scene-index.ts';
+import { isContainer, type Scene } from './scene-index.ts';
 import type { SceneElement } from './types.ts';
 
 export { EDIT_LIMITS };
@@ -191,11 +191,7 @@ export function parseFragment(fragment: unknown, scene: Scene, options: EditOpti
 
 /** A new node's shape: its schema (EditNode), and x with y. */
 function newNodeShape(raw: unknown, i: number, out: ProblemList): SpecNode | null {
-  const ok = nodeSchemaProblems(raw, EditNode, { list: 'addNodes', section: SECTION.addNodes }, i, out, (key, named, path) =>
-    key === 'parent'
-      ? { code: 'INVALID_SPEC', message: `${named}.parent: containers are not supported in edit fragments; regenerate the diagram from a spec to nest nodes`, path: pointer(path), hint: 'regenerate the diagram from a spec with "parent" on each child' }
-      : null,
-  );
+  const ok = nodeSchemaProblems(raw, EditNode, { list: 'addNodes', section: SECTION.addNodes }, i, out, () => null);
   if (!ok) return null;
   const node = toSpecNode(raw as Record<string, unknown>);
   if ((node.x === undefined) !== (node.y === undefined)) {
@@ -205,6 +201,15 @@ function newNodeShape(raw: unknown, i: number, out: ProblemList): SpecNode | nul
   return node;
 }
 
+/** Why `id` cannot take a new node, or null when it is one of the diagram's containers (isContainer). */
+function parentProblem(id: string, scene: Scene): string | null {
+  const element = scene.live.get(id);
+  if (!element) return `names ${quote(id)}, which is not an element of the diagram`;
+  if (element.type !== 'rectangle') return `names ${quote(id)}, ${describeKind(element)}; a container is a rectangle`;
+  if (!isContainer(scene, element)) return `names ${quote(id)}, a rectangle that holds nothing and has its label in the middle: it is a node, not a container`;
+  return null;
+}
+
 /** A well-formed new node against the catalog and the diagram, sized. */
 function newNodeMeaning(node: SpecNode, i: number, scene: Scene | null, options: EditOptions, out: ProblemList): NewNode | null {
   const named = `addNodes[${i}] (id ${quote(node.id)})`;
@@ -212,6 +217,13 @@ function newNodeMeaning(node: SpecNode, i: number, scene: Scene | null, options:
   if (node.icon !== null && !options.isIcon(node.icon)) {
     out.add(unknownIconProblem(node.icon, named, pointer(['addNodes', i, 'icon']), options.isIcon));
     ok = false;
+  }
+  if (node.parent !== null && scene !== null) {
+    const problem = parentProblem(node.parent, scene);
+    if (problem) {
+      out.add({ code: 'INVALID_SPEC', message: `${named}.parent ${problem}`, path: pointer(['addNodes', i, 'parent']), hint: 'a new node goes into a container the diagram already has; leave parent out to place it beside what it connects to' });
+      ok = false;
+    }
   }
   if (scene?.ids.has(node.id)) {
     out.add({ code: 'DUPLICATE_NODE_ID', message: `${named}: the diagram already has an element with this id`, path: pointer(['addNodes', i, 'id']), hint: 'choose another id (updateNodes changes an existing node)' });

@@ -5,12 +5,14 @@
  * elements of each new node.
  */
 import type { Box } from '../layout/types.ts';
-import { nodeElements, planNode, textElement } from '../scene/from-spec.ts';
+import { boundTextArea, boundTextPosition, nodeElements, planNode, textElement } from '../scene/from-spec.ts';
+import type { Point } from '../scene/geometry.ts';
+import { isPlainObject } from '../payload.ts';
 import { type ExcalidrawElement, FONT_FAMILY_EXCALIFONT, FONT_SIZE, indexKeyAfter, isIndexKey } from '../scene/elements.ts';
 import { getLineHeight, isKnownFontFamily, measureText, wrapText } from '../text/metrics.ts';
 import { type BoxShape, fail, type NewNode, type NodeUpdate } from './fragment.ts';
 import { fitLabelInContainer, type LabelMisfit, type TextAlign, type VerticalAlign } from './label-fit.ts';
-import { elementBox, num, type Scene } from './scene-index.ts';
+import { elementBox, nearestSide, num, polylineOf, type Scene } from './scene-index.ts';
 import { type SceneElement, touch, type WriteStamp } from './types.ts';
 
 /** Keys after every index in the scene, one per call, so appended elements sort last. */
@@ -147,4 +149,54 @@ export function addNode(merge: Merge, { node, size }: NewNode, box: Box): void {
   const plan = { ...planNode(node, false, 0), shape: size.shape, width: size.width, height: size.height, label: size.label };
   const drawing = nodeElements(plan, box, { updated: merge.now, nextOrder: () => 0, iconOnTop: false, bound: true });
   for (const element of drawing.elements) merge.create(element);
+}
+
+/**
+ * A container grown to `box` to hold a new member: its header (a top-aligned
+ * label, placed where the editor places it; its icon) follows its top edge,
+ * and each arrow end on one of its sides moves with that side.
+ */
+export function growContainer(merge: Merge, scene: Scene, id: string, box: Box): void {
+  const container = merge.edit(id);
+  const before = elementBox(container);
+  Object.assign(container, { x: box.x, y: box.y, width: box.width, height: box.height });
+  const label = scene.labels.get(id);
+  if (label) {
+    const text = merge.edit(label.id);
+    const verticalAlign = VERTICAL_ALIGNS.has(text.verticalAlign as string) ? (text.verticalAlign as VerticalAlign) : 'middle';
+    const textAlign = TEXT_ALIGNS.has(text.textAlign as string) ? (text.textAlign as TextAlign) : 'center';
+    const block = { text: String(text.text ?? ''), original: String(text.originalText ?? ''), width: num(text.width), height: num(text.height) };
+    Object.assign(text, boundTextPosition(boundTextArea('rectangle', box), block, verticalAlign, textAlign));
+  }
+  const icon = scene.live.get(`${id}-icon`);
+  if (icon) {
+    const moved = merge.edit(icon.id);
+    moved.x = num(icon.x) + box.x - before.x;
+    moved.y = num(icon.y) + box.y - before.y;
+  }
+  for (const element of scene.live.values()) {
+    if (element.type !== 'arrow') continue;
+    const ends = [element.startBinding, element.endBinding].map((binding) => isPlainObject(binding) && binding.elementId === id);
+    if (!ends[0] && !ends[1]) continue;
+    const points = polylineOf(element);
+    for (const [end, index] of [[ends[0], 0], [ends[1], points.length - 1]] as const) {
+      const point = points[index];
+      if (!end || !point) continue;
+      const side = nearestSide(before, point);
+      if (side === 'left') point[0] += box.x - before.x;
+      else if (side === 'right') point[0] += box.x + box.width - (before.x + before.width);
+      else if (side === 'top') point[1] += box.y - before.y;
+      else point[1] += box.y + box.height - (before.y + before.height);
+    }
+    setPolyline(merge.edit(element.id), points);
+  }
+}
+
+/** An arrow or line along absolute `points`: its origin at the first, its size their extent, as the editor keeps them. */
+function setPolyline(element: SceneElement, points: Point[]): void {
+  const [x0, y0] = points[0]!;
+  const relative = points.map(([x, y]) => [x - x0, y - y0]);
+  const xs = relative.map((p) => p[0]!);
+  const ys = relative.map((p) => p[1]!);
+  Object.assign(element, { x: x0, y: y0, points: relative, width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) });
 }

@@ -10,11 +10,14 @@ import { isPlainObject } from '../payload.ts';
 import type { Point } from '../scene/geometry.ts';
 import type { SpecEdge } from '../spec/types.ts';
 import type { NewNode } from './fragment.ts';
-import { centreOf, elementBox, grow, interiorsMeet, LINEAR, polylineOf, type Scene, type Side } from './scene-index.ts';
+import { CONTAINER_PADDING } from '../layout/containers.ts';
+import { centreOf, containersAround, elementBox, grow, interiorsMeet, isContainer, LINEAR, polylineOf, type Scene, shapesInside, type Side } from './scene-index.ts';
 import type { SceneElement } from './types.ts';
 
 /** Clearance a placed node keeps from every shape, text and image already drawn. */
 const PLACEMENT_MARGIN = 40;
+/** Clearance a grown container keeps from the shapes it did not already meet. */
+const CONTAINER_CLEARANCE = 10;
 /** Clearance a placed node keeps from the lines of arrows already drawn. */
 const ARROW_CLEARANCE = 10;
 /** The first distance tried between a new node and what it connects to, then ring by ring further out. */
@@ -26,6 +29,8 @@ const RINGS = 8;
 const LATERAL_STEPS = 6;
 /** Placement cost added per side, in the order the sides are preferred. */
 const SIDE_PENALTY = [0, 40, 40, 160] as const;
+/** Placement cost added where a shape stands between the new node and what it connects to. */
+const BLOCKED_PENALTY = 400;
 const COLUMN_STEP = 20;
 const COLUMN_TRIES = 250;
 
@@ -135,9 +140,31 @@ interface Segment {
   b: Point;
 }
 
+interface Obstacle {
+  id: string;
+  box: Box;
+}
+
+interface Size {
+  width: number;
+  height: number;
+}
+
+type Role = 'successor' | 'predecessor' | 'between';
+
+interface Candidate {
+  box: Box;
+  cost: number;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/** What growing `before` into `after` adds to its width and height. */
+const growthOf = (before: Box, after: Box) => after.width - before.width + (after.height - before.height);
+
 /** Where the new nodes go: explicit positions as given, the rest beside what they connect to, overlapping nothing. */
 class Placer {
-  private readonly obstacles = new SpatialGrid<Box>((box) => box);
+  private readonly obstacles = new SpatialGrid<Obstacle>(({ box }) => box);
   private readonly segments = new SpatialGrid<Segment>(({ a, b }) => ({ x: Math.min(a[0], b[0]), y: Math.min(a[1], b[1]), width: Math.abs(a[0] - b[0]), height: Math.abs(a[1] - b[1]) }));
   /** Everything drawn so far, arrows included: the fallback spot lies beyond it. */
   private bounds: Box | null;
@@ -145,6 +172,8 @@ class Placer {
   private readonly flowVotes = new Map<string, Map<Side, number>>();
   private readonly overallFlow = new Map<Side, number>();
   readonly placed = new Map<string, Box>();
+  /** Containers grown to hold new members, by id, at their new size. */
+  readonly grown = new Map<string, Box>();
 
   constructor(private readonly scene: Scene) {
     const extents: Box[] = [];
@@ -156,7 +185,7 @@ class Placer {
         if (element.type === 'arrow') this.countFlow(element);
       } else {
         const box = elementBox(element);
-        this.obstacles.add(box);
+        this.obstacles.add({ id: element.id, box });
         extents.push(box);
       }
     }
@@ -188,13 +217,14 @@ class Placer {
 
   place(id: string, box: Box): void {
     this.placed.set(id, box);
-    this.obstacles.add(box);
+    this.obstacles.add({ id, box });
     this.bounds = union(this.bounds ? [this.bounds, box] : [box]);
   }
 
-  isFree(box: Box): boolean {
+  /** Clear of every shape, text and image by PLACEMENT_MARGIN (but those in `inside`, the containers it goes into) and of every line. */
+  isFree(box: Box, inside: ReadonlySet<string> = NONE): boolean {
     const clear = grow(box, PLACEMENT_MARGIN);
-    if (this.obstacles.some(clear, (other) => interiorsMeet(clear, other))) return false;
+    if (this.obstacles.some(clear, (other) => !inside.has(other.id) && interiorsMeet(clear, other.box))) return false;
     const near = grow(box, ARROW_CLEARANCE);
     return !this.segments.some(near, ({ a, b }) => segmentMeetsBox(a, b, near));
   }
@@ -204,8 +234,40 @@ class Placer {
    * direction their arrows run when it only follows them, before them when it
    * only leads to them, beside them when it does both.
    */
-  besideAnchors(size: { width: number; height: number }, anchors: string[], role: 'successor' | 'predecessor' | 'between', label: { width: number; height: number }): Box {
-    const boxes = anchors.map((id) => this.placed.get(id) ?? elementBox(this.scene.live.get(id)!));
+  besideAnchors(size: Size, anchors: string[], role: Role, label: Size): Box {
+    const free = this.candidatesBeside(size, anchors, role, label).find(({ box }) => this.isFree(box));
+    if (free) return free.box;
+    const around = union(anchors.map((id) => this.boxOf(id)))!;
+    return this.beyondEverything(size, around.y + around.height / 2 - size.height / 2);
+  }
+
+  private boxOf(id: string): Box {
+    return this.placed.get(id) ?? this.grown.get(id) ?? elementBox(this.scene.live.get(id)!);
+  }
+
+  /** Whether a shape (other than what lies in `from`) stands on the straight line between the centres of `from` and `to`: the arrow would have to go round it. */
+  private blocksBetween(from: Box, to: Box): boolean {
+    const [a, b] = [centreOf(from), centreOf(to)];
+    const span = union([from, to])!;
+    return this.obstacles.some(span, (other) => !interiorsMeet(other.box, from) && !interiorsMeet(other.box, to) && !this.grown.has(other.id) && !this.isContainerId(other.id) && segmentMeetsBox(a, b, other.box));
+  }
+
+  private readonly containerIds = new Map<string, boolean>();
+
+  /** Whether this is a container (a shape holding others): a line may cross one, so it blocks nothing. Remembered, as it looks at the whole scene. */
+  private isContainerId(id: string): boolean {
+    let known = this.containerIds.get(id);
+    if (known === undefined) {
+      const element = this.scene.live.get(id);
+      known = element !== undefined && isContainer(this.scene, element);
+      this.containerIds.set(id, known);
+    }
+    return known;
+  }
+
+  /** Spots beside `anchors`, cheapest first (see besideAnchors). */
+  private candidatesBeside(size: Size, anchors: string[], role: Role, label: Size): Candidate[] {
+    const boxes = anchors.map((id) => this.boxOf(id));
     const around = union(boxes)!;
     const flow = this.flowAround(anchors.filter((id) => this.scene.live.has(id)));
     const sides: Side[] =
@@ -228,15 +290,108 @@ class Placer {
             width: size.width,
             height: size.height,
           };
-          candidates.push({ box, cost: gap - firstGap + FIRST_GAP + Math.abs(shift) + SIDE_PENALTY[s]! + (k < 0 ? 1 : 0) });
+          const blocked = this.blocksBetween(around, box) ? BLOCKED_PENALTY : 0;
+          candidates.push({ box, cost: gap - firstGap + FIRST_GAP + Math.abs(shift) + SIDE_PENALTY[s]! + blocked + (k < 0 ? 1 : 0) });
         }
       }
     });
     // A stable sort: among equal costs, the order generated wins, so placement is deterministic.
+    return candidates.sort((a, b) => a.cost - b.cost);
+  }
+
+  /**
+   * A node that goes into `parentId`: where there is room inside it (near its
+   * anchors, or after what it holds), or else just outside, the container and
+   * those around it grown to hold it (CONTAINER_PADDING clear) as long as no
+   * container grows over anything it did not already meet. Null when no spot
+   * is found: the caller then places the node freely and the containers grow
+   * as they must.
+   */
+  intoContainer(size: Size, parentId: string, anchors: string[], role: Role, label: Size): Box | null {
+    const chain = [parentId, ...containersAround(this.scene, this.scene.live.get(parentId)!).map((e) => e.id)];
+    const inside = new Set(chain);
+    const parent = this.boxOf(parentId);
+    const held = shapesInside(this.scene, this.scene.live.get(parentId)!).map((e) => e.id);
+    const room = this.interior(parentId);
+    const candidates: Candidate[] = [];
+    // Inside, on a grid, nearest the anchors (or the top left) first.
+    const [tx, ty] = anchors.length > 0 ? centreOf(union(anchors.map((id) => this.boxOf(id)))!) : [room.x, room.y];
+    for (let y = room.y; y + size.height <= room.y + room.height; y += COLUMN_STEP) {
+      for (let x = room.x; x + size.width <= room.x + room.width; x += COLUMN_STEP) {
+        candidates.push({ box: { x, y, width: size.width, height: size.height }, cost: Math.abs(x + size.width / 2 - tx) + Math.abs(y + size.height / 2 - ty) });
+      }
+    }
+    const outside = anchors.length > 0 ? this.candidatesBeside(size, anchors, role, label) : held.length > 0 ? this.candidatesBeside(size, held, 'successor', label) : [];
+    if (outside.length === 0) outside.push({ box: { x: room.x, y: room.y, width: size.width, height: size.height }, cost: 0 });
+    // Growing a container costs what it adds to its width and height.
+    for (const candidate of outside) candidates.push({ box: candidate.box, cost: candidate.cost + 2 * growthOf(parent, this.holding(parentId, candidate.box)) });
     candidates.sort((a, b) => a.cost - b.cost);
-    const free = candidates.find(({ box }) => this.isFree(box));
-    if (free) return free.box;
-    return this.beyondEverything(size, around.y + around.height / 2 - size.height / 2);
+    for (const { box } of candidates) {
+      if (!this.isFree(box, inside)) continue;
+      const grown = this.growChain(chain, box);
+      if (!grown) continue;
+      this.keep(grown);
+      return box;
+    }
+    return null;
+  }
+
+  /** Where a new member may go in a container: inside its padding, below its header (its top-aligned label and icon). */
+  private interior(id: string): Box {
+    const box = this.boxOf(id);
+    const top = this.headerBottom(id, box);
+    return { x: box.x + CONTAINER_PADDING, y: top + CONTAINER_PADDING, width: Math.max(0, box.width - 2 * CONTAINER_PADDING), height: Math.max(0, box.y + box.height - CONTAINER_PADDING - top - CONTAINER_PADDING) };
+  }
+
+  /** The bottom of a container's header: its top-aligned label and its icon, as they would sit in `box`. */
+  private headerBottom(id: string, box: Box): number {
+    const original = elementBox(this.scene.live.get(id)!);
+    let bottom = box.y;
+    for (const part of [this.scene.labels.get(id), this.scene.live.get(`${id}-icon`)]) {
+      if (!part || (part.type === 'text' && part.verticalAlign !== 'top')) continue;
+      const own = elementBox(part);
+      bottom = Math.max(bottom, box.y + (own.y - original.y) + own.height);
+    }
+    return bottom;
+  }
+
+  /** The box container `id` needs to hold `member` with its padding, its header above it. */
+  private holding(id: string, member: Box): Box {
+    const box = this.boxOf(id);
+    const header = this.headerBottom(id, box) - box.y;
+    const need = union([box, grow(member, CONTAINER_PADDING)])!;
+    if (member.y - CONTAINER_PADDING - header < need.y) return union([need, { x: need.x, y: member.y - CONTAINER_PADDING - header, width: 0, height: 0 }])!;
+    return need;
+  }
+
+  /** Grows `parentId` and the containers around it to hold `member`, whatever they meet. */
+  growToHold(parentId: string, member: Box): void {
+    const chain = [parentId, ...containersAround(this.scene, this.scene.live.get(parentId)!).map((e) => e.id)];
+    this.keep(this.growChain(chain, member, true)!);
+  }
+
+  private keep(grown: Map<string, Box>): void {
+    for (const [id, bigger] of grown) {
+      this.grown.set(id, bigger);
+      this.obstacles.add({ id, box: bigger });
+    }
+  }
+
+  /** The containers of `chain` (innermost first) grown to hold `member`, each clear of anything it did not already meet (unless `force`); null if one would run into something. */
+  private growChain(chain: string[], member: Box, force = false): Map<string, Box> | null {
+    const grown = new Map<string, Box>();
+    const inside = new Set(chain);
+    let inner = member;
+    for (const id of chain) {
+      const before = this.boxOf(id);
+      const after = this.holding(id, inner);
+      if (after.x === before.x && after.y === before.y && after.width === before.width && after.height === before.height) break;
+      const [was, now] = [grow(before, CONTAINER_CLEARANCE), grow(after, CONTAINER_CLEARANCE)];
+      if (!force && this.obstacles.some(now, (other) => !inside.has(other.id) && interiorsMeet(now, other.box) && !interiorsMeet(was, other.box))) return null;
+      grown.set(id, after);
+      inner = after;
+    }
+    return grown;
   }
 
   /** A node with no connections: in a column right of the scene as it was, top-aligned, the first free spot down. */
@@ -264,15 +419,19 @@ class Placer {
  * Explicitly positioned nodes first; then nodes without edges, in a column
  * right of the scene; then, repeatedly, the first node (in fragment order)
  * connected to something already there, beside it (a group of new nodes
- * connected only among themselves starts in the column).
+ * connected only among themselves starts in the column). A node with a
+ * parent goes into that container (Placer.intoContainer); the containers that
+ * grew are returned with their new boxes.
  */
-export function placeNodes(nodes: NewNode[], edges: SpecEdge[], scene: Scene): Map<string, Box> {
+export function placeNodes(nodes: NewNode[], edges: SpecEdge[], scene: Scene): { nodes: Map<string, Box>; grown: Map<string, Box> } {
   const labels = new Map(edges.map((edge) => [edge, edge.label === null ? null : edgeLabelBlock(edge.label)]));
-  const placed = new Map<string, Box>();
-  for (const { node, size, position } of nodes) if (position) placed.set(node.id, { x: position.x, y: position.y, width: size.width, height: size.height });
-  if (placed.size === nodes.length) return placed;
   const placer = new Placer(scene);
-  for (const [id, box] of placed) placer.place(id, box);
+  /** Puts a node in its box; a node with a parent found no room there, so its containers grow to hold it whatever they meet. */
+  const settle = (node: NewNode['node'], box: Box, holds: boolean) => {
+    placer.place(node.id, box);
+    if (node.parent !== null && !holds) placer.growToHold(node.parent, box);
+  };
+  for (const { node, size, position } of nodes) if (position) settle(node, { x: position.x, y: position.y, width: size.width, height: size.height }, false);
   const column = placer.columnStart();
   const links = new Map<string, Array<{ other: string; incoming: boolean }>>();
   for (const edge of edges) {
@@ -281,8 +440,13 @@ export function placeNodes(nodes: NewNode[], edges: SpecEdge[], scene: Scene): M
       links.set(self, [...(links.get(self) ?? []), { other, incoming }]);
     }
   }
+  const none = { width: 0, height: 0 };
   const isThere = (id: string) => placer.placed.has(id) || scene.live.has(id);
-  for (const { node, size, position } of nodes) if (!position && !links.has(node.id)) placer.place(node.id, placer.inColumn(size, column));
+  for (const { node, size, position } of nodes) {
+    if (position || links.has(node.id)) continue;
+    const inside = node.parent === null ? null : placer.intoContainer(size, node.parent, [], 'successor', none);
+    settle(node, inside ?? placer.inColumn(size, column), inside !== null);
+  }
   const pending = nodes.filter((n) => !n.position && links.has(n.node.id));
   while (pending.length > 0) {
     const next = Math.max(0, pending.findIndex((n) => (links.get(n.node.id) ?? []).some((l) => isThere(l.other))));
@@ -300,8 +464,9 @@ export function placeNodes(nodes: NewNode[], edges: SpecEdge[], scene: Scene): M
       label.width = Math.max(label.width, block.width);
       label.height = Math.max(label.height, block.height);
     }
-    const box = anchors.length > 0 ? placer.besideAnchors(size, anchors, role, label) : placer.inColumn(size, column);
-    placer.place(node.id, box);
+    const inside = node.parent === null ? null : placer.intoContainer(size, node.parent, anchors, role, label);
+    const box = inside ?? (anchors.length > 0 ? placer.besideAnchors(size, anchors, role, label) : placer.inColumn(size, column));
+    settle(node, box, inside !== null);
   }
-  return placer.placed;
+  return { nodes: placer.placed, grown: placer.grown };
 }

@@ -11,7 +11,7 @@ import { addBound, type ExcalidrawElement } from '../scene/elements.ts';
 import { centreOn, type Point, roundPoint } from '../scene/geometry.ts';
 import type { SpecEdge } from '../spec/types.ts';
 import type { Merge } from './merge.ts';
-import { centreOf, elementBox, grow, interiorsMeet, LINEAR, polylineOf, type Scene, type Side } from './scene-index.ts';
+import { centreOf, elementBox, grow, interiorsMeet, LINEAR, nearestSide, polylineOf, type Scene, type Side } from './scene-index.ts';
 
 /** How far a fallback loop runs out beside two boxes that overlap. */
 const LOOP_REACH = 40;
@@ -33,17 +33,6 @@ function facingSides(source: Box, target: Box): [Side, Side] | null {
   if (gapX <= 0 && gapY <= 0) return null;
   if (gapY >= gapX) return target.y > source.y ? ['bottom', 'top'] : ['top', 'bottom'];
   return target.x > source.x ? ['right', 'left'] : ['left', 'right'];
-}
-
-/** The side of a box a point (on or near its outline) is nearest to. */
-function nearestSide(box: Box, [x, y]: Point): Side {
-  const distances: Array<[Side, number]> = [
-    ['top', Math.abs(y - box.y)],
-    ['bottom', Math.abs(y - (box.y + box.height))],
-    ['left', Math.abs(x - box.x)],
-    ['right', Math.abs(x - (box.x + box.width))],
-  ];
-  return distances.reduce((best, d) => (d[1] < best[1] ? d : best))[0];
 }
 
 function pointOnSide(box: Box, side: Side, along: number): Point {
@@ -239,7 +228,8 @@ export function addEdges(merge: Merge, scene: Scene, edges: SpecEdge[]): void {
   const plans = planEdges(edges, endpoint, (id, side) => ends.get(`${id}\u0000${side}`) ?? []);
   const obstacles: Box[] = [];
   const occupied = new OccupiedSegments();
-  for (const element of [...scene.live.values(), ...merge.created]) {
+  // As the merge has them: a container that grew to hold a new node is in the way at its new size.
+  for (const element of [...[...scene.live.keys()].map((id) => merge.get(id)!), ...merge.created]) {
     if (!LINEAR.has(element.type)) obstacles.push(elementBox(element));
     else occupied.add(polylineOf(element));
   }

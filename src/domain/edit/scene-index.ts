@@ -73,6 +73,41 @@ export function polylineOf(element: SceneElement): Point[] {
 /** Which side of a box: where a node is placed relative to another, or where an arrow meets it. */
 export type Side = 'bottom' | 'right' | 'top' | 'left';
 
+/** The side of a box a point (on or near its outline) is nearest to. */
+export function nearestSide(box: Box, [x, y]: Point): Side {
+  const distances: Array<[Side, number]> = [
+    ['top', Math.abs(y - box.y)],
+    ['bottom', Math.abs(y - (box.y + box.height))],
+    ['left', Math.abs(x - box.x)],
+    ['right', Math.abs(x - (box.x + box.width))],
+  ];
+  return distances.reduce((best, d) => (d[1] < best[1] ? d : best))[0];
+}
+
 export const grow = (box: Box, by: number): Box => ({ x: box.x - by, y: box.y - by, width: box.width + 2 * by, height: box.height + 2 * by });
 export const interiorsMeet = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 export const centreOf = (box: Box): Point => [box.x + box.width / 2, box.y + box.height / 2];
+
+const encloses = (outer: Box, inner: Box) => inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
+
+/** The nodes (shapes and free texts; not labels, lines or images) whose box lies inside this element's box, itself left out. */
+export function shapesInside(scene: Scene, element: SceneElement): SceneElement[] {
+  const box = elementBox(element);
+  return [...scene.live.values()].filter(
+    (other) => other !== element && !LINEAR.has(other.type) && other.type !== 'image' && typeof other.containerId !== 'string' && encloses(box, elementBox(other)),
+  );
+}
+
+/** A rectangle that holds other shapes, or whose label sits at its top (a container drawn from a spec, still empty). */
+export function isContainer(scene: Scene, element: SceneElement): boolean {
+  if (element.type !== 'rectangle') return false;
+  if (scene.labels.get(element.id)?.verticalAlign === 'top') return true;
+  return shapesInside(scene, element).length > 0;
+}
+
+/** The containers around this one, innermost first: rectangles that enclose its box. */
+export function containersAround(scene: Scene, element: SceneElement): SceneElement[] {
+  const box = elementBox(element);
+  const area = (e: SceneElement) => elementBox(e).width * elementBox(e).height;
+  return [...scene.live.values()].filter((other) => other !== element && other.type === 'rectangle' && encloses(elementBox(other), box) && isContainer(scene, other)).sort((a, b) => area(a) - area(b));
+}

@@ -14,6 +14,13 @@ const { parent: _parent, ...newNodeFields } = nodeFields;
 export const EditNode = z
   .strictObject({
     ...newNodeFields,
+    parent: z
+      .string()
+      .min(1)
+      .max(SPEC_LIMITS.idLength)
+      .nullable()
+      .optional()
+      .meta({ description: 'The id of a container of the diagram (a rectangle holding other shapes, or one with its label at the top): the node goes inside it, and the container grows to hold it if it must' }),
     x: z.number().optional().meta({ description: 'Left edge, with y; leave both out to place the node beside what it connects to' }),
     y: z.number().optional().meta({ description: 'Top edge, with x' }),
     width: z.number().positive().max(10_000).optional().meta({ description: 'Width in px (the label is wrapped to it); default: sized to the label' }),
@@ -21,7 +28,7 @@ export const EditNode = z
   })
   .meta({
     id: 'EditNode',
-    description: 'A new node: a SpecNode (without parent: containers come only from a spec) with an optional position and size',
+    description: 'A new node: a SpecNode with an optional position and size; its parent, if any, is a container the diagram already has',
     examples: [{ id: 'cache', label: 'Redis', icon: 'icon-redis' }, { id: 'note', label: 'Read replica soon', shape: 'text', x: 400, y: 40 }],
   });
 
