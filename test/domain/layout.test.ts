@@ -444,6 +444,47 @@ test('a self-loop is a small loop on one side of its node', () => {
   for (const id of ['loop', 'loop2']) assert.ok(Math.max(...result.edges[id]!.points.map(([x]) => x)) >= box.x + box.width + 24, `${id} reaches 24 px out`);
 });
 
+test('a self-loop with a label taller than its node runs round the label, which hides at most half of it, and its container holds both', () => {
+  for (const direction of DIRECTIONS) {
+    const input: LayoutInput = {
+      direction,
+      nodes: [
+        { id: 'box', width: 40, height: 40 },
+        { id: 'retry', width: 100, height: 60, parent: 'box' },
+        { id: 'next', width: 100, height: 60 },
+      ],
+      edges: [
+        { id: 'loop', from: 'retry', to: 'retry', labelWidth: 150, labelHeight: 100 },
+        { id: 'loop2', from: 'retry', to: 'retry', labelWidth: 60, labelHeight: 25 },
+        { id: 'go', from: 'box', to: 'next' },
+      ],
+    };
+    const result = layoutGraph(input);
+    assertWellFormed(input, result);
+    const container = result.nodes.box!;
+    for (const edge of input.edges.filter((e) => e.from === e.to)) {
+      const points = result.edges[edge.id]!.points;
+      const [cx, cy] = [result.edges[edge.id]!.label!.x, result.edges[edge.id]!.label!.y];
+      const label = { x: cx - edge.labelWidth! / 2, y: cy - edge.labelHeight! / 2, width: edge.labelWidth!, height: edge.labelHeight! };
+      let length = 0;
+      let covered = 0;
+      for (let i = 1; i < points.length; i++) {
+        const [a, b] = [points[i - 1]!, points[i]!];
+        const run = Math.hypot(b[0] - a[0], b[1] - a[1]);
+        length += run;
+        for (let t = 0.5; t < run; t++) {
+          const [x, y] = [a[0] + ((b[0] - a[0]) * t) / run, a[1] + ((b[1] - a[1]) * t) / run];
+          if (x > label.x && x < label.x + label.width && y > label.y && y < label.y + label.height) covered++;
+        }
+      }
+      assert.ok(covered <= length / 2 + 1, `${direction}: the label of ${edge.id} covers ${covered} px of its ${Math.round(length)} px`);
+      for (const [x, y] of [...points, [label.x, label.y], [label.x + label.width, label.y + label.height]] as Array<[number, number]>) {
+        assert.ok(x > container.x && x < container.x + container.width && y > container.y && y < container.y + container.height, `${direction}: ${edge.id} and its label lie inside the container`);
+      }
+    }
+  }
+});
+
 test('parallel edges get distinct ports and distinct routes', () => {
   const input: LayoutInput = {
     direction: 'LR',

@@ -35,7 +35,7 @@ import { clusterChain, clusterSpans, type HeaderSide, isAncestorOrSelf, NO_LAYER
 import { backEdgesInInputOrder } from './cycles.ts';
 import { buildProperGraph, type ProperGraph } from './dummies.ts';
 import { foldLongDrawing } from './fold.ts';
-import { drawSelfLoops, NodeSizes, selfLoopReach, type SelfLoop } from './layered.ts';
+import { drawSelfLoops, NodeSizes, selfLoopOvershoot, selfLoopReach, type SelfLoop } from './layered.ts';
 import { toScene } from './level.ts';
 import { segmentCrossesBox } from './metrics.ts';
 import { orderLayers } from './ordering.ts';
@@ -278,9 +278,13 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
 
   // Channels keep room under each cluster's last layer (over its first) for the borders nested there.
   const channels = channelRoom(headerSide, C, layerCount, span, clusterParent, headerLayer);
-  const routeInput = { graph, order, x, ports, height, labelNode, minChannel: labelled ? LAYER_GAP / 2 : LAYER_GAP, channels };
+  // A loop round a tall label reaches above and below its node: its layer and its containers keep room for it.
+  const overshoot = selfLoopOvershoot(L, loops, height);
+  const extent = Float64Array.from(height, (h, v) => (v < L ? h + 2 * overshoot[v]! : h));
+  const routeInput = { graph, order, x, ports, height, extent, labelNode, minChannel: labelled ? LAYER_GAP / 2 : LAYER_GAP, channels };
+  const extents = (y: Float64Array) => clusterExtents(headerSide, C, K, realCount, innermostFirst, clusterParent, layoutCluster, headerNode, Float64Array.from(y, (top, v) => (v < L ? top - overshoot[v]! : top)), extent, clusterLeft, clusterRight);
   let routing = routeChannels(routeInput);
-  let clusterBoxes = clusterExtents(headerSide, C, K, realCount, innermostFirst, clusterParent, layoutCluster, headerNode, routing.y, height, clusterLeft, clusterRight);
+  let clusterBoxes = extents(routing.y);
   if (headerSide === 'strip') {
     // Along the flow, a cluster is at least as long as its header; lengthen the channel after it if not.
     let grew = false;
@@ -295,7 +299,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     }
     if (grew) {
       routing = routeChannels(routeInput);
-      clusterBoxes = clusterExtents(headerSide, C, K, realCount, innermostFirst, clusterParent, layoutCluster, headerNode, routing.y, height, clusterLeft, clusterRight);
+      clusterBoxes = extents(routing.y);
     }
   }
   // A long drawing folds into bands, cut only where no container spans the cut; each container moves with its band.
@@ -336,7 +340,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
       clusterLeft[c]! += fold.dx[band]!;
       clusterRight[c]! += fold.dx[band]!;
     }
-    clusterBoxes = clusterExtents(headerSide, C, K, realCount, innermostFirst, clusterParent, layoutCluster, headerNode, routing.y, height, clusterLeft, clusterRight);
+    clusterBoxes = extents(routing.y);
   }
   if (headerSide === 'strip') {
     // Whatever the channels could not give, the box takes (and the boxes around it with it).

@@ -21,6 +21,8 @@ const LABEL_MARGIN = 6;
 /** How far an unlabelled self-loop reaches out of its node: at least 24 px, so that it reads as a loop, not a hook. */
 const LOOP_REACH = 32;
 const LOOP_LABEL_GAP = 4;
+/** A labelled loop taller than its node first steps this far out, then runs round its label. */
+const LOOP_JOG = 12;
 /** Keep Brandes–Köpf's placement unless it is this many times wider than the widest layer (and too wide for its height). */
 const WIDTH_SLACK = 1.3;
 const COMPACTION_SWEEPS = 30;
@@ -174,7 +176,9 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
   for (let v = 0; v < total; v++) minX = Math.min(minX, x[v]! - leftExtent[v]!);
   for (let v = 0; v < total; v++) x[v]! -= minX;
 
-  const routing = routeChannels({ graph, order, x, ports, height, labelNode, minChannel: labelLayers ? LAYER_GAP / 2 : LAYER_GAP });
+  const overshoot = selfLoopOvershoot(n, input.loops, input.height);
+  const extent = Float64Array.from(height, (h, v) => (v < n ? h + 2 * overshoot[v]! : h));
+  const routing = routeChannels({ graph, order, x, ports, height, extent, labelNode, minChannel: labelLayers ? LAYER_GAP / 2 : LAYER_GAP });
   const left = new Float64Array(n);
   for (let v = 0; v < n; v++) left[v] = x[v]! - width[v]! / 2;
   // A long thin drawing folds into bands side by side.
@@ -241,12 +245,13 @@ function edgesByNode(nodeCount: number, end: Int32Array): { start: Int32Array; l
 
 /**
  * Self-loops leave the right side of their node and come back to it, nested
- * when there are several. A label sits centred on its loop's outer leg, clear of
- * the node; the next loop reaches past it.
+ * when there are several. A label sits centred on its loop's outer leg (the
+ * editor centres an arrow's label on its middle), clear of the node and of
+ * the step a tall label's loop takes; the next loop reaches past it.
  */
 function loopGeometry(loop: SelfLoop, reachedSoFar: number): { reach: number; outer: number } {
   const labelled = loop.labelWidth > 0 && loop.labelHeight > 0;
-  const reach = reachedSoFar + (labelled ? Math.max(LOOP_REACH, loop.labelWidth / 2 + LOOP_LABEL_GAP) : LOOP_REACH);
+  const reach = reachedSoFar + (labelled ? Math.max(LOOP_REACH, loop.labelWidth / 2 + LOOP_LABEL_GAP + LOOP_JOG) : LOOP_REACH);
   return { reach, outer: labelled ? reach + loop.labelWidth / 2 + LOOP_LABEL_GAP : reach };
 }
 
@@ -255,6 +260,38 @@ export function selfLoopReach(n: number, loops: SelfLoop[]): Float64Array {
   const reach = new Float64Array(n);
   for (const loop of loops) reach[loop.node] = loopGeometry(loop, reach[loop.node]!).outer;
   return reach;
+}
+
+/**
+ * How far each loop's legs leave its node's centre (`halfSpan`) and how far its
+ * outer part reaches above and below it (`around`, more than halfSpan when the
+ * loop runs round a label taller than it, or round an inner loop that does).
+ */
+function loopSpans(loops: SelfLoop[], height: ArrayLike<number>): Array<{ halfSpan: number; around: number }> {
+  const countOf = new Map<number, number>();
+  for (const loop of loops) countOf.set(loop.node, (countOf.get(loop.node) ?? 0) + 1);
+  const indexOf = new Map<number, number>();
+  const spannedSoFar = new Map<number, number>();
+  return loops.map((loop) => {
+    const v = loop.node;
+    const k = indexOf.get(v) ?? 0;
+    indexOf.set(v, k + 1);
+    const halfSpan = height[v]! * (0.1 + (0.3 * (k + 1)) / countOf.get(v)!);
+    const labelHalf = loop.labelHeight > 0 ? loop.labelHeight / 2 + LOOP_LABEL_GAP : 0;
+    const around = Math.max(halfSpan, labelHalf, (spannedSoFar.get(v) ?? 0) + 2 * LOOP_LABEL_GAP);
+    spannedSoFar.set(v, Math.max(spannedSoFar.get(v) ?? 0, around));
+    return { halfSpan, around };
+  });
+}
+
+/** How far each node's self-loops (and their labels) reach above and below it: the room its layer and its containers keep for them. */
+export function selfLoopOvershoot(n: number, loops: SelfLoop[], height: ArrayLike<number>): Float64Array {
+  const over = new Float64Array(n);
+  loopSpans(loops, height).forEach(({ around }, i) => {
+    const v = loops[i]!.node;
+    over[v] = Math.max(over[v]!, around - height[v]! / 2);
+  });
+  return over;
 }
 
 export function drawSelfLoops(
@@ -268,24 +305,41 @@ export function drawSelfLoops(
   for (const loop of loops) countOf.set(loop.node, (countOf.get(loop.node) ?? 0) + 1);
   const indexOf = new Map<number, number>();
   const reachedSoFar = new Map<number, number>();
+  const spans = loopSpans(loops, height);
   const loopRoutes: Point[][] = [];
   const loopLabels: Array<Point | null> = [];
-  for (const loop of loops) {
+  loops.forEach((loop, i) => {
     const v = loop.node;
     const k = indexOf.get(v) ?? 0;
     indexOf.set(v, k + 1);
     const right = left[v]! + width[v]!;
     const centreY = top[v]! + height[v]! / 2;
-    const halfSpan = height[v]! * (0.1 + (0.3 * (k + 1)) / countOf.get(v)!);
+    const { halfSpan, around } = spans[i]!;
     const { reach, outer } = loopGeometry(loop, reachedSoFar.get(v) ?? 0);
     reachedSoFar.set(v, outer);
-    loopRoutes.push([
-      [right, centreY - halfSpan],
-      [right + reach, centreY - halfSpan],
-      [right + reach, centreY + halfSpan],
-      [right, centreY + halfSpan],
-    ]);
+    if (around > halfSpan) {
+      // Round a label taller than the loop (or an inner loop that is): out a step, then above and below it.
+      // Outer loops step out less, so no two loops cross.
+      const jog = right + (LOOP_JOG * (countOf.get(v)! - k)) / countOf.get(v)!;
+      loopRoutes.push([
+        [right, centreY - halfSpan],
+        [jog, centreY - halfSpan],
+        [jog, centreY - around],
+        [right + reach, centreY - around],
+        [right + reach, centreY + around],
+        [jog, centreY + around],
+        [jog, centreY + halfSpan],
+        [right, centreY + halfSpan],
+      ]);
+    } else {
+      loopRoutes.push([
+        [right, centreY - halfSpan],
+        [right + reach, centreY - halfSpan],
+        [right + reach, centreY + halfSpan],
+        [right, centreY + halfSpan],
+      ]);
+    }
     loopLabels.push(loop.labelWidth > 0 && loop.labelHeight > 0 ? [right + reach, centreY] : null);
-  }
+  });
   return { loopRoutes, loopLabels };
 }

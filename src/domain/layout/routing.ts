@@ -37,6 +37,8 @@ export interface ChannelRoutingInput {
   ports: PortOffsets;
   /** Height of every proper-graph node (dummies: 0, label nodes: their label's). */
   height: Float64Array;
+  /** Height each proper-graph node needs in its layer when more than its own (a self-loop round a tall label): it is centred there. */
+  extent?: Float64Array;
   /** The proper-graph node that carries each input edge's label (-1: unlabelled). */
   labelNode: Int32Array;
   /** The least height of a channel between two layers. */
@@ -90,7 +92,7 @@ export function routeChannels(input: ChannelRoutingInput): ChannelRouting {
 
   const layerCount = layers.length;
   const layerHeight = new Float64Array(layerCount);
-  for (let v = 0; v < graph.nodeCount; v++) layerHeight[layerOf[v]!] = Math.max(layerHeight[layerOf[v]!]!, height[v]!);
+  for (let v = 0; v < graph.nodeCount; v++) layerHeight[layerOf[v]!] = Math.max(layerHeight[layerOf[v]!]!, height[v]!, input.extent?.[v] ?? 0);
 
   const channelEdges: number[][] = Array.from({ length: Math.max(0, layerCount - 1) }, () => []);
   for (let e = 0; e < edgeCount; e++) channelEdges[layerOf[upper[e]!]!]!.push(e);
