@@ -31,6 +31,19 @@ test('a loop points back against the flow and the main path runs with it', () =>
   assert.ok(centreY(elements.get('fix')!) > centreY(elements.get('valid')!), 'the fix step comes after the decision');
 });
 
+test('the flow starts at the first node the author wrote with arrows out and none in, even when its first arrow joins the flow late', () => {
+  // Left alone, network simplex would put the receiver beside the processor it feeds, a third of the way down.
+  const nodes = [{ id: 'receiver' }, { id: 'processor' }, { id: 'exporter' }, { id: 'sdk' }, { id: 'endpoint' }, { id: 'provider' }];
+  const edges = ['receiver -> processor', 'processor -> exporter', 'sdk -> endpoint', 'endpoint -> provider', 'provider -> processor'];
+  for (const wrap of [false, true]) {
+    const spec = wrap ? { nodes: [{ id: 'collector', label: 'Collector' }, ...nodes.map((n) => ({ ...n, parent: n.id === 'sdk' ? undefined : 'collector' }))], edges } : { nodes, edges };
+    const elements = byId(build(spec));
+    const top = Math.min(...nodes.map((n) => elements.get(n.id)!.y));
+    assert.equal(elements.get('receiver')!.y, top, `${wrap ? 'in a container' : 'flat'}: the receiver is in the first layer`);
+    assert.ok(!kinds([...elements.values()]).includes('late_flow_start'));
+  }
+});
+
 test('an edge label sits on its arrow with room on both sides, even on a short arrow', () => {
   for (const direction of ['TB', 'LR']) {
     const elements = build({ layout: { direction }, nodes: [{ id: 'web' }, { id: 'api' }, { id: 'db' }], edges: ['web -> api : HTTPS', 'api -> db : SQL'] });

@@ -32,6 +32,7 @@ import { ancestorChain, CONTAINER_PADDING, type HeaderAlign, type NestedEdge, ty
 import { clusterCoordinates } from './cluster-coordinates.ts';
 import { fromBorder, layerRanks, planDoors } from './cluster-doors.ts';
 import { clusterChain, clusterSpans, type HeaderSide, isAncestorOrSelf, NO_LAYER } from './cluster-tree.ts';
+import { liftFirstSource } from './layering.ts';
 import { backEdgesInInputOrder } from './cycles.ts';
 import { buildProperGraph, type ProperGraph } from './dummies.ts';
 import { foldLongDrawing } from './fold.ts';
@@ -82,6 +83,8 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   /** Clusters innermost first: children before their parents. */
   const innermostFirst = Array.from({ length: C }, (_, c) => c).sort((a, b) => clusterDepth[b]! - clusterDepth[a]! || a - b);
 
+  /** The cluster a node is (a container) or sits in (a leaf). */
+  const leafOrClusterOf = (v: number): number => (isContainer[v] ? clusterOf[v]! : leafCluster[leafOf[v]!]!);
   const inner = (v: number): { w: number; h: number } => (swap ? { w: nodes[v]!.height, h: nodes[v]!.width } : { w: nodes[v]!.width, h: nodes[v]!.height });
 
   // Edges between two leaves are laid out; self-loops are drawn beside their node; the rest wait for the cross-edge router.
@@ -142,6 +145,23 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   const labelled = alone.some((a) => a === 1);
   const layoutCluster = Int32Array.from({ length: K }, (_, i) => (i < L ? leafCluster[i]! : doors.cluster[i - L]!));
   if (K > L) rank = layerRanks(K, upper, lower, doors.constraintUpper, doors.constraintLower, doors.constraintWeight, leafMinlen);
+  // The flow starts at the author's first source, unless an edge leads into a container around it.
+  const fedCluster = new Uint8Array(C);
+  const fedLeaf = new Uint8Array(L);
+  for (const edge of edges) {
+    if (edge.from === edge.to) continue;
+    if (isContainer[edge.to] && !clusterChain(leafOrClusterOf(edge.from), clusterParent).includes(clusterOf[edge.to]!)) fedCluster[clusterOf[edge.to]!] = 1;
+    if (!isContainer[edge.to] && isContainer[edge.from]) fedLeaf[leafOf[edge.to]!] = 1;
+  }
+  const floor = (v: number): number => {
+    let least = -Infinity;
+    for (let i = 0; i < m; i++) if (lower[i] === v) least = Math.max(least, rank[upper[i]!]! + (i < leafMinlen.length ? Math.max(1, leafMinlen[i]!) : 1));
+    doors.constraintLower.forEach((head, j) => {
+      if (head === v) least = Math.max(least, rank[doors.constraintUpper[j]!]!);
+    });
+    return least;
+  };
+  liftFirstSource(rank, L, from, to, leafNode, (i) => fedLeaf[i] === 1 || clusterChain(leafCluster[i]!, clusterParent).some((c) => fedCluster[c] === 1), floor);
   const base = Int32Array.from(rank, (r) => (labelled ? 2 * r : r));
 
   // Spans of the clusters over the leaves' layers, then header layers inserted.

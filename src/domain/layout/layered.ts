@@ -8,7 +8,7 @@ import { assignCompactCoordinates, assignHorizontalCoordinates, drawingWidth, st
 import { backEdgesInInputOrder } from './cycles.ts';
 import { buildProperGraph, type ProperGraph } from './dummies.ts';
 import { foldLongDrawing } from './fold.ts';
-import { networkSimplexLayers } from './layering.ts';
+import { liftFirstSource, networkSimplexLayers } from './layering.ts';
 import { orderLayers } from './ordering.ts';
 import { assignPorts, LAYER_GAP, routeChannels, type Point } from './routing.ts';
 import { wrapWideLayers } from './wrapping.ts';
@@ -119,6 +119,7 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
   }
   const edges = { upper, lower };
   const ranks = networkSimplexLayers(n, upper, lower, input.minLength);
+  liftFirstSource(ranks, n, input.from, input.to, input.hint);
   const wrapped = wrapWideLayers(
     { nodeCount: n, width: input.width, height: input.height, hint: input.hint, edges, aspect: input.aspect },
     ranks,

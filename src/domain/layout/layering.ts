@@ -440,3 +440,34 @@ function balanceLayers(graph: SimpleGraph, rank: Int32Array): void {
     rank[v] = best;
   }
 }
+
+/**
+ * The flow starts where the author starts: the first node in `order` with
+ * edges out and none in (`from` → `to`, as written; `skip` leaves nodes out,
+ * such as those in a container an edge leads into) moves up to the first
+ * layer, or as near it as `floor` allows. A node with no edge in only
+ * lengthens its own edges by moving up.
+ */
+export function liftFirstSource(
+  rank: Int32Array,
+  count: number,
+  from: ArrayLike<number>,
+  to: ArrayLike<number>,
+  order: ArrayLike<number>,
+  skip: (v: number) => boolean = () => false,
+  /** The least rank other constraints on a node allow (a container's door above it), if any. */
+  floor: (v: number) => number = () => -Infinity,
+): void {
+  const fedOrFeeds = new Uint8Array(count);
+  for (let e = 0; e < from.length; e++) {
+    if (from[e] === to[e]) continue;
+    fedOrFeeds[to[e]!] = 2;
+    if (fedOrFeeds[from[e]!] === 0) fedOrFeeds[from[e]!] = 1;
+  }
+  let first = -1;
+  for (let v = 0; v < count; v++) if (fedOrFeeds[v] === 1 && !skip(v) && (first < 0 || order[v]! < order[first]!)) first = v;
+  if (first < 0) return;
+  let top = Infinity;
+  for (let v = 0; v < count; v++) top = Math.min(top, rank[v]!);
+  rank[first] = Math.min(rank[first]!, Math.max(top, floor(first)));
+}
