@@ -233,10 +233,10 @@ describe('Mermaid importer: flowcharts', () => {
     assert.deepEqual(node('b'), { id: 'b', label: 'snake_case_name' });
   });
 
-  test('<br> breaks lines, entities (#quot; #35; &amp; &lt;) are decoded, <b> and <i> around the label make it bold or italic', async () => {
-    const { node, warned } = await read('flowchart LR\n  a["one<br>two<br/>three<br />four"] --> b["#quot;quoted#quot; #35;1 &amp; &lt;tag&gt;"] --> c["<b>Bold</b>"] --> d["<i><b>Both</b></i>"]\n  d --> e["<u>under</u> lined"]');
+  test('<br> breaks lines, entities (#quot; #ast; #35; &amp; &lt; &hearts;) are decoded, <b> and <i> around the label make it bold or italic', async () => {
+    const { node, warned } = await read('flowchart LR\n  a["one<br>two<br/>three<br />four"] --> b["#quot;quoted#quot; #35;1 #ast; &amp; &lt;tag&gt; &hearts; &nosuch;"] --> c["<b>Bold</b>"] --> d["<i><b>Both</b></i>"]\n  d --> e["<u>under</u> lined"]');
     assert.equal(node('a').label, 'one\ntwo\nthree\nfour');
-    assert.equal(node('b').label, '"quoted" #1 & <tag>');
+    assert.equal(node('b').label, '"quoted" #1 * & <tag> ♥ &nosuch;');
     assert.deepEqual(node('c'), { id: 'c', label: 'Bold', bold: true });
     assert.deepEqual(node('d'), { id: 'd', label: 'Both', bold: true, italic: true });
     assert.equal(node('e').label, 'under lined');

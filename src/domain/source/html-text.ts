@@ -4,19 +4,25 @@
  * where the markup breaks lines, tags dropped, entities decoded.
  */
 
-const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ndash: '–', mdash: '—', hellip: '…', copy: '©', reg: '®', trade: '™', laquo: '«', raquo: '»', bull: '•', middot: '·', times: '×', rarr: '→', larr: '←', harr: '↔', uarr: '↑', darr: '↓' };
+import { decodeHTMLStrict } from 'entities';
 
-/** `&amp;` `&#39;` `&#x2192;` decoded (with `mermaid`, also Mermaid's own `#quot;` `#35;`); an unknown entity kept as written. */
+/** An HTML named entity's text (`ast` → `*`, every name HTML defines, case as written), or null. */
+function named(body: string): string | null {
+  const text = decodeHTMLStrict(`&${body};`);
+  return text === `&${body};` ? null : text;
+}
+
+/** `&amp;` `&ast;` `&#39;` `&#x2192;` decoded (with `mermaid`, also Mermaid's own `#quot;` `#ast;` `#35;`); an unknown entity kept as written. */
 export function decodeEntities(text: string, options: { mermaid?: boolean } = {}): string {
   return text.replace(options.mermaid ? /[&#](#?)([a-zA-Z0-9]+);/g : /&(#?)([a-zA-Z0-9]+);/g, (whole, hash: string, body: string) => {
     const numeric = whole.startsWith('&') ? hash === '#' : true;
     if (numeric) {
       const code = /^x[0-9a-f]+$/i.test(body) ? parseInt(body.slice(1), 16) : /^\d+$/.test(body) ? Number(body) : NaN;
       if (Number.isInteger(code) && code > 0 && code <= 0x10ffff) return String.fromCodePoint(code);
-      if (whole.startsWith('#')) return NAMED_ENTITIES[body.toLowerCase()] ?? whole;
+      if (whole.startsWith('#')) return named(body) ?? named(body.toLowerCase()) ?? whole;
       return whole;
     }
-    return NAMED_ENTITIES[body] ?? NAMED_ENTITIES[body.toLowerCase()] ?? whole;
+    return named(body) ?? named(body.toLowerCase()) ?? whole;
   });
 }
 
