@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, type LogEvent, PostgresDialect } from 'kysely';
+import { Kysely, type LogEvent, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { type Engine, migrateToLatest } from './migrations.ts';
 import type { Database } from './schema.ts';
@@ -54,6 +54,17 @@ function sqliteKysely(location: StoreLocation, log?: (event: LogEvent) => void):
   return new Kysely<Database>({ dialect, ...(log ? { log } : {}) });
 }
 
+/** Migrates the SQLite file in DATA_DIR to the latest schema over a connection on this thread, then closes it. */
+async function migrateSqliteFile(location: StoreLocation): Promise<void> {
+  fs.mkdirSync(location.dataDir, { recursive: true });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqliteDatabase(path.join(location.dataDir, SQLITE_FILE_NAME)) }) });
+  try {
+    await migrateToLatest(db, 'sqlite');
+  } finally {
+    await db.destroy();
+  }
+}
+
 /** Opens the configured database (PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR) and migrates it. */
 export async function openStore(location: StoreLocation): Promise<SqlStore> {
   let store: SqlStore;
@@ -68,7 +79,9 @@ export async function openStore(location: StoreLocation): Promise<SqlStore> {
       counts,
     });
   } else {
-    store = new SqlStore(sqliteKysely(location, log), 'sqlite', { counts });
+    // Before anything is served, on this thread: a migration is a hundred statements, each a round trip to the writer's thread.
+    await migrateSqliteFile(location);
+    return new SqlStore(sqliteKysely(location, log), 'sqlite', { counts });
   }
   try {
     await migrateToLatest(store.db, store.engine);
