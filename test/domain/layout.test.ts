@@ -143,13 +143,16 @@ function graphArb({ acyclic, nested }: GraphShape): fc.Arbitrary<LayoutInput> {
         direction: fc.constantFrom(...DIRECTIONS),
         sizes: fc.array(sizeArb, { minLength: n, maxLength: n }),
         parents: fc.array(fc.option(fc.nat(), { freq: 2, nil: undefined }), { minLength: n, maxLength: n }),
+        // A container's own direction (honoured when nothing links its members to the outside).
+        directions: fc.array(fc.option(fc.constantFrom(...DIRECTIONS), { freq: 3, nil: undefined }), { minLength: n, maxLength: n }),
         links: fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1), labelArb), { maxLength: 2 * n + 2, size: 'max' }),
       })
-      .map(({ direction, sizes, parents, links }) => {
+      .map(({ direction, sizes, parents, directions, links }) => {
         const nodes: LayoutNode[] = sizes.map((size, i) => {
           const p = parents[i];
           const parent = nested && p !== undefined && i > 0 ? `n${p % i}` : undefined;
-          return { id: `n${i}`, ...size, ...(parent ? { parent } : {}) };
+          const own = nested ? directions[i] : undefined;
+          return { id: `n${i}`, ...size, ...(parent ? { parent } : {}), ...(own ? { direction: own } : {}) };
         });
         const edges: LayoutEdge[] = [];
         for (const [a, b, label] of links) {
@@ -483,6 +486,36 @@ test('a self-loop with a label taller than its node runs round the label, which 
       }
     }
   }
+});
+
+test('a container with a direction of its own lays its members out in it when no edge links them to the outside, as Mermaid does', () => {
+  const node = (id: string, parent?: string, direction?: LayoutInput['direction']) => ({ id, width: 100, height: 50, ...(parent ? { parent } : {}), ...(direction ? { direction } : {}) });
+  const input: LayoutInput = {
+    direction: 'TB',
+    nodes: [node('top'), node('row', undefined, 'LR'), node('a', 'row'), node('b', 'row'), node('c', 'row'), node('column', 'row', 'TB'), node('d', 'column'), node('e', 'column'), node('after')],
+    edges: [
+      { id: 'in', from: 'top', to: 'row' },
+      { id: 'ab', from: 'a', to: 'b', labelWidth: 40, labelHeight: 20 },
+      { id: 'bc', from: 'b', to: 'c' },
+      { id: 'de', from: 'd', to: 'e' },
+      { id: 'out', from: 'row', to: 'after' },
+    ],
+  };
+  const result = layoutGraph(input);
+  assertWellFormed(input, result);
+  const centre = (id: string) => [result.nodes[id]!.x + result.nodes[id]!.width / 2, result.nodes[id]!.y + result.nodes[id]!.height / 2] as const;
+  assert.ok(centre('a')[0] < centre('b')[0] && centre('b')[0] < centre('c')[0], 'a, b, c run left to right inside the row');
+  assert.ok(Math.abs(centre('a')[1] - centre('b')[1]) < 1 && Math.abs(centre('b')[1] - centre('c')[1]) < 1, 'on one line');
+  assert.ok(centre('d')[1] < centre('e')[1] && Math.abs(centre('d')[0] - centre('e')[0]) < 1, 'the column inside the row runs top to bottom');
+  assert.ok(centre('top')[1] < centre('row')[1] && centre('row')[1] < centre('after')[1], 'the drawing still runs top to bottom');
+  assert.equal(result.nodes.row!.labelAlign, 'left');
+
+  // One edge from a member to the outside: the container keeps the drawing's flow.
+  const linked = { ...input, edges: [...input.edges, { id: 'leak', from: 'c', to: 'after' }] };
+  const plain = layoutGraph(linked);
+  assertWellFormed(linked, plain);
+  const y = (id: string) => plain.nodes[id]!.y;
+  assert.ok(y('a') < y('b') && y('b') < y('c'), 'a, b, c run top to bottom as the drawing does');
 });
 
 test('parallel edges get distinct ports and distinct routes', () => {

@@ -17,6 +17,7 @@ import type { NestedEdge, NestedLayout, NestedNode } from './containers.ts';
 import { spreadDiamondBranches } from './branches.ts';
 import { routeCrossEdges } from './cross-edges.ts';
 import { layoutLevel } from './level.ts';
+import { layoutOwnDirections } from './own-direction.ts';
 import type { LayoutInput, LayoutOptions, LayoutResult } from './types.ts';
 
 export type { Box, Direction, LayoutEdge, LayoutInput, LayoutNode, LayoutResult } from './types.ts';
@@ -24,6 +25,8 @@ export type { Box, Direction, LayoutEdge, LayoutInput, LayoutNode, LayoutResult 
 const MIN_SIZE = 1;
 
 export function layoutGraph(input: LayoutInput): LayoutResult {
+  const own = layoutOwnDirections(input, layoutGraph);
+  if (own) return own;
   const direction = input.direction ?? 'TB';
   const index = new Map<string, number>();
   const nodes = input.nodes.filter((node) => {

@@ -82,7 +82,7 @@ export const nodeFields = {
   strokeWidth: StrokeWidth.nullable().optional(),
   strokeStyle: StrokeStyle.nullable().optional(),
   invisible: z.boolean().nullable().optional().meta({ description: 'A container that draws nothing (no outline, no label); its members are still laid out together (default false)' }),
-  direction: Direction.nullable().optional().meta({ description: "A container's own flow direction: TB, BT, LR or RL (default: the diagram's) (accepted; not yet honoured by the layout)" }),
+  direction: Direction.nullable().optional().meta({ description: "A container's own flow direction: TB, BT, LR or RL (default: the diagram's); honoured when no edge links a member to a node outside the container (as Mermaid does), else the members follow the flow around it" }),
 };
 
 export const SpecNode = z.strictObject(nodeFields).meta({
