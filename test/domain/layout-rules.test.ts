@@ -44,6 +44,32 @@ test('the flow starts at the first node the author wrote with arrows out and non
   }
 });
 
+test('an edge to or from a container never runs against the flow, nested containers and all', () => {
+  // After kata-containers' architecture overview: the runtime starts two containers, each with containers inside.
+  const spec = {
+    nodes: [
+      { id: 'containerd' },
+      { id: 'shim', label: 'containerd-shim-kata-v2' },
+      { id: 'builtin', label: 'Built-in VMM' },
+      { id: 'process', label: 'shimv2 process', parent: 'builtin' },
+      { id: 'runtime', label: 'shimv2 runtime', parent: 'process' },
+      { id: 'dragonball', label: 'Dragonball VMM', parent: 'process' },
+      { id: 'virtiofs', parent: 'dragonball' },
+      { id: 'guest', label: 'Guest VM', parent: 'builtin' },
+      { id: 'agent', label: 'kata-agent', parent: 'guest' },
+      { id: 'optional', label: 'Optional VMM' },
+      { id: 'ext', label: 'shimv2 process', parent: 'optional' },
+      { id: 'vmm', label: 'External VMM', parent: 'optional' },
+    ],
+    edges: ['containerd -> shim', 'runtime -> dragonball : calls', 'process -> guest : vsock', 'ext -> vmm', 'shim -> builtin', 'shim -> optional'],
+  };
+  const elements = byId(build(spec));
+  const bottom = (id: string) => elements.get(id)!.y + elements.get(id)!.height;
+  const top = (id: string) => elements.get(id)!.y;
+  assert.ok(bottom('containerd') < top('shim'));
+  assert.ok(bottom('shim') < top('builtin') && bottom('shim') < top('optional'), 'both containers lie below the runtime that starts them');
+});
+
 test('an edge label sits on its arrow with room on both sides, even on a short arrow', () => {
   for (const direction of ['TB', 'LR']) {
     const elements = build({ layout: { direction }, nodes: [{ id: 'web' }, { id: 'api' }, { id: 'db' }], edges: ['web -> api : HTTPS', 'api -> db : SQL'] });

@@ -110,7 +110,13 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   const leafEdgeCount = linkEdges.length;
   const from = Int32Array.from(linkEdges, (e) => leafOf[edges[e]!.from]!);
   const to = Int32Array.from(linkEdges, (e) => leafOf[edges[e]!.to]!);
-  const leafReversed = backEdgesInInputOrder(L, from, to);
+  // An edge to or from a container is, for ranking, edges between the leaves where it enters and leaves:
+  // so that it never runs against the flow unless it closes a loop (one the author wrote later breaks).
+  const flow = containerFlowEdges(edges, isContainer, clusterOf, leafOf, leafCluster, clusterParent, from, to);
+  const rankingFrom = Int32Array.from([...from, ...flow.from]);
+  const rankingTo = Int32Array.from([...to, ...flow.to]);
+  const rankingReversed = backEdgesInInputOrder(L, rankingFrom, rankingTo);
+  const leafReversed = rankingReversed.subarray(0, leafEdgeCount);
   const upperList: number[] = [];
   const lowerList: number[] = [];
   const reversedList: number[] = [];
@@ -121,7 +127,17 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   }
   // Layers of the leaves: network simplex, with a root above every leaf (weightless but for a pull up) holding the components together.
   const leafMinlen = linkEdges.map((e) => edges[e]!.minLength ?? 1);
-  let rank = layerRanks(L, Int32Array.from(upperList), Int32Array.from(lowerList), [], [], [], leafMinlen);
+  // The container edges' leaf pairs that close no loop join the ranking (and only it).
+  const kept = flow.from.map((_, i) => i).filter((i) => !rankingReversed[leafEdgeCount + i]);
+  let rank = layerRanks(
+    L,
+    Int32Array.from([...upperList, ...kept.map((i) => flow.from[i]!)]),
+    Int32Array.from([...lowerList, ...kept.map((i) => flow.to[i]!)]),
+    [],
+    [],
+    [],
+    leafMinlen,
+  );
 
   // An edge with a container at an end runs to a door: a point just outside the container's first (or last) layer,
   // from where it goes straight to the border. Its direction follows the layers found without it.
@@ -619,4 +635,58 @@ function clusterExtents(
     bottom[p] = Math.max(bottom[p]!, bottom[c]! + PAD);
   }
   return Array.from({ length: C }, (_, c) => ({ x: left[c]!, y: top[c]!, width: right[c]! - left[c]!, height: bottom[c]! - top[c]! }));
+}
+
+/**
+ * For ranking only: each edge with a container at an end (not between a
+ * container and what it holds) as edges from the leaves where the flow leaves
+ * its source (the source itself, or the container's leaves with no edge to
+ * another of its leaves) to the leaves where it enters its target (those with
+ * no edge from another of its leaves), at most MAX_FLOW_PAIRS per edge.
+ */
+const MAX_FLOW_PAIRS = 64;
+
+function containerFlowEdges(
+  edges: NestedEdge[],
+  isContainer: Uint8Array,
+  clusterOf: Int32Array,
+  leafOf: Int32Array,
+  leafCluster: Int32Array,
+  clusterParent: Int32Array,
+  from: Int32Array,
+  to: Int32Array,
+): { from: number[]; to: number[] } {
+  const L = leafCluster.length;
+  const within = (leaf: number, c: number) => isAncestorOrSelf(c, leafCluster[leaf]!, clusterParent);
+  const leavesOf = (c: number) => Array.from({ length: L }, (_, i) => i).filter((i) => within(i, c));
+  const ends = (c: number, exits: boolean): number[] => {
+    const members = leavesOf(c);
+    const inner = new Set<number>();
+    for (let e = 0; e < from.length; e++) {
+      if (from[e] === to[e] || !within(from[e]!, c) || !within(to[e]!, c)) continue;
+      inner.add(exits ? from[e]! : to[e]!);
+    }
+    const open = members.filter((m) => !inner.has(m));
+    return open.length > 0 ? open : members;
+  };
+  const result = { from: [] as number[], to: [] as number[] };
+  for (const edge of edges) {
+    if (edge.from === edge.to || (!isContainer[edge.from] && !isContainer[edge.to])) continue;
+    const a = isContainer[edge.from] ? clusterOf[edge.from]! : -1;
+    const b = isContainer[edge.to] ? clusterOf[edge.to]! : -1;
+    // Between a container and something it holds: no flow to keep.
+    if (a >= 0 && (isContainer[edge.to] ? isAncestorOrSelf(a, b, clusterParent) : within(leafOf[edge.to]!, a))) continue;
+    if (b >= 0 && (isContainer[edge.from] ? isAncestorOrSelf(b, a, clusterParent) : within(leafOf[edge.from]!, b))) continue;
+    const sources = a >= 0 ? ends(a, true) : [leafOf[edge.from]!];
+    const targets = b >= 0 ? ends(b, false) : [leafOf[edge.to]!];
+    let pairs = 0;
+    for (const s of sources) {
+      for (const t of targets) {
+        if (s === t || pairs++ >= MAX_FLOW_PAIRS) continue;
+        result.from.push(s);
+        result.to.push(t);
+      }
+    }
+  }
+  return result;
 }
