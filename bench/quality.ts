@@ -21,6 +21,7 @@ import { importEntry, loadRealCorpus } from './quality/real.ts';
 import { isCatalogIcon } from '../src/domain/icons/catalog.ts';
 import { sceneFromSpec } from '../src/domain/scene/from-spec.ts';
 import { parseSpec } from '../src/domain/spec/parse.ts';
+import { edgeDirections } from '../src/domain/layout/own-direction.ts';
 
 interface Row {
   name: string;
@@ -38,8 +39,8 @@ async function measureCorpus(): Promise<Row[]> {
   const rows: Row[] = [];
   for (const entry of loadCorpus()) {
     const drawn = drawBoth(entry.spec);
-    const ours = measureScene(drawn.ours, drawn.direction);
-    const dot = measureScene(drawn.dot, drawn.direction);
+    const ours = measureScene(drawn.ours, drawn.direction, edgeDirections(drawn.input));
+    const dot = measureScene(drawn.dot, drawn.direction, edgeDirections(drawn.input));
     const ms = {
       ours: (await timeBest(TIMING_RUNS.ours, () => layoutGraph(drawn.input))).ms,
       dot: (await timeBest(TIMING_RUNS.dot, () => dotLayout(drawn.input))).ms,
@@ -191,7 +192,7 @@ async function measureReal(): Promise<RealRow[]> {
           sceneFromSpec(parseSpec(spec, { isIcon: isCatalogIcon }), { updated: 1, layout: layoutGraph });
         })
       ).ms;
-      rows.push({ name: entry.name, language: entry.language, input: drawn.input, ours: measureScene(drawn.ours, drawn.direction), dot: measureScene(drawn.dot, drawn.direction), warnings: imported.warnings.length, importMs, error: null });
+      rows.push({ name: entry.name, language: entry.language, input: drawn.input, ours: measureScene(drawn.ours, drawn.direction, edgeDirections(drawn.input)), dot: measureScene(drawn.dot, drawn.direction, edgeDirections(drawn.input)), warnings: imported.warnings.length, importMs, error: null });
     } catch (error) {
       rows.push({ name: entry.name, language: entry.language, input: null, ours: null, dot: null, warnings: 0, importMs: 0, error: (error as Error).message.split('\n')[0]! });
     }

@@ -23,6 +23,7 @@ import { importEntry, loadRealCorpus } from './real.ts';
 
 const ONLY = (process.env.ONLY ?? '').split(',').filter((name) => name.length > 0);
 import { startPngRenderer } from './render-png.ts';
+import { edgeDirections } from '../../src/domain/layout/own-direction.ts';
 
 const OUT = path.join(import.meta.dirname, '..', '..', '.tmp', 'gallery-real');
 const WIDTH = 900;
@@ -58,7 +59,7 @@ try {
     } catch (error) {
       ownFailure = error instanceof Error ? error.message.split('\n')[0]! : String(error);
     }
-    const [ours, dot] = [measureScene(drawn.ours, drawn.direction), measureScene(drawn.dot, drawn.direction)];
+    const [ours, dot] = [measureScene(drawn.ours, drawn.direction, edgeDirections(drawn.input)), measureScene(drawn.dot, drawn.direction, edgeDirections(drawn.input))];
     const source = sources.get(path.basename(entry.file));
     sections.push(`<section id="${entry.name}"><h2>${escape(entry.name)}</h2>
 <p>${entry.language === 'mermaid' ? 'Mermaid' : 'DOT'} · ${drawn.input.nodes.length} nodes · ${drawn.input.edges.length} edges · ${source ? `<a href="${escape(source.url)}">${escape(source.repository)}</a>` : ''}</p>

@@ -10,6 +10,7 @@ import { type CorpusEntry, drawBoth, loadCorpus } from './corpus.ts';
 import { ensureDot } from './dot-layout.ts';
 import { defectCount, measureScene, type SceneMeasures } from './measure.ts';
 import { startPngRenderer } from './render-png.ts';
+import { edgeDirections } from '../../src/domain/layout/own-direction.ts';
 
 const DOCS = path.join(import.meta.dirname, '..', '..', 'docs');
 const IMAGES = path.join(DOCS, 'gallery');
@@ -73,7 +74,7 @@ try {
       written.add(file);
     }
     const counts = { nodes: drawn.input.nodes.length, edges: drawn.input.edges.length };
-    sections.push(section(entry, drawn.direction, counts, measureScene(drawn.ours, drawn.direction), measureScene(drawn.dot, drawn.direction)));
+    sections.push(section(entry, drawn.direction, counts, measureScene(drawn.ours, drawn.direction, edgeDirections(drawn.input)), measureScene(drawn.dot, drawn.direction, edgeDirections(drawn.input))));
     console.log(`drew ${entry.name}`);
   }
 } finally {

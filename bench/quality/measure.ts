@@ -24,13 +24,14 @@ export interface SceneMeasures {
   height: number;
 }
 
-export function measureScene(elements: Element[], direction: Direction): SceneMeasures {
+/** `flows`: the direction each arrow is drawn in where it is not the drawing's (inside a container with a direction of its own). */
+export function measureScene(elements: Element[], direction: Direction, flows: ReadonlyMap<string, Direction> = new Map()): SceneMeasures {
   const { input, result } = asLayout(elements);
   const lint = new Map<string, number>();
   // Every issue counts here: the lint endpoint's cap per kind keeps responses short, not figures honest.
   for (const issue of lintScene(elements, { maxIssuesPerKind: Number.POSITIVE_INFINITY })) lint.set(issue.kind, (lint.get(issue.kind) ?? 0) + 1);
   const { width, height } = boundsOf(elements);
-  return { crossings: countEdgeCrossings(input, result), lint, againstFlow: againstFlow(elements, direction), width, height };
+  return { crossings: countEdgeCrossings(input, result), lint, againstFlow: againstFlow(elements, direction, flows), width, height };
 }
 
 /**
@@ -48,13 +49,15 @@ export function defectCount(measures: SceneMeasures): number {
 
 /**
  * Arrows the author wrote from → to whose target's centre lies upstream of the
- * source's along the layout direction (TB: above it), by more than the slack,
+ * source's along the direction the author gave them (the drawing's, or the
+ * container's around both ends; TB: above it), by more than the slack,
  * unless the arrow's first and last moves along the flow both go downstream:
  * that is a drawing folded into bands (a long chain wrapped into rows), read
  * like lines of text, where the arrow runs on into the next band.
  */
-function againstFlow(elements: Element[], direction: Direction): string[] {
+function againstFlow(elements: Element[], drawing: Direction, flows: ReadonlyMap<string, Direction>): string[] {
   const byId = new Map(elements.map((e) => [e.id as string, e]));
+  let direction = drawing;
   const along = ([fx, fy]: [number, number], [tx, ty]: [number, number]): number => {
     if (direction === 'TB') return ty - fy;
     if (direction === 'BT') return fy - ty;
@@ -71,6 +74,7 @@ function againstFlow(elements: Element[], direction: Direction): string[] {
   return elements
     .filter((e) => e.type === 'arrow' && e.startBinding && e.endBinding && e.startBinding.elementId !== e.endBinding.elementId)
     .filter((arrow) => {
+      direction = flows.get(arrow.id) ?? drawing;
       const from = byId.get(arrow.startBinding.elementId);
       const to = byId.get(arrow.endBinding.elementId);
       return from !== undefined && to !== undefined && downstream(from, to) < -AGAINST_FLOW_SLACK && !runsOn(arrow);

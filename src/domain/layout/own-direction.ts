@@ -14,12 +14,13 @@ const PAD = CONTAINER_PADDING;
 
 type Layout = (input: LayoutInput) => LayoutResult;
 
-/**
- * The drawing laid out with each outermost such container laid out on its own
- * (by `layout`, which recurses into containers nested inside it), or null
- * when the drawing has none.
- */
-export function layoutOwnDirections(input: LayoutInput, layout: Layout): LayoutResult | null {
+interface Boxed {
+  node: LayoutNode;
+  members: Set<string>;
+}
+
+/** The outermost containers whose own direction is honoured (see the top of this file), with their members at any depth. */
+function boxedContainers(input: LayoutInput): Boxed[] {
   const byId = new Map(input.nodes.map((node) => [node.id, node]));
   const parentOf = (node: LayoutNode): LayoutNode | undefined => (node.parent != null && node.parent !== node.id ? byId.get(node.parent) : undefined);
   const children = new Map<string, LayoutNode[]>();
@@ -47,27 +48,48 @@ export function layoutOwnDirections(input: LayoutInput, layout: Layout): LayoutR
     }
     return members;
   };
-  const own = input.nodes.filter((node) => node.direction && children.has(node.id) && node.direction !== contextOf(node));
-  const boxed: Array<{ node: LayoutNode; members: Set<string> }> = [];
-  for (const node of own) {
+  const boxed: Boxed[] = [];
+  for (const node of input.nodes) {
+    if (!node.direction || !children.has(node.id) || node.direction === contextOf(node)) continue;
     const members = inside(node.id);
     const isolated = input.edges.every((edge) => members.has(edge.from) === members.has(edge.to) && !(edge.from === node.id && members.has(edge.to)) && !(edge.to === node.id && members.has(edge.from)));
     if (isolated) boxed.push({ node, members });
   }
   // The outermost only: one inside another is laid out with it.
-  const outermost = boxed.filter(({ node }) => !boxed.some((other) => other.node !== node && other.members.has(node.id)));
+  return boxed.filter(({ node }) => !boxed.some((other) => other.node !== node && other.members.has(node.id)));
+}
+
+/** What a boxed container's members are laid out from: its members in its direction, its own children at the top level. */
+function innerInput(input: LayoutInput, { node, members }: Boxed): LayoutInput {
+  return {
+    direction: node.direction!,
+    nodes: input.nodes.filter((n) => members.has(n.id)).map((n) => (n.parent === node.id ? { ...n, parent: null } : n)),
+    edges: input.edges.filter((edge) => members.has(edge.from)),
+    ...(input.sameRank ? { sameRank: input.sameRank.filter((group) => group.every((id) => members.has(id))) } : {}),
+    ...(input.fold ? { fold: input.fold } : {}),
+  };
+}
+
+/** The direction each edge is drawn in: that of the innermost container around both its ends whose own direction is honoured, else the drawing's. */
+export function edgeDirections(input: LayoutInput): Map<string, Direction> {
+  const directions = new Map(input.edges.map((edge) => [edge.id, input.direction]));
+  for (const boxed of boxedContainers(input)) for (const [id, direction] of edgeDirections(innerInput(input, boxed))) directions.set(id, direction);
+  return directions;
+}
+
+/**
+ * The drawing laid out with each outermost such container laid out on its own
+ * (by `layout`, which recurses into containers nested inside it), or null
+ * when the drawing has none.
+ */
+export function layoutOwnDirections(input: LayoutInput, layout: Layout): LayoutResult | null {
+  const outermost = boxedContainers(input);
   if (outermost.length === 0) return null;
 
   const hidden = new Set(outermost.flatMap(({ members }) => [...members]));
-  const inner = outermost.map(({ node, members }) => {
-    const laid = layout({
-      direction: node.direction!,
-      nodes: input.nodes.filter((n) => members.has(n.id)).map((n) => (n.parent === node.id ? { ...n, parent: null } : n)),
-      edges: input.edges.filter((edge) => members.has(edge.from)),
-      ...(input.sameRank ? { sameRank: input.sameRank.filter((group) => group.every((id) => members.has(id))) } : {}),
-      ...(input.fold ? { fold: input.fold } : {}),
-    });
-    return { node, laid, extent: extentOf(laid, input.edges) };
+  const inner = outermost.map((boxed) => {
+    const laid = layout(innerInput(input, boxed));
+    return { node: boxed.node, laid, extent: extentOf(laid, input.edges) };
   });
   const sizes = new Map(inner.map(({ node, extent }) => [node.id, { width: Math.max(node.width, extent.width + 2 * PAD), height: node.height + extent.height + 2 * PAD }]));
   const outer = layout({
