@@ -70,6 +70,26 @@ test('an edge to or from a container never runs against the flow, nested contain
   assert.ok(bottom('shim') < top('builtin') && bottom('shim') < top('optional'), 'both containers lie below the runtime that starts them');
 });
 
+test('four final states ending on one end ring: the heads reach it 16 px apart or more, by its top and its sides', () => {
+  const states = ['Succeeded', 'Failed', 'Canceled', 'TimedOut'];
+  for (const direction of ['TB', 'LR'] as const) {
+    const elements = build({
+      layout: { direction },
+      nodes: [{ id: 'Scheduled' }, ...states.map((id) => ({ id })), { id: 'done', shape: 'end' }],
+      edges: [...states.map((id) => `Scheduled -> ${id}`), ...states.map((id) => `${id} -> done`)],
+    });
+    const ring = byId(elements).get('done')!;
+    const tips = elements.filter((e) => e.type === 'arrow' && e.endBinding?.elementId === 'done').map((a) => [a.x + a.points.at(-1)[0], a.y + a.points.at(-1)[1]] as [number, number]);
+    assert.equal(tips.length, 4);
+    for (let i = 0; i < tips.length; i++) {
+      for (let j = i + 1; j < tips.length; j++) assert.ok(Math.hypot(tips[i]![0] - tips[j]![0], tips[i]![1] - tips[j]![1]) >= 16, `${direction}: heads ${i} and ${j} at least 16 px apart`);
+    }
+    const sides = new Set(tips.map(([x, y]) => (x < ring.x + 2 ? 'left' : x > ring.x + ring.width - 2 ? 'right' : y < ring.y + ring.height / 2 ? 'top' : 'bottom')));
+    assert.ok(sides.size >= 3, `${direction}: the heads reach ${[...sides].join(', ')}`);
+    assert.ok(!kinds(elements).includes('piled_arrowheads'));
+  }
+});
+
 test('an edge label sits on its arrow with room on both sides, even on a short arrow', () => {
   for (const direction of ['TB', 'LR']) {
     const elements = build({ layout: { direction }, nodes: [{ id: 'web' }, { id: 'api' }, { id: 'db' }], edges: ['web -> api : HTTPS', 'api -> db : SQL'] });

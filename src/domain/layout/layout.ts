@@ -18,6 +18,7 @@ import { spreadDiamondBranches } from './branches.ts';
 import { routeCrossEdges } from './cross-edges.ts';
 import { layoutLevel } from './level.ts';
 import { layoutOwnDirections } from './own-direction.ts';
+import { spreadAtSmallTargets } from './small-targets.ts';
 import type { LayoutInput, LayoutOptions, LayoutResult } from './types.ts';
 
 export type { Box, Direction, LayoutEdge, LayoutInput, LayoutNode, LayoutResult } from './types.ts';
@@ -62,6 +63,15 @@ export function layoutGraph(input: LayoutInput): LayoutResult {
     nestedEdges.map((edge) => edge.to),
     laid.routes,
     laid.labels,
+  );
+  spreadAtSmallTargets(
+    direction,
+    laid.boxes,
+    nestedEdges.map((edge) => edge.from),
+    nestedEdges.map((edge) => edge.to),
+    nestedEdges.map((edge) => edge.labelWidth > 0 && edge.labelHeight > 0),
+    laid.routes,
+    parent,
   );
 
   const result: LayoutResult = { nodes: {}, edges: {} };
