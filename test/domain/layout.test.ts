@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { CONTAINER_PADDING } from '../../src/domain/layout/containers.ts';
 import { BAND_MIN_LENGTH, FOLD_MIN_LENGTH } from '../../src/domain/layout/fold.ts';
-import { layoutGraph } from '../../src/domain/layout/layout.ts';
+import { layoutGraph, PORT_GROWTH_LIMIT, PORT_ROOM } from '../../src/domain/layout/layout.ts';
 import { ancestorsOf, countEdgeCrossings, countNodeOverlaps, segmentCrossesBox } from '../../src/domain/layout/metrics.ts';
 import type { Box, Direction, LayoutEdge, LayoutInput, LayoutNode, LayoutResult } from '../../src/domain/layout/types.ts';
 
@@ -303,6 +303,30 @@ test('docs/spec.md states the folding lengths the layout uses', () => {
   assert.match(spec, new RegExp(`longer than ${FOLD_MIN_LENGTH} px along its flow`));
   assert.match(spec, new RegExp(`each band at least ${BAND_MIN_LENGTH} px long`));
   assert.match(spec, new RegExp(`fits ${FOLD_MIN_LENGTH} px never folds`));
+});
+
+test('a node many edges enter grows across the flow until their heads are 16 px apart, up to its limit; docs/spec.md says how far', () => {
+  const spec = fs.readFileSync(new URL('../../docs/spec.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+  assert.match(spec, new RegExp(`lie ${PORT_ROOM} px apart`));
+  assert.match(spec, new RegExp(`at most ${PORT_GROWTH_LIMIT} px`));
+  for (const direction of ['TB', 'LR'] as const) {
+    for (const count of [12, 60]) {
+      const input: LayoutInput = {
+        direction,
+        nodes: [{ id: 'hub', width: 160, height: 70 }, ...Array.from({ length: count }, (_, i) => ({ id: `s${i}`, width: 60, height: 40 }))],
+        edges: Array.from({ length: count }, (_, i) => ({ id: `e${i}`, from: `s${i}`, to: 'hub' })),
+      };
+      const result = layoutGraph(input);
+      assertWellFormed(input, result);
+      const hub = result.nodes.hub!;
+      const across = direction === 'TB' ? hub.width : hub.height;
+      assert.ok(across <= PORT_GROWTH_LIMIT && across >= Math.min(PORT_GROWTH_LIMIT, (PORT_ROOM * (count - 1)) / 0.8), `${direction}, ${count} edges: the hub is ${across} px across`);
+      if (across < PORT_GROWTH_LIMIT) {
+        const tips = input.edges.map((e) => result.edges[e.id]!.points.at(-1)!).map(([x, y]) => (direction === 'TB' ? x : y)).sort((a, b) => a - b);
+        for (let i = 1; i < tips.length; i++) assert.ok(tips[i]! - tips[i - 1]! >= 16 - 1e-6, `${direction}: heads ${i - 1} and ${i} are ${tips[i]! - tips[i - 1]!} px apart`);
+      }
+    }
+  }
 });
 
 test('an edge with minLength spans at least that many layers; without it, both targets share a layer (flat and in a container)', () => {

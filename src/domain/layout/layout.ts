@@ -19,7 +19,7 @@ import { routeCrossEdges } from './cross-edges.ts';
 import { layoutLevel } from './level.ts';
 import { layoutOwnDirections } from './own-direction.ts';
 import { spreadAtSmallTargets } from './small-targets.ts';
-import type { LayoutInput, LayoutOptions, LayoutResult } from './types.ts';
+import type { Direction, LayoutInput, LayoutOptions, LayoutResult } from './types.ts';
 
 export type { Box, Direction, LayoutEdge, LayoutInput, LayoutNode, LayoutResult } from './types.ts';
 
@@ -51,6 +51,8 @@ export function layoutGraph(input: LayoutInput): LayoutResult {
     // 0 (ends on one rank) is not drawn yet: such an edge spans one layer, as any other.
     ...(edge.minLength !== undefined && edge.minLength > 1 ? { minLength: Math.round(edge.minLength) } : {}),
   }));
+
+  widenForPorts(direction, nested, nestedEdges);
 
   const options: LayoutOptions = input.fold === 'off' ? { fold: false } : {};
   const laid = parent.some((p) => p >= 0) ? layoutClustered(direction, nested, nestedEdges, options) : layoutFlat(direction, nested, nestedEdges, options);
@@ -122,4 +124,34 @@ function breakParentCycles(parent: number[]): void {
     if (v !== -1 && state[v] === 1) parent[v] = -1;
     for (const p of path) state[p] = 2;
   }
+}
+
+/** The room, across the flow, each arrow end on one side of a node takes: their tips stay 16 px apart or more. */
+export const PORT_ROOM = 18;
+/** Markers (a start dot, an end ring) and other nodes this small keep their size. */
+const SMALL_NODE = 40;
+/** How wide (across the flow) a node grows for its ports at most: a hub of hundreds of edges would be a wall. */
+export const PORT_GROWTH_LIMIT = 640;
+
+/**
+ * A node that many edges enter (or leave) grows across the flow until their
+ * ends, spread over the middle four fifths of its side, lie PORT_ROOM apart
+ * (up to PORT_GROWTH_LIMIT); containers and small nodes keep their size.
+ */
+function widenForPorts(direction: Direction, nodes: NestedNode[], edges: NestedEdge[]): void {
+  const isContainer = new Uint8Array(nodes.length);
+  for (const node of nodes) if (node.parent >= 0) isContainer[node.parent] = 1;
+  const into = new Int32Array(nodes.length);
+  const outOf = new Int32Array(nodes.length);
+  for (const edge of edges) {
+    if (edge.from === edge.to) continue;
+    outOf[edge.from]!++;
+    into[edge.to]!++;
+  }
+  const across = direction === 'TB' || direction === 'BT' ? 'width' : 'height';
+  nodes.forEach((node, v) => {
+    if (isContainer[v] || (node.width < SMALL_NODE && node.height < SMALL_NODE)) return;
+    const ends = Math.max(into[v]!, outOf[v]!);
+    if (ends > 1) node[across] = Math.max(node[across], Math.min(PORT_GROWTH_LIMIT, Math.ceil((PORT_ROOM * (ends - 1)) / 0.8)));
+  });
 }
