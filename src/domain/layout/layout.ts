@@ -16,6 +16,7 @@ import { layoutClustered } from './clustered.ts';
 import type { NestedEdge, NestedLayout, NestedNode } from './containers.ts';
 import { spreadDiamondBranches } from './branches.ts';
 import { routeCrossEdges } from './cross-edges.ts';
+import { backEdgesInInputOrder } from './cycles.ts';
 import { layoutLevel } from './level.ts';
 import { layoutOwnDirections } from './own-direction.ts';
 import { spreadAtSmallTargets } from './small-targets.ts';
@@ -141,17 +142,20 @@ export const PORT_GROWTH_LIMIT = 640;
 function widenForPorts(direction: Direction, nodes: NestedNode[], edges: NestedEdge[]): void {
   const isContainer = new Uint8Array(nodes.length);
   for (const node of nodes) if (node.parent >= 0) isContainer[node.parent] = 1;
-  const into = new Int32Array(nodes.length);
-  const outOf = new Int32Array(nodes.length);
-  for (const edge of edges) {
-    if (edge.from === edge.to) continue;
-    outOf[edge.from]!++;
-    into[edge.to]!++;
-  }
+  // The side each end takes: an edge the layout turns round (it closes a loop) ends on the other side.
+  const links = edges.filter((edge) => edge.from !== edge.to);
+  const reversed = backEdgesInInputOrder(nodes.length, links.map((edge) => edge.from), links.map((edge) => edge.to));
+  const upstream = new Int32Array(nodes.length);
+  const downstream = new Int32Array(nodes.length);
+  links.forEach((edge, e) => {
+    const [upper, lower] = reversed[e] ? [edge.to, edge.from] : [edge.from, edge.to];
+    downstream[upper]!++;
+    upstream[lower]!++;
+  });
   const across = direction === 'TB' || direction === 'BT' ? 'width' : 'height';
   nodes.forEach((node, v) => {
     if (isContainer[v] || (node.width < SMALL_NODE && node.height < SMALL_NODE)) return;
-    const ends = Math.max(into[v]!, outOf[v]!);
+    const ends = Math.max(upstream[v]!, downstream[v]!);
     if (ends > 1) node[across] = Math.max(node[across], Math.min(PORT_GROWTH_LIMIT, Math.ceil((PORT_ROOM * (ends - 1)) / 0.8)));
   });
 }
