@@ -637,6 +637,9 @@ function clusterExtents(
   return Array.from({ length: C }, (_, c) => ({ x: left[c]!, y: top[c]!, width: right[c]! - left[c]!, height: bottom[c]! - top[c]! }));
 }
 
+/** The most leaf pairs one container edge stands for in the ranking. */
+const MAX_FLOW_PAIRS = 64;
+
 /**
  * For ranking only: each edge with a container at an end (not between a
  * container and what it holds) as edges from the leaves where the flow leaves
@@ -644,7 +647,6 @@ function clusterExtents(
  * another of its leaves) to the leaves where it enters its target (those with
  * no edge from another of its leaves), at most MAX_FLOW_PAIRS per edge.
  */
-const MAX_FLOW_PAIRS = 64;
 
 function containerFlowEdges(
   edges: NestedEdge[],
