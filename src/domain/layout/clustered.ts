@@ -647,7 +647,6 @@ const MAX_FLOW_PAIRS = 64;
  * another of its leaves) to the leaves where it enters its target (those with
  * no edge from another of its leaves), at most MAX_FLOW_PAIRS per edge.
  */
-
 function containerFlowEdges(
   edges: NestedEdge[],
   isContainer: Uint8Array,
