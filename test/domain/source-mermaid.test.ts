@@ -190,6 +190,13 @@ describe('Mermaid importer: flowcharts', () => {
     assert.equal(node('c').textColor, '#ffd43b', 'a text colour of its own is kept');
   });
 
+  test('a node styled to no size (width:0px;height:0px) is a bar where its links meet, without its label', async () => {
+    const { node, warned } = await read('flowchart TD\n  a & b --- step[ ]:::empty\n  step --> c\n  classDef empty width:0px,height:0px;');
+    assert.deepEqual(node('step'), { id: 'step', shape: 'fork' });
+    assert.equal(warned(/drawn as a bar where its links meet/)?.line, 4);
+    assert.equal(warned(/the style property width/), undefined);
+  });
+
   test('style values the spec cannot take are warned about at their style line', async () => {
     const { node, warned } = await read('flowchart LR\n  a --> b\n  style a fill:oops,stroke-width:40px,font-size:20px\n  style b stroke-width:thin');
     assert.equal(node('a').backgroundColor, undefined);

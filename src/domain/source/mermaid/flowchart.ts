@@ -31,8 +31,8 @@ function node(convert: Converter, from: MermaidNode): NodeInput {
   convert.label(spec, from.label, from.labelType, line);
   // An icon or image without a label: Mermaid shows only the picture; the spec shows the id.
   if ((from.icon !== undefined || from.img !== undefined) && spec.label === '') delete spec.label;
-  if (spec.shape === 'start' || spec.shape === 'end' || spec.shape === 'fork') delete spec.label;
   convert.look(spec, from, line);
+  if (spec.shape === 'start' || spec.shape === 'end' || spec.shape === 'fork') delete spec.label;
   return spec;
 }
 

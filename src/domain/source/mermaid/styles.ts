@@ -56,7 +56,15 @@ const NODE_TEXT_PROPERTIES = new Set(['font-weight', 'font-style']);
 /** A node's look from its declarations. */
 export function nodeLook(css: Map<string, string>, report: Report): Partial<NodeInput> {
   const look: Partial<NodeInput> = {};
+  // A node styled to no size (`width:0px;height:0px`) is where its links meet: a bar, which draws no label.
+  const none = (property: string) => css.has(property) && /^0*(\.0+)?(px)?$/i.test(css.get(property)!.trim());
+  const junction = none('width') && none('height');
+  if (junction) {
+    look.shape = 'fork';
+    report('a node styled to no size (width:0px; height:0px) is drawn as a bar where its links meet', 'width');
+  }
   for (const [property, value] of css) {
+    if (junction && (property === 'width' || property === 'height')) continue;
     if (property === 'fill') {
       const fill = colour(value, report);
       if (fill !== null && fill !== 'transparent') Object.assign(look, { backgroundColor: fill, fillStyle: 'solid' });
