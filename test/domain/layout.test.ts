@@ -542,6 +542,20 @@ test('a container with a direction of its own lays its members out in it when no
   assert.ok(y('a') < y('b') && y('b') < y('c'), 'a, b, c run top to bottom as the drawing does');
 });
 
+test('nodes with no edge come after the drawing proper, in a row of their own, in the order listed', () => {
+  const input: LayoutInput = {
+    direction: 'TB',
+    nodes: [{ id: 'a', width: 100, height: 50 }, { id: 'lone1', width: 60, height: 40 }, { id: 'b', width: 100, height: 50 }, { id: 'lone2', width: 60, height: 40 }, { id: 'lone3', width: 60, height: 40 }],
+    edges: [{ id: 'ab', from: 'a', to: 'b' }],
+  };
+  const result = layoutGraph(input);
+  assertWellFormed(input, result);
+  const below = result.nodes.b!.y + result.nodes.b!.height;
+  for (const id of ['lone1', 'lone2', 'lone3']) assert.ok(result.nodes[id]!.y > below, `${id} is below the drawing`);
+  assert.ok(result.nodes.lone1!.x < result.nodes.lone2!.x && result.nodes.lone2!.x < result.nodes.lone3!.x, 'in the order listed');
+  assert.equal(new Set(['lone1', 'lone2', 'lone3'].map((id) => result.nodes[id]!.y)).size, 1, 'on one row');
+});
+
 test('parallel edges get distinct ports and distinct routes', () => {
   const input: LayoutInput = {
     direction: 'LR',

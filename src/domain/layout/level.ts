@@ -51,7 +51,10 @@ interface PlacedComponent {
 export function layoutLevel(direction: Direction, nodes: LevelNode[], edges: LevelEdge[], options: LayoutOptions = {}): LevelLayout {
   const components = connectedComponents(nodes, edges);
   const placed = components.map((component) => layoutOneComponent(direction, nodes, edges, component, options));
-  return packComponents(nodes.length, edges.length, placed);
+  // Lone nodes (no edge at all) after the drawing proper, in rows of their own: beside it they read as part of it.
+  const lone = (c: PlacedComponent) => c.nodes.length === 1 && c.edges.length === 0;
+  const ordered = [...placed.filter((c) => !lone(c)), ...placed.filter(lone)];
+  return packComponents(nodes.length, edges.length, ordered);
 }
 
 function connectedComponents(nodes: LevelNode[], edges: LevelEdge[]): Array<{ nodes: number[]; edges: number[] }> {
@@ -190,7 +193,7 @@ function layoutOneComponent(
   };
 }
 
-/** Shelf packing in input order, rows about as wide as a block of the target aspect would be. */
+/** Shelf packing in the given order, rows about as wide as a block of the target aspect would be; lone nodes after components start a row. */
 function packComponents(nodeCount: number, edgeCount: number, placed: PlacedComponent[]): LevelLayout {
   let area = 0;
   let widest = 0;
@@ -209,8 +212,9 @@ function packComponents(nodeCount: number, edgeCount: number, placed: PlacedComp
   let y = 0;
   let rowHeight = 0;
   let width = 0;
-  for (const c of placed) {
-    if (x > 0 && x + c.width > rowWidth) {
+  placed.forEach((c, k) => {
+    const firstLone = k > 0 && c.nodes.length === 1 && c.edges.length === 0 && !(placed[k - 1]!.nodes.length === 1 && placed[k - 1]!.edges.length === 0);
+    if (x > 0 && (x + c.width > rowWidth || firstLone)) {
       y += rowHeight + COMPONENT_GAP;
       x = 0;
       rowHeight = 0;
@@ -227,6 +231,6 @@ function packComponents(nodeCount: number, edgeCount: number, placed: PlacedComp
     width = Math.max(width, x + c.width);
     rowHeight = Math.max(rowHeight, c.height);
     x += c.width + COMPONENT_GAP;
-  }
+  });
   return { boxes, routes, labels, width, height: y + rowHeight };
 }
