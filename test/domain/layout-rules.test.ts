@@ -90,6 +90,27 @@ test('four final states ending on one end ring: the heads reach it 16 px apart o
   }
 });
 
+test('a container whose edges leave for containers far apart keeps to what it holds: the edges jog instead', () => {
+  // After kata-containers' runtime layers.
+  const leaves = (parent: string, ids: string[]) => ids.map((id) => ({ id, parent }));
+  const spec = {
+    nodes: [
+      { id: 'L2', label: 'Layer 2' },
+      { id: 'handler', label: 'Runtime Handler', parent: 'L2' },
+      ...leaves('handler', ['sandbox', 'container']),
+      { id: 'abstractions', label: 'Container Abstractions', parent: 'L2' },
+      ...leaves('abstractions', ['linux', 'virt', 'wasm']),
+      { id: 'L3', label: 'Layer 3' },
+      { id: 'hypervisor', label: 'Hypervisor Interface', parent: 'L3' },
+      ...leaves('hypervisor', ['qemu', 'cloudhv', 'firecracker', 'dragonball']),
+      { id: 'resources', label: 'Resource Manager', parent: 'L3' },
+      ...leaves('resources', ['sharedfs', 'network', 'rootfs', 'volume', 'cgroup']),
+    ],
+    edges: ['handler -> abstractions', 'abstractions -> hypervisor', 'abstractions -> resources'],
+  };
+  assert.deepEqual(kinds(build(spec)).filter((kind) => kind === 'container_slack'), []);
+});
+
 test('an edge label sits on its arrow with room on both sides, even on a short arrow', () => {
   for (const direction of ['TB', 'LR']) {
     const elements = build({ layout: { direction }, nodes: [{ id: 'web' }, { id: 'api' }, { id: 'db' }], edges: ['web -> api : HTTPS', 'api -> db : SQL'] });

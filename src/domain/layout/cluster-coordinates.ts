@@ -15,6 +15,13 @@ const BORDER_GAP = 12;
 const STRAIGHTEN = [1, 2, 8];
 /** Keeps a header at its cluster's left side. */
 const HEADER_PULL = 1000;
+/**
+ * How hard a cluster's width is pulled in, against the edges pulled straight
+ * (a dummy-to-dummy edge weighs 8): as hard as the straightest edge, so an
+ * edge leaving a cluster jogs rather than stretch the cluster out to where it
+ * goes (real diagrams had containers 3–4× the area their contents need).
+ */
+const CLUSTER_WIDTH_WEIGHT = 8;
 /** How much harder an edge just under a header is pulled straight. */
 const UNDER_HEADER = 50;
 
@@ -109,7 +116,7 @@ export function clusterCoordinates(input: CoordinateInput): { x: Float64Array; l
     add(v, rightVar(c), isSpine[v] ? 0 : rightExtent[v]! + PAD, 0);
   }
   for (let c = 0; c < C; c++) {
-    add(leftVar(c), rightVar(c), input.headerWidth[c]!, 1);
+    add(leftVar(c), rightVar(c), input.headerWidth[c]!, CLUSTER_WIDTH_WEIGHT);
     const p = clusterParent[c]!;
     if (p < 0) continue;
     add(leftVar(p), leftVar(c), input.padLeft[p]!, 0);
