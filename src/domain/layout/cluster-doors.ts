@@ -9,7 +9,7 @@
  * each edge's direction is chosen so that it never closes a cycle.
  */
 import { ancestorChain, type NestedEdge, type NestedNode } from './containers.ts';
-import { clusterSpans, isAncestorOrSelf } from './cluster-tree.ts';
+import { type ClusterIndex, clusterSpans, isAncestorOrSelf } from './cluster-tree.ts';
 import { exchangeBudget, networkSimplex } from './layering.ts';
 import type { Point } from './routing.ts';
 import type { Box } from './types.ts';
@@ -95,17 +95,14 @@ export interface Doors {
 export function planDoors(
   nodes: NestedNode[],
   edges: NestedEdge[],
-  isContainer: Uint8Array,
-  clusterOf: Int32Array,
-  leafOf: Int32Array,
-  leafCluster: Int32Array,
-  clusterParent: Int32Array,
+  index: ClusterIndex,
   innermostFirst: number[],
   rank: Int32Array,
   L: number,
   leafUpper: number[],
   leafLower: number[],
 ): Doors {
+  const { isContainer, clusterOf, leafOf, leafCluster, clusterParent } = index;
   const doors: Doors = { cluster: [], below: [], inner: [], links: [], constraintUpper: [], constraintLower: [], constraintWeight: [] };
   const C = clusterParent.length;
   const span = clusterSpans(C, L, leafCluster, clusterParent, innermostFirst, rank);

@@ -44,3 +44,15 @@ export function clusterSpans(
   }
   return { lo, hi };
 }
+
+/** Which nodes are containers (clusters) and which are leaves, and how they nest: indexed once by the clustered layout, read by its helpers. */
+export interface ClusterIndex {
+  isContainer: Uint8Array;
+  /** Each node's cluster index, or -1 for a leaf. */
+  clusterOf: Int32Array;
+  /** Each node's leaf index, or -1 for a container. */
+  leafOf: Int32Array;
+  /** Each leaf's innermost cluster, or -1. */
+  leafCluster: Int32Array;
+  clusterParent: Int32Array;
+}

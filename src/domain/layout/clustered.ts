@@ -31,7 +31,7 @@
 import { ancestorChain, CONTAINER_PADDING, type HeaderAlign, type NestedEdge, type NestedLayout, type NestedNode } from './containers.ts';
 import { clusterCoordinates } from './cluster-coordinates.ts';
 import { fromBorder, layerRanks, planDoors } from './cluster-doors.ts';
-import { clusterChain, clusterSpans, type HeaderSide, isAncestorOrSelf, NO_LAYER } from './cluster-tree.ts';
+import { clusterChain, type ClusterIndex, clusterSpans, type HeaderSide, isAncestorOrSelf, NO_LAYER } from './cluster-tree.ts';
 import { liftFirstSource } from './layering.ts';
 import { backEdgesInInputOrder } from './cycles.ts';
 import { buildProperGraph, type ProperGraph } from './dummies.ts';
@@ -112,7 +112,8 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   const to = Int32Array.from(linkEdges, (e) => leafOf[edges[e]!.to]!);
   // An edge to or from a container is, for ranking, edges between the leaves where it enters and leaves:
   // so that it never runs against the flow unless it closes a loop (one the author wrote later breaks).
-  const flow = containerFlowEdges(edges, isContainer, clusterOf, leafOf, leafCluster, clusterParent, from, to);
+  const index: ClusterIndex = { isContainer, clusterOf, leafOf, leafCluster, clusterParent };
+  const flow = containerFlowEdges(edges, index, from, to);
   const rankingFrom = Int32Array.from([...from, ...flow.from]);
   const rankingTo = Int32Array.from([...to, ...flow.to]);
   const rankingReversed = backEdgesInInputOrder(L, rankingFrom, rankingTo);
@@ -141,7 +142,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
 
   // An edge with a container at an end runs to a door: a point just outside the container's first (or last) layer,
   // from where it goes straight to the border. Its direction follows the layers found without it.
-  const doors = planDoors(nodes, edges, isContainer, clusterOf, leafOf, leafCluster, clusterParent, innermostFirst, rank, L, upperList, lowerList);
+  const doors = planDoors(nodes, edges, index, innermostFirst, rank, L, upperList, lowerList);
   for (const link of doors.links) {
     linkEdges.push(link.edge);
     upperList.push(link.upper);
@@ -647,16 +648,7 @@ const MAX_FLOW_PAIRS = 64;
  * another of its leaves) to the leaves where it enters its target (those with
  * no edge from another of its leaves), at most MAX_FLOW_PAIRS per edge.
  */
-function containerFlowEdges(
-  edges: NestedEdge[],
-  isContainer: Uint8Array,
-  clusterOf: Int32Array,
-  leafOf: Int32Array,
-  leafCluster: Int32Array,
-  clusterParent: Int32Array,
-  from: Int32Array,
-  to: Int32Array,
-): { from: number[]; to: number[] } {
+function containerFlowEdges(edges: NestedEdge[], { isContainer, clusterOf, leafOf, leafCluster, clusterParent }: ClusterIndex, from: Int32Array, to: Int32Array): { from: number[]; to: number[] } {
   const L = leafCluster.length;
   const within = (leaf: number, c: number) => isAncestorOrSelf(c, leafCluster[leaf]!, clusterParent);
   const leavesOf = (c: number) => Array.from({ length: L }, (_, i) => i).filter((i) => within(i, c));
