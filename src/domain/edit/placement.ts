@@ -11,7 +11,7 @@ import type { Point } from '../scene/geometry.ts';
 import type { SpecEdge } from '../spec/types.ts';
 import type { NewNode } from './fragment.ts';
 import { CONTAINER_PADDING } from '../layout/containers.ts';
-import { centreOf, containersAround, elementBox, grow, interiorsMeet, isContainer, LINEAR, polylineOf, type Scene, shapesInside, type Side } from './scene-index.ts';
+import { centreOf, containersAround, elementBox, grow, interiorsMeet, LINEAR, polylineOf, type Scene, shapesInside, type Side } from './scene-index.ts';
 import type { SceneElement } from './types.ts';
 
 /** Clearance a placed node keeps from every shape, text and image already drawn. */
@@ -254,15 +254,26 @@ class Placer {
 
   private readonly containerIds = new Map<string, boolean>();
 
-  /** Whether this is a container (a shape holding others): a line may cross one, so it blocks nothing. Remembered, as it looks at the whole scene. */
+  /** Whether this is a container (as isContainer says, asking the grid for what lies inside): a line may cross one, so it blocks nothing. Remembered. */
   private isContainerId(id: string): boolean {
     let known = this.containerIds.get(id);
     if (known === undefined) {
       const element = this.scene.live.get(id);
-      known = element !== undefined && isContainer(this.scene, element);
+      known = element !== undefined && element.type === 'rectangle' && (this.scene.labels.get(id)?.verticalAlign === 'top' || this.holdsAShape(element));
       this.containerIds.set(id, known);
     }
     return known;
+  }
+
+  /** Whether a node (a shape or a free text; not a label, a line or an image) other than this element lies inside its box. */
+  private holdsAShape(element: SceneElement): boolean {
+    const box = elementBox(element);
+    return this.obstacles.some(box, (other) => {
+      if (other.id === element.id) return false;
+      const inside = other.box.x >= box.x && other.box.y >= box.y && other.box.x + other.box.width <= box.x + box.width && other.box.y + other.box.height <= box.y + box.height;
+      const shape = this.scene.live.get(other.id);
+      return inside && shape !== undefined && shape.type !== 'image' && typeof shape.containerId !== 'string';
+    });
   }
 
   /** Spots beside `anchors`, cheapest first (see besideAnchors). */
