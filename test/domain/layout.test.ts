@@ -542,18 +542,26 @@ test('a container with a direction of its own lays its members out in it when no
   assert.ok(y('a') < y('b') && y('b') < y('c'), 'a, b, c run top to bottom as the drawing does');
 });
 
-test('nodes with no edge come after the drawing proper, in a row of their own, in the order listed', () => {
-  const input: LayoutInput = {
+test('nodes with no edge come after the drawing proper, together and in the order listed: beside it if they all fit, else in rows of their own', () => {
+  const chain = [{ id: 'a', width: 100, height: 50 }, { id: 'b', width: 100, height: 50 }];
+  const few: LayoutInput = { direction: 'TB', nodes: [chain[0]!, { id: 'lone', width: 60, height: 40 }, chain[1]!], edges: [{ id: 'ab', from: 'a', to: 'b' }] };
+  const beside = layoutGraph(few);
+  assertWellFormed(few, beside);
+  assert.ok(beside.nodes.lone!.x > beside.nodes.a!.x + beside.nodes.a!.width && beside.nodes.lone!.y < beside.nodes.b!.y, 'one lone node sits beside the drawing');
+
+  const ids = Array.from({ length: 12 }, (_, i) => `lone${i}`);
+  const many: LayoutInput = {
     direction: 'TB',
-    nodes: [{ id: 'a', width: 100, height: 50 }, { id: 'lone1', width: 60, height: 40 }, { id: 'b', width: 100, height: 50 }, { id: 'lone2', width: 60, height: 40 }, { id: 'lone3', width: 60, height: 40 }],
+    nodes: [chain[0]!, ...ids.slice(0, 2).map((id) => ({ id, width: 100, height: 40 })), chain[1]!, ...ids.slice(2).map((id) => ({ id, width: 100, height: 40 }))],
     edges: [{ id: 'ab', from: 'a', to: 'b' }],
   };
-  const result = layoutGraph(input);
-  assertWellFormed(input, result);
+  const result = layoutGraph(many);
+  assertWellFormed(many, result);
   const below = result.nodes.b!.y + result.nodes.b!.height;
-  for (const id of ['lone1', 'lone2', 'lone3']) assert.ok(result.nodes[id]!.y > below, `${id} is below the drawing`);
-  assert.ok(result.nodes.lone1!.x < result.nodes.lone2!.x && result.nodes.lone2!.x < result.nodes.lone3!.x, 'in the order listed');
-  assert.equal(new Set(['lone1', 'lone2', 'lone3'].map((id) => result.nodes[id]!.y)).size, 1, 'on one row');
+  for (const id of ids) assert.ok(result.nodes[id]!.y > below, `${id} is below the drawing`);
+  const firstRow = ids.filter((id) => result.nodes[id]!.y === result.nodes.lone0!.y);
+  assert.ok(firstRow.length >= 2, 'they share rows');
+  for (let i = 1; i < firstRow.length; i++) assert.ok(result.nodes[firstRow[i]!]!.x > result.nodes[firstRow[i - 1]!]!.x, 'in the order listed');
 });
 
 test('parallel edges get distinct ports and distinct routes', () => {

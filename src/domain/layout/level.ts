@@ -51,7 +51,7 @@ interface PlacedComponent {
 export function layoutLevel(direction: Direction, nodes: LevelNode[], edges: LevelEdge[], options: LayoutOptions = {}): LevelLayout {
   const components = connectedComponents(nodes, edges);
   const placed = components.map((component) => layoutOneComponent(direction, nodes, edges, component, options));
-  // Lone nodes (no edge at all) after the drawing proper, in rows of their own: beside it they read as part of it.
+  // Lone nodes (no edge at all) after the drawing proper, and together.
   const lone = (c: PlacedComponent) => c.nodes.length === 1 && c.edges.length === 0;
   const ordered = [...placed.filter((c) => !lone(c)), ...placed.filter(lone)];
   return packComponents(nodes.length, edges.length, ordered);
@@ -193,7 +193,7 @@ function layoutOneComponent(
   };
 }
 
-/** Shelf packing in the given order, rows about as wide as a block of the target aspect would be; lone nodes after components start a row. */
+/** Shelf packing in the given order, rows about as wide as a block of the target aspect would be; the lone nodes (last) start a row unless they all fit in the one they come to. */
 function packComponents(nodeCount: number, edgeCount: number, placed: PlacedComponent[]): LevelLayout {
   let area = 0;
   let widest = 0;
@@ -212,9 +212,14 @@ function packComponents(nodeCount: number, edgeCount: number, placed: PlacedComp
   let y = 0;
   let rowHeight = 0;
   let width = 0;
+  const lone = (c: PlacedComponent) => c.nodes.length === 1 && c.edges.length === 0;
+  const firstLone = placed.findIndex(lone);
+  let loneWidth = 0;
+  if (firstLone >= 0) for (const c of placed.slice(firstLone)) loneWidth += c.width + COMPONENT_GAP;
   placed.forEach((c, k) => {
-    const firstLone = k > 0 && c.nodes.length === 1 && c.edges.length === 0 && !(placed[k - 1]!.nodes.length === 1 && placed[k - 1]!.edges.length === 0);
-    if (x > 0 && (x + c.width > rowWidth || firstLone)) {
+    // The lone nodes stay together: beside the drawing if they all fit there, else from a row of their own.
+    const breakForLone = k === firstLone && x + loneWidth - COMPONENT_GAP > rowWidth;
+    if (x > 0 && (x + c.width > rowWidth || breakForLone)) {
       y += rowHeight + COMPONENT_GAP;
       x = 0;
       rowHeight = 0;
