@@ -67,22 +67,20 @@ async function migrateSqliteFile(location: StoreLocation): Promise<void> {
 
 /** Opens the configured database (PostgreSQL when DATABASE_URL is set, else SQLite in DATA_DIR) and migrates it. */
 export async function openStore(location: StoreLocation): Promise<SqlStore> {
-  let store: SqlStore;
   // Every query the store runs through Kysely is counted, and its failures by kind (store.usage(), for the metrics).
   const counts = new QueryCounts();
   const log = (event: LogEvent) => (event.level === 'error' ? counts.failed(event.error) : counts.query());
-  if (location.databaseUrl) {
-    const pool = postgresPool(location.databaseUrl, PG_POOL_MAX, () => counts.lostConnection());
-    store = new SqlStore(new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log }), 'postgres', {
-      pgPool: pool,
-      liveBus: new PostgresLiveBus(location.databaseUrl, pool),
-      counts,
-    });
-  } else {
+  if (!location.databaseUrl) {
     // Before anything is served, on this thread: a migration is a hundred statements, each a round trip to the writer's thread.
     await migrateSqliteFile(location);
     return new SqlStore(sqliteKysely(location, log), 'sqlite', { counts });
   }
+  const pool = postgresPool(location.databaseUrl, PG_POOL_MAX, () => counts.lostConnection());
+  const store = new SqlStore(new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log }), 'postgres', {
+    pgPool: pool,
+    liveBus: new PostgresLiveBus(location.databaseUrl, pool),
+    counts,
+  });
   try {
     await migrateToLatest(store.db, store.engine);
   } catch (error) {

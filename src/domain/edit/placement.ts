@@ -11,7 +11,7 @@ import type { Point } from '../scene/geometry.ts';
 import type { SpecEdge } from '../spec/types.ts';
 import type { NewNode } from './fragment.ts';
 import { CONTAINER_PADDING } from '../layout/containers.ts';
-import { centreOf, containersAround, elementBox, grow, interiorsMeet, LINEAR, polylineOf, type Scene, shapesInside, type Side } from './scene-index.ts';
+import { centreOf, containersAround, elementBox, encloses, grow, interiorsMeet, isContainer, isNode, LINEAR, polylineOf, type Scene, shapesInside, type Side } from './scene-index.ts';
 import type { SceneElement } from './types.ts';
 
 /** Clearance a placed node keeps from every shape, text and image already drawn. */
@@ -254,26 +254,28 @@ class Placer {
 
   private readonly containerIds = new Map<string, boolean>();
 
-  /** Whether this is a container (as isContainer says, asking the grid for what lies inside): a line may cross one, so it blocks nothing. Remembered. */
+  /** Whether this is a container (isContainer, asking the grid what lies inside): a line may cross one, so it blocks nothing. Remembered. */
   private isContainerId(id: string): boolean {
     let known = this.containerIds.get(id);
     if (known === undefined) {
       const element = this.scene.live.get(id);
-      known = element !== undefined && element.type === 'rectangle' && (this.scene.labels.get(id)?.verticalAlign === 'top' || this.holdsAShape(element));
+      known = element !== undefined && isContainer(this.scene, element, (e) => this.holdsANode(e));
       this.containerIds.set(id, known);
     }
     return known;
   }
 
-  /** Whether a node (a shape or a free text; not a label, a line or an image) other than this element lies inside its box. */
-  private holdsAShape(element: SceneElement): boolean {
+  private holdsANode(element: SceneElement): boolean {
     const box = elementBox(element);
     return this.obstacles.some(box, (other) => {
-      if (other.id === element.id) return false;
-      const inside = other.box.x >= box.x && other.box.y >= box.y && other.box.x + other.box.width <= box.x + box.width && other.box.y + other.box.height <= box.y + box.height;
-      const shape = this.scene.live.get(other.id);
-      return inside && shape !== undefined && shape.type !== 'image' && typeof shape.containerId !== 'string';
+      const node = this.scene.live.get(other.id);
+      return other.id !== element.id && node !== undefined && isNode(node) && encloses(box, other.box);
     });
+  }
+
+  /** A container and those around it, innermost first. */
+  private chainOf(parentId: string): string[] {
+    return [parentId, ...containersAround(this.scene, this.scene.live.get(parentId)!).map((e) => e.id)];
   }
 
   /** Spots beside `anchors`, cheapest first (see besideAnchors). */
@@ -319,7 +321,7 @@ class Placer {
    * as they must.
    */
   intoContainer(size: Size, parentId: string, anchors: string[], role: Role, label: Size): Box | null {
-    const chain = [parentId, ...containersAround(this.scene, this.scene.live.get(parentId)!).map((e) => e.id)];
+    const chain = this.chainOf(parentId);
     const inside = new Set(chain);
     const parent = this.boxOf(parentId);
     const held = shapesInside(this.scene, this.scene.live.get(parentId)!).map((e) => e.id);
@@ -377,8 +379,7 @@ class Placer {
 
   /** Grows `parentId` and the containers around it to hold `member`, whatever they meet. */
   growToHold(parentId: string, member: Box): void {
-    const chain = [parentId, ...containersAround(this.scene, this.scene.live.get(parentId)!).map((e) => e.id)];
-    this.keep(this.growChain(chain, member, true)!);
+    this.keep(this.growChain(this.chainOf(parentId), member, true)!);
   }
 
   private keep(grown: Map<string, Box>): void {

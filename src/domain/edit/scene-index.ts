@@ -88,21 +88,26 @@ export const grow = (box: Box, by: number): Box => ({ x: box.x - by, y: box.y - 
 export const interiorsMeet = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 export const centreOf = (box: Box): Point => [box.x + box.width / 2, box.y + box.height / 2];
 
-const encloses = (outer: Box, inner: Box) => inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
+export const encloses = (outer: Box, inner: Box) => inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
 
-/** The nodes (shapes and free texts; not labels, lines or images) whose box lies inside this element's box, itself left out. */
+/** A node of the drawing: a shape or a free text (not a label, a line or an image). */
+export const isNode = (element: SceneElement) => !LINEAR.has(element.type) && element.type !== 'image' && typeof element.containerId !== 'string';
+
+/** The nodes whose box lies inside this element's box, itself left out. */
 export function shapesInside(scene: Scene, element: SceneElement): SceneElement[] {
   const box = elementBox(element);
-  return [...scene.live.values()].filter(
-    (other) => other !== element && !LINEAR.has(other.type) && other.type !== 'image' && typeof other.containerId !== 'string' && encloses(box, elementBox(other)),
-  );
+  return [...scene.live.values()].filter((other) => other !== element && isNode(other) && encloses(box, elementBox(other)));
 }
 
-/** A rectangle that holds other shapes, or whose label sits at its top (a container drawn from a spec, still empty). */
-export function isContainer(scene: Scene, element: SceneElement): boolean {
+/**
+ * A rectangle that holds other nodes, or whose label sits at its top (a
+ * container drawn from a spec, still empty). `holdsANode` answers the first
+ * question; by default it looks at the whole scene.
+ */
+export function isContainer(scene: Scene, element: SceneElement, holdsANode = (e: SceneElement) => shapesInside(scene, e).length > 0): boolean {
   if (element.type !== 'rectangle') return false;
   if (scene.labels.get(element.id)?.verticalAlign === 'top') return true;
-  return shapesInside(scene, element).length > 0;
+  return holdsANode(element);
 }
 
 /** The containers around this one, innermost first: rectangles that enclose its box. */

@@ -14,6 +14,18 @@ import type { Box, Direction } from './types.ts';
 const BRANCH_REACH = 16;
 const EPSILON = 0.5;
 
+/**
+ * A frame where the flow is vertical: left-to-right drawings transposed (the
+ * transposition is its own inverse, so the same functions map back).
+ */
+export function verticalFrame(direction: Direction): { point: (p: Point) => Point; box: (b: Box) => Box } {
+  const swap = direction === 'LR' || direction === 'RL';
+  return {
+    point: (p) => (swap ? [p[1], p[0]] : [p[0], p[1]]),
+    box: (b) => (swap ? { x: b.y, y: b.x, width: b.height, height: b.width } : b),
+  };
+}
+
 export function spreadDiamondBranches(
   direction: Direction,
   boxes: Box[],
@@ -23,10 +35,7 @@ export function spreadDiamondBranches(
   routes: Array<Point[] | null>,
   labels: Array<Point | null>,
 ): void {
-  // Work in a frame where the flow is vertical: transpose left-to-right drawings.
-  const swap = direction === 'LR' || direction === 'RL';
-  const t = (p: Point): Point => (swap ? [p[1], p[0]] : p);
-  const frameBox = (b: Box): Box => (swap ? { x: b.y, y: b.x, width: b.height, height: b.width } : b);
+  const { point: t, box: frameBox } = verticalFrame(direction);
   const leaving = new Map<number, number[]>();
   for (let e = 0; e < from.length; e++) {
     if (!diamond[from[e]!] || from[e] === to[e] || !routes[e]) continue;

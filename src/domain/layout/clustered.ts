@@ -652,7 +652,13 @@ function containerFlowEdges(edges: NestedEdge[], { isContainer, clusterOf, leafO
   const L = leafCluster.length;
   const within = (leaf: number, c: number) => isAncestorOrSelf(c, leafCluster[leaf]!, clusterParent);
   const leavesOf = (c: number) => Array.from({ length: L }, (_, i) => i).filter((i) => within(i, c));
+  const known = new Map<string, number[]>();
   const ends = (c: number, exits: boolean): number[] => {
+    const key = `${c}:${exits}`;
+    if (!known.has(key)) known.set(key, endsOf(c, exits));
+    return known.get(key)!;
+  };
+  const endsOf = (c: number, exits: boolean): number[] => {
     const members = leavesOf(c);
     const inner = new Set<number>();
     for (let e = 0; e < from.length; e++) {

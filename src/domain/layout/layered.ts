@@ -264,11 +264,13 @@ export function selfLoopReach(n: number, loops: SelfLoop[]): Float64Array {
 }
 
 /**
- * How far each loop's legs leave its node's centre (`halfSpan`) and how far its
+ * How far each loop's legs leave its node's centre (`halfSpan`), how far its
  * outer part reaches above and below it (`around`, more than halfSpan when the
- * loop runs round a label taller than it, or round an inner loop that does).
+ * loop runs round a label taller than it, or round an inner loop that does),
+ * and how far out it steps before it does (`jog`: outer loops less, so that no
+ * two loops cross).
  */
-function loopSpans(loops: SelfLoop[], height: ArrayLike<number>): Array<{ halfSpan: number; around: number }> {
+function loopSpans(loops: SelfLoop[], height: ArrayLike<number>): Array<{ halfSpan: number; around: number; jog: number }> {
   const countOf = new Map<number, number>();
   for (const loop of loops) countOf.set(loop.node, (countOf.get(loop.node) ?? 0) + 1);
   const indexOf = new Map<number, number>();
@@ -281,7 +283,7 @@ function loopSpans(loops: SelfLoop[], height: ArrayLike<number>): Array<{ halfSp
     const labelHalf = loop.labelHeight > 0 ? loop.labelHeight / 2 + LOOP_LABEL_GAP : 0;
     const around = Math.max(halfSpan, labelHalf, (spannedSoFar.get(v) ?? 0) + 2 * LOOP_LABEL_GAP);
     spannedSoFar.set(v, Math.max(spannedSoFar.get(v) ?? 0, around));
-    return { halfSpan, around };
+    return { halfSpan, around, jog: (LOOP_JOG * (countOf.get(v)! - k)) / countOf.get(v)! };
   });
 }
 
@@ -302,26 +304,20 @@ export function drawSelfLoops(
   width: Float64Array,
   height: Float64Array,
 ): { loopRoutes: Point[][]; loopLabels: Array<Point | null> } {
-  const countOf = new Map<number, number>();
-  for (const loop of loops) countOf.set(loop.node, (countOf.get(loop.node) ?? 0) + 1);
-  const indexOf = new Map<number, number>();
   const reachedSoFar = new Map<number, number>();
   const spans = loopSpans(loops, height);
   const loopRoutes: Point[][] = [];
   const loopLabels: Array<Point | null> = [];
   loops.forEach((loop, i) => {
     const v = loop.node;
-    const k = indexOf.get(v) ?? 0;
-    indexOf.set(v, k + 1);
     const right = left[v]! + width[v]!;
     const centreY = top[v]! + height[v]! / 2;
-    const { halfSpan, around } = spans[i]!;
+    const { halfSpan, around, jog: step } = spans[i]!;
     const { reach, outer } = loopGeometry(loop, reachedSoFar.get(v) ?? 0);
     reachedSoFar.set(v, outer);
     if (around > halfSpan) {
       // Round a label taller than the loop (or an inner loop that is): out a step, then above and below it.
-      // Outer loops step out less, so no two loops cross.
-      const jog = right + (LOOP_JOG * (countOf.get(v)! - k)) / countOf.get(v)!;
+      const jog = right + step;
       loopRoutes.push([
         [right, centreY - halfSpan],
         [jog, centreY - halfSpan],

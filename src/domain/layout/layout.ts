@@ -19,7 +19,8 @@ import { routeCrossEdges } from './cross-edges.ts';
 import { backEdgesInInputOrder } from './cycles.ts';
 import { layoutLevel } from './level.ts';
 import { layoutOwnDirections } from './own-direction.ts';
-import { spreadAtSmallTargets } from './small-targets.ts';
+import { PORT_SPREAD } from './routing.ts';
+import { SMALL_NODE, spreadAtSmallTargets } from './small-targets.ts';
 import type { Direction, LayoutInput, LayoutOptions, LayoutResult } from './types.ts';
 
 export type { Box, Direction, LayoutEdge, LayoutInput, LayoutNode, LayoutResult } from './types.ts';
@@ -129,15 +130,13 @@ function breakParentCycles(parent: number[]): void {
 
 /** The room, across the flow, each arrow end on one side of a node takes: their tips stay 16 px apart or more. */
 export const PORT_ROOM = 18;
-/** Markers (a start dot, an end ring) and other nodes this small keep their size. */
-const SMALL_NODE = 40;
 /** How wide (across the flow) a node grows for its ports at most: a hub of hundreds of edges would be a wall. */
 export const PORT_GROWTH_LIMIT = 640;
 
 /**
  * A node that many edges enter (or leave) grows across the flow until their
- * ends, spread over the middle four fifths of its side, lie PORT_ROOM apart
- * (up to PORT_GROWTH_LIMIT); containers and small nodes keep their size.
+ * ends, spread over the middle PORT_SPREAD of its side, lie PORT_ROOM apart
+ * (up to PORT_GROWTH_LIMIT); containers and small nodes (SMALL_NODE) keep their size.
  */
 function widenForPorts(direction: Direction, nodes: NestedNode[], edges: NestedEdge[]): void {
   const isContainer = new Uint8Array(nodes.length);
@@ -156,6 +155,6 @@ function widenForPorts(direction: Direction, nodes: NestedNode[], edges: NestedE
   nodes.forEach((node, v) => {
     if (isContainer[v] || (node.width < SMALL_NODE && node.height < SMALL_NODE)) return;
     const ends = Math.max(upstream[v]!, downstream[v]!);
-    if (ends > 1) node[across] = Math.max(node[across], Math.min(PORT_GROWTH_LIMIT, Math.ceil((PORT_ROOM * (ends - 1)) / 0.8)));
+    if (ends > 1) node[across] = Math.max(node[across], Math.min(PORT_GROWTH_LIMIT, Math.ceil((PORT_ROOM * (ends - 1)) / PORT_SPREAD)));
   });
 }

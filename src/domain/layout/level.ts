@@ -52,10 +52,12 @@ export function layoutLevel(direction: Direction, nodes: LevelNode[], edges: Lev
   const components = connectedComponents(nodes, edges);
   const placed = components.map((component) => layoutOneComponent(direction, nodes, edges, component, options));
   // Lone nodes (no edge at all) after the drawing proper, and together.
-  const lone = (c: PlacedComponent) => c.nodes.length === 1 && c.edges.length === 0;
-  const ordered = [...placed.filter((c) => !lone(c)), ...placed.filter(lone)];
+  const ordered = [...placed.filter((c) => !isLone(c)), ...placed.filter(isLone)];
   return packComponents(nodes.length, edges.length, ordered);
 }
+
+/** A component that is one node without edges. */
+const isLone = (c: PlacedComponent) => c.nodes.length === 1 && c.edges.length === 0;
 
 function connectedComponents(nodes: LevelNode[], edges: LevelEdge[]): Array<{ nodes: number[]; edges: number[] }> {
   const parent = nodes.map((_, i) => i);
@@ -212,8 +214,7 @@ function packComponents(nodeCount: number, edgeCount: number, placed: PlacedComp
   let y = 0;
   let rowHeight = 0;
   let width = 0;
-  const lone = (c: PlacedComponent) => c.nodes.length === 1 && c.edges.length === 0;
-  const firstLone = placed.findIndex(lone);
+  const firstLone = placed.findIndex(isLone);
   let loneWidth = 0;
   if (firstLone >= 0) for (const c of placed.slice(firstLone)) loneWidth += c.width + COMPONENT_GAP;
   placed.forEach((c, k) => {

@@ -23,6 +23,8 @@ const CROWDED_TRACK_SPACING = 6;
 const CROWDED_TRACKS = 30;
 const CHANNEL_MARGIN = 20;
 const PORT_SPACING = 20;
+/** The share of a node's side, about its middle, that the ends on that side spread over. */
+export const PORT_SPREAD = 0.8;
 /** Two vertical legs closer than this read as one line: the tracks are ordered so that they never run side by side. */
 const LEG_CLEARANCE = 18;
 /** What running side by side costs, in crossings. */
@@ -184,7 +186,7 @@ export function assignPorts(graph: ProperGraph, position: Int32Array, width: Flo
   }
   const spread = (v: number, edges: number[], otherEnd: Int32Array, out: Float64Array): void => {
     if (edges.length === 0) return;
-    const half = (width[v]! * 0.8) / 2;
+    const half = (width[v]! * PORT_SPREAD) / 2;
     edges.sort((a, b) => position[otherEnd[a]!]! - position[otherEnd[b]!]! || a - b);
     const last = edges.length - 1;
     const spacing = last > 0 ? Math.min(PORT_SPACING, (2 * half) / last) : 0;

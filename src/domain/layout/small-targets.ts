@@ -8,11 +8,12 @@
  * share the side they came to. Only an unlabelled arrow whose route ends with a run across the flow and
  * a drop onto the side is moved, so every label stays where it was laid out.
  */
+import { verticalFrame } from './branches.ts';
 import type { Point } from './routing.ts';
 import type { Box, Direction } from './types.ts';
 
-/** Nodes smaller than this both ways are small. */
-const SMALL = 40;
+/** Nodes smaller than this both ways are small (markers: a start dot, an end ring). */
+export const SMALL_NODE = 40;
 /** How far beside the node an arrow entering its side runs down. */
 const SIDE_REACH = 16;
 /** Heads on one side of a small node: this far apart. */
@@ -28,10 +29,7 @@ export function spreadAtSmallTargets(
   routes: Array<Point[] | null>,
   parent: ArrayLike<number>,
 ): void {
-  // Work in a frame where the flow is vertical: transpose left-to-right drawings (the transposition is its own inverse).
-  const swap = direction === 'LR' || direction === 'RL';
-  const t = (p: Point): Point => (swap ? [p[1], p[0]] : [p[0], p[1]]);
-  const frameBox = (b: Box): Box => (swap ? { x: b.y, y: b.x, width: b.height, height: b.width } : b);
+  const { point: t, box: frameBox } = verticalFrame(direction);
   const arriving = new Map<number, number[]>();
   for (let e = 0; e < to.length; e++) {
     if (from[e] === to[e] || labelled[e] || !routes[e]) continue;
@@ -41,7 +39,7 @@ export function spreadAtSmallTargets(
   }
   for (const [v, list] of arriving) {
     const box = frameBox(boxes[v]!);
-    if (box.width >= SMALL || box.height >= SMALL || list.length < 2) continue;
+    if (box.width >= SMALL_NODE || box.height >= SMALL_NODE || list.length < 2) continue;
     const centre: Point = [box.x + box.width / 2, box.y + box.height / 2];
     for (const side of [box.y, box.y + box.height]) {
       // Arrows whose route ends with a run across the flow, then a drop onto this side.
