@@ -134,6 +134,10 @@ export function dotGraph(input: LayoutInput): DotGraph {
     if (edge.constraint === false) attributes.push('constraint=false');
     lines.push(`  ${names.get(tail)} -> ${names.get(head)} [${attributes.join(', ')}];`);
   });
+  for (const group of input.sameRank ?? []) {
+    const members = group.filter((id) => ids.has(id) && !containers.has(id)).map((id) => names.get(id)!);
+    if (members.length > 1) lines.push(`  { rank=same; ${members.join('; ')}; }`);
+  }
   lines.push('}');
   return { source: lines.join('\n'), names, containers };
 }

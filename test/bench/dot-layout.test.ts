@@ -87,3 +87,16 @@ test('dot layouts keep node sizes, nest containers, end routes on their boxes an
 test('every corpus spec converts from dot with the same guarantees', { skip }, () => {
   for (const entry of loadCorpus()) assertConverted(drawBoth(entry.spec).input, entry.name);
 });
+
+test('the author\'s same-rank groups reach dot too, so both layouts are asked the same thing', { skip }, () => {
+  const box = (id: string) => ({ id, width: 100, height: 40 });
+  const input: LayoutInput = {
+    direction: 'TB',
+    nodes: ['a', 'b', 'c', 'd'].map(box),
+    edges: [{ id: 'ab', from: 'a', to: 'b' }, { id: 'bc', from: 'b', to: 'c' }, { id: 'ad', from: 'a', to: 'd' }],
+    sameRank: [['c', 'd']],
+  };
+  const result = dotLayout(input);
+  assert.equal(result.nodes.c!.y, result.nodes.d!.y, 'd on c\'s rank, two below a');
+  assert.ok(result.nodes.d!.y > result.nodes.b!.y);
+});

@@ -10,6 +10,7 @@
  */
 import { ancestorChain, type NestedEdge, type NestedNode } from './containers.ts';
 import { type ClusterIndex, clusterSpans, isAncestorOrSelf } from './cluster-tree.ts';
+import { backEdgesInInputOrder } from './cycles.ts';
 import { exchangeBudget, networkSimplex } from './layering.ts';
 import type { Point } from './routing.ts';
 import type { Box } from './types.ts';
@@ -36,6 +37,9 @@ export function fromBorder(route: Point[], box: Box): Point[] {
  * Layers by network simplex over the laid-out edges and the doors' constraints
  * (a door right above or below every leaf of its container, pulled close); a
  * root above everything keeps the graph connected and pulls each component up.
+ * With the author's hints, the nodes of a same-rank group rank as one (its
+ * representative), the edges that do not constrain take no part, and an edge
+ * the groups turn into a loop (or into one within a group) is dropped.
  */
 export function layerRanks(
   K: number,
@@ -44,35 +48,60 @@ export function layerRanks(
   constraintUpper: number[],
   constraintLower: number[],
   constraintWeight: number[],
-  /** Layers each of the first edges spans at least (default 1). */
+  /** Layers each of the first edges spans at least (default 1; 0 only with hints). */
   edgeMinlen: ArrayLike<number> = [],
+  hints?: RankHints,
 ): Int32Array {
-  const m = upper.length;
-  const c = constraintUpper.length;
-  const size = m + c + K;
+  const at = (v: number) => (hints && v < hints.representative.length ? hints.representative[v]! : v);
+  const tails: number[] = [];
+  const heads: number[] = [];
+  const minlens: number[] = [];
+  const weights: number[] = [];
+  for (let i = 0; i < upper.length; i++) {
+    if (hints?.free[i]) continue;
+    tails.push(at(upper[i]!));
+    heads.push(at(lower[i]!));
+    minlens.push(Math.max(hints ? 0 : 1, edgeMinlen[i] ?? 1));
+    weights.push(1);
+  }
+  constraintUpper.forEach((u, i) => {
+    tails.push(at(u));
+    heads.push(at(constraintLower[i]!));
+    minlens.push(0);
+    weights.push(constraintWeight[i]!);
+  });
+  const back = hints ? backEdgesInInputOrder(K, tails, heads) : new Uint8Array(tails.length);
+  const kept = tails.map((_, i) => i).filter((i) => !back[i] && tails[i] !== heads[i]);
+  const size = kept.length + K;
   const tail = new Int32Array(size);
   const head = new Int32Array(size);
   const minlen = new Int32Array(size).fill(1);
   const weight = new Float64Array(size);
-  tail.set(upper);
-  head.set(lower);
-  weight.fill(1, 0, m);
-  for (let i = 0; i < Math.min(m, edgeMinlen.length); i++) minlen[i] = Math.max(1, edgeMinlen[i]!);
-  for (let i = 0; i < c; i++) {
-    tail[m + i] = constraintUpper[i]!;
-    head[m + i] = constraintLower[i]!;
-    weight[m + i] = constraintWeight[i]!;
-    minlen[m + i] = 0;
-  }
+  kept.forEach((e, i) => {
+    tail[i] = tails[e]!;
+    head[i] = heads[e]!;
+    minlen[i] = minlens[e]!;
+    weight[i] = weights[e]!;
+  });
   for (let i = 0; i < K; i++) {
-    tail[m + c + i] = K;
-    head[m + c + i] = i;
-    weight[m + c + i] = 1e-3;
+    tail[kept.length + i] = K;
+    head[kept.length + i] = i;
+    weight[kept.length + i] = 1e-3;
   }
   const value = networkSimplex(K + 1, tail, head, minlen, weight, exchangeBudget(K + 1));
   let min = Infinity;
-  for (let i = 0; i < K; i++) min = Math.min(min, value[i]!);
-  return Int32Array.from(value.subarray(0, K), (r) => r - min);
+  for (let i = 0; i < K; i++) min = Math.min(min, value[at(i)]!);
+  return Int32Array.from({ length: K }, (_, i) => value[at(i)]! - min);
+}
+
+/**
+ * The author's hints on layers for layerRanks: each node's representative
+ * (the nodes of a same-rank group share one, and so a layer; a node in no
+ * group is its own), and the edges that take no part in ranking (1).
+ */
+export interface RankHints {
+  representative: ArrayLike<number>;
+  free: ArrayLike<number>;
 }
 
 export interface Doors {

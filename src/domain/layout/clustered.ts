@@ -30,16 +30,17 @@
  */
 import { ancestorChain, CONTAINER_PADDING, type HeaderAlign, type NestedEdge, type NestedLayout, type NestedNode } from './containers.ts';
 import { clusterCoordinates } from './cluster-coordinates.ts';
-import { fromBorder, layerRanks, planDoors } from './cluster-doors.ts';
+import { fromBorder, layerRanks, planDoors, type RankHints } from './cluster-doors.ts';
 import { clusterChain, type ClusterIndex, clusterSpans, type HeaderSide, isAncestorOrSelf, NO_LAYER } from './cluster-tree.ts';
-import { liftFirstSource } from './layering.ts';
+import { liftFirstSource, sameRankRepresentatives } from './layering.ts';
 import { backEdgesInInputOrder } from './cycles.ts';
 import { buildProperGraph, type ProperGraph } from './dummies.ts';
+import { type FlatEdge, flatGroups, roomForFlatLabels, sequenceFlatGroups } from './flat-edges.ts';
 import { foldLongDrawing } from './fold.ts';
 import { drawSelfLoops, NodeSizes, selfLoopOvershoot, selfLoopReach, type SelfLoop } from './layered.ts';
 import { toScene } from './level.ts';
 import { segmentCrossesBox } from './metrics.ts';
-import { orderLayers } from './ordering.ts';
+import { type OrderClusters, orderLayers } from './ordering.ts';
 import { assignPorts, LAYER_GAP, routeChannels, simplify, type Point } from './routing.ts';
 import type { Box, Direction, LayoutOptions } from './types.ts';
 
@@ -128,6 +129,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   }
   // Layers of the leaves: network simplex, with a root above every leaf (weightless but for a pull up) holding the components together.
   const leafMinlen = linkEdges.map((e) => edges[e]!.minLength ?? 1);
+  const hints = rankHints(L, leafOf, linkEdges, edges, options.sameRank ?? []);
   // The container edges' leaf pairs that close no loop join the ranking (and only it).
   const kept = flow.from.map((_, i) => i).filter((i) => !rankingReversed[leafEdgeCount + i]);
   let rank = layerRanks(
@@ -138,6 +140,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     [],
     [],
     leafMinlen,
+    hints ?? undefined,
   );
 
   // An edge with a container at an end runs to a door: a point just outside the container's first (or last) layer,
@@ -150,6 +153,9 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     reversedList.push(link.reversed ? 1 : 0);
   }
   const K = L + doors.cluster.length;
+  if (hints) rank = layerRanks(K, Int32Array.from(upperList), Int32Array.from(lowerList), doors.constraintUpper, doors.constraintLower, doors.constraintWeight, leafMinlen, hints);
+  // Under hints, an edge whose ends share a layer is left to the cross-edge router, and one that did not rank points the way its ends lie.
+  const flat = hints ? leaveFlatEdges(rank, leafEdgeCount, linkEdges, upperList, lowerList, reversedList, from, to, edges, swap) : [];
   const m = linkEdges.length;
   const upper = Int32Array.from(upperList);
   const lower = Int32Array.from(lowerList);
@@ -161,7 +167,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   }
   const labelled = alone.some((a) => a === 1);
   const layoutCluster = Int32Array.from({ length: K }, (_, i) => (i < L ? leafCluster[i]! : doors.cluster[i - L]!));
-  if (K > L) rank = layerRanks(K, upper, lower, doors.constraintUpper, doors.constraintLower, doors.constraintWeight, leafMinlen);
+  if (K > L && !hints) rank = layerRanks(K, upper, lower, doors.constraintUpper, doors.constraintLower, doors.constraintWeight, leafMinlen);
   // The flow starts at the author's first source, unless an edge leads into a container around it.
   const fedCluster = new Uint8Array(C);
   const fedLeaf = new Uint8Array(L);
@@ -178,7 +184,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     });
     return least;
   };
-  liftFirstSource(rank, L, from, to, leafNode, (i) => fedLeaf[i] === 1 || clusterChain(leafCluster[i]!, clusterParent).some((c) => fedCluster[c] === 1), floor);
+  if (!hints) liftFirstSource(rank, L, from, to, leafNode, (i) => fedLeaf[i] === 1 || clusterChain(leafCluster[i]!, clusterParent).some((c) => fedCluster[c] === 1), floor);
   const base = Int32Array.from(rank, (r) => (labelled ? 2 * r : r));
 
   // Spans of the clusters over the leaves' layers, then header layers inserted.
@@ -269,7 +275,11 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   const hint = Float64Array.from({ length: realCount }, (_, v) => (v < L ? leafNode[v]! : n + v));
   const isSpine = new Uint8Array(total);
   for (let v = K; v < realCount; v++) if (!isHeader[v]) isSpine[v] = 1;
-  const order = orderLayers(properGraph, hint, { of: membership, parent: clusterParent, first: isHeader, spine: isSpine });
+  // The groups flat edges join are blocks within their container (for the ordering only).
+  const groups = flat.length > 0 ? groupsWithin(membership, flatGroups(total, properGraph.layerOf, flat)) : null;
+  const orderClusters: OrderClusters = { of: membership, parent: clusterParent, first: isHeader, spine: isSpine };
+  const order = orderLayers(properGraph, hint, groups ? withFlatGroups(orderClusters, groups) : orderClusters);
+  if (groups) sequenceFlatGroups(order, properGraph.layerOf, groups, flat);
 
   // Sizes in the internal frame.
   const sizes = new NodeSizes(total);
@@ -284,6 +294,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     const [labelWidth, labelHeight] = swap ? [edge.labelHeight, edge.labelWidth] : [edge.labelWidth, edge.labelHeight];
     sizes.label(labelNode[i]!, labelWidth, labelHeight);
   }
+  if (flat.length > 0) roomForFlatLabels(order, properGraph.layerOf, flat, rightExtent);
 
   const ports = assignPorts(graph, order.position, width);
 
@@ -688,4 +699,83 @@ function containerFlowEdges(edges: NestedEdge[], { isContainer, clusterOf, leafO
     }
   }
   return result;
+}
+
+/**
+ * The author's hints on layers among the leaves, or null when there are none
+ * (no same-rank group of two leaves or more, no edge of minLength 0 or that
+ * does not constrain). A container named in a same-rank group is left out of it.
+ */
+function rankHints(L: number, leafOf: Int32Array, linkEdges: number[], edges: NestedEdge[], sameRank: number[][]): RankHints | null {
+  const groups = sameRank.map((group) => group.map((v) => leafOf[v]!).filter((leaf) => leaf >= 0)).filter((group) => group.length > 1);
+  const free = Uint8Array.from(linkEdges, (e) => (edges[e]!.constraint === false ? 1 : 0));
+  if (groups.length === 0 && !free.some((f) => f === 1) && !linkEdges.some((e) => edges[e]!.minLength === 0)) return null;
+  return { representative: sameRankRepresentatives(L, groups), free };
+}
+
+/**
+ * Under hints, once the leaves have their layers: the leaf edges whose ends
+ * share one leave the lists (the cross-edge router draws them), and the others
+ * point downwards by the layers found (an edge that did not rank may point up).
+ * The lists hold the leaf edges first, then the doors' links: a link the
+ * groups turned level or upwards leaves too, and its edge goes to the
+ * cross-edge router as well.
+ */
+function leaveFlatEdges(
+  rank: Int32Array,
+  leafEdgeCount: number,
+  linkEdges: number[],
+  upperList: number[],
+  lowerList: number[],
+  reversedList: number[],
+  from: Int32Array,
+  to: Int32Array,
+  edges: NestedEdge[],
+  swap: boolean,
+): FlatEdge[] {
+  const flat: FlatEdge[] = [];
+  for (let i = 0; i < leafEdgeCount; i++) {
+    if (rank[from[i]!] !== rank[to[i]!]) continue;
+    const edge = edges[linkEdges[i]!]!;
+    const labelled = edge.labelWidth > 0 && edge.labelHeight > 0;
+    flat.push({ from: from[i]!, to: to[i]!, labelWidth: labelled ? (swap ? edge.labelHeight : edge.labelWidth) : 0, invisible: edge.invisible === true });
+  }
+  const keep = linkEdges.map((_, i) => (i < leafEdgeCount ? rank[from[i]!] !== rank[to[i]!] : rank[upperList[i]!]! < rank[lowerList[i]!]!));
+  for (let i = 0; i < leafEdgeCount; i++) {
+    if (!keep[i]) continue;
+    const up = rank[from[i]!]! > rank[to[i]!]!;
+    upperList[i] = up ? to[i]! : from[i]!;
+    lowerList[i] = up ? from[i]! : to[i]!;
+    reversedList[i] = up ? 1 : 0;
+  }
+  for (const list of [linkEdges, upperList, lowerList, reversedList]) {
+    const kept = list.filter((_, i) => keep[i]);
+    list.length = 0;
+    list.push(...kept);
+  }
+  return flat;
+}
+
+/** The flat edges' groups whose members all sit directly in one cluster (or at the top level); null when none does. */
+function groupsWithin(membership: ArrayLike<number>, group: Int32Array | null): Int32Array | null {
+  if (!group) return null;
+  const home = new Map<number, number>();
+  group.forEach((g, v) => {
+    if (g >= 0) home.set(g, home.has(g) && home.get(g) !== membership[v] ? -2 : membership[v]!);
+  });
+  const kept = Int32Array.from(group, (g) => (g >= 0 && home.get(g) !== -2 ? g : -1));
+  return kept.some((g) => g >= 0) ? kept : null;
+}
+
+/** The ordering's clusters with the flat edges' groups (each within one cluster) as blocks inside them. */
+function withFlatGroups(clusters: OrderClusters, group: Int32Array): OrderClusters {
+  const index = new Map<number, number>();
+  const parent = Array.from(clusters.parent);
+  group.forEach((g, v) => {
+    if (g < 0 || index.has(g)) return;
+    index.set(g, parent.length);
+    parent.push(clusters.of[v]!);
+  });
+  const of = Int32Array.from(clusters.of, (c, v) => (group[v]! >= 0 ? index.get(group[v]!)! : c));
+  return { ...clusters, of, parent: Int32Array.from(parent) };
 }

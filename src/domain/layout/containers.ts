@@ -21,8 +21,12 @@ export interface NestedEdge {
   to: number;
   labelWidth: number;
   labelHeight: number;
-  /** Layers the edge spans at least (the spec's `minLength`); absent: 1. */
+  /** Layers the edge spans at least (the spec's `minLength`; 0: its ends may share one); absent: 1. */
   minLength?: number;
+  /** false: the edge takes no part in ranking (the spec's `constraint`); absent: true. */
+  constraint?: boolean;
+  /** true: the edge is not drawn (it only shapes the layout). */
+  invisible?: boolean;
 }
 
 export interface NestedLayout {

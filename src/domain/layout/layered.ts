@@ -7,8 +7,9 @@
 import { assignCompactCoordinates, assignHorizontalCoordinates, drawingWidth, straightenJogs, widestLayerSpan } from './coordinates.ts';
 import { backEdgesInInputOrder } from './cycles.ts';
 import { buildProperGraph, type ProperGraph } from './dummies.ts';
+import { type FlatEdge, flatGroups, groupsAsClusters, roomForFlatLabels, sequenceFlatGroups } from './flat-edges.ts';
 import { foldLongDrawing } from './fold.ts';
-import { liftFirstSource, networkSimplexLayers } from './layering.ts';
+import { constrainedLayers, liftFirstSource, networkSimplexLayers, sameRankRepresentatives } from './layering.ts';
 import { orderLayers } from './ordering.ts';
 import { assignPorts, LAYER_GAP, routeChannels, type Point } from './routing.ts';
 import { wrapWideLayers } from './wrapping.ts';
@@ -39,8 +40,14 @@ export interface ComponentInput {
   to: ArrayLike<number>;
   labelWidth: ArrayLike<number>;
   labelHeight: ArrayLike<number>;
-  /** Layers each edge spans at least (default 1 each). */
+  /** Layers each edge spans at least (default 1 each; 0: its ends may share a layer). */
   minLength?: number[];
+  /** false for an edge that takes no part in ranking (default: every edge does). */
+  constraint?: boolean[];
+  /** Groups of nodes kept on one layer each. */
+  sameRank?: number[][];
+  /** true for an edge that is not drawn (default: every edge is). */
+  invisible?: boolean[];
   loops: SelfLoop[];
   /** Target width / height in the internal frame, for wrapping over-wide layers. */
   aspect: number;
@@ -99,7 +106,8 @@ export interface ComponentLayout {
   /** Top-left corner of every node. */
   x: Float64Array;
   y: Float64Array;
-  routes: Point[][];
+  /** Each edge's route from its source; null for one whose ends share a layer, left to the cross-edge router. */
+  routes: Array<Point[] | null>;
   labels: Array<Point | null>;
   loopRoutes: Point[][];
   loopLabels: Array<Point | null>;
@@ -107,36 +115,35 @@ export interface ComponentLayout {
 
 export function layoutComponent(input: ComponentInput): ComponentLayout {
   const n = input.width.length;
-  const m = input.from.length;
-  const reversed = backEdgesInInputOrder(n, input.from, input.to);
-  const upper = new Int32Array(m);
-  const lower = new Int32Array(m);
+  const ranked = rankComponent(input);
+  // The edges between two layers are drawn here; one whose ends share a layer is left to the cross-edge router.
+  const { laid, upper, lower, reversed } = ranked;
+  const m = laid.length;
+  const labelWidth = Float64Array.from(laid, (e) => input.labelWidth[e]!);
+  const labelHeight = Float64Array.from(laid, (e) => input.labelHeight[e]!);
   const alone = new Uint8Array(m);
-  for (let e = 0; e < m; e++) {
-    upper[e] = reversed[e] ? input.to[e]! : input.from[e]!;
-    lower[e] = reversed[e] ? input.from[e]! : input.to[e]!;
-    alone[e] = input.labelWidth[e]! > 0 && input.labelHeight[e]! > 0 ? 1 : 0;
-  }
+  for (let i = 0; i < m; i++) alone[i] = labelWidth[i]! > 0 && labelHeight[i]! > 0 ? 1 : 0;
   const edges = { upper, lower };
-  const ranks = networkSimplexLayers(n, upper, lower, input.minLength);
-  liftFirstSource(ranks, n, input.from, input.to, input.hint);
-  const wrapped = wrapWideLayers(
-    { nodeCount: n, width: input.width, height: input.height, hint: input.hint, edges, aspect: input.aspect },
-    ranks,
-  );
+  const wrapped = ranked.wrappable
+    ? wrapWideLayers({ nodeCount: n, width: input.width, height: input.height, hint: input.hint, edges, aspect: input.aspect }, ranked.layer)
+    : ranked.layer;
   // Labelled edges get a layer of their own between every two layers (ranks doubled, as dot does): the label is a node there.
   const labelLayers = alone.some((a) => a === 1);
   const layer = labelLayers ? wrapped.map((l) => 2 * l) : wrapped;
   const graph = buildProperGraph(n, layer, edges);
   const labelNode = labelNodes(graph, layer, upper, alone);
-  const order = orderLayers(graph, input.hint);
+  const flat = flatEdges(input, laid);
+  const groups = flat.length > 0 ? flatGroups(graph.nodeCount, graph.layerOf, flat) : null;
+  const order = groups ? orderLayers(graph, input.hint, groupsAsClusters(groups)) : orderLayers(graph, input.hint);
+  if (groups) sequenceFlatGroups(order, graph.layerOf, groups, flat);
 
   const total = graph.nodeCount;
   const sizes = new NodeSizes(total);
   const { width, height, leftExtent, rightExtent, halfGap, isDummy } = sizes;
   const loopReach = selfLoopReach(n, input.loops);
   for (let v = 0; v < n; v++) sizes.node(v, input.width[v]!, input.height[v]!, loopReach[v]!);
-  for (let e = 0; e < m; e++) if (labelNode[e]! >= 0) sizes.label(labelNode[e]!, input.labelWidth[e]!, input.labelHeight[e]!);
+  for (let e = 0; e < m; e++) if (labelNode[e]! >= 0) sizes.label(labelNode[e]!, labelWidth[e]!, labelHeight[e]!);
+  if (flat.length > 0) roomForFlatLabels(order, graph.layerOf, flat, rightExtent);
   const ports = assignPorts(graph, order.position, width);
   const multiplicity = new Float64Array(graph.upper.length);
   for (const chain of graph.chains) for (const pe of chain) multiplicity[pe]!++;
@@ -203,9 +210,86 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
     labels: routing.labels,
     aspect: input.aspect,
   });
-  const routes = routing.routes.map((route, e) => (reversed[e] ? route.slice().reverse() : route));
+  const routes = new Array<Point[] | null>(input.from.length).fill(null);
+  const labels = new Array<Point | null>(input.from.length).fill(null);
+  laid.forEach((e, i) => {
+    routes[e] = reversed[i] ? routing.routes[i]!.slice().reverse() : routing.routes[i]!;
+    labels[e] = routing.labels[i]!;
+  });
   const { loopRoutes, loopLabels } = drawSelfLoops(input.loops, left, routing.y, width, height);
-  return { x: left, y: routing.y, routes, labels: routing.labels, loopRoutes, loopLabels };
+  return { x: left, y: routing.y, routes, labels, loopRoutes, loopLabels };
+}
+
+/** The edges left out of the layered drawing (their ends share a layer), with their label's length along them. */
+function flatEdges(input: ComponentInput, laid: number[]): FlatEdge[] {
+  if (laid.length === input.from.length) return [];
+  const drawn = new Set(laid);
+  const flat: FlatEdge[] = [];
+  for (let e = 0; e < input.from.length; e++) {
+    if (drawn.has(e)) continue;
+    const labelled = input.labelWidth[e]! > 0 && input.labelHeight[e]! > 0;
+    flat.push({ from: input.from[e]!, to: input.to[e]!, labelWidth: labelled ? input.labelWidth[e]! : 0, invisible: input.invisible?.[e] === true });
+  }
+  return flat;
+}
+
+interface ComponentRanking {
+  /** Layer of every node (before wrapping). */
+  layer: Int32Array;
+  /** The edges drawn between layers (indices into the input's edges, in order), and for each its upper and lower end, and whether that turns it against its own direction. */
+  laid: number[];
+  upper: Int32Array;
+  lower: Int32Array;
+  reversed: Uint8Array;
+  /** Whether over-wide layers may be re-layered (no same-rank group or flat edge to keep). */
+  wrappable: boolean;
+}
+
+/**
+ * Cycle breaking and layering: a depth-first search in the author's order and
+ * network simplex, the flow starting at the author's first source. With the
+ * author's hints on ranks (a same-rank group, an edge of minLength 0 or one
+ * that does not constrain), the same over the graph whose same-rank groups are
+ * one node each and without the edges that do not constrain; such an edge then
+ * points the way its ends lie, and one whose ends share a layer is left out of
+ * the layered drawing.
+ */
+function rankComponent(input: ComponentInput): ComponentRanking {
+  const n = input.width.length;
+  const m = input.from.length;
+  const { from, to } = input;
+  const minLength = input.minLength ?? [];
+  const constraint = input.constraint ?? [];
+  const sameRank = input.sameRank ?? [];
+  const hinted = sameRank.length > 0 || minLength.some((length) => length === 0) || constraint.some((c) => !c);
+  const all = Array.from({ length: m }, (_, e) => e);
+  if (!hinted) {
+    const reversed = backEdgesInInputOrder(n, from, to);
+    const upper = Int32Array.from(all, (e) => (reversed[e] ? to[e]! : from[e]!));
+    const lower = Int32Array.from(all, (e) => (reversed[e] ? from[e]! : to[e]!));
+    const layer = networkSimplexLayers(n, upper, lower, input.minLength);
+    liftFirstSource(layer, n, from, to, input.hint);
+    return { layer, laid: all, upper, lower, reversed, wrappable: true };
+  }
+  const representative = sameRankRepresentatives(n, sameRank);
+  // An edge that does not constrain, or joins one group, is a self-loop to cycle breaking: never reversed, never ranked.
+  const rankFrom = Int32Array.from(all, (e) => representative[from[e]!]!);
+  const rankTo = Int32Array.from(all, (e) => (constraint[e] === false ? rankFrom[e]! : representative[to[e]!]!));
+  const back = backEdgesInInputOrder(n, rankFrom, rankTo);
+  const ranking = all.filter((e) => rankFrom[e] !== rankTo[e]);
+  const layer = constrainedLayers(
+    n,
+    ranking.map((e) => (back[e] ? rankTo[e]! : rankFrom[e]!)),
+    ranking.map((e) => (back[e] ? rankFrom[e]! : rankTo[e]!)),
+    ranking.map((e) => minLength[e] ?? 1),
+    ranking.map(() => 1),
+    representative,
+  );
+  const laid = all.filter((e) => layer[from[e]!] !== layer[to[e]!]);
+  const reversed = Uint8Array.from(laid, (e) => (layer[from[e]!]! > layer[to[e]!]! ? 1 : 0));
+  const upper = Int32Array.from(laid, (e, i) => (reversed[i] ? to[e]! : from[e]!));
+  const lower = Int32Array.from(laid, (e, i) => (reversed[i] ? from[e]! : to[e]!));
+  return { layer, laid, upper, lower, reversed, wrappable: false };
 }
 
 /** Layer heights plus the minimum gaps: a lower bound on the drawing's height. */

@@ -50,13 +50,15 @@ export function layoutGraph(input: LayoutInput): LayoutResult {
     to: index.get(edge.to)!,
     labelWidth: Math.max(0, finite(edge.labelWidth ?? 0)),
     labelHeight: Math.max(0, finite(edge.labelHeight ?? 0)),
-    // 0 (ends on one rank) is not drawn yet: such an edge spans one layer, as any other.
-    ...(edge.minLength !== undefined && edge.minLength > 1 ? { minLength: Math.round(edge.minLength) } : {}),
+    ...(edge.minLength !== undefined && Math.round(edge.minLength) !== 1 ? { minLength: Math.max(0, Math.round(edge.minLength)) } : {}),
+    ...(edge.constraint === false ? { constraint: false } : {}),
+    ...(edge.invisible ? { invisible: true } : {}),
   }));
 
   widenForPorts(direction, nested, nestedEdges);
 
-  const options: LayoutOptions = input.fold === 'off' ? { fold: false } : {};
+  const sameRank = sameRankGroups(input.sameRank ?? [], index);
+  const options: LayoutOptions = { ...(input.fold === 'off' ? { fold: false } : {}), ...(sameRank.length > 0 ? { sameRank } : {}) };
   const laid = parent.some((p) => p >= 0) ? layoutClustered(direction, nested, nestedEdges, options) : layoutFlat(direction, nested, nestedEdges, options);
   routeCrossEdges(direction, laid.boxes, parent, nestedEdges, laid, nested.map((node) => node.height));
   spreadDiamondBranches(
@@ -101,6 +103,16 @@ function layoutFlat(direction: LayoutInput['direction'], nodes: NestedNode[], ed
     options,
   );
   return { boxes: laid.boxes, routes: laid.routes, labels: laid.labels, headerAlign: nodes.map(() => null) };
+}
+
+/** Same-rank groups as node indices: unknown ids and repeats dropped, groups of fewer than two left out. */
+function sameRankGroups(groups: string[][], index: Map<string, number>): number[][] {
+  const result: number[][] = [];
+  for (const group of groups) {
+    const members = [...new Set(group.map((id) => index.get(id)).filter((v): v is number => v !== undefined))];
+    if (members.length >= 2) result.push(members);
+  }
+  return result;
 }
 
 function finite(value: number): number {

@@ -25,14 +25,19 @@ export interface LevelEdge {
   to: number;
   labelWidth: number;
   labelHeight: number;
-  /** Layers the edge spans at least; absent: 1. */
+  /** Layers the edge spans at least (0: its ends may share one); absent: 1. */
   minLength?: number;
+  /** false: the edge takes no part in ranking; absent: true. */
+  constraint?: boolean;
+  /** true: the edge is not drawn. */
+  invisible?: boolean;
 }
 
 export interface LevelLayout {
   /** Boxes relative to the level's top-left corner (0, 0). */
   boxes: Box[];
-  routes: Point[][];
+  /** Null for an edge whose ends share a layer: left to the cross-edge router. */
+  routes: Array<Point[] | null>;
   labels: Array<Point | null>;
   width: number;
   height: number;
@@ -42,14 +47,14 @@ interface PlacedComponent {
   nodes: number[];
   edges: number[];
   boxes: Box[];
-  routes: Point[][];
+  routes: Array<Point[] | null>;
   labels: Array<Point | null>;
   width: number;
   height: number;
 }
 
 export function layoutLevel(direction: Direction, nodes: LevelNode[], edges: LevelEdge[], options: LayoutOptions = {}): LevelLayout {
-  const components = connectedComponents(nodes, edges);
+  const components = connectedComponents(nodes, edges, options.sameRank ?? []);
   const placed = components.map((component) => layoutOneComponent(direction, nodes, edges, component, options));
   // Lone nodes (no edge at all) after the drawing proper, and together.
   const ordered = [...placed.filter((c) => !isLone(c)), ...placed.filter(isLone)];
@@ -59,7 +64,8 @@ export function layoutLevel(direction: Direction, nodes: LevelNode[], edges: Lev
 /** A component that is one node without edges. */
 const isLone = (c: PlacedComponent) => c.nodes.length === 1 && c.edges.length === 0;
 
-function connectedComponents(nodes: LevelNode[], edges: LevelEdge[]): Array<{ nodes: number[]; edges: number[] }> {
+/** Components of the graph, nodes in input order; a same-rank group lies in one component. */
+function connectedComponents(nodes: LevelNode[], edges: LevelEdge[], sameRank: number[][]): Component[] {
   const parent = nodes.map((_, i) => i);
   const find = (v: number): number => {
     while (parent[v] !== v) {
@@ -68,24 +74,34 @@ function connectedComponents(nodes: LevelNode[], edges: LevelEdge[]): Array<{ no
     }
     return v;
   };
-  for (const edge of edges) {
-    const a = find(edge.from);
-    const b = find(edge.to);
+  const join = (u: number, v: number): void => {
+    const a = find(u);
+    const b = find(v);
     if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
-  }
-  const byRoot = new Map<number, { nodes: number[]; edges: number[] }>();
+  };
+  for (const edge of edges) join(edge.from, edge.to);
+  for (const group of sameRank) for (const v of group) join(group[0]!, v);
+  const byRoot = new Map<number, Component>();
   const order = nodes.map((_, i) => i).sort((a, b) => nodes[a]!.hint - nodes[b]!.hint || a - b);
   for (const v of order) {
     const root = find(v);
     let component = byRoot.get(root);
     if (!component) {
-      component = { nodes: [], edges: [] };
+      component = { nodes: [], edges: [], sameRank: [] };
       byRoot.set(root, component);
     }
     component.nodes.push(v);
   }
   edges.forEach((edge, e) => byRoot.get(find(edge.from))!.edges.push(e));
+  for (const group of sameRank) byRoot.get(find(group[0]!))!.sameRank.push(group);
   return [...byRoot.values()];
+}
+
+interface Component {
+  nodes: number[];
+  edges: number[];
+  /** The level's same-rank groups within this component. */
+  sameRank: number[][];
 }
 
 const transposed = (direction: Direction): boolean => direction === 'LR' || direction === 'RL';
@@ -108,7 +124,7 @@ function layoutOneComponent(
   direction: Direction,
   nodes: LevelNode[],
   edges: LevelEdge[],
-  component: { nodes: number[]; edges: number[] },
+  component: Component,
   options: LayoutOptions,
 ): PlacedComponent {
   const swap = transposed(direction);
@@ -135,7 +151,10 @@ function layoutOneComponent(
     to: linkEdges.map((e) => local.get(edges[e]!.to)!),
     labelWidth: linkEdges.map((e) => labelSize(e)[0]),
     labelHeight: linkEdges.map((e) => labelSize(e)[1]),
-    ...(linkEdges.some((e) => (edges[e]!.minLength ?? 1) > 1) ? { minLength: linkEdges.map((e) => edges[e]!.minLength ?? 1) } : {}),
+    ...(linkEdges.some((e) => (edges[e]!.minLength ?? 1) !== 1) ? { minLength: linkEdges.map((e) => edges[e]!.minLength ?? 1) } : {}),
+    ...(linkEdges.some((e) => edges[e]!.constraint === false) ? { constraint: linkEdges.map((e) => edges[e]!.constraint !== false) } : {}),
+    ...(linkEdges.some((e) => edges[e]!.invisible) ? { invisible: linkEdges.map((e) => edges[e]!.invisible === true) } : {}),
+    ...(component.sameRank.length > 0 ? { sameRank: component.sameRank.map((group) => group.map((v) => local.get(v)!)) } : {}),
     loops,
     aspect: swap ? 1 / TARGET_ASPECT : TARGET_ASPECT,
     ...(options.fold === false ? { fold: false } : {}),
@@ -146,10 +165,10 @@ function layoutOneComponent(
     const [bx, by] = toScene(direction, [layout.x[i]! + width[i]!, layout.y[i]! + height[i]!]);
     return { x: Math.min(ax, bx), y: Math.min(ay, by), width: nodes[v]!.width, height: nodes[v]!.height };
   });
-  const routeOf = new Map<number, Point[]>();
+  const routeOf = new Map<number, Point[] | null>();
   const labelOf = new Map<number, Point | null>();
   linkEdges.forEach((e, i) => {
-    routeOf.set(e, layout.routes[i]!.map((p) => toScene(direction, p)));
+    routeOf.set(e, layout.routes[i]?.map((p) => toScene(direction, p)) ?? null);
     const label = layout.labels[i];
     labelOf.set(e, label ? toScene(direction, label) : null);
   });
@@ -173,7 +192,7 @@ function layoutOneComponent(
     maxY = Math.max(maxY, y1);
   };
   for (const box of boxes) include(box.x, box.y, box.x + box.width, box.y + box.height);
-  for (const route of routes) for (const [px, py] of route) include(px, py, px, py);
+  for (const route of routes) for (const [px, py] of route ?? []) include(px, py, px, py);
   labels.forEach((label, i) => {
     if (!label) return;
     const { labelWidth, labelHeight } = edges[component.edges[i]!]!;
@@ -188,7 +207,7 @@ function layoutOneComponent(
     nodes: component.nodes,
     edges: component.edges,
     boxes,
-    routes: routes.map((route) => route.map(shift)),
+    routes: routes.map((route) => route?.map(shift) ?? null),
     labels: labels.map((label) => (label ? shift(label) : null)),
     width: maxX - minX,
     height: maxY - minY,
@@ -208,7 +227,7 @@ function packComponents(nodeCount: number, edgeCount: number, placed: PlacedComp
   // A few small components simply sit side by side; many fill rows of a balanced block.
   const rowWidth = Math.max(widest, Math.sqrt(area * TARGET_ASPECT), Math.min(total, SINGLE_ROW_WIDTH));
   const boxes: Box[] = new Array<Box>(nodeCount);
-  const routes: Point[][] = new Array<Point[]>(edgeCount);
+  const routes: Array<Point[] | null> = new Array<Point[] | null>(edgeCount).fill(null);
   const labels: Array<Point | null> = new Array<Point | null>(edgeCount).fill(null);
   let x = 0;
   let y = 0;
@@ -230,7 +249,7 @@ function packComponents(nodeCount: number, edgeCount: number, placed: PlacedComp
       boxes[v] = { x: box.x + x, y: box.y + y, width: box.width, height: box.height };
     });
     c.edges.forEach((e, i) => {
-      routes[e] = c.routes[i]!.map(([px, py]) => [px + x, py + y]);
+      routes[e] = c.routes[i]?.map(([px, py]): Point => [px + x, py + y]) ?? null;
       const label = c.labels[i];
       labels[e] = label ? [label[0] + x, label[1] + y] : null;
     });

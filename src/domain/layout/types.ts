@@ -28,6 +28,8 @@ export interface LayoutEdge {
   constraint?: boolean;
   /** Ranks the edge spans at least (default 1; 0: its ends may share a rank). */
   minLength?: number;
+  /** true: the edge is not drawn; it only shapes the layout. */
+  invisible?: boolean;
 }
 
 export interface LayoutInput {
@@ -44,6 +46,8 @@ export interface LayoutInput {
 export interface LayoutOptions {
   /** false: a long drawing never folds into bands. */
   fold?: boolean;
+  /** Groups of nodes (indices into the engine's node list) kept on one rank each. */
+  sameRank?: number[][];
 }
 
 export interface Box {

@@ -423,6 +423,7 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
         ...(label ? { labelWidth: Math.ceil(label.width), labelHeight: Math.ceil(label.height) } : {}),
         ...(e.constraint === false ? { constraint: false } : {}),
         ...(e.minLength !== undefined ? { minLength: e.minLength } : {}),
+        ...(e.style === 'invisible' ? { invisible: true } : {}),
       };
     }),
     ...(spec.sameRank ? { sameRank: spec.sameRank } : {}),

@@ -101,7 +101,7 @@ export const SpecEdgeObject = z
     style: EdgeStyle.nullable().optional(),
     strokeWidth: StrokeWidth.nullable().optional(),
     strokeColor: CssColor.nullable().optional().meta({ description: 'The colour of the line and its arrowheads' }),
-    constraint: z.boolean().nullable().optional().meta({ description: 'false: the edge is not to decide ranks (default true) (accepted; not yet honoured by the layout)' }),
+    constraint: z.boolean().nullable().optional().meta({ description: 'false: the edge takes no part in choosing ranks and is drawn wherever its ends land (default true)' }),
     minLength: z
       .number()
       .int()
@@ -109,7 +109,7 @@ export const SpecEdgeObject = z
       .max(MIN_LENGTH_RANGE[1])
       .nullable()
       .optional()
-      .meta({ description: `Ranks the edge spans at least, ${MIN_LENGTH_RANGE[0]} to ${MIN_LENGTH_RANGE[1]} (default 1; 0 is laid out as 1 for now)` }),
+      .meta({ description: `Ranks the edge spans at least, ${MIN_LENGTH_RANGE[0]} to ${MIN_LENGTH_RANGE[1]} (default 1; 0: its ends may share a rank)` }),
   })
   .meta({ id: 'SpecEdgeObject', description: 'An edge between two node ids', examples: [{ from: 'api', to: 'db', label: 'SQL', style: 'dashed' }] });
 
@@ -139,7 +139,7 @@ export const SpecLayout = z
       .max(SPEC_LIMITS.nodes)
       .nullable()
       .optional()
-      .meta({ description: 'Lists of node ids, each meant to be laid out on one rank (accepted; not yet honoured by the layout)', examples: [[['a', 'b']]] }),
+      .meta({ description: 'Lists of node ids, each laid out on one rank (lists sharing a node merge); an edge between two of them is drawn within the rank', examples: [[['a', 'b']]] }),
   })
   .meta({ id: 'SpecLayout', description: 'How the diagram is laid out', examples: [{ direction: 'LR' }] });
 
