@@ -383,6 +383,28 @@ test('distinct edges that share a channel run at least 16 px apart wherever they
   }
 });
 
+test('a crowded channel (a hub with 50 leaves: more than 30 tracks) still keeps its tracks 16 px apart where they run side by side', () => {
+  const nodes: LayoutNode[] = [{ id: 'hub', width: 140, height: 60 }, ...Array.from({ length: 50 }, (_, i) => ({ id: `leaf${i}`, width: 80, height: 40 }))];
+  const edges: LayoutEdge[] = nodes.slice(1).map((leaf) => ({ id: `to-${leaf.id}`, from: 'hub', to: leaf.id }));
+  const input: LayoutInput = { direction: 'TB', nodes, edges };
+  const result = layoutGraph(input);
+  assertWellFormed(input, result);
+  const horizontal = Object.entries(result.edges).flatMap(([id, edge]) =>
+    edge.points.slice(1).flatMap((p, k) => {
+      const q = edge.points[k]!;
+      return q[1] === p[1] && q[0] !== p[0] ? [{ id, y: p[1], lo: Math.min(p[0], q[0]), hi: Math.max(p[0], q[0]) }] : [];
+    }),
+  );
+  assert.ok(new Set(horizontal.map((h) => h.y)).size > 30, 'more than 30 tracks');
+  for (const a of horizontal) {
+    for (const b of horizontal) {
+      if (a.id >= b.id) continue;
+      const shared = Math.min(a.hi, b.hi) - Math.max(a.lo, b.lo);
+      if (shared > 30) assert.ok(Math.abs(a.y - b.y) >= 16, `${a.id} and ${b.id} run ${Math.abs(a.y - b.y)} px apart for ${shared} px`);
+    }
+  }
+});
+
 test('a chain in LR is a straight row', () => {
   const input = chainInput('LR', 5);
   const result = layoutGraph(input);

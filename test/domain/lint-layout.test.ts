@@ -317,6 +317,11 @@ describe('edges_too_close', () => {
     assert.deepEqual(idsOf('edges_too_close', scene(...pair(), ...alongside(10, 40))), [['a-to-b', 'c-to-d']]);
   });
 
+  test('exactly 16 px apart is far enough ("at least 16 px"); 15.9 px is not', () => {
+    assert.deepEqual(idsOf('edges_too_close', scene(...pair(), ...alongside(16))), []);
+    assert.deepEqual(idsOf('edges_too_close', scene(...pair(), ...alongside(15.9))), [['a-to-b', 'c-to-d']]);
+  });
+
   test('arrows on one line are edges_overlap, not also too close', () => {
     const elements = scene(...pair(), ...alongside(3));
     assert.deepEqual(idsOf('edges_overlap', elements), [['a-to-b', 'c-to-d']]);

@@ -17,10 +17,23 @@ import type { LayerOrder } from './ordering.ts';
 export type Point = [number, number];
 
 export const LAYER_GAP = 80;
-/** Tracks sit at least 18 px apart (two hand-drawn lines closer than 16 px read as one); a channel crowded with more than 30 tracks, unreadable whatever the spacing, packs them 6 px apart. */
+/**
+ * Tracks sit at least 18 px apart. A channel crowded with more than 30 tracks
+ * packs them 16 px apart (two hand-drawn lines closer than that read as one);
+ * past 640 px of tracks (41 of them), a wall of lines no spacing makes
+ * readable, as close as that height allows, down to 6 px.
+ */
 const TRACK_SPACING = 18;
-const CROWDED_TRACK_SPACING = 6;
 const CROWDED_TRACKS = 30;
+const CROWDED_TRACK_SPACING = 16;
+const CROWDED_CHANNEL_HEIGHT = 640;
+const WALL_TRACK_SPACING = 6;
+
+/** The least spacing of a channel's tracks, by how many it holds. */
+function trackSpacing(count: number): number {
+  if (count <= CROWDED_TRACKS) return TRACK_SPACING;
+  return Math.max(WALL_TRACK_SPACING, Math.min(CROWDED_TRACK_SPACING, CROWDED_CHANNEL_HEIGHT / (count - 1)));
+}
 const CHANNEL_MARGIN = 20;
 const PORT_SPACING = 20;
 /** The share of a node's side, about its middle, that the ends on that side spread over. */
@@ -115,7 +128,7 @@ export function routeChannels(input: ChannelRoutingInput): ChannelRouting {
     layerTop[l] = yCursor;
     yCursor += layerHeight[l]!;
     if (l === layerCount - 1) break;
-    const spacing = trackCount[l]! > CROWDED_TRACKS ? CROWDED_TRACK_SPACING : TRACK_SPACING;
+    const spacing = trackSpacing(trackCount[l]!);
     const tracksNeeded = Math.max(0, trackCount[l]! - 1) * spacing;
     const above = input.channels?.above[l] ?? 0;
     const below = input.channels?.below[l] ?? 0;
@@ -135,7 +148,7 @@ export function routeChannels(input: ChannelRoutingInput): ChannelRouting {
     const count = trackCount[c]!;
     const zone = trackZoneHeight[c]!;
     if (count <= 1) return trackZoneTop[c]! + zone / 2;
-    const spacing = count > CROWDED_TRACKS ? CROWDED_TRACK_SPACING : TRACK_SPACING;
+    const spacing = trackSpacing(count);
     const gap = Math.min(zone / (count - 1), Math.max(spacing, zone / (count + 1)));
     return trackZoneTop[c]! + (zone - (count - 1) * gap) / 2 + trackOf[e]! * gap;
   };

@@ -23,7 +23,8 @@ export function closeEdges(model: SceneModel, overlapping: ReadonlySet<string>):
       const other = model.segments[i]!;
       // Measured along the earlier arrow of the two, so each pair's stretch is taken once.
       if (other.path.type !== 'arrow' || other.path.index <= segment.path.index) continue;
-      const run = parallelRun(segment, other, CLOSE_EDGE_DISTANCE, CLOSE_PARALLEL_SINE);
+      // Exactly the distance apart is far enough ("at least 16 px apart"): only what is closer counts, coordinates being kept to 1/100 px.
+      const run = parallelRun(segment, other, CLOSE_EDGE_DISTANCE - COORDINATE_STEP, CLOSE_PARALLEL_SINE);
       if (!run) continue;
       const [first, second] = [segment.path, other.path];
       const key = pairKey(first.id, second.id);
@@ -48,6 +49,9 @@ export function closeEdges(model: SceneModel, overlapping: ReadonlySet<string>):
 }
 
 export const pairKey = (a: string, b: string) => `${a}\u0000${b}`;
+
+/** How finely the layout keeps coordinates. */
+const COORDINATE_STEP = 0.01;
 
 /** Gaps this small between two stretches are rounding: the stretches are one. */
 const JOIN_GAP = 1;
