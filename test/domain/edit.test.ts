@@ -320,6 +320,25 @@ describe('new nodes into a container (parent)', () => {
     await assertSurvivesRestore(result.elements);
   });
 
+  test('a container whose label sits on the right grows with its icon still beside the label', () => {
+    const spec = { ...SYSTEM, nodes: SYSTEM.nodes.map((node) => (node.id === 'backend' ? { ...node, icon: 'icon-kubernetes' } : node)) };
+    const before = sceneFromSpec(parseSpec(spec, options), {
+      updated: 1,
+      layout: (input) => {
+        const result = layoutGraph(input);
+        result.nodes.backend!.labelAlign = 'right';
+        return result;
+      },
+    }) as SceneElement[];
+    const backend = boxOf(byId(before).get('backend'));
+    const result = edit(before, { addNodes: [{ id: 'far', label: 'Far', parent: 'backend', x: backend.x + backend.width + 200, y: backend.y + 40 }] });
+    const now = byId(result.elements);
+    const [label, icon, grown] = [now.get('backend-label'), now.get('backend-icon'), boxOf(now.get('backend'))];
+    assert.ok(grown.width > backend.width, 'backend grew to the right');
+    assert.ok(Math.abs(label.x + label.width - (grown.x + grown.width - 5)) < 1, 'the label stays on the right, where the editor puts it');
+    assert.ok(Math.abs(icon.x + icon.width + ICON_GAP - label.x) < 1, 'the icon stays just before the label');
+  });
+
   test('an explicit position inside or outside: the containers grow to hold it', () => {
     const before = build(SYSTEM);
     const backend = boxOf(byId(before).get('backend'));

@@ -233,3 +233,49 @@ test('edges entering a container from one side and leaving it from the other cro
     assert.equal(countEdgeCrossings(input, layoutGraph(input)), 0, direction);
   }
 });
+
+test('a container\'s label moves along its top, away from an arrow that enters the container under it', () => {
+  // istio's ztunnel diagram: the dotted HBONE edge enters "Server Node" under the left end of its label.
+  const elements = build(ztunnels());
+  const issues = lintScene(elements as never).filter((issue) => issue.kind === 'edge_through_container_label');
+  assert.deepEqual(issues.map((issue) => issue.elementIds), [], 'no arrow through a container\'s label');
+  const container = byId(elements).get('c2')!;
+  const label = byId(elements).get('c2-label')!;
+  assert.equal(label.textAlign, 'right', 'the label left the arrow\'s side');
+  assert.ok(label.x >= container.x && label.x + label.width <= container.x + container.width, 'inside the container');
+  assert.equal(byId(elements).get('c1-label')!.textAlign, 'left', 'a label no arrow runs under stays on the left');
+});
+
+test('a container\'s icon sits beside its label wherever the label goes: after it, or before it on the right', () => {
+  for (const align of ['left', 'center', 'right'] as const) {
+    const elements: Element[] = sceneFromSpec(parseSpec(ztunnels('icon-kubernetes'), { isIcon: isCatalogIcon }), {
+      updated: 1,
+      layout: (input) => {
+        const result = layoutGraph(input);
+        result.nodes.c2!.labelAlign = align;
+        return result;
+      },
+    });
+    const container = byId(elements).get('c2')!;
+    const label = byId(elements).get('c2-label')!;
+    const image = elements.find((e) => e.type === 'image')!;
+    assert.equal(label.textAlign, align);
+    assert.ok(image.x >= container.x && image.x + image.width <= container.x + container.width, `${align}: the icon inside the container`);
+    assert.ok(align === 'right' ? image.x + image.width < label.x : image.x > label.x + label.width, `${align}: the icon ${align === 'right' ? 'before' : 'after'} the label, clear of it`);
+  }
+});
+
+function ztunnels(icon?: string): unknown {
+  return {
+    layout: { direction: 'LR' },
+    nodes: [
+      { id: 'c1', label: 'Client Node' },
+      { id: 'client', label: 'Client', parent: 'c1' },
+      { id: 'cz', label: 'Ztunnel', parent: 'c1' },
+      { id: 'c2', label: 'Server Node', ...(icon ? { icon } : {}) },
+      { id: 'server', label: 'Server', parent: 'c2' },
+      { id: 'sz', label: 'Ztunnel', parent: 'c2' },
+    ],
+    edges: ['client -> cz : Plain', { from: 'cz', to: 'server', label: 'HBONE (target)', style: 'dotted' }, 'cz -> sz : HBONE (actual)', 'sz -> server : Plain'],
+  };
+}

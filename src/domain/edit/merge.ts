@@ -153,7 +153,7 @@ export function addNode(merge: Merge, { node, size }: NewNode, box: Box): void {
 
 /**
  * A container grown to `box` to hold a new member: its header (a top-aligned
- * label, placed where the editor places it; its icon) follows its top edge,
+ * label, placed where the editor places it; its icon, beside the label) follows its top edge,
  * and each arrow end on one of its sides moves with that side.
  */
 export function growContainer(merge: Merge, scene: Scene, id: string, box: Box): void {
@@ -161,18 +161,22 @@ export function growContainer(merge: Merge, scene: Scene, id: string, box: Box):
   const before = elementBox(container);
   Object.assign(container, { x: box.x, y: box.y, width: box.width, height: box.height });
   const label = scene.labels.get(id);
+  // The icon sits beside the label (after it, or before it on the right): it moves as the label does, or with the box's corner.
+  let shift = { x: box.x - before.x, y: box.y - before.y };
   if (label) {
     const text = merge.edit(label.id);
+    const [oldX, oldY] = [num(text.x), num(text.y)];
     const verticalAlign = VERTICAL_ALIGNS.has(text.verticalAlign as string) ? (text.verticalAlign as VerticalAlign) : 'middle';
     const textAlign = TEXT_ALIGNS.has(text.textAlign as string) ? (text.textAlign as TextAlign) : 'center';
     const block = { text: String(text.text ?? ''), original: String(text.originalText ?? ''), width: num(text.width), height: num(text.height) };
     Object.assign(text, boundTextPosition(boundTextArea('rectangle', box), block, verticalAlign, textAlign));
+    shift = { x: num(text.x) - oldX, y: num(text.y) - oldY };
   }
   const icon = scene.live.get(`${id}-icon`);
   if (icon) {
     const moved = merge.edit(icon.id);
-    moved.x = num(icon.x) + box.x - before.x;
-    moved.y = num(icon.y) + box.y - before.y;
+    moved.x = num(icon.x) + shift.x;
+    moved.y = num(icon.y) + shift.y;
   }
   for (const element of scene.live.values()) {
     if (element.type !== 'arrow') continue;

@@ -537,9 +537,9 @@ export function nodeElements(plan: NodePlan, box: Box & { labelAlign?: 'left' | 
     if (node.shape !== 'subroutine') Object.assign(shape, { strokeColor: 'transparent', backgroundColor: 'transparent' });
     shape.roundness = null;
   }
-  if (label) {
-    const textAlign = box.labelAlign ?? 'center';
-    const position = boundTextPosition(area, label, verticalAlign, textAlign);
+  const textAlign = box.labelAlign ?? 'center';
+  const position = label ? boundTextPosition(area, label, verticalAlign, textAlign) : null;
+  if (label && position) {
     const text = push(textElement(`${node.id}-label`, label, position, nextOrder(), updated, { containerId: node.id, textAlign, verticalAlign, strokeColor: node.textColor ?? node.strokeColor }));
     const font = fontCustomData(node);
     if (font) text.customData = font;
@@ -548,8 +548,9 @@ export function nodeElements(plan: NodePlan, box: Box & { labelAlign?: 'left' | 
   if (node.icon && plan.isContainer && isMarker(node.shape)) {
     // A marker draws no icon, even one given members.
   } else if (node.icon && plan.isContainer) {
-    // In the header, after the label (which keeps the wrapping it was measured with, so the two never meet).
-    push(iconElement(node, { x: area.x + (plan.label ? plan.label.width + ICON_GAP : 0), y: area.y }, nextOrder(), updated, groupIds));
+    // In the header beside the label (which keeps the wrapping it was measured with, so the two never meet): after it, or before it when the label sits on the right.
+    const x = !label || !position ? area.x : textAlign === 'right' ? position.x - ICON_GAP - ICON_SIZE : position.x + label.width + ICON_GAP;
+    push(iconElement(node, { x, y: area.y }, nextOrder(), updated, groupIds));
   } else if (node.icon) {
     const blockHeight = ICON_SIZE + (label ? ICON_GAP + label.height : 0);
     const top = area.y + area.height - blockHeight;
