@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { layoutGraph } from '../../src/domain/layout/layout.ts';
 import { countEdgeCrossings, countRoutesThroughBoxes } from '../../src/domain/layout/metrics.ts';
 import type { Box, Direction, LayoutEdge, LayoutInput, LayoutNode, LayoutResult } from '../../src/domain/layout/types.ts';
@@ -147,4 +148,54 @@ test('hints that contradict the containers never break the drawing: every edge i
     const result = layoutGraph(input);
     for (const e of edges) assertRouted(result, e);
   }
+});
+
+test('any hints on any graph, containers or not, in every direction: the layout never fails, and every edge is routed end to end', () => {
+  const ids = Array.from({ length: 14 }, (_, i) => `n${i}`);
+  const graph = fc.record({
+    size: fc.integer({ min: 2, max: 14 }),
+    parents: fc.array(fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }), { minLength: 14, maxLength: 14 }),
+    edges: fc.array(
+      fc.record({
+        from: fc.nat(13),
+        to: fc.nat(13),
+        constraint: fc.option(fc.constant(false), { nil: undefined }),
+        minLength: fc.option(fc.constantFrom(0, 0, 2), { nil: undefined }),
+        labelled: fc.boolean(),
+        invisible: fc.option(fc.constant(true), { nil: undefined }),
+      }),
+      { maxLength: 24 },
+    ),
+    sameRank: fc.array(fc.array(fc.nat(13), { minLength: 2, maxLength: 4 }), { maxLength: 3 }),
+    direction: fc.constantFrom<Direction>('TB', 'LR', 'BT', 'RL'),
+  });
+  fc.assert(
+    fc.property(graph, ({ size, parents, edges, sameRank, direction }) => {
+      // Only the first four nodes may be containers, and only of later nodes: no parent cycles.
+      const nodes = ids.slice(0, size).map((id, i) => (parents[i] !== undefined && parents[i]! < Math.min(i, 4) ? box(id, ids[parents[i]!]) : box(id)));
+      const input: LayoutInput = {
+        direction,
+        nodes,
+        edges: edges
+          .filter((e) => e.from < size && e.to < size)
+          .map((e, i) => ({
+            id: `e${i}`,
+            from: ids[e.from]!,
+            to: ids[e.to]!,
+            ...(e.constraint === false ? { constraint: false } : {}),
+            ...(e.minLength !== undefined ? { minLength: e.minLength } : {}),
+            ...(e.labelled ? { labelWidth: 60, labelHeight: 20 } : {}),
+            ...(e.invisible ? { invisible: true } : {}),
+          })),
+        sameRank: sameRank.map((group) => group.filter((v) => v < size).map((v) => ids[v]!)).filter((group) => group.length > 1),
+      };
+      const result = layoutGraph(input);
+      for (const node of nodes) assert.ok(Number.isFinite(result.nodes[node.id]?.x) && Number.isFinite(result.nodes[node.id]?.y), `${node.id} placed`);
+      for (const e of input.edges) {
+        assertRouted(result, e);
+        assert.ok(result.edges[e.id]!.points.every(([x, y]) => Number.isFinite(x) && Number.isFinite(y)), `${e.id}'s points are numbers`);
+      }
+    }),
+    { numRuns: 300 },
+  );
 });
