@@ -405,6 +405,24 @@ test('a crowded channel (a hub with 50 leaves: more than 30 tracks) still keeps 
   }
 });
 
+test('a labelled edge between neighbouring layers runs no further sideways than its two ends: two labelled edges between one pair (a loop back) sit side by side between them', () => {
+  // temporal's schedule flow: "Eligible starts remaining?" and "Already completed?" answer each other "Yes", among long loops back to the first.
+  const box = (id: string, width = 160): LayoutNode => ({ id, width, height: 60 });
+  const edge = (from: string, to: string, label?: string): LayoutEdge => ({ id: `${from}-${to}`, from, to, ...(label ? { labelWidth: 8 * label.length + 10, labelHeight: 25 } : {}) });
+  const input: LayoutInput = {
+    direction: 'TB',
+    nodes: [box('start'), box('d', 300), box('e', 380), box('m'), box('f'), box('x'), box('y'), box('z')],
+    edges: [edge('start', 'd'), edge('d', 'e', 'Yes'), edge('d', 'm', 'No'), edge('e', 'd', 'Yes'), edge('e', 'f', 'No'), edge('f', 'x', 'Yes'), edge('f', 'y', 'No'), edge('x', 'd'), edge('y', 'd'), edge('y', 'z'), edge('z', 'd')],
+  };
+  const result = layoutGraph(input);
+  assertWellFormed(input, result);
+  for (const id of ['d-e', 'e-d']) {
+    const points = result.edges[id]!.points;
+    const [lo, hi] = [Math.min(points[0]![0], points.at(-1)![0]), Math.max(points[0]![0], points.at(-1)![0])];
+    for (const [x] of points) assert.ok(x >= lo - 0.5 && x <= hi + 0.5, `${id} stays between its ends (${lo}..${hi}): ${JSON.stringify(points)}`);
+  }
+});
+
 test('a chain in LR is a straight row', () => {
   const input = chainInput('LR', 5);
   const result = layoutGraph(input);

@@ -384,6 +384,43 @@ export function assignCompactCoordinates(input: HorizontalInput, start: Float64A
   return x;
 }
 
+/**
+ * Pulls each of `nodes` (label nodes: one edge in from above, one out below)
+ * sideways until it lies between the x at which its edge leaves the node above
+ * and the x at which it reaches the node below, as far as its neighbours in
+ * the layer leave room. Brandes–Köpf's balancing can leave a label hundreds of
+ * pixels beside the two nodes its edge joins (two labelled edges between the
+ * same pair compete for one column); the edge then runs out to its label and
+ * back. The layer's order is kept, so no crossing changes.
+ */
+export function pullLabelsBetweenEnds(input: HorizontalInput, x: Float64Array, nodes: ArrayLike<number>, passes: number): void {
+  const { layers, position, edgeUpper, edgeLower, upperOffset, lowerOffset, upStart, upEdges, downStart, downEdges } = input;
+  const layerOf = new Map<number, Int32Array>();
+  for (const layer of layers) for (const v of layer) layerOf.set(v, layer);
+  for (let pass = 0; pass < passes; pass++) {
+    let changed = false;
+    for (let k = 0; k < nodes.length; k++) {
+      const v = nodes[k]!;
+      if (upStart[v + 1]! - upStart[v]! !== 1 || downStart[v + 1]! - downStart[v]! !== 1) continue;
+      const up = upEdges[upStart[v]!]!;
+      const down = downEdges[downStart[v]!]!;
+      const fromAbove = x[edgeUpper[up]!]! + upperOffset[up]! - lowerOffset[up]!;
+      const fromBelow = x[edgeLower[down]!]! + lowerOffset[down]! - upperOffset[down]!;
+      const target = Math.min(Math.max(x[v]!, Math.min(fromAbove, fromBelow)), Math.max(fromAbove, fromBelow));
+      if (Math.abs(target - x[v]!) < 0.5) continue;
+      const layer = layerOf.get(v)!;
+      const i = position[v]!;
+      const least = i > 0 ? x[layer[i - 1]!]! + separation(input, layer[i - 1]!, v) : -Infinity;
+      const most = i + 1 < layer.length ? x[layer[i + 1]!]! - separation(input, v, layer[i + 1]!) : Infinity;
+      const moved = Math.min(Math.max(target, least), most);
+      if (Math.abs(moved - x[v]!) < 0.5 || (moved - x[v]!) * (target - x[v]!) < 0) continue;
+      x[v] = moved;
+      changed = true;
+    }
+    if (!changed) break;
+  }
+}
+
 /** Offsets below this many pixels between the two ports of an edge make a jog worth removing. */
 const JOG_LIMIT = 16;
 
