@@ -36,6 +36,15 @@ test('an edge with constraint false decides no rank but is still drawn', () => {
   assert.ok(ranked.nodes.b!.y > ranked.nodes.c!.y, 'the same edge constraining puts b under c');
 });
 
+test('a part joined to the rest only by an edge that does not constrain settles near that edge\'s other end, not at the start', () => {
+  // istio's Argo CD picture: application/* (and what it feeds) hangs off the chain by a constraint=false edge.
+  for (const withContainer of [false, true]) {
+    const nodes = [...['a', 'b', 'c', 'd'].map((id) => box(id)), ...(withContainer ? [container('g'), box('x', 'g'), box('y', 'g')] : [box('x'), box('y')])];
+    const result = layoutGraph({ direction: 'TB', nodes, edges: [edge('a', 'b'), edge('b', 'c'), edge('c', 'd'), edge('c', 'x', { constraint: false }), edge('x', 'y')] });
+    assert.ok(result.nodes.x!.y >= result.nodes.c!.y, `${withContainer ? 'in a container' : 'flat'}: x at c's rank or below (x ${result.nodes.x!.y}, c ${result.nodes.c!.y})`);
+  }
+});
+
 test('an edge spans at least its minLength ranks, and minLength 0 lets its ends share a rank', () => {
   const long = layoutGraph({ direction: 'TB', nodes: ['a', 'b', 'c'].map((id) => box(id)), edges: [edge('a', 'b', { minLength: 2 }), edge('a', 'c')] });
   assert.ok(long.nodes.b!.y > long.nodes.c!.y + 50, 'b two ranks down, below c on the first');

@@ -285,6 +285,7 @@ function rankComponent(input: ComponentInput): ComponentRanking {
     ranking.map((e) => minLength[e] ?? 1),
     ranking.map(() => 1),
     representative,
+    all.filter((e) => constraint[e] === false).map((e) => [from[e]!, to[e]!] as const),
   );
   const laid = all.filter((e) => layer[from[e]!] !== layer[to[e]!]);
   const reversed = Uint8Array.from(laid, (e) => (layer[from[e]!]! > layer[to[e]!]! ? 1 : 0));

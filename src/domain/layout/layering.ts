@@ -25,7 +25,10 @@ export function networkSimplexLayers(nodeCount: number, from: ArrayLike<number>,
  * ends may share one), nodes with one representative share a layer, and the
  * total weighted edge length is least. A root above every node, pulling each up
  * a little, holds apart pieces together (pieces joined only by edges that do
- * not constrain): each starts at the top. The smallest layer is 0.
+ * not constrain). Each pair in `near` (the ends of an edge that does not
+ * constrain) is pulled together, a little harder than the root pulls but far
+ * less than any edge: a piece joined to the rest only by such edges settles
+ * near their other ends instead of at the top. The smallest layer is 0.
  */
 export function constrainedLayers(
   nodeCount: number,
@@ -34,31 +37,36 @@ export function constrainedLayers(
   minlen: ArrayLike<number>,
   weight: ArrayLike<number>,
   representative: ArrayLike<number>,
+  near: ReadonlyArray<readonly [number, number]> = [],
 ): Int32Array {
   const n = nodeCount;
   const variable = new Int32Array(n).fill(-1);
   let count = 0;
   for (let v = 0; v < n; v++) if (representative[v] === v) variable[v] = count++;
   for (let v = 0; v < n; v++) variable[v] = variable[representative[v]!]!;
-  const m = upper.length;
   const root = count;
-  const tail = new Int32Array(m + count);
-  const head = new Int32Array(m + count);
-  const length = new Int32Array(m + count);
-  const pull = new Float64Array(m + count);
-  for (let e = 0; e < m; e++) {
-    tail[e] = variable[upper[e]!]!;
-    head[e] = variable[lower[e]!]!;
-    length[e] = minlen[e]!;
-    pull[e] = weight[e]!;
+  const tail: number[] = [];
+  const head: number[] = [];
+  const length: number[] = [];
+  const pull: number[] = [];
+  const add = (t: number, h: number, l: number, w: number) => {
+    tail.push(t);
+    head.push(h);
+    length.push(l);
+    pull.push(w);
+  };
+  for (let e = 0; e < upper.length; e++) add(variable[upper[e]!]!, variable[lower[e]!]!, minlen[e]!, weight[e]!);
+  for (let i = 0; i < count; i++) add(root, i, 1, ROOT_PULL);
+  // A pair pulled together: a helper variable at or above both, the pull on its two edges |rank(a) − rank(b)|.
+  let helpers = 0;
+  for (const [a, b] of near) {
+    if (variable[a] === variable[b]) continue;
+    const helper = count + 1 + helpers++;
+    add(helper, variable[a]!, 0, NEAR_PULL);
+    add(helper, variable[b]!, 0, NEAR_PULL);
   }
-  for (let i = 0; i < count; i++) {
-    tail[m + i] = root;
-    head[m + i] = i;
-    length[m + i] = 1;
-    pull[m + i] = ROOT_PULL;
-  }
-  const value = networkSimplex(count + 1, tail, head, length, pull, exchangeBudget(count + 1));
+  const size = count + 1 + helpers;
+  const value = networkSimplex(size, tail, head, length, pull, exchangeBudget(size));
   let min = Infinity;
   for (let i = 0; i < count; i++) min = Math.min(min, value[i]!);
   return Int32Array.from(variable, (i) => value[i]! - min);
@@ -66,6 +74,8 @@ export function constrainedLayers(
 
 /** How hard the root of constrainedLayers pulls each node up: next to nothing, so that edges decide. */
 const ROOT_PULL = 1e-3;
+/** How hard the ends of an edge that does not constrain are pulled together: more than the root, far less than an edge. */
+export const NEAR_PULL = 1e-2;
 
 /** Each node's representative: the first (lowest-numbered) node of its same-rank group, itself when in none. */
 export function sameRankRepresentatives(nodeCount: number, groups: ReadonlyArray<ReadonlyArray<number>>): Int32Array {
