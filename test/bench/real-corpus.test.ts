@@ -1,8 +1,10 @@
 /**
  * The real corpus (bench/quality/real/): every Mermaid and DOT diagram copied
  * from a public project is listed in sources.json with its repository, path
- * and licence, imports without error, and its scene survives the editor's
- * restore unchanged (the editor opens it as generated).
+ * and licence, imports without error, its scene survives the editor's restore
+ * unchanged (the editor opens it as generated), and it lints clean but for the
+ * defects named below, each on the diagrams it is known on: any other finding,
+ * on any diagram, fails.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -13,7 +15,25 @@ import { layoutGraph } from '../../src/domain/layout/layout.ts';
 import { sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
 import { parseSpec } from '../../src/domain/spec/parse.ts';
 import { importEntry, loadRealCorpus, REAL_DIRECTORY } from '../../bench/quality/real.ts';
+import { lintScene } from '../../src/domain/lint/lint.ts';
 import { assertSurvivesRestore } from '../helpers/excalidraw.ts';
+import { NOT_YET_MET } from '../helpers/lint.ts';
+
+/**
+ * What the real corpus does not lint clean of yet, besides the kinds the layout
+ * does not meet anywhere (NOT_YET_MET) and low_contrast (the authors' own
+ * colours): each kind with the diagrams it is found on. Fix one and take it
+ * out; a new one anywhere fails the test.
+ */
+const KNOWN: Record<string, string[]> = {
+  edges_overlap: ['graphviz-ldbxtried', 'graphviz-records', 'graphviz-sdh', 'graphviz-switch'],
+  label_overlap: ['graphviz-polypoly', 'temporal-schedules-7'],
+  edge_through_container_label: ['kata-runtime-layers', 'openfeature-hooks'],
+  container_slack: ['k8s-security-audit-dataflow', 'kata-architecture-overview'],
+  crowded_arrow_label: ['wormhole-mailbox'],
+  late_flow_start: ['cpython-stack-resize'],
+};
+const accepted = (kind: string, diagram: string) => NOT_YET_MET.has(kind) || kind === 'low_contrast' || (KNOWN[kind]?.includes(diagram) ?? false);
 
 const sources = JSON.parse(fs.readFileSync(path.join(REAL_DIRECTORY, 'sources.json'), 'utf8')) as Array<{ file: string; repository: string; path: string; licence: string; url: string }>;
 
@@ -27,7 +47,8 @@ test('every file of the real corpus is listed with its repository, path and lice
   }
 });
 
-test('every real diagram imports, and its scene survives the editor\'s restore unchanged', async () => {
+test('every real diagram imports, its scene survives the editor\'s restore unchanged, and it lints clean but for its known defects', async () => {
+  const unexpected: string[] = [];
   for (const entry of loadRealCorpus()) {
     const { spec } = await importEntry(entry);
     const elements = sceneFromSpec(parseSpec(spec, { isIcon: isCatalogIcon }), { updated: 1, layout: layoutGraph });
@@ -36,5 +57,7 @@ test('every real diagram imports, and its scene survives the editor\'s restore u
     } catch (error) {
       assert.fail(`${entry.name}: ${(error as Error).message}`);
     }
+    for (const issue of lintScene(elements as never, { maxIssuesPerKind: Infinity })) if (!accepted(issue.kind, entry.name)) unexpected.push(`${entry.name}: ${issue.kind}: ${issue.message}`);
   }
+  assert.deepEqual(unexpected, []);
 });
