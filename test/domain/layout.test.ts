@@ -367,13 +367,23 @@ test('distinct edges that share a channel run at least 16 px apart wherever they
   };
   const result = layoutGraph(input);
   assertWellFormed(input, result);
-  const horizontal = Object.entries(result.edges).flatMap(([id, edge]) =>
+  const horizontal = horizontalRuns(result);
+  assert.ok(horizontal.length >= 8, 'the edges cross the channel on tracks');
+  assertTracksApart(horizontal);
+});
+
+/** Every horizontal segment of every route: its edge, its height and its extent. */
+function horizontalRuns(result: LayoutResult): Array<{ id: string; y: number; lo: number; hi: number }> {
+  return Object.entries(result.edges).flatMap(([id, edge]) =>
     edge.points.slice(1).flatMap((p, k) => {
       const q = edge.points[k]!;
       return q[1] === p[1] && q[0] !== p[0] ? [{ id, y: p[1], lo: Math.min(p[0], q[0]), hi: Math.max(p[0], q[0]) }] : [];
     }),
   );
-  assert.ok(horizontal.length >= 8, 'the edges cross the channel on tracks');
+}
+
+/** Distinct edges' horizontal runs side by side for more than 30 px lie at least 16 px apart. */
+function assertTracksApart(horizontal: Array<{ id: string; y: number; lo: number; hi: number }>): void {
   for (const a of horizontal) {
     for (const b of horizontal) {
       if (a.id >= b.id) continue;
@@ -381,7 +391,7 @@ test('distinct edges that share a channel run at least 16 px apart wherever they
       if (shared > 30) assert.ok(Math.abs(a.y - b.y) >= 16, `${a.id} and ${b.id} run ${Math.abs(a.y - b.y)} px apart for ${shared} px`);
     }
   }
-});
+}
 
 test('a crowded channel (a hub with 50 leaves: more than 30 tracks) still keeps its tracks 16 px apart where they run side by side', () => {
   const nodes: LayoutNode[] = [{ id: 'hub', width: 140, height: 60 }, ...Array.from({ length: 50 }, (_, i) => ({ id: `leaf${i}`, width: 80, height: 40 }))];
@@ -389,20 +399,9 @@ test('a crowded channel (a hub with 50 leaves: more than 30 tracks) still keeps 
   const input: LayoutInput = { direction: 'TB', nodes, edges };
   const result = layoutGraph(input);
   assertWellFormed(input, result);
-  const horizontal = Object.entries(result.edges).flatMap(([id, edge]) =>
-    edge.points.slice(1).flatMap((p, k) => {
-      const q = edge.points[k]!;
-      return q[1] === p[1] && q[0] !== p[0] ? [{ id, y: p[1], lo: Math.min(p[0], q[0]), hi: Math.max(p[0], q[0]) }] : [];
-    }),
-  );
+  const horizontal = horizontalRuns(result);
   assert.ok(new Set(horizontal.map((h) => h.y)).size > 30, 'more than 30 tracks');
-  for (const a of horizontal) {
-    for (const b of horizontal) {
-      if (a.id >= b.id) continue;
-      const shared = Math.min(a.hi, b.hi) - Math.max(a.lo, b.lo);
-      if (shared > 30) assert.ok(Math.abs(a.y - b.y) >= 16, `${a.id} and ${b.id} run ${Math.abs(a.y - b.y)} px apart for ${shared} px`);
-    }
-  }
+  assertTracksApart(horizontal);
 });
 
 test('a labelled edge between neighbouring layers runs no further sideways than its two ends: two labelled edges between one pair (a loop back) sit side by side between them', () => {
