@@ -11,7 +11,7 @@
 import { ancestorChain, type NestedEdge, type NestedNode } from './containers.ts';
 import { type ClusterIndex, clusterSpans, isAncestorOrSelf } from './cluster-tree.ts';
 import { backEdgesInInputOrder } from './cycles.ts';
-import { exchangeBudget, NEAR_PULL, networkSimplex } from './layering.ts';
+import { constrainedLayers } from './layering.ts';
 import type { Point } from './routing.ts';
 import type { Box } from './types.ts';
 
@@ -72,33 +72,19 @@ export function layerRanks(
   });
   const back = hints ? backEdgesInInputOrder(K, tails, heads) : new Uint8Array(tails.length);
   const kept = tails.map((_, i) => i).filter((i) => !back[i] && tails[i] !== heads[i]);
-  // The ends of an edge that does not constrain are pulled together lightly (constrainedLayers' helper variables).
+  // The ends of an edge that does not constrain are pulled together lightly.
   const near: Array<[number, number]> = [];
   for (let i = 0; i < upper.length; i++) if (hints?.free[i] && at(upper[i]!) !== at(lower[i]!)) near.push([at(upper[i]!), at(lower[i]!)]);
-  const size = kept.length + K + 2 * near.length;
-  const tail = new Int32Array(size);
-  const head = new Int32Array(size);
-  const minlen = new Int32Array(size).fill(1);
-  const weight = new Float64Array(size);
-  kept.forEach((e, i) => {
-    tail[i] = tails[e]!;
-    head[i] = heads[e]!;
-    minlen[i] = minlens[e]!;
-    weight[i] = weights[e]!;
-  });
-  for (let i = 0; i < K; i++) {
-    tail[kept.length + i] = K;
-    head[kept.length + i] = i;
-    weight[kept.length + i] = 1e-3;
-  }
-  near.forEach(([a, b], k) => {
-    const i = kept.length + K + 2 * k;
-    tail[i] = tail[i + 1] = K + 1 + k;
-    [head[i], head[i + 1]] = [a, b];
-    minlen[i] = minlen[i + 1] = 0;
-    weight[i] = weight[i + 1] = NEAR_PULL;
-  });
-  const value = networkSimplex(K + 1 + near.length, tail, head, minlen, weight, exchangeBudget(K + 1 + near.length));
+  const own = Int32Array.from({ length: K }, (_, v) => v);
+  const value = constrainedLayers(
+    K,
+    kept.map((e) => tails[e]!),
+    kept.map((e) => heads[e]!),
+    kept.map((e) => minlens[e]!),
+    kept.map((e) => weights[e]!),
+    own,
+    near,
+  );
   let min = Infinity;
   for (let i = 0; i < K; i++) min = Math.min(min, value[at(i)]!);
   return Int32Array.from({ length: K }, (_, i) => value[at(i)]! - min);

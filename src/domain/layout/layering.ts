@@ -75,7 +75,7 @@ export function constrainedLayers(
 /** How hard the root of constrainedLayers pulls each node up: next to nothing, so that edges decide. */
 const ROOT_PULL = 1e-3;
 /** How hard the ends of an edge that does not constrain are pulled together: more than the root, far less than an edge. */
-export const NEAR_PULL = 1e-2;
+const NEAR_PULL = 1e-2;
 
 /** Each node's representative: the first (lowest-numbered) node of its same-rank group, itself when in none. */
 export function sameRankRepresentatives(nodeCount: number, groups: ReadonlyArray<ReadonlyArray<number>>): Int32Array {
