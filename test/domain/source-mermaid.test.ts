@@ -250,6 +250,17 @@ describe('Mermaid importer: flowcharts', () => {
     assert.equal(warned(/^HTML formatting in labels/)?.line, 3);
   });
 
+  test('a written \\n breaks a flowchart label\'s line, quoted or not, on nodes and links; a markdown string and a state diagram keep it as written, as Mermaid draws them', async () => {
+    const flow = await read('flowchart TD\n  a["virtiofs / nydus\\n(BuiltIn)"] -->|"fork\\nexec"| b[one\\ntwo]\n  c["`md\\nkept`"]');
+    assert.equal(flow.node('a').label, 'virtiofs / nydus\n(BuiltIn)');
+    assert.equal(flow.node('b').label, 'one\ntwo');
+    assert.equal(flow.edges[0]!.label, 'fork\nexec');
+    assert.equal(flow.node('c').label, 'md\\nkept');
+    const state = await read('stateDiagram-v2\n  [*] --> S : go\\nnow\n  S : desc\\nline');
+    assert.equal(state.node('S').label, 'desc\\nline');
+    assert.equal(state.edges.find((edge) => edge.to === 'S')!.label, 'go\\nnow');
+  });
+
   test('a label that is the id is left out (the spec shows the id)', async () => {
     const { node } = await read('flowchart LR\n  a[a] --> b\n  c[C]');
     assert.deepEqual(node('a'), { id: 'a' });

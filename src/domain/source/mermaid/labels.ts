@@ -5,7 +5,9 @@
  * entities kept in placeholders for its renderer, HTML as written (tags its
  * sanitiser allows), and markdown strings (`"`…`"`, and every label of a
  * state diagram or of `@{ label: … }`) unrendered. Here `<br>` becomes a line
- * break and entities their characters. A label bold or italic as a whole
+ * break (and, in a flowchart's plain label, a written `\n`, as Mermaid draws
+ * it; a markdown string and a state diagram show it as written) and entities
+ * their characters. A label bold or italic as a whole
  * (`**…**`, `*…*`, `_…_`, `<b>…</b>`, `<i>…</i>`) is a bold or italic label;
  * styling of part of a label is dropped, the text kept, and said so.
  */
@@ -79,6 +81,8 @@ export function readLabel(raw: string | undefined, labelType: string | undefined
   let bold = false;
   let italic = false;
   if (labelType === 'markdown') ({ text, bold, italic } = readMarkdown(text, lost));
+  // A flowchart's plain label (quoted or not) breaks its line at a written `\n`, as Mermaid draws it; a markdown string keeps it.
+  else if (labelType === 'text' || labelType === 'string') text = text.replace(/\\n/g, '\n');
   text = text.replace(/<br\s*\/?>/gi, '\n');
   const html = readHtmlStyle(text);
   if (html.bold || html.italic) ({ text } = html);
