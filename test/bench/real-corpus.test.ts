@@ -28,8 +28,8 @@ import { NOT_YET_MET } from '../helpers/lint.ts';
 const KNOWN: Record<string, string[]> = {
   edges_overlap: ['graphviz-ldbxtried', 'graphviz-records', 'graphviz-sdh', 'graphviz-switch'],
   label_overlap: ['graphviz-polypoly', 'temporal-schedules-7'],
-  edge_through_container_label: ['kata-runtime-layers', 'openfeature-hooks'],
-  container_slack: ['k8s-security-audit-dataflow', 'kata-architecture-overview'],
+  edge_through_container_label: ['openfeature-hooks'],
+  container_slack: ['k8s-security-audit-dataflow'],
   crowded_arrow_label: ['wormhole-mailbox'],
   late_flow_start: ['cpython-stack-resize'],
 };

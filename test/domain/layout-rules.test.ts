@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
+import { CONTAINER_PADDING } from '../../src/domain/layout/containers.ts';
 import { layoutGraph } from '../../src/domain/layout/layout.ts';
 import { countEdgeCrossings } from '../../src/domain/layout/metrics.ts';
 import { lintScene } from '../../src/domain/lint/lint.ts';
@@ -231,6 +232,30 @@ test('edges entering a container from one side and leaving it from the other cro
       ].map(([from, to]) => ({ id: `${from}-${to}`, from: from!, to: to! })),
     };
     assert.equal(countEdgeCrossings(input, layoutGraph(input)), 0, direction);
+  }
+});
+
+test('an arrow into a container from above ends on its top border and takes no room beside what it holds, nested or not', () => {
+  // After kata-containers' architecture overview: the container was as wide as its label and its one node side by side.
+  for (const parent of [{}, { parent: 'process' }]) {
+    const spec = {
+      nodes: [
+        ...('parent' in parent ? [{ id: 'process', label: 'shimv2 process (Single Process)' }] : []),
+        { id: 'runtime', label: 'shimv2 runtime', ...parent },
+        { id: 'vmm', label: 'Dragonball VMM (library)', ...parent },
+        { id: 'helpers', label: 'virtiofs / nydus\n(BuiltIn)', parent: 'vmm' },
+      ],
+      edges: [{ from: 'runtime', to: 'vmm', label: 'direct function calls' }],
+    };
+    const elements = build(spec);
+    const vmm = byId(elements).get('vmm')!;
+    const widest = Math.max(byId(elements).get('vmm-label')!.width, byId(elements).get('helpers')!.width);
+    assert.ok(vmm.width <= widest + 2 * CONTAINER_PADDING + 16, `${vmm.width} px wide for ${widest} px of content`);
+    const arrow = elements.find((e) => e.type === 'arrow')!;
+    const [dx, dy] = (arrow.points as number[][]).at(-1)!;
+    const [x, y] = [arrow.x + dx!, arrow.y + dy!];
+    assert.ok(y <= vmm.y && y >= vmm.y - 8, `the arrow ends at the top border (${y} against ${vmm.y})`);
+    assert.ok(x >= vmm.x + 16 && x <= vmm.x + vmm.width - 16, 'clear of the corners');
   }
 });
 

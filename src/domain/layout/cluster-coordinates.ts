@@ -22,6 +22,8 @@ const HEADER_PULL = 1000;
  * goes (real diagrams had containers 3–4× the area their contents need).
  */
 const CLUSTER_WIDTH_WEIGHT = 8;
+/** How far inside its container's sides a door on the header row stays: the arrow meets the border clear of the rounded corner. */
+const DOOR_INSET = 24;
 /** How much harder an edge just under a header is pulled straight. */
 const UNDER_HEADER = 50;
 
@@ -42,6 +44,8 @@ export interface CoordinateInput {
   /** Which layers hold headers, and on which side of their clusters. */
   headerLayer: Uint8Array;
   headerSide: HeaderSide;
+  /** Doors on their container's header row (by node): they may lie over the header, inside the container. */
+  overHeader: Uint8Array;
   /** Nodes that keep this far right of their cluster's left side. */
   clearOfHeader: Array<{ node: number; cluster: number; gap: number }>;
   /** How far each cluster's self-loops reach out of its right side. */
@@ -98,11 +102,20 @@ export function clusterCoordinates(input: CoordinateInput): { x: Float64Array; l
       const gap = (outerA >= 0 ? BORDER_GAP + input.clusterLoopReach[outerA]! : halfGap[a]!) + (outerB >= 0 ? BORDER_GAP : halfGap[b]!);
       add(leftEnd, rightEnd, (outerA >= 0 ? 0 : rightExtent[a]!) + gap + (outerB >= 0 ? 0 : leftExtent[b]!), 0);
   };
+  const isHeader = new Set(headerNode);
+  const { overHeader } = input;
+  const overs = (v: number): boolean => v < overHeader.length && overHeader[v] === 1;
   for (const layer of layers) {
     if (layer.length > 0) add(anchor, layer[0]!, 0, 0);
-    for (let i = 0; i + 1 < layer.length; i++) keepApart(layer[i]!, layer[i + 1]!);
+    // A door over its cluster's header keeps apart from its other neighbours; the header, from the next node that is no such door.
+    let solid = -1;
+    for (let i = 0; i + 1 < layer.length; i++) {
+      const [a, b] = [layer[i]!, layer[i + 1]!];
+      if (!overs(a)) solid = a;
+      if (!(overs(b) && isHeader.has(a) && membership[a] === membership[b])) keepApart(a, b);
+      if (overs(a) && !overs(b) && solid >= 0 && solid !== a) keepApart(solid, b);
+    }
   }
-  const isHeader = new Set(headerNode);
   for (let v = 0; v < total; v++) {
     const c = membership[v]!;
     if (c < 0) continue;
@@ -123,6 +136,12 @@ export function clusterCoordinates(input: CoordinateInput): { x: Float64Array; l
     add(rightVar(c), rightVar(p), PAD + input.clusterLoopReach[c]!, 0);
   }
   for (const { node, cluster, gap } of input.clearOfHeader) add(leftVar(cluster), node, gap, 0);
+  // Such a door's arrow meets the border clear of the container's corners.
+  for (let v = 0; v < overHeader.length; v++) {
+    if (!overHeader[v]) continue;
+    add(leftVar(membership[v]!), v, DOOR_INSET, 0);
+    add(v, rightVar(membership[v]!), DOOR_INSET, 0);
+  }
   // Small drawings get the optimum; a big one stops after a bounded number of exchanges, still feasible.
   const value = networkSimplex(anchor + 1, tail, head, minlen, weight, exchangeBudget(anchor + 1));
   const x = Float64Array.from(value.subarray(0, total));

@@ -190,6 +190,19 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   // Spans of the clusters over the leaves' layers, then header layers inserted.
   const span = clusterSpans(C, K, layoutCluster, clusterParent, innermostFirst, base);
   const { layerOfLeaf, headerLayer, isLabelLayer, layerCount } = insertHeaderLayers(headerSide, C, clusterParent, span, base, labelled);
+  // A door into a container from its header's side lies on the header's row: its edge's arrow ends at the border above,
+  // and what it runs inside is not drawn, so it may pass over the header and takes no room among the members.
+  // (Only when its edge's other end lies beyond the header's row, as it does unless the author's hints rank it level.)
+  const overHeader = new Uint8Array(K);
+  for (const link of doors.links) {
+    const [door, other] = headerSide === 'end' ? [link.upper, link.lower] : [link.lower, link.upper];
+    const k = door - L;
+    if (k < 0 || doors.inner[k] || doors.below[k] !== (headerSide === 'end')) continue;
+    const row = headerLayer[doors.cluster[k]!]!;
+    if (row < 0 || (headerSide === 'end' ? layerOfLeaf[other]! <= row : layerOfLeaf[other]! >= row)) continue;
+    layerOfLeaf[door] = row;
+    overHeader[door] = 1;
+  }
   for (let c = 0; c < C; c++) {
     span.lo[c] = NO_LAYER;
     span.hi[c] = -1;
@@ -315,6 +328,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     headerWidth: Float64Array.from(clusterNode, (v) => (headerSide === 'strip' ? 0 : nodes[v]!.width)),
     padLeft,
     headerLayer: Uint8Array.from({ length: layerCount }, (_, l) => (headerLayer.includes(l) ? 1 : 0)),
+    overHeader,
     headerSide,
     clusterLoopReach: selfLoopReach(C, clusterLoops),
     // An inner door's run to the border passes the header's row: it keeps right of the header.
