@@ -180,6 +180,31 @@ test('the branches of a decision leave from distinct vertices', () => {
   }
 });
 
+test('a decision\'s side branch steps out less far rather than run beside an arrow passing its vertex', () => {
+  // istio's CA diagram: "Write certs to file" passes 28 px right of grpc's right vertex, and the branch to the files left by it.
+  const elements = build({
+    nodes: [
+      { id: 'agent', label: 'Istio Agent' },
+      ...['sds', 'SecretManager', 'caClient', 'TokenProvider'].map((id) => ({ id, shape: 'ellipse', parent: 'agent' })),
+      { id: 'grpc', shape: 'diamond', parent: 'agent' },
+      { id: 'cfiles', label: 'Certificate Files', shape: 'ellipse', parent: 'agent' },
+      { id: 'istiod', label: 'Istiod' },
+      { id: 'ca', shape: 'ellipse', parent: 'istiod' },
+    ],
+    edges: [
+      'grpc -> ca : Send CSR gRPC Request',
+      'SecretManager -> caClient : Sign CSR',
+      'caClient -> grpc',
+      'grpc -> TokenProvider : Fetch JWT',
+      'grpc -> cfiles : Fetch Cert',
+      'sds -> SecretManager : Generate certificate',
+      'SecretManager -> cfiles : Write certs to file',
+    ],
+  });
+  const issues = lintScene(elements as never).filter((issue) => issue.kind === 'edges_too_close');
+  assert.deepEqual(issues.map((issue) => issue.message), []);
+});
+
 test('an edge that skips a layer goes around the box in its way, 20 px clear', () => {
   for (const direction of ['TB', 'LR']) {
     const elements = build({

@@ -12,6 +12,10 @@ import type { Box, Direction } from './types.ts';
 
 /** How far a branch runs out of its side vertex before it turns along the flow. */
 const BRANCH_REACH = 16;
+/** How close it may come to that, to keep clear of another arrow running along the flow just beyond. */
+const SHORTEST_REACH = 8;
+/** The room a branch keeps from another arrow it runs beside. */
+const BESIDE = 16;
 const EPSILON = 0.5;
 
 /**
@@ -67,7 +71,7 @@ export function spreadDiamondBranches(
         if (!chosen) continue;
         const route = routes[chosen.e]!.map(t);
         const vertexX = towards < 0 ? box.x : box.x + box.width;
-        const outX = vertexX + towards * BRANCH_REACH;
+        const outX = vertexX + towards * branchReach(routes, chosen.e, t, vertexX, towards, centreY, route[1]![1]);
         const turned: Point[] = [[vertexX, centreY], [outX, centreY], [outX, route[1]![1]], ...route.slice(2)];
         routes[chosen.e] = simplify(turned).map(t);
         moved.add(chosen.e);
@@ -82,4 +86,27 @@ export function spreadDiamondBranches(
       }
     }
   }
+}
+
+/**
+ * How far the branch `e` runs out of its vertex: BRANCH_REACH, or less when
+ * another route runs along the flow beside that stretch (between `y0` and
+ * `y1`) closer than BESIDE beyond it, down to SHORTEST_REACH; when even that
+ * is too close, the full reach.
+ */
+function branchReach(routes: Array<Point[] | null>, e: number, t: (p: Point) => Point, vertexX: number, towards: -1 | 1, y0: number, y1: number): number {
+  const [lo, hi] = [Math.min(y0, y1), Math.max(y0, y1)];
+  let nearest = Infinity;
+  routes.forEach((route, other) => {
+    if (!route || other === e) return;
+    const points = route.map(t);
+    for (let i = 0; i + 1 < points.length; i++) {
+      const [a, b] = [points[i]!, points[i + 1]!];
+      if (Math.abs(a[0] - b[0]) > EPSILON || Math.min(hi, Math.max(a[1], b[1])) - Math.max(lo, Math.min(a[1], b[1])) <= 0) continue;
+      const away = towards * (a[0] - vertexX);
+      if (away > 0) nearest = Math.min(nearest, away);
+    }
+  });
+  const room = nearest - BESIDE;
+  return room >= BRANCH_REACH || room < SHORTEST_REACH ? BRANCH_REACH : room;
 }
