@@ -291,9 +291,9 @@ test('a container\'s label moves along its top, away from an arrow that enters t
   assert.deepEqual(issues.map((issue) => issue.elementIds), [], 'no arrow through a container\'s label');
   const container = byId(elements).get('c2')!;
   const label = byId(elements).get('c2-label')!;
-  assert.equal(label.textAlign, 'right', 'the label left the arrow\'s side');
+  assert.notEqual(label.textAlign, 'center', 'the label left the arrow\'s way');
   assert.ok(label.x >= container.x && label.x + label.width <= container.x + container.width, 'inside the container');
-  assert.equal(byId(elements).get('c1-label')!.textAlign, 'left', 'a label no arrow runs under stays on the left');
+  assert.equal(byId(elements).get('c1-label')!.textAlign, 'center', 'a label no arrow runs under stays in the middle, as Mermaid and dot put it');
 });
 
 test('a container\'s icon sits beside its label wherever the label goes: after it, or before it on the right', () => {

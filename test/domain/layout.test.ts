@@ -571,7 +571,7 @@ test('a container with a direction of its own lays its members out in it when no
   assert.ok(Math.abs(centre('a')[1] - centre('b')[1]) < 1 && Math.abs(centre('b')[1] - centre('c')[1]) < 1, 'on one line');
   assert.ok(centre('d')[1] < centre('e')[1] && Math.abs(centre('d')[0] - centre('e')[0]) < 1, 'the column inside the row runs top to bottom');
   assert.ok(centre('top')[1] < centre('row')[1] && centre('row')[1] < centre('after')[1], 'the drawing still runs top to bottom');
-  assert.equal(result.nodes.row!.labelAlign, 'left');
+  assert.equal(result.nodes.row!.labelAlign, 'center');
 
   // One edge from a member to the outside: the container keeps the drawing's flow.
   const linked = { ...input, edges: [...input.edges, { id: 'leak', from: 'c', to: 'after' }] };

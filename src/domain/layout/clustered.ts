@@ -496,7 +496,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     box.y -= minY;
   }
   const shift = (p: Point): Point => [p[0] - minX, p[1] - minY];
-  const headerAlign: Array<HeaderAlign | null> = nodes.map((_, v) => (isContainer[v] ? 'left' : null));
+  const headerAlign: Array<HeaderAlign | null> = nodes.map((_, v) => (isContainer[v] ? 'center' : null));
   const shifted = routes.map((route) => route?.map(shift) ?? null);
   const shiftedLabels = labels.map((label) => (label ? shift(label) : null));
   dropRoutesThroughBoxes(nodes, edges, boxes, shifted, shiftedLabels);

@@ -13,14 +13,14 @@
  * into ids.
  */
 import { layoutClustered } from './clustered.ts';
-import type { HeaderAlign, NestedEdge, NestedLayout, NestedNode } from './containers.ts';
+import type { NestedEdge, NestedLayout, NestedNode } from './containers.ts';
 import { spreadDiamondBranches } from './branches.ts';
 import { routeCrossEdges } from './cross-edges.ts';
 import { backEdgesInInputOrder } from './cycles.ts';
 import { layoutLevel } from './level.ts';
-import { segmentCrossesBox } from './metrics.ts';
+import { headerAlign } from './headers.ts';
 import { layoutOwnDirections } from './own-direction.ts';
-import { PORT_SPREAD } from './routing.ts';
+import { type Point, PORT_SPREAD } from './routing.ts';
 import { SMALL_NODE, spreadAtSmallTargets } from './small-targets.ts';
 import type { Direction, LayoutInput, LayoutOptions, LayoutResult } from './types.ts';
 
@@ -96,27 +96,17 @@ export function layoutGraph(input: LayoutInput): LayoutResult {
   return result;
 }
 
-/**
- * Where along its top each container's label goes: on the left, unless an
- * arrow runs through the label or the strip below it down to the container's
- * first member (an arrow entering the container beside the member under the
- * label); then on the right, or in the middle, whichever is clear first; on the
- * left when none is. The label takes the container's header width (`nested`).
- */
+/** Where along its top each container's label goes (`headerAlign`), from the routes about it. */
 function placeHeaders(laid: NestedLayout, parent: ArrayLike<number>, nested: NestedNode[]): void {
   const membersTop = new Map<number, number>();
   for (let v = 0; v < nested.length; v++) {
     const p = parent[v]!;
     if (p >= 0) membersTop.set(p, Math.min(membersTop.get(p) ?? Infinity, laid.boxes[v]!.y));
   }
+  const routes = laid.routes.filter((route): route is Point[] => route !== null);
   for (const [v, top] of membersTop) {
-    if (laid.headerAlign[v] !== 'left') continue;
-    const box = laid.boxes[v]!;
-    const width = Math.min(nested[v]!.width, box.width);
-    const height = Math.max(nested[v]!.height, top - box.y);
-    const clear = (x: number) => !laid.routes.some((route) => route !== null && route.slice(1).some((b, i) => segmentCrossesBox(route[i]![0], route[i]![1], b[0], b[1], { x, y: box.y, width, height })));
-    const spots: Array<[HeaderAlign, number]> = [['left', box.x], ['right', box.x + box.width - width], ['center', box.x + (box.width - width) / 2]];
-    laid.headerAlign[v] = spots.find(([, x]) => clear(x))?.[0] ?? 'left';
+    if (laid.headerAlign[v] !== 'center') continue;
+    laid.headerAlign[v] = headerAlign(laid.boxes[v]!, nested[v]!, top, routes);
   }
 }
 

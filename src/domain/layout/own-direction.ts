@@ -8,6 +8,8 @@
  * keeps the drawing's flow.
  */
 import { CONTAINER_PADDING } from './containers.ts';
+import { headerAlign } from './headers.ts';
+import type { Point } from './routing.ts';
 import type { Box, Direction, LayoutInput, LayoutNode, LayoutResult } from './types.ts';
 
 const PAD = CONTAINER_PADDING;
@@ -102,15 +104,18 @@ export function layoutOwnDirections(input: LayoutInput, layout: Layout): LayoutR
   const result: LayoutResult = { nodes: { ...outer.nodes }, edges: { ...outer.edges } };
   for (const { node, laid, extent } of inner) {
     const box = outer.nodes[node.id]!;
-    result.nodes[node.id] = { ...box, labelAlign: 'left' };
     // The contents below the header, centred across the box.
     const dx = box.x + (box.width - extent.width) / 2 - extent.x;
     const dy = box.y + node.height + PAD - extent.y;
     for (const [id, b] of Object.entries(laid.nodes)) result.nodes[id] = { ...b, x: round(b.x + dx), y: round(b.y + dy) };
+    const routes: Point[][] = [];
     for (const [id, e] of Object.entries(laid.edges)) {
       const points = e.points.map(([x, y]): [number, number] => [round(x + dx), round(y + dy)]);
+      routes.push(points);
       result.edges[id] = e.label ? { points, label: { x: round(e.label.x + dx), y: round(e.label.y + dy) } } : { points };
     }
+    const membersTop = Math.min(...Object.values(laid.nodes).map((b) => b.y + dy));
+    result.nodes[node.id] = { ...box, labelAlign: headerAlign(box, node, membersTop, routes) };
   }
   return result;
 }
