@@ -581,6 +581,31 @@ test('a container with a direction of its own lays its members out in it when no
   assert.ok(y('a') < y('b') && y('b') < y('c'), 'a, b, c run top to bottom as the drawing does');
 });
 
+test('a container that gives the flow\'s own direction and has no edge to the outside is laid out on its own too: a tall box beside it does not stretch its ranks', () => {
+  // After tekton's per-namespace config: "Current" (direction TB in a TB drawing) beside "Proposed", a box 600 px tall.
+  const input: LayoutInput = {
+    direction: 'TB',
+    nodes: [
+      { id: 'current', width: 200, height: 40, direction: 'TB' },
+      ...['c1', 'c2', 'c3'].map((id) => ({ id, width: 160, height: 70, parent: 'current' })),
+      { id: 'proposed', width: 200, height: 40, direction: 'LR' },
+      { id: 'tall', width: 160, height: 600, parent: 'proposed' },
+      { id: 'p2', width: 160, height: 70, parent: 'proposed' },
+    ],
+    edges: [
+      { id: 'c12', from: 'c1', to: 'c2' },
+      { id: 'c23', from: 'c2', to: 'c3' },
+      { id: 'tp', from: 'tall', to: 'p2' },
+    ],
+  };
+  const result = layoutGraph(input);
+  assertWellFormed(input, result);
+  const gap = (a: string, b: string) => result.nodes[b]!.y - (result.nodes[a]!.y + result.nodes[a]!.height);
+  for (const [a, b] of [['c1', 'c2'], ['c2', 'c3']] as const) assert.ok(gap(a, b) > 0 && gap(a, b) <= 100, `${a} to ${b}: ${gap(a, b)} px`);
+  const current = result.nodes.current!;
+  assert.ok(result.nodes.c1!.y - current.y <= 100, 'the chain starts under the container\'s label');
+});
+
 test('nodes with no edge come after the drawing proper, together and in the order listed: beside it if they all fit, else in rows of their own', () => {
   const chain = [{ id: 'a', width: 100, height: 50 }, { id: 'b', width: 100, height: 50 }];
   const few: LayoutInput = { direction: 'TB', nodes: [chain[0]!, { id: 'lone', width: 60, height: 40 }, chain[1]!], edges: [{ id: 'ab', from: 'a', to: 'b' }] };

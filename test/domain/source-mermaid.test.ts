@@ -104,7 +104,7 @@ describe('Mermaid importer: flowcharts', () => {
   });
 
   test('subgraphs are containers, nested, titled, with the subgraph\'s id; members name their container as parent', async () => {
-    const { node, nodes } = await read('flowchart LR\n  subgraph outer [Outer box]\n    subgraph inner\n      a\n    end\n    b\n  end\n  subgraph "Title with spaces"\n    c\n  end');
+    const { node, nodes } = await read('flowchart LR\n  subgraph outer [Outer box]\n    subgraph inner\n      a\n    end\n    b\n  end\n  subgraph "Title with spaces"\n    c\n  end\n  a --> c');
     assert.deepEqual(node('outer'), { id: 'outer', label: 'Outer box' });
     assert.deepEqual(node('inner'), { id: 'inner', parent: 'outer' });
     assert.equal(node('a').parent, 'inner');
@@ -114,12 +114,24 @@ describe('Mermaid importer: flowcharts', () => {
     assert.equal(node('c').parent, untitled.id);
   });
 
-  test('a subgraph\'s own direction is its container\'s, when it differs from the diagram\'s', async () => {
-    const { node, warnings } = await read('flowchart LR\n  subgraph s\n    direction TB\n    a --> b\n  end\n  subgraph t\n    direction LR\n    c\n  end\n  subgraph u\n    d\n  end');
+  test('a subgraph no link enters, leaves or ends on is drawn in its own direction, else across the flow around it, as Mermaid draws it; a linked one follows the flow', async () => {
+    const { node, warnings } = await read(
+      'flowchart LR\n  subgraph s\n    direction TB\n    a --> b\n  end\n  subgraph t\n    direction LR\n    c\n  end\n  subgraph u\n    d\n  end\n  subgraph v\n    direction TB\n    e\n  end\n  e --> f\n  subgraph w\n    g\n  end\n  w --> h',
+    );
     assert.equal(node('s').direction, 'TB');
-    assert.equal(node('t').direction, undefined, 'the diagram\'s direction already');
-    assert.equal(node('u').direction, undefined);
+    assert.equal(node('t').direction, 'LR', 'laid out on its own, in the direction it gives, even the diagram\'s');
+    assert.equal(node('u').direction, 'TB', 'across a left-to-right flow');
+    assert.equal(node('v').direction, 'TB', 'a linked subgraph keeps the direction it gives (the layout follows the flow there, as Mermaid does)');
+    assert.equal(node('w').direction, undefined, 'a link ends on it: it follows the flow');
     assert.deepEqual(warnings, []);
+    const nested = await read('graph TD\n  subgraph outer\n    subgraph inner\n      x --> y\n    end\n    z\n  end');
+    assert.equal(nested.node('outer').direction, 'LR', 'across the diagram\'s top-to-bottom flow');
+    assert.equal(nested.node('inner').direction, 'TB', 'across its container\'s left-to-right flow');
+  });
+
+  test('subgraphs are listed as the source opens them, outermost first (Mermaid lists them as they end)', async () => {
+    const { nodes } = await read('flowchart TD\n  subgraph first\n    a\n  end\n  subgraph second\n    subgraph inner\n      b\n    end\n  end\n  a --> b');
+    assert.deepEqual(nodes.map((n) => n.id), ['first', 'second', 'inner', 'a', 'b']);
   });
 
   test('links to and from a subgraph end at its container', async () => {

@@ -52,7 +52,7 @@ function boxedContainers(input: LayoutInput): Boxed[] {
   };
   const boxed: Boxed[] = [];
   for (const node of input.nodes) {
-    if (!node.direction || !children.has(node.id) || node.direction === contextOf(node)) continue;
+    if (!node.direction || !children.has(node.id)) continue;
     const members = inside(node.id);
     const isolated = input.edges.every((edge) => members.has(edge.from) === members.has(edge.to) && !(edge.from === node.id && members.has(edge.to)) && !(edge.to === node.id && members.has(edge.from)));
     if (isolated) boxed.push({ node, members });

@@ -1,7 +1,7 @@
 /**
  * A Mermaid flowchart (`flowchart`, `graph`) as a spec: its nodes with their
  * shapes, labels and styling; its subgraphs as containers (nested as they
- * nest, each with its own direction when it gives one), whose ids are the
+ * nest, each in the direction Mermaid draws it in), whose ids are the
  * subgraphs' so links to and from a subgraph end at its container; its links
  * in source order, chains and `&` lists written out as Mermaid does.
  */
@@ -10,15 +10,57 @@ import type { MermaidDiagram, MermaidNode } from './runtime.ts';
 import { escapeRegExp } from './source-text.ts';
 import type { NodeInput, SpecDirection, SpecInput } from './spec-input.ts';
 
-function container(convert: Converter, node: MermaidNode, direction: SpecDirection): NodeInput {
+/** The line of a subgraph's `subgraph` statement. */
+const subgraphLine = (convert: Converter, id: string): number => convert.source.find(new RegExp(`^\\s*subgraph\\s+${escapeRegExp(id)}\\b`)) ?? convert.source.lineOf(id);
+
+function container(convert: Converter, node: MermaidNode, flows: SubgraphFlows): NodeInput {
   const spec: NodeInput = { id: node.id };
   if (node.parentId !== undefined) spec.parent = node.parentId;
-  const line = convert.source.find(new RegExp(`^\\s*subgraph\\s+${escapeRegExp(node.id)}\\b`)) ?? convert.source.lineOf(node.id);
+  const line = subgraphLine(convert, node.id);
   convert.label(spec, node.label, node.labelType, line);
   convert.look(spec, node, line);
-  const own = directionOf(node.dir);
-  if (own !== undefined && own !== direction) spec.direction = own;
+  // A subgraph laid out on its own says its direction even when the flow around has it: the layout then boxes it as Mermaid does.
+  const { context, own, alone } = flows.get(node.id)!;
+  if (own !== undefined && (alone || own !== context)) spec.direction = own;
   return spec;
+}
+
+type SubgraphFlows = Map<string, { context: SpecDirection; own: SpecDirection | undefined; alone: boolean }>;
+
+/**
+ * Each subgraph's direction as Mermaid draws it, and that of the flow it sits
+ * in. A subgraph that no link enters, leaves or ends on is laid out on its own,
+ * in its `direction`, or else across the flow around it (left to right in a
+ * top-to-bottom flow, top to bottom in any other); any other subgraph follows
+ * the flow it sits in (Mermaid ignores its `direction`, and so does the layout).
+ */
+function subgraphFlows(nodes: MermaidNode[], edges: Array<{ start: string; end: string }>, direction: SpecDirection): SubgraphFlows {
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  const ancestors = (id: string): string[] => {
+    const chain: string[] = [];
+    for (let p = byId.get(id)?.parentId; p !== undefined && !chain.includes(p); p = byId.get(p)?.parentId) chain.push(p);
+    return chain;
+  };
+  const holds = new Map<string, boolean>();
+  for (const node of nodes) for (const group of ancestors(node.id)) holds.set(group, true);
+  const isolated = (group: string) =>
+    holds.get(group) === true &&
+    edges.every((edge) => edge.start !== group && edge.end !== group && ancestors(edge.start).includes(group) === ancestors(edge.end).includes(group));
+  const flows: SubgraphFlows = new Map();
+  const flowOf = (group: string): { context: SpecDirection; own: SpecDirection | undefined; alone: boolean } => {
+    const known = flows.get(group);
+    if (known) return known;
+    const written = directionOf(byId.get(group)!.dir);
+    // The flow around: that of the nearest enclosing subgraph laid out on its own, else the diagram's.
+    const outer = ancestors(group).find(isolated);
+    const context = outer === undefined ? direction : flowOf(outer).own!;
+    const alone = isolated(group);
+    const flow = { context, own: alone ? (written ?? (context === 'TB' ? 'LR' : 'TB')) : written, alone };
+    flows.set(group, flow);
+    return flow;
+  };
+  for (const node of nodes) if (node.isGroup) flowOf(node.id);
+  return flows;
 }
 
 function node(convert: Converter, from: MermaidNode): NodeInput {
@@ -39,8 +81,12 @@ function node(convert: Converter, from: MermaidNode): NodeInput {
 export function flowchartSpec(diagram: MermaidDiagram, convert: Converter): SpecInput {
   const { nodes, edges } = diagram.db.getData();
   const direction = diagramDirection(diagram);
+  const flows = subgraphFlows(nodes, edges, direction);
+  // Mermaid lists subgraphs in the order they end, outermost first; the spec lists them as the source opens them.
+  const lines = new Map(nodes.filter((n) => n.isGroup).map((n) => [n.id, subgraphLine(convert, n.id)]));
+  const ordered = [...nodes.filter((n) => n.isGroup).sort((a, b) => lines.get(a.id)! - lines.get(b.id)!), ...nodes.filter((n) => !n.isGroup)];
   return {
-    nodes: nodes.map((n) => (n.isGroup ? container(convert, n, direction) : node(convert, n))),
+    nodes: ordered.map((n) => (n.isGroup ? container(convert, n, flows) : node(convert, n))),
     edges: edges.map((edge) => convert.edge(edge, edge.start, edge.end)),
     ...(direction === 'TB' ? {} : { layout: { direction } }),
   };
