@@ -606,6 +606,27 @@ test('a container that gives the flow\'s own direction and has no edge to the ou
   assert.ok(result.nodes.c1!.y - current.y <= 100, 'the chain starts under the container\'s label');
 });
 
+test('a tall narrow part of the drawing sits beside a wide one rather than below it, when the row is no wider than 2.5 times its height', () => {
+  const input: LayoutInput = {
+    direction: 'TB',
+    nodes: [
+      ...['a1', 'a2', 'a3', 'a4', 'a5'].map((id) => ({ id, width: 160, height: 70 })),
+      { id: 'wide', width: 1300, height: 70 },
+      { id: 'under', width: 160, height: 70 },
+    ],
+    edges: [
+      ...[1, 2, 3, 4].map((i) => ({ id: `a${i}`, from: `a${i}`, to: `a${i + 1}` })),
+      { id: 'wu', from: 'wide', to: 'under' },
+    ],
+  };
+  const result = layoutGraph(input);
+  assertWellFormed(input, result);
+  const column = ['a1', 'a5'].map((id) => result.nodes[id]!);
+  const wide = result.nodes.wide!;
+  assert.ok(wide.y < column[1]!.y + column[1]!.height && column[0]!.y < wide.y + wide.height + 200, 'side by side, in one row');
+  assert.ok(wide.x >= column[0]!.x + column[0]!.width || wide.x + wide.width <= column[0]!.x, 'apart across the row');
+});
+
 test('nodes with no edge come after the drawing proper, together and in the order listed: beside it if they all fit, else in rows of their own', () => {
   const chain = [{ id: 'a', width: 100, height: 50 }, { id: 'b', width: 100, height: 50 }];
   const few: LayoutInput = { direction: 'TB', nodes: [chain[0]!, { id: 'lone', width: 60, height: 40 }, chain[1]!], edges: [{ id: 'ab', from: 'a', to: 'b' }] };

@@ -10,6 +10,8 @@ import type { Box, Direction, LayoutOptions } from './types.ts';
 const COMPONENT_GAP = 60;
 /** Components that fit in this width together go in one row. */
 const SINGLE_ROW_WIDTH = 800;
+/** So do components whose row is at most this many times as wide as its tallest is high (a tall one beside a wide one). */
+const SINGLE_ROW_ASPECT = 2.5;
 /** Target width / height of a packed level and of a wrapped component, in scene terms. */
 const TARGET_ASPECT = 1.4;
 
@@ -223,9 +225,13 @@ function packComponents(nodeCount: number, edgeCount: number, placed: PlacedComp
     widest = Math.max(widest, c.width);
   }
   let total = 0;
-  for (const c of placed) total += c.width + (total > 0 ? COMPONENT_GAP : 0);
-  // A few small components simply sit side by side; many fill rows of a balanced block.
-  const rowWidth = Math.max(widest, Math.sqrt(area * TARGET_ASPECT), Math.min(total, SINGLE_ROW_WIDTH));
+  let tallest = 0;
+  for (const c of placed) {
+    total += c.width + (total > 0 ? COMPONENT_GAP : 0);
+    tallest = Math.max(tallest, c.height);
+  }
+  // A few small components, or a row no wider than SINGLE_ROW_ASPECT times its height, simply sit side by side; many fill rows of a balanced block.
+  const rowWidth = total <= SINGLE_ROW_ASPECT * tallest ? total : Math.max(widest, Math.sqrt(area * TARGET_ASPECT), Math.min(total, SINGLE_ROW_WIDTH));
   const boxes: Box[] = new Array<Box>(nodeCount);
   const routes: Array<Point[] | null> = new Array<Point[] | null>(edgeCount).fill(null);
   const labels: Array<Point | null> = new Array<Point | null>(edgeCount).fill(null);
