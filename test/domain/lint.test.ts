@@ -4,6 +4,10 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { contrastRatio, parseColor } from '../../src/domain/lint/color.ts';
 import { LINT_KINDS, lintReport, lintScene } from '../../src/domain/lint/lint.ts';
+import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
+import { layoutGraph } from '../../src/domain/layout/layout.ts';
+import { sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
+import { parseSpec } from '../../src/domain/spec/parse.ts';
 
 const rect = (id: string, x: number, y: number, extra: object = {}) => ({ id, type: 'rectangle', x, y, width: 100, height: 50, boundElements: [], ...extra });
 
@@ -39,6 +43,16 @@ test('text on a dark fill needs a light colour', () => {
   const text = (strokeColor: string) => ({ id: 't', type: 'text', x: 30, y: 12, width: 20, height: 25, text: 'hi', fontSize: 20, fontFamily: 5, containerId: 'box', strokeColor });
   assert.deepEqual(lintScene([box, text('#1e1e1e')]).map((i) => i.kind), ['low_contrast']);
   assert.deepEqual(lintScene([box, text('#ffffff')]), []);
+});
+
+test('a label is measured against the fill drawn behind it: a cylinder\'s body (its outline, the shape under the label being clear), and fills given by CSS colour name', () => {
+  const scene = (nodes: object[]) => sceneFromSpec(parseSpec({ nodes }, { isIcon: isCatalogIcon }), { updated: 1, layout: layoutGraph });
+  const contrast = (nodes: object[]) => lintScene(scene(nodes)).filter((issue) => issue.kind === 'low_contrast').map((issue) => issue.elementIds);
+  assert.deepEqual(contrast([{ id: 'db', shape: 'cylinder', backgroundColor: '#1e1e1e', textColor: '#ffffff' }]), [], 'white on the dark body');
+  assert.deepEqual(contrast([{ id: 'db', shape: 'cylinder', backgroundColor: '#1e1e1e', textColor: '#333333' }]), [['db-label', 'db']], 'dark on the dark body');
+  assert.deepEqual(contrast([{ id: 'box', backgroundColor: 'firebrick', textColor: '#ffffff' }]), []);
+  assert.deepEqual(contrast([{ id: 'box', backgroundColor: 'lightyellow', textColor: '#ffffff' }]), [['box-label', 'box']]);
+  assert.deepEqual(parseColor('FireBrick'), [178, 34, 34]);
 });
 
 test('a stray far from a large drawing is an outlier; a long chain is not', () => {

@@ -1,39 +1,14 @@
-/** Just enough CSS colour parsing for contrast checks. Unknown colours yield null (no verdict). */
-const NAMED: Record<string, string> = {
-  black: '#000000',
-  white: '#ffffff',
-  red: '#ff0000',
-  green: '#008000',
-  blue: '#0000ff',
-  yellow: '#ffff00',
-  orange: '#ffa500',
-  purple: '#800080',
-  gray: '#808080',
-  grey: '#808080',
-  silver: '#c0c0c0',
-  navy: '#000080',
-  teal: '#008080',
-  maroon: '#800000',
-  lime: '#00ff00',
-  aqua: '#00ffff',
-  cyan: '#00ffff',
-  fuchsia: '#ff00ff',
-  magenta: '#ff00ff',
-  pink: '#ffc0cb',
-  brown: '#a52a2a',
-  lightgray: '#d3d3d3',
-  lightgrey: '#d3d3d3',
-  darkgray: '#a9a9a9',
-  darkgrey: '#a9a9a9',
-};
+/** Just enough CSS colour parsing for contrast checks: hex and every CSS colour name. Unknown colours yield null (no verdict). */
+import cssColors from 'color-name';
 
 export type Rgb = [number, number, number];
 
-/** Parses #rgb, #rgba, #rrggbb, #rrggbbaa and a few names; `transparent` and anything else give null. */
+/** Parses #rgb, #rgba, #rrggbb, #rrggbbaa and CSS colour names; `transparent` and anything else give null. */
 export function parseColor(value: unknown): Rgb | null {
   if (typeof value !== 'string') return null;
-  const text = NAMED[value.toLowerCase()] ?? value;
-  const match = /^#([0-9a-f]{3,8})$/i.exec(text);
+  const named = Object.hasOwn(cssColors, value.toLowerCase()) ? cssColors[value.toLowerCase()] : undefined;
+  if (named) return [named[0], named[1], named[2]];
+  const match = /^#([0-9a-f]{3,8})$/i.exec(value);
   if (!match) return null;
   let hex = match[1]!;
   if (hex.length === 3 || hex.length === 4) hex = [...hex.slice(0, 3)].map((c) => c + c).join('');

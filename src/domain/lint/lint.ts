@@ -142,19 +142,35 @@ function outliers(elements: Element[]): LintIssue[] {
     .map(({ e }) => ({ kind: 'outlier' as const, elementIds: [e.id], message: `${e.type} "${e.id}" lies far outside the rest of the diagram` }));
 }
 
-function lowContrast(texts: Element[], byId: Map<string, Element>, background: Rgb): LintIssue[] {
+/**
+ * Text too close in colour to what lies behind it: its container's fill; for a
+ * container that is itself clear, the fill of the outline drawn with it (a
+ * cylinder's or a document's body, a closed line in the container's group);
+ * else the background.
+ */
+function lowContrast(texts: Element[], byId: Map<string, Element>, background: Rgb, elements: Element[]): LintIssue[] {
   const issues: LintIssue[] = [];
+  let filledLines: Map<string, Element> | null = null;
+  const outlineFill = (container: Element): Element | undefined => {
+    filledLines ??= new Map(
+      elements.filter((e) => e.type === 'line' && e.backgroundColor !== 'transparent' && Array.isArray(e.groupIds) && e.groupIds.length > 0).map((e) => [e.groupIds[0] as string, e]),
+    );
+    const group = Array.isArray(container.groupIds) ? (container.groupIds[0] as string | undefined) : undefined;
+    return group === undefined ? undefined : filledLines.get(group);
+  };
   for (const text of texts) {
     const ink = parseColor(text.strokeColor);
     if (!ink) continue;
     const container = text.containerId ? byId.get(text.containerId) : undefined;
-    const fill = container && !LINEAR.has(container.type) && container.backgroundColor !== 'transparent' ? parseColor(container.backgroundColor) : null;
+    const shape = container && !LINEAR.has(container.type) ? container : undefined;
+    const filled = shape && shape.backgroundColor !== 'transparent' ? shape : shape ? outlineFill(shape) : undefined;
+    const fill = filled ? parseColor(filled.backgroundColor) : null;
     const behind = fill ?? background;
     const ratio = contrastRatio(ink, behind);
     if (ratio < MIN_CONTRAST) {
       issues.push({
         kind: 'low_contrast',
-        elementIds: container && fill ? [text.id, container.id] : [text.id],
+        elementIds: shape && fill ? [text.id, shape.id] : [text.id],
         message: `text "${text.id}" has a contrast ratio of ${ratio.toFixed(2)} against its ${fill ? 'container fill' : 'background'} (at least ${MIN_CONTRAST} is readable)`,
       });
     }
@@ -235,7 +251,7 @@ export function lintReport(rawElements: unknown[], options: { background?: strin
     elements,
     new Set(clipped.map((issue) => issue.elementIds[0]!)),
   );
-  const rest = [...clipped, ...arrowBindings(arrows, byId), ...outliers(elements), ...lowContrast(texts, byId, background), ...layout.issues];
+  const rest = [...clipped, ...arrowBindings(arrows, byId), ...outliers(elements), ...lowContrast(texts, byId, background, elements), ...layout.issues];
   const counts: Partial<Record<LintKind, number>> = {};
   if (overlap.count > 0) counts.overlap = overlap.count;
   for (const issue of rest) counts[issue.kind] = (counts[issue.kind] ?? 0) + 1;
