@@ -10,6 +10,7 @@ import { layoutGraph } from '../../src/domain/layout/layout.ts';
 import { sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
 import { WIDEN_FOR_WORD, wordSafeWrap } from '../../src/domain/scene/label-wrap.ts';
 import { parseSpec } from '../../src/domain/spec/parse.ts';
+import { lintScene } from '../../src/domain/lint/lint.ts';
 
 const textOf = (elements: Array<{ type: string; containerId?: string | null; text?: string }>, owner: string) => elements.find((e) => e.type === 'text' && e.containerId === owner)?.text;
 
@@ -61,4 +62,14 @@ test('a word wider than the widest box breaks only at its break places', () => {
   assert.equal(label.replace(/\n/g, ''), 'io.opentelemetry.collector.service.internal.graph.BuildComponentsFromPipelineConfiguration');
   assert.ok(label.split('\n').every((piece, i, all) => i === all.length - 1 || /[.]$/.test(piece) || /^[A-Z]/.test(all[i + 1]!)), label);
   assert.deepEqual(wordSafeWrap('short words only', 240), { label: 'short words only', wrapAt: 240 });
+});
+
+test('a wrapped label keeps 6 px from its box on each side, even when the editor\'s wrap fills the text area to its edge', () => {
+  // terminal's atlas renderer: an identifier widens the box, and the rest of the label, wrapped in it, ran 5 px from both sides.
+  const label = '_drawTextOverlapSplit\nsplits overly wide glyphs up into smaller chunks to support\nforeground color changes within the ligature';
+  const elements = sceneFromSpec(parseSpec({ nodes: [{ id: 'split', label }] }, { isIcon: isCatalogIcon }), { updated: 1, layout: layoutGraph }) as Array<Record<string, any>>;
+  const box = elements.find((e) => e.id === 'split')!;
+  const text = elements.find((e) => e.id === 'split-label')!;
+  assert.ok(text.x - box.x >= 6 && box.x + box.width - (text.x + text.width) >= 6, `${(text.x - box.x).toFixed(2)} px and ${(box.x + box.width - text.x - text.width).toFixed(2)} px`);
+  assert.deepEqual(lintScene(elements as never).filter((issue) => issue.kind === 'label_near_outline'), []);
 });

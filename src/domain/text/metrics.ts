@@ -499,8 +499,14 @@ export interface FittedText {
  * is not enough: the editor adds up single characters' widths without their
  * kerning where it breaks words, so in about one case in twenty its re-wrap in
  * that container breaks differently. Instead the container grows from there
- * (and from minWidth) until wrapping in its own text area yields text that fits.
+ * (and from minWidth) until wrapping in its own text area yields text that fits,
+ * with LABEL_SLACK to spare: a line the editor's wrap lets run to the text
+ * area's edge would sit 5 px (its padding) from the outline, too near once
+ * drawn by hand.
  */
+/** Room a fitted label's longest line leaves in its text area beyond the editor's padding: 1 px each side, so 6 px from the outline. */
+const LABEL_SLACK = 2;
+
 export function fitTextInContainer(
   originalText: string,
   type: ShapeContainerType,
@@ -513,7 +519,7 @@ export function fitTextInContainer(
     const areaWidth = getBoundTextMaxWidth(type, width);
     const text = wrapText(originalText, fontSize, areaWidth, fontFamily);
     const measured = measureText(text, fontSize, fontFamily);
-    const needed = containerSizeForText(type, measured.width, measured.height);
+    const needed = containerSizeForText(type, measured.width + LABEL_SLACK, measured.height);
     // Each round either stops or strictly widens the container, until nothing needs wrapping.
     if (needed.width <= width) {
       const height = Math.max(Math.ceil(minHeight), needed.height);
