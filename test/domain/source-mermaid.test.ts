@@ -273,6 +273,12 @@ describe('Mermaid importer: flowcharts', () => {
     assert.equal(state.edges.find((edge) => edge.to === 'S')!.label, 'go\\nnow');
   });
 
+  test('entities a browser reads without their semicolon (&nbsp &amp &copy) are decoded, as in Mermaid\'s picture; a blank title leaves a container untitled', async () => {
+    const { node } = await read('flowchart LR\n  subgraph outer["&nbsp"]\n    a\n  end\n  b["AT&T &amp B &copy 2024 &nosuch"] --> a');
+    assert.equal(node('outer').label, '');
+    assert.equal(node('b').label, 'AT&T & B © 2024 &nosuch');
+  });
+
   test('a label that is the id is left out (the spec shows the id)', async () => {
     const { node } = await read('flowchart LR\n  a[a] --> b\n  c[C]');
     assert.deepEqual(node('a'), { id: 'a' });

@@ -4,7 +4,7 @@
  * where the markup breaks lines, tags dropped, entities decoded.
  */
 
-import { decodeHTMLStrict } from 'entities';
+import { decodeHTML, decodeHTMLStrict } from 'entities';
 
 /** An HTML named entity's text (`ast` → `*`, every name HTML defines, case as written), or null. */
 function named(body: string): string | null {
@@ -12,8 +12,18 @@ function named(body: string): string | null {
   return text === `&${body};` ? null : text;
 }
 
-/** `&amp;` `&ast;` `&#39;` `&#x2192;` decoded (with `mermaid`, also Mermaid's own `#quot;` `#ast;` `#35;`); an unknown entity kept as written. */
+/**
+ * `&amp;` `&ast;` `&#39;` `&#x2192;` decoded (with `mermaid`, also Mermaid's own
+ * `#quot;` `#ast;` `#35;`, and the entities a browser reads without their
+ * semicolon, `&nbsp` `&amp` `&lt`, as the browser Mermaid draws in does); an
+ * unknown entity kept as written.
+ */
 export function decodeEntities(text: string, options: { mermaid?: boolean } = {}): string {
+  const decoded = decodeWithSemicolons(text, options);
+  return options.mermaid ? decoded.replace(/&[a-zA-Z]+(?![a-zA-Z0-9;])/g, (whole) => decodeHTML(whole)) : decoded;
+}
+
+function decodeWithSemicolons(text: string, options: { mermaid?: boolean }): string {
   return text.replace(options.mermaid ? /[&#](#?)([a-zA-Z0-9]+);/g : /&(#?)([a-zA-Z0-9]+);/g, (whole, hash: string, body: string) => {
     const numeric = whole.startsWith('&') ? hash === '#' : true;
     if (numeric) {
