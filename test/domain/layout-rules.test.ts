@@ -284,6 +284,33 @@ test('an arrow into a container from above ends on its top border and takes no r
   }
 });
 
+test('an arrow out of a container from below starts on its bottom border and takes no room beside what it holds', () => {
+  // After kata-containers' runtime layers: the door of each edge leaving "Container Abstractions" took a column of its own.
+  const spec = {
+    nodes: [
+      { id: 'abstractions', label: 'Container Abstractions' },
+      ...['linux', 'virt', 'wasm'].map((id) => ({ id, parent: 'abstractions' })),
+      { id: 'hypervisor', label: 'Hypervisor Interface' },
+      ...['qemu', 'firecracker'].map((id) => ({ id, parent: 'hypervisor' })),
+      { id: 'resources', label: 'Resource Manager' },
+      ...['sharedfs', 'network'].map((id) => ({ id, parent: 'resources' })),
+    ],
+    edges: ['abstractions -> hypervisor', 'abstractions -> resources'],
+  };
+  const elements = build(spec);
+  const boxes = byId(elements);
+  const container = boxes.get('abstractions')!;
+  const members = ['linux', 'virt', 'wasm'].map((id) => boxes.get(id)!);
+  const held = Math.max(...members.map((m) => m.x + m.width)) - Math.min(...members.map((m) => m.x));
+  assert.ok(container.width <= held + 2 * CONTAINER_PADDING + 1, `${container.width} px wide for ${held} px of members`);
+  const starts = elements.filter((e) => e.type === 'arrow').map((arrow) => [arrow.x + arrow.points[0][0], arrow.y + arrow.points[0][1]] as const);
+  for (const [x, y] of starts) {
+    assert.ok(Math.abs(y - (container.y + container.height)) <= 8, `starts at the bottom border (${y} against ${container.y + container.height})`);
+    assert.ok(x >= container.x + 16 && x <= container.x + container.width - 16, 'clear of the corners');
+  }
+  assert.ok(Math.abs(starts[0]![0] - starts[1]![0]) >= 16, 'the two arrows leave 16 px apart or more');
+});
+
 test('a container\'s label moves along its top, away from an arrow that enters the container under it', () => {
   // istio's ztunnel diagram: the dotted HBONE edge enters "Server Node" under the left end of its label.
   const elements = build(ztunnels());

@@ -44,8 +44,8 @@ export interface CoordinateInput {
   /** Which layers hold headers, and on which side of their clusters. */
   headerLayer: Uint8Array;
   headerSide: HeaderSide;
-  /** Doors on their container's header row (by node): they may lie over the header, inside the container. */
-  overHeader: Uint8Array;
+  /** Doors (by node) whose runs inside their container are not drawn: they may lie over its header and members. */
+  freeDoor: Uint8Array;
   /** Nodes that keep this far right of their cluster's left side. */
   clearOfHeader: Array<{ node: number; cluster: number; gap: number }>;
   /** How far each cluster's self-loops reach out of its right side. */
@@ -103,18 +103,16 @@ export function clusterCoordinates(input: CoordinateInput): { x: Float64Array; l
       add(leftEnd, rightEnd, (outerA >= 0 ? 0 : rightExtent[a]!) + gap + (outerB >= 0 ? 0 : leftExtent[b]!), 0);
   };
   const isHeader = new Set(headerNode);
-  const { overHeader } = input;
-  const overs = (v: number): boolean => v < overHeader.length && overHeader[v] === 1;
+  const { freeDoor } = input;
+  const free = (v: number): boolean => v < freeDoor.length && freeDoor[v] === 1;
   for (const layer of layers) {
     if (layer.length > 0) add(anchor, layer[0]!, 0, 0);
-    // A door over its cluster's header keeps apart from its other neighbours; the header, from the next node that is no such door.
-    let solid = -1;
-    for (let i = 0; i + 1 < layer.length; i++) {
-      const [a, b] = [layer[i]!, layer[i + 1]!];
-      if (!overs(a)) solid = a;
-      if (!(overs(b) && isHeader.has(a) && membership[a] === membership[b])) keepApart(a, b);
-      if (overs(a) && !overs(b) && solid >= 0 && solid !== a) keepApart(solid, b);
-    }
+    // The other nodes keep apart in order, skipping the free doors; a free door keeps its order among the routes
+    // (the dummies and the other doors) so that no crossing the ordering avoided comes back, but not among the shapes.
+    const solid = layer.filter((v) => !free(v));
+    for (let i = 0; i + 1 < solid.length; i++) keepApart(solid[i]!, solid[i + 1]!);
+    const route = layer.filter((v) => free(v) || v >= realCount);
+    for (let i = 0; i + 1 < route.length; i++) if (free(route[i]!) || free(route[i + 1]!)) keepApart(route[i]!, route[i + 1]!);
   }
   for (let v = 0; v < total; v++) {
     const c = membership[v]!;
@@ -136,9 +134,9 @@ export function clusterCoordinates(input: CoordinateInput): { x: Float64Array; l
     add(rightVar(c), rightVar(p), PAD + input.clusterLoopReach[c]!, 0);
   }
   for (const { node, cluster, gap } of input.clearOfHeader) add(leftVar(cluster), node, gap, 0);
-  // Such a door's arrow meets the border clear of the container's corners.
-  for (let v = 0; v < overHeader.length; v++) {
-    if (!overHeader[v]) continue;
+  // A free door stays inside its container, its arrow meeting the border clear of the container's corners.
+  for (let v = 0; v < freeDoor.length; v++) {
+    if (!freeDoor[v]) continue;
     add(leftVar(membership[v]!), v, DOOR_INSET, 0);
     add(v, rightVar(membership[v]!), DOOR_INSET, 0);
   }

@@ -190,10 +190,14 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   // Spans of the clusters over the leaves' layers, then header layers inserted.
   const span = clusterSpans(C, K, layoutCluster, clusterParent, innermostFirst, base);
   const { layerOfLeaf, headerLayer, isLabelLayer, layerCount } = insertHeaderLayers(headerSide, C, clusterParent, span, base, labelled);
-  // A door into a container from its header's side lies on the header's row: its edge's arrow ends at the border above,
-  // and what it runs inside is not drawn, so it may pass over the header and takes no room among the members.
-  // (Only when its edge's other end lies beyond the header's row, as it does unless the author's hints rank it level.)
-  const overHeader = new Uint8Array(K);
+  // A door's edge (one with a container at an end, from outside it) is drawn from the container's border on: what it runs
+  // inside is not drawn, so its door may lie over the container's header or members and takes no room among them. A door
+  // on the header's side lies on the header's row (when its edge's other end lies beyond that row, as it does unless the
+  // author's hints rank it level), so its arrow ends on the border above the header.
+  const freeDoor = new Uint8Array(K);
+  doors.cluster.forEach((_, k) => {
+    if (!doors.inner[k]) freeDoor[L + k] = 1;
+  });
   for (const link of doors.links) {
     const [door, other] = headerSide === 'end' ? [link.upper, link.lower] : [link.lower, link.upper];
     const k = door - L;
@@ -201,7 +205,6 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     const row = headerLayer[doors.cluster[k]!]!;
     if (row < 0 || (headerSide === 'end' ? layerOfLeaf[other]! <= row : layerOfLeaf[other]! >= row)) continue;
     layerOfLeaf[door] = row;
-    overHeader[door] = 1;
   }
   for (let c = 0; c < C; c++) {
     span.lo[c] = NO_LAYER;
@@ -328,7 +331,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     headerWidth: Float64Array.from(clusterNode, (v) => (headerSide === 'strip' ? 0 : nodes[v]!.width)),
     padLeft,
     headerLayer: Uint8Array.from({ length: layerCount }, (_, l) => (headerLayer.includes(l) ? 1 : 0)),
-    overHeader,
+    freeDoor,
     headerSide,
     clusterLoopReach: selfLoopReach(C, clusterLoops),
     // An inner door's run to the border passes the header's row: it keeps right of the header.
