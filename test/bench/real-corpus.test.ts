@@ -32,6 +32,7 @@ const KNOWN: Record<string, string[]> = {
     'graphviz-clust4',
     'graphviz-proc3d',
     'graphviz-try',
+    'greptimedb-table-engine',
     'istio-ca',
     'istio-overview',
     'istio-pilot-4',

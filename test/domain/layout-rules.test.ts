@@ -45,6 +45,24 @@ test('the flow starts at the first node the author wrote with arrows out and non
   }
 });
 
+test('the flow starts at the container the author wrote first when its edges lead out: a source further down sits next to what it feeds', () => {
+  // greptimedb's table engine: "procedure" was lifted to the very top of Datanode0, 300 px above "table engine" beside it.
+  const elements = build({
+    nodes: [
+      { id: 'table', label: 'MyTable' },
+      { id: 'a', label: 'region 0, 2 -> Datanode0', parent: 'table' },
+      { id: 'meta', label: 'Metasrv' },
+      { id: 'node0', label: 'Datanode0' },
+      { id: 'procedure', parent: 'node0' },
+      { id: 'engine', label: 'table engine', parent: 'node0' },
+      { id: 'mine', label: 'my_table', parent: 'node0' },
+    ],
+    edges: ['table -> meta', 'table -> engine', 'procedure -> mine', 'engine -> mine'],
+  });
+  const [procedure, engine] = ['procedure', 'engine'].map((id) => byId(elements).get(id)!);
+  assert.equal(centreY(procedure!), centreY(engine!));
+});
+
 test('an edge to or from a container never runs against the flow, nested containers and all', () => {
   // After kata-containers' architecture overview: the runtime starts two containers, each with containers inside.
   const spec = {

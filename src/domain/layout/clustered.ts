@@ -184,7 +184,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     });
     return least;
   };
-  if (!hints) liftFirstSource(rank, L, from, to, leafNode, (i) => fedLeaf[i] === 1 || clusterChain(leafCluster[i]!, clusterParent).some((c) => fedCluster[c] === 1), floor);
+  if (!hints) liftFirstSource(rank, L, rankingFrom, rankingTo, leafNode, (i) => fedLeaf[i] === 1 || clusterChain(leafCluster[i]!, clusterParent).some((c) => fedCluster[c] === 1), floor);
   const base = Int32Array.from(rank, (r) => (labelled ? 2 * r : r));
 
   // Spans of the clusters over the leaves' layers, then header layers inserted.
