@@ -66,7 +66,30 @@ test('random specs with containers and labelled edges: no edge through a shape, 
         [],
       );
     }),
-    { numRuns: 60 },
+    {
+      numRuns: 60,
+      examples: [
+        // A door into a container (n4 -> n1) once lay on n3's end inside it: the two arrows ran 4 px apart for 54 px.
+        [
+          {
+            version: '1',
+            layout: { direction: 'RL' },
+            nodes: [
+              { id: 'n0', label: 'API' },
+              { id: 'n1', label: 'API', parent: 'n0' },
+              { id: 'n2', label: 'API', parent: 'n1' },
+              { id: 'n3', label: 'API', parent: 'n2' },
+              { id: 'n4', label: 'API' },
+              { id: 'n5', label: 'API' },
+              { id: 'n6', label: 'API', parent: 'n4' },
+              { id: 'n8', label: 'API', parent: 'n4' },
+              { id: 'n11', label: 'API', parent: 'n5' },
+            ],
+            edges: ['n0 -> n6', 'n1 -> n5 : HTTPS', 'n6 -> n3', 'n5 -> n3', 'n4 -> n1'],
+          },
+        ],
+      ],
+    },
   );
 });
 

@@ -24,6 +24,8 @@ const HEADER_PULL = 1000;
 const CLUSTER_WIDTH_WEIGHT = 8;
 /** How far inside its container's sides a door on the header row stays: the arrow meets the border clear of the rounded corner. */
 const DOOR_INSET = 24;
+/** How far a free door keeps from the ends on its side of a shape beside it. */
+const PORT_CLEARANCE = 16;
 /** How much harder an edge just under a header is pulled straight. */
 const UNDER_HEADER = 50;
 
@@ -104,6 +106,24 @@ export function clusterCoordinates(input: CoordinateInput): { x: Float64Array; l
   };
   const isHeader = new Set(headerNode);
   const { freeDoor } = input;
+  // Where each shape's ends lie on its top and bottom sides (offsets from its centre; empty: lo > hi), and which side each free door's edge takes.
+  const topSpan = new Float64Array(2 * realCount).fill(Infinity);
+  const bottomSpan = new Float64Array(2 * realCount).fill(Infinity);
+  for (let v = 0; v < realCount; v++) topSpan[2 * v + 1] = bottomSpan[2 * v + 1] = -Infinity;
+  const doorSide = new Uint8Array(realCount);
+  for (let e = 0; e < E; e++) {
+    const [u, v] = [graph.upper[e]!, graph.lower[e]!];
+    if (v < realCount) {
+      topSpan[2 * v] = Math.min(topSpan[2 * v]!, ports.top[e]!);
+      topSpan[2 * v + 1] = Math.max(topSpan[2 * v + 1]!, ports.top[e]!);
+      doorSide[v] = 1;
+    }
+    if (u < realCount) {
+      bottomSpan[2 * u] = Math.min(bottomSpan[2 * u]!, ports.bottom[e]!);
+      bottomSpan[2 * u + 1] = Math.max(bottomSpan[2 * u + 1]!, ports.bottom[e]!);
+      if (doorSide[u] === 0) doorSide[u] = 2;
+    }
+  }
   const free = (v: number): boolean => v < freeDoor.length && freeDoor[v] === 1;
   for (const layer of layers) {
     if (layer.length > 0) add(anchor, layer[0]!, 0, 0);
@@ -113,6 +133,16 @@ export function clusterCoordinates(input: CoordinateInput): { x: Float64Array; l
     for (let i = 0; i + 1 < solid.length; i++) keepApart(solid[i]!, solid[i + 1]!);
     const route = layer.filter((v) => free(v) || v >= realCount);
     for (let i = 0; i + 1 < route.length; i++) if (free(route[i]!) || free(route[i + 1]!)) keepApart(route[i]!, route[i + 1]!);
+    // Nor does it come near the ends on its side of the shapes beside it: their arrows would run along its own.
+    layer.forEach((door, i) => {
+      if (!free(door)) return;
+      const spans = doorSide[door] === 1 ? topSpan : bottomSpan;
+      const shape = (v: number) => v < realCount && !free(v) && spans[2 * v]! <= spans[2 * v + 1]!;
+      const left = layer.slice(0, i).reverse().find(shape);
+      const right = layer.slice(i + 1).find(shape);
+      if (left !== undefined) add(left, door, spans[2 * left + 1]! + PORT_CLEARANCE, 0);
+      if (right !== undefined) add(door, right, PORT_CLEARANCE - spans[2 * right]!, 0);
+    });
   }
   for (let v = 0; v < total; v++) {
     const c = membership[v]!;
