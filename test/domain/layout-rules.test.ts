@@ -63,6 +63,28 @@ test('the flow starts at the container the author wrote first when its edges lea
   assert.equal(centreY(procedure!), centreY(engine!));
 });
 
+test('a container\'s sources sit on its first row when nothing else holds it open, and next to what they feed when the container is tall anyway', () => {
+  // envoy's AI gateway: "Backend" and "..." sat 300 px below "Gateway", stretching "Envoy Gateway resources" down to them.
+  const elements = build({
+    nodes: [
+      { id: 'resources', label: 'Envoy Gateway resources' },
+      ...['gateway', 'backend', 'more'].map((id) => ({ id, parent: 'resources' })),
+      { id: 'ai', label: 'AI controller' },
+      { id: 'generated', label: 'Generated' },
+      { id: 'route', parent: 'generated' },
+      { id: 'controller', label: 'Envoy controller' },
+      { id: 'tall', label: 'Policy sources' },
+      ...['compiler', 'store', 'bundle'].map((id) => ({ id, parent: 'tall' })),
+      { id: 'nim', label: 'NIM', parent: 'tall' },
+    ],
+    edges: ['gateway -> ai', 'ai -> route', 'route -> controller', 'backend -> controller', 'more -> controller', 'compiler -> store', 'store -> bundle', 'bundle -> controller', 'nim -> controller'],
+  });
+  const at = (id: string) => centreY(byId(elements).get(id)!);
+  assert.equal(at('backend'), at('gateway'), 'on the first row of their container');
+  assert.equal(at('more'), at('gateway'));
+  assert.equal(at('nim'), at('bundle'), 'a tall container keeps its source beside its last row');
+});
+
 test('an edge to or from a container never runs against the flow, nested containers and all', () => {
   // After kata-containers' architecture overview: the runtime starts two containers, each with containers inside.
   const spec = {

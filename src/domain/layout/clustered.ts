@@ -30,7 +30,7 @@
  */
 import { ancestorChain, CONTAINER_PADDING, type HeaderAlign, type NestedEdge, type NestedLayout, type NestedNode } from './containers.ts';
 import { clusterCoordinates } from './cluster-coordinates.ts';
-import { fromBorder, layerRanks, planDoors, type RankHints } from './cluster-doors.ts';
+import { type Doors, fromBorder, layerRanks, planDoors, type RankHints } from './cluster-doors.ts';
 import { clusterChain, type ClusterIndex, clusterSpans, type HeaderSide, isAncestorOrSelf, NO_LAYER } from './cluster-tree.ts';
 import { liftFirstSource, sameRankRepresentatives } from './layering.ts';
 import { backEdgesInInputOrder } from './cycles.ts';
@@ -168,6 +168,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   const labelled = alone.some((a) => a === 1);
   const layoutCluster = Int32Array.from({ length: K }, (_, i) => (i < L ? leafCluster[i]! : doors.cluster[i - L]!));
   if (K > L && !hints) rank = layerRanks(K, upper, lower, doors.constraintUpper, doors.constraintLower, doors.constraintWeight, leafMinlen);
+  if (!hints) raiseContainerSources(rank, L, upper, lower, leafCluster, clusterParent, doors);
   // The flow starts at the author's first source, unless an edge leads into a container around it.
   const fedCluster = new Uint8Array(C);
   const fedLeaf = new Uint8Array(L);
@@ -796,3 +797,38 @@ function withFlatGroups(clusters: OrderClusters, group: Int32Array): OrderCluste
   const of = Int32Array.from(clusters.of, (c, v) => (group[v]! >= 0 ? index.get(group[v]!)! : c));
   return { ...clusters, of, parent: Int32Array.from(parent) };
 }
+
+/**
+ * A node inside a container that nothing leads to, ranked next to what it feeds
+ * further down, would stretch the container down to it, empty in between. It
+ * rises to the lowest layer the container's other members reach (those that
+ * something leads to), or to the container's first layer when there are none,
+ * as Mermaid and dot draw a cluster compactly; a container that is tall anyway
+ * keeps it next to what it feeds. It rises only as far as the doors into its
+ * containers allow (each door on or above every leaf of its container); its own
+ * edges only grow longer, so nothing else moves.
+ */
+function raiseContainerSources(rank: Int32Array, L: number, upper: Int32Array, lower: Int32Array, leafCluster: Int32Array, clusterParent: Int32Array, doors: Doors): void {
+  const fed = new Uint8Array(L);
+  for (let i = 0; i < lower.length; i++) if (lower[i]! < L && upper[i] !== lower[i]) fed[lower[i]!] = 1;
+  const first = new Map<number, number>();
+  const lowestFed = new Map<number, number>();
+  for (let i = 0; i < L; i++) {
+    for (const c of clusterChain(leafCluster[i]!, clusterParent)) {
+      first.set(c, Math.min(first.get(c) ?? Infinity, rank[i]!));
+      if (fed[i]) lowestFed.set(c, Math.max(lowestFed.get(c) ?? -Infinity, rank[i]!));
+    }
+  }
+  const floor = new Float64Array(L).fill(-Infinity);
+  doors.constraintUpper.forEach((u, j) => {
+    const v = doors.constraintLower[j]!;
+    if (v < L) floor[v] = Math.max(floor[v]!, rank[u]!);
+  });
+  for (let i = 0; i < L; i++) {
+    if (fed[i] || leafCluster[i]! < 0) continue;
+    const c = leafCluster[i]!;
+    const top = Math.max(lowestFed.get(c) ?? first.get(c)!, floor[i]!);
+    if (top < rank[i]!) rank[i] = top;
+  }
+}
+
