@@ -22,7 +22,7 @@ const HEADER_PULL = 1000;
  * goes (real diagrams had containers 3–4× the area their contents need).
  */
 const CLUSTER_WIDTH_WEIGHT = 8;
-/** How far inside its container's sides a door on the header row stays: the arrow meets the border clear of the rounded corner. */
+/** How far inside its container's sides a free door stays: its arrow meets the border clear of the rounded corners. */
 const DOOR_INSET = 24;
 /** How far a free door keeps from the ends on its side of a shape beside it. */
 const PORT_CLEARANCE = 16;
