@@ -41,11 +41,15 @@ function subgraphFlows(nodes: MermaidNode[], edges: Array<{ start: string; end: 
     for (let p = byId.get(id)?.parentId; p !== undefined && !chain.includes(p); p = byId.get(p)?.parentId) chain.push(p);
     return chain;
   };
-  const holds = new Map<string, boolean>();
-  for (const node of nodes) for (const group of ancestors(node.id)) holds.set(group, true);
-  const isolated = (group: string) =>
-    holds.get(group) === true &&
-    edges.every((edge) => edge.start !== group && edge.end !== group && ancestors(edge.start).includes(group) === ancestors(edge.end).includes(group));
+  const holds = new Set<string>();
+  for (const node of nodes) for (const group of ancestors(node.id)) holds.add(group);
+  // A link ends on, enters or leaves every subgraph around one of its ends but not the other, and the subgraphs it ends on.
+  const linked = new Set<string>();
+  for (const { start, end } of edges) {
+    const [around, aroundEnd] = [ancestors(start), ancestors(end)];
+    for (const group of [start, end, ...around.filter((g) => !aroundEnd.includes(g)), ...aroundEnd.filter((g) => !around.includes(g))]) linked.add(group);
+  }
+  const isolated = (group: string) => holds.has(group) && !linked.has(group);
   const flows: SubgraphFlows = new Map();
   const flowOf = (group: string): { context: SpecDirection; own: SpecDirection | undefined; alone: boolean } => {
     const known = flows.get(group);
