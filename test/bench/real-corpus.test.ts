@@ -51,7 +51,7 @@ const KNOWN: Record<string, string[]> = {
   // The authors' own colours: white labels on a light green.
   low_contrast: ['greptimedb-region-migration'],
   edges_too_close: ['graphviz-ldbxtried'],
-  piled_arrowheads: ['graphviz-nan', 'graphviz-pgram'],
+  piled_arrowheads: ['graphviz-nan'],
   edges_overlap: ['graphviz-ldbxtried', 'graphviz-records', 'graphviz-sdh', 'graphviz-switch'],
   label_overlap: ['graphviz-polypoly', 'temporal-schedules-7'],
   edge_through_container_label: ['openfeature-hooks'],

@@ -329,6 +329,27 @@ test('a node many edges enter grows across the flow until their heads are 16 px 
   }
 });
 
+test('edges within a same-rank group count for the sides that face each other: the nodes grow along the flow until those heads are 16 px apart', () => {
+  for (const direction of ['TB', 'LR'] as const) {
+    const count = 12;
+    const input: LayoutInput = {
+      direction,
+      nodes: [
+        { id: 'a', width: 160, height: 70 },
+        { id: 'b', width: 160, height: 70 },
+      ],
+      edges: Array.from({ length: count }, (_, i) => ({ id: `e${i}`, from: 'a', to: 'b' })),
+      sameRank: [['a', 'b']],
+    };
+    const result = layoutGraph(input);
+    assertWellFormed(input, result);
+    const [a, b] = [result.nodes.a!, result.nodes.b!];
+    assert.equal(direction === 'TB' ? a.y : a.x, direction === 'TB' ? b.y : b.x, `${direction}: one rank`);
+    const tips = input.edges.map((e) => result.edges[e.id]!.points.at(-1)!).map(([x, y]) => (direction === 'TB' ? y : x)).sort((p, q) => p - q);
+    for (let i = 1; i < tips.length; i++) assert.ok(tips[i]! - tips[i - 1]! >= 16 - 1e-6, `${direction}: heads ${i - 1} and ${i} are ${tips[i]! - tips[i - 1]!} px apart`);
+  }
+});
+
 test('an edge with minLength spans at least that many layers; without it, both targets share a layer (flat and in a container)', () => {
   for (const contained of [false, true]) {
     const input: LayoutInput = {

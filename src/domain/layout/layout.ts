@@ -56,9 +56,8 @@ export function layoutGraph(input: LayoutInput): LayoutResult {
     ...(edge.invisible ? { invisible: true } : {}),
   }));
 
-  widenForPorts(direction, nested, nestedEdges);
-
   const sameRank = sameRankGroups(input.sameRank ?? [], index);
+  widenForPorts(direction, nested, nestedEdges, sameRank);
   const options: LayoutOptions = { ...(input.fold === 'off' ? { fold: false } : {}), ...(sameRank.length > 0 ? { sameRank } : {}) };
   const laid = parent.some((p) => p >= 0) ? layoutClustered(direction, nested, nestedEdges, options) : layoutFlat(direction, nested, nestedEdges, options);
   routeCrossEdges(direction, laid.boxes, parent, nestedEdges, laid, nested.map((node) => node.height));
@@ -165,12 +164,24 @@ export const PORT_GROWTH_LIMIT = 640;
  * A node that many edges enter (or leave) grows across the flow until their
  * ends, spread over the middle PORT_SPREAD of its side, lie PORT_ROOM apart
  * (up to PORT_GROWTH_LIMIT); containers and small nodes (SMALL_NODE) keep their size.
+ * An edge between two nodes of one same-rank group runs across the flow, from
+ * the side of one that faces the other: it counts for those sides, which lie
+ * along the flow, so the node grows along it.
  */
-function widenForPorts(direction: Direction, nodes: NestedNode[], edges: NestedEdge[]): void {
+function widenForPorts(direction: Direction, nodes: NestedNode[], edges: NestedEdge[], sameRank: number[][]): void {
   const isContainer = new Uint8Array(nodes.length);
   for (const node of nodes) if (node.parent >= 0) isContainer[node.parent] = 1;
+  const rankGroup = new Int32Array(nodes.length).fill(-1);
+  sameRank.forEach((group, g) => group.forEach((v) => (rankGroup[v] = g)));
+  const isFlat = (edge: NestedEdge) => rankGroup[edge.from]! >= 0 && rankGroup[edge.from] === rankGroup[edge.to];
+  const flat = new Int32Array(nodes.length);
+  for (const edge of edges) {
+    if (edge.from === edge.to || !isFlat(edge)) continue;
+    flat[edge.from]!++;
+    flat[edge.to]!++;
+  }
   // The side each end takes: an edge the layout turns round (it closes a loop) ends on the other side.
-  const links = edges.filter((edge) => edge.from !== edge.to);
+  const links = edges.filter((edge) => edge.from !== edge.to && !isFlat(edge));
   const reversed = backEdgesInInputOrder(nodes.length, links.map((edge) => edge.from), links.map((edge) => edge.to));
   const upstream = new Int32Array(nodes.length);
   const downstream = new Int32Array(nodes.length);
@@ -179,10 +190,11 @@ function widenForPorts(direction: Direction, nodes: NestedNode[], edges: NestedE
     downstream[upper]!++;
     upstream[lower]!++;
   });
-  const across = direction === 'TB' || direction === 'BT' ? 'width' : 'height';
+  const [across, along] = direction === 'TB' || direction === 'BT' ? (['width', 'height'] as const) : (['height', 'width'] as const);
+  const grown = (size: number, ends: number) => (ends > 1 ? Math.max(size, Math.min(PORT_GROWTH_LIMIT, Math.ceil((PORT_ROOM * (ends - 1)) / PORT_SPREAD))) : size);
   nodes.forEach((node, v) => {
     if (isContainer[v] || (node.width < SMALL_NODE && node.height < SMALL_NODE)) return;
-    const ends = Math.max(upstream[v]!, downstream[v]!);
-    if (ends > 1) node[across] = Math.max(node[across], Math.min(PORT_GROWTH_LIMIT, Math.ceil((PORT_ROOM * (ends - 1)) / PORT_SPREAD)));
+    node[across] = grown(node[across], Math.max(upstream[v]!, downstream[v]!));
+    node[along] = grown(node[along], flat[v]!);
   });
 }
