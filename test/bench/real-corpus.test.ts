@@ -54,7 +54,6 @@ const KNOWN: Record<string, string[]> = {
   piled_arrowheads: ['graphviz-nan'],
   edges_overlap: ['graphviz-ldbxtried', 'graphviz-records', 'graphviz-sdh', 'graphviz-switch'],
   label_overlap: ['graphviz-polypoly', 'temporal-schedules-7'],
-  edge_through_container_label: ['openfeature-hooks'],
   container_slack: ['k8s-security-audit-dataflow'],
   crowded_arrow_label: ['wormhole-mailbox'],
   late_flow_start: ['cpython-stack-resize'],

@@ -363,6 +363,35 @@ test('a container\'s label moves along its top, away from an arrow that enters t
   assert.equal(byId(elements).get('c1-label')!.textAlign, 'center', 'a label no arrow runs under stays in the middle, as Mermaid and dot put it');
 });
 
+test('an arrow that would run through the label of the container it enters comes in by its target\'s side instead, as Mermaid draws it', () => {
+  // openfeature's hooks: each layer's arrow ran across the next layer's title down into its first node.
+  for (const direction of ['TB', 'BT', 'LR', 'RL'] as const) {
+    const elements = build({
+      layout: { direction },
+      nodes: [
+        { id: 'api', label: 'API Layer' },
+        { id: 'a', label: 'A.before', parent: 'api' },
+        { id: 'b', label: 'B.before', parent: 'api' },
+        { id: 'z', label: 'A.after', parent: 'api' },
+        { id: 'client', label: 'Client Layer' },
+        { id: 'c', label: 'C.before', parent: 'client' },
+        { id: 'd', label: 'D.before', parent: 'client' },
+      ],
+      edges: ['a -> b', 'b -> c', 'c -> d', 'd -> z'],
+    });
+    const found = lintScene(elements as never).filter((issue) => issue.kind === 'edge_through_container_label');
+    assert.deepEqual(found.map((issue) => issue.elementIds), [], `${direction}: no arrow through a container's label`);
+    // Only a top-to-bottom flow enters a container through its label's side.
+    if (direction !== 'TB') continue;
+    const arrow = byId(elements).get('b-to-c')!;
+    const target = byId(elements).get('c')!;
+    const [last, end] = (arrow.points as number[][]).slice(-2).map(([x, y]) => [arrow.x + x!, arrow.y + y!]);
+    assert.ok(Math.abs(last![1]! - end![1]!) < 1, 'the arrow ends with a run across the flow');
+    assert.ok(Math.abs(end![1]! - centreY(target)) < 1 && end![0]! <= target.x && target.x - end![0]! < 8, `into the middle of its target's left side: ${end} ${target.x},${target.y}`);
+    assert.equal(byId(elements).get('client-label')!.textAlign, 'center', 'the label stays in the middle');
+  }
+});
+
 test('a container\'s icon sits beside its label wherever the label goes: after it, or before it on the right', () => {
   for (const align of ['left', 'center', 'right'] as const) {
     const elements: Element[] = sceneFromSpec(parseSpec(ztunnels('icon-kubernetes'), { isIcon: isCatalogIcon }), {

@@ -8,9 +8,11 @@
  * pack them (level.ts); with containers, lay out every leaf in one layered
  * drawing with each container as a cluster (clustered.ts) → route what is left
  * (an edge between a container and a node inside it, or between containers
- * side by side) around the boxes in its way (cross-edges.ts) → turn the result
- * (a decision's branches then leave from distinct vertices: branches.ts) → turn the result
- * into ids.
+ * side by side) around the boxes in its way (cross-edges.ts) → touch up the
+ * routes (a decision's branches leave from distinct vertices: branches.ts;
+ * heads on a small node spread: small-targets.ts; an arrow that would cross a
+ * container's label row comes in by its target's side: side-entries.ts) →
+ * turn the result into ids.
  */
 import { layoutClustered } from './clustered.ts';
 import type { NestedEdge, NestedLayout, NestedNode } from './containers.ts';
@@ -21,6 +23,7 @@ import { layoutLevel } from './level.ts';
 import { headerAlign } from './headers.ts';
 import { layoutOwnDirections } from './own-direction.ts';
 import { type Point, PORT_SPREAD } from './routing.ts';
+import { enterThroughSides } from './side-entries.ts';
 import { SMALL_NODE, spreadAtSmallTargets } from './small-targets.ts';
 import type { Direction, LayoutInput, LayoutOptions, LayoutResult } from './types.ts';
 
@@ -79,6 +82,16 @@ export function layoutGraph(input: LayoutInput): LayoutResult {
     laid.routes,
     parent,
   );
+  enterThroughSides({
+    direction,
+    boxes: laid.boxes,
+    parent,
+    headers: nested.map((node) => node.height),
+    from: nestedEdges.map((edge) => edge.from),
+    to: nestedEdges.map((edge) => edge.to),
+    labelled: nestedEdges.map((edge) => edge.labelWidth > 0 && edge.labelHeight > 0),
+    routes: laid.routes,
+  });
   placeHeaders(laid, parent, nested);
 
   const result: LayoutResult = { nodes: {}, edges: {} };
