@@ -392,6 +392,34 @@ test('an arrow that would run through the label of the container it enters comes
   }
 });
 
+test('a chain inside a container runs straight: no arrow jogs sideways by less than 16 px where its ends can line up', () => {
+  // openfeature's hooks: "E.before" and "F.before" sat 14 px apart, F pulled towards the next layer as hard as towards E.
+  const layers = [
+    ['res', 'Flag Resolution', ['R']],
+    ['prov', 'Provider Layer', ['G', 'H']],
+    ['inv', 'Invocation Layer', ['E', 'F']],
+    ['client', 'Client Layer', ['C', 'D']],
+    ['api', 'API Layer', ['A', 'B']],
+  ] as const;
+  const nodes: unknown[] = [];
+  for (const [id, label, members] of layers) {
+    nodes.push({ id, label });
+    for (const m of members) {
+      nodes.push({ id: `${m}b`, label: `${m}.before`, parent: id });
+      if (m !== 'R') nodes.push({ id: `${m}a`, label: `${m}.after`, parent: id });
+    }
+  }
+  const chain = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'];
+  const edges = [...chain.slice(1).map((m, i) => `${chain[i]}b -> ${m}b`), 'Hb -> Rb', 'Rb -> Ha', ...chain.slice(0, -1).reverse().map((m, i) => `${chain[chain.length - 1 - i]}a -> ${m}a`)];
+  const elements = build({ nodes, edges });
+  for (const arrow of elements.filter((e) => e.type === 'arrow')) {
+    const points = arrow.points as number[][];
+    if (points.length !== 4) continue;
+    const jog = Math.abs(points[2]![0]! - points[1]![0]!);
+    assert.ok(jog === 0 || jog >= 16, `${arrow.id as string} jogs ${jog} px sideways`);
+  }
+});
+
 test('a container\'s icon sits beside its label wherever the label goes: after it, or before it on the right', () => {
   for (const align of ['left', 'center', 'right'] as const) {
     const elements: Element[] = sceneFromSpec(parseSpec(ztunnels('icon-kubernetes'), { isIcon: isCatalogIcon }), {

@@ -171,9 +171,76 @@ export function clusterCoordinates(input: CoordinateInput): { x: Float64Array; l
     add(v, rightVar(membership[v]!), DOOR_INSET, 0);
   }
   // Small drawings get the optimum; a big one stops after a bounded number of exchanges, still feasible.
-  const value = networkSimplex(anchor + 1, tail, head, minlen, weight, exchangeBudget(anchor + 1));
+  const value = Float64Array.from(networkSimplex(anchor + 1, tail, head, minlen, weight, exchangeBudget(anchor + 1)));
+  const movable = (v: number) => v < realCount && !isDummy[v] && !isSpine[v] && !isHeader.has(v) && !free(v);
+  straightenJogs(input, value, { tail, head, minlen, soft: (w) => w >= total + 2 * C }, movable);
   const x = Float64Array.from(value.subarray(0, total));
   const left = Float64Array.from({ length: C }, (_, c) => value[leftVar(c)]!);
   const right = Float64Array.from({ length: C }, (_, c) => value[rightVar(c)]!);
   return { x, left, right };
+}
+
+/** Offsets below this many pixels between the two ports of an edge make a jog worth removing. */
+const JOG_LIMIT = 16;
+
+/**
+ * Removes small jogs the optimum leaves where it is indifferent (an edge
+ * pulled one way as hard as the next is pulled the other: a chain of two
+ * nodes in a container, the second also joined to a node outside it, came out
+ * 14 px apart): a shape moves sideways by the few pixels that put one of its
+ * edges in line, when every hard constraint on it still holds (its
+ * neighbours' gaps, its containers' padding) and the move straightens more of
+ * its edges than it bends. `value` holds the solution (nodes, then the
+ * clusters' sides); a constraint with an edge's variable at one end is soft.
+ */
+function straightenJogs(
+  input: CoordinateInput,
+  value: Float64Array,
+  constraints: { tail: number[]; head: number[]; minlen: number[]; soft: (variable: number) => boolean },
+  movable: (v: number) => boolean,
+): void {
+  const { graph, ports } = input;
+  const { tail, head, minlen, soft } = constraints;
+  const hard = new Map<number, number[]>();
+  tail.forEach((t, k) => {
+    if (soft(t) || soft(head[k]!)) return;
+    for (const v of [t, head[k]!]) (hard.get(v) ?? hard.set(v, []).get(v)!).push(k);
+  });
+  const edgesAt = new Map<number, number[]>();
+  graph.upper.forEach((u, e) => {
+    for (const v of [u, graph.lower[e]!]) (edgesAt.get(v) ?? edgesAt.set(v, []).get(v)!).push(e);
+  });
+  const offset = (v: number, e: number): number =>
+    graph.upper[e] === v ? value[graph.lower[e]!]! + ports.top[e]! - (value[v]! + ports.bottom[e]!) : value[graph.upper[e]!]! + ports.bottom[e]! - (value[v]! + ports.top[e]!);
+  const holds = (v: number, d: number): boolean =>
+    (hard.get(v) ?? []).every((k) => {
+      const [t, h] = [tail[k]!, head[k]!];
+      return (value[h]! + (h === v ? d : 0)) - (value[t]! + (t === v ? d : 0)) >= minlen[k]! - 1e-9;
+    });
+  for (let pass = 0; pass < 4; pass++) {
+    let changed = false;
+    for (const layer of input.layers) {
+      for (const v of layer) {
+        if (!movable(v)) continue;
+        const offsets = (edgesAt.get(v) ?? []).map((e) => offset(v, e));
+        const straightAfter = (move: number) => offsets.filter((d) => Math.abs(d - move) < 0.5).length;
+        const before = straightAfter(0);
+        let best = 0;
+        let bestCount = before;
+        for (const d of offsets) {
+          if (Math.abs(d) < 0.5 || Math.abs(d) > JOG_LIMIT || !holds(v, d)) continue;
+          const count = straightAfter(d);
+          if (count > bestCount || (count === bestCount && count > before && Math.abs(d) < Math.abs(best))) {
+            best = d;
+            bestCount = count;
+          }
+        }
+        if (best !== 0) {
+          value[v]! += best;
+          changed = true;
+        }
+      }
+    }
+    if (!changed) break;
+  }
 }
