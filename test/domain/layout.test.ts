@@ -263,6 +263,18 @@ test('a long chain with a container folds between layers the container does not 
   }
 });
 
+test('a long chain folds only where a single edge crosses: an edge skipping ahead across every middle cut keeps it one line', () => {
+  // foundationdb's load balancing: a decision's two branches both crossed the fold and ran round the first band.
+  for (const direction of ['TB', 'LR'] as const) {
+    const input = chainInput(direction, 16);
+    input.edges.push({ id: 'skip', from: 's1', to: 's14' });
+    const result = layoutGraph(input);
+    assertWellFormed(input, result);
+    const across = Object.values(result.nodes).map((b) => (direction === 'LR' ? b.y + b.height / 2 : b.x + b.width / 2));
+    assert.ok(Math.max(...across) - Math.min(...across) < 200, `${direction}: one line, not bands`);
+  }
+});
+
 test('a left-to-right chain that fits 1600 px along the flow is one row, never folded', () => {
   // Seven boxes as wide as a Mermaid chain's labels make them: longer than 3× its height, shorter than a wide screen.
   const input = chainInput('LR', 7);

@@ -2,11 +2,13 @@
  * Folding a long drawing (internal top-to-bottom frame): a chain of many layers
  * would come out as a thin column (a thin row, left to right). It is cut
  * between layers into bands of about equal length, placed side by side, and
- * each edge cut by a fold runs out of its band's end, along the gap between
- * the bands and into the start of the next (as ELK wraps graphs). Cuts go where
- * few edges cross, none of them a loop's edge drawn back against the flow; the
- * edges a cut crosses are nested so that they do not cross each other, so
- * folding adds no crossing among them.
+ * the edge cut by a fold runs out of its band's end, along the gap between
+ * the bands and into the start of the next (as ELK wraps graphs). Cuts go
+ * only where a single edge crosses, not a loop's edge drawn back against the
+ * flow: the drawing reads band after band, like lines of text. Where two or
+ * more cross, all but one would run round a whole band (foundationdb's load
+ * balancing: both branches of a decision ran out to the end of the first row
+ * and back along the second), and Mermaid's one long line reads better.
  */
 import { simplify, type Point } from './routing.ts';
 
@@ -19,8 +21,8 @@ export const BAND_MIN_LENGTH = 800;
 /** Room between an edge running around a band and what it passes, and between such edges. */
 const MARGIN = 20;
 const TRACK = 16;
-/** At most this many edges may cross a cut. */
-const MAX_CUT_EDGES = 3;
+/** At most this many edges may cross a cut (written for the nesting below, which keeps several from crossing each other). */
+const MAX_CUT_EDGES = 1;
 
 export interface FoldInput {
   layerTop: Float64Array;
