@@ -199,6 +199,16 @@ describe('DOT importer: labels', () => {
     assert.equal(edges[0]!.label, 'a->b: a to b');
   });
 
+  test('a node without a label shows its name as dot does, its escapes read: "Statement\\nAssignment" is two lines', () => {
+    // rustc's MIR diagram names its nodes this way and gives them no label.
+    const { spec } = read('digraph { "Statement\\nAssignment" -> Place; plain }');
+    const nodes = spec.nodes as Array<{ id: string; label?: string }>;
+    assert.deepEqual(
+      nodes.map((n) => n.label ?? n.id),
+      ['Statement\nAssignment', 'Place', 'plain'],
+    );
+  });
+
   test('a backslash at a line end continues the string, and "a" + "b" is one string; later lines keep their numbers', () => {
     const { node, warnings } = read('digraph {\n  a [label="first \\\nhalf"];\n  b [label="one" +\n "two"];\n  c [URL="x"]\n}');
     assert.equal(node('a').label, 'first half');

@@ -348,7 +348,11 @@ export function importDot(text: string): ImportedSource {
     const spec: Record<string, unknown> = { id };
     if (node.cluster !== null) spec.parent = clusterId(node.cluster);
     const fields = nodeFields(ctx, node.id, node.attributes, node.line);
-    if (id !== node.id && fields.label === undefined && fields.shape !== 'start') fields.label = node.id;
+    // Without a label, dot draws the node's name as one (`\N`), escapes and all: "Statement\nAssignment" is two lines.
+    if (fields.label === undefined && fields.shape !== 'start') {
+      const name = escString(node.id, { node: node.id, graph: ctx.graphName });
+      if (id !== node.id || name !== node.id) fields.label = name;
+    }
     nodes.push({ ...spec, ...fields });
   }
   const sizes = [...walk.nodes.values()].map((node) => node.attributes.get('fontsize')?.value ?? '14');
