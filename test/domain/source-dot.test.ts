@@ -482,6 +482,19 @@ describe('DOT importer: edges', () => {
     assert.deepEqual(warnings, [{ line: 3, message: 'ports and compass points (node:port, headport, tailport) are not kept: edges end at the node' }]);
   });
 
+  test('an end with both a port and a compass point (two letters, _, quoted, spaced) is the node, and the edge keeps its label', () => {
+    // varnish's request state machine: lookup:busy:s -> lookup:top:ne [label=" waitinglist"] made a node "e" holding the label.
+    const { nodes, edges, warnings } = read('digraph {\n  a:p:s -> a:top:ne [label="wait"]\n  a -> b:top:sw\n  a -> "b":"top":"nw"\n  b : top : _ -> c:x:c [label="go"]\n}');
+    assert.deepEqual(nodes.map((n) => n.id).sort(), ['a', 'b', 'c']);
+    assert.deepEqual(edges, [
+      { from: 'a', to: 'a', label: 'wait' },
+      { from: 'a', to: 'b' },
+      { from: 'a', to: 'b' },
+      { from: 'b', to: 'c', label: 'go' },
+    ]);
+    assert.deepEqual(warnings, [{ line: 2, message: 'ports and compass points (node:port, headport, tailport) are not kept: edges end at the node' }]);
+  });
+
   test('an edge label colour of its own is warned', () => {
     assert.ok(read('digraph { a -> b [label=x, fontcolor=red] }').warned(/edge label colours/));
   });

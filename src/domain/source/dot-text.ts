@@ -2,7 +2,8 @@
  * DOT text rewritten into the forms @ts-graphviz/ast's parser reads, for DOT
  * that Graphviz takes and that parser does not: strings joined with `+`,
  * attribute lists one after another (`[a=1] [b=2]`), line breaks around `=`
- * or before `,`, and comma-separated nodes at an edge's end (`a, b -> c`).
+ * or before `,`, comma-separated nodes at an edge's end (`a, b -> c`), and
+ * an edge end with both a port and a compass point (`a:p:ne`).
  * The graph is the same, comments blanked out; every line keeps its number
  * (a line break moved out of the way goes just after the value it stood
  * before).
@@ -170,9 +171,41 @@ function groupNodeLists(list: Token[]): Token[] {
   return out;
 }
 
+/**
+ * `node:port:compass` as `node:port`, and `node : port` as `node:port`: the parser reads a two-letter compass
+ * point there as one letter and the other as a new node (`lookup:top:ne
+ * [label=…]` became a node "e" holding the edge's label), and takes no `_`,
+ * `c` or quoted compass point at all. The importer keeps neither ports nor
+ * compass points; the port it still sees is enough for its warning.
+ */
+function dropCompassPoints(list: Token[]): Token[] {
+  const out: Token[] = [];
+  const name = (token: Token | undefined) => token?.kind === 'id' || token?.kind === 'string';
+  let depth = 0;
+  for (let i = 0; i < list.length; i++) {
+    const token = list[i]!;
+    if (token.text === '[') depth++;
+    if (token.text === ']') depth--;
+    out.push(token);
+    if (depth > 0 || !name(token)) continue;
+    const firstColon = next(list, i + 1);
+    const portAt = next(list, firstColon + 1);
+    if (list[firstColon]?.text !== ':' || !name(list[portAt])) continue;
+    const secondColon = next(list, portAt + 1);
+    const compassAt = next(list, secondColon + 1);
+    const end = list[secondColon]?.text === ':' && name(list[compassAt]) ? compassAt : portAt;
+    if (list.slice(i + 1, end).some((t) => t.text.includes('\n'))) continue;
+    // `node : port` closes up (the parser takes no space there); a compass point after the port goes, blanks keeping its columns.
+    const dropped = list.slice(i + 1, end + 1).reduce((length, t) => length + t.text.length, 0) - 1 - list[portAt]!.text.length;
+    out.push(list[firstColon]!, list[portAt]!, ...(dropped > 0 ? [{ kind: 'space' as const, text: ' '.repeat(dropped) }] : []));
+    i = end;
+  }
+  return out;
+}
+
 /** DOT text in forms the parser reads; text that needs none of them comes back as it is. */
 export function parserReadyDot(text: string): string {
-  return groupNodeLists(moveLineBreaks(mergeAttributeLists(joinStrings(tokens(text)))))
+  return groupNodeLists(moveLineBreaks(mergeAttributeLists(dropCompassPoints(joinStrings(tokens(text))))))
     .map((token) => token.text)
     .join('');
 }
