@@ -52,7 +52,7 @@ const KNOWN: Record<string, string[]> = {
   low_contrast: ['greptimedb-region-migration'],
   edges_too_close: ['graphviz-ldbxtried'],
   piled_arrowheads: ['graphviz-nan'],
-  edges_overlap: ['graphviz-ldbxtried', 'graphviz-records', 'graphviz-sdh', 'graphviz-switch'],
+  edges_overlap: ['graphviz-ldbxtried', 'graphviz-records', 'graphviz-switch'],
   label_overlap: ['graphviz-polypoly', 'temporal-schedules-7'],
   container_slack: ['k8s-security-audit-dataflow'],
   crowded_arrow_label: ['wormhole-mailbox'],

@@ -188,7 +188,7 @@ test('edges between containers cross only borders, never a container label or a 
   }
 });
 
-test('the branches of a decision leave from distinct vertices', () => {
+test('the branches of a decision leave from distinct points of its outline: a vertex, or the slanted side above where they run on', () => {
   for (const direction of ['TB', 'LR']) {
     const elements = build({
       layout: { direction },
@@ -202,22 +202,44 @@ test('the branches of a decision leave from distinct vertices', () => {
     });
     const byIds = byId(elements);
     const diamond = byIds.get('signed')!;
-    const vertices: Array<[string, number, number]> = [
-      ['top', diamond.x + diamond.width / 2, diamond.y],
-      ['bottom', diamond.x + diamond.width / 2, diamond.y + diamond.height],
-      ['left', diamond.x, diamond.y + diamond.height / 2],
-      ['right', diamond.x + diamond.width, diamond.y + diamond.height / 2],
-    ];
-    const vertexOf = (arrowId: string): string => {
+    const [cx, cy, hw, hh] = [diamond.x + diamond.width / 2, diamond.y + diamond.height / 2, diamond.width / 2, diamond.height / 2];
+    const start = (arrowId: string): [number, number] => {
       const arrow = byIds.get(arrowId)!;
       const [x, y] = [arrow.x + arrow.points[0][0], arrow.y + arrow.points[0][1]];
-      const [name, vx, vy] = vertices.reduce((best, v) => (Math.hypot(v[1] - x, v[2] - y) < Math.hypot(best[1] - x, best[2] - y) ? v : best));
-      assert.ok(Math.hypot(vx - x, vy - y) <= 8, `${direction}: ${arrowId} leaves from a vertex (${name} is ${Math.hypot(vx - x, vy - y).toFixed(1)} px away)`);
-      return name;
+      // On the outline |dx|/hw + |dy|/hh is 1; the arrow starts a few pixels off it (its binding gap).
+      const along = Math.abs(x - cx) / hw + Math.abs(y - cy) / hh;
+      assert.ok(Math.abs(along - 1) < 0.2, `${direction}: ${arrowId} leaves from the diamond's outline (${along.toFixed(2)})`);
+      return [x, y];
     };
-    assert.notEqual(vertexOf('signed-to-address'), vertexOf('signed-to-login'), direction);
+    const [a, b] = [start('signed-to-address'), start('signed-to-login')];
+    assert.ok(Math.hypot(a[0] - b[0], a[1] - b[1]) >= 16, `${direction}: the two branches leave 16 px apart or more`);
     assert.deepEqual(kinds(elements), [], direction);
   }
+});
+
+
+test('a branch that runs on under a wide decision leaves its slanted side straight down, not out to the vertex and back', () => {
+  // temporal's schedules: "Schedule updated since LastProcessedTime?" sent Yes and No out of its tips and back in, a bracket on each side.
+  const elements = build({
+    nodes: [
+      { id: 'start', label: 'GeneratorTask Executes' },
+      { id: 'updated', label: 'Schedule updated since LastProcessedTime?', shape: 'diamond' },
+      { id: 'set', label: 'Set LastProcessedTime to UpdateTime' },
+      { id: 'process', label: 'Process time range and buffer starts' },
+    ],
+    edges: ['start -> updated', 'updated -> set : Yes', 'updated -> process : No', 'set -> process'],
+  });
+  const byIds = byId(elements);
+  const diamond = byIds.get('updated')!;
+  for (const id of ['updated-to-set', 'updated-to-process']) {
+    const arrow = byIds.get(id)!;
+    const [first, second] = (arrow.points as number[][]).map(([x, y]) => [arrow.x + x!, arrow.y + y!]);
+    assert.ok(Math.abs(first![0]! - second![0]!) < 1 && second![1]! > first![1]!, `${id} leaves straight down`);
+    const fromMiddle = Math.abs(first![0]! - (diamond.x + diamond.width / 2));
+    assert.ok(fromMiddle >= 24 && fromMiddle <= diamond.width / 2 - 24, `${id} leaves the slanted side, ${fromMiddle} px from the middle`);
+    assert.ok(first![0]! > diamond.x && first![0]! < diamond.x + diamond.width, `${id} stays under the diamond`);
+  }
+  assert.deepEqual(kinds(elements), []);
 });
 
 test('a decision\'s side branch steps out less far rather than run beside an arrow passing its vertex', () => {

@@ -1,11 +1,12 @@
 /**
- * A decision's branches leave from distinct vertices: when two or more edges
+ * A decision's branches leave from distinct points: when two or more edges
  * leave a diamond by the same side (its bottom vertex, in a top-to-bottom flow),
  * the one whose route turns left first leaves from the left vertex instead, and
  * the one that turns right from the right vertex: out sideways, then along the
- * flow to where its route ran on; a branch left alone on that side then leaves
- * from the middle vertex. Routes whose label sits on that first stretch keep
- * their place.
+ * flow to where its route ran on, or, when that run lies under the diamond's
+ * slanted side, straight from that side; a branch left alone on that side
+ * then leaves from the middle vertex. Routes whose label sits on that first
+ * stretch keep their place.
  */
 import { simplify, type Point } from './routing.ts';
 import type { Box, Direction } from './types.ts';
@@ -16,6 +17,8 @@ const BRANCH_REACH = 16;
 const SHORTEST_REACH = 8;
 /** The room a branch keeps from another arrow it runs beside. */
 const BESIDE = 16;
+/** How far from a diamond's middle and from its side vertex a branch may leave its slanted side. */
+const SLANT_CLEARANCE = 24;
 const EPSILON = 0.5;
 
 /**
@@ -71,6 +74,12 @@ export function spreadDiamondBranches(
         if (!chosen) continue;
         const route = routes[chosen.e]!.map(t);
         const vertexX = towards < 0 ? box.x : box.x + box.width;
+        const slanted = fromSlantedSide(route, box, side, towards, routes, chosen.e, t);
+        if (slanted) {
+          routes[chosen.e] = simplify(slanted).map(t);
+          moved.add(chosen.e);
+          continue;
+        }
         const outX = vertexX + towards * branchReach(routes, chosen.e, t, vertexX, towards, centreY, route[1]![1]);
         const turned: Point[] = [[vertexX, centreY], [outX, centreY], [outX, route[1]![1]], ...route.slice(2)];
         routes[chosen.e] = simplify(turned).map(t);
@@ -86,6 +95,41 @@ export function spreadDiamondBranches(
       }
     }
   }
+}
+
+/**
+ * A branch whose route runs on down (up) between the diamond's middle and its
+ * side vertex leaves straight from the slanted side above that run, as
+ * Mermaid's branches leave a diamond's lower sides: going out to the vertex
+ * and back in drew a bracket beside the diamond. Only where the run lies
+ * SLANT_CLEARANCE or more from the middle (the bottom vertex's own branch
+ * keeps its room) and from the vertex, and the new first stretch comes no
+ * closer than BESIDE to another route; else null.
+ */
+function fromSlantedSide(route: Point[], box: Box, side: number, towards: -1 | 1, routes: Array<Point[] | null>, e: number, t: (p: Point) => Point): Point[] | null {
+  if (route.length < 4) return null;
+  const [, p1, p2, p3] = route as [Point, Point, Point, Point];
+  if (Math.abs(p2[0] - p3[0]) > EPSILON) return null;
+  const centreX = box.x + box.width / 2;
+  const half = box.width / 2;
+  const out = towards * (p2[0] - centreX);
+  if (out < SLANT_CLEARANCE || half - out < SLANT_CLEARANCE) return null;
+  const centreY = box.y + box.height / 2;
+  const sideY = centreY + Math.sign(side - centreY) * (box.height / 2) * (1 - out / half);
+  const start: Point = [p2[0], sideY];
+  const [lo, hi] = [Math.min(sideY, p1[1]), Math.max(sideY, p1[1])];
+  const crowded = routes.some((other, f) => {
+    if (!other || f === e) return false;
+    const points = other.map(t);
+    return points.slice(1).some((b, i) => {
+      const a = points[i]!;
+      const along = Math.min(hi, Math.max(a[1], b[1])) - Math.max(lo, Math.min(a[1], b[1]));
+      if (Math.abs(a[0] - b[0]) <= EPSILON) return along > 0 && Math.abs(a[0] - start[0]) < BESIDE;
+      // A run across the stretch crosses it.
+      return Math.abs(a[1] - b[1]) <= EPSILON && a[1] > lo + EPSILON && a[1] < hi - EPSILON && Math.min(a[0], b[0]) < start[0] && Math.max(a[0], b[0]) > start[0];
+    });
+  });
+  return crowded ? null : [start, ...route.slice(2)];
 }
 
 /**

@@ -9,7 +9,7 @@
  * drawing with each container as a cluster (clustered.ts) → route what is left
  * (an edge between a container and a node inside it, or between containers
  * side by side) around the boxes in its way (cross-edges.ts) → touch up the
- * routes (a decision's branches leave from distinct vertices: branches.ts;
+ * routes (a decision's branches leave from distinct points: branches.ts;
  * heads on a small node spread: small-targets.ts; an arrow that would cross a
  * container's label row comes in by its target's side: side-entries.ts) →
  * turn the result into ids.

@@ -11,7 +11,7 @@ export interface LayoutNode {
   height: number;
   /** Id of the container node this node is nested in, if any. */
   parent?: string | null;
-  /** A diamond (a decision): its branches leave from distinct vertices. */
+  /** A diamond (a decision): its branches leave from distinct points of its outline. */
   diamond?: boolean;
   /** A container's own flow direction (its members'), when it differs from the diagram's. */
   direction?: Direction;
