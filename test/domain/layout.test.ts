@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { CONTAINER_PADDING } from '../../src/domain/layout/containers.ts';
-import { BAND_MIN_LENGTH, FOLD_MIN_LENGTH } from '../../src/domain/layout/fold.ts';
+import { BAND_MIN_LENGTH, FOLD_MIN_LENGTH, FOLD_MIN_LENGTH_DOWN } from '../../src/domain/layout/fold.ts';
 import { layoutGraph, PORT_GROWTH_LIMIT, PORT_ROOM } from '../../src/domain/layout/layout.ts';
 import { ancestorsOf, countEdgeCrossings, countNodeOverlaps, segmentCrossesBox } from '../../src/domain/layout/metrics.ts';
 import type { Box, Direction, LayoutEdge, LayoutInput, LayoutNode, LayoutResult } from '../../src/domain/layout/types.ts';
@@ -206,6 +206,9 @@ test('the same input gives the same output, run after run', () => {
   );
 });
 
+/** A chain long enough to fold: past FOLD_MIN_LENGTH across the page, past FOLD_MIN_LENGTH_DOWN down it. */
+const foldingChain = (direction: 'TB' | 'LR') => chainInput(direction, direction === 'TB' ? 32 : 16);
+
 function chainInput(direction: Direction, count: number): LayoutInput {
   return {
     direction,
@@ -249,14 +252,14 @@ function assertFoldedWithoutCrossings(input: LayoutInput): void {
 
 test('a chain longer than a page folds into bands side by side, each a run of boxes, every arrow running on downstream', () => {
   for (const direction of ['TB', 'LR'] as const) {
-    const input = chainInput(direction, 16);
+    const input = foldingChain(direction);
     assertFoldedWithoutCrossings(input);
   }
 });
 
 test('a long chain with a container folds between layers the container does not span, the container whole in one band', () => {
   for (const direction of ['TB', 'LR'] as const) {
-    const input = chainInput(direction, 16);
+    const input = foldingChain(direction);
     input.nodes.push({ id: 'box', width: 80, height: 30 });
     for (const id of ['s6', 's7', 's8']) input.nodes.find((n) => n.id === id)!.parent = 'box';
     assertFoldedWithoutCrossings(input);
@@ -266,13 +269,23 @@ test('a long chain with a container folds between layers the container does not 
 test('a long chain folds only where a single edge crosses: an edge skipping ahead across every middle cut keeps it one line', () => {
   // foundationdb's load balancing: a decision's two branches both crossed the fold and ran round the first band.
   for (const direction of ['TB', 'LR'] as const) {
-    const input = chainInput(direction, 16);
-    input.edges.push({ id: 'skip', from: 's1', to: 's14' });
+    const input = foldingChain(direction);
+    input.edges.push({ id: 'skip', from: 's1', to: `s${input.nodes.length - 2}` });
     const result = layoutGraph(input);
     assertWellFormed(input, result);
     const across = Object.values(result.nodes).map((b) => (direction === 'LR' ? b.y + b.height / 2 : b.x + b.width / 2));
     assert.ok(Math.max(...across) - Math.min(...across) < 200, `${direction}: one line, not bands`);
   }
+});
+
+test('a top-to-bottom chain that fits 3200 px is one column: pages scroll down', () => {
+  const input = chainInput('TB', 16);
+  const result = layoutGraph(input);
+  assertWellFormed(input, result);
+  const boxes = Object.values(result.nodes);
+  const length = Math.max(...boxes.map((b) => b.y + b.height)) - Math.min(...boxes.map((b) => b.y));
+  assert.ok(length > FOLD_MIN_LENGTH && length <= FOLD_MIN_LENGTH_DOWN, `${length} px down the page`);
+  assert.equal(new Set(boxes.map((b) => b.x)).size, 1, 'one column');
 });
 
 test('a left-to-right chain that fits 1600 px along the flow is one row, never folded', () => {
@@ -291,7 +304,7 @@ test('a left-to-right chain that fits 1600 px along the flow is one row, never f
 test('with fold "off" a chain far longer than a page stays one row (one column), with and without a container', () => {
   for (const direction of ['LR', 'TB'] as const) {
     for (const contained of [false, true]) {
-      const input: LayoutInput = { ...chainInput(direction, 16), fold: 'off' };
+      const input: LayoutInput = { ...foldingChain(direction), fold: 'off' };
       if (contained) {
         input.nodes.push({ id: 'box', width: 80, height: 30 });
         for (const id of ['s6', 's7', 's8']) input.nodes.find((n) => n.id === id)!.parent = 'box';
@@ -315,6 +328,7 @@ test('docs/spec.md states the folding lengths the layout uses', () => {
   assert.match(spec, new RegExp(`longer than ${FOLD_MIN_LENGTH} px along its flow`));
   assert.match(spec, new RegExp(`each band at least ${BAND_MIN_LENGTH} px long`));
   assert.match(spec, new RegExp(`fits ${FOLD_MIN_LENGTH} px never folds`));
+  assert.match(spec, new RegExp(`top-to-bottom or bottom-to-top drawing folds only past ${FOLD_MIN_LENGTH_DOWN} px`));
 });
 
 test('a node many edges enter grows across the flow until their heads are 16 px apart, up to its limit; docs/spec.md says how far', () => {

@@ -391,6 +391,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     routes: routing.routes,
     labels: routing.labels,
     aspect: swap ? 1 / FOLD_ASPECT : FOLD_ASPECT,
+    downThePage: !swap,
     clusters: {
       minX: Math.min(...clusterLeft),
       maxX: Math.max(...clusterRight),

@@ -16,6 +16,13 @@ import { simplify, type Point } from './routing.ts';
 const FOLD_AT = 3;
 /** …and longer than this along the flow: a drawing that fits a wide screen stays straight. */
 export const FOLD_MIN_LENGTH = 1600;
+/**
+ * A flow down the page folds into columns only past this length: pages scroll
+ * down, and a tall narrow drawing scaled to a page's width keeps its text
+ * readable where a long row would not (greptimedb's 2,300-px region migration
+ * read better as Mermaid's one column than as two).
+ */
+export const FOLD_MIN_LENGTH_DOWN = 3200;
 /** A band is at least this long: a run of boxes that reads as one line, not a zigzag of one or two. */
 export const BAND_MIN_LENGTH = 800;
 /** Room between an edge running around a band and what it passes, and between such edges. */
@@ -39,6 +46,8 @@ export interface FoldInput {
   labels: Array<Point | null>;
   /** The width over the length the folded drawing aims at. */
   aspect: number;
+  /** The flow runs down the page (top to bottom or bottom to top), not across it. */
+  downThePage: boolean;
   /** Containers: the x range their boxes reach, the channels no cut may use (a container spans them), and the room their borders take under (over) each layer. */
   clusters?: { minX: number; maxX: number; uncuttable: Uint8Array; borderUnder: Float64Array; borderOver: Float64Array };
 }
@@ -67,7 +76,7 @@ export function foldLongDrawing(input: FoldInput): Fold | null {
   }
   const drawingWidth = Math.max(1, maxX - minX);
   const length = layerTop[layerCount - 1]! + layerHeight[layerCount - 1]!;
-  if (length <= FOLD_AT * drawingWidth || length <= FOLD_MIN_LENGTH) return null;
+  if (length <= FOLD_AT * drawingWidth || length <= (input.downThePage ? FOLD_MIN_LENGTH_DOWN : FOLD_MIN_LENGTH)) return null;
 
   // As many bands as bring the drawing near its target shape, fewer if the cuts allowed leave a band too short.
   let cuts: number[] = [];

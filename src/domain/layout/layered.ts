@@ -51,6 +51,8 @@ export interface ComponentInput {
   loops: SelfLoop[];
   /** Target width / height in the internal frame, for wrapping over-wide layers. */
   aspect: number;
+  /** The flow runs down the page (TB, BT), not across it (LR, RL). */
+  downThePage: boolean;
   /** false: never fold, however long the drawing (the spec's `layout.fold: "off"`). */
   fold?: boolean;
 }
@@ -210,6 +212,7 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
     routes: routing.routes,
     labels: routing.labels,
     aspect: input.aspect,
+    downThePage: input.downThePage,
   });
   const routes = new Array<Point[] | null>(input.from.length).fill(null);
   const labels = new Array<Point | null>(input.from.length).fill(null);

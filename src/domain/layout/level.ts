@@ -159,6 +159,7 @@ function layoutOneComponent(
     ...(component.sameRank.length > 0 ? { sameRank: component.sameRank.map((group) => group.map((v) => local.get(v)!)) } : {}),
     loops,
     aspect: swap ? 1 / TARGET_ASPECT : TARGET_ASPECT,
+    downThePage: !swap,
     ...(options.fold === false ? { fold: false } : {}),
   });
 
