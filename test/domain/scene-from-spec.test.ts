@@ -213,6 +213,17 @@ describe('the outlined shapes and the styles', () => {
     await assertSurvivesRestore(elements);
   });
 
+  test('a circle wraps its label into a block about as tall as wide, so the circle stays small; the editor wraps it the same way', async () => {
+    // terminal's atlas renderer: "for each font face" on one line made a 294-px circle beside 60-px rectangles.
+    const elements = build({ nodes: [{ id: 'a', label: 'for each font face', shape: 'circle' }] }) as any[];
+    const circle = byId(elements)('a');
+    const label = byId(elements)('a-label');
+    assert.ok(circle.width < 180, `the circle is ${circle.width} px across`);
+    assert.equal(label.text.split('\n').length, 2, 'two lines');
+    assert.deepEqual(metIssues(lintScene(elements)).map((issue) => issue.kind), [], 'the label fits, clear of the outline');
+    await assertSurvivesRestore(elements);
+  });
+
   test('outline ids are generated ids: a node named like one collides', () => {
     assert.throws(() => parseSpec({ nodes: [{ id: 'db', shape: 'cylinder' }, { id: 'db-top' }] }, { isIcon: isCatalogIcon }), /ID_COLLISION|collides with the id generated for the top of nodes\[0\]/);
   });

@@ -165,7 +165,8 @@ export function planNode(node: SpecNode, isContainer: boolean, depth: number, ic
   // The label is wrapped in the final container's own text area, so the editor
   // re-wrapping it there (on edit or resize) gets the same lines; never inside a word.
   // Bold text is wider than the font measures: wrap it narrower so it still fits.
-  const safe = wordSafeWrap(node.label, node.bold ? Math.round(WRAP_WIDTH[shape] / BOLD_WIDENS) : WRAP_WIDTH[shape]);
+  const wrapWidth = node.bold ? Math.round(WRAP_WIDTH[shape] / BOLD_WIDENS) : WRAP_WIDTH[shape];
+  const safe = wordSafeWrap(node.label, node.shape === 'circle' ? roundestWrap(node.label, wrapWidth) : wrapWidth);
   const preferred = measureText(wrapText(safe.label, FONT_SIZE, safe.wrapAt, FONT_FAMILY_EXCALIFONT), FONT_SIZE, FONT_FAMILY_EXCALIFONT);
   const target = containerSizeForText(shape, Math.max(preferred.width * (node.bold ? BOLD_WIDENS : 1), node.icon ? ICON_SIZE : 0), preferred.height + iconHeight);
   const fitted = fitTextInContainer(safe.label, shape, {
@@ -183,6 +184,32 @@ export function planNode(node: SpecNode, isContainer: boolean, depth: number, ic
     return { node, label, isContainer: false, depth, shape, width: side, height: side };
   }
   return { node, label, isContainer: false, depth, shape, width: fitted.width, height };
+}
+
+/** Wrap widths a circle's label is tried at, from the usual one down, this far apart. */
+const CIRCLE_WRAP_STEP = 8;
+/** A wider wrap (fewer lines: "for each / row", not "for / each / row") wins when its circle is at most this much larger. */
+const CIRCLE_SIDE_SLACK = 1.1;
+
+/**
+ * The wrap width that gives a circle's label the smallest circle: the circle
+ * holds its text in the square inside it, so a label wrapped into a block
+ * about as tall as it is wide needs the least room ("for each font face" on
+ * one line made a 294-px circle; on two lines it takes about half that, near
+ * Mermaid's). The widest wrap whose circle is within CIRCLE_SIDE_SLACK of
+ * the smallest wins: fewer lines read more easily.
+ */
+function roundestWrap(label: string, widest: number): number {
+  const tried: Array<{ width: number; side: number }> = [];
+  for (let width = widest; width > 0; width -= CIRCLE_WRAP_STEP) {
+    const safe = wordSafeWrap(label, width);
+    const fitted = fitTextInContainer(safe.label, 'ellipse', { fontSize: FONT_SIZE, fontFamily: FONT_FAMILY_EXCALIFONT, maxTextWidth: safe.wrapAt });
+    tried.push({ width, side: Math.max(fitted.width, fitted.height) });
+    // Below the widest word the wrap cannot narrow the text any further.
+    if (safe.wrapAt > width) break;
+  }
+  const smallest = Math.min(...tried.map((t) => t.side));
+  return tried.find((t) => t.side <= smallest * CIRCLE_SIDE_SLACK)!.width;
 }
 
 /**
