@@ -442,6 +442,19 @@ test('a chain inside a container runs straight: no arrow jogs sideways by less t
   }
 });
 
+test('a flat tree that fits the page keeps its siblings on one row: it is not spread over several', () => {
+  // reth's node builder: seven children of one node, three of them with two children each, came out over five rows.
+  const elements = build({
+    nodes: ['Node Builder', 'Database', 'Network', 'Consensus', 'EVM', 'RPC Server', 'Transaction Pool', 'DB Storage', 'Static Files', 'Discovery', 'ETH Protocol', 'State Provider', 'Block Executor'].map((label, i) => ({ id: `n${i}`, label })),
+    edges: ['n0 -> n1', 'n0 -> n2', 'n0 -> n3', 'n0 -> n4', 'n0 -> n5', 'n0 -> n6', 'n1 -> n7', 'n1 -> n8', 'n2 -> n9', 'n2 -> n10', 'n4 -> n11', 'n4 -> n12'],
+  });
+  const rows = (ids: number[]) => new Set(ids.map((i) => byId(elements).get(`n${i}`)!.y));
+  assert.equal(rows([1, 2, 3, 4, 5, 6]).size, 1, 'the children on one row');
+  assert.equal(rows([7, 8, 9, 10, 11, 12]).size, 1, 'the grandchildren on one row');
+  const xs = elements.filter((e) => e.type === 'rectangle').flatMap((e) => [e.x, e.x + e.width]);
+  assert.ok(Math.max(...xs) - Math.min(...xs) <= 1600, 'within a wide screen');
+});
+
 test('a container\'s icon sits beside its label wherever the label goes: after it, or before it on the right', () => {
   for (const align of ['left', 'center', 'right'] as const) {
     const elements: Element[] = sceneFromSpec(parseSpec(ztunnels('icon-kubernetes'), { isIcon: isCatalogIcon }), {

@@ -8,7 +8,7 @@ import { assignCompactCoordinates, assignHorizontalCoordinates, drawingWidth, pu
 import { backEdgesInInputOrder } from './cycles.ts';
 import { buildProperGraph, type ProperGraph } from './dummies.ts';
 import { type FlatEdge, flatGroups, groupsAsClusters, roomForFlatLabels, sequenceFlatGroups } from './flat-edges.ts';
-import { foldLongDrawing } from './fold.ts';
+import { FOLD_MIN_LENGTH, FOLD_MIN_LENGTH_DOWN, foldLongDrawing } from './fold.ts';
 import { constrainedLayers, liftFirstSource, networkSimplexLayers, sameRankRepresentatives } from './layering.ts';
 import { orderLayers } from './ordering.ts';
 import { assignPorts, LAYER_GAP, routeChannels, type Point } from './routing.ts';
@@ -127,7 +127,11 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
   for (let i = 0; i < m; i++) alone[i] = labelWidth[i]! > 0 && labelHeight[i]! > 0 ? 1 : 0;
   const edges = { upper, lower };
   const wrapped = ranked.wrappable
-    ? wrapWideLayers({ nodeCount: n, width: input.width, height: input.height, hint: input.hint, edges, aspect: input.aspect }, ranked.layer)
+    ? wrapWideLayers(
+        // Layers run across the page in a flow down it (1,600 px fit a wide screen), down the page in a flow across it.
+        { nodeCount: n, width: input.width, height: input.height, hint: input.hint, edges, aspect: input.aspect, fitsWithin: input.downThePage ? FOLD_MIN_LENGTH : FOLD_MIN_LENGTH_DOWN },
+        ranked.layer,
+      )
     : ranked.layer;
   // Labelled edges get a layer of their own between every two layers (ranks doubled, as dot does): the label is a node there.
   const labelLayers = alone.some((a) => a === 1);

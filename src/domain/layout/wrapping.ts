@@ -4,7 +4,9 @@
  * When the layering would be that wide, nodes are re-layered under a width
  * budget (each goes to the first layer at or below its network-simplex rank that
  * has room, and below all its predecessors), and the budget is searched so that
- * the drawing comes out close to the target aspect ratio. Edges then span
+ * the drawing comes out close to the target aspect ratio; a layering that fits
+ * the page as it is (reth's node builder: seven children, 1,150 px across)
+ * keeps its siblings on one row, as Mermaid and dot draw them. Edges then span
  * several layers, each with dummies of its own (no shared trunks: two edges
  * along one line read as one).
  */
@@ -24,6 +26,8 @@ export interface WrapInput {
   edges: DownwardEdges;
   /** Target width / height of the drawing in the internal frame. */
   aspect: number;
+  /** A layering no wider than this (across the flow) stays as it is, however flat: it fits the page that way. */
+  fitsWithin: number;
 }
 
 interface Extent {
@@ -57,7 +61,7 @@ function estimateExtent(input: WrapInput, layer: Int32Array): Extent {
 /** The given layering, or a wrapped one when the graph would be far wider than the target aspect. */
 export function wrapWideLayers(input: WrapInput, layer: Int32Array): Int32Array {
   const plain = estimateExtent(input, layer);
-  if (plain.width / plain.height <= WRAP_THRESHOLD || input.nodeCount < 8) {
+  if (plain.width / plain.height <= WRAP_THRESHOLD || plain.width <= input.fitsWithin || input.nodeCount < 8) {
     return layer;
   }
   let widest = 0;
