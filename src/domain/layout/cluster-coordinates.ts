@@ -6,6 +6,7 @@
 import { CONTAINER_PADDING } from './containers.ts';
 import { clusterChain, type HeaderSide } from './cluster-tree.ts';
 import type { ProperGraph } from './dummies.ts';
+import { bestJogMove } from './coordinates.ts';
 import { exchangeBudget, networkSimplex } from './layering.ts';
 
 const PAD = CONTAINER_PADDING;
@@ -180,8 +181,6 @@ export function clusterCoordinates(input: CoordinateInput): { x: Float64Array; l
   return { x, left, right };
 }
 
-/** Offsets below this many pixels between the two ports of an edge make a jog worth removing. */
-const JOG_LIMIT = 16;
 
 /**
  * Removes small jogs the optimum leaves where it is indifferent (an edge
@@ -222,19 +221,10 @@ function straightenJogs(
     for (const layer of input.layers) {
       for (const v of layer) {
         if (!movable(v)) continue;
-        const offsets = (edgesAt.get(v) ?? []).map((e) => offset(v, e));
-        const straightAfter = (move: number) => offsets.filter((d) => Math.abs(d - move) < 0.5).length;
-        const before = straightAfter(0);
-        let best = 0;
-        let bestCount = before;
-        for (const d of offsets) {
-          if (Math.abs(d) < 0.5 || Math.abs(d) > JOG_LIMIT || !holds(v, d)) continue;
-          const count = straightAfter(d);
-          if (count > bestCount || (count === bestCount && count > before && Math.abs(d) < Math.abs(best))) {
-            best = d;
-            bestCount = count;
-          }
-        }
+        const best = bestJogMove(
+          (edgesAt.get(v) ?? []).map((e) => offset(v, e)),
+          (d) => holds(v, d),
+        );
         if (best !== 0) {
           value[v]! += best;
           changed = true;

@@ -443,7 +443,6 @@ export function straightenJogs(input: HorizontalInput, x: Float64Array, passes: 
       out.push(x[edgeLower[e]!]! + lowerOffset[e]! - (x[v]! + upperOffset[e]!));
     }
   };
-  const straightAfter = (offsets: number[], move: number): number => offsets.reduce((count, d) => count + (Math.abs(d - move) < 0.5 ? 1 : 0), 0);
   const offsets: number[] = [];
   for (let pass = 0; pass < passes; pass++) {
     let changed = false;
@@ -451,19 +450,10 @@ export function straightenJogs(input: HorizontalInput, x: Float64Array, passes: 
       for (let i = 0; i < layer.length; i++) {
         const v = layer[i]!;
         offsetsAt(v, offsets);
-        const before = straightAfter(offsets, 0);
-        let best = 0;
-        let bestCount = before;
-        for (const d of offsets) {
-          if (Math.abs(d) < 0.5 || Math.abs(d) > JOG_LIMIT) continue;
-          if (i > 0 && x[v]! + d < x[layer[i - 1]!]! + separation(input, layer[i - 1]!, v) - 1e-9) continue;
-          if (i + 1 < layer.length && x[v]! + d > x[layer[i + 1]!]! - separation(input, v, layer[i + 1]!) + 1e-9) continue;
-          const count = straightAfter(offsets, d);
-          if (count > bestCount || (count === bestCount && count > before && Math.abs(d) < Math.abs(best))) {
-            best = d;
-            bestCount = count;
-          }
-        }
+        const best = bestJogMove(offsets, (d) => {
+          if (i > 0 && x[v]! + d < x[layer[i - 1]!]! + separation(input, layer[i - 1]!, v) - 1e-9) return false;
+          return !(i + 1 < layer.length && x[v]! + d > x[layer[i + 1]!]! - separation(input, v, layer[i + 1]!) + 1e-9);
+        });
         if (best !== 0) {
           x[v]! += best;
           changed = true;
@@ -472,4 +462,26 @@ export function straightenJogs(input: HorizontalInput, x: Float64Array, passes: 
     }
     if (!changed) break;
   }
+}
+
+/**
+ * The sideways move (one of `offsets`, the distances from a node's ports to
+ * its edges' other ends, each under JOG_LIMIT) that straightens the most of
+ * its edges, more than stay straight where it is, the shortest on a tie; 0
+ * when none does. `allowed` says whether a move keeps the node's constraints.
+ */
+export function bestJogMove(offsets: readonly number[], allowed: (move: number) => boolean): number {
+  const straightAfter = (move: number): number => offsets.reduce((count, d) => count + (Math.abs(d - move) < 0.5 ? 1 : 0), 0);
+  const before = straightAfter(0);
+  let best = 0;
+  let bestCount = before;
+  for (const d of offsets) {
+    if (Math.abs(d) < 0.5 || Math.abs(d) > JOG_LIMIT || !allowed(d)) continue;
+    const count = straightAfter(d);
+    if (count > bestCount || (count === bestCount && count > before && Math.abs(d) < Math.abs(best))) {
+      best = d;
+      bestCount = count;
+    }
+  }
+  return best;
 }
