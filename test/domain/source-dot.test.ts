@@ -495,6 +495,15 @@ describe('DOT importer: edges', () => {
     assert.deepEqual(warnings, [{ line: 2, message: 'ports and compass points (node:port, headport, tailport) are not kept: edges end at the node' }]);
   });
 
+  test('edges leaving a record from its fields come in the order of the fields: a binary tree keeps its left child on the left', () => {
+    // graphviz's tree example writes each node's right edge before its left one.
+    const { edges } = read('digraph { node [shape=record]; g [label="<l> |<k> G|<r> "]; g:r -> r; g:l -> e; e:r -> f; x -> g }');
+    assert.deepEqual(
+      edges.map((e) => `${e.from}>${e.to}`),
+      ['g>e', 'g>r', 'e>f', 'x>g'],
+    );
+  });
+
   test('an edge label colour of its own is warned', () => {
     assert.ok(read('digraph { a -> b [label=x, fontcolor=red] }').warned(/edge label colours/));
   });

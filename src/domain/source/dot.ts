@@ -47,6 +47,8 @@ interface DotEdge {
   to: string;
   attributes: Attributes;
   line: number;
+  /** The port named at the tail (`a:f0 -> b`), if any. */
+  tailPort?: string;
 }
 
 /** Graph attributes the importer reads. */
@@ -110,9 +112,9 @@ class Walk {
     return at === cluster || (at !== null && this.encloses(cluster, at));
   }
 
-  addEdge(from: string, to: string, attributes: Attributes, line: number): void {
+  addEdge(from: string, to: string, attributes: Attributes, line: number, tailPort?: string): void {
     if (!this.strict) {
-      this.edges.push({ from, to, attributes, line });
+      this.edges.push({ from, to, attributes, line, ...(tailPort !== undefined ? { tailPort } : {}) });
       return;
     }
     // A strict graph has one edge per pair of nodes; a repeated edge statement sets attributes of that one.
@@ -120,7 +122,7 @@ class Walk {
     const existing = this.strictEdges.get(key);
     if (existing) existing.attributes = new Map([...existing.attributes, ...attributes]);
     else {
-      const edge = { from, to, attributes, line };
+      const edge = { from, to, attributes, line, ...(tailPort !== undefined ? { tailPort } : {}) };
       this.strictEdges.set(key, edge);
       this.edges.push(edge);
     }
@@ -248,22 +250,59 @@ function subgraph(walk: Walk, statement: SubgraphASTNode, outer: Scope): string[
 /** An edge statement's edges, from each end to the next; `endSubgraph` is the subgraph it ends in, if it does. */
 function edgeStatement(walk: Walk, statement: EdgeASTNode, endSubgraph: SubgraphASTNode | null, scope: Scope): string[] {
   const line = lineOf(statement);
-  const ends: string[][] = [];
+  const ends: EdgeEnd[][] = [];
   const targets: readonly ASTNode[] = endSubgraph ? [...statement.targets.slice(0, -1), endSubgraph] : statement.targets;
   for (const target of targets) {
     if (target.type === 'NodeRef') ends.push([nodeRef(walk, target, scope, line)]);
     else if (target.type === 'NodeRefGroup') ends.push((target as ASTNode & { children: ASTNode[] }).children.map((ref) => nodeRef(walk, ref, scope, line)));
-    else if (target.type === 'Subgraph') ends.push([...new Set(subgraph(walk, target as SubgraphASTNode, scope))]);
+    else if (target.type === 'Subgraph') ends.push([...new Set(subgraph(walk, target as SubgraphASTNode, scope))].map((id) => ({ id })));
   }
   const attributes = setAttributes(statement.children, new Map(scope.edge));
-  for (let i = 0; i + 1 < ends.length; i++) for (const from of ends[i]!) for (const to of ends[i + 1]!) walk.addEdge(from, to, attributes, line);
-  return ends.flat();
+  for (let i = 0; i + 1 < ends.length; i++) for (const from of ends[i]!) for (const to of ends[i + 1]!) walk.addEdge(from.id, to.id, attributes, line, from.port);
+  return ends.flat().map((end) => end.id);
 }
 
-function nodeRef(walk: Walk, target: ASTNode, scope: Scope, line: number): string {
-  const ref = target as ASTNode & { id: { value: string }; port?: unknown; compass?: unknown };
+interface EdgeEnd {
+  id: string;
+  port?: string;
+}
+
+function nodeRef(walk: Walk, target: ASTNode, scope: Scope, line: number): EdgeEnd {
+  const ref = target as ASTNode & { id: { value: string }; port?: { value: string }; compass?: unknown };
   if (ref.port !== undefined || ref.compass !== undefined) walk.warn('headport', lineOf(target), NOT_DRAWN.headport!);
-  return walk.touch(ref.id.value, scope, line).id;
+  const id = walk.touch(ref.id.value, scope, line).id;
+  return ref.port === undefined ? { id } : { id, port: ref.port.value };
+}
+
+/**
+ * Edges that leave one record from named fields (`node0:f0 -> node1`,
+ * `node0:f2 -> node4`) in the order of those fields, each group in the
+ * places its edges took: ports are not drawn, but the layout puts a node's
+ * targets in the order of its edges, so a binary tree keeps its left child on
+ * the left (graphviz's tree example lists the right one first).
+ */
+function inFieldOrder(edges: DotEdge[], walk: Walk): DotEdge[] {
+  const fieldsOf = new Map<string, string[]>();
+  const fields = (id: string): string[] => {
+    if (!fieldsOf.has(id)) {
+      const node = walk.nodes.get(id);
+      const shape = node?.attributes.get('shape')?.value.toLowerCase();
+      const label = node?.attributes.get('label');
+      const record = (shape === 'record' || shape === 'mrecord') && label !== undefined && !label.html;
+      fieldsOf.set(id, record ? [...label.value.matchAll(/<([^<>]*)>/g)].map((m) => m[1]!.trim()) : []);
+    }
+    return fieldsOf.get(id)!;
+  };
+  const byTail = new Map<string, number[]>();
+  edges.forEach((edge, i) => (byTail.get(edge.from) ?? byTail.set(edge.from, []).get(edge.from)!).push(i));
+  const ordered = edges.slice();
+  for (const [tail, slots] of byTail) {
+    const rank = slots.map((i) => (edges[i]!.tailPort === undefined ? -1 : fields(tail).indexOf(edges[i]!.tailPort!)));
+    if (slots.length < 2 || rank.some((r) => r < 0)) continue;
+    const sorted = slots.map((i, k) => ({ i, r: rank[k]! })).sort((a, b) => a.r - b.r || a.i - b.i);
+    slots.forEach((slot, k) => (ordered[slot] = edges[sorted[k]!.i]!));
+  }
+  return ordered;
 }
 
 /** A short stable tag for a text (FNV-1a), to tell shortened ids apart. */
@@ -363,7 +402,7 @@ export function importDot(text: string): ImportedSource {
   }
 
   const compound = isTrue(walk.graphAttributes.get('compound'));
-  const edges = walk.edges.map((edge) => {
+  const edges = inFieldOrder(walk.edges, walk).map((edge) => {
     const end = (key: 'lhead' | 'ltail', node: string, other: string) => {
       const cluster = edge.attributes.get(key);
       if (!compound || cluster === undefined || cluster.value === '') return nodeId(node);
