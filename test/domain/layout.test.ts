@@ -513,6 +513,31 @@ test('a diamond of dependencies has no crossings and its sides sit left and righ
   assert.ok(Math.abs(centre(result.nodes.app!) - centre(result.nodes.db!)) < 1, 'app and db on one axis');
 });
 
+test('a node alone in a container (no edge touches it) sits on the first row of the container\'s other members, not at the top of the drawing', () => {
+  // varnish's request states: the note "see backend graph" held the backend cluster open from the top down to FETCH.
+  const input: LayoutInput = {
+    direction: 'TB',
+    nodes: [
+      { id: 'a', width: 120, height: 50 },
+      { id: 'b', width: 120, height: 50 },
+      { id: 'c', width: 120, height: 50 },
+      { id: 'note', width: 120, height: 50, parent: 'box' },
+      { id: 'd', width: 120, height: 50, parent: 'box' },
+      { id: 'e', width: 120, height: 50, parent: 'box' },
+      { id: 'box', width: 100, height: 30 },
+    ],
+    edges: [
+      { id: 'ab', from: 'a', to: 'b' },
+      { id: 'bc', from: 'b', to: 'c' },
+      { id: 'cd', from: 'c', to: 'd' },
+      { id: 'de', from: 'd', to: 'e' },
+    ],
+  };
+  const result = layoutGraph(input);
+  assertWellFormed(input, result);
+  assert.equal(result.nodes.note!.y, result.nodes.d!.y, 'beside the first member edges reach');
+});
+
 test('a cycle is drawn with its back edge still pointing at its real target', () => {
   const input: LayoutInput = {
     direction: 'TB',

@@ -169,6 +169,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   const layoutCluster = Int32Array.from({ length: K }, (_, i) => (i < L ? leafCluster[i]! : doors.cluster[i - L]!));
   if (K > L && !hints) rank = layerRanks(K, upper, lower, doors.constraintUpper, doors.constraintLower, doors.constraintWeight, leafMinlen);
   if (!hints) raiseContainerSources(rank, L, upper, lower, leafCluster, clusterParent, doors);
+  if (!hints) settleLoneMembers(rank, L, upper, lower, leafCluster, doors);
   // The flow starts at the author's first source, unless an edge leads into a container around it.
   const fedCluster = new Uint8Array(C);
   const fedLeaf = new Uint8Array(L);
@@ -797,6 +798,25 @@ function withFlatGroups(clusters: OrderClusters, group: Int32Array): OrderCluste
   });
   const of = Int32Array.from(clusters.of, (c, v) => (group[v]! >= 0 ? index.get(group[v]!)! : c));
   return { ...clusters, of, parent: Int32Array.from(parent) };
+}
+
+/**
+ * A node inside a container that no edge touches would sit on the drawing's
+ * first layer, stretching its container up to it, empty in between (varnish's
+ * "see backend graph" note held the backend cluster open from the top of the
+ * drawing down to FETCH). It joins the first layer of the members of its
+ * container that edges touch, as dot draws it, beside them.
+ */
+function settleLoneMembers(rank: Int32Array, L: number, upper: Int32Array, lower: Int32Array, leafCluster: Int32Array, doors: Doors): void {
+  const touched = new Uint8Array(L);
+  for (let i = 0; i < upper.length; i++) for (const v of [upper[i]!, lower[i]!]) if (v < L) touched[v] = 1;
+  for (const v of [...doors.constraintUpper, ...doors.constraintLower]) if (v < L) touched[v] = 1;
+  const firstTouched = new Map<number, number>();
+  for (let i = 0; i < L; i++) if (touched[i] && leafCluster[i]! >= 0) firstTouched.set(leafCluster[i]!, Math.min(firstTouched.get(leafCluster[i]!) ?? Infinity, rank[i]!));
+  for (let i = 0; i < L; i++) {
+    const first = firstTouched.get(leafCluster[i]!);
+    if (!touched[i] && first !== undefined) rank[i] = first;
+  }
 }
 
 /**
