@@ -455,6 +455,24 @@ test('a flat tree that fits the page keeps its siblings on one row: it is not sp
   assert.ok(Math.max(...xs) - Math.min(...xs) <= 1600, 'within a wide screen');
 });
 
+test('an edge a few pixels out of line slides its port along the side to run straight', () => {
+  // Graphviz's clust5: x1 has two edges down, its ports 20 px apart, and y1 sits straight under it: the edge jogged 10 px.
+  const nodes = ['a', 'b', 'c', 'x0', 'y0', 'z0', 'x1', 'y1', 'z1', 'x2', 'y2', 'z2'].map((id) => ({ id, shape: 'ellipse', ...(id.length === 2 ? { parent: `cluster${id[1]}` } : {}) }));
+  const clusters = ['cluster0', 'cluster1', 'cluster2'].map((id) => ({ id, label: '' }));
+  const elements = build({
+    nodes: [...clusters, ...nodes],
+    edges: ['a -> b', 'b -> c', 'x0 -> y0', 'x0 -> z0', 'x1 -> y1', 'x1 -> z1', 'x2 -> y2', 'x2 -> z2', 'a -> x0', 'b -> x1', 'b -> x2', 'a -> z2', 'c -> z1'],
+  });
+  for (const arrow of elements.filter((e) => e.type === 'arrow')) {
+    const points = arrow.points as number[][];
+    for (let i = 1; i < points.length; i++) {
+      const [dx, dy] = [Math.abs(points[i]![0]! - points[i - 1]![0]!), Math.abs(points[i]![1]! - points[i - 1]![1]!)];
+      // A run across the flow shorter than 16 px is a jog.
+      assert.ok(dy > 0 || dx === 0 || dx >= 16, `${arrow.id as string} jogs ${dx} px`);
+    }
+  }
+});
+
 test('a container\'s icon sits beside its label wherever the label goes: after it, or before it on the right', () => {
   for (const align of ['left', 'center', 'right'] as const) {
     const elements: Element[] = sceneFromSpec(parseSpec(ztunnels('icon-kubernetes'), { isIcon: isCatalogIcon }), {

@@ -41,7 +41,7 @@ import { drawSelfLoops, NodeSizes, selfLoopOvershoot, selfLoopReach, type SelfLo
 import { toScene } from './level.ts';
 import { segmentCrossesBox } from './metrics.ts';
 import { type OrderClusters, orderLayers } from './ordering.ts';
-import { assignPorts, LAYER_GAP, routeChannels, simplify, type Point } from './routing.ts';
+import { assignPorts, LAYER_GAP, routeChannels, simplify, straightenPorts, type Point } from './routing.ts';
 import type { Box, Direction, LayoutOptions } from './types.ts';
 
 /** Room between a container's border and its content. */
@@ -342,6 +342,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     ),
   });
   const { x, left: clusterLeft, right: clusterRight } = coordinates;
+  straightenPorts(graph, x, width, ports);
 
   // Channels keep room under each cluster's last layer (over its first) for the borders nested there.
   const channels = channelRoom(headerSide, C, layerCount, span, clusterParent, headerLayer);

@@ -11,7 +11,7 @@ import { type FlatEdge, flatGroups, groupsAsClusters, roomForFlatLabels, sequenc
 import { FOLD_MIN_LENGTH, FOLD_MIN_LENGTH_DOWN, foldLongDrawing } from './fold.ts';
 import { constrainedLayers, liftFirstSource, networkSimplexLayers, sameRankRepresentatives } from './layering.ts';
 import { orderLayers } from './ordering.ts';
-import { assignPorts, LAYER_GAP, routeChannels, type Point } from './routing.ts';
+import { assignPorts, LAYER_GAP, routeChannels, straightenPorts, type Point } from './routing.ts';
 import { wrapWideLayers } from './wrapping.ts';
 
 /** Half the gap between two nodes side by side in a layer. */
@@ -193,6 +193,7 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
 
   const overshoot = selfLoopOvershoot(n, input.loops, input.height);
   const extent = Float64Array.from(height, (h, v) => (v < n ? h + 2 * overshoot[v]! : h));
+  straightenPorts(graph, x, width, ports);
   const routing = routeChannels({ graph, order, x, ports, height, extent, labelNode, minChannel: labelLayers ? LAYER_GAP / 2 : LAYER_GAP });
   const left = new Float64Array(n);
   for (let v = 0; v < n; v++) left[v] = x[v]! - width[v]! / 2;

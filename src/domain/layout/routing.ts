@@ -212,6 +212,43 @@ export function assignPorts(graph: ProperGraph, position: Int32Array, width: Flo
   return { bottom, top };
 }
 
+/** Ports on one side keep at least this far apart when one slides to straighten an edge: their arrowheads stay apart. */
+const PORT_SLIDE_ROOM = 18;
+/** Offsets below this between an edge's two ports make a jog; a port slides to remove it. */
+const PORT_JOG_LIMIT = 16;
+
+/**
+ * Where the nodes' places leave an edge a few pixels out of line (a node with
+ * two edges down has its ports 20 px apart, and the child straight under it
+ * receives its edge in the middle of its top: a 10-px jog), one of its ports
+ * slides along its side to line up, when it stays within the side's spread
+ * (PORT_SPREAD) and PORT_SLIDE_ROOM from the other ports there: first the
+ * upper end's, else the lower end's. A dummy's port stays (it is the route
+ * itself). `ports` is changed in place.
+ */
+export function straightenPorts(graph: ProperGraph, x: ArrayLike<number>, width: ArrayLike<number>, ports: PortOffsets): void {
+  const { upper, lower, realCount } = graph;
+  const bottomOf: number[][] = Array.from({ length: realCount }, () => []);
+  const topOf: number[][] = Array.from({ length: realCount }, () => []);
+  for (let e = 0; e < upper.length; e++) {
+    if (upper[e]! < realCount) bottomOf[upper[e]!]!.push(e);
+    if (lower[e]! < realCount) topOf[lower[e]!]!.push(e);
+  }
+  const slides = (v: number, side: number[], offsets: Float64Array, e: number, to: number): boolean => {
+    if (v >= realCount || Math.abs(to) > (width[v]! * PORT_SPREAD) / 2 + 1e-9) return false;
+    if (side.some((f) => f !== e && Math.abs(offsets[f]! - to) < PORT_SLIDE_ROOM)) return false;
+    offsets[e] = to;
+    return true;
+  };
+  for (let e = 0; e < upper.length; e++) {
+    const [u, v] = [upper[e]!, lower[e]!];
+    if (u >= realCount && v >= realCount) continue;
+    const jog = x[v]! + ports.top[e]! - (x[u]! + ports.bottom[e]!);
+    if (Math.abs(jog) < 0.5 || Math.abs(jog) >= PORT_JOG_LIMIT) continue;
+    if (!slides(u, bottomOf[u] ?? [], ports.bottom, e, ports.bottom[e]! + jog)) slides(v, topOf[v] ?? [], ports.top, e, ports.top[e]! - jog);
+  }
+}
+
 /** Groups a channel's edges into bundles: edges leaving one dummy point together, or entering one together. */
 function bundleChannel(edges: number[], graph: ProperGraph, bottomX: Float64Array, topX: Float64Array): Bundle[] {
   const { upper, lower, realCount } = graph;
