@@ -217,7 +217,6 @@ test('the branches of a decision leave from distinct points of its outline: a ve
   }
 });
 
-
 test('a branch that runs on under a wide decision leaves its slanted side straight down, not out to the vertex and back', () => {
   // temporal's schedules: "Schedule updated since LastProcessedTime?" sent Yes and No out of its tips and back in, a bracket on each side.
   const elements = build({

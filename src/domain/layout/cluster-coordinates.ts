@@ -181,7 +181,6 @@ export function clusterCoordinates(input: CoordinateInput): { x: Float64Array; l
   return { x, left, right };
 }
 
-
 /**
  * Removes small jogs the optimum leaves where it is indifferent (an edge
  * pulled one way as hard as the next is pulled the other: a chain of two
