@@ -472,6 +472,31 @@ test('an edge a few pixels out of line slides its port along the side to run str
   }
 });
 
+test('a decision\'s branch steps out to where its route runs on when that lies just beyond the vertex: no jog back', () => {
+  // foundationdb's load balancing: "Yes" left the bottom vertex 12 px out, then jogged 2 px back to the line it ran on.
+  const elements = build({
+    layout: { direction: 'LR' },
+    nodes: [
+      { id: 'H0', label: 'Has alternatives?', shape: 'diamond' },
+      { id: 'H1', label: 'Pick an alternative' },
+      { id: 'H2', label: 'Backoff' },
+      { id: 'H3', label: 'Request' },
+      { id: 'H4', label: 'Reply', shape: 'stadium' },
+      { id: 'H5', label: 'Error', shape: 'stadium' },
+      { id: 'H6', label: 'Never', shape: 'stadium' },
+      { id: 'H', label: 'Start', shape: 'circle' },
+    ],
+    // Mermaid reads `H0 --No--> H6` as the label "N" on a link one rank longer.
+    edges: ['H -> H0', { from: 'H0', to: 'H6', label: 'N', minLength: 2 }, 'H0 -> H1 : Yes', 'H1 -> H2 : No healthy alternatives', 'H2 -> H1 : Retry', 'H1 -> H3 : Has alternative', 'H3 -> H4 : Success', 'H3 -> H5 : Exception', 'H3 -> H2 : Broken Promise'],
+  });
+  const arrow = byId(elements).get('H0-to-H1')!;
+  const points = arrow.points as number[][];
+  for (let i = 1; i < points.length; i++) {
+    const across = Math.abs(points[i]![1]! - points[i - 1]![1]!);
+    assert.ok(across === 0 || across >= 8, `the Yes branch jogs ${across} px`);
+  }
+});
+
 test('a container\'s icon sits beside its label wherever the label goes: after it, or before it on the right', () => {
   for (const align of ['left', 'center', 'right'] as const) {
     const elements: Element[] = sceneFromSpec(parseSpec(ztunnels('icon-kubernetes'), { isIcon: isCatalogIcon }), {

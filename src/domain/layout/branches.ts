@@ -80,7 +80,10 @@ export function spreadDiamondBranches(
           moved.add(chosen.e);
           continue;
         }
-        const outX = vertexX + towards * branchReach(routes, chosen.e, t, vertexX, towards, centreY, route[1]![1]);
+        // Out to where the route runs on when that lies a little beyond the vertex: no jog back to it.
+        const runsOn = route[2]![0];
+        const beyond = towards * (runsOn - vertexX);
+        const outX = beyond >= SHORTEST_REACH && beyond <= BRANCH_REACH + BESIDE ? runsOn : vertexX + towards * branchReach(routes, chosen.e, t, vertexX, towards, centreY, route[1]![1]);
         const turned: Point[] = [[vertexX, centreY], [outX, centreY], [outX, route[1]![1]], ...route.slice(2)];
         routes[chosen.e] = simplify(turned).map(t);
         moved.add(chosen.e);
