@@ -4,7 +4,10 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { CONTAINER_PADDING } from '../../src/domain/layout/containers.ts';
 import { BAND_MIN_LENGTH, FOLD_MIN_LENGTH, FOLD_MIN_LENGTH_DOWN } from '../../src/domain/layout/fold.ts';
+import { BESIDE, BRANCH_REACH, SHORTEST_REACH, SLANT_CLEARANCE } from '../../src/domain/layout/branches.ts';
 import { layoutGraph, PORT_GROWTH_LIMIT, PORT_ROOM } from '../../src/domain/layout/layout.ts';
+import { PORT_JOG_LIMIT, PORT_SLIDE_ROOM } from '../../src/domain/layout/routing.ts';
+import { MIN_LEG } from '../../src/domain/layout/side-entries.ts';
 import { ancestorsOf, countEdgeCrossings, countNodeOverlaps, segmentCrossesBox } from '../../src/domain/layout/metrics.ts';
 import type { Box, Direction, LayoutEdge, LayoutInput, LayoutNode, LayoutResult } from '../../src/domain/layout/types.ts';
 
@@ -321,6 +324,15 @@ test('with fold "off" a chain far longer than a page stays one row (one column),
       assert.ok(new Set(Object.values(auto.nodes).map((b) => (direction === 'LR' ? b.y : b.x))).size >= 2, `${direction}: folds by default`);
     }
   }
+});
+
+test('docs/spec.md states the distances the route touch-ups keep', () => {
+  const spec = fs.readFileSync(new URL('../../docs/spec.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+  assert.match(spec, new RegExp(`keeps ${MIN_LEG} px from the borders and arrows it runs along`), 'a side entry');
+  assert.match(spec, new RegExp(`lies ${SHORTEST_REACH} to ${BRANCH_REACH + BESIDE} px beyond the vertex`), 'a branch stepping out to its line');
+  assert.match(spec, new RegExp(`at least ${SLANT_CLEARANCE} px from each\\) leaves the slanted side`), 'a branch from the slanted side');
+  assert.match(spec, new RegExp(`less than ${PORT_JOG_LIMIT} px out of line`), 'a jog');
+  assert.match(spec, new RegExp(`${PORT_SLIDE_ROOM} px or more from the other ends there`), 'a sliding port');
 });
 
 test('docs/spec.md states the folding lengths the layout uses', () => {

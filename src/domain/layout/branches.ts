@@ -12,13 +12,13 @@ import { simplify, type Point } from './routing.ts';
 import type { Box, Direction } from './types.ts';
 
 /** How far a branch runs out of its side vertex before it turns along the flow. */
-const BRANCH_REACH = 16;
+export const BRANCH_REACH = 16;
 /** How close it may come to that, to keep clear of another arrow running along the flow just beyond. */
-const SHORTEST_REACH = 8;
+export const SHORTEST_REACH = 8;
 /** The room a branch keeps from another arrow it runs beside. */
-const BESIDE = 16;
+export const BESIDE = 16;
 /** How far from a diamond's middle and from its side vertex a branch may leave its slanted side. */
-const SLANT_CLEARANCE = 24;
+export const SLANT_CLEARANCE = 24;
 const EPSILON = 0.5;
 
 /**

@@ -213,9 +213,9 @@ export function assignPorts(graph: ProperGraph, position: Int32Array, width: Flo
 }
 
 /** Ports on one side keep at least this far apart when one slides to straighten an edge: their arrowheads stay apart. */
-const PORT_SLIDE_ROOM = 18;
+export const PORT_SLIDE_ROOM = 18;
 /** Offsets below this between an edge's two ports make a jog; a port slides to remove it. */
-const PORT_JOG_LIMIT = 16;
+export const PORT_JOG_LIMIT = 16;
 
 /**
  * Where the nodes' places leave an edge a few pixels out of line (a node with

@@ -21,7 +21,7 @@ import type { Point } from './routing.ts';
 import type { Box, Direction } from './types.ts';
 
 /** The least length of each leg of the L (the arrowhead's side of it stays visible), and how far it keeps from lines it runs along. */
-const MIN_LEG = 24;
+export const MIN_LEG = 24;
 /** How far the L's head keeps from other arrowheads. */
 const BESIDE = 16;
 /** Arrows sharing less than this much line are not side by side. */
