@@ -4,7 +4,7 @@
  * `null` is accepted wherever it has always meant "absent".
  */
 import { z } from 'zod';
-import { BAND_MIN_LENGTH, FOLD_MIN_LENGTH } from '../layout/fold.ts';
+import { BAND_MIN_LENGTH, FOLD_MIN_LENGTH, FOLD_MIN_LENGTH_DOWN } from '../layout/fold.ts';
 import { CSS_COLOR } from '../scene/elements.ts';
 import { ARROWHEADS, DIRECTIONS, EDGE_STYLES, FILL_STYLES, FOLDS, MIN_LENGTH_RANGE, SHAPES, SPEC_LIMITS, STROKE_STYLES, STROKE_WIDTH_RANGE } from './types.ts';
 
@@ -133,7 +133,7 @@ export const SpecEdge = z.union([SpecEdgeShorthand, SpecEdgeObject]).meta({
 export const SpecLayout = z
   .strictObject({
     direction: Direction.nullable().optional(),
-    fold: z.enum(FOLDS).nullable().optional().meta({ description: `auto (default): a flow longer than ${FOLD_MIN_LENGTH} px and three times its width folds into bands at least ${BAND_MIN_LENGTH} px long; off: never` }),
+    fold: z.enum(FOLDS).nullable().optional().meta({ description: `auto (default): a flow longer than three times its width, and than ${FOLD_MIN_LENGTH} px across the page (${FOLD_MIN_LENGTH_DOWN} px down it), folds into bands at least ${BAND_MIN_LENGTH} px long, cut only where a single edge crosses; off: never` }),
     sameRank: z
       .array(z.array(z.string().min(1).max(SPEC_LIMITS.idLength)).min(1).max(SPEC_LIMITS.nodes))
       .max(SPEC_LIMITS.nodes)
