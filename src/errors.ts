@@ -86,7 +86,7 @@ export const defaultMessage: Record<ErrorCode, string> = {
   UNSUPPORTED_VERSION: 'That spec version is not supported; use "1" or omit it.',
   MISSING_NODE_ID: 'A node has no id.',
   DUPLICATE_NODE_ID: 'Two nodes share an id.',
-  UNKNOWN_SHAPE: 'shape must be one of rectangle, ellipse, diamond, text, cylinder, stadium, circle, hexagon, parallelogram, subroutine, document, start, end, fork.',
+  UNKNOWN_SHAPE: 'shape must be one of rectangle, ellipse, diamond, text, cylinder, stadium, circle, doublecircle, hexagon, parallelogram, subroutine, document, start, end, fork.',
   UNKNOWN_ICON: 'That icon is not in the icon catalog.',
   DANGLING_EDGE: 'An edge names a node that does not exist.',
   MALFORMED_SHORTHAND: 'An edge string is not "from -> to" or "from -> to : label".',

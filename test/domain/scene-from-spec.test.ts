@@ -224,6 +224,29 @@ describe('the outlined shapes and the styles', () => {
     await assertSurvivesRestore(elements);
   });
 
+  test('a double circle is a circle and a ring 5 px inside it, behind the ellipse that holds the label; it lints clean and survives restore', async () => {
+    // A state machine's accepting states: Mermaid's a(((text))) and dot's shape=doublecircle.
+    const elements = build({ nodes: [{ id: 'a', label: 'LR_0', shape: 'doublecircle' }, { id: 'b', label: 'accepting state', shape: 'doublecircle', backgroundColor: '#ffec99' }], edges: ['a -> b'] }) as any[];
+    const get = byId(elements);
+    for (const id of ['a', 'b']) {
+      const [shape, outline, ring] = [get(id), get(`${id}-outline`), get(`${id}-ring`)];
+      assert.equal(shape.type, 'ellipse');
+      assert.equal(shape.width, shape.height, 'a circle');
+      assert.ok(shape.width >= 100, `${id} is ${shape.width} px across`);
+      assert.equal(shape.strokeColor, 'transparent', 'the lines draw the shape');
+      assert.equal(outline.type, 'line');
+      assert.equal(ring.type, 'line');
+      assert.ok(Math.abs(outline.width - shape.width) < 1 && Math.abs(ring.width - (shape.width - 10)) < 1, 'the ring 5 px inside');
+      assert.ok(elements.indexOf(ring) < elements.indexOf(shape) && elements.indexOf(outline) < elements.indexOf(ring), 'outline, ring, then the shape holding the label');
+      assert.deepEqual(ring.groupIds, shape.groupIds, 'they move together');
+    }
+    assert.equal(get('b-outline').backgroundColor, '#ffec99', 'the outline carries the fill');
+    assert.equal(get('b-ring').backgroundColor, 'transparent');
+    assert.equal(get('a-to-b').endBinding.elementId, 'b');
+    assert.deepEqual(metIssues(lintScene(elements)).map((issue) => issue.kind), []);
+    await assertSurvivesRestore(elements);
+  });
+
   test('outline ids are generated ids: a node named like one collides', () => {
     assert.throws(() => parseSpec({ nodes: [{ id: 'db', shape: 'cylinder' }, { id: 'db-top' }] }, { isIcon: isCatalogIcon }), /ID_COLLISION|collides with the id generated for the top of nodes\[0\]/);
   });
@@ -299,7 +322,7 @@ describe('the outlined shapes and the styles', () => {
 test('docs/spec.md states the shapes, their count and their outline measures as the code has them', async () => {
   const fs = await import('node:fs');
   const { SHAPES } = await import('../../src/domain/spec/types.ts');
-  const { OUTLINE, BOLD_WIDENS, MIN_SIZE } = await import('../../src/domain/scene/from-spec.ts');
+  const { OUTLINE, BOLD_WIDENS, MIN_SIZE, RING_INSET } = await import('../../src/domain/scene/from-spec.ts');
   const doc = fs.readFileSync(new URL('../../docs/spec.md', import.meta.url), 'utf8');
   const words = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen'];
   assert.match(doc, new RegExp(`a shape outside the ${words[SHAPES.length]} \\|`));
@@ -311,5 +334,6 @@ test('docs/spec.md states the shapes, their count and their outline measures as 
   assert.match(table, new RegExp(`rims ${OUTLINE.rim[0]}–${OUTLINE.rim[1]} px`));
   assert.match(table, new RegExp(`bars ${OUTLINE.bar} px`));
   assert.match(table, new RegExp(`at least ${MIN_SIZE.circle[0]} px`));
+  assert.match(table, new RegExp(`a ring ${RING_INSET} px inside it \\(\`<id>-ring\`\\), at least ${MIN_SIZE.doublecircle[0]} px`));
   assert.match(doc, new RegExp(`about ${Math.round((BOLD_WIDENS - 1) * 100)} % wider`));
 });

@@ -65,7 +65,7 @@ describe('Mermaid importer: flowcharts', () => {
       ['a[[Subroutine]]', 'subroutine', null],
       ['a[(Database)]', 'cylinder', null],
       ['a((Circle))', 'circle', null],
-      ['a(((Double)))', 'circle', /^double circles are drawn as single circles$/],
+      ['a(((Double)))', 'doublecircle', null],
       ['a(-Ellipse-)', 'ellipse', null],
       ['a>Flag]', undefined, /^asymmetric shapes \(odd\) are drawn as rectangles$/],
       ['a{Choice}', 'diamond', null],

@@ -22,6 +22,7 @@ export const MIN_SIZE = {
   ellipse: [160, 80],
   diamond: [180, 100],
   circle: [90, 90],
+  doublecircle: [100, 100],
   stadium: [160, 60],
   cylinder: [140, 90],
   hexagon: [180, 70],
@@ -29,12 +30,16 @@ export const MIN_SIZE = {
   subroutine: [180, 70],
   document: [160, 80],
 } as const;
+/** How far inside a double circle its inner ring runs. */
+export const RING_INSET = 5;
+
 /** Breathing room around a label beyond the editor's own padding (for outlined shapes: room for the outline's ends, rims and wave). */
 export const MARGIN = {
   rectangle: [30, 20],
   ellipse: [20, 12],
   diamond: [20, 12],
   circle: [20, 12],
+  doublecircle: [20 + 2 * RING_INSET, 12 + 2 * RING_INSET],
   stadium: [60, 20],
   cylinder: [30, 50],
   hexagon: [70, 20],
@@ -60,7 +65,7 @@ type BoxShape = 'rectangle' | 'ellipse' | 'diamond';
  * a rectangle for now (a stadium fully rounded as far as the editor rounds).
  */
 export function boxShapeOf(shape: SpecNode['shape']): BoxShape {
-  if (shape === 'ellipse' || shape === 'circle') return 'ellipse';
+  if (shape === 'ellipse' || shape === 'circle' || shape === 'doublecircle') return 'ellipse';
   if (shape === 'diamond') return 'diamond';
   return 'rectangle';
 }
@@ -160,13 +165,13 @@ export function planNode(node: SpecNode, isContainer: boolean, depth: number, ic
     const fit = containerSizeForText(shape, node.icon ? ICON_SIZE : 0, iconHeight);
     const [width, height] = [Math.max(minWidth, fit.width + marginX), Math.max(minHeight, fit.height + marginY)];
     const side = Math.max(width, height);
-    return { node, label: null, isContainer: false, depth, shape, ...(node.shape === 'circle' ? { width: side, height: side } : { width, height }) };
+    return { node, label: null, isContainer: false, depth, shape, ...(isRound(node.shape) ? { width: side, height: side } : { width, height }) };
   }
   // The label is wrapped in the final container's own text area, so the editor
   // re-wrapping it there (on edit or resize) gets the same lines; never inside a word.
   // Bold text is wider than the font measures: wrap it narrower so it still fits.
   const wrapWidth = node.bold ? Math.round(WRAP_WIDTH[shape] / BOLD_WIDENS) : WRAP_WIDTH[shape];
-  const safe = wordSafeWrap(node.label, node.shape === 'circle' ? roundestWrap(node.label, wrapWidth) : wrapWidth);
+  const safe = wordSafeWrap(node.label, isRound(node.shape) ? roundestWrap(node.label, wrapWidth) : wrapWidth);
   const preferred = measureText(wrapText(safe.label, FONT_SIZE, safe.wrapAt, FONT_FAMILY_EXCALIFONT), FONT_SIZE, FONT_FAMILY_EXCALIFONT);
   const target = containerSizeForText(shape, Math.max(preferred.width * (node.bold ? BOLD_WIDENS : 1), node.icon ? ICON_SIZE : 0), preferred.height + iconHeight);
   const fitted = fitTextInContainer(safe.label, shape, {
@@ -179,7 +184,7 @@ export function planNode(node: SpecNode, isContainer: boolean, depth: number, ic
   const label = { text: fitted.text, original: safe.label, width: fitted.textWidth, height: fitted.textHeight };
   // With an icon the bound-text area must also hold it above the label.
   const height = node.icon ? Math.max(fitted.height, containerSizeForText(shape, fitted.textWidth, fitted.textHeight + iconHeight).height + marginY) : fitted.height;
-  if (node.shape === 'circle') {
+  if (isRound(node.shape)) {
     const side = Math.max(fitted.width, height);
     return { node, label, isContainer: false, depth, shape, width: side, height: side };
   }
@@ -318,12 +323,16 @@ function markerElements(node: SpecNode, marker: MarkerShape, box: { x: number; y
 /** The shapes drawn by `line` outlines around a label-carrying rectangle, and the ids of those lines. */
 export const OUTLINE_IDS: Partial<Record<SpecNode['shape'], readonly string[]>> = {
   stadium: ['outline'],
+  doublecircle: ['outline', 'ring'],
   hexagon: ['outline'],
   parallelogram: ['outline'],
   document: ['outline'],
   cylinder: ['outline', 'top'],
   subroutine: ['left', 'right'],
 };
+
+/** A circle and a double circle: equal sides, the label wrapped about as tall as wide. */
+const isRound = (shape: SpecNode['shape']) => shape === 'circle' || shape === 'doublecircle';
 
 /** A parallelogram's slant and a hexagon's point, as a share of the height; a cylinder's rim and a document's wave. */
 export const OUTLINE = { slant: 0.35, point: 0.3, rim: [8, 14, 0.12], wave: [4, 10, 0.08], bar: 10 } as const;
@@ -342,6 +351,11 @@ export function outlinePaths(shape: SpecNode['shape'], w: number, h: number): Re
       const r = Math.min(h / 2, w / 2);
       return { outline: [...arc(w - r, r, r, r, -Math.PI / 2, Math.PI / 2), ...arc(r, h - r, r, r, Math.PI / 2, (3 * Math.PI) / 2), [w - r, 0]] };
     }
+    case 'doublecircle':
+      return {
+        outline: arc(w / 2, h / 2, w / 2, h / 2, 0, 2 * Math.PI, 48),
+        ring: arc(w / 2, h / 2, w / 2 - RING_INSET, h / 2 - RING_INSET, 0, 2 * Math.PI, 48),
+      };
     case 'hexagon': {
       const i = Math.min(w / 4, h * OUTLINE.point);
       return { outline: [[i, 0], [w - i, 0], [w, h / 2], [w - i, h], [i, h], [0, h / 2], [i, 0]] };

@@ -24,7 +24,7 @@ export interface StyleContext {
   recordsAcross: boolean;
 }
 
-type SpecShape = 'rectangle' | 'ellipse' | 'circle' | 'diamond' | 'text' | 'cylinder' | 'hexagon' | 'parallelogram' | 'subroutine' | 'document' | 'start';
+type SpecShape = 'rectangle' | 'ellipse' | 'circle' | 'doublecircle' | 'diamond' | 'text' | 'cylinder' | 'hexagon' | 'parallelogram' | 'subroutine' | 'document' | 'start';
 
 /** Graphviz shapes (lower case) and the spec shape each is drawn as; `drawn` says what a reader misses, and is warned. */
 const SHAPES: Record<string, { shape: SpecShape; drawn?: string }> = {
@@ -40,7 +40,7 @@ const SHAPES: Record<string, { shape: SpecShape; drawn?: string }> = {
   egg: { shape: 'ellipse' },
   circle: { shape: 'circle' },
   mcircle: { shape: 'circle' },
-  doublecircle: { shape: 'circle', drawn: 'is drawn as a circle with one ring' },
+  doublecircle: { shape: 'doublecircle' },
   point: { shape: 'start' },
   diamond: { shape: 'diamond' },
   mdiamond: { shape: 'diamond' },

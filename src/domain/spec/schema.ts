@@ -38,7 +38,7 @@ export const NodeId = z
   .meta({ description: `A node id: non-empty, at most ${SPEC_LIMITS.idLength} characters, unique in the diagram` });
 
 export const Shape = z.enum(SHAPES).meta({
-  description: 'rectangle (the default), ellipse, diamond, text (a free text, no outline), cylinder (a database), stadium (fully rounded ends), circle, hexagon, parallelogram, subroutine (a box with inner side bars), document (a box with a wavy bottom), or a marker that draws no label: start (a small filled dot), end (a ringed dot), fork (a bar across the flow, for forks and joins)',
+  description: 'rectangle (the default), ellipse, diamond, text (a free text, no outline), cylinder (a database), stadium (fully rounded ends), circle, doublecircle (a circle with a ring inside: an accepting state), hexagon, parallelogram, subroutine (a box with inner side bars), document (a box with a wavy bottom), or a marker that draws no label: start (a small filled dot), end (a ringed dot), fork (a bar across the flow, for forks and joins)',
 });
 export const FillStyle = z.enum(FILL_STYLES).meta({ description: 'How the background is filled' });
 export const Arrowhead = z.enum(ARROWHEADS).meta({ description: 'An arrowhead: arrow, triangle, bar, dot, circle, diamond or none' });

@@ -1,6 +1,6 @@
 import type { Direction } from '../layout/types.ts';
 
-export const SHAPES = ['rectangle', 'ellipse', 'diamond', 'text', 'cylinder', 'stadium', 'circle', 'hexagon', 'parallelogram', 'subroutine', 'document', 'start', 'end', 'fork'] as const;
+export const SHAPES = ['rectangle', 'ellipse', 'diamond', 'text', 'cylinder', 'stadium', 'circle', 'doublecircle', 'hexagon', 'parallelogram', 'subroutine', 'document', 'start', 'end', 'fork'] as const;
 export type Shape = (typeof SHAPES)[number];
 
 /** Shapes that mark a point of a flow and draw no label: a start dot, an end ring, a fork or join bar. */

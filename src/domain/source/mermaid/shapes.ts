@@ -44,7 +44,7 @@ const SHAPES = table([
 
   [['lean_left', 'lean-l', 'lean-left', 'out-in'], { shape: 'parallelogram', nearest: 'parallelograms leaning left (lean-l) are drawn leaning right' }],
   [['trapezoid', 'trap-b', 'trapezoid-bottom', 'priority', 'inv_trapezoid', 'trap-t', 'trapezoid-top', 'inv-trapezoid', 'manual'], { shape: 'parallelogram', nearest: 'trapezoids (trap-b, trap-t) are drawn as parallelograms' }],
-  [['doublecircle', 'dbl-circ', 'double-circle'], { shape: 'circle', nearest: 'double circles are drawn as single circles' }],
+  [['doublecircle', 'dbl-circ', 'double-circle'], { shape: 'doublecircle' }],
   [['odd', 'rect_left_inv_arrow'], { shape: 'rectangle', nearest: 'asymmetric shapes (odd) are drawn as rectangles' }],
   [['h-cyl', 'das', 'horizontal-cylinder', 'lin-cyl', 'disk', 'lined-cylinder'], { shape: 'cylinder', nearest: 'horizontal and lined cylinders (h-cyl, lin-cyl) are drawn as upright cylinders' }],
   [['docs', 'documents', 'st-doc', 'stacked-document', 'lin-doc', 'lined-document', 'tag-doc', 'tagged-document', 'flag', 'paper-tape'], { shape: 'document', nearest: 'stacked, lined and tagged documents and paper tape (docs, lin-doc, tag-doc, flag) are drawn as documents' }],
