@@ -131,7 +131,7 @@ describe('every problem at once', () => {
     );
     const hints = Object.fromEntries(problems.map((p) => [p.path, p.hint]));
     assert.equal(hints['/direction'], 'direction belongs in layout.direction: "layout": { "direction": "LR" }');
-    assert.equal(hints['/nodes/0/shape'], 'shape must be one of rectangle, ellipse, diamond, text, cylinder, stadium, circle, hexagon, parallelogram, subroutine, document, start, end, fork — use rectangle for a box');
+    assert.equal(hints['/nodes/0/shape'], 'shape must be one of rectangle, ellipse, diamond, text, cylinder, stadium, circle, doublecircle, hexagon, parallelogram, subroutine, document, start, end, fork — use rectangle for a box');
     assert.match(hints['/nodes/2/color']!, /strokeColor/);
     assert.match(hints['/edges/0']!, /->/);
     for (const problem of problems) assert.match(problem.message, /^(spec|nodes\[\d\]|edges\[\d\])/);

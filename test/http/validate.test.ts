@@ -50,7 +50,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       );
       const byPath = new Map(report.problems.map((p: any) => [p.path, p]));
       assert.equal((byPath.get('/direction') as any).hint, 'direction belongs in layout.direction: "layout": { "direction": "LR" }');
-      assert.equal((byPath.get('/nodes/0/shape') as any).hint, 'shape must be one of rectangle, ellipse, diamond, text, cylinder, stadium, circle, hexagon, parallelogram, subroutine, document, start, end, fork — use rectangle for a box');
+      assert.equal((byPath.get('/nodes/0/shape') as any).hint, 'shape must be one of rectangle, ellipse, diamond, text, cylinder, stadium, circle, doublecircle, hexagon, parallelogram, subroutine, document, start, end, fork — use rectangle for a box');
       assert.match((byPath.get('/nodes/1/color') as any).hint, /strokeColor/);
       assert.match((byPath.get('/nodes/2/id') as any).hint, /"orders-db"/);
       assert.match((byPath.get('/edges/1/arrowhead') as any).hint, /use "arrow" for "open"/);
@@ -128,7 +128,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       assert.equal(created.statusCode, 422, created.body);
       assert.deepEqual(created.json(), { error: first.code, message: `${first.message}; ${first.hint}` });
       assert.equal(created.json().error, 'UNKNOWN_SHAPE');
-      assert.match(created.json().message, /^nodes\[0\] \(id "a"\)\.shape "box" is not a shape; shape must be one of rectangle, ellipse, diamond, text, cylinder, stadium, circle, hexagon, parallelogram, subroutine, document, start, end, fork — use rectangle for a box$/);
+      assert.match(created.json().message, /^nodes\[0\] \(id "a"\)\.shape "box" is not a shape; shape must be one of rectangle, ellipse, diamond, text, cylinder, stadium, circle, doublecircle, hexagon, parallelogram, subroutine, document, start, end, fork — use rectangle for a box$/);
 
       const regenerated = await h.call('POST', `/api/v1/diagrams/${diagramId}/regenerate`, { token: alice.token, body: { spec: { nodes: [{ id: 'a' }], edges: ['a -> b'] } } });
       assert.equal(regenerated.json().error, 'DANGLING_EDGE', regenerated.body);
