@@ -853,4 +853,3 @@ function raiseContainerSources(rank: Int32Array, L: number, upper: Int32Array, l
     if (top < rank[i]!) rank[i] = top;
   }
 }
-

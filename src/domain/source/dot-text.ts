@@ -172,10 +172,10 @@ function groupNodeLists(list: Token[]): Token[] {
 }
 
 /**
- * `node:port:compass` as `node:port`, and `node : port` as `node:port`: the parser reads a two-letter compass
- * point there as one letter and the other as a new node (`lookup:top:ne
- * [label=…]` became a node "e" holding the edge's label), and takes no `_`,
- * `c` or quoted compass point at all. The importer keeps neither ports nor
+ * `node:port:compass` and `node : port` as `node:port`: the parser reads a
+ * two-letter compass point there as one letter and the other as a new node
+ * (`lookup:top:ne [label=…]` became a node "e" holding the edge's label),
+ * takes no `_`, `c` or quoted compass point at all, and no space round `:`. The importer keeps neither ports nor
  * compass points; the port it still sees is enough for its warning.
  */
 function dropCompassPoints(list: Token[]): Token[] {
