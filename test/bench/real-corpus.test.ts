@@ -24,30 +24,6 @@ import { assertSurvivesRestore } from '../helpers/excalidraw.ts';
  * here that is no longer found: fix one and take it out.
  */
 const KNOWN: Record<string, string[]> = {
-  // A container's label moved to the left or right of its top, out of an arrow's way: the editor's 5 px text padding.
-  label_near_outline: [
-    'containerd-transfer-1',
-    'envoy-ai-gateway-control-plane',
-    'graphviz-clust',
-    'graphviz-clust4',
-    'graphviz-proc3d',
-    'graphviz-try',
-    'greptimedb-table-engine',
-    'istio-ca',
-    'istio-overview',
-    'istio-pilot-4',
-    'istio-ztunnel-1',
-    'jaeger-integration-test-remote-storage',
-    'k8s-security-audit-dataflow',
-    'k8s-security-audit-dataflow-original',
-    'kata-runtime-layers',
-    'ngf-configuration-flow',
-    'ngf-nap-waf',
-    'opentofu-expression-graph',
-    'otel-demo-telemetry-flow',
-    'postgres-datachecksums',
-    'postgres-gin',
-  ],
   // The authors' own colours: white labels on a light green.
   low_contrast: ['greptimedb-region-migration'],
   edges_too_close: ['graphviz-ldbxtried'],

@@ -12,7 +12,7 @@ import { lintScene } from '../../src/domain/lint/lint.ts';
 import { ICON_GAP, sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
 import { parseSpec } from '../../src/domain/spec/parse.ts';
 import { fontSizeFloor } from '../../src/domain/edit/label-fit.ts';
-import { getBoundTextMaxHeight, getBoundTextMaxWidth, measureText, wrapText } from '../../src/domain/text/metrics.ts';
+import { getBoundTextMaxHeight, getBoundTextMaxWidth, HEADER_SIDE_INSET, measureText, wrapText } from '../../src/domain/text/metrics.ts';
 import { assertLabelAsTheEditorDrawsIt, assertSurvivesRestore } from '../helpers/excalidraw.ts';
 import { metIssues } from '../helpers/lint.ts';
 
@@ -335,7 +335,7 @@ describe('new nodes into a container (parent)', () => {
     const now = byId(result.elements);
     const [label, icon, grown] = [now.get('backend-label'), now.get('backend-icon'), boxOf(now.get('backend'))];
     assert.ok(grown.width > backend.width, 'backend grew to the right');
-    assert.ok(Math.abs(label.x + label.width - (grown.x + grown.width - 5)) < 1, 'the label stays on the right, where the editor puts it');
+    assert.ok(Math.abs(label.x + label.width - (grown.x + grown.width - HEADER_SIDE_INSET)) < 1, `the label stays on the right, ${HEADER_SIDE_INSET} px in`);
     assert.ok(Math.abs(icon.x + icon.width + ICON_GAP - label.x) < 1, 'the icon stays just before the label');
   });
 

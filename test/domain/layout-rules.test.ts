@@ -4,6 +4,7 @@
  * containers that cross only borders and never a container's label.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { test } from 'node:test';
 import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
 import { CONTAINER_PADDING } from '../../src/domain/layout/containers.ts';
@@ -12,6 +13,8 @@ import { countEdgeCrossings } from '../../src/domain/layout/metrics.ts';
 import { lintScene } from '../../src/domain/lint/lint.ts';
 import { sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
 import { parseSpec } from '../../src/domain/spec/parse.ts';
+import { BOUND_TEXT_PADDING, HEADER_SIDE_INSET } from '../../src/domain/text/metrics.ts';
+import { assertSurvivesRestore } from '../helpers/excalidraw.ts';
 import { metIssues } from '../helpers/lint.ts';
 
 type Element = Record<string, any>;
@@ -513,6 +516,27 @@ test('a container\'s icon sits beside its label wherever the label goes: after i
     assert.equal(label.textAlign, align);
     assert.ok(image.x >= container.x && image.x + image.width <= container.x + container.width, `${align}: the icon inside the container`);
     assert.ok(align === 'right' ? image.x + image.width < label.x : image.x > label.x + label.width, `${align}: the icon ${align === 'right' ? 'before' : 'after'} the label, clear of it`);
+  }
+});
+
+test('a container\'s title moved to a side of its header sits further in from that side than the editor\'s padding, as docs/spec.md says, and the editor keeps it there', async () => {
+  const spec = fs.readFileSync(new URL('../../docs/spec.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+  assert.match(spec, new RegExp(`which sits ${HEADER_SIDE_INSET} px in from that side rather than at the editor's ${BOUND_TEXT_PADDING} px`), 'docs/spec.md states the inset');
+  for (const align of ['left', 'right'] as const) {
+    const elements: Element[] = sceneFromSpec(parseSpec(ztunnels(), { isIcon: isCatalogIcon }), {
+      updated: 1,
+      layout: (input) => {
+        const result = layoutGraph(input);
+        result.nodes.c2!.labelAlign = align;
+        return result;
+      },
+    });
+    const container = byId(elements).get('c2')!;
+    const label = byId(elements).get('c2-label')!;
+    const inset = align === 'left' ? label.x - container.x : container.x + container.width - (label.x + label.width);
+    assert.ok(Math.abs(inset - HEADER_SIDE_INSET) < 0.01, `${align}: the title ${inset} px from the side`);
+    assert.deepEqual(lintScene(elements as never).filter((issue) => issue.kind === 'label_near_outline'), [], `${align}: clear of the outline`);
+    await assertSurvivesRestore(elements, { refreshDimensions: true });
   }
 });
 

@@ -2,9 +2,9 @@
  * What "lints clean" asks of a generated scene: no issue of a kind the layout
  * meets. The layout does not meet these kinds yet, and `npm run bench:quality`
  * counts them, ours beside dot's: edges may still run closer than 16 px where
- * they leave or reach nodes side by side (edges_too_close), a container's
- * header label moved to a side of its top sits 5 px from its border, the
- * editor's own padding (label_near_outline), ports lie 15 px apart (piled_arrowheads).
+ * they leave or reach nodes side by side (edges_too_close), a label under an
+ * icon reaches its shape's bottom corners (label_near_outline), ports lie 15 px
+ * apart (piled_arrowheads).
  */
 export const NOT_YET_MET: ReadonlySet<string> = new Set(['edges_too_close', 'label_near_outline', 'piled_arrowheads']);
 

@@ -6,7 +6,7 @@
  * label must stay clear of it.
  */
 import type { Box } from '../layout/types.ts';
-import { boundTextArea, boundTextPosition, ICON_GAP, type TextBlock } from '../scene/from-spec.ts';
+import { boundTextArea, ICON_GAP, labelPosition, type TextBlock } from '../scene/from-spec.ts';
 import { measureText, wrapText } from '../text/metrics.ts';
 import type { BoxShape } from './fragment.ts';
 import { interiorsMeet } from './scene-index.ts';
@@ -57,7 +57,7 @@ export interface LabelRequest {
 export interface FittedLabel {
   block: TextBlock;
   fontSize: number;
-  /** Where the editor puts the block in the container (its computeBoundTextPosition). */
+  /** Where the block goes in the container: where the editor puts it, a title moved aside a little further in (labelPosition). */
   position: { x: number; y: number };
 }
 
@@ -82,7 +82,7 @@ export function fitLabelInContainer(request: LabelRequest): LabelFit {
   const at = (fontSize: number): FittedLabel => {
     const text = wrapText(request.label, fontSize, area.width, request.fontFamily);
     const block = { text, original: request.label, ...measureText(text, fontSize, request.fontFamily) };
-    return { block, fontSize, position: boundTextPosition(area, block, request.verticalAlign, request.textAlign) };
+    return { block, fontSize, position: labelPosition(area, block, request.verticalAlign, request.textAlign) };
   };
   // The editor grows a container whose text area is narrower or shorter than its text: the label must fit it exactly.
   const fitsArea = ({ block, position }: FittedLabel) =>

@@ -5,7 +5,7 @@
  * elements of each new node.
  */
 import type { Box } from '../layout/types.ts';
-import { boundTextArea, boundTextPosition, nodeElements, planNode, textElement } from '../scene/from-spec.ts';
+import { boundTextArea, labelPosition, nodeElements, planNode, textElement } from '../scene/from-spec.ts';
 import type { Point } from '../scene/geometry.ts';
 import { isPlainObject } from '../payload.ts';
 import { type ExcalidrawElement, FONT_FAMILY_EXCALIFONT, FONT_SIZE, indexKeyAfter, isIndexKey } from '../scene/elements.ts';
@@ -153,7 +153,7 @@ export function addNode(merge: Merge, { node, size }: NewNode, box: Box): void {
 
 /**
  * A container grown to `box` to hold a new member: its header (a top-aligned
- * label, placed where the editor places it; its icon, beside the label) follows its top edge,
+ * label, placed where the scene places it; its icon, beside the label) follows its top edge,
  * and each arrow end on one of its sides moves with that side.
  */
 export function growContainer(merge: Merge, scene: Scene, id: string, box: Box): void {
@@ -169,7 +169,7 @@ export function growContainer(merge: Merge, scene: Scene, id: string, box: Box):
     const verticalAlign = VERTICAL_ALIGNS.has(text.verticalAlign as string) ? (text.verticalAlign as VerticalAlign) : 'middle';
     const textAlign = TEXT_ALIGNS.has(text.textAlign as string) ? (text.textAlign as TextAlign) : 'center';
     const block = { text: String(text.text ?? ''), original: String(text.originalText ?? ''), width: num(text.width), height: num(text.height) };
-    Object.assign(text, boundTextPosition(boundTextArea('rectangle', box), block, verticalAlign, textAlign));
+    Object.assign(text, labelPosition(boundTextArea('rectangle', box), block, verticalAlign, textAlign));
     shift = { x: num(text.x) - oldX, y: num(text.y) - oldY };
   }
   const icon = scene.live.get(`${id}-icon`);

@@ -7,7 +7,7 @@
  * through the text itself (narrower than the header) or the strip below it,
  * else the middle.
  */
-import { BOUND_TEXT_PADDING } from '../text/metrics.ts';
+import { BOUND_TEXT_PADDING, HEADER_SIDE_INSET } from '../text/metrics.ts';
 import type { HeaderAlign } from './containers.ts';
 import { segmentCrossesBox } from './metrics.ts';
 import type { Point } from './routing.ts';
@@ -24,8 +24,8 @@ export function headerAlign(box: Box, header: { width: number; height: number },
   const text = Math.max(0, width - 2 * HEADER_TEXT_INSET);
   const spots: Array<[HeaderAlign, number, number]> = [
     ['center', box.x + (box.width - width) / 2, box.x + (box.width - text) / 2],
-    ['left', box.x, box.x + BOUND_TEXT_PADDING],
-    ['right', box.x + box.width - width, box.x + box.width - BOUND_TEXT_PADDING - text],
+    ['left', box.x, box.x + HEADER_SIDE_INSET],
+    ['right', box.x + box.width - width, box.x + box.width - HEADER_SIDE_INSET - text],
   ];
   const spot = spots.find(([, x]) => clear(x, width)) ?? spots.find(([, , x]) => clear(x, text));
   return spot?.[0] ?? 'center';

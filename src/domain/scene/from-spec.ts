@@ -1,6 +1,6 @@
 import type { Box, LayoutInput, LayoutResult } from '../layout/types.ts';
 import { type ArrowheadName, type DiagramSpec, isMarker, type MarkerShape, type SpecEdge, type SpecNode } from '../spec/types.ts';
-import { BOUND_TEXT_PADDING, containerSizeForText, fitTextInContainer, getBoundTextMaxHeight, getBoundTextMaxWidth, measureText, wrapText } from '../text/metrics.ts';
+import { BOUND_TEXT_PADDING, containerSizeForText, HEADER_SIDE_INSET, fitTextInContainer, getBoundTextMaxHeight, getBoundTextMaxWidth, measureText, wrapText } from '../text/metrics.ts';
 import {
   addBound,
   baseElement,
@@ -294,6 +294,24 @@ export function boundTextPosition(
   return { x, y };
 }
 
+/**
+ * Where Drawbridge puts a bound label: where the editor does, except a label
+ * at the top of its container and on one side, a container's title moved
+ * aside, which sits HEADER_SIDE_INSET from that side (as far as the text
+ * area's width allows).
+ */
+export function labelPosition(
+  area: ReturnType<typeof boundTextArea>,
+  block: TextBlock,
+  verticalAlign: 'top' | 'middle' | 'bottom',
+  textAlign: 'left' | 'center' | 'right' = 'center',
+) {
+  const position = boundTextPosition(area, block, verticalAlign, textAlign);
+  if (verticalAlign !== 'top' || textAlign === 'center') return position;
+  const shift = Math.max(0, Math.min(HEADER_SIDE_INSET - BOUND_TEXT_PADDING, area.width - block.width));
+  return { x: position.x + (textAlign === 'left' ? shift : -shift), y: position.y };
+}
+
 const arrowhead = (name: ArrowheadName) => (name === 'none' ? null : name);
 
 /**
@@ -579,7 +597,7 @@ export function nodeElements(plan: NodePlan, box: Box & { labelAlign?: 'left' | 
     shape.roundness = null;
   }
   const textAlign = box.labelAlign ?? 'center';
-  const position = label ? boundTextPosition(area, label, verticalAlign, textAlign) : null;
+  const position = label ? labelPosition(area, label, verticalAlign, textAlign) : null;
   if (label && position) {
     const text = push(textElement(`${node.id}-label`, label, position, nextOrder(), updated, { containerId: node.id, textAlign, verticalAlign, strokeColor: node.textColor ?? node.strokeColor }));
     const font = fontCustomData(node);

@@ -31,6 +31,13 @@ export const DEFAULT_FONT_FAMILY: FontFamilyId = FONT_FAMILY.Excalifont;
 export const DEFAULT_FONT_SIZE = 20;
 /** Space the editor keeps between a container's text area and its bound text. */
 export const BOUND_TEXT_PADDING = 5;
+/**
+ * How far a container's label moved to one side of its header sits from that
+ * side. At the editor's padding (5 px) the title reads as squeezed into the
+ * corner; the editor puts it back there only when a person edits the label or
+ * resizes the container.
+ */
+export const HEADER_SIDE_INSET = 10;
 export const ARROW_LABEL_WIDTH_FRACTION = 0.7;
 export const ARROW_LABEL_FONT_SIZE_TO_MIN_WIDTH_RATIO = 11;
 
