@@ -520,9 +520,9 @@ describe('updateNodes', () => {
     await assertLabelAsTheEditorDrawsIt(shape, label);
     await assertSurvivesRestore(result.elements, { refreshDimensions: true });
     assertRefused(
-      () => edit(before, { updateNodes: [{ id: 'user', label: 'Administrators and operators' }] }),
+      () => edit(before, { updateNodes: [{ id: 'user', label: 'Administrators, operators, release managers and the on-call engineers' }] }),
       'INVALID_SPEC',
-      /updateNodes\[0\] \(id "user"\)\.label does not fit the rectangle even at the smallest font size, 12 px \(shrunk from 20 px\): it needs \d+ × 30 px and the rectangle leaves 150 × 25 px for its label below its icon/,
+      /updateNodes\[0\] \(id "user"\)\.label does not fit the rectangle even at the smallest font size, 12 px \(shrunk from 20 px\): it needs \d+ × 60 px and the rectangle leaves 150 × 35 px for its label below its icon/,
     );
   });
 

@@ -106,6 +106,27 @@ describe('generated scenes', () => {
     }
   }
 
+  test('a node\'s icon and the label under it are centred together in the shape, 8 px apart, the label clear of the rounded corners', async () => {
+    const elements = build({
+      nodes: [
+        { id: 'gateway', label: 'Edge gateway (Raspberry Pi)', icon: 'icon-raspberry-pi' },
+        { id: 'jira', label: "File a Jira issue with steps to reproduce and the customer's account id", icon: 'icon-jira' },
+        { id: 'db', label: '', icon: 'icon-postgresql' },
+      ],
+      edges: [],
+    });
+    const byId = new Map(elements.map((e) => [e.id, e as unknown as Record<string, number>]));
+    for (const id of ['gateway', 'jira', 'db']) {
+      const [shape, icon, label] = [byId.get(id)!, byId.get(`${id}-icon`)!, byId.get(`${id}-label`)];
+      const bottom = label ? label.y + label.height : icon.y + icon.height;
+      const [above, below] = [icon.y - shape.y, shape.y + shape.height - bottom];
+      assert.ok(Math.abs(above - below) < 0.51, `${id}: ${above} px above the block, ${below} px below it`);
+      if (label) assert.ok(Math.abs(label.y - (icon.y + icon.height + 8)) < 0.01, `${id}: the label 8 px under the icon`);
+    }
+    assert.deepEqual(lintScene(elements as never).filter((issue) => issue.kind === 'label_near_outline'), []);
+    await assertSurvivesRestore(elements, { refreshDimensions: true });
+  });
+
   test('ids follow the contract: node id, <id>-label, <id>-icon, <from>-to-<to>(-n), <arrow>-label', () => {
     const elements = build({ nodes: [{ id: 'a', icon: 'icon-user' }, { id: 'b' }], edges: ['a -> b : first', 'a -> b'] });
     assert.deepEqual(elements.map((e) => e.id).sort(), ['a', 'a-icon', 'a-label', 'a-to-b', 'a-to-b-2', 'a-to-b-label', 'b', 'b-label'].sort());

@@ -82,7 +82,7 @@ export function fitLabelInContainer(request: LabelRequest): LabelFit {
   const at = (fontSize: number): FittedLabel => {
     const text = wrapText(request.label, fontSize, area.width, request.fontFamily);
     const block = { text, original: request.label, ...measureText(text, fontSize, request.fontFamily) };
-    return { block, fontSize, position: labelPosition(area, block, request.verticalAlign, request.textAlign) };
+    return { block, fontSize, position: labelPosition(area, block, request.verticalAlign, request.textAlign, request.icon ? request.icon.y + request.icon.height : undefined) };
   };
   // The editor grows a container whose text area is narrower or shorter than its text: the label must fit it exactly.
   const fitsArea = ({ block, position }: FittedLabel) =>

@@ -295,18 +295,23 @@ export function boundTextPosition(
 }
 
 /**
- * Where Drawbridge puts a bound label: where the editor does, except a label
- * at the top of its container and on one side, a container's title moved
- * aside, which sits HEADER_SIDE_INSET from that side (as far as the text
- * area's width allows).
+ * Where Drawbridge puts a bound label: where the editor does, except
+ * - a label at the top of its container and on one side, a container's title
+ *   moved aside, which sits HEADER_SIDE_INSET from that side (as far as the
+ *   text area's width allows);
+ * - a label at the bottom under an icon whose bottom edge is `iconBottom`,
+ *   which sits ICON_GAP below the icon when it fits there, not down against
+ *   the border (where a rounded rectangle's corners cut its last line).
  */
 export function labelPosition(
   area: ReturnType<typeof boundTextArea>,
   block: TextBlock,
   verticalAlign: 'top' | 'middle' | 'bottom',
   textAlign: 'left' | 'center' | 'right' = 'center',
+  iconBottom?: number,
 ) {
   const position = boundTextPosition(area, block, verticalAlign, textAlign);
+  if (verticalAlign === 'bottom' && iconBottom !== undefined) return { x: position.x, y: Math.min(position.y, iconBottom + ICON_GAP) };
   if (verticalAlign !== 'top' || textAlign === 'center') return position;
   const shift = Math.max(0, Math.min(HEADER_SIDE_INSET - BOUND_TEXT_PADDING, area.width - block.width));
   return { x: position.x + (textAlign === 'left' ? shift : -shift), y: position.y };
@@ -597,7 +602,11 @@ export function nodeElements(plan: NodePlan, box: Box & { labelAlign?: 'left' | 
     shape.roundness = null;
   }
   const textAlign = box.labelAlign ?? 'center';
-  const position = label ? labelPosition(area, label, verticalAlign, textAlign) : null;
+  // A node's icon and the label under it are one block in the middle of the text area (when it has room for them).
+  const blockHeight = ICON_SIZE + (label ? ICON_GAP + label.height : 0);
+  const iconTop = area.y + area.height - blockHeight - Math.max(0, (area.height - blockHeight) / 2);
+  const underIcon = node.icon && !plan.isContainer ? iconTop + ICON_SIZE : undefined;
+  const position = label ? labelPosition(area, label, verticalAlign, textAlign, underIcon) : null;
   if (label && position) {
     const text = push(textElement(`${node.id}-label`, label, position, nextOrder(), updated, { containerId: node.id, textAlign, verticalAlign, strokeColor: node.textColor ?? node.strokeColor }));
     const font = fontCustomData(node);
@@ -611,9 +620,7 @@ export function nodeElements(plan: NodePlan, box: Box & { labelAlign?: 'left' | 
     const x = !label || !position ? area.x : textAlign === 'right' ? position.x - ICON_GAP - ICON_SIZE : position.x + label.width + ICON_GAP;
     push(iconElement(node, { x, y: area.y }, nextOrder(), updated, groupIds));
   } else if (node.icon) {
-    const blockHeight = ICON_SIZE + (label ? ICON_GAP + label.height : 0);
-    const top = area.y + area.height - blockHeight;
-    push(iconElement(node, { x: box.x + box.width / 2 - ICON_SIZE / 2, y: top }, nextOrder(), updated, groupIds));
+    push(iconElement(node, { x: box.x + box.width / 2 - ICON_SIZE / 2, y: iconTop }, nextOrder(), updated, groupIds));
   }
   return { shape, elements };
 }
