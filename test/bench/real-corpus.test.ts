@@ -29,7 +29,7 @@ const KNOWN: Record<string, string[]> = {
   edges_too_close: ['graphviz-ldbxtried'],
   piled_arrowheads: ['graphviz-nan'],
   edges_overlap: ['graphviz-ldbxtried', 'graphviz-records', 'graphviz-switch'],
-  label_overlap: ['graphviz-polypoly', 'temporal-schedules-7'],
+  label_overlap: ['graphviz-polypoly'],
   container_slack: ['k8s-security-audit-dataflow'],
   crowded_arrow_label: ['wormhole-mailbox'],
   late_flow_start: ['cpython-stack-resize'],

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import { describe, test } from 'node:test';
 import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
 import { layoutGraph } from '../../src/domain/layout/layout.ts';
 import { lintScene } from '../../src/domain/lint/lint.ts';
-import { generatedElementCount, sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
+import { generatedElementCount, MARGIN, sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
 import { parseSpec } from '../../src/domain/spec/parse.ts';
 import { assertSurvivesRestore } from '../helpers/excalidraw.ts';
 import { metIssues } from '../helpers/lint.ts';
@@ -115,7 +116,7 @@ describe('generated scenes', () => {
       ],
       edges: [],
     });
-    const byId = new Map(elements.map((e) => [e.id, e as unknown as Record<string, number>]));
+    const byId = new Map(elements.map((e) => [e.id, e as unknown as { y: number; height: number }]));
     for (const id of ['gateway', 'jira', 'db']) {
       const [shape, icon, label] = [byId.get(id)!, byId.get(`${id}-icon`)!, byId.get(`${id}-label`)];
       const bottom = label ? label.y + label.height : icon.y + icon.height;
@@ -125,6 +126,21 @@ describe('generated scenes', () => {
     }
     assert.deepEqual(lintScene(elements as never).filter((issue) => issue.kind === 'label_near_outline'), []);
     await assertSurvivesRestore(elements, { refreshDimensions: true });
+  });
+
+  test('a label in a shape whose outline cuts in at the sides keeps the whole side margin once re-wrapped in its final box', async () => {
+    // temporal-schedules-7: the re-wrap in the box, 60 px wider than the text, had filled that room, and the round ends cut the text.
+    const label = 'addTasks: ProcessBuffer at backoff, or Execute immediate';
+    const elements = build({ nodes: (['stadium', 'hexagon', 'parallelogram', 'subroutine'] as const).map((shape) => ({ id: shape, label, shape })), edges: [] });
+    const byId = new Map(elements.map((e) => [e.id, e as unknown as { x: number; width: number }]));
+    for (const [shape, margin] of [['stadium', MARGIN.stadium[0]], ['hexagon', MARGIN.hexagon[0]], ['parallelogram', MARGIN.parallelogram[0]], ['subroutine', MARGIN.subroutine[0]]] as const) {
+      const [box, text] = [byId.get(shape)!, byId.get(`${shape}-label`)!];
+      assert.ok(box.width - text.width >= margin + 10, `${shape}: ${box.width - text.width} px beside a ${text.width} px label`);
+    }
+    assert.deepEqual(lintScene(elements as never).filter((issue) => issue.kind === 'label_overlap' || issue.kind === 'label_near_outline'), []);
+    await assertSurvivesRestore(elements, { refreshDimensions: true });
+    const doc = fs.readFileSync(new URL('../../docs/spec.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    assert.match(doc, new RegExp(`leaves its label ${MARGIN.stadium[0]}, ${MARGIN.hexagon[0]}, ${MARGIN.parallelogram[0]} or ${MARGIN.subroutine[0]} px of room across`), 'docs/spec.md states the margins');
   });
 
   test('ids follow the contract: node id, <id>-label, <id>-icon, <from>-to-<to>(-n), <arrow>-label', () => {

@@ -180,6 +180,7 @@ export function planNode(node: SpecNode, isContainer: boolean, depth: number, ic
     maxTextWidth: safe.wrapAt,
     minWidth: Math.max(minWidth, target.width + marginX),
     minHeight: Math.max(minHeight, target.height + marginY),
+    sideRoom: SIDES_CUT_IN.has(node.shape) ? marginX : 0,
   });
   const label = { text: fitted.text, original: safe.label, width: fitted.textWidth, height: fitted.textHeight };
   // With an icon the bound-text area must also hold it above the label.
@@ -353,6 +354,9 @@ export const OUTLINE_IDS: Partial<Record<SpecNode['shape'], readonly string[]>> 
   cylinder: ['outline', 'top'],
   subroutine: ['left', 'right'],
 };
+
+/** Shapes whose outline cuts into the label's box at the sides: their label keeps its whole side margin, even re-wrapped in the final box. */
+const SIDES_CUT_IN: ReadonlySet<SpecNode['shape']> = new Set(['stadium', 'hexagon', 'parallelogram', 'subroutine']);
 
 /** A circle and a double circle: equal sides, the label wrapped about as tall as wide. */
 const isRound = (shape: SpecNode['shape']) => shape === 'circle' || shape === 'doublecircle';

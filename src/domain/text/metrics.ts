@@ -509,7 +509,9 @@ export interface FittedText {
  * (and from minWidth) until wrapping in its own text area yields text that fits,
  * with LABEL_SLACK to spare: a line the editor's wrap lets run to the text
  * area's edge would sit 5 px (its padding) from the outline, too near once
- * drawn by hand.
+ * drawn by hand. `sideRoom` is more width the text must leave free in the
+ * text area, for a shape whose outline cuts in at the sides (a stadium's
+ * round ends): without it the re-wrap in the wider box fills that room again.
  */
 /** Room a fitted label's longest line leaves in its text area beyond the editor's padding: 1 px each side, so 6 px from the outline. */
 const LABEL_SLACK = 2;
@@ -517,16 +519,16 @@ const LABEL_SLACK = 2;
 export function fitTextInContainer(
   originalText: string,
   type: ShapeContainerType,
-  options: { fontSize: number; maxTextWidth: number; fontFamily?: number; minWidth?: number; minHeight?: number },
+  options: { fontSize: number; maxTextWidth: number; fontFamily?: number; minWidth?: number; minHeight?: number; sideRoom?: number },
 ): FittedText {
-  const { fontSize, maxTextWidth, fontFamily = DEFAULT_FONT_FAMILY, minWidth = 0, minHeight = 0 } = options;
+  const { fontSize, maxTextWidth, fontFamily = DEFAULT_FONT_FAMILY, minWidth = 0, minHeight = 0, sideRoom = 0 } = options;
   const preferred = measureText(wrapText(originalText, fontSize, maxTextWidth, fontFamily), fontSize, fontFamily);
   let width = Math.max(Math.ceil(minWidth), containerSizeForText(type, preferred.width, preferred.height).width);
   for (;;) {
     const areaWidth = getBoundTextMaxWidth(type, width);
     const text = wrapText(originalText, fontSize, areaWidth, fontFamily);
     const measured = measureText(text, fontSize, fontFamily);
-    const needed = containerSizeForText(type, measured.width + LABEL_SLACK, measured.height);
+    const needed = containerSizeForText(type, measured.width + LABEL_SLACK + sideRoom, measured.height);
     // Each round either stops or strictly widens the container, until nothing needs wrapping.
     if (needed.width <= width) {
       const height = Math.max(Math.ceil(minHeight), needed.height);
