@@ -31,7 +31,6 @@ const KNOWN: Record<string, string[]> = {
   edges_overlap: ['graphviz-ldbxtried', 'graphviz-records', 'graphviz-switch'],
   label_overlap: ['graphviz-polypoly'],
   container_slack: ['k8s-security-audit-dataflow'],
-  crowded_arrow_label: ['wormhole-mailbox'],
   late_flow_start: ['cpython-stack-resize'],
 };
 const accepted = (kind: string, diagram: string) => KNOWN[kind]?.includes(diagram) ?? false;

@@ -540,6 +540,27 @@ test('a container\'s title moved to a side of its header sits further in from th
   }
 });
 
+test('a label on a same-rank edge that bends leaves 16 px of its arrow in sight on each side (wormhole-mailbox)', () => {
+  // S2A's right side holds two ports ("connected" out, "lost" in), so "connected" leaves off-centre and jogs to P2's middle.
+  const elements: Element[] = sceneFromSpec(
+    parseSpec(
+      {
+        layout: { sameRank: [['S2A', 'P2', 'S2B']] },
+        nodes: [
+          { id: 'S1', label: 'S1: known', shape: 'ellipse' },
+          { id: 'S2A', label: 'S2A:\nknown\nmaybe opened', shape: 'ellipse' },
+          { id: 'P2', label: 'RC.tx_open\nRC.tx_add(queued)' },
+          { id: 'S2B', label: 'S2B:\nknown\nopened', shape: 'ellipse' },
+        ],
+        edges: ['S1 -> S2A', 'S2A -> P2 : connected', 'P2 -> S2B', 'S2B -> S2A : lost'],
+      },
+      { isIcon: isCatalogIcon },
+    ),
+    { updated: 1, layout: layoutGraph },
+  );
+  assert.deepEqual(metIssues(lintScene(elements as never)).map((issue) => issue.message), []);
+});
+
 function ztunnels(icon?: string): unknown {
   return {
     layout: { direction: 'LR' },

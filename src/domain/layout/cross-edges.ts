@@ -383,7 +383,11 @@ function placeLabel(
       const h = Math.min(y + halfH, b.y + b.height) - Math.max(y - halfH, b.y);
       return w > 0 && h > 0 ? sum + w * h : sum;
     }, 0);
-  const tidyAndClear = candidates.find((c) => clear(c) && tidy(c));
+  const roomy = ([x, y]: Point): boolean => {
+    const [before, after] = visibleAround(route, { x: x - halfW, y: y - halfH, width: 2 * halfW, height: 2 * halfH });
+    return Math.min(before, after) >= LABEL_ARROW_ROOM;
+  };
+  const tidyAndClear = candidates.find((c) => clear(c) && tidy(c) && roomy(c)) ?? candidates.find((c) => clear(c) && tidy(c));
   if (tidyAndClear) return { point: tidyAndClear, rank: 0 };
   const clearOnly = candidates.find(clear);
   if (clearOnly) return { point: clearOnly, rank: 1 };
@@ -398,6 +402,36 @@ function placeLabel(
     }
   }
   return { point: least, rank: 2 };
+}
+
+/**
+ * How much of its route a label likes to leave in sight before and after it:
+ * the 16 px a reader needs to see the line go into it and out of it, and the
+ * few px the drawn arrow stops short of a shape's outline.
+ */
+const LABEL_ARROW_ROOM = 20;
+
+/** The length of the route before it first enters `box`, and after it last leaves it (the whole length both ways when it never enters). */
+function visibleAround(route: Point[], box: Box): [number, number] {
+  let [enter, leave, walked] = [Infinity, -Infinity, 0];
+  for (let i = 1; i < route.length; i++) {
+    const [[x0, y0], [x1, y1]] = [route[i - 1]!, route[i]!];
+    const length = Math.hypot(x1 - x0, y1 - y0);
+    // The part of the segment inside the box, as fractions of it (Liang–Barsky).
+    let [t0, t1] = [0, 1];
+    for (const [p, q] of [[x0 - x1, x0 - box.x], [x1 - x0, box.x + box.width - x0], [y0 - y1, y0 - box.y], [y1 - y0, box.y + box.height - y0]] as const) {
+      if (p === 0) {
+        if (q < 0) t0 = 2;
+      } else if (p < 0) t0 = Math.max(t0, q / p);
+      else t1 = Math.min(t1, q / p);
+    }
+    if (t0 <= t1) {
+      enter = Math.min(enter, walked + t0 * length);
+      leave = Math.max(leave, walked + t1 * length);
+    }
+    walked += length;
+  }
+  return enter === Infinity ? [walked, walked] : [enter, walked - leave];
 }
 
 /** How far a label likes to keep from the border of a container it is near. */
