@@ -29,7 +29,6 @@ const KNOWN: Record<string, string[]> = {
   edges_too_close: ['graphviz-ldbxtried'],
   piled_arrowheads: ['graphviz-nan'],
   edges_overlap: ['graphviz-ldbxtried', 'graphviz-records', 'graphviz-switch'],
-  label_overlap: ['graphviz-polypoly'],
   container_slack: ['k8s-security-audit-dataflow'],
   late_flow_start: ['cpython-stack-resize'],
 };

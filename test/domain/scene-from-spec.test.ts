@@ -128,7 +128,7 @@ describe('generated scenes', () => {
     await assertSurvivesRestore(elements, { refreshDimensions: true });
   });
 
-  test('a label in a shape whose outline cuts in at the sides keeps the whole side margin once re-wrapped in its final box', async () => {
+  test('a label in a shape whose outline cuts in at the sides keeps the whole side margin once re-wrapped in its final box, and more when it is tall', async () => {
     // temporal-schedules-7: the re-wrap in the box, 60 px wider than the text, had filled that room, and the round ends cut the text.
     const label = 'addTasks: ProcessBuffer at backoff, or Execute immediate';
     const elements = build({ nodes: (['stadium', 'hexagon', 'parallelogram', 'subroutine'] as const).map((shape) => ({ id: shape, label, shape })), edges: [] });
@@ -139,6 +139,9 @@ describe('generated scenes', () => {
     }
     assert.deepEqual(lintScene(elements as never).filter((issue) => issue.kind === 'label_overlap' || issue.kind === 'label_near_outline'), []);
     await assertSurvivesRestore(elements, { refreshDimensions: true });
+    // A tall label (graphviz-polypoly's six lines): the points, the slant and the round ends reach further in level with its first and last lines.
+    const tall = build({ nodes: (['stadium', 'hexagon', 'parallelogram'] as const).map((shape) => ({ id: shape, label: Array(6).fill('MMMMMMMMMM').join('\n'), shape })), edges: [] });
+    assert.deepEqual(lintScene(tall as never).filter((issue) => issue.kind === 'label_overlap' || issue.kind === 'label_near_outline').map((issue) => issue.message), []);
     const doc = fs.readFileSync(new URL('../../docs/spec.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
     assert.match(doc, new RegExp(`leaves its label ${MARGIN.stadium[0]}, ${MARGIN.hexagon[0]}, ${MARGIN.parallelogram[0]} or ${MARGIN.subroutine[0]} px of room across`), 'docs/spec.md states the margins');
   });

@@ -180,7 +180,7 @@ export function planNode(node: SpecNode, isContainer: boolean, depth: number, ic
     maxTextWidth: safe.wrapAt,
     minWidth: Math.max(minWidth, target.width + marginX),
     minHeight: Math.max(minHeight, target.height + marginY),
-    sideRoom: SIDES_CUT_IN.has(node.shape) ? marginX : 0,
+    sideRoom: sideRoom(node.shape, preferred.height, minHeight),
   });
   const label = { text: fitted.text, original: safe.label, width: fitted.textWidth, height: fitted.textHeight };
   // With an icon the bound-text area must also hold it above the label.
@@ -357,6 +357,38 @@ export const OUTLINE_IDS: Partial<Record<SpecNode['shape'], readonly string[]>> 
 
 /** Shapes whose outline cuts into the label's box at the sides: their label keeps its whole side margin, even re-wrapped in the final box. */
 const SIDES_CUT_IN: ReadonlySet<SpecNode['shape']> = new Set(['stadium', 'hexagon', 'parallelogram', 'subroutine']);
+
+/** How far a label keeps from its shape's outline. */
+const OUTLINE_CLEARANCE = 6;
+/** The same, measured across: 6 px square to a slant as steep as a hexagon's or a parallelogram's. */
+const SLANT_CLEARANCE = 8;
+
+/**
+ * The width a label must leave free in the text area of a shape whose outline
+ * cuts in at the sides (fitTextInContainer's sideRoom): the shape's side
+ * margin, or more for a tall label, whose first and last lines reach where a
+ * hexagon's points, a parallelogram's slant or a stadium's round ends lie
+ * further in (the taller the shape, the deeper its points and slant and the
+ * rounder its ends). The label's corners keep their distance from the outline.
+ */
+function sideRoom(shape: SpecNode['shape'], labelHeight: number, minHeight: number): number {
+  if (!SIDES_CUT_IN.has(shape)) return 0;
+  const [marginX, marginY] = MARGIN[shape as keyof typeof MARGIN];
+  const height = Math.max(minHeight, labelHeight + 2 * BOUND_TEXT_PADDING + marginY);
+  const half = labelHeight / 2;
+  // How far in from the box's side the outline lies level with the label's first or last line, with the clearance added.
+  const r = height / 2;
+  const inset =
+    shape === 'hexagon'
+      ? OUTLINE.point * height * (half / r) + SLANT_CLEARANCE
+      : shape === 'parallelogram'
+        ? OUTLINE.slant * (r + half) + SLANT_CLEARANCE
+        : shape === 'stadium'
+          ? r - Math.sqrt(Math.max(0, (r - OUTLINE_CLEARANCE) ** 2 - half ** 2))
+          : 0;
+  // The text area's padding and half the slack (1 px) already keep the label 6 px in from the box's side.
+  return Math.max(marginX, 2 * (inset - OUTLINE_CLEARANCE));
+}
 
 /** A circle and a double circle: equal sides, the label wrapped about as tall as wide. */
 const isRound = (shape: SpecNode['shape']) => shape === 'circle' || shape === 'doublecircle';
