@@ -7,6 +7,7 @@ import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
 import { layoutGraph } from '../../src/domain/layout/layout.ts';
 import { lintScene } from '../../src/domain/lint/lint.ts';
 import { generatedElementCount, MARGIN, sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
+import { centreOn } from '../../src/domain/scene/geometry.ts';
 import { parseSpec } from '../../src/domain/spec/parse.ts';
 import { assertSurvivesRestore } from '../helpers/excalidraw.ts';
 import { metIssues } from '../helpers/lint.ts';
@@ -144,6 +145,22 @@ describe('generated scenes', () => {
     assert.deepEqual(lintScene(tall as never).filter((issue) => issue.kind === 'label_overlap' || issue.kind === 'label_near_outline').map((issue) => issue.message), []);
     const doc = fs.readFileSync(new URL('../../docs/spec.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
     assert.match(doc, new RegExp(`leaves its label ${MARGIN.stadium[0]}, ${MARGIN.hexagon[0]}, ${MARGIN.parallelogram[0]} or ${MARGIN.subroutine[0]} px of room across`), 'docs/spec.md states the margins');
+  });
+
+  test('an arrow whose label sits on its last segment keeps that segment whole, so the editor draws its arrowhead full size', () => {
+    // pingora-phase-chart's "connection success": the padding that makes the label the middle point had halved the last segment down to 12 px (a 6 px head).
+    const points = centreOn([[0, 0], [0, 16], [-95, 16], [-95, 97]], [-95, 48.5]);
+    assert.equal(points.length % 2, 1);
+    assert.deepEqual(points[(points.length - 1) / 2], [-95, 48.5]);
+    const [a, b] = points.slice(-2) as [[number, number], [number, number]];
+    assert.ok(Math.hypot(b[0] - a[0], b[1] - a[1]) >= 40, `the last segment is ${Math.hypot(b[0] - a[0], b[1] - a[1])} px`);
+    for (let i = 1; i < points.length; i++) assert.ok(points[i - 1]![0] === points[i]![0] || points[i - 1]![1] === points[i]![1], 'still orthogonal');
+    // And on a scene: no labelled arrow of a small flow ends in a segment shorter than the route's own.
+    const elements = build({ nodes: ['a', 'b', 'c'].map((id) => ({ id })), edges: ['a -> b : connection success', 'a -> c : connection failure'] });
+    for (const arrow of elements.filter((e) => e.type === 'arrow')) {
+      const p = arrow.points as Array<[number, number]>;
+      assert.ok(Math.hypot(p[p.length - 1]![0] - p[p.length - 2]![0], p[p.length - 1]![1] - p[p.length - 2]![1]) >= 16, `${arrow.id}: ${JSON.stringify(p)}`);
+    }
   });
 
   test('ids follow the contract: node id, <id>-label, <id>-icon, <from>-to-<to>(-n), <arrow>-label', () => {

@@ -78,8 +78,11 @@ export const roundPoint = (p: Point): Point => [round2(p[0]), round2(p[1])];
 
 /**
  * Makes `label` the middle point of the polyline, inserting it on the segment it
- * lies on and padding the shorter side with collinear midpoints, so that the
- * editor (which centres an arrow label on the middle point) puts it there.
+ * lies on and padding the shorter side with collinear points, so that the
+ * editor (which centres an arrow label on the middle point) puts it there. The
+ * padding goes right beside the label, where the label hides it: split
+ * further out, the arrow's last segment would shrink, and the editor draws an
+ * arrowhead at most half as long as the last segment.
  */
 export function centreOn(points: Point[], label: Point): Point[] {
   let at = -1;
@@ -94,37 +97,21 @@ export function centreOn(points: Point[], label: Point): Point[] {
   if (at < 0) return points;
   const before = points.slice(0, at + 1);
   const after = points.slice(at + 1);
-  const pad = (side: Point[], count: number, fromStart: boolean) => {
-    const out = [...side];
-    for (let k = 0; k < count; k++) {
-      // Split the longest segment of this side.
-      let longest = 0;
-      let length = -1;
-      for (let i = 0; i + 1 < out.length; i++) {
-        const l = Math.hypot(out[i + 1]![0] - out[i]![0], out[i + 1]![1] - out[i]![1]);
-        if (l > length) {
-          length = l;
-          longest = i;
-        }
-      }
-      if (out.length < 2) {
-        const anchor = fromStart ? out[0]! : out[out.length - 1]!;
-        const mid: Point = [(anchor[0] + label[0]) / 2, (anchor[1] + label[1]) / 2];
-        if (fromStart) out.push(mid);
-        else out.unshift(mid);
-        continue;
-      }
-      const a = out[longest]!;
-      const b = out[longest + 1]!;
-      out.splice(longest + 1, 0, [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2]);
-    }
-    return out;
+  // `count` points from the label towards `toward`, PAD_STEP apart (closer on a shorter segment).
+  const beside = (toward: Point, count: number): Point[] => {
+    const length = Math.hypot(toward[0] - label[0], toward[1] - label[1]);
+    const step = Math.min(PAD_STEP, length / (count + 1));
+    const [ux, uy] = length === 0 ? [0, 0] : [(toward[0] - label[0]) / length, (toward[1] - label[1]) / length];
+    return Array.from({ length: count }, (_, k) => [label[0] + ux * step * (k + 1), label[1] + uy * step * (k + 1)] as Point);
   };
   const diff = before.length - after.length;
-  const left = diff < 0 ? pad(before, -diff, true) : before;
-  const right = diff > 0 ? pad(after, diff, false) : after;
+  const left = diff < 0 ? [...before, ...beside(before[before.length - 1]!, -diff).reverse()] : before;
+  const right = diff > 0 ? [...beside(after[0]!, diff), ...after] : after;
   return [...left, label, ...right];
 }
+
+/** How far apart the collinear points padding an arrow beside its label lie. */
+const PAD_STEP = 2;
 
 function distanceToSegment(p: Point, a: Point, b: Point): number {
   const dx = b[0] - a[0];
