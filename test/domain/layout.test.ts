@@ -6,7 +6,7 @@ import { CONTAINER_PADDING } from '../../src/domain/layout/containers.ts';
 import { BAND_MIN_LENGTH, FOLD_MIN_LENGTH, FOLD_MIN_LENGTH_DOWN } from '../../src/domain/layout/fold.ts';
 import { BESIDE, BRANCH_REACH, SHORTEST_REACH, SLANT_CLEARANCE } from '../../src/domain/layout/branches.ts';
 import { layoutGraph, PORT_GROWTH_LIMIT, PORT_ROOM } from '../../src/domain/layout/layout.ts';
-import { PORT_JOG_LIMIT, PORT_SLIDE_ROOM } from '../../src/domain/layout/routing.ts';
+import { HEAD_LEG, PORT_JOG_LIMIT, PORT_SLIDE_ROOM } from '../../src/domain/layout/routing.ts';
 import { MIN_LEG } from '../../src/domain/layout/side-entries.ts';
 import { ancestorsOf, countEdgeCrossings, countNodeOverlaps, segmentCrossesBox } from '../../src/domain/layout/metrics.ts';
 import type { Box, Direction, LayoutEdge, LayoutInput, LayoutNode, LayoutResult } from '../../src/domain/layout/types.ts';
@@ -862,4 +862,33 @@ test('unknown parents, parent cycles and dangling edges degrade gracefully', () 
   assert.deepEqual(Object.keys(result.nodes).sort(), ['a', 'b', 'c', 'd']);
   assert.ok(result.edges.ok);
   assert.equal(result.edges.dangling, undefined);
+});
+
+test('an edge that runs across between two layers comes down the last 36 px into its target, so that the editor draws its arrowhead large', () => {
+  // pingora-phase-chart: "connection failure" ran across 20 px above its target, and the editor drew an 8 px head (at most half the last segment).
+  const node = (id: string, width = 160): LayoutNode => ({ id, width, height: 50 });
+  const input: LayoutInput = {
+    direction: 'TB',
+    nodes: [node('connect', 220), node('connected'), node('failed'), node('retry'), node('done'), node('a'), node('b')],
+    edges: [
+      { id: 'ok', from: 'connect', to: 'connected', labelWidth: 160, labelHeight: 25 },
+      { id: 'ko', from: 'connect', to: 'failed', labelWidth: 150, labelHeight: 25 },
+      { id: 'r1', from: 'failed', to: 'retry' },
+      { id: 'd1', from: 'connected', to: 'done' },
+      { id: 'd2', from: 'retry', to: 'done' },
+      { id: 'fa', from: 'done', to: 'a' },
+      { id: 'fb', from: 'done', to: 'b' },
+    ],
+  };
+  const result = layoutGraph(input);
+  let jogs = 0;
+  for (const [id, { points }] of Object.entries(result.edges)) {
+    const [a, b, c] = points.slice(-3) as Array<[number, number]>;
+    if (!c || a[1] !== b[1]) continue;
+    jogs++;
+    assert.ok(c[1] - b[1] >= 36, `${id} comes down ${c[1] - b[1]} px into its target`);
+  }
+  assert.ok(jogs >= 3, `${jogs} edges run across before their target`);
+  const spec = fs.readFileSync(new URL('../../docs/spec.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+  assert.match(spec, new RegExp(`and ${HEAD_LEG} px from the boxes below them`), 'docs/spec.md states it');
 });

@@ -34,7 +34,14 @@ function trackSpacing(count: number): number {
   if (count <= CROWDED_TRACKS) return TRACK_SPACING;
   return Math.max(WALL_TRACK_SPACING, Math.min(CROWDED_TRACK_SPACING, CROWDED_CHANNEL_HEIGHT / (count - 1)));
 }
+/** How far a channel's tracks keep from the layer above them. */
 const CHANNEL_MARGIN = 20;
+/**
+ * How far they keep from the layer below, where the arrows come in: the
+ * editor draws an arrowhead at most half as long as the arrow's last segment
+ * (25 px on a long one), and a run 20 px above its target left an 8 px head.
+ */
+export const HEAD_LEG = 36;
 const PORT_SPACING = 20;
 /** The share of a node's side, about its middle, that the ends on that side spread over. */
 export const PORT_SPREAD = 0.8;
@@ -133,9 +140,10 @@ export function routeChannels(input: ChannelRoutingInput): ChannelRouting {
     const above = input.channels?.above[l] ?? 0;
     const below = input.channels?.below[l] ?? 0;
     const least = input.channels && !Number.isNaN(input.channels.least[l]) ? input.channels.least[l]! : input.minChannel;
-    const channel = Math.max(least, 2 * CHANNEL_MARGIN + tracksNeeded) + above + below;
+    const lead = trackCount[l]! > 0 ? HEAD_LEG : CHANNEL_MARGIN;
+    const channel = Math.max(least, CHANNEL_MARGIN + lead + tracksNeeded) + above + below;
     trackZoneTop[l] = yCursor + CHANNEL_MARGIN + above;
-    trackZoneHeight[l] = channel - 2 * CHANNEL_MARGIN - above - below;
+    trackZoneHeight[l] = channel - CHANNEL_MARGIN - lead - above - below;
     yCursor += channel;
   }
 
