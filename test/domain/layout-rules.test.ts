@@ -11,6 +11,7 @@ import { CONTAINER_PADDING } from '../../src/domain/layout/containers.ts';
 import { layoutGraph } from '../../src/domain/layout/layout.ts';
 import { countEdgeCrossings } from '../../src/domain/layout/metrics.ts';
 import { lintScene } from '../../src/domain/lint/lint.ts';
+import { BINDING_GAP } from '../../src/domain/scene/elements.ts';
 import { sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
 import { parseSpec } from '../../src/domain/spec/parse.ts';
 import { BOUND_TEXT_PADDING, HEADER_SIDE_INSET } from '../../src/domain/text/metrics.ts';
@@ -242,6 +243,32 @@ test('a branch that runs on under a wide decision leaves its slanted side straig
     assert.ok(first![0]! > diamond.x && first![0]! < diamond.x + diamond.width, `${id} stays under the diamond`);
   }
   assert.deepEqual(kinds(elements), []);
+});
+
+test('a branch whose run lies just inside a wide decision\'s point leaves from under the point, and arrows meet the point where the editor draws it, rounded', () => {
+  // jaeger's structured query filters: "structuredFilters gate enabled?" sent no and yes out of its points 16 px, down, and back in (a bracket), from 16 px short of the drawn points.
+  const elements = build({
+    nodes: [
+      { id: 'hasFilter', label: 'did the caller\nsend a filter?', shape: 'diamond' },
+      { id: 'gate', label: 'structuredFilters\ngate enabled?', shape: 'diamond' },
+      { id: 'refuseGate', label: '400 — this deployment takes\nno filter from a caller', shape: 'stadium' },
+      { id: 'checks', label: 'free of legacy predicate\nfields, and well formed?', shape: 'diamond' },
+      { id: 'ic', label: 'is an interceptor\nconfigured?', shape: 'diamond' },
+    ],
+    edges: ['hasFilter -> gate : yes', 'gate -> refuseGate : no', 'gate -> checks : yes', 'hasFilter -> ic : no', 'checks -> ic : yes'],
+  });
+  const byIds = byId(elements);
+  const gate = byIds.get('gate')!;
+  for (const id of ['gate-to-refuseGate', 'gate-to-checks']) {
+    const arrow = byIds.get(id)!;
+    const [first, second] = (arrow.points as number[][]).map(([x, y]) => [arrow.x + x!, arrow.y + y!]) as [[number, number], [number, number]];
+    assert.ok(Math.abs(first[0] - second[0]) < 1 && second[1] > first[1], `${id} leaves straight down: ${JSON.stringify([first, second])}`);
+    // The editor rounds a diamond's points: a side point lies a 32nd of the width inside the box.
+    assert.ok(first[0] > gate.x + gate.width / 32 - 1 && first[0] < gate.x + gate.width - gate.width / 32 + 1, `${id} starts under the drawn diamond`);
+  }
+  assert.deepEqual(kinds(elements), []);
+  const spec = fs.readFileSync(new URL('../../docs/spec.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+  assert.match(spec, new RegExp(`end ${BINDING_GAP} px short of the outline as the editor draws it \\(a diamond's points are rounded, a 32nd of its width inside its box\\)`), 'docs/spec.md says so');
 });
 
 test('a decision\'s side branch steps out less far rather than run beside an arrow passing its vertex', () => {

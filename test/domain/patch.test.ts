@@ -69,7 +69,7 @@ function gapAlongEnd(arrow: El, end: 'start' | 'end', shape: El): number {
   const pts = absolute(arrow);
   const tip = end === 'start' ? pts[0]! : pts[pts.length - 1]!;
   const neighbour = end === 'start' ? pts[1]! : pts[pts.length - 2]!;
-  const hit = rayHitsOutline(neighbour, tip, { type: shape.type, x: shape.x, y: shape.y, width: shape.width, height: shape.height });
+  const hit = rayHitsOutline(neighbour, tip, { type: shape.type, x: shape.x, y: shape.y, width: shape.width, height: shape.height, rounded: shape.roundness != null });
   assert.ok(hit, `${arrow.id} ${end} points at ${shape.id}`);
   return Math.hypot(hit[0] - tip[0], hit[1] - tip[1]);
 }

@@ -106,8 +106,10 @@ export function spreadDiamondBranches(
  * Mermaid's branches leave a diamond's lower sides: going out to the vertex
  * and back in drew a bracket beside the diamond. Only where the run lies
  * SLANT_CLEARANCE or more from the middle (the bottom vertex's own branch
- * keeps its room) and from the vertex, and the new first stretch comes no
- * closer than BESIDE to another route; else null.
+ * keeps its room) and no further out than the vertex (just inside it, the
+ * branch leaves from under the point: out and back in drew the bracket all
+ * the same), and the new first stretch comes no closer than BESIDE to
+ * another route; else null.
  */
 function fromSlantedSide(route: Point[], box: Box, side: number, towards: -1 | 1, routes: Array<Point[] | null>, e: number, t: (p: Point) => Point): Point[] | null {
   if (route.length < 4) return null;
@@ -116,7 +118,7 @@ function fromSlantedSide(route: Point[], box: Box, side: number, towards: -1 | 1
   const centreX = box.x + box.width / 2;
   const half = box.width / 2;
   const out = towards * (p2[0] - centreX);
-  if (out < SLANT_CLEARANCE || half - out < SLANT_CLEARANCE) return null;
+  if (out < SLANT_CLEARANCE || out > half) return null;
   const centreY = box.y + box.height / 2;
   const sideY = centreY + Math.sign(side - centreY) * (box.height / 2) * (1 - out / half);
   const start: Point = [p2[0], sideY];

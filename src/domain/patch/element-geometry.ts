@@ -24,7 +24,7 @@ export interface Binding {
 export const isFiniteNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 export const num = (value: unknown, fallback = 0): number => (isFiniteNumber(value) ? value : fallback);
 const round2 = (value: number): number => Math.round(value * 100) / 100 || 0;
-export const outlineOf = (e: SceneElement): Outline => ({ type: e.type, x: num(e.x), y: num(e.y), width: num(e.width), height: num(e.height) });
+export const outlineOf = (e: SceneElement): Outline => ({ type: e.type, x: num(e.x), y: num(e.y), width: num(e.width), height: num(e.height), rounded: e.roundness != null });
 export const centreOf = (box: Outline): Point => [box.x + box.width / 2, box.y + box.height / 2];
 export const sameBox = (a: Outline, b: Outline) => a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 /** Whether a point lies strictly inside a shape's outline (a box, an ellipse or a diamond). */

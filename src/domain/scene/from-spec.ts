@@ -751,7 +751,7 @@ export function focusOf(a: Point, b: Point, shape: ExcalidrawElement): number {
 export function attachEnds(route: Point[], source: ExcalidrawElement, target: ExcalidrawElement): Point[] {
   if (route.length < 2) return route;
   const points = route.map((p) => [...p] as Point);
-  const outline = (e: ExcalidrawElement) => ({ type: e.type, x: e.x as number, y: e.y as number, width: e.width as number, height: e.height as number });
+  const outline = (e: ExcalidrawElement) => ({ type: e.type, x: e.x as number, y: e.y as number, width: e.width as number, height: e.height as number, rounded: e.roundness != null });
   const centre = (e: ExcalidrawElement): Point => [(e.x as number) + (e.width as number) / 2, (e.y as number) + (e.height as number) / 2];
   const end = (outer: Point, onBox: Point, shape: ExcalidrawElement): Point => {
     const hit = rayHitsOutline(outer, onBox, outline(shape)) ?? rayHitsOutline(outer, centre(shape), outline(shape)) ?? onBox;

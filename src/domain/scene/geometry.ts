@@ -6,6 +6,8 @@ export interface Outline {
   y: number;
   width: number;
   height: number;
+  /** A diamond drawn with round corners (the editor's `roundness`): its points are cut back. */
+  rounded?: boolean;
 }
 
 /** Where the ray from `from` through `through` first meets the shape's outline, or null when it misses. */
@@ -37,21 +39,23 @@ export function rayHitsOutline(from: Point, through: Point, shape: Outline): Poi
   } else {
     const corners: Point[] =
       shape.type === 'diamond'
-        ? [
-            [cx, shape.y],
-            [shape.x + shape.width, cy],
-            [cx, shape.y + shape.height],
-            [shape.x, cy],
-          ]
+        ? shape.rounded
+          ? roundedDiamond(shape)
+          : [
+              [cx, shape.y],
+              [shape.x + shape.width, cy],
+              [cx, shape.y + shape.height],
+              [shape.x, cy],
+            ]
         : [
             [shape.x, shape.y],
             [shape.x + shape.width, shape.y],
             [shape.x + shape.width, shape.y + shape.height],
             [shape.x, shape.y + shape.height],
           ];
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < corners.length; i++) {
       const [ax, ay] = corners[i]!;
-      const [bx, by] = corners[(i + 1) % 4]!;
+      const [bx, by] = corners[(i + 1) % corners.length]!;
       const ex = bx - ax;
       const ey = by - ay;
       const denom = dx * ey - dy * ex;
@@ -63,6 +67,36 @@ export function rayHitsOutline(from: Point, through: Point, shape: Outline): Poi
   }
   if (best === null) return null;
   return [px + dx * best, py + dy * best];
+}
+
+/** Points along each round corner of a diamond's outline, for the polygon that follows it. */
+const CORNER_STEPS = 8;
+
+/**
+ * The outline the editor draws for a diamond with round corners, as a polygon:
+ * each corner a curve from a quarter of the way along one side, pulled
+ * towards the point, to a quarter of the way along the next (its
+ * deconstructDiamondElement). A wide diamond's side points lie a 32nd of its
+ * width inside its box, 12 px on a 375 px one: an arrow ending on the box's
+ * point stops short of the line by that much.
+ */
+function roundedDiamond(shape: Outline): Point[] {
+  const [cx, cy] = [shape.x + shape.width / 2, shape.y + shape.height / 2];
+  const [dx, dy] = [shape.width / 8, shape.height / 8];
+  const points: Array<[Point, Point, Point]> = [
+    [[cx - dx, shape.y + dy], [cx, shape.y], [cx + dx, shape.y + dy]],
+    [[shape.x + shape.width - dx, cy - dy], [shape.x + shape.width, cy], [shape.x + shape.width - dx, cy + dy]],
+    [[cx + dx, shape.y + shape.height - dy], [cx, shape.y + shape.height], [cx - dx, shape.y + shape.height - dy]],
+    [[shape.x + dx, cy + dy], [shape.x, cy], [shape.x + dx, cy - dy]],
+  ];
+  return points.flatMap(([from, tip, to]) =>
+    Array.from({ length: CORNER_STEPS + 1 }, (_, k): Point => {
+      const t = k / CORNER_STEPS;
+      // A cubic with both handles on the point.
+      const [a, b, c] = [(1 - t) ** 3, 3 * (1 - t) * t, t ** 3];
+      return [a * from[0] + b * tip[0] + c * to[0], a * from[1] + b * tip[1] + c * to[1]];
+    }),
+  );
 }
 
 /** The point `distance` back from `to` toward `from`. */
