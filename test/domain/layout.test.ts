@@ -893,3 +893,19 @@ test('an edge that runs across between two layers comes down the last 36 px into
   const spec = fs.readFileSync(new URL('../../docs/spec.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
   assert.match(spec, new RegExp(`and ${HEAD_LEG} px from the boxes below them`), 'docs/spec.md states it');
 });
+
+test('arrows arriving on one side of a node end 26 px apart, wide enough that the editor\'s 17 px arrowheads do not touch, and a circle grows into a larger circle', () => {
+  // bitcoin-libraries' libbitcoin_util, pulumi's "Submit to Executor": heads 18 px apart touched wing to wing, a comb.
+  for (const [hub, size] of [['box', { width: 160, height: 60 }], ['ring', { width: 100, height: 100 }]] as const) {
+    const sources = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const input: LayoutInput = {
+      direction: 'TB',
+      nodes: [...sources.map((id) => ({ id, width: 120, height: 50 })), { id: hub, ...size }],
+      edges: sources.map((id) => ({ id: `${id}-${hub}`, from: id, to: hub })),
+    };
+    const result = layoutGraph(input);
+    const ends = sources.map((id) => result.edges[`${id}-${hub}`]!.points.at(-1)![0]).sort((p, q) => p - q);
+    for (let i = 1; i < ends.length; i++) assert.ok(ends[i]! - ends[i - 1]! >= 26 - 0.01, `${hub}: heads ${ends[i]! - ends[i - 1]!} px apart`);
+    if (hub === 'ring') assert.equal(result.nodes.ring!.width, result.nodes.ring!.height, 'the circle stays round');
+  }
+});

@@ -168,8 +168,8 @@ function breakParentCycles(parent: number[]): void {
   }
 }
 
-/** The room, across the flow, each arrow end on one side of a node takes: their tips stay 16 px apart or more. */
-export const PORT_ROOM = 18;
+/** The room, across the flow, each arrow end on one side of a node takes: the editor's arrowheads, 17 px across, keep 9 px between them (at 18 px they touched, a comb). */
+export const PORT_ROOM = 26;
 /** How wide (across the flow) a node grows for its ports at most: a hub of hundreds of edges would be a wall. */
 export const PORT_GROWTH_LIMIT = 640;
 
@@ -179,7 +179,8 @@ export const PORT_GROWTH_LIMIT = 640;
  * (up to PORT_GROWTH_LIMIT); containers and small nodes (SMALL_NODE) keep their size.
  * An edge between two nodes of one same-rank group runs across the flow, from
  * the side of one that faces the other: it counts for those sides, which lie
- * along the flow, so the node grows along it.
+ * along the flow, so the node grows along it. A square node (a circle) grows
+ * both ways, into a larger circle.
  */
 function widenForPorts(direction: Direction, nodes: NestedNode[], edges: NestedEdge[], sameRank: number[][]): void {
   const isContainer = new Uint8Array(nodes.length);
@@ -207,7 +208,10 @@ function widenForPorts(direction: Direction, nodes: NestedNode[], edges: NestedE
   const grown = (size: number, ends: number) => (ends > 1 ? Math.max(size, Math.min(PORT_GROWTH_LIMIT, Math.ceil((PORT_ROOM * (ends - 1)) / PORT_SPREAD))) : size);
   nodes.forEach((node, v) => {
     if (isContainer[v] || (node.width < SMALL_NODE && node.height < SMALL_NODE)) return;
+    const square = node.width === node.height;
     node[across] = grown(node[across], Math.max(upstream[v]!, downstream[v]!));
     node[along] = grown(node[along], flat[v]!);
+    // A circle grows into a larger circle, not an egg.
+    if (square) node.width = node.height = Math.max(node.width, node.height);
   });
 }

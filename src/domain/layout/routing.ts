@@ -42,7 +42,8 @@ const CHANNEL_MARGIN = 20;
  * (25 px on a long one), and a run 20 px above its target left an 8 px head.
  */
 export const HEAD_LEG = 36;
-const PORT_SPACING = 20;
+/** How far apart the ends on one side of a node lie, where the side has room: the editor's arrowheads are 17 px across. */
+const PORT_SPACING = 26;
 /** The share of a node's side, about its middle, that the ends on that side spread over. */
 export const PORT_SPREAD = 0.8;
 /** Two vertical legs closer than this read as one line: the tracks are ordered so that they never run side by side. */
@@ -221,7 +222,7 @@ export function assignPorts(graph: ProperGraph, position: Int32Array, width: Flo
 }
 
 /** Ports on one side keep at least this far apart when one slides to straighten an edge: their arrowheads stay apart. */
-export const PORT_SLIDE_ROOM = 18;
+export const PORT_SLIDE_ROOM = 26;
 /** Offsets below this between an edge's two ports make a jog; a port slides to remove it. */
 export const PORT_JOG_LIMIT = 16;
 
