@@ -864,7 +864,7 @@ test('unknown parents, parent cycles and dangling edges degrade gracefully', () 
   assert.equal(result.edges.dangling, undefined);
 });
 
-test('an edge that runs across between two layers comes down the last 36 px into its target, so that the editor draws its arrowhead large', () => {
+test('an edge that runs across between two layers comes the last 36 px into its target, down or (turned round) up, so that the editor draws its arrowhead large', () => {
   // pingora-phase-chart: "connection failure" ran across 20 px above its target, and the editor drew an 8 px head (at most half the last segment).
   const node = (id: string, width = 160): LayoutNode => ({ id, width, height: 50 });
   const input: LayoutInput = {
@@ -878,6 +878,8 @@ test('an edge that runs across between two layers comes down the last 36 px into
       { id: 'd2', from: 'retry', to: 'done' },
       { id: 'fa', from: 'done', to: 'a' },
       { id: 'fb', from: 'done', to: 'b' },
+      // A retry loop: turned round to break the cycle, it comes up into its target from below.
+      { id: 'back', from: 'retry', to: 'connect' },
     ],
   };
   const result = layoutGraph(input);
@@ -887,9 +889,11 @@ test('an edge that runs across between two layers comes down the last 36 px into
     const [a, b, c] = points.slice(-3) as [[number, number], [number, number], [number, number]];
     if (a[1] !== b[1]) continue;
     jogs++;
-    assert.ok(c[1] - b[1] >= 36, `${id} comes down ${c[1] - b[1]} px into its target`);
+    assert.ok(Math.abs(c[1] - b[1]) >= 36, `${id} comes ${c[1] > b[1] ? 'down' : 'up'} ${Math.abs(c[1] - b[1])} px into its target`);
   }
-  assert.ok(jogs >= 3, `${jogs} edges run across before their target`);
+  assert.ok(jogs >= 4, `${jogs} edges run across before their target`);
+  const back = result.edges.back!.points;
+  assert.ok(back.at(-1)![1] < back.at(-2)![1], 'the retry loop comes up into connect');
   const spec = fs.readFileSync(new URL('../../docs/spec.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
   assert.match(spec, new RegExp(`and ${HEAD_LEG} px from the boxes below them`), 'docs/spec.md states it');
 });

@@ -349,7 +349,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   // A loop round a tall label reaches above and below its node: its layer and its containers keep room for it.
   const overshoot = selfLoopOvershoot(L, loops, height);
   const extent = Float64Array.from(height, (h, v) => (v < L ? h + 2 * overshoot[v]! : h));
-  const routeInput = { graph, order, x, ports, height, extent, labelNode, minChannel: labelled ? LAYER_GAP / 2 : LAYER_GAP, channels };
+  const routeInput = { graph, order, x, ports, height, extent, labelNode, minChannel: labelled ? LAYER_GAP / 2 : LAYER_GAP, channels, headsUp: reversed };
   const extents = (y: Float64Array) => clusterExtents(headerSide, C, K, realCount, innermostFirst, clusterParent, layoutCluster, headerNode, Float64Array.from(y, (top, v) => (v < L ? top - overshoot[v]! : top)), extent, clusterLeft, clusterRight);
   let routing = routeChannels(routeInput);
   let clusterBoxes = extents(routing.y);

@@ -194,7 +194,7 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
   const overshoot = selfLoopOvershoot(n, input.loops, input.height);
   const extent = Float64Array.from(height, (h, v) => (v < n ? h + 2 * overshoot[v]! : h));
   straightenPorts(graph, x, width, ports);
-  const routing = routeChannels({ graph, order, x, ports, height, extent, labelNode, minChannel: labelLayers ? LAYER_GAP / 2 : LAYER_GAP });
+  const routing = routeChannels({ graph, order, x, ports, height, extent, labelNode, minChannel: labelLayers ? LAYER_GAP / 2 : LAYER_GAP, headsUp: reversed });
   const left = new Float64Array(n);
   for (let v = 0; v < n; v++) left[v] = x[v]! - width[v]! / 2;
   // A long thin drawing folds into bands side by side.

@@ -37,7 +37,8 @@ function trackSpacing(count: number): number {
 /** How far a channel's tracks keep from the layer above them. */
 const CHANNEL_MARGIN = 20;
 /**
- * How far they keep from the layer below, where the arrows come in: the
+ * How far they keep from the layer below, where the arrows come in (and from
+ * the layer above, where an edge turned round to break a cycle has its head): the
  * editor draws an arrowhead at most half as long as the arrow's last segment
  * (25 px on a long one), and a run 20 px above its target left an 8 px head.
  */
@@ -66,6 +67,8 @@ export interface ChannelRoutingInput {
   labelNode: Int32Array;
   /** The least height of a channel between two layers. */
   minChannel: number;
+  /** Per input edge, 1 where its arrowhead lies at its upper end (an edge the layout turned round to break a cycle). */
+  headsUp?: Uint8Array;
   /**
    * Per channel (below layer l), room kept free of tracks under layer l (`above`,
    * e.g. for container borders) and over layer l + 1 (`below`), and a least
@@ -128,6 +131,12 @@ export function routeChannels(input: ChannelRoutingInput): ChannelRouting {
     for (const bundle of bundles) for (const e of [...bundle.tops, ...bundle.bottoms]) trackOf[e] = bundle.track;
   }
 
+  // Channels where an edge turned round runs across right under its head's node: its head needs the room above the tracks.
+  const headsUpTracks = new Uint8Array(Math.max(0, layerCount - 1));
+  graph.chains.forEach((chain, e) => {
+    const first = chain[0]!;
+    if (input.headsUp?.[e] && upper[first]! < realCount && trackOf[first]! >= 0 && bottomX[first] !== topX[first]) headsUpTracks[layerOf[upper[first]!]!] = 1;
+  });
   const layerTop = new Float64Array(layerCount);
   const trackZoneTop = new Float64Array(Math.max(0, layerCount - 1));
   const trackZoneHeight = new Float64Array(Math.max(0, layerCount - 1));
@@ -142,9 +151,10 @@ export function routeChannels(input: ChannelRoutingInput): ChannelRouting {
     const below = input.channels?.below[l] ?? 0;
     const least = input.channels && !Number.isNaN(input.channels.least[l]) ? input.channels.least[l]! : input.minChannel;
     const lead = trackCount[l]! > 0 ? HEAD_LEG : CHANNEL_MARGIN;
-    const channel = Math.max(least, CHANNEL_MARGIN + lead + tracksNeeded) + above + below;
-    trackZoneTop[l] = yCursor + CHANNEL_MARGIN + above;
-    trackZoneHeight[l] = channel - CHANNEL_MARGIN - lead - above - below;
+    const tail = headsUpTracks[l] ? HEAD_LEG : CHANNEL_MARGIN;
+    const channel = Math.max(least, tail + lead + tracksNeeded) + above + below;
+    trackZoneTop[l] = yCursor + tail + above;
+    trackZoneHeight[l] = channel - tail - lead - above - below;
     yCursor += channel;
   }
 
