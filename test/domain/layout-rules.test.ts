@@ -529,14 +529,7 @@ test('a decision\'s branch steps out to where its route runs on when that lies j
 
 test('a container\'s icon sits beside its label wherever the label goes: after it, or before it on the right', () => {
   for (const align of ['left', 'center', 'right'] as const) {
-    const elements: Element[] = sceneFromSpec(parseSpec(ztunnels('icon-kubernetes'), { isIcon: isCatalogIcon }), {
-      updated: 1,
-      layout: (input) => {
-        const result = layoutGraph(input);
-        result.nodes.c2!.labelAlign = align;
-        return result;
-      },
-    });
+    const elements = ztunnelsWithTitle(align, 'icon-kubernetes');
     const container = byId(elements).get('c2')!;
     const label = byId(elements).get('c2-label')!;
     const image = elements.find((e) => e.type === 'image')!;
@@ -550,14 +543,7 @@ test('a container\'s title moved to a side of its header sits further in from th
   const spec = fs.readFileSync(new URL('../../docs/spec.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
   assert.match(spec, new RegExp(`which sits ${HEADER_SIDE_INSET} px in from that side rather than at the editor's ${BOUND_TEXT_PADDING} px`), 'docs/spec.md states the inset');
   for (const align of ['left', 'right'] as const) {
-    const elements: Element[] = sceneFromSpec(parseSpec(ztunnels(), { isIcon: isCatalogIcon }), {
-      updated: 1,
-      layout: (input) => {
-        const result = layoutGraph(input);
-        result.nodes.c2!.labelAlign = align;
-        return result;
-      },
-    });
+    const elements = ztunnelsWithTitle(align);
     const container = byId(elements).get('c2')!;
     const label = byId(elements).get('c2-label')!;
     const inset = align === 'left' ? label.x - container.x : container.x + container.width - (label.x + label.width);
@@ -587,6 +573,18 @@ test('a label on a same-rank edge that bends leaves 16 px of its arrow in sight 
   );
   assert.deepEqual(metIssues(lintScene(elements as never)).map((issue) => issue.message), []);
 });
+
+/** The ztunnels scene with the "Server Node" container's title placed at `align` along its top. */
+function ztunnelsWithTitle(align: 'left' | 'center' | 'right', icon?: string): Element[] {
+  return sceneFromSpec(parseSpec(ztunnels(icon), { isIcon: isCatalogIcon }), {
+    updated: 1,
+    layout: (input) => {
+      const result = layoutGraph(input);
+      result.nodes.c2!.labelAlign = align;
+      return result;
+    },
+  });
+}
 
 function ztunnels(icon?: string): unknown {
   return {
