@@ -114,7 +114,7 @@ describe('Mermaid importer: flowcharts', () => {
     assert.equal(node('c').parent, untitled.id);
   });
 
-  test('a subgraph no link enters, leaves or ends on is drawn in its own direction, else across the flow around it, as Mermaid draws it; a linked one follows the flow', async () => {
+  test('a subgraph no link enters or leaves (links that end on it do not count) is drawn in its own direction, else across the flow around it, as Mermaid draws it; a linked one follows the flow', async () => {
     const { node, warnings } = await read(
       'flowchart LR\n  subgraph s\n    direction TB\n    a --> b\n  end\n  subgraph t\n    direction LR\n    c\n  end\n  subgraph u\n    d\n  end\n  subgraph v\n    direction TB\n    e\n  end\n  e --> f\n  subgraph w\n    g\n  end\n  w --> h',
     );
@@ -122,8 +122,13 @@ describe('Mermaid importer: flowcharts', () => {
     assert.equal(node('t').direction, 'LR', 'laid out on its own, in the direction it gives, even the diagram\'s');
     assert.equal(node('u').direction, 'TB', 'across a left-to-right flow');
     assert.equal(node('v').direction, 'TB', 'a linked subgraph keeps the direction it gives (the layout follows the flow there, as Mermaid does)');
-    assert.equal(node('w').direction, undefined, 'a link ends on it: it follows the flow');
+    // temporal-nexus-1: Mermaid lays "Scheduler" out left to right in its top-down flow, with Reader's link ending on its box.
+    assert.equal(node('w').direction, 'TB', 'a link that ends on it leaves it on its own: across a left-to-right flow');
     assert.deepEqual(warnings, []);
+    // kata-runtime-layers: a link from outside ends on "Runtime Handler", inside "Layer 2", which it enters: Layer 2 follows the flow, and so does Runtime Handler.
+    const inLinked = await read('graph TD\n  subgraph L2\n    subgraph RH\n      sm\n      cm\n    end\n    x\n  end\n  md --> RH');
+    assert.equal(inLinked.node('L2').direction, undefined, 'a link enters it: it follows the flow');
+    assert.equal(inLinked.node('RH').direction, undefined, 'inside a subgraph that follows the flow, it follows it too');
     const nested = await read('graph TD\n  subgraph outer\n    subgraph inner\n      x --> y\n    end\n    z\n  end');
     assert.equal(nested.node('outer').direction, 'LR', 'across the diagram\'s top-to-bottom flow');
     assert.equal(nested.node('inner').direction, 'TB', 'across its container\'s left-to-right flow');

@@ -29,7 +29,9 @@ type SubgraphFlows = Map<string, { context: SpecDirection; own: SpecDirection | 
 
 /**
  * Each subgraph's direction as Mermaid draws it, and that of the flow it sits
- * in. A subgraph that no link enters, leaves or ends on is laid out on its own,
+ * in. A subgraph that no link enters, leaves or ends on is laid out on its own
+ * (a link that ends on a top-level subgraph does not count, as in Mermaid's
+ * layout),
  * in its `direction`, or else across the flow around it (left to right in a
  * top-to-bottom flow, top to bottom in any other); any other subgraph follows
  * the flow it sits in (Mermaid ignores its `direction`, and so does the layout).
@@ -43,11 +45,14 @@ function subgraphFlows(nodes: MermaidNode[], edges: Array<{ start: string; end: 
   };
   const holds = new Set<string>();
   for (const node of nodes) for (const group of ancestors(node.id)) holds.add(group);
-  // A link ends on, enters or leaves every subgraph around one of its ends but not the other, and the subgraphs it ends on.
+  // A link enters or leaves every subgraph around one of its ends but not the other, and links a nested subgraph it
+  // ends on. One that ends on a top-level subgraph does not link it: Mermaid lays that subgraph out on its own all the
+  // same, and joins the link to its box (temporal-nexus-1's Scheduler, drawn left to right in a top-down flow).
   const linked = new Set<string>();
   for (const { start, end } of edges) {
     const [around, aroundEnd] = [ancestors(start), ancestors(end)];
-    for (const group of [start, end, ...around.filter((g) => !aroundEnd.includes(g)), ...aroundEnd.filter((g) => !around.includes(g))]) linked.add(group);
+    const endsOn = [start, end].filter((id) => byId.get(id)?.parentId !== undefined);
+    for (const group of [...endsOn, ...around.filter((g) => !aroundEnd.includes(g)), ...aroundEnd.filter((g) => !around.includes(g))]) linked.add(group);
   }
   const isolated = (group: string) => holds.has(group) && !linked.has(group);
   const flows: SubgraphFlows = new Map();
