@@ -314,7 +314,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   }
   if (flat.length > 0) roomForFlatLabels(order, properGraph.layerOf, flat, rightExtent);
 
-  const ports = assignPorts(graph, order.position, width);
+  const ports = assignPorts(graph, order.position, width, new Set(loops.map((loop) => loop.node)));
 
   // The header strip of a left-to-right cluster lies along its internal left side.
   const padLeft = Float64Array.from({ length: C }, (_, c) => PAD + (headerSide === 'strip' ? nodes[clusterNode[c]!]!.height : 0));

@@ -150,7 +150,7 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
   for (let v = 0; v < n; v++) sizes.node(v, input.width[v]!, input.height[v]!, loopReach[v]!);
   for (let e = 0; e < m; e++) if (labelNode[e]! >= 0) sizes.label(labelNode[e]!, labelWidth[e]!, labelHeight[e]!);
   if (flat.length > 0) roomForFlatLabels(order, graph.layerOf, flat, rightExtent);
-  const ports = assignPorts(graph, order.position, width);
+  const ports = assignPorts(graph, order.position, width, new Set(input.loops.map((loop) => loop.node)));
   const multiplicity = new Float64Array(graph.upper.length);
   for (const chain of graph.chains) for (const pe of chain) multiplicity[pe]!++;
   const up = edgesByNode(total, graph.lower);

@@ -206,7 +206,7 @@ export interface PortOffsets {
  * Ports along the bottom and top of each node, ordered by the position of the
  * other end; dummies use their centre.
  */
-export function assignPorts(graph: ProperGraph, position: Int32Array, width: Float64Array): PortOffsets {
+export function assignPorts(graph: ProperGraph, position: Int32Array, width: Float64Array, loopNodes?: ReadonlySet<number>): PortOffsets {
   const { upper, lower, realCount } = graph;
   const bottom = new Float64Array(upper.length);
   const top = new Float64Array(upper.length);
@@ -222,7 +222,9 @@ export function assignPorts(graph: ProperGraph, position: Int32Array, width: Flo
     edges.sort((a, b) => position[otherEnd[a]!]! - position[otherEnd[b]!]! || a - b);
     const last = edges.length - 1;
     const spacing = last > 0 ? Math.min(PORT_SPACING, (2 * half) / last) : 0;
-    edges.forEach((e, k) => (out[e] = (k - last / 2) * spacing));
+    // A node with a self-loop on its right: its ends here keep away from the corner the loop's legs come round.
+    const shift = loopNodes?.has(v) && last > 0 ? Math.min(LOOP_PORT_SHIFT, half - (last / 2) * spacing) : 0;
+    edges.forEach((e, k) => (out[e] = (k - last / 2) * spacing - shift));
   };
   for (let v = 0; v < realCount; v++) {
     spread(v, downEdges[v]!, lower, bottom);
@@ -230,6 +232,14 @@ export function assignPorts(graph: ProperGraph, position: Int32Array, width: Flo
   }
   return { bottom, top };
 }
+
+/**
+ * How far the ends on a node's top and bottom move away from its right side
+ * when a self-loop comes out there, where they have the room: on a circle or
+ * an ellipse the loop's legs meet the outline round the corner, within 16 px
+ * of the rightmost end (graphviz-fsm's LR_5, graphviz-nan's Target).
+ */
+const LOOP_PORT_SHIFT = 13;
 
 /** Ports on one side keep at least this far apart when one slides to straighten an edge: their arrowheads stay apart. */
 export const PORT_SLIDE_ROOM = 26;
