@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { test } from 'node:test';
 import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
 import { CONTAINER_PADDING } from '../../src/domain/layout/containers.ts';
+import { headerAlign } from '../../src/domain/layout/headers.ts';
 import { layoutGraph } from '../../src/domain/layout/layout.ts';
 import { countEdgeCrossings } from '../../src/domain/layout/metrics.ts';
 import { lintScene } from '../../src/domain/lint/lint.ts';
@@ -572,6 +573,24 @@ test('a label on a same-rank edge that bends leaves 16 px of its arrow in sight 
     { updated: 1, layout: layoutGraph },
   );
   assert.deepEqual(metIssues(lintScene(elements as never)).map((issue) => issue.message), []);
+});
+
+test('a container\'s title is placed where it is clear as wide as the scene will draw it, on one line when the box is wide enough', () => {
+  // kata-runtime-layers: "Layer 3 — Infrastructure Abstraction Layer" was checked at its 400 px wrap (371 px of text) and put on the left; drawn on one line (431 px) it ran over an arrow 30 px further on.
+  const box = { x: 0, y: 1370, width: 1425, height: 890 };
+  const header = { width: 401, height: 70 };
+  const down = (x: number): Array<[number, number]> => [[x, 1300], [x, 1565]];
+  const routes = [down(430), down(700), down(1200)];
+  assert.equal(headerAlign(box, header, 1480, routes), 'left', 'checked at its wrapped width, the left is clear');
+  assert.notEqual(headerAlign(box, { ...header, titleWidth: 431 }, 1480, routes), 'left', 'drawn on one line, the title would cover the arrow at x 430');
+  // And the scene tells the layout that width.
+  let input: Parameters<typeof layoutGraph>[0] | undefined;
+  sceneFromSpec(parseSpec({ nodes: [{ id: 'layer', label: 'Layer 3 — Infrastructure Abstraction Layer' }, { id: 'a', parent: 'layer' }, { id: 'b', parent: 'layer' }], edges: ['a -> b'] }, { isIcon: isCatalogIcon }), {
+    updated: 1,
+    layout: (given) => layoutGraph((input = given)),
+  });
+  const title = input!.nodes.find((node) => node.id === 'layer')!;
+  assert.ok(title.titleWidth! > title.width, `the one-line title (${title.titleWidth} px) is wider than the wrapped header (${title.width} px)`);
 });
 
 /** The ztunnels scene with the "Server Node" container's title placed at `align` along its top. */

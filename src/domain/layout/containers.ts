@@ -14,6 +14,8 @@ export interface NestedNode {
   height: number;
   /** Index of the containing node, or -1 at the top level. */
   parent: number;
+  /** A container's label on one line, when wider than its header (LayoutNode's). */
+  titleWidth?: number;
 }
 
 export interface NestedEdge {

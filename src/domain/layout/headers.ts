@@ -16,9 +16,16 @@ import type { Box } from './types.ts';
 /** How far a container's label text lies inside its header's width on each side (the scene's header: the editor's padding and 10 px). */
 const HEADER_TEXT_INSET = BOUND_TEXT_PADDING + 10;
 
-/** The alignment of the label of the container `box`, whose header is `header` (width, height) and whose first member's top is `membersTop`. */
-export function headerAlign(box: Box, header: { width: number; height: number }, membersTop: number, routes: readonly Point[][]): HeaderAlign {
-  const width = Math.min(header.width, box.width);
+/**
+ * The alignment of the label of the container `box`, whose header is `header`
+ * (width, height, and the label's one-line width when wider) and whose first
+ * member's top is `membersTop`. The label is checked as wide as it will be
+ * drawn: the scene wraps it again in the box's final width, on one line when
+ * it fits there ("Layer 3 — Infrastructure Abstraction Layer", 431 px, had been
+ * checked at its 371 px wrap, and an arrow 30 px beyond that ran through it).
+ */
+export function headerAlign(box: Box, header: { width: number; height: number; titleWidth?: number }, membersTop: number, routes: readonly Point[][]): HeaderAlign {
+  const width = Math.min(Math.max(header.width, (header.titleWidth ?? 0) + 2 * HEADER_TEXT_INSET), box.width);
   const height = Math.max(header.height, membersTop - box.y);
   const clear = (x: number, w: number) => !routes.some((route) => route.slice(1).some((b, i) => segmentCrossesBox(route[i]![0], route[i]![1], b[0], b[1], { x, y: box.y, width: w, height })));
   const text = Math.max(0, width - 2 * HEADER_TEXT_INSET);

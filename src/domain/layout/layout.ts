@@ -47,6 +47,7 @@ export function layoutGraph(input: LayoutInput): LayoutResult {
     width: Math.max(MIN_SIZE, finite(node.width)),
     height: Math.max(MIN_SIZE, finite(node.height)),
     parent: parent[i]!,
+    ...(node.titleWidth !== undefined && Number.isFinite(node.titleWidth) ? { titleWidth: node.titleWidth } : {}),
   }));
   const edges = input.edges.filter((edge) => index.has(edge.from) && index.has(edge.to));
   const nestedEdges: NestedEdge[] = edges.map((edge) => ({

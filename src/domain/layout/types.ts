@@ -15,6 +15,12 @@ export interface LayoutNode {
   diamond?: boolean;
   /** A container's own flow direction (its members'), when it differs from the diagram's. */
   direction?: Direction;
+  /**
+   * A container's label (with its icon) on one line, when that is wider than
+   * its header (whose label is wrapped): the scene wraps the label again in
+   * the container's final width, so it may be drawn that wide.
+   */
+  titleWidth?: number;
 }
 
 export interface LayoutEdge {

@@ -390,6 +390,13 @@ function sideRoom(shape: SpecNode['shape'], labelHeight: number, minHeight: numb
   return Math.max(marginX, 2 * (inset - OUTLINE_CLEARANCE));
 }
 
+/** A container's label (and icon) on one line, for the layout, when wider than its wrapped header: the scene wraps it again in the final width. */
+function titleWidthOf(plan: NodePlan): { titleWidth?: number } {
+  if (!plan.isContainer || !plan.label) return {};
+  const oneLine = measureText(plan.label.original, FONT_SIZE, FONT_FAMILY_EXCALIFONT).width;
+  return oneLine > plan.label.width + 0.5 ? { titleWidth: Math.ceil(oneLine + (plan.node.icon ? ICON_SIZE + ICON_GAP : 0)) } : {};
+}
+
 /** A circle and a double circle: equal sides, the label wrapped about as tall as wide. */
 const isRound = (shape: SpecNode['shape']) => shape === 'circle' || shape === 'doublecircle';
 
@@ -512,6 +519,7 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
       height: plans.get(n.id)!.height,
       parent: n.parent,
       ...(plans.get(n.id)!.shape === 'diamond' ? { diamond: true } : {}),
+      ...titleWidthOf(plans.get(n.id)!),
       ...(n.direction && children.has(n.id) ? { direction: n.direction } : {}),
     })),
     edges: spec.edges.map((e) => {
