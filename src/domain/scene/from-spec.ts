@@ -361,7 +361,7 @@ const SIDES_CUT_IN: ReadonlySet<SpecNode['shape']> = new Set(['stadium', 'hexago
 /** How far a label keeps from its shape's outline. */
 const OUTLINE_CLEARANCE = 6;
 /** The same, measured across: 6 px square to a slant as steep as a hexagon's or a parallelogram's. */
-const SLANT_CLEARANCE = 8;
+const ACROSS_SLANT_CLEARANCE = 8;
 
 /**
  * The width a label must leave free in the text area of a shape whose outline
@@ -380,9 +380,9 @@ function sideRoom(shape: SpecNode['shape'], labelHeight: number, minHeight: numb
   const r = height / 2;
   const inset =
     shape === 'hexagon'
-      ? OUTLINE.point * height * (half / r) + SLANT_CLEARANCE
+      ? OUTLINE.point * height * (half / r) + ACROSS_SLANT_CLEARANCE
       : shape === 'parallelogram'
-        ? OUTLINE.slant * (r + half) + SLANT_CLEARANCE
+        ? OUTLINE.slant * (r + half) + ACROSS_SLANT_CLEARANCE
         : shape === 'stadium'
           ? r - Math.sqrt(Math.max(0, (r - OUTLINE_CLEARANCE) ** 2 - half ** 2))
           : 0;
