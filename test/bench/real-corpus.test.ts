@@ -26,7 +26,6 @@ import { assertSurvivesRestore } from '../helpers/excalidraw.ts';
 const KNOWN: Record<string, string[]> = {
   // The authors' own colours: white labels on a light green.
   low_contrast: ['greptimedb-region-migration'],
-  piled_arrowheads: ['graphviz-nan'],
   edges_overlap: ['graphviz-ldbxtried', 'graphviz-records', 'graphviz-switch'],
   container_slack: ['k8s-security-audit-dataflow'],
   late_flow_start: ['cpython-stack-resize'],

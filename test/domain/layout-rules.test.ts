@@ -619,3 +619,26 @@ function ztunnels(icon?: string): unknown {
     edges: ['client -> cz : Plain', { from: 'cz', to: 'server', label: 'HBONE (target)', style: 'dotted' }, 'cz -> sz : HBONE (actual)', 'sz -> server : Plain'],
   };
 }
+
+test('an unlabelled self-loop on a wide ellipse meets it on its side, clear of the arrows that fill its top and bottom (graphviz-nan)', () => {
+  // nan's Target: a wide ellipse with eight arrows in from above, eight out below, and a loop; the loop's end had landed among the bottom heads.
+  const below = Array.from({ length: 8 }, (_, i) => `below${i}`);
+  const above = Array.from({ length: 8 }, (_, i) => `above${i}`);
+  for (const direction of ['TB', 'LR'] as const) {
+    const elements = build({
+      layout: { direction },
+      nodes: [...above.map((id) => ({ id })), { id: 'target', label: 'Target', shape: 'ellipse' }, ...below.map((id) => ({ id }))],
+      edges: [...above.map((id) => `${id} -> target`), 'target -> target', ...below.map((id, i) => (i % 2 ? `${id} -> target` : `target -> ${id}`))],
+    });
+    const target = byId(elements).get('target')!;
+    const loop = byId(elements).get('target-to-target')!;
+    const [cx, cy] = [target.x + target.width / 2, target.y + target.height / 2];
+    for (const [px, py] of [loop.points[0], loop.points.at(-1)]) {
+      // Judged in the ellipse's proportions, as a reader (and the lint) sees which side an end is on.
+      const [dx, dy] = [(loop.x + px - cx) / (target.width / 2), (loop.y + py - cy) / (target.height / 2)];
+      const across = direction === 'TB' ? Math.abs(dx) > Math.abs(dy) : Math.abs(dy) > Math.abs(dx);
+      assert.ok(across, `${direction}: the loop's end (${dx.toFixed(2)}, ${dy.toFixed(2)}) is on the side it leaves from`);
+    }
+    assert.ok(!kinds(elements).includes('piled_arrowheads'), direction);
+  }
+});

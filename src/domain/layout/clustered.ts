@@ -104,7 +104,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     }
     if (isContainer[edge.from] || isContainer[edge.to]) return;
     if (edge.from === edge.to) {
-      loops.push({ node: leafOf[edge.from]!, labelWidth, labelHeight });
+      loops.push({ node: leafOf[edge.from]!, labelWidth, labelHeight, ...(nodes[edge.from]!.round ? { round: true } : {}) });
       loopEdges.push(e);
     } else linkEdges.push(e);
   });

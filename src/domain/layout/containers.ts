@@ -16,6 +16,8 @@ export interface NestedNode {
   parent: number;
   /** A container's label on one line, when wider than its header (LayoutNode's). */
   titleWidth?: number;
+  /** A circle or an ellipse (LayoutNode's). */
+  round?: boolean;
 }
 
 export interface NestedEdge {

@@ -22,6 +22,19 @@ const LABEL_MARGIN = 6;
 /** How far an unlabelled self-loop reaches out of its node: at least 24 px, so that it reads as a loop, not a hook. */
 const LOOP_REACH = 32;
 const LOOP_LABEL_GAP = 4;
+/**
+ * How far, as a share of its node's height, the outer unlabelled self-loop's
+ * legs on a circle or an ellipse leave the middle of its side (a box's reach
+ * 0.4): on a wide ellipse the outline turns to face down within a few pixels
+ * of the middle, and the arrows ending on its top and bottom reach it there.
+ */
+const ROUND_LOOP_SPAN = 0.2;
+/**
+ * How far such a loop reaches out: its legs, near the side's middle, meet the
+ * outline only a few pixels in, and the editor draws an arrowhead at most
+ * half as long as the last leg (full size, 25 px, from 50 px).
+ */
+const ROUND_LOOP_REACH = 44;
 /** A labelled loop taller than its node first steps this far out, then runs round its label. */
 const LOOP_JOG = 12;
 /** Keep Brandes–Köpf's placement unless it is this many times wider than the widest layer (and too wide for its height). */
@@ -102,6 +115,8 @@ export interface SelfLoop {
   node: number;
   labelWidth: number;
   labelHeight: number;
+  /** On a circle or an ellipse: its legs keep near the middle of the side. */
+  round?: boolean;
 }
 
 export interface ComponentLayout {
@@ -346,7 +361,7 @@ function edgesByNode(nodeCount: number, end: Int32Array): { start: Int32Array; l
  */
 function loopGeometry(loop: SelfLoop, reachedSoFar: number): { reach: number; outer: number } {
   const labelled = loop.labelWidth > 0 && loop.labelHeight > 0;
-  const reach = reachedSoFar + (labelled ? Math.max(LOOP_REACH, loop.labelWidth / 2 + LOOP_LABEL_GAP + LOOP_JOG) : LOOP_REACH);
+  const reach = reachedSoFar + (labelled ? Math.max(LOOP_REACH, loop.labelWidth / 2 + LOOP_LABEL_GAP + LOOP_JOG) : loop.round ? ROUND_LOOP_REACH : LOOP_REACH);
   return { reach, outer: labelled ? reach + loop.labelWidth / 2 + LOOP_LABEL_GAP : reach };
 }
 
@@ -369,12 +384,17 @@ function loopSpans(loops: SelfLoop[], height: ArrayLike<number>): Array<{ halfSp
   for (const loop of loops) countOf.set(loop.node, (countOf.get(loop.node) ?? 0) + 1);
   const indexOf = new Map<number, number>();
   const spannedSoFar = new Map<number, number>();
+  const legsSoFar = new Map<number, number>();
   return loops.map((loop) => {
     const v = loop.node;
     const k = indexOf.get(v) ?? 0;
     indexOf.set(v, k + 1);
-    const halfSpan = height[v]! * (0.1 + (0.3 * (k + 1)) / countOf.get(v)!);
     const labelHalf = loop.labelHeight > 0 ? loop.labelHeight / 2 + LOOP_LABEL_GAP : 0;
+    const boxSpan = height[v]! * (0.1 + (0.3 * (k + 1)) / countOf.get(v)!);
+    // A labelled loop keeps a box's span on a round node too (its label needs the room); an outer loop's legs stay outside the inner ones'.
+    const roundSpan = Math.max((height[v]! * ROUND_LOOP_SPAN * (k + 1)) / countOf.get(v)!, (legsSoFar.get(v) ?? -Infinity) + 2 * LOOP_LABEL_GAP);
+    const halfSpan = loop.round && labelHalf === 0 ? roundSpan : boxSpan;
+    legsSoFar.set(v, halfSpan);
     const around = Math.max(halfSpan, labelHalf, (spannedSoFar.get(v) ?? 0) + 2 * LOOP_LABEL_GAP);
     spannedSoFar.set(v, Math.max(spannedSoFar.get(v) ?? 0, around));
     return { halfSpan, around, jog: (LOOP_JOG * (countOf.get(v)! - k)) / countOf.get(v)! };

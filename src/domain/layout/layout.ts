@@ -48,6 +48,7 @@ export function layoutGraph(input: LayoutInput): LayoutResult {
     height: Math.max(MIN_SIZE, finite(node.height)),
     parent: parent[i]!,
     ...(node.titleWidth !== undefined && Number.isFinite(node.titleWidth) ? { titleWidth: node.titleWidth } : {}),
+    ...(node.round ? { round: true } : {}),
   }));
   const edges = input.edges.filter((edge) => index.has(edge.from) && index.has(edge.to));
   const nestedEdges: NestedEdge[] = edges.map((edge) => ({
@@ -127,7 +128,7 @@ function placeHeaders(laid: NestedLayout, parent: ArrayLike<number>, nested: Nes
 function layoutFlat(direction: LayoutInput['direction'], nodes: NestedNode[], edges: NestedEdge[], options: LayoutOptions): NestedLayout {
   const laid = layoutLevel(
     direction,
-    nodes.map((node, i) => ({ width: node.width, height: node.height, hint: i })),
+    nodes.map((node, i) => ({ width: node.width, height: node.height, hint: i, ...(node.round ? { round: true } : {}) })),
     edges,
     options,
   );

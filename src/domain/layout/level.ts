@@ -20,6 +20,8 @@ export interface LevelNode {
   height: number;
   /** Input order, for deterministic tie-breaks that follow the spec. */
   hint: number;
+  /** A circle or an ellipse (LayoutNode's). */
+  round?: boolean;
 }
 
 export interface LevelEdge {
@@ -143,7 +145,7 @@ function layoutOneComponent(
   };
   const loops: SelfLoop[] = loopEdges.map((e) => {
     const [labelWidth, labelHeight] = labelSize(e);
-    return { node: local.get(edges[e]!.from)!, labelWidth, labelHeight };
+    return { node: local.get(edges[e]!.from)!, labelWidth, labelHeight, ...(nodes[edges[e]!.from]!.round ? { round: true } : {}) };
   });
   const layout = layoutComponent({
     width,

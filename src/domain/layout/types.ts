@@ -13,6 +13,12 @@ export interface LayoutNode {
   parent?: string | null;
   /** A diamond (a decision): its branches leave from distinct points of its outline. */
   diamond?: boolean;
+  /**
+   * A circle or an ellipse: its self-loops keep their legs near the middle of
+   * its side, where the outline faces that side (further round, they would
+   * meet it among the arrow ends of the next side).
+   */
+  round?: boolean;
   /** A container's own flow direction (its members'), when it differs from the diagram's. */
   direction?: Direction;
   /**

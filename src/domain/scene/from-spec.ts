@@ -519,6 +519,7 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
       height: plans.get(n.id)!.height,
       parent: n.parent,
       ...(plans.get(n.id)!.shape === 'diamond' ? { diamond: true } : {}),
+      ...(plans.get(n.id)!.shape === 'ellipse' && !children.has(n.id) ? { round: true } : {}),
       ...titleWidthOf(plans.get(n.id)!),
       ...(n.direction && children.has(n.id) ? { direction: n.direction } : {}),
     })),
