@@ -564,6 +564,8 @@ describe('refused fragments name the item and change nothing', () => {
     ['a node id a label in the diagram has', { addNodes: [{ id: 'api-label' }] }, 'DUPLICATE_NODE_ID', /addNodes\[0\] \(id "api-label"\)/],
     ['a node id twice', { addNodes: [{ id: 'x' }, { id: 'x' }] }, 'DUPLICATE_NODE_ID', /addNodes\[1\] \(id "x"\) repeats the id of addNodes\[0\]/],
     ['a node id the merge generates for an arrow', { addNodes: [{ id: 'x' }, { id: 'x-to-api' }], addEdges: ['x -> api'] }, 'ID_COLLISION', /addNodes\[1\] \(id "x-to-api"\) collides with the id generated for the arrow of addEdges\[0\] "x -> api"/],
+    ['a node id the merge generates for a head label', { addNodes: [{ id: 'x' }, { id: 'x-to-api-head-label' }], addEdges: [{ from: 'x', to: 'api', headLabel: '1' }] }, 'ID_COLLISION', /addNodes\[1\] \(id "x-to-api-head-label"\) collides with the id generated for the head label of addEdges\[0\] "x -> api"/],
+    ['a head label that is not text', { addEdges: [{ from: 'api', to: 'db', headLabel: 1 }] }, 'MALFORMED_EDGE', /addEdges\[0\] "api -> db"\.headLabel must be a string/],
     ['a node id the merge generates for a label', { addNodes: [{ id: 'x' }, { id: 'x-label' }] }, 'ID_COLLISION', /addNodes\[1\] \(id "x-label"\) collides with the id generated for the label of addNodes\[0\]/],
     ['a node id the merge generates for a new label', { addNodes: [{ id: 'empty-label' }], updateNodes: [{ id: 'empty', label: 'Named' }] }, 'ID_COLLISION', /addNodes\[0\] \(id "empty-label"\) collides/],
     ['a node whose label id the diagram has', { addNodes: [{ id: 'taken' }] }, 'ID_COLLISION', /addNodes\[0\] \(id "taken"\): the id "taken-label" generated for the label of addNodes\[0\] is already used/],
@@ -756,4 +758,23 @@ describe('fuzz: random edits of random scenes keep every invariant', () => {
       { seed, numRuns: 50 },
     );
   });
+});
+
+test('an edge added with head and tail labels draws them beside its ends, clear of every line and shape, and the editor keeps them', async () => {
+  const before = build(SERVICES);
+  const { elements } = edit(before, { addNodes: [{ id: 'cache', label: 'Redis' }], addEdges: [{ from: 'api', to: 'cache', headLabel: '0..1', tailLabel: '*' }] });
+  const all = byId(elements);
+  const arrow = all.get('api-to-cache')!;
+  for (const [id, point, fontSize] of [['api-to-cache-head-label', arrow.points.at(-1), 16], ['api-to-cache-tail-label', arrow.points[0], 16]] as const) {
+    const text = all.get(id)!;
+    assert.equal(text.type, 'text');
+    assert.equal(text.containerId, null);
+    assert.equal(text.fontSize, fontSize);
+    const [x, y] = [arrow.x + point[0], arrow.y + point[1]];
+    const gap = Math.hypot(Math.max(text.x - x, 0, x - (text.x + text.width)), Math.max(text.y - y, 0, y - (text.y + text.height)));
+    assert.ok(gap <= 30, `${id} lies ${gap.toFixed(1)} px from its end`);
+  }
+  assert.equal(all.get('api-to-cache-head-label')!.text, '0..1');
+  assert.deepEqual(metIssues(lintScene(elements as never)), []);
+  await assertSurvivesRestore(elements);
 });

@@ -642,3 +642,54 @@ test('an unlabelled self-loop on a wide ellipse meets it on its side, clear of t
     assert.ok(!kinds(elements).includes('piled_arrowheads'), direction);
   }
 });
+
+test('an edge\'s head and tail labels are small free texts beside its ends, on no line, shape or text, the one beside several arrows on the side away from the others, and the editor keeps them', async () => {
+  // rustc's MIR diagram: multiplicities at the heads ("*", "2"), the role at the tail ("read").
+  for (const direction of ['TB', 'LR'] as const) {
+    const elements = build({
+      layout: { direction },
+      nodes: [{ id: 'mir' }, { id: 'block' }, { id: 'local' }, { id: 'aggregate' }, { id: 'binary' }, { id: 'operand' }, { id: 'place' }],
+      edges: [
+        { from: 'mir', to: 'block', headLabel: '*' },
+        { from: 'mir', to: 'local', headLabel: '*' },
+        { from: 'aggregate', to: 'operand', headLabel: '*' },
+        { from: 'binary', to: 'operand', headLabel: '2', label: 'left, right' },
+        { from: 'operand', to: 'place', tailLabel: 'read' },
+        'block -> aggregate',
+        'block -> binary',
+      ],
+    });
+    const all = byId(elements);
+    const ends = [
+      ['mir-to-block', 'head'],
+      ['mir-to-local', 'head'],
+      ['aggregate-to-operand', 'head'],
+      ['binary-to-operand', 'head'],
+      ['operand-to-place', 'tail'],
+    ] as const;
+    for (const [edge, end] of ends) {
+      const text = all.get(`${edge}-${end}-label`)!;
+      assert.equal(text.type, 'text', `${edge}'s ${end} label is drawn`);
+      assert.equal(text.containerId, null);
+      assert.equal(text.fontSize, 16);
+      const arrow = all.get(edge)!;
+      const [px, py] = end === 'head' ? arrow.points.at(-1) : arrow.points[0];
+      const [x, y] = [arrow.x + px, arrow.y + py];
+      const gap = Math.hypot(Math.max(text.x - x, 0, x - (text.x + text.width)), Math.max(text.y - y, 0, y - (text.y + text.height)));
+      assert.ok(gap <= 30, `${direction}: ${edge}'s ${end} label lies ${gap.toFixed(1)} px from its end`);
+    }
+    // Each label is nearer its own arrow's end than any other arrow's end on that node.
+    const tipOf = (id: string) => {
+      const a = all.get(id)!;
+      return [a.x + a.points.at(-1)[0], a.y + a.points.at(-1)[1]] as const;
+    };
+    for (const [own, other] of [['aggregate-to-operand', 'binary-to-operand'], ['binary-to-operand', 'aggregate-to-operand']]) {
+      const text = all.get(`${own}-head-label`)!;
+      const [cx, cy] = [text.x + text.width / 2, text.y + text.height / 2];
+      const distance = (id: string) => Math.hypot(cx - tipOf(id)[0], cy - tipOf(id)[1]);
+      assert.ok(distance(own) < distance(other), `${direction}: ${own}'s head label is nearer its own head`);
+    }
+    assert.deepEqual(kinds(elements), [], direction);
+    await assertSurvivesRestore(elements);
+  }
+});

@@ -280,10 +280,11 @@ describe('DOT importer: labels', () => {
     assert.deepEqual(node('t'), { id: 't', label: 'a', backgroundColor: 'lightyellow', fillStyle: 'solid' });
   });
 
-  test('edge labels: label, then xlabel when there is none; head and tail labels warned', () => {
-    const { edges, warned } = read('digraph { a -> b [label="x\\ny"]; b -> c [xlabel="side"]; c -> d [headlabel="1", taillabel="*"] }');
-    assert.deepEqual(edges.map((e) => e.label), ['x\ny', 'side', undefined]);
-    assert.ok(warned(/head and tail labels/));
+  test('edge labels: label, then xlabel when there is none; head and tail labels (escapes and all) become headLabel and tailLabel, without a warning', () => {
+    const { edges, warnings } = read('digraph { a -> b [label="x\\ny"]; b -> c [xlabel="side"]; c -> d [headlabel="1", taillabel="0..\\n*", labelangle=30, labeldistance=2]; d -> e [headlabel=" "] }');
+    assert.deepEqual(edges.map((e) => e.label), ['x\ny', 'side', undefined, undefined]);
+    assert.deepEqual(edges.map((e) => [e.headLabel, e.tailLabel]), [[undefined, undefined], [undefined, undefined], ['1', '0..\n*'], [undefined, undefined]]);
+    assert.deepEqual(warnings, []);
   });
 
   test('a node xlabel is warned', () => {
@@ -531,13 +532,13 @@ describe('DOT importer: what Graphviz takes and the parser alone does not', () =
 
 describe('DOT importer: warnings and errors', () => {
   test('what is not drawn is warned about once, at the line where it is written', () => {
-    const { warnings } = read('digraph {\n  bgcolor=black\n  a [URL="https://x"];\n  b [pos="1,2!"];\n  c [image="c.png"]\n  d [href="y"]\n  a -> b [headlabel="1"];\n}');
+    const { warnings } = read('digraph {\n  bgcolor=black\n  a [URL="https://x"];\n  b [pos="1,2!"];\n  c [image="c.png"]\n  d [href="y"]\n  a -> b [headport=n];\n}');
     assert.deepEqual(warnings, [
       { line: 2, message: 'the background colour (bgcolor) is not drawn' },
       { line: 3, message: 'links (URL, href) are not kept' },
       { line: 4, message: 'fixed positions (pos) are not kept: Drawbridge lays the diagram out' },
       { line: 5, message: 'images (image, <img>) are not drawn' },
-      { line: 7, message: 'head and tail labels (headlabel, taillabel) are not drawn' },
+      { line: 7, message: 'ports and compass points (node:port, headport, tailport) are not kept: edges end at the node' },
     ]);
   });
 

@@ -11,7 +11,7 @@ import { isPlainObject, quote } from '../payload.ts';
 import { payloadProblem, type PathKey, type Problem, problemFrom, ProblemList, pointer, throwFirst } from '../problems.ts';
 import { ICON_GAP, ICON_SIZE, MARGIN, MIN_SIZE, planNode, textNodeSize, type TextBlock } from '../scene/from-spec.ts';
 import { FONT_FAMILY_EXCALIFONT, FONT_SIZE } from '../scene/elements.ts';
-import { danglingHint, edgeSchemaProblems, generatedNodeIds, nodeName, nodeSchemaProblems, type RawEdge, toSpecNode, unknownIconProblem } from '../spec/parse.ts';
+import { danglingHint, edgeSchemaProblems, endLabelIds, generatedNodeIds, nodeName, nodeSchemaProblems, type RawEdge, toSpecNode, unknownIconProblem } from '../spec/parse.ts';
 import { FILL_STYLES, SPEC_LIMITS, type SpecEdge, type SpecNode } from '../spec/types.ts';
 import { containerSizeForText, getBoundTextMaxWidth, measureText, wrapText } from '../text/metrics.ts';
 import { EDIT_LIMITS, EditFragment, EditNode, NodeUpdate as NodeUpdateSchema } from './schema.ts';
@@ -401,12 +401,13 @@ function claimGeneratedIds(nodes: NewNode[], edges: RawEdge[], updates: NodeUpda
   const named = edges.map((edge) => {
     const base = `${edge.from}-to-${edge.to}`;
     let id = base;
-    for (let n = 2; used.has(id) || (edge.label !== null && used.has(`${id}-label`)); n++) id = `${base}-${n}`;
+    const texts = (candidate: string) => [...(edge.label !== null ? [{ id: `${candidate}-label`, name: 'label' }] : []), ...endLabelIds({ ...edge, id: candidate })];
+    for (let n = 2; used.has(id) || texts(id).some((text) => used.has(text.id)); n++) id = `${base}-${n}`;
     used.add(id);
     generated.set(id, `the arrow of ${edge.source}`);
-    if (edge.label !== null) {
-      used.add(`${id}-label`);
-      generated.set(`${id}-label`, `the label of ${edge.source}`);
+    for (const text of texts(id)) {
+      used.add(text.id);
+      generated.set(text.id, `the ${text.name} of ${edge.source}`);
     }
     return { ...edge, id };
   });

@@ -6,7 +6,9 @@
  */
 import { OccupiedSegments, type Heading, ROUTE_MARGIN, routeAroundObstacles } from '../layout/obstacle-router.ts';
 import type { Box } from '../layout/types.ts';
-import { arrowElement, arrowLabelElement, attachEnds, edgeLabelBlock, focusOf, midpointOf } from '../scene/from-spec.ts';
+import { arrowElement, arrowLabelElement, attachEnds, edgeLabelBlock, endLabelElements, focusOf, midpointOf } from '../scene/from-spec.ts';
+import { SceneObstacles } from '../scene/end-labels.ts';
+import { endLabelIds } from '../spec/parse.ts';
 import { addBound, type ExcalidrawElement } from '../scene/elements.ts';
 import { centreOn, type Point, roundPoint } from '../scene/geometry.ts';
 import type { SpecEdge } from '../spec/types.ts';
@@ -182,7 +184,7 @@ function routeEdge(plan: EdgePlan, obstacles: Box[], occupied: OccupiedSegments,
 }
 
 /** The arrow (and its label) along a route, its ends on the outlines with the binding gap, as sceneFromSpec draws one. */
-function addArrow(merge: Merge, plan: EdgePlan, route: Point[]): void {
+function addArrow(merge: Merge, plan: EdgePlan, route: Point[], obstacles: SceneObstacles | null): void {
   const { edge, source, target } = plan;
   let points = attachEnds(route, source, target);
   const extent = (ps: Point[]) => Math.max(...ps.map((p) => p[0])) - Math.min(...ps.map((p) => p[0])) + Math.max(...ps.map((p) => p[1])) - Math.min(...ps.map((p) => p[1]));
@@ -198,6 +200,11 @@ function addArrow(merge: Merge, plan: EdgePlan, route: Point[]): void {
   if (label) {
     const text = merge.create(arrowLabelElement(edge.id, label, finalPoints, 0, merge.now));
     addBound(arrow, { id: text.id, type: 'text' });
+  }
+  if (obstacles) {
+    obstacles.addElement(arrow);
+    if (label) obstacles.addElement(merge.get(`${edge.id}-label`)!);
+    for (const text of endLabelElements(edge, finalPoints, obstacles, 0, merge.now)) merge.create(text);
   }
 }
 
@@ -234,9 +241,11 @@ export function addEdges(merge: Merge, scene: Scene, edges: SpecEdge[]): void {
     else occupied.add(polylineOf(element));
   }
   const budget = { work: 0 };
+  // Head and tail labels keep clear of everything drawn so far, the new arrows included.
+  const around = edges.some((edge) => endLabelIds(edge).length > 0) ? new SceneObstacles([...[...scene.live.keys()].map((id) => merge.get(id)!), ...merge.created]) : null;
   for (const plan of plans) {
     const route = routeEdge(plan, obstacles, occupied, budget);
     occupied.add(route);
-    addArrow(merge, plan, route);
+    addArrow(merge, plan, route, around);
   }
 }

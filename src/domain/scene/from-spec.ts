@@ -13,7 +13,8 @@ import {
 } from './elements.ts';
 import { centreOn, type Point, rayHitsOutline, roundPoint, stepBack } from './geometry.ts';
 import { WIDEN_FOR_WORD, wordSafeWrap } from './label-wrap.ts';
-import { generatedNodeIds } from '../spec/parse.ts';
+import { endLabelIds, generatedNodeIds } from '../spec/parse.ts';
+import { endLabelBox, SceneObstacles } from './end-labels.ts';
 
 /** Widths labels wrap at, per shape; longer labels wrap and the shape grows to fit. */
 const WRAP_WIDTH = { rectangle: 240, ellipse: 220, diamond: 200, text: 400, container: 400 } as const;
@@ -246,14 +247,14 @@ export function textElement(
   box: { x: number; y: number },
   order: number,
   updated: number,
-  options: { containerId: string | null; textAlign: string; verticalAlign: string; strokeColor: string | null },
+  options: { containerId: string | null; textAlign: string; verticalAlign: string; strokeColor: string | null; fontSize?: number },
 ): ExcalidrawElement {
   return {
     ...baseElement(id, 'text', { x: box.x, y: box.y, width: block.width, height: block.height }, order, updated, {
       strokeColor: options.strokeColor,
     }),
     text: block.text,
-    fontSize: FONT_SIZE,
+    fontSize: options.fontSize ?? FONT_SIZE,
     fontFamily: FONT_FAMILY_EXCALIFONT,
     textAlign: options.textAlign,
     verticalAlign: options.verticalAlign,
@@ -557,6 +558,7 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
     if (drawing.shape) shapes.set(plan.node.id, drawing.shape);
   }
 
+  const endLabelled: Array<{ edge: SpecEdge; points: Point[] }> = [];
   for (const edge of spec.edges) {
     // An invisible edge shaped the layout and draws nothing.
     if (edge.style === 'invisible') continue;
@@ -576,8 +578,36 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
       const text = push(arrowLabelElement(edge.id, label, finalPoints, order++, options.updated));
       addBound(arrow, { id: text.id, type: 'text' });
     }
+    if (endLabelIds(edge).length > 0) endLabelled.push({ edge, points: finalPoints });
+  }
+  // Head and tail labels go last, where every shape, line and label is known.
+  const obstacles = endLabelled.length > 0 ? new SceneObstacles(elements) : null;
+  for (const { edge, points } of endLabelled) {
+    for (const text of endLabelElements(edge, points, obstacles!, order, options.updated)) {
+      order++;
+      push(text);
+    }
   }
   return elements;
+}
+
+/** A head or tail label's font size: the editor's small size, one below an edge label's. */
+export const END_LABEL_FONT_SIZE = 16;
+
+/**
+ * An edge's head and tail labels as free texts beside its ends (end-labels.ts
+ * places them); each is added to `obstacles`, so the next keeps clear of it.
+ * The one way they are drawn: for a spec's scene and for an edge an edit adds.
+ */
+export function endLabelElements(edge: SpecEdge, points: readonly Point[], obstacles: SceneObstacles, order: number, updated: number): ExcalidrawElement[] {
+  return endLabelIds(edge).map(({ id, text, end }, i) => {
+    // On the lines its author broke, not wrapped (a head label is a word or two, and the editor keeps a free text's lines as they are), a size smaller than the edge's label.
+    const block = { text, original: text, ...measureText(text, END_LABEL_FONT_SIZE, FONT_FAMILY_EXCALIFONT) };
+    const [tip, previous, node] = end === 'head' ? [points[points.length - 1]!, points[points.length - 2]!, edge.to] : [points[0]!, points[1]!, edge.from];
+    const element = textElement(id, block, endLabelBox(tip, previous, block, obstacles, { node, arrow: edge.id }), order + i, updated, { containerId: null, textAlign: 'center', verticalAlign: 'top', strokeColor: null, fontSize: END_LABEL_FONT_SIZE });
+    obstacles.addElement(element);
+    return element;
+  });
 }
 
 /** How a node is drawn: when its elements are made, and whether an arrow ends on it (an invisible node keeps a shape only then). */
@@ -701,7 +731,7 @@ export function generatedElementCount(spec: DiagramSpec): number {
   let count = 0;
   const ends = touched(spec);
   for (const node of spec.nodes) count += (node.invisible && !ends.has(node.id) ? 0 : 1) + generatedNodeIds(node).length;
-  for (const edge of spec.edges) if (edge.style !== 'invisible') count += edge.label === null ? 1 : 2;
+  for (const edge of spec.edges) if (edge.style !== 'invisible') count += (edge.label === null ? 1 : 2) + endLabelIds(edge).length;
   return count;
 }
 

@@ -105,8 +105,6 @@ export const NOT_DRAWN: Record<string, string> = {
   tailhref: 'links (URL, href) are not kept',
   labelURL: 'links (URL, href) are not kept',
   labelhref: 'links (URL, href) are not kept',
-  headlabel: 'head and tail labels (headlabel, taillabel) are not drawn',
-  taillabel: 'head and tail labels (headlabel, taillabel) are not drawn',
   headport: 'ports and compass points (node:port, headport, tailport) are not kept: edges end at the node',
   tailport: 'ports and compass points (node:port, headport, tailport) are not kept: edges end at the node',
   bgcolor: 'the background colour (bgcolor) is not drawn',
@@ -357,6 +355,14 @@ export function edgeFields(ctx: StyleContext, attributes: Attributes, names: Lab
   if (label !== undefined && xlabel !== undefined && xlabel.text !== '') ctx.warn('xlabel', a.get('xlabel')!.line, 'an edge\'s external label (xlabel) is not drawn beside its label');
   const text = (label ?? xlabel)?.text;
   if (text !== undefined && text !== '') spec.label = text;
+  // Drawn as free texts beside the ends; where Graphviz puts them (labelangle, labeldistance) Drawbridge chooses itself.
+  for (const [attribute, field] of [
+    ['headlabel', 'headLabel'],
+    ['taillabel', 'tailLabel'],
+  ] as const) {
+    const end = labelOf(ctx, a.get(attribute), names);
+    if (end !== undefined && /\S/.test(end.text)) spec[field] = end.text;
+  }
 
   const dir = (a.get('dir')?.value ?? (directed ? 'forward' : 'none')).toLowerCase();
   const head = dir === 'forward' || dir === 'both' ? arrowheadOf(ctx, a.get('arrowhead')) : 'none';

@@ -44,7 +44,7 @@ const NODE_FIELD_RANK: Record<string, number> = {
   invisible: 10,
   direction: 10,
 };
-const EDGE_FIELD_RANK: Record<string, number> = { from: 1, to: 2, label: 3, arrowhead: 4, startArrowhead: 5, style: 6, strokeWidth: 7, strokeColor: 7, constraint: 7, minLength: 7 };
+const EDGE_FIELD_RANK: Record<string, number> = { from: 1, to: 2, label: 3, headLabel: 3, tailLabel: 3, arrowhead: 4, startArrowhead: 5, style: 6, strokeWidth: 7, strokeColor: 7, constraint: 7, minLength: 7 };
 const STROKE_WIDTH_RULE = `must be a number from ${STROKE_WIDTH_RANGE[0]} to ${STROKE_WIDTH_RANGE[1]}`;
 const COLOUR_RULE = 'must be a CSS colour such as "#1e1e1e" or "transparent"';
 
@@ -263,6 +263,8 @@ export function edgeSchemaProblems(raw: unknown, place: ListPlace, i: number, ou
     if (typeof data.strokeColor === 'string') edge.strokeColor = data.strokeColor;
     if (data.constraint === false) edge.constraint = false;
     if (typeof data.minLength === 'number') edge.minLength = data.minLength;
+    if (typeof data.headLabel === 'string' && /\S/.test(data.headLabel)) edge.headLabel = data.headLabel;
+    if (typeof data.tailLabel === 'string' && /\S/.test(data.tailLabel)) edge.tailLabel = data.tailLabel;
     return edge;
   }
   for (const issue of result.error.issues) {
@@ -282,8 +284,10 @@ export function edgeSchemaProblems(raw: unknown, place: ListPlace, i: number, ou
         else at(rank, { code: 'MALFORMED_EDGE', message: `${source} needs "${field}": a node id`, path: path(field), hint: edgeEndHint(raw, field) });
         break;
       case 'label':
-        if (tooLong) at(rank, { code: 'SPEC_TOO_LARGE', message: `${source}.label is ${lengthOf(value)} characters long; the limit is ${SPEC_LIMITS.labelLength}`, path: path(field) });
-        else at(rank, { code: 'MALFORMED_EDGE', message: `${source}.label must be a string`, path: path(field) });
+      case 'headLabel':
+      case 'tailLabel':
+        if (tooLong) at(rank, { code: 'SPEC_TOO_LARGE', message: `${source}.${field} is ${lengthOf(value)} characters long; the limit is ${SPEC_LIMITS.labelLength}`, path: path(field) });
+        else at(rank, { code: 'MALFORMED_EDGE', message: `${source}.${field} must be a string`, path: path(field) });
         break;
       case 'arrowhead':
       case 'startArrowhead':
@@ -315,6 +319,14 @@ function edgeEndHint(raw: Record<string, unknown>, field: 'from' | 'to'): string
   const synonyms = field === 'from' ? ['source', 'src', 'start', 'tail'] : ['target', 'dst', 'destination', 'end', 'head'];
   const used = synonyms.find((key) => key in raw);
   return used ? `use "${field}" instead of "${used}"` : `an edge object names its ends: { "from": "a", "to": "b" }`;
+}
+
+/** The free texts an edge's head and tail labels are drawn as: `<edge>-head-label`, `<edge>-tail-label`. */
+export function endLabelIds(edge: Pick<SpecEdge, 'id' | 'headLabel' | 'tailLabel'>): Array<{ id: string; name: 'head label' | 'tail label'; text: string; end: 'head' | 'tail' }> {
+  return [
+    ...(edge.headLabel !== undefined ? [{ id: `${edge.id}-head-label`, name: 'head label' as const, text: edge.headLabel, end: 'head' as const }] : []),
+    ...(edge.tailLabel !== undefined ? [{ id: `${edge.id}-tail-label`, name: 'tail label' as const, text: edge.tailLabel, end: 'tail' as const }] : []),
+  ];
 }
 
 /** `<from>-to-<to>`, then `-2`, `-3`… for repeats in spec order (docs/spec.md, "Generated ids"). */
@@ -543,11 +555,12 @@ function finish(parsed: Record<string, unknown> | null, input: Record<string, un
   arrows.forEach((edge) => {
     generated.set(edge.id, `the arrow of ${edge.source}`);
     if (edge.label !== null) generated.set(`${edge.id}-label`, `the label of ${edge.source}`);
+    for (const end of endLabelIds(edge)) generated.set(end.id, `the ${end.name} of ${edge.source}`);
   });
   nodes.forEach((node, i) => {
     const owner = node ? generated.get(node.id) : undefined;
     if (node && owner) {
-      out.add({ code: 'ID_COLLISION', message: `nodes[${i}] id ${quote(node.id)} collides with the id generated for ${owner}`, path: pointer(['nodes', i, 'id']), hint: 'node ids must differ from the ids the server generates (<id>-label, <id>-icon, <id>-outline…, <from>-to-<to>): rename the node' });
+      out.add({ code: 'ID_COLLISION', message: `nodes[${i}] id ${quote(node.id)} collides with the id generated for ${owner}`, path: pointer(['nodes', i, 'id']), hint: 'node ids must differ from the ids the server generates (<id>-label, <id>-icon, <id>-outline…, <from>-to-<to>, <edge>-head-label): rename the node' });
     }
   });
 

@@ -96,6 +96,18 @@ export const SpecEdgeObject = z
     from: z.string().min(1).max(SPEC_LIMITS.idLength).meta({ description: 'The id of the node the edge starts at' }),
     to: z.string().min(1).max(SPEC_LIMITS.idLength).meta({ description: 'The id of the node the edge ends at' }),
     label: z.string().max(SPEC_LIMITS.labelLength).nullable().optional().meta({ description: 'Text on the edge' }),
+    headLabel: z
+      .string()
+      .max(SPEC_LIMITS.labelLength)
+      .nullable()
+      .optional()
+      .meta({ description: 'Short text beside the end at the target (a multiplicity, a port\'s name), drawn as a free text next to the arrowhead (DOT\'s headlabel)' }),
+    tailLabel: z
+      .string()
+      .max(SPEC_LIMITS.labelLength)
+      .nullable()
+      .optional()
+      .meta({ description: 'Short text beside the end at the source, drawn as a free text next to where the edge leaves (DOT\'s taillabel)' }),
     arrowhead: Arrowhead.nullable().optional().meta({ description: 'The arrowhead at the end (default arrow)' }),
     startArrowhead: Arrowhead.nullable().optional().meta({ description: 'The arrowhead at the start (default none)' }),
     style: EdgeStyle.nullable().optional(),
@@ -127,7 +139,7 @@ export const SpecEdgeShorthand = z
 export const SpecEdge = z.union([SpecEdgeShorthand, SpecEdgeObject]).meta({
   id: 'SpecEdge',
   description:
-    'An edge: a shorthand string like "a -> b : label", or an object { from, to, label?, arrowhead?, startArrowhead?, style?, strokeWidth?, strokeColor?, constraint?, minLength? }',
+    'An edge: a shorthand string like "a -> b : label", or an object { from, to, label?, headLabel?, tailLabel?, arrowhead?, startArrowhead?, style?, strokeWidth?, strokeColor?, constraint?, minLength? }',
 });
 
 export const SpecLayout = z

@@ -77,6 +77,9 @@ export interface SpecEdge {
   from: string;
   to: string;
   label: string | null;
+  /** Text beside the end at the target and at the source (DOT's headlabel and taillabel), drawn as free texts. Set only when given. */
+  headLabel?: string;
+  tailLabel?: string;
   startArrowhead: ArrowheadName;
   endArrowhead: ArrowheadName;
   /** `invisible`: laid out, but drawn as nothing (no arrow, no label). */

@@ -1,0 +1,171 @@
+/**
+ * An edge's head and tail labels (DOT's headlabel and taillabel: a
+ * multiplicity, the name of a port): free texts beside the arrow's ends,
+ * placed after the arrows are drawn where they cover no shape, no line and no
+ * other text. The editor binds one label to an arrow, at its middle; these
+ * are texts of their own, so they stay where they are when a person moves
+ * the arrow.
+ */
+import type { ExcalidrawElement } from './elements.ts';
+import type { Point } from './geometry.ts';
+
+interface Box {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+}
+
+/** How far the text keeps from its own line: clear of the arrowhead's wings (the editor's arrowhead is 17 px across). */
+export const END_LABEL_ACROSS = 10;
+/** How far back from the end point (on the outline, less the binding gap) the text's near side starts. */
+export const END_LABEL_BACK = 4;
+/** Clearance kept from other lines and shapes. */
+const CLEARANCE = 4;
+/** Another arrow's line this near the text makes it read as that arrow's too: the text prefers a side without one. */
+const NEIGHBOUR_DISTANCE = 14;
+/** What a spot costs for each thing it covers and each other arrow beside it; a step back or out costs 2, the left-hand side 1. */
+const COVER_COST = 1000;
+const NEAR_COST = 20;
+/** Steps back along the arrow tried before the text gives way to what it covers. */
+const SLIDE_STEP = 8;
+const SLIDE_STEPS = 8;
+/** The sides tried at each step back, nearest the line first: [side, steps further out]. */
+const SPOTS: Array<[number, number]> = [0, 1, 2, 3].flatMap((out): Array<[number, number]> => [
+  [1, out],
+  [-1, out],
+]);
+const CELL = 128;
+
+interface Obstacle {
+  box: Box;
+  /** A segment (a to b) rather than a filled box. */
+  segment?: [Point, Point];
+  /** The element's id: the end node itself still counts as a shape, containers around the end do not; the text's own arrow is no neighbour. */
+  id?: string;
+}
+
+/** Lines, shapes and texts of a scene, found by area. */
+export class SceneObstacles {
+  private readonly cells = new Map<string, Obstacle[]>();
+
+  constructor(elements: Iterable<ExcalidrawElement>) {
+    for (const element of elements) this.addElement(element);
+  }
+
+  addElement(element: ExcalidrawElement): void {
+    if (element.isDeleted === true) return;
+    const x = Number(element.x);
+    const y = Number(element.y);
+    if (element.type === 'arrow' || element.type === 'line') {
+      const points = (element.points as Point[]).map(([px, py]): Point => [x + px, y + py]);
+      for (let i = 1; i < points.length; i++) this.add({ box: boxOf([points[i - 1]!, points[i]!]), segment: [points[i - 1]!, points[i]!], id: element.id });
+    } else {
+      this.add({ box: { x1: x, y1: y, x2: x + Number(element.width), y2: y + Number(element.height) }, id: element.id });
+    }
+  }
+
+  add(obstacle: Obstacle): void {
+    for (const key of cellsOf(obstacle.box)) (this.cells.get(key) ?? this.cells.set(key, []).get(key)!).push(obstacle);
+  }
+
+  /**
+   * What the box would cover: shapes and texts it overlaps and lines through
+   * it (`covered`; shapes that hold `end`, the containers around it, count
+   * only by their outline), and other arrows' lines that pass within
+   * NEIGHBOUR_DISTANCE of it (`near`: beside them, a reader cannot tell whose
+   * label it is).
+   */
+  covered(box: Box, end: Point, endNode: string, arrow: string): { covered: number; near: number } {
+    const seen = new Set<Obstacle>();
+    let count = 0;
+    let near = 0;
+    for (const key of cellsOf(grow(box, NEIGHBOUR_DISTANCE))) {
+      for (const obstacle of this.cells.get(key) ?? []) {
+        if (seen.has(obstacle)) continue;
+        seen.add(obstacle);
+        if (obstacle.segment) {
+          if (segmentMeetsBox(obstacle.segment, grow(box, CLEARANCE))) count++;
+          else if (obstacle.id !== arrow && segmentMeetsBox(obstacle.segment, grow(box, NEIGHBOUR_DISTANCE))) near++;
+        } else if (obstacle.id !== endNode && inside(end, obstacle.box)) {
+          if (!within(box, obstacle.box, CLEARANCE)) count++;
+        } else if (overlap(box, grow(obstacle.box, CLEARANCE))) count++;
+      }
+    }
+    return { covered: count, near };
+  }
+}
+
+/**
+ * Where a text of the given size goes beside the end of an arrow: `end` is
+ * the arrow's end point, `previous` the point before it. The text sits beside
+ * the last stretch, its near side END_LABEL_ACROSS from the line and
+ * END_LABEL_BACK before the end, on the right of an arrow going down or
+ * above one going across; where that covers something, or lies beside
+ * another arrow, the other side, then further out and further back, and at
+ * worst the spot covering least.
+ */
+export function endLabelBox(end: Point, previous: Point, size: { width: number; height: number }, obstacles: SceneObstacles, ends: { node: string; arrow: string }): { x: number; y: number } {
+  const length = Math.hypot(end[0] - previous[0], end[1] - previous[1]);
+  const [dx, dy] = length > 0 ? [(end[0] - previous[0]) / length, (end[1] - previous[1]) / length] : [0, 1];
+  // The side across the line: right of a line going down, above one going right.
+  const [nx, ny] = [dy, -dx];
+  const along = Math.abs(dx) * size.width + Math.abs(dy) * size.height;
+  const across = Math.abs(nx) * size.width + Math.abs(ny) * size.height;
+  let best: { x: number; y: number; cost: number } | null = null;
+  for (let step = 0; step < SLIDE_STEPS; step++) {
+    for (const [side, out] of SPOTS) {
+      const back = END_LABEL_BACK + along / 2 + step * SLIDE_STEP;
+      const off = END_LABEL_ACROSS + out * SLIDE_STEP + across / 2;
+      const cx = end[0] - dx * back + nx * side * off;
+      const cy = end[1] - dy * back + ny * side * off;
+      const box = { x1: cx - size.width / 2, y1: cy - size.height / 2, x2: cx + size.width / 2, y2: cy + size.height / 2 };
+      const { covered, near } = obstacles.covered(box, end, ends.node, ends.arrow);
+      const cost = covered * COVER_COST + near * NEAR_COST + (step + out) * 2 + (side === 1 ? 0 : 1);
+      if (!best || cost < best.cost) best = { x: box.x1, y: box.y1, cost };
+    }
+    if (best && best.cost < NEAR_COST) break;
+  }
+  return { x: best!.x, y: best!.y };
+}
+
+const boxOf = (points: Point[]): Box => ({
+  x1: Math.min(...points.map((p) => p[0])),
+  y1: Math.min(...points.map((p) => p[1])),
+  x2: Math.max(...points.map((p) => p[0])),
+  y2: Math.max(...points.map((p) => p[1])),
+});
+const grow = (box: Box, by: number): Box => ({ x1: box.x1 - by, y1: box.y1 - by, x2: box.x2 + by, y2: box.y2 + by });
+const overlap = (a: Box, b: Box) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
+const inside = ([x, y]: Point, box: Box) => x > box.x1 && x < box.x2 && y > box.y1 && y < box.y2;
+/** The box lies within `outer`, `margin` clear of its outline. */
+const within = (box: Box, outer: Box, margin: number) => box.x1 >= outer.x1 + margin && box.x2 <= outer.x2 - margin && box.y1 >= outer.y1 + margin && box.y2 <= outer.y2 - margin;
+
+function* cellsOf(box: Box): Generator<string> {
+  for (let cx = Math.floor(box.x1 / CELL); cx <= Math.floor(box.x2 / CELL); cx++) {
+    for (let cy = Math.floor(box.y1 / CELL); cy <= Math.floor(box.y2 / CELL); cy++) yield `${cx},${cy}`;
+  }
+}
+
+/** Whether the segment passes through the box (Liang–Barsky clipping). */
+function segmentMeetsBox([a, b]: [Point, Point], box: Box): boolean {
+  let t0 = 0;
+  let t1 = 1;
+  const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
+  for (const [p, q] of [
+    [-dx, a[0] - box.x1],
+    [dx, box.x2 - a[0]],
+    [-dy, a[1] - box.y1],
+    [dy, box.y2 - a[1]],
+  ] as const) {
+    if (p === 0) {
+      if (q < 0) return false;
+    } else {
+      const t = q / p;
+      if (p < 0) t0 = Math.max(t0, t);
+      else t1 = Math.min(t1, t);
+      if (t0 > t1) return false;
+    }
+  }
+  return true;
+}
