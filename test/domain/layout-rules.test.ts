@@ -683,7 +683,7 @@ test('an edge\'s head and tail labels are small free texts beside its ends, on n
       const a = all.get(id)!;
       return [a.x + a.points.at(-1)[0], a.y + a.points.at(-1)[1]] as const;
     };
-    for (const [own, other] of [['aggregate-to-operand', 'binary-to-operand'], ['binary-to-operand', 'aggregate-to-operand']]) {
+    for (const [own, other] of [['aggregate-to-operand', 'binary-to-operand'], ['binary-to-operand', 'aggregate-to-operand']] as const) {
       const text = all.get(`${own}-head-label`)!;
       const [cx, cy] = [text.x + text.width / 2, text.y + text.height / 2];
       const distance = (id: string) => Math.hypot(cx - tipOf(id)[0], cy - tipOf(id)[1]);
