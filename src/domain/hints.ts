@@ -133,7 +133,7 @@ export function specFieldHint(key: string): string {
       return `${key} belongs in layout.direction: "layout": { "direction": "LR" }`;
     case 'title':
     case 'name':
-      return 'the title goes in the request body next to "spec", not inside it';
+      return 'the title goes in the request body next to "spec", not inside it; a title drawn on the diagram is the spec\'s "caption"';
     case 'links':
     case 'connections':
     case 'arrows':

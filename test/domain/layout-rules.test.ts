@@ -693,3 +693,26 @@ test('an edge\'s head and tail labels are small free texts beside its ends, on n
     await assertSurvivesRestore(elements);
   }
 });
+
+test('a caption is a large free text centred above the drawing, or below it, wrapped at the drawing\'s width, and the editor keeps it', async () => {
+  const spec = { nodes: [{ id: 'web' }, { id: 'api' }, { id: 'db' }], edges: ['web -> api', 'api -> db'] };
+  for (const at of ['top', 'bottom'] as const) {
+    for (const caption of ['Order flow', 'How an order goes from the shop front through the API to the database and back, told in more words than fit on one line']) {
+      const elements = build({ ...spec, caption, ...(at === 'bottom' ? { layout: { captionAt: 'bottom' } } : {}) });
+      const text = byId(elements).get('diagram-caption')!;
+      const rest = elements.filter((e) => e.id !== 'diagram-caption');
+      const [left, right] = [Math.min(...rest.map((e) => e.x)), Math.max(...rest.map((e) => e.x + e.width))];
+      const [top, bottom] = [Math.min(...rest.map((e) => e.y)), Math.max(...rest.map((e) => e.y + e.height))];
+      assert.equal(text.type, 'text');
+      assert.equal(text.fontSize, 28);
+      assert.equal(text.originalText, caption);
+      assert.ok(Math.abs(text.x + text.width / 2 - (left + right) / 2) < 1, `${at}: centred over the drawing`);
+      if (at === 'top') assert.ok(Math.abs(text.y + text.height + 24 - top) < 1, 'above the drawing, 24 px clear');
+      else assert.ok(Math.abs(text.y - bottom - 24) < 1, 'below the drawing, 24 px clear');
+      assert.ok(text.width <= Math.max(400, right - left) + 1, 'no wider than the drawing (or 400 px)');
+      if (caption.length > 40) assert.ok(text.text.includes('\n'), 'a long caption wraps');
+      assert.deepEqual(kinds(elements), []);
+      await assertSurvivesRestore(elements);
+    }
+  }
+});

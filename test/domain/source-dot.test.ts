@@ -97,6 +97,13 @@ describe('DOT importer: graphs, statements and scopes', () => {
     assert.equal(read('digraph { a }').title, null);
   });
 
+  test('the graph label is also its caption, drawn where Graphviz draws it: below, or above with labelloc=t; a cluster\'s label is not', () => {
+    assert.deepEqual(read('digraph { label="Release\\nflow"; a }').spec, { nodes: [{ id: 'a', shape: 'ellipse' }], edges: [], caption: 'Release\nflow', layout: { captionAt: 'bottom' } });
+    assert.deepEqual(read('digraph { labelloc=t; label="Release"; subgraph cluster_x { label="X"; a } }').spec.caption, 'Release');
+    assert.equal(read('digraph { labelloc=t; label="Release"; a }').spec.layout, undefined);
+    assert.equal(read('digraph { subgraph cluster_x { label="X"; a } }').spec.caption, undefined);
+  });
+
   test('ids that are empty or longer than the spec takes are shortened, stably, and keep the text as their label', () => {
     const long = 'x'.repeat(150);
     const { nodes, edges, warned } = read(`digraph { "${long}" -> "" }`);

@@ -300,6 +300,14 @@ describe('Mermaid importer: flowcharts', () => {
     assert.equal(node('c').label, 'Pic');
   });
 
+  test('the front matter\'s title is the title and the caption, drawn above as Mermaid draws it', async () => {
+    const { spec, title } = await read('---\ntitle: "Order flow"\n---\nflowchart LR\n  a --> b');
+    assert.equal(title, 'Order flow');
+    assert.equal(spec.caption, 'Order flow');
+    assert.equal(spec.layout?.captionAt, undefined);
+    assert.equal((await read('flowchart LR\n  a --> b')).spec.caption, undefined);
+  });
+
   test('click, accTitle, accDescr, directives, front matter config, curves, animation, math and ELK are warned about at their source lines', async () => {
     const { warnings } = await read(
       [

@@ -105,6 +105,12 @@ describe('parseSpec', () => {
     rejects({ nodes: [{ id: 'a', label: 'y'.repeat(501) }] }, 'SPEC_TOO_LARGE', /nodes\[0\].*label/);
     rejects({ nodes: [{ id: 'a' }, { id: 'b' }, { id: 'a-to-b' }], edges: ['a -> b'] }, 'ID_COLLISION', /nodes\[2\].*"a-to-b".*edges\[0\]/);
     rejects({ nodes: [{ id: 'a' }, { id: 'a-label' }] }, 'ID_COLLISION', /nodes\[1\].*label of nodes\[0\]/);
+    rejects({ nodes: [{ id: 'a' }, { id: 'b' }, { id: 'a-to-b-head-label' }], edges: [{ from: 'a', to: 'b', headLabel: '*' }] }, 'ID_COLLISION', /nodes\[2\].*head label of edges\[0\]/);
+    rejects({ nodes: [{ id: 'a' }], edges: [{ from: 'a', to: 'a', tailLabel: 3 }] }, 'MALFORMED_EDGE', /edges\[0\] "a -> a"\.tailLabel must be a string/);
+    rejects({ nodes: [{ id: 'diagram-caption' }], caption: 'Flow' }, 'ID_COLLISION', /nodes\[0\].*the caption/);
+    rejects({ nodes: [{ id: 'a' }], caption: 'y'.repeat(501) }, 'SPEC_TOO_LARGE', /spec\.caption is 501 characters long/);
+    rejects({ nodes: [{ id: 'a' }], caption: 5 }, 'INVALID_SPEC', /spec\.caption must be a string/);
+    rejects({ nodes: [{ id: 'a' }], caption: 'Flow', layout: { captionAt: 'left' } }, 'INVALID_SPEC', /spec\.layout\.captionAt must be one of top, bottom; got "left"/);
     rejects(JSON.parse('{"nodes":[{"id":"a","__proto__":{"x":1}}]}'), 'PROTO_KEY', /__proto__/);
   });
 

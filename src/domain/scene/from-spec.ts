@@ -13,7 +13,7 @@ import {
 } from './elements.ts';
 import { centreOn, type Point, rayHitsOutline, roundPoint, stepBack } from './geometry.ts';
 import { WIDEN_FOR_WORD, wordSafeWrap } from './label-wrap.ts';
-import { endLabelIds, generatedNodeIds } from '../spec/parse.ts';
+import { CAPTION_ID, endLabelIds, generatedNodeIds } from '../spec/parse.ts';
 import { endLabelBox, SceneObstacles } from './end-labels.ts';
 
 /** Widths labels wrap at, per shape; longer labels wrap and the shape grows to fit. */
@@ -588,7 +588,40 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
       push(text);
     }
   }
+  if (spec.caption !== undefined) push(captionElement(spec.caption, spec.captionAt ?? 'top', elements, order++, options.updated));
   return elements;
+}
+
+/** A caption's font size: the editor's large size. */
+export const CAPTION_FONT_SIZE = 28;
+/** Between the caption and the drawing. */
+export const CAPTION_GAP = 24;
+/** A caption wraps at the drawing's width, but never narrower than this. */
+const CAPTION_MIN_WRAP = 400;
+
+/** The spec's caption: a free text centred above (or below) everything drawn, wrapped at the drawing's width. */
+function captionElement(caption: string, at: 'top' | 'bottom', drawn: readonly ExcalidrawElement[], order: number, updated: number): ExcalidrawElement {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (const element of drawn) {
+    const [x, y] = [Number(element.x), Number(element.y)];
+    const points = Array.isArray(element.points) ? (element.points as Point[]) : [[0, 0] as Point, [Number(element.width), Number(element.height)] as Point];
+    for (const [px, py] of points) {
+      xs.push(x + px);
+      ys.push(y + py);
+    }
+  }
+  const [left, right] = xs.length > 0 ? [Math.min(...xs), Math.max(...xs)] : [0, 0];
+  const [top, bottom] = ys.length > 0 ? [Math.min(...ys), Math.max(...ys)] : [0, 0];
+  const wrapAt = Math.max(CAPTION_MIN_WRAP, right - left);
+  const text = wrapText(caption, CAPTION_FONT_SIZE, wrapAt, FONT_FAMILY_EXCALIFONT);
+  const measured = measureText(text, CAPTION_FONT_SIZE, FONT_FAMILY_EXCALIFONT);
+  // Wrapped here, it is a fixed-width text as wide as the wrap, which the editor wraps the same way (as a long text node is).
+  const wrapped = text !== caption;
+  const size = { width: wrapped ? wrapAt : measured.width, height: measured.height };
+  const block = { text, original: caption, ...size, autoResize: !wrapped };
+  const y = at === 'top' ? top - CAPTION_GAP - size.height : bottom + CAPTION_GAP;
+  return textElement(CAPTION_ID, block, { x: (left + right) / 2 - size.width / 2, y }, order, updated, { containerId: null, textAlign: 'center', verticalAlign: 'top', strokeColor: null, fontSize: CAPTION_FONT_SIZE });
 }
 
 /** A head or tail label's font size: the editor's small size, one below an edge label's. */
@@ -732,7 +765,7 @@ export function generatedElementCount(spec: DiagramSpec): number {
   const ends = touched(spec);
   for (const node of spec.nodes) count += (node.invisible && !ends.has(node.id) ? 0 : 1) + generatedNodeIds(node).length;
   for (const edge of spec.edges) if (edge.style !== 'invisible') count += (edge.label === null ? 1 : 2) + endLabelIds(edge).length;
-  return count;
+  return count + (spec.caption !== undefined ? 1 : 0);
 }
 
 const round = (v: number) => Math.round(v * 100) / 100;

@@ -415,8 +415,11 @@ export function importDot(text: string): ImportedSource {
   });
 
   const sameRank = mergeGroups(walk.sameRank).map((group) => group.map(nodeId));
-  const layout = { ...(direction === 'TB' ? {} : { direction }), ...(sameRank.length > 0 ? { sameRank } : {}) };
-  const spec = { nodes, edges, ...(Object.keys(layout).length > 0 ? { layout } : {}) } as DiagramSpecInput;
+  // The graph's label is drawn as its caption where Graphviz draws it: at the bottom unless labelloc says t.
+  const caption = labelOf(ctx, walk.graphAttributes.get('label'), { graph: graphName })?.text.trim() || null;
+  const captionAt = /^t/i.test(walk.graphAttributes.get('labelloc')?.value ?? 'b') ? 'top' : 'bottom';
+  const layout = { ...(direction === 'TB' ? {} : { direction }), ...(sameRank.length > 0 ? { sameRank } : {}), ...(caption && captionAt === 'bottom' ? { captionAt } : {}) };
+  const spec = { nodes, edges, ...(caption ? { caption } : {}), ...(Object.keys(layout).length > 0 ? { layout } : {}) } as DiagramSpecInput;
   return { spec, warnings: [...walk.warnings.values()].sort((a, b) => a.line - b.line), title: titleOf(walk.graphAttributes.get('label'), graphName) };
 }
 

@@ -74,8 +74,8 @@ function kindOf(detect: (text: string) => string, source: SourceText): 'flowchar
 }
 
 /**
- * The spec a Mermaid flowchart or state diagram makes, the warnings for what
- * it leaves out, and the front matter's title. Throws SourceSyntaxError
+ * The spec a Mermaid flowchart or state diagram makes (the front matter's
+ * title its caption), the warnings for what it leaves out, and that title. Throws SourceSyntaxError
  * (UnsupportedDiagramError for another kind of diagram).
  */
 export async function importMermaid(text: string): Promise<ImportedSource> {
@@ -93,6 +93,8 @@ export async function importMermaid(text: string): Promise<ImportedSource> {
     const convert = new Converter(source, warnings);
     const spec = kind === 'flowchart' ? flowchartSpec(diagram, convert) : stateSpec(diagram, convert);
     warnAboutLines(source, warnings);
-    return { spec, warnings: warnings.list(), title: source.title() };
+    // Mermaid draws the front matter's title centred above the diagram.
+    const title = source.title();
+    return { spec: title === null ? spec : { ...spec, caption: title }, warnings: warnings.list(), title };
   });
 }

@@ -4,7 +4,7 @@ import { isPlainObject, quote } from '../payload.ts';
 import { type ContentCode, payloadProblem, type PathKey, type Problem, ProblemList, pointer, throwFirst } from '../problems.ts';
 import { DiagramSpec as DiagramSpecSchema, SpecEdgeObject, SpecEdgeShorthand, SpecNode as SpecNodeSchema } from './schema.ts';
 import { ShorthandError, parseShorthand } from './shorthand.ts';
-import { ARROWHEADS, DIRECTIONS, type DiagramSpec, EDGE_STYLES, FILL_STYLES, FOLDS, isMarker, MIN_LENGTH_RANGE, SPEC_LIMITS, type SpecEdge, type SpecNode, STROKE_STYLES, STROKE_WIDTH_RANGE } from './types.ts';
+import { ARROWHEADS, CAPTION_PLACES, type CaptionPlace, DIRECTIONS, type DiagramSpec, EDGE_STYLES, FILL_STYLES, FOLDS, isMarker, MIN_LENGTH_RANGE, SPEC_LIMITS, type SpecEdge, type SpecNode, STROKE_STYLES, STROKE_WIDTH_RANGE } from './types.ts';
 import type { Direction } from '../layout/types.ts';
 
 export interface ParseOptions {
@@ -321,6 +321,9 @@ function edgeEndHint(raw: Record<string, unknown>, field: 'from' | 'to'): string
   return used ? `use "${field}" instead of "${used}"` : `an edge object names its ends: { "from": "a", "to": "b" }`;
 }
 
+/** The free text a spec's caption is drawn as. */
+export const CAPTION_ID = 'diagram-caption';
+
 /** The free texts an edge's head and tail labels are drawn as: `<edge>-head-label`, `<edge>-tail-label`. */
 export function endLabelIds(edge: Pick<SpecEdge, 'id' | 'headLabel' | 'tailLabel'>): Array<{ id: string; name: 'head label' | 'tail label'; text: string; end: 'head' | 'tail' }> {
   return [
@@ -384,7 +387,7 @@ export function danglingHint(end: string, nodes: readonly { id: string; label?: 
   return 'add a node with this id, or correct the edge';
 }
 
-const ROOT_RANK: Record<string, number> = { version: 0, nodes: 2, edges: 3, layout: 6 };
+const ROOT_RANK: Record<string, number> = { version: 0, nodes: 2, edges: 3, layout: 6, caption: 7 };
 
 /** The spec's own problems (not its nodes' or edges'), from the issues of the DiagramSpec schema. */
 function rootProblems(input: unknown, issues: readonly Issue[], out: ProblemList): void {
@@ -417,12 +420,15 @@ function rootProblems(input: unknown, issues: readonly Issue[], out: ProblemList
       case 'layout': {
         if (second === undefined && issue.code === 'unrecognized_keys') {
           for (const key of issue.keys) {
-            out.schema([0, 6, 1], { code: 'INVALID_SPEC', message: `spec.layout has an unknown field "${key}"`, path: pointer(['layout', key]), hint: 'layout takes "direction" (TB, BT, LR or RL), "fold" (auto or off) and "sameRank" (lists of node ids)' });
+            out.schema([0, 6, 1], { code: 'INVALID_SPEC', message: `spec.layout has an unknown field "${key}"`, path: pointer(['layout', key]), hint: 'layout takes "direction" (TB, BT, LR or RL), "fold" (auto or off), "sameRank" (lists of node ids) and "captionAt" (top or bottom)' });
           }
         } else if (second === undefined) at([6, 0], 'INVALID_SPEC', 'spec.layout must be an object like { "direction": "LR" }');
         else if (second === 'fold') {
           const fold = isPlainObject(value) ? value.fold : undefined;
           at([6, 3], 'INVALID_SPEC', `spec.layout.fold must be one of ${FOLDS.join(', ')}; got ${JSON.stringify(fold)}`);
+        } else if (second === 'captionAt') {
+          const place = isPlainObject(value) ? value.captionAt : undefined;
+          at([6, 5], 'INVALID_SPEC', `spec.layout.captionAt must be one of ${CAPTION_PLACES.join(', ')}; got ${JSON.stringify(place)}`);
         } else if (second === 'sameRank') {
           at([6, 4], 'INVALID_SPEC', `spec.layout.sameRank must be a list of lists of node ids, such as [["a", "b"]] (${issue.message})`, 'each inner list names the nodes laid out on one rank');
         } else {
@@ -431,6 +437,10 @@ function rootProblems(input: unknown, issues: readonly Issue[], out: ProblemList
         }
         break;
       }
+      case 'caption':
+        if (issue.code === 'too_big') at([ROOT_RANK.caption! + 1], 'SPEC_TOO_LARGE', `spec.caption is ${lengthOf(value)} characters long; the limit is ${SPEC_LIMITS.labelLength}`);
+        else at([ROOT_RANK.caption!], 'INVALID_SPEC', 'spec.caption must be a string: the title drawn on the diagram');
+        break;
       default:
         at([9], 'INVALID_SPEC', `spec.${issue.path.join('.')}: ${issue.message}`);
     }
@@ -552,6 +562,7 @@ function finish(parsed: Record<string, unknown> | null, input: Record<string, un
   nodes.forEach((node, i) => {
     if (node) generatedNodeIds(node).forEach((id) => generated.set(id, `the ${id.slice(node.id.length + 1)} of nodes[${i}]`));
   });
+  if (typeof (parsed?.caption ?? input.caption) === 'string') generated.set(CAPTION_ID, 'the caption');
   arrows.forEach((edge) => {
     generated.set(edge.id, `the arrow of ${edge.source}`);
     if (edge.label !== null) generated.set(`${edge.id}-label`, `the label of ${edge.source}`);
@@ -566,10 +577,15 @@ function finish(parsed: Record<string, unknown> | null, input: Record<string, un
 
   const problems = out.list();
   if (problems.length > 0 || goodNodes.length !== nodes.length) return { problems, spec: null };
-  const layout = (parsed?.layout ?? input.layout) as { direction?: Direction | null; fold?: 'auto' | 'off' | null; sameRank?: string[][] | null } | null | undefined;
+  const layout = (parsed?.layout ?? input.layout) as { direction?: Direction | null; fold?: 'auto' | 'off' | null; sameRank?: string[][] | null; captionAt?: CaptionPlace | null } | null | undefined;
   const spec: DiagramSpec = { direction: layout?.direction ?? 'TB', nodes: goodNodes, edges: arrows };
   if (layout?.fold) spec.fold = layout.fold;
   if (layout?.sameRank) spec.sameRank = layout.sameRank.map((list) => [...list]);
+  const caption = (parsed?.caption ?? input.caption) as string | null | undefined;
+  if (typeof caption === 'string' && /\S/.test(caption)) {
+    spec.caption = caption;
+    if (layout?.captionAt === 'bottom') spec.captionAt = 'bottom';
+  }
   return { problems, spec };
 }
 

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { BAND_MIN_LENGTH, FOLD_MIN_LENGTH, FOLD_MIN_LENGTH_DOWN } from '../layout/fold.ts';
 import { CSS_COLOR } from '../scene/elements.ts';
-import { ARROWHEADS, DIRECTIONS, EDGE_STYLES, FILL_STYLES, FOLDS, MIN_LENGTH_RANGE, SHAPES, SPEC_LIMITS, STROKE_STYLES, STROKE_WIDTH_RANGE } from './types.ts';
+import { ARROWHEADS, CAPTION_PLACES, DIRECTIONS, EDGE_STYLES, FILL_STYLES, FOLDS, MIN_LENGTH_RANGE, SHAPES, SPEC_LIMITS, STROKE_STYLES, STROKE_WIDTH_RANGE } from './types.ts';
 
 const QUOTED = String.raw`"(?:[^"\\]|\\[\s\S])+"`;
 /** A bare source id: no space, and no arrow may start inside it (`<-`, `--`, `->`). */
@@ -145,6 +145,7 @@ export const SpecEdge = z.union([SpecEdgeShorthand, SpecEdgeObject]).meta({
 export const SpecLayout = z
   .strictObject({
     direction: Direction.nullable().optional(),
+    captionAt: z.enum(CAPTION_PLACES).nullable().optional().meta({ description: 'Where the caption is drawn: top (default, centred above the drawing) or bottom (centred below it)' }),
     fold: z.enum(FOLDS).nullable().optional().meta({ description: `auto (default): a flow longer than three times its width, and than ${FOLD_MIN_LENGTH} px across the page (${FOLD_MIN_LENGTH_DOWN} px down it), folds into bands at least ${BAND_MIN_LENGTH} px long, cut only where a single edge crosses; off: never` }),
     sameRank: z
       .array(z.array(z.string().min(1).max(SPEC_LIMITS.idLength)).min(1).max(SPEC_LIMITS.nodes))
@@ -161,6 +162,12 @@ export const DiagramSpec = z
     nodes: z.array(SpecNode).max(SPEC_LIMITS.nodes).nullable().optional().meta({ description: `The nodes, at most ${SPEC_LIMITS.nodes}` }),
     edges: z.array(SpecEdge).max(SPEC_LIMITS.edges).nullable().optional().meta({ description: `The edges, at most ${SPEC_LIMITS.edges}` }),
     layout: SpecLayout.nullable().optional(),
+    caption: z
+      .string()
+      .max(SPEC_LIMITS.labelLength)
+      .nullable()
+      .optional()
+      .meta({ description: 'A title drawn on the diagram, centred above it (layout.captionAt: bottom, below it), as Mermaid draws a front matter title and Graphviz a graph label. The diagram\'s own title (the request\'s "title") is not drawn.' }),
   })
   .meta({
     id: 'DiagramSpec',

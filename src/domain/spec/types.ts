@@ -25,6 +25,8 @@ export const MIN_LENGTH_RANGE = [0, 10] as const;
 
 export const FOLDS = ['auto', 'off'] as const;
 export type Fold = (typeof FOLDS)[number];
+export const CAPTION_PLACES = ['top', 'bottom'] as const;
+export type CaptionPlace = (typeof CAPTION_PLACES)[number];
 
 export const FILL_STYLES = ['hachure', 'cross-hatch', 'solid', 'zigzag'] as const;
 export type FillStyle = (typeof FILL_STYLES)[number];
@@ -103,4 +105,7 @@ export interface DiagramSpec {
   fold?: Fold;
   /** layout.sameRank: lists of node ids kept on one rank each. Set only when given. */
   sameRank?: string[][];
+  /** A title drawn on the diagram, above it or (layout.captionAt) below. Set only when given. */
+  caption?: string;
+  captionAt?: CaptionPlace;
 }
