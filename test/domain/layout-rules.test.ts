@@ -15,6 +15,7 @@ import { lintScene } from '../../src/domain/lint/lint.ts';
 import { BINDING_GAP } from '../../src/domain/scene/elements.ts';
 import { sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
 import { parseSpec } from '../../src/domain/spec/parse.ts';
+import { importDot } from '../../src/domain/source/dot.ts';
 import { BOUND_TEXT_PADDING, HEADER_SIDE_INSET } from '../../src/domain/text/metrics.ts';
 import { assertSurvivesRestore } from '../helpers/excalidraw.ts';
 import { metIssues } from '../helpers/lint.ts';
@@ -715,4 +716,21 @@ test('a caption is a large free text centred above the drawing, or below it, wra
       await assertSurvivesRestore(elements);
     }
   }
+});
+
+test('a long edge lines up its bends where its neighbours leave room: no arrow of graphviz-pmpipe turns four times or more (three of them climbed staircases)', () => {
+  const { spec } = importDot(fs.readFileSync(new URL('../../bench/quality/real/graphviz-pmpipe.dot', import.meta.url), 'utf8'));
+  const turnsOf = (points: number[][]) => {
+    let turns = 0;
+    for (let i = 1; i + 1 < points.length; i++) {
+      const [ax, ay, bx, by] = [points[i]![0]! - points[i - 1]![0]!, points[i]![1]! - points[i - 1]![1]!, points[i + 1]![0]! - points[i]![0]!, points[i + 1]![1]! - points[i]![1]!];
+      if (Math.abs(ax * by - ay * bx) > 1e-6) turns++;
+    }
+    return turns;
+  };
+  const winding = build(spec)
+    .filter((e) => e.type === 'arrow')
+    .map((a) => [a.id, turnsOf(a.points)] as const)
+    .filter(([, turns]) => turns >= 4);
+  assert.deepEqual(winding, []);
 });

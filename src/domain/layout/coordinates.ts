@@ -485,3 +485,77 @@ export function bestJogMove(offsets: readonly number[], allowed: (move: number) 
   }
   return best;
 }
+
+/**
+ * Lines up long edges: an edge that crosses several layers runs through a
+ * point (a dummy) in each, and where those points sit at different places the
+ * edge turns at every layer, a staircase. For each long edge, every place its
+ * line already takes (its ends' ports, its points) is tried for each longest
+ * run of its points that the room their neighbours leave lets go there; the
+ * move that makes the most of its stretches straight wins, when it makes
+ * more than now (the shortest on a tie). The order within each layer is kept, so no crossing of
+ * lines between layers is added or removed.
+ */
+export function straightenChains(input: HorizontalInput, x: Float64Array, chains: ReadonlyArray<ArrayLike<number>>, passes: number): void {
+  const { layers, position, edgeUpper, edgeLower, upperOffset, lowerOffset, isDummy } = input;
+  const layerOf = new Int32Array(position.length);
+  layers.forEach((layer, l) => {
+    for (const v of layer) layerOf[v] = l;
+  });
+  for (let pass = 0; pass < passes; pass++) {
+    let changed = false;
+    for (const chain of chains) {
+      if (chain.length < 2) continue;
+      const points: number[] = [];
+      for (let i = 0; i + 1 < chain.length; i++) points.push(edgeLower[chain[i]!]!);
+      if (points.some((d) => isDummy[d] !== 1 || downCount(input, d) !== 1 || upCount(input, d) !== 1)) continue;
+      const first = chain[0]!;
+      const last = chain[chain.length - 1]!;
+      const start = x[edgeUpper[first]!]! + upperOffset[first]!;
+      const end = x[edgeLower[last]!]! + lowerOffset[last]!;
+      // Where each point may go: between its neighbours in its layer, their room kept.
+      const low = points.map((d) => {
+        const i = position[d]!;
+        const layer = layers[layerOf[d]!]!;
+        return i > 0 ? x[layer[i - 1]!]! + separation(input, layer[i - 1]!, d) : -Infinity;
+      });
+      const high = points.map((d) => {
+        const i = position[d]!;
+        const layer = layers[layerOf[d]!]!;
+        return i + 1 < layer.length ? x[layer[i + 1]!]! - separation(input, d, layer[i + 1]!) : Infinity;
+      });
+      const line = (at: (k: number) => number): number[] => [start, ...points.map((_, k) => at(k)), end];
+      const straight = (xs: number[]): number => {
+        let count = 0;
+        for (let k = 0; k + 1 < xs.length; k++) if (Math.abs(xs[k]! - xs[k + 1]!) < 0.5) count++;
+        return count;
+      };
+      const now = straight(line((k) => x[points[k]!]!));
+      let best: { at: number; from: number; to: number; count: number; moved: number } | null = null;
+      for (const at of new Set([start, end, ...points.map((d) => x[d]!)])) {
+        // Each longest run of points that may all go there.
+        for (let from = 0; from < points.length; ) {
+          const fits = (k: number) => at >= low[k]! - 1e-9 && at <= high[k]! + 1e-9;
+          if (!fits(from)) {
+            from++;
+            continue;
+          }
+          let to = from;
+          while (to + 1 < points.length && fits(to + 1)) to++;
+          const count = straight(line((k) => (k >= from && k <= to ? at : x[points[k]!]!)));
+          let moved = 0;
+          for (let k = from; k <= to; k++) moved += Math.abs(at - x[points[k]!]!);
+          if (count > now && (!best || count > best.count || (count === best.count && moved < best.moved))) best = { at, from, to, count, moved };
+          from = to + 1;
+        }
+      }
+      if (!best) continue;
+      for (let k = best.from; k <= best.to; k++) x[points[k]!] = best.at;
+      changed = true;
+    }
+    if (!changed) break;
+  }
+}
+
+const upCount = (input: HorizontalInput, v: number) => input.upStart[v + 1]! - input.upStart[v]!;
+const downCount = (input: HorizontalInput, v: number) => input.downStart[v + 1]! - input.downStart[v]!;

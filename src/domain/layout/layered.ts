@@ -4,7 +4,7 @@
  * dummy nodes, minimise crossings, place nodes, route edges, fold a drawing
  * that comes out too long into bands (fold.ts), draw self-loops.
  */
-import { assignCompactCoordinates, assignHorizontalCoordinates, drawingWidth, pullLabelsBetweenEnds, straightenJogs, widestLayerSpan } from './coordinates.ts';
+import { assignCompactCoordinates, assignHorizontalCoordinates, drawingWidth, pullLabelsBetweenEnds, straightenChains, straightenJogs, widestLayerSpan } from './coordinates.ts';
 import { backEdgesInInputOrder } from './cycles.ts';
 import { buildProperGraph, type ProperGraph } from './dummies.ts';
 import { type FlatEdge, flatGroups, groupsAsClusters, roomForFlatLabels, sequenceFlatGroups } from './flat-edges.ts';
@@ -202,6 +202,7 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
   }
   pullLabelsBetweenEnds(horizontal, x, labelNode.filter((v) => v >= 0), JOG_PASSES);
   straightenJogs(horizontal, x, JOG_PASSES);
+  straightenChains(horizontal, x, graph.chains, JOG_PASSES);
   let minX = Infinity;
   for (let v = 0; v < total; v++) minX = Math.min(minX, x[v]! - leftExtent[v]!);
   for (let v = 0; v < total; v++) x[v]! -= minX;
