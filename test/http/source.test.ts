@@ -22,7 +22,7 @@ const DOT = `digraph pipeline {
   rankdir=LR;
   label="Build pipeline";
   subgraph cluster_ci { label="CI"; build -> test; }
-  test -> deploy [label="on main"];
+  test -> deploy [label="on main", headlabel="prod"];
 }`;
 
 type Element = { id: string; type: string; text?: string; containerId?: string | null; startBinding?: { elementId: string } | null; endBinding?: { elementId: string } | null };
@@ -55,6 +55,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       const arrow = elements.find((e) => e.type === 'arrow' && e.startBinding?.elementId === 'web');
       assert.equal(arrow?.endBinding?.elementId, 'api');
       assert.equal(elements.find((e) => e.containerId === arrow?.id)?.text, 'HTTPS');
+      assert.equal(elements.find((e) => e.id === 'diagram-caption')?.text, 'Checkout', 'the title is drawn above, as Mermaid draws it');
     });
 
     test('a DOT graph becomes a diagram with its cluster as a container; a title sent wins over the graph label', async () => {
@@ -68,6 +69,8 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       for (const member of ['build', 'test']) assert.ok(elements.some((e) => e.id === member), `${member} is drawn`);
       const labelled = elements.find((e) => e.type === 'arrow' && e.startBinding?.elementId === 'test' && e.endBinding?.elementId === 'deploy');
       assert.equal(elements.find((e) => e.containerId === labelled?.id)?.text, 'on main');
+      assert.equal(elements.find((e) => e.id === `${labelled?.id}-head-label`)?.text, 'prod', 'the head label is drawn beside the head');
+      assert.equal(elements.find((e) => e.id === 'diagram-caption')?.text, 'Build pipeline', 'the graph label is drawn, whatever the title');
       const untitled = await create({ source: { language: 'dot', text: DOT } });
       assert.equal(untitled.json().title, 'Build pipeline');
     });
@@ -108,7 +111,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     test('regenerate from a source keeps the ids the source gives, answers its warnings', async () => {
       const created = await create({ source: { language: 'dot', text: DOT } });
       const id = created.json().id;
-      const edited = DOT.replace('test -> deploy [label="on main"];', 'test -> deploy [label="on main"];\n  deploy -> verify [URL="https://x"];');
+      const edited = DOT.replace('test -> deploy [label="on main", headlabel="prod"];', 'test -> deploy [label="on main", headlabel="prod"];\n  deploy -> verify [URL="https://x"];');
       const res = await h.call('POST', `/api/v1/diagrams/${id}/regenerate`, { token: alice.token, body: { source: { language: 'dot', text: edited } } });
       assert.equal(res.statusCode, 200, res.body);
       assert.deepEqual(res.json().warnings, [{ line: 6, message: 'links (URL, href) are not kept' }]);
