@@ -734,3 +734,23 @@ test('a long edge lines up its bends where its neighbours leave room: no arrow o
     .filter(([, turns]) => turns >= 4);
   assert.deepEqual(winding, []);
 });
+
+test('a container holding short nodes beside a tall one hugs what it holds: its title comes down to them, no band left empty (k8s-security-audit-dataflow)', () => {
+  const elements = build({
+    nodes: [
+      { id: 'api', label: 'kube-apiserver' },
+      { id: 'data', label: 'Master Control Data' },
+      { id: 'etcd', label: 'N-ary etcd servers', parent: 'data' },
+      { id: 'components', label: 'Master Control Components' },
+      { id: 'scheduler', label: 'kube-scheduler, which watches for new pods and picks their nodes', shape: 'circle', parent: 'components' },
+    ],
+    edges: ['api -> etcd', 'api -> scheduler'],
+  });
+  const all = byId(elements);
+  const [data, etcd, scheduler] = [all.get('data')!, all.get('etcd')!, all.get('scheduler')!];
+  assert.ok(scheduler.height > etcd.height + 80, 'the neighbour is much taller');
+  const title = all.get('data-label')!;
+  assert.ok(etcd.y - (title.y + title.height) <= 2 * CONTAINER_PADDING, `the title sits just above the member (${(etcd.y - (title.y + title.height)).toFixed(0)} px)`);
+  assert.ok(data.y + data.height - (etcd.y + etcd.height) <= CONTAINER_PADDING + 1, 'the bottom hugs the member');
+  assert.deepEqual(kinds(elements), []);
+});

@@ -658,9 +658,10 @@ function clusterExtents(
   }
   for (const c of innermostFirst) {
     const h = headerNode[c]!;
+    // The header's row starts the box, or ends it; where what the box holds sits further in (short members in a tall layer), the header comes down to it.
     if (h >= 0 && h < realCount) {
-      if (side === 'start') top[c] = y[h]!;
-      if (side === 'end') bottom[c] = y[h]! + height[h]!;
+      if (side === 'start') top[c] = Number.isFinite(top[c]!) ? Math.max(y[h]!, top[c]! - height[h]!) : y[h]!;
+      if (side === 'end') bottom[c] = Number.isFinite(bottom[c]!) ? Math.min(y[h]! + height[h]!, bottom[c]! + height[h]!) : y[h]! + height[h]!;
     }
     const p = parent[c]!;
     if (p < 0) continue;
