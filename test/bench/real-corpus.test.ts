@@ -29,9 +29,6 @@ const KNOWN: Record<string, string[]> = {
   edges_overlap: ['graphviz-ldbxtried', 'graphviz-records', 'graphviz-switch'],
   // Head and tail labels ("samehead", "halfopen") on the middle arrows of a fan of 34, 26 px apart: no spot beside them is clear.
   edge_through_shape: ['graphviz-oldarrows'],
-  // An arrow runs across the column under "older chunk", 250 px below the title and above its first member. An untitled inner container's top
-  // used to hide it from the lint; it now sits at its members, as every container's does.
-  edge_through_container_label: ['cpython-stack-resize'],
   late_flow_start: ['cpython-stack-resize'],
 };
 const accepted = (kind: string, diagram: string) => KNOWN[kind]?.includes(diagram) ?? false;

@@ -350,9 +350,10 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   const overshoot = selfLoopOvershoot(L, loops, height);
   const extent = Float64Array.from(height, (h, v) => (v < L ? h + 2 * overshoot[v]! : h));
   const routeInput = { graph, order, x, ports, height, extent, labelNode, minChannel: labelled ? LAYER_GAP / 2 : LAYER_GAP, channels, headsUp: reversed };
-  const extents = (y: Float64Array) => clusterExtents(headerSide, C, K, realCount, innermostFirst, clusterParent, layoutCluster, headerNode, Float64Array.from(y, (top, v) => (v < L ? top - overshoot[v]! : top)), extent, clusterLeft, clusterRight);
+  const extents = (laid: { y: Float64Array; routes: Point[][] }) =>
+    clusterExtents(headerSide, C, K, realCount, innermostFirst, clusterParent, layoutCluster, headerNode, Float64Array.from(laid.y, (top, v) => (v < L ? top - overshoot[v]! : top)), extent, clusterLeft, clusterRight, laid.routes);
   let routing = routeChannels(routeInput);
-  let clusterBoxes = extents(routing.y);
+  let clusterBoxes = extents(routing);
   if (headerSide === 'strip') {
     // Along the flow, a cluster is at least as long as its header; lengthen the channel after it if not.
     let grew = false;
@@ -367,7 +368,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     }
     if (grew) {
       routing = routeChannels(routeInput);
-      clusterBoxes = extents(routing.y);
+      clusterBoxes = extents(routing);
     }
   }
   // A long drawing folds into bands, cut only where no container spans the cut; each container moves with its band.
@@ -409,7 +410,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
       clusterLeft[c]! += fold.dx[band]!;
       clusterRight[c]! += fold.dx[band]!;
     }
-    clusterBoxes = extents(routing.y);
+    clusterBoxes = extents(routing);
   }
   if (headerSide === 'strip') {
     // Whatever the channels could not give, the box takes (and the boxes around it with it).
@@ -647,6 +648,8 @@ function clusterExtents(
   height: Float64Array,
   left: Float64Array,
   right: Float64Array,
+  /** The routes between leaves: a header row comes down to the members only as far as no route runs across the box above them. */
+  routes: readonly Point[][],
 ): Box[] {
   const top = new Float64Array(C).fill(Infinity);
   const bottom = new Float64Array(C).fill(-Infinity);
@@ -660,8 +663,17 @@ function clusterExtents(
     const h = headerNode[c]!;
     // The header's row starts the box, or ends it; where what the box holds sits further in (short members in a tall layer), the header comes down to it.
     if (h >= 0 && h < realCount) {
-      if (side === 'start') top[c] = Number.isFinite(top[c]!) ? Math.max(y[h]!, top[c]! - height[h]!) : y[h]!;
-      if (side === 'end') bottom[c] = Number.isFinite(bottom[c]!) ? Math.min(y[h]! + height[h]!, bottom[c]! + height[h]!) : y[h]! + height[h]!;
+      if (side === 'start') {
+        let lowest = Number.isFinite(top[c]!) ? top[c]! - height[h]! : y[h]!;
+        for (const across of runsAcross(routes, left[c]!, right[c]!, y[h]!, top[c]!)) lowest = Math.min(lowest, across - ROW_CLEARANCE - height[h]!);
+        top[c] = Math.max(y[h]!, lowest);
+      }
+      if (side === 'end') {
+        const headerEnd = y[h]! + height[h]!;
+        let highest = Number.isFinite(bottom[c]!) ? bottom[c]! + height[h]! : headerEnd;
+        for (const across of runsAcross(routes, left[c]!, right[c]!, bottom[c]!, headerEnd)) highest = Math.max(highest, across + ROW_CLEARANCE + height[h]!);
+        bottom[c] = Math.min(headerEnd, highest);
+      }
     }
     const p = parent[c]!;
     if (p < 0) continue;
@@ -669,6 +681,21 @@ function clusterExtents(
     bottom[p] = Math.max(bottom[p]!, bottom[c]! + PAD);
   }
   return Array.from({ length: C }, (_, c) => ({ x: left[c]!, y: top[c]!, width: right[c]! - left[c]!, height: bottom[c]! - top[c]! }));
+}
+
+/** How far a header row keeps from a route running across its box. */
+const ROW_CLEARANCE = 16;
+
+/** Where routes run across the band from x1 to x2, between y1 and y2 (exclusive): the heights of their sideways runs there. */
+function runsAcross(routes: readonly Point[][], x1: number, x2: number, y1: number, y2: number): number[] {
+  const heights: number[] = [];
+  for (const route of routes) {
+    for (let i = 1; i < route.length; i++) {
+      const [[ax, ay], [bx, by]] = [route[i - 1]!, route[i]!];
+      if (Math.abs(ay - by) < 0.5 && ay > y1 && ay < y2 && Math.max(ax, bx) > x1 && Math.min(ax, bx) < x2) heights.push(ay);
+    }
+  }
+  return heights;
 }
 
 /** The most leaf pairs one container edge stands for in the ranking. */
