@@ -341,10 +341,12 @@ test('5. published with a password, the diagram opens for a stranger after the p
   assert.equal(await page.locator('img.diagram').count(), 0, 'no diagram before the password');
   await page.getByLabel('Password').fill(PUBLIC_PASSWORD);
   await screenshot(page, 'public-password');
-  await page.getByRole('button', { name: 'View' }).click();
+  // The answer to the password carries the diagram rendered on the server (the renderer's first run, in a fresh worker):
+  // on a loaded machine that outlasts the page's default 15 s, so this step may take the test's whole budget.
+  await page.getByRole('button', { name: 'View' }).click({ timeout: 45_000 });
 
   const diagram = page.locator('img.diagram');
-  await diagram.waitFor({ state: 'visible' });
+  await diagram.waitFor({ state: 'visible', timeout: 45_000 });
   const size = await imageLoaded(page, diagram);
   assert.ok(size.width > 0 && size.height > 0, `the diagram decoded: ${JSON.stringify(size)}`);
   assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), DIAGRAM_TITLE);
