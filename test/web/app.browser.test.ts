@@ -325,7 +325,7 @@ test('4. the editor shows the diagram, an API edit appears without a reload, and
   assert.equal(await page.evaluate(() => (window as any).__marker), 1);
 });
 
-test('5. published with a password, the diagram opens for a stranger after the password, with nothing of the account', { timeout: 60_000 }, async (t) => {
+test('5. published with a password, the diagram opens for a stranger after the password, with nothing of the account', { timeout: 120_000 }, async (t) => {
   const id = need(journey.diagramId, 'diagram');
   const token = need(journey.token, 'active token');
   const link = await api('PUT', `/diagrams/${id}/public-link`, token, { enabled: true, password: PUBLIC_PASSWORD });
@@ -342,7 +342,7 @@ test('5. published with a password, the diagram opens for a stranger after the p
   await page.getByLabel('Password').fill(PUBLIC_PASSWORD);
   await screenshot(page, 'public-password');
   // The answer to the password carries the diagram rendered on the server (the renderer's first run, in a fresh worker):
-  // on a loaded machine that outlasts the page's default 15 s, so this step may take the test's whole budget.
+  // on a loaded machine that outlasts the page's default 15 s.
   await page.getByRole('button', { name: 'View' }).click({ timeout: 45_000 });
 
   const diagram = page.locator('img.diagram');

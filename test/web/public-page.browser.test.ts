@@ -40,7 +40,7 @@ function inkedPixels(png: Buffer, box: { x: number; y: number; width: number; he
 
 test(
   'a stranger opens a password-protected public page: the form, a wrong password refused, then the diagram full-screen and nothing of the owner',
-  { timeout: 60_000 },
+  { timeout: 120_000 },
   async (t) => {
     const created = await h.call('POST', '/api/v1/diagrams', { token: owner.token, body: { title: 'Checkout flow', spec: SPEC } });
     assert.equal(created.statusCode, 201, created.body);
@@ -70,7 +70,8 @@ test(
     assert.equal(await page.locator('img.diagram').count(), 0);
 
     await page.getByLabel('Password').fill('correct horse');
-    const [shown] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'View' }).click()]);
+    // This answer carries the diagram rendered on the server (the renderer's first run, in a fresh worker): on a loaded machine it outlasts 30 s.
+    const [shown] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST', { timeout: 60_000 }), page.getByRole('button', { name: 'View' }).click({ timeout: 60_000 })]);
     assert.equal(shown.status(), 200);
     const csp = shown.headers()['content-security-policy'] ?? '';
     assert.match(csp, /default-src 'none'/);
