@@ -87,6 +87,21 @@ function separation(input: HorizontalInput, left: number, right: number): number
   return input.rightExtent[left]! + input.leftExtent[right]! + input.halfGap[left]! + input.halfGap[right]!;
 }
 
+/** How far node v of `layer` may move, its neighbours' room kept: from its left neighbour's side to its right one's. */
+function roomBetweenNeighbours(input: HorizontalInput, x: Float64Array, layer: Int32Array, v: number): [number, number] {
+  const i = input.position[v]!;
+  const least = i > 0 ? x[layer[i - 1]!]! + separation(input, layer[i - 1]!, v) : -Infinity;
+  const most = i + 1 < layer.length ? x[layer[i + 1]!]! - separation(input, v, layer[i + 1]!) : Infinity;
+  return [least, most];
+}
+
+/** The layer each node lies in. */
+function layersByNode(layers: readonly Int32Array[]): Map<number, Int32Array> {
+  const layerOf = new Map<number, Int32Array>();
+  for (const layer of layers) for (const v of layer) layerOf.set(v, layer);
+  return layerOf;
+}
+
 /** Type 1 conflicts: a non-inner segment crossing an inner one (dummy to dummy); the inner segment wins. */
 function markTypeOneConflicts(input: HorizontalInput): Set<number> {
   const { layers, position, upStart, upEdges, edgeUpper, isDummy } = input;
@@ -394,24 +409,20 @@ export function assignCompactCoordinates(input: HorizontalInput, start: Float64A
  * back. The layer's order is kept, so no crossing changes.
  */
 export function pullLabelsBetweenEnds(input: HorizontalInput, x: Float64Array, nodes: ArrayLike<number>, passes: number): void {
-  const { layers, position, edgeUpper, edgeLower, upperOffset, lowerOffset, upStart, upEdges, downStart, downEdges } = input;
-  const layerOf = new Map<number, Int32Array>();
-  for (const layer of layers) for (const v of layer) layerOf.set(v, layer);
+  const { layers, edgeUpper, edgeLower, upperOffset, lowerOffset, upStart, upEdges, downStart, downEdges } = input;
+  const layerOf = layersByNode(layers);
   for (let pass = 0; pass < passes; pass++) {
     let changed = false;
     for (let k = 0; k < nodes.length; k++) {
       const v = nodes[k]!;
-      if (upStart[v + 1]! - upStart[v]! !== 1 || downStart[v + 1]! - downStart[v]! !== 1) continue;
+      if (upCount(input, v) !== 1 || downCount(input, v) !== 1) continue;
       const up = upEdges[upStart[v]!]!;
       const down = downEdges[downStart[v]!]!;
       const fromAbove = x[edgeUpper[up]!]! + upperOffset[up]! - lowerOffset[up]!;
       const fromBelow = x[edgeLower[down]!]! + lowerOffset[down]! - upperOffset[down]!;
       const target = Math.min(Math.max(x[v]!, Math.min(fromAbove, fromBelow)), Math.max(fromAbove, fromBelow));
       if (Math.abs(target - x[v]!) < 0.5) continue;
-      const layer = layerOf.get(v)!;
-      const i = position[v]!;
-      const least = i > 0 ? x[layer[i - 1]!]! + separation(input, layer[i - 1]!, v) : -Infinity;
-      const most = i + 1 < layer.length ? x[layer[i + 1]!]! - separation(input, v, layer[i + 1]!) : Infinity;
+      const [least, most] = roomBetweenNeighbours(input, x, layerOf.get(v)!, v);
       const moved = Math.min(Math.max(target, least), most);
       if (Math.abs(moved - x[v]!) < 0.5 || (moved - x[v]!) * (target - x[v]!) < 0) continue;
       x[v] = moved;
@@ -450,10 +461,8 @@ export function straightenJogs(input: HorizontalInput, x: Float64Array, passes: 
       for (let i = 0; i < layer.length; i++) {
         const v = layer[i]!;
         offsetsAt(v, offsets);
-        const best = bestJogMove(offsets, (d) => {
-          if (i > 0 && x[v]! + d < x[layer[i - 1]!]! + separation(input, layer[i - 1]!, v) - 1e-9) return false;
-          return !(i + 1 < layer.length && x[v]! + d > x[layer[i + 1]!]! - separation(input, v, layer[i + 1]!) + 1e-9);
-        });
+        const [least, most] = roomBetweenNeighbours(input, x, layer, v);
+        const best = bestJogMove(offsets, (d) => x[v]! + d >= least - 1e-9 && x[v]! + d <= most + 1e-9);
         if (best !== 0) {
           x[v]! += best;
           changed = true;
@@ -497,11 +506,8 @@ export function bestJogMove(offsets: readonly number[], allowed: (move: number) 
  * lines between layers is added or removed.
  */
 export function straightenChains(input: HorizontalInput, x: Float64Array, chains: ReadonlyArray<ArrayLike<number>>, passes: number): void {
-  const { layers, position, edgeUpper, edgeLower, upperOffset, lowerOffset, isDummy } = input;
-  const layerOf = new Int32Array(position.length);
-  layers.forEach((layer, l) => {
-    for (const v of layer) layerOf[v] = l;
-  });
+  const { layers, edgeUpper, edgeLower, upperOffset, lowerOffset, isDummy } = input;
+  const layerOf = layersByNode(layers);
   for (let pass = 0; pass < passes; pass++) {
     let changed = false;
     for (const chain of chains) {
@@ -514,16 +520,8 @@ export function straightenChains(input: HorizontalInput, x: Float64Array, chains
       const start = x[edgeUpper[first]!]! + upperOffset[first]!;
       const end = x[edgeLower[last]!]! + lowerOffset[last]!;
       // Where each point may go: between its neighbours in its layer, their room kept.
-      const low = points.map((d) => {
-        const i = position[d]!;
-        const layer = layers[layerOf[d]!]!;
-        return i > 0 ? x[layer[i - 1]!]! + separation(input, layer[i - 1]!, d) : -Infinity;
-      });
-      const high = points.map((d) => {
-        const i = position[d]!;
-        const layer = layers[layerOf[d]!]!;
-        return i + 1 < layer.length ? x[layer[i + 1]!]! - separation(input, d, layer[i + 1]!) : Infinity;
-      });
+      const room = points.map((d) => roomBetweenNeighbours(input, x, layerOf.get(d)!, d));
+      const [low, high] = [room.map((r) => r[0]), room.map((r) => r[1])];
       const line = (at: (k: number) => number): number[] => [start, ...points.map((_, k) => at(k)), end];
       const straight = (xs: number[]): number => {
         let count = 0;
