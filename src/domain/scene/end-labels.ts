@@ -6,6 +6,7 @@
  * are texts of their own, so they stay where they are when a person moves
  * the arrow.
  */
+import { segmentCrossesBox } from '../layout/metrics.ts';
 import type { ExcalidrawElement } from './elements.ts';
 import type { Point } from './geometry.ts';
 
@@ -147,25 +148,5 @@ function* cellsOf(box: Box): Generator<string> {
   }
 }
 
-/** Whether the segment passes through the box (Liang–Barsky clipping). */
-function segmentMeetsBox([a, b]: [Point, Point], box: Box): boolean {
-  let t0 = 0;
-  let t1 = 1;
-  const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
-  for (const [p, q] of [
-    [-dx, a[0] - box.x1],
-    [dx, box.x2 - a[0]],
-    [-dy, a[1] - box.y1],
-    [dy, box.y2 - a[1]],
-  ] as const) {
-    if (p === 0) {
-      if (q < 0) return false;
-    } else {
-      const t = q / p;
-      if (p < 0) t0 = Math.max(t0, t);
-      else t1 = Math.min(t1, t);
-      if (t0 > t1) return false;
-    }
-  }
-  return true;
-}
+/** Whether the segment passes through the box (the layout's own test, on a box given by its corners). */
+const segmentMeetsBox = ([a, b]: [Point, Point], box: Box) => segmentCrossesBox(a[0], a[1], b[0], b[1], { x: box.x1, y: box.y1, width: box.x2 - box.x1, height: box.y2 - box.y1 });
