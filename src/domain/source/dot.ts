@@ -15,7 +15,7 @@
 import { type ASTNode, ASTNodeCountExceededError, type AttributeASTNode, type EdgeASTNode, type GraphASTNode, type NodeASTNode, parse, type SubgraphASTNode } from '@ts-graphviz/ast';
 import type { DiagramSpecInput } from '../spec/schema.ts';
 import { type Attr, type Attributes, clusterFields, clusterIsDashed, edgeFields, isTrue, labelOf, NOT_DRAWN, nodeFields, type StyleContext } from './dot-style.ts';
-import { escString, htmlText } from './dot-labels.ts';
+import { escString } from './dot-labels.ts';
 import { parserReadyDot } from './dot-text.ts';
 import { type ImportedSource, SourceSyntaxError, type SourceWarning } from './types.ts';
 
@@ -420,7 +420,8 @@ export function importDot(text: string): ImportedSource {
   const captionAt = /^t/i.test(walk.graphAttributes.get('labelloc')?.value ?? 'b') ? 'top' : 'bottom';
   const layout = { ...(direction === 'TB' ? {} : { direction }), ...(sameRank.length > 0 ? { sameRank } : {}), ...(caption && captionAt === 'bottom' ? { captionAt } : {}) };
   const spec = { nodes, edges, ...(caption ? { caption } : {}), ...(Object.keys(layout).length > 0 ? { layout } : {}) } as DiagramSpecInput;
-  return { spec, warnings: [...walk.warnings.values()].sort((a, b) => a.line - b.line), title: titleOf(walk.graphAttributes.get('label'), graphName) };
+  // The title is the caption on one line.
+  return { spec, warnings: [...walk.warnings.values()].sort((a, b) => a.line - b.line), title: caption?.replace(/\s+/g, ' ') ?? null };
 }
 
 /**
@@ -444,13 +445,6 @@ function firstGraph(text: string): { graph: GraphASTNode; more: number | null } 
   const graph = ast.children.find((child): child is GraphASTNode => child.type === 'Graph');
   if (graph === undefined) throw new SourceSyntaxError('there is no graph: a DOT file holds "digraph NAME { … }" or "graph NAME { … }"', 1, 1);
   return { graph, more };
-}
-
-/** The graph's label as a one-line title, or null. */
-function titleOf(label: Attr | undefined, graphName: string): string | null {
-  if (label === undefined) return null;
-  const text = label.html ? htmlText(label.value).text : escString(label.value, { graph: graphName });
-  return text.replace(/\s+/g, ' ').trim() || null;
 }
 
 function syntaxError(error: unknown): SourceSyntaxError {
