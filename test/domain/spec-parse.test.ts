@@ -108,6 +108,7 @@ describe('parseSpec', () => {
     rejects({ nodes: [{ id: 'a' }, { id: 'b' }, { id: 'a-to-b-head-label' }], edges: [{ from: 'a', to: 'b', headLabel: '*' }] }, 'ID_COLLISION', /nodes\[2\].*head label of edges\[0\]/);
     rejects({ nodes: [{ id: 'a' }], edges: [{ from: 'a', to: 'a', tailLabel: 3 }] }, 'MALFORMED_EDGE', /edges\[0\] "a -> a"\.tailLabel must be a string/);
     rejects({ nodes: [{ id: 'diagram-caption' }], caption: 'Flow' }, 'ID_COLLISION', /nodes\[0\].*the caption/);
+    assert.equal(parse({ nodes: [{ id: 'diagram-caption' }], caption: '  ' }).caption, undefined, 'a blank caption draws nothing and takes no id');
     rejects({ nodes: [{ id: 'a' }], caption: 'y'.repeat(501) }, 'SPEC_TOO_LARGE', /spec\.caption is 501 characters long/);
     rejects({ nodes: [{ id: 'a' }], caption: 5 }, 'INVALID_SPEC', /spec\.caption must be a string/);
     rejects({ nodes: [{ id: 'a' }], caption: 'Flow', layout: { captionAt: 'left' } }, 'INVALID_SPEC', /spec\.layout\.captionAt must be one of top, bottom; got "left"/);

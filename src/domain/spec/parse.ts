@@ -562,7 +562,10 @@ function finish(parsed: Record<string, unknown> | null, input: Record<string, un
   nodes.forEach((node, i) => {
     if (node) generatedNodeIds(node).forEach((id) => generated.set(id, `the ${id.slice(node.id.length + 1)} of nodes[${i}]`));
   });
-  if (typeof (parsed?.caption ?? input.caption) === 'string') generated.set(CAPTION_ID, 'the caption');
+  const caption = (parsed?.caption ?? input.caption) as string | null | undefined;
+  // A blank caption draws nothing, so it takes no id.
+  const drawsCaption = typeof caption === 'string' && /\S/.test(caption);
+  if (drawsCaption) generated.set(CAPTION_ID, 'the caption');
   arrows.forEach((edge) => {
     generated.set(edge.id, `the arrow of ${edge.source}`);
     if (edge.label !== null) generated.set(`${edge.id}-label`, `the label of ${edge.source}`);
@@ -581,9 +584,8 @@ function finish(parsed: Record<string, unknown> | null, input: Record<string, un
   const spec: DiagramSpec = { direction: layout?.direction ?? 'TB', nodes: goodNodes, edges: arrows };
   if (layout?.fold) spec.fold = layout.fold;
   if (layout?.sameRank) spec.sameRank = layout.sameRank.map((list) => [...list]);
-  const caption = (parsed?.caption ?? input.caption) as string | null | undefined;
-  if (typeof caption === 'string' && /\S/.test(caption)) {
-    spec.caption = caption;
+  if (drawsCaption) {
+    spec.caption = caption as string;
     if (layout?.captionAt === 'bottom') spec.captionAt = 'bottom';
   }
   return { problems, spec };
