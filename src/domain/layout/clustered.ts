@@ -351,7 +351,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   const extent = Float64Array.from(height, (h, v) => (v < L ? h + 2 * overshoot[v]! : h));
   const routeInput = { graph, order, x, ports, height, extent, labelNode, minChannel: labelled ? LAYER_GAP / 2 : LAYER_GAP, channels, headsUp: reversed };
   const extents = (laid: { y: Float64Array; routes: Point[][] }) =>
-    clusterExtents(headerSide, C, K, realCount, innermostFirst, clusterParent, layoutCluster, headerNode, Float64Array.from(laid.y, (top, v) => (v < L ? top - overshoot[v]! : top)), extent, clusterLeft, clusterRight, laid.routes);
+    clusterExtents(headerSide, C, K, freeDoor, realCount, innermostFirst, clusterParent, layoutCluster, headerNode, Float64Array.from(laid.y, (top, v) => (v < L ? top - overshoot[v]! : top)), extent, clusterLeft, clusterRight, laid.routes);
   let routing = routeChannels(routeInput);
   let clusterBoxes = extents(routing);
   if (headerSide === 'strip') {
@@ -465,11 +465,11 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     // A door is inside its container, on its first (last) layer: the route stops at the border it crossed to get there.
     // An inner door's edge starts (ends) at its container's border straight above (below) the door.
     if (upper[i]! >= L && doors.inner[upper[i]! - L]) internal = [[internal[0]![0], clusterBoxes[doors.cluster[upper[i]! - L]!]!.y], ...internal];
-    else if (upper[i]! >= L) internal = fromBorder(internal, clusterBoxes[doors.cluster[upper[i]! - L]!]!);
+    else if (upper[i]! >= L) internal = fromBorder(runOnToBorder(internal.slice().reverse(), clusterBoxes[doors.cluster[upper[i]! - L]!]!).reverse(), clusterBoxes[doors.cluster[upper[i]! - L]!]!);
     if (lower[i]! >= L && doors.inner[lower[i]! - L]) {
       const box = clusterBoxes[doors.cluster[lower[i]! - L]!]!;
       internal = [...internal, [internal[internal.length - 1]![0], box.y + box.height]];
-    } else if (lower[i]! >= L) internal = fromBorder(internal.slice().reverse(), clusterBoxes[doors.cluster[lower[i]! - L]!]!).reverse();
+    } else if (lower[i]! >= L) internal = fromBorder(runOnToBorder(internal, clusterBoxes[doors.cluster[lower[i]! - L]!]!).reverse(), clusterBoxes[doors.cluster[lower[i]! - L]!]!).reverse();
     const route = simplify(internal).map((p) => toScene(direction, p));
     routes[e] = reversed[i] ? route.reverse() : route;
     const label = routing.labels[i];
@@ -639,6 +639,8 @@ function clusterExtents(
   C: number,
   /** Leaves and doors: the nodes that belong to one cluster each. */
   K: number,
+  /** 1 for a door from outside its container (cluster-doors.ts). */
+  freeDoor: Uint8Array,
   realCount: number,
   innermostFirst: number[],
   parent: Int32Array,
@@ -655,9 +657,17 @@ function clusterExtents(
   const bottom = new Float64Array(C).fill(-Infinity);
   for (let i = 0; i < K; i++) {
     const c = memberOf[i]!;
-    if (c < 0) continue;
+    // A door from outside lies on the header's row: the header's side of the box follows what the box holds, and the door's
+    // route runs on to wherever that border comes to (reachBorders).
+    if (c < 0 || (freeDoor[i] && side !== 'strip')) continue;
     top[c] = Math.min(top[c]!, y[i]! - PAD);
     bottom[c] = Math.max(bottom[c]!, y[i]! + height[i]! + PAD);
+  }
+  for (let i = 0; i < K; i++) {
+    const c = memberOf[i]!;
+    if (c < 0 || !freeDoor[i] || side === 'strip') continue;
+    if (side !== 'start' || !(headerNode[c]! >= 0 && headerNode[c]! < realCount)) top[c] = Math.min(top[c]!, y[i]! - PAD);
+    if (side !== 'end' || !(headerNode[c]! >= 0 && headerNode[c]! < realCount)) bottom[c] = Math.max(bottom[c]!, y[i]! + height[i]! + PAD);
   }
   for (const c of innermostFirst) {
     const h = headerNode[c]!;
@@ -681,6 +691,13 @@ function clusterExtents(
     bottom[p] = Math.max(bottom[p]!, bottom[c]! + PAD);
   }
   return Array.from({ length: C }, (_, c) => ({ x: left[c]!, y: top[c]!, width: right[c]! - left[c]!, height: bottom[c]! - top[c]! }));
+}
+
+/** A route ending at a door that its container's box no longer reaches (the header came down to the members) runs on straight to the border. */
+function runOnToBorder(route: Point[], box: Box): Point[] {
+  const [x, y] = route[route.length - 1]!;
+  const border = y < box.y ? box.y : y > box.y + box.height ? box.y + box.height : null;
+  return border === null ? route : [...route, [x, border]];
 }
 
 /** How far a header row keeps from a route running across its box. */
