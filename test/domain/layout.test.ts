@@ -733,6 +733,29 @@ test('nodes with no edge come after the drawing proper, together and in the orde
   for (let i = 1; i < firstRow.length; i++) assert.ok(result.nodes[firstRow[i]!]!.x > result.nodes[firstRow[i - 1]!]!.x, 'in the order listed');
 });
 
+test('in a left-to-right or right-to-left flow, parts that no edge joins stack down the page (across the flow), lone nodes in a column of their own, as dagre draws them', () => {
+  for (const direction of ['LR', 'RL'] as const) {
+    const input: LayoutInput = {
+      direction,
+      nodes: [
+        ...['a', 'b', 'c', 'd'].map((id) => ({ id, width: 120, height: 50 })),
+        ...['x', 'y', 'z'].map((id) => ({ id, width: 100, height: 40 })),
+      ],
+      edges: [
+        { id: 'ab', from: 'a', to: 'b' },
+        { id: 'cd', from: 'c', to: 'd' },
+      ],
+    };
+    const result = layoutGraph(input);
+    assertWellFormed(input, result);
+    assertFlowsDownstream(input, result);
+    const { a, b, c, d, x, y, z } = result.nodes as Record<string, Box>;
+    assert.ok(c!.y >= a!.y + a!.height && c!.y >= b!.y + b!.height, `${direction}: the second chain is below the first`);
+    assert.equal(Math.min(a!.x, b!.x), Math.min(c!.x, d!.x), `${direction}: both chains start the same column`);
+    assert.ok(y!.y > x!.y && z!.y > y!.y && x!.x === y!.x && y!.x === z!.x, `${direction}: the lone nodes make one column, in the order listed`);
+  }
+});
+
 test('parallel edges get distinct ports and distinct routes', () => {
   const input: LayoutInput = {
     direction: 'LR',

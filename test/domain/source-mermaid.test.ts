@@ -125,13 +125,34 @@ describe('Mermaid importer: flowcharts', () => {
     // temporal-nexus-1: Mermaid lays "Scheduler" out left to right in its top-down flow, with Reader's link ending on its box.
     assert.equal(node('w').direction, 'TB', 'a link that ends on it leaves it on its own: across a left-to-right flow');
     assert.deepEqual(warnings, []);
-    // kata-runtime-layers: a link from outside ends on "Runtime Handler", inside "Layer 2", which it enters: Layer 2 follows the flow, and so does Runtime Handler.
+    // kata-runtime-layers: a link from outside ends on "Runtime Handler", inside "Layer 2", which it enters: Layer 2 follows the flow;
+    // Runtime Handler, which no link crosses, is laid out on its own (Mermaid draws its two nodes in a column, left to right).
     const inLinked = await read('graph TD\n  subgraph L2\n    subgraph RH\n      sm\n      cm\n    end\n    x\n  end\n  md --> RH');
     assert.equal(inLinked.node('L2').direction, undefined, 'a link enters it: it follows the flow');
-    assert.equal(inLinked.node('RH').direction, undefined, 'inside a subgraph that follows the flow, it follows it too');
+    assert.equal(inLinked.node('RH').direction, 'LR', 'a link that ends on a nested subgraph leaves it on its own too');
     const nested = await read('graph TD\n  subgraph outer\n    subgraph inner\n      x --> y\n    end\n    z\n  end');
     assert.equal(nested.node('outer').direction, 'LR', 'across the diagram\'s top-to-bottom flow');
     assert.equal(nested.node('inner').direction, 'TB', 'across its container\'s left-to-right flow');
+  });
+
+  test('inside a subgraph written `direction TD`, a subgraph on its own runs top to bottom, as Mermaid draws it (it compares the written word with TB)', async () => {
+    const td = await read('graph LR\n  subgraph A\n    direction TD\n    subgraph B\n      b1 --> b2\n    end\n  end');
+    assert.equal(td.node('A').direction, 'TB');
+    assert.equal(td.node('B').direction, 'TB');
+    const tb = await read('graph LR\n  subgraph A\n    direction TB\n    subgraph B\n      b1 --> b2\n    end\n  end');
+    assert.equal(tb.node('B').direction, 'LR', 'across a flow written TB');
+  });
+
+  test('a link that ends on a subgraph some link crosses is drawn to its first node, and links the subgraph holding it, as Mermaid draws it', async () => {
+    // A is crossed (a2 --> y), so x --> A goes to A's first node, p1; P, which holds it and which no link crosses, stands in for it,
+    // and Q, which holds P, is linked: it follows the flow. P stays on its own.
+    const crossed = await read('graph TD\n  subgraph A\n    subgraph Q\n      subgraph P\n        p1 --> p2\n      end\n      q1 --> q2\n    end\n    a2\n  end\n  x --> A\n  a2 --> y');
+    assert.equal(crossed.node('A').direction, undefined);
+    assert.equal(crossed.node('Q').direction, undefined);
+    assert.equal(crossed.node('P').direction, 'LR');
+    // No link crosses A: x --> A ends on its box, and all three are laid out on their own, each across the flow around it.
+    const alone = await read('graph TD\n  subgraph A\n    subgraph Q\n      subgraph P\n        p1 --> p2\n      end\n      q1 --> q2\n    end\n    a2\n  end\n  x --> A');
+    assert.deepEqual(['A', 'Q', 'P'].map((id) => alone.node(id).direction), ['LR', 'TB', 'LR']);
   });
 
   test('subgraphs are listed as the source opens them, outermost first (Mermaid lists them as they end)', async () => {

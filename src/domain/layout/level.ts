@@ -1,7 +1,9 @@
 /**
  * One level of the hierarchy (the top level, or the children of one container):
  * split into connected components, lay each out in the internal frame, turn it
- * to the requested direction, and pack the components in rows of a balanced block.
+ * to the requested direction, and pack the components across the flow in
+ * rows (or, in a left-to-right or right-to-left flow, columns) of a balanced
+ * block, as dagre stacks a flow's separate parts side by side across it.
  */
 import { layoutComponent, type SelfLoop } from './layered.ts';
 import type { Point } from './routing.ts';
@@ -62,7 +64,23 @@ export function layoutLevel(direction: Direction, nodes: LevelNode[], edges: Lev
   const placed = components.map((component) => layoutOneComponent(direction, nodes, edges, component, options));
   // Lone nodes (no edge at all) after the drawing proper, and together.
   const ordered = [...placed.filter((c) => !isLone(c)), ...placed.filter(isLone)];
-  return packComponents(nodes.length, edges.length, ordered);
+  if (!transposed(direction)) return packComponents(nodes.length, edges.length, ordered, TARGET_ASPECT);
+  // Across a sideways flow is down the page: pack the turned components in rows, and turn the rows into columns.
+  return turn(packComponents(nodes.length, edges.length, ordered.map(turn), 1 / TARGET_ASPECT));
+}
+
+const swapPoint = ([x, y]: Point): Point => [y, x];
+
+/** A component mirrored in its diagonal (x for y). */
+function turn<T extends { boxes: Box[]; routes: Array<Point[] | null>; labels: Array<Point | null>; width: number; height: number }>(c: T): T {
+  return {
+    ...c,
+    boxes: c.boxes.map((box) => ({ x: box.y, y: box.x, width: box.height, height: box.width })),
+    routes: c.routes.map((route) => route?.map(swapPoint) ?? null),
+    labels: c.labels.map((label) => (label ? swapPoint(label) : null)),
+    width: c.height,
+    height: c.width,
+  };
 }
 
 /** A component that is one node without edges. */
@@ -220,7 +238,7 @@ function layoutOneComponent(
 }
 
 /** Shelf packing in the given order, rows about as wide as a block of the target aspect would be; the lone nodes (last) start a row unless they all fit in the one they come to. */
-function packComponents(nodeCount: number, edgeCount: number, placed: PlacedComponent[]): LevelLayout {
+function packComponents(nodeCount: number, edgeCount: number, placed: PlacedComponent[], aspect: number): LevelLayout {
   let area = 0;
   let widest = 0;
   for (const c of placed) {
@@ -234,7 +252,7 @@ function packComponents(nodeCount: number, edgeCount: number, placed: PlacedComp
     tallest = Math.max(tallest, c.height);
   }
   // A few small components, or a row no wider than SINGLE_ROW_ASPECT times its height, simply sit side by side; many fill rows of a balanced block.
-  const rowWidth = total <= SINGLE_ROW_ASPECT * tallest ? total : Math.max(widest, Math.sqrt(area * TARGET_ASPECT), Math.min(total, SINGLE_ROW_WIDTH));
+  const rowWidth = total <= SINGLE_ROW_ASPECT * tallest ? total : Math.max(widest, Math.sqrt(area * aspect), Math.min(total, SINGLE_ROW_WIDTH));
   const boxes: Box[] = new Array<Box>(nodeCount);
   const routes: Array<Point[] | null> = new Array<Point[] | null>(edgeCount).fill(null);
   const labels: Array<Point | null> = new Array<Point | null>(edgeCount).fill(null);

@@ -29,12 +29,19 @@ type SubgraphFlows = Map<string, { context: SpecDirection; own: SpecDirection | 
 
 /**
  * Each subgraph's direction as Mermaid draws it, and that of the flow it sits
- * in. A subgraph that no link enters, leaves or ends on is laid out on its own
- * (a link that ends on a top-level subgraph does not count, as in Mermaid's
- * layout),
- * in its `direction`, or else across the flow around it (left to right in a
+ * in. A subgraph that no link enters or leaves is laid out on its own, in its
+ * `direction`, or else across the flow around it (left to right in a
  * top-to-bottom flow, top to bottom in any other); any other subgraph follows
- * the flow it sits in (Mermaid ignores its `direction`, and so does the layout).
+ * the flow it sits in (Mermaid ignores its `direction`, and so does the
+ * layout). This is Mermaid's own reading (`adjustClustersAndEdges`):
+ * - a link that ends on a subgraph itself does not link it, at any depth: the
+ *   link joins the subgraph's box (temporal-nexus-1's Scheduler, drawn left to
+ *   right in a top-down flow). But where another link does cross a
+ *   subgraph's border, a link ending on it is drawn to its first node, and so
+ *   links the subgraph holding that node;
+ * - "across" compares the written direction: inside a subgraph written
+ *   `direction TD` (not `TB`), a subgraph laid out on its own runs top to
+ *   bottom.
  */
 function subgraphFlows(nodes: MermaidNode[], edges: Array<{ start: string; end: string }>, direction: SpecDirection): SubgraphFlows {
   const byId = new Map(nodes.map((node) => [node.id, node]));
@@ -45,26 +52,49 @@ function subgraphFlows(nodes: MermaidNode[], edges: Array<{ start: string; end: 
   };
   const holds = new Set<string>();
   for (const node of nodes) for (const group of ancestors(node.id)) holds.add(group);
-  // A link enters or leaves every subgraph around one of its ends but not the other, and links a nested subgraph it
-  // ends on. One that ends on a top-level subgraph does not link it: Mermaid lays that subgraph out on its own all the
-  // same, and joins the link to its box (temporal-nexus-1's Scheduler, drawn left to right in a top-down flow).
   const linked = new Set<string>();
   for (const { start, end } of edges) {
     const [around, aroundEnd] = [ancestors(start), ancestors(end)];
-    const endsOn = [start, end].filter((id) => byId.get(id)?.parentId !== undefined);
-    for (const group of [...endsOn, ...around.filter((g) => !aroundEnd.includes(g)), ...aroundEnd.filter((g) => !around.includes(g))]) linked.add(group);
+    for (const group of [...around.filter((g) => !aroundEnd.includes(g)), ...aroundEnd.filter((g) => !around.includes(g))]) linked.add(group);
+  }
+  // Once a link crosses a subgraph's border, a link that ends on the subgraph is drawn to its first node, depth first
+  // (or to the subgraph holding that node, if no link crosses that one's border), and so links what holds it.
+  const firstLeaf = (group: string, depth = 0): string | undefined => {
+    for (const child of nodes) {
+      if (child.parentId !== group || depth > nodes.length) continue;
+      const leaf = holds.has(child.id) ? firstLeaf(child.id, depth + 1) : child.id;
+      if (leaf !== undefined) return leaf;
+    }
+    return undefined;
+  };
+  const anchors = new Map<string, string>();
+  for (const group of holds) {
+    const leaf = firstLeaf(group);
+    const around = leaf === undefined ? undefined : byId.get(leaf)!.parentId!;
+    if (leaf !== undefined) anchors.set(group, around !== group && !linked.has(around!) ? around! : leaf);
+  }
+  for (const { start, end } of edges) {
+    for (const group of [start, end]) {
+      const inside = linked.has(group) ? byId.get(anchors.get(group) ?? '')?.parentId : undefined;
+      if (inside !== undefined) linked.add(inside);
+    }
   }
   const isolated = (group: string) => holds.has(group) && !linked.has(group);
+  // Each subgraph laid out on its own, with its direction as written (`TD` is not `TB` here) or as chosen.
+  const written = new Map<string, string>();
   const flows: SubgraphFlows = new Map();
   const flowOf = (group: string): { context: SpecDirection; own: SpecDirection | undefined; alone: boolean } => {
     const known = flows.get(group);
     if (known) return known;
-    const written = directionOf(byId.get(group)!.dir);
+    const dir = byId.get(group)!.dir?.trim().toUpperCase();
     // The flow around: that of the nearest enclosing subgraph laid out on its own, else the diagram's.
     const outer = ancestors(group).find(isolated);
     const context = outer === undefined ? direction : flowOf(outer).own!;
+    const contextWritten = outer === undefined ? direction : written.get(outer)!;
     const alone = isolated(group);
-    const flow = { context, own: alone ? (written ?? (context === 'TB' ? 'LR' : 'TB')) : written, alone };
+    const own = alone ? (dir !== undefined && directionOf(dir) !== undefined ? dir : contextWritten === 'TB' ? 'LR' : 'TB') : dir;
+    if (alone) written.set(group, own!);
+    const flow = { context, own: directionOf(own), alone };
     flows.set(group, flow);
     return flow;
   };
