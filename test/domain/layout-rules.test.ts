@@ -776,3 +776,29 @@ test('an arrow that ends on a container does not hold its title up: the title co
   assert.ok(arrow.y + end[1]! < data.y && arrow.y + end[1]! >= data.y - 6 && arrow.x + end[0]! > data.x && arrow.x + end[0]! < data.x + data.width, 'the arrow ends on the top border');
   assert.deepEqual(kinds(elements), []);
 });
+
+test('two arrows crossing in an X between aligned pairs share no line: the leg that would lie on the other\'s moves along its node\'s side (graphviz-switch)', () => {
+  for (const direction of ['LR', 'TB'] as const) {
+    const elements = build({
+      layout: { direction },
+      nodes: [
+        { id: 'a', shape: 'circle' },
+        { id: 'b', shape: 'circle' },
+        { id: 'A', shape: 'diamond' },
+        { id: 'B', shape: 'diamond' },
+      ],
+      edges: ['a -> A', 'a -> B', 'b -> B', 'b -> A'],
+    });
+    assert.deepEqual(kinds(elements), [], direction);
+    // Every arrow end on a node stays 16 px from the others there.
+    const ends = new Map<string, Array<[number, number]>>();
+    for (const arrow of elements.filter((e) => e.type === 'arrow')) {
+      for (const [binding, point] of [[arrow.startBinding, arrow.points[0]!], [arrow.endBinding, arrow.points.at(-1)!]] as const) {
+        const list = ends.get(binding!.elementId) ?? [];
+        list.push([arrow.x + point[0]!, arrow.y + point[1]!]);
+        ends.set(binding!.elementId, list);
+      }
+    }
+    for (const [node, list] of ends) for (let i = 0; i < list.length; i++) for (let j = i + 1; j < list.length; j++) assert.ok(Math.hypot(list[i]![0] - list[j]![0], list[i]![1] - list[j]![1]) >= 16, `${direction}: ends on ${node} 16 px apart`);
+  }
+});

@@ -11,12 +11,14 @@
  * side by side) around the boxes in its way (cross-edges.ts) → touch up the
  * routes (a decision's branches leave from distinct points: branches.ts;
  * heads on a small node spread: small-targets.ts; an arrow that would cross a
- * container's label row comes in by its target's side: side-entries.ts) →
+ * container's label row comes in by its target's side: side-entries.ts; two
+ * arrows crossing in an X part the legs they would share: crossed-legs.ts) →
  * turn the result into ids.
  */
 import { layoutClustered } from './clustered.ts';
 import type { NestedEdge, NestedLayout, NestedNode } from './containers.ts';
 import { spreadDiamondBranches } from './branches.ts';
+import { partCrossedLegs } from './crossed-legs.ts';
 import { routeCrossEdges } from './cross-edges.ts';
 import { backEdgesInInputOrder } from './cycles.ts';
 import { layoutLevel } from './level.ts';
@@ -94,6 +96,16 @@ export function layoutGraph(input: LayoutInput): LayoutResult {
     labelled: nestedEdges.map((edge) => edge.labelWidth > 0 && edge.labelHeight > 0),
     routes: laid.routes,
   });
+  partCrossedLegs(
+    direction,
+    laid.boxes,
+    nestedEdges.map((edge) => edge.from),
+    nestedEdges.map((edge) => edge.to),
+    nestedEdges.map((edge) => edge.labelWidth > 0 && edge.labelHeight > 0),
+    nodes.map((node) => node.diamond === true || node.round === true),
+    laid.routes,
+    parent,
+  );
   placeHeaders(laid, parent, nested);
 
   const result: LayoutResult = { nodes: {}, edges: {} };
