@@ -30,7 +30,6 @@ const KNOWN: Record<string, string[]> = {
   edges_overlap: ['graphviz-ldbxtried'],
   // Head and tail labels ("samehead", "halfopen") on the middle arrows of a fan of 34, 26 px apart: no spot beside them is clear.
   edge_through_shape: ['graphviz-oldarrows'],
-  late_flow_start: ['cpython-stack-resize'],
 };
 const accepted = (kind: string, diagram: string) => KNOWN[kind]?.includes(diagram) ?? false;
 

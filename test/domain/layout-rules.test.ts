@@ -802,3 +802,16 @@ test('two arrows crossing in an X between aligned pairs share no line: the leg t
     for (const [node, list] of ends) for (let i = 0; i < list.length; i++) for (let j = i + 1; j < list.length; j++) assert.ok(Math.hypot(list[i]![0] - list[j]![0], list[i]![1] - list[j]![1]) >= 16, `${direction}: ends on ${node} 16 px apart`);
   }
 });
+
+test('an arrow from a node level with the foot of a tall container beside it runs straight across to its border, and does not read as the start of the flow (cpython-stack-resize)', () => {
+  const { spec } = importDot(fs.readFileSync(new URL('../../bench/quality/real/cpython-stack-resize.dot', import.meta.url), 'utf8'));
+  const elements = build(spec);
+  const all = byId(elements);
+  const [arrow, chunk] = [all.get('new_previous-to-cluster_older_chunk')!, all.get('cluster_older_chunk')!];
+  const [first, last] = [arrow.points[0]!, arrow.points.at(-1)!];
+  assert.equal(arrow.points.length, 2, 'one straight stretch');
+  assert.equal(first[1], last[1], 'level');
+  const endX = arrow.x + last[0]!;
+  assert.ok(Math.abs(endX - chunk.x) <= 6 || Math.abs(endX - (chunk.x + chunk.width)) <= 6, 'on the container\'s side');
+  assert.deepEqual(kinds(elements), [], '"previous" points sideways: the flow starts at "top frame"');
+});

@@ -522,6 +522,16 @@ describe('late_flow_start', () => {
     const elements = scene(...config, ...chain(-200));
     assert.deepEqual(idsOf('late_flow_start', elements), []);
   });
+
+  test('a node written first whose arrows all point sideways, as drawn, is not the start: it annotates the flow', () => {
+    // "previous", at the foot of the drawing, points at the side of the container that holds the flow (cpython-stack-resize).
+    const flow = chain(-200).filter((e) => e.id !== 'entry' && e.id !== 'entry-to-a');
+    const across = scene(rect('previous', 300, 400), rect('chunk', -40, -40, 240, 540), arrow('previous-to-chunk', [[296, 425], [204, 425]], 'previous', 'chunk'), ...flow);
+    assert.deepEqual(idsOf('late_flow_start', across), []);
+    // Drawn pointing up at the container's top, it starts the flow, late.
+    const up = scene(rect('previous', 300, 400), rect('chunk', -40, -40, 240, 540), arrow('previous-to-chunk', [[350, 396], [350, -60], [80, -60], [80, -44]], 'previous', 'chunk'), ...flow);
+    assert.deepEqual(idsOf('late_flow_start', up), [['previous']]);
+  });
 });
 
 describe('a well laid out diagram', () => {

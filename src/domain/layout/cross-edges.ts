@@ -5,7 +5,7 @@
  * way, inside a container they start or end in. Ends spread over their node's side among
  * the other edges there; routes avoid running on top of routes already drawn.
  */
-import { ancestorChain, type NestedEdge, type NestedLayout } from './containers.ts';
+import { ancestorChain, CONTAINER_PADDING, type NestedEdge, type NestedLayout } from './containers.ts';
 import { OccupiedSegments, routeAroundObstacles, type Heading } from './obstacle-router.ts';
 import type { Point } from './routing.ts';
 import type { Box, Direction } from './types.ts';
@@ -82,7 +82,7 @@ export function routeCrossEdges(
   if (jobs.length === 0) return;
   const ends = jobs.flatMap((job) => [job.source, job.target]);
   const alone = assignPorts(ends, boxes, edges, routes);
-  for (const job of jobs) alignLonePorts(job.source, job.target, boxes, alone);
+  for (const job of jobs) alignLonePorts(job.source, job.target, boxes, alone, hierarchy);
 
   const occupied = new OccupiedSegments();
   for (const route of routes) if (route) occupied.add(route);
@@ -320,24 +320,30 @@ function assignPorts(ends: EdgeEnd[], boxes: Box[], edges: NestedEdge[], routes:
 
 /**
  * Two facing ends that each have their side to themselves slide to a common
- * line, when the sides overlap enough, so the route can run straight.
+ * line, when the sides overlap enough, so the route can run straight. A node's
+ * end keeps to the middle three fifths of its side; a container's may lie
+ * anywhere but its padding from the corners, and follows the node's (an arrow
+ * from a node level with the foot of a tall container beside it runs straight
+ * across to its border, as dot draws cpython-stack-resize's "previous").
  */
-function alignLonePorts(source: EdgeEnd, target: EdgeEnd, boxes: Box[], alone: Set<EdgeEnd>): void {
+function alignLonePorts(source: EdgeEnd, target: EdgeEnd, boxes: Box[], alone: Set<EdgeEnd>, hierarchy: Hierarchy): void {
   if (!alone.has(source) || !alone.has(target)) return;
   const across = source.side === 'top' || source.side === 'bottom';
   if (across !== (target.side === 'top' || target.side === 'bottom')) return;
   const a = boxes[source.node]!;
   const b = boxes[target.node]!;
-  const span = (box: Box): [number, number] => {
+  const span = (box: Box, container: boolean): [number, number] => {
     const [start, length] = across ? [box.x, box.width] : [box.y, box.height];
-    return [start + length * 0.2, start + length * 0.8];
+    return container ? [start + CONTAINER_PADDING, start + length - CONTAINER_PADDING] : [start + length * 0.2, start + length * 0.8];
   };
-  const [a0, a1] = span(a);
-  const [b0, b1] = span(b);
+  const [sourceHolds, targetHolds] = [hierarchy.isContainer(source.node), hierarchy.isContainer(target.node)];
+  const [a0, a1] = span(a, sourceHolds);
+  const [b0, b1] = span(b, targetHolds);
   const low = Math.max(a0, b0);
   const high = Math.min(a1, b1);
   if (low > high) return;
-  const middle = (alongSide(source.side, source.port!) + alongSide(target.side, target.port!)) / 2;
+  const [at0, at1] = [alongSide(source.side, source.port!), alongSide(target.side, target.port!)];
+  const middle = sourceHolds === targetHolds ? (at0 + at1) / 2 : sourceHolds ? at1 : at0;
   const at = Math.min(high, Math.max(low, middle));
   source.port = across ? [at, source.port![1]] : [source.port![0], at];
   target.port = across ? [at, target.port![1]] : [target.port![0], at];

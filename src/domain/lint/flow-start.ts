@@ -20,6 +20,10 @@ const joinsTwo = (path: Path): path is Path & { ends: [Shape, Shape] } => path.t
  * A side input is passed over: a node none of whose arrows leads to a node it
  * starts the longest chain to (`images → sphinx` where `header → doxygen → xml
  * → sphinx` is longer); a layout rightly draws it beside the node it feeds.
+ * So is a node whose arrows all run across the flow, as drawn (from first
+ * point to last they go further across than along: cpython-stack-resize's
+ * "previous", pointing sideways at the other stack chunk from the foot of its
+ * own): it annotates, it does not start the flow.
  * The scene does not say its direction: the flow runs the way most arrows go,
  * from their start node's centre to their end node's, by the larger of the
  * two moves; with no strict majority there is no flow and nothing is
@@ -32,7 +36,7 @@ export function lateFlowStart(model: SceneModel): LintIssue[] {
   const order = readingOrder(model);
   const fed = new Set(arrows.map((a) => a.ends[1].owner));
   const depth = chainDepths(order, arrows);
-  const startsChain = new Set(arrows.filter((a) => depth.get(a.ends[1].owner) === 1).map((a) => a.ends[0].owner));
+  const startsChain = new Set(arrows.filter((a) => depth.get(a.ends[1].owner) === 1 && !runsAcross(a, flow)).map((a) => a.ends[0].owner));
   const start = order.find((s) => startsChain.has(s) && !fed.has(s));
   if (!start) return [];
   const share = shareAlong(flow, extentOf(connectedTo(start, order, arrows), arrows), start.box);
@@ -122,6 +126,13 @@ const corners = (box: Box): Point[] => [
   [box.x2, box.y2],
 ];
 const centre = (box: Box): Point => [(box.x1 + box.x2) / 2, (box.y1 + box.y2) / 2];
+
+/** Whether the arrow, as drawn, goes further across the flow than along it, from its first point to its last. */
+function runsAcross(arrow: Path, flow: Flow): boolean {
+  const [[fx, fy], [tx, ty]] = [arrow.points[0]!, arrow.points[arrow.points.length - 1]!];
+  const [along, across] = flow === 'down' || flow === 'up' ? [ty - fy, tx - fx] : [tx - fx, ty - fy];
+  return Math.abs(across) > Math.abs(along);
+}
 
 /** The direction more than half of the arrows run, or null. */
 function majorityFlow(arrows: Array<Path & { ends: [Shape, Shape] }>): Flow | null {
