@@ -735,46 +735,32 @@ test('a long edge lines up its bends where its neighbours leave room: no arrow o
   assert.deepEqual(winding, []);
 });
 
-test('a container holding short nodes beside a tall one hugs what it holds: its title comes down to them, no band left empty (k8s-security-audit-dataflow)', () => {
-  const elements = build({
-    nodes: [
-      { id: 'api', label: 'kube-apiserver' },
-      { id: 'data', label: 'Master Control Data' },
-      { id: 'etcd', label: 'N-ary etcd servers', parent: 'data' },
-      { id: 'components', label: 'Master Control Components' },
-      { id: 'scheduler', label: 'kube-scheduler, which watches for new pods and picks their nodes', shape: 'circle', parent: 'components' },
-    ],
-    edges: ['api -> etcd', 'api -> scheduler'],
-  });
-  const all = byId(elements);
-  const [data, etcd, scheduler] = [all.get('data')!, all.get('etcd')!, all.get('scheduler')!];
-  assert.ok(scheduler.height > etcd.height + 80, 'the neighbour is much taller');
-  const title = all.get('data-label')!;
-  assert.ok(etcd.y - (title.y + title.height) <= 2 * CONTAINER_PADDING, `the title sits just above the member (${(etcd.y - (title.y + title.height)).toFixed(0)} px)`);
-  assert.ok(data.y + data.height - (etcd.y + etcd.height) <= CONTAINER_PADDING + 1, 'the bottom hugs the member');
-  assert.deepEqual(kinds(elements), []);
-});
-
-test('an arrow that ends on a container does not hold its title up: the title comes down to what it holds, and the arrow runs on to the border (kata-runtime-layers)', () => {
-  const elements = build({
-    nodes: [
-      { id: 'api', label: 'kube-apiserver' },
-      { id: 'data', label: 'Master Control Data' },
-      { id: 'etcd', label: 'N-ary etcd servers', parent: 'data' },
-      { id: 'components', label: 'Master Control Components' },
-      { id: 'scheduler', label: 'kube-scheduler, which watches for new pods and picks their nodes', shape: 'circle', parent: 'components' },
-    ],
-    edges: ['api -> data', 'api -> scheduler'],
-  });
-  const all = byId(elements);
-  const [data, etcd, scheduler] = [all.get('data')!, all.get('etcd')!, all.get('scheduler')!];
-  assert.ok(scheduler.height > etcd.height + 80, 'the neighbour is much taller');
-  const title = all.get('data-label')!;
-  assert.ok(etcd.y - (title.y + title.height) <= 2 * CONTAINER_PADDING, `the title sits just above the member (${(etcd.y - (title.y + title.height)).toFixed(0)} px)`);
-  const arrow = all.get('api-to-data')!;
-  const end = arrow.points.at(-1)!;
-  assert.ok(arrow.y + end[1]! < data.y && arrow.y + end[1]! >= data.y - 6 && arrow.x + end[0]! > data.x && arrow.x + end[0]! < data.x + data.width, 'the arrow ends on the top border');
-  assert.deepEqual(kinds(elements), []);
+test('a container holding short nodes beside a tall one hugs what it holds: its title comes down to them, no band left empty, even when an arrow ends on the container (k8s-security-audit-dataflow, kata-runtime-layers)', () => {
+  for (const toContainer of [false, true]) {
+    const elements = build({
+      nodes: [
+        { id: 'api', label: 'kube-apiserver' },
+        { id: 'data', label: 'Master Control Data' },
+        { id: 'etcd', label: 'N-ary etcd servers', parent: 'data' },
+        { id: 'components', label: 'Master Control Components' },
+        { id: 'scheduler', label: 'kube-scheduler, which watches for new pods and picks their nodes', shape: 'circle', parent: 'components' },
+      ],
+      edges: [toContainer ? 'api -> data' : 'api -> etcd', 'api -> scheduler'],
+    });
+    const all = byId(elements);
+    const [data, etcd, scheduler] = [all.get('data')!, all.get('etcd')!, all.get('scheduler')!];
+    assert.ok(scheduler.height > etcd.height + 80, 'the neighbour is much taller');
+    const title = all.get('data-label')!;
+    assert.ok(etcd.y - (title.y + title.height) <= 2 * CONTAINER_PADDING, `the title sits just above the member (${(etcd.y - (title.y + title.height)).toFixed(0)} px)`);
+    assert.ok(data.y + data.height - (etcd.y + etcd.height) <= CONTAINER_PADDING + 1, 'the bottom hugs the member');
+    if (toContainer) {
+      // The arrow runs on to the lowered border.
+      const arrow = all.get('api-to-data')!;
+      const end = arrow.points.at(-1)!;
+      assert.ok(arrow.y + end[1]! < data.y && arrow.y + end[1]! >= data.y - 6 && arrow.x + end[0]! > data.x && arrow.x + end[0]! < data.x + data.width, 'the arrow ends on the top border');
+    }
+    assert.deepEqual(kinds(elements), []);
+  }
 });
 
 test('two arrows crossing in an X between aligned pairs share no line: the leg that would lie on the other\'s moves along its node\'s side (graphviz-switch)', () => {

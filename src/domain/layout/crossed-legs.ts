@@ -155,27 +155,13 @@ export function partCrossedLegs(
 }
 
 /** The longest stretch two axis-aligned routes share on one line. */
-function sharedRun(a: Point[], b: Point[]): number {
-  let longest = 0;
-  for (let i = 1; i < a.length; i++) {
-    const [p, q] = [a[i - 1]!, a[i]!];
-    for (let j = 1; j < b.length; j++) {
-      const [r, s] = [b[j - 1]!, b[j]!];
-      for (const axis of [0, 1] as const) {
-        const across = axis === 0 ? 1 : 0;
-        // Both run along `axis`, on the same line across it.
-        if (Math.abs(p[across] - q[across]) > EPSILON || Math.abs(r[across] - s[across]) > EPSILON || Math.abs(p[across] - r[across]) > EPSILON) continue;
-        const lo = Math.max(Math.min(p[axis], q[axis]), Math.min(r[axis], s[axis]));
-        const hi = Math.min(Math.max(p[axis], q[axis]), Math.max(r[axis], s[axis]));
-        longest = Math.max(longest, hi - lo);
-      }
-    }
-  }
-  return longest;
-}
+const sharedRun = (a: Point[], b: Point[]): number => longestAlongside(a, b, (apart) => apart <= EPSILON);
 
 /** The longest stretch two axis-aligned routes run side by side, closer than CLOSE but not on one line. */
-function closeRun(a: Point[], b: Point[]): number {
+const closeRun = (a: Point[], b: Point[]): number => longestAlongside(a, b, (apart) => apart > EPSILON && apart < CLOSE);
+
+/** The longest stretch over which a segment of each route runs the same way, as far apart as `near` accepts. */
+function longestAlongside(a: Point[], b: Point[], near: (apart: number) => boolean): number {
   let longest = 0;
   for (let i = 1; i < a.length; i++) {
     const [p, q] = [a[i - 1]!, a[i]!];
@@ -183,8 +169,7 @@ function closeRun(a: Point[], b: Point[]): number {
       const [r, s] = [b[j - 1]!, b[j]!];
       for (const axis of [0, 1] as const) {
         const across = axis === 0 ? 1 : 0;
-        const apart = Math.abs(p[across] - r[across]);
-        if (Math.abs(p[across] - q[across]) > EPSILON || Math.abs(r[across] - s[across]) > EPSILON || apart <= EPSILON || apart >= CLOSE) continue;
+        if (Math.abs(p[across] - q[across]) > EPSILON || Math.abs(r[across] - s[across]) > EPSILON || !near(Math.abs(p[across] - r[across]))) continue;
         const lo = Math.max(Math.min(p[axis], q[axis]), Math.min(r[axis], s[axis]));
         const hi = Math.min(Math.max(p[axis], q[axis]), Math.max(r[axis], s[axis]));
         longest = Math.max(longest, hi - lo);
