@@ -531,6 +531,17 @@ describe('late_flow_start', () => {
     // Drawn pointing up at the container's top, it starts the flow, late.
     const up = scene(rect('previous', 300, 400), rect('chunk', -40, -40, 240, 540), arrow('previous-to-chunk', [[350, 396], [350, -60], [80, -60], [80, -44]], 'previous', 'chunk'), ...flow);
     assert.deepEqual(idsOf('late_flow_start', up), [['previous']]);
+    // An arrow down to the next rank that runs further across than down still leads the flow on: the entry drawn at the
+    // top right starts it, not a later source (06-shop-er-schema's customers → addresses).
+    const wide = scene(
+      ...chain(-200).filter((e) => e.id !== 'entry-to-a').map((e) => (e.id === 'entry' ? rect('entry', 700, -200) : e)),
+      arrow('entry-to-a', [[750, -146], [750, -100], [50, -100], [50, -4]], 'entry', 'a'),
+      rect('late', 300, 100),
+      rect('d', 300, 250),
+      arrow('late-to-d', [[350, 154], [350, 246]], 'late', 'd'),
+      arrow('d-to-c', [[350, 304], [350, 340], [100, 340], [100, 396]], 'd', 'c'),
+    );
+    assert.deepEqual(idsOf('late_flow_start', wide), []);
   });
 });
 

@@ -20,8 +20,8 @@ const joinsTwo = (path: Path): path is Path & { ends: [Shape, Shape] } => path.t
  * A side input is passed over: a node none of whose arrows leads to a node it
  * starts the longest chain to (`images → sphinx` where `header → doxygen → xml
  * → sphinx` is longer); a layout rightly draws it beside the node it feeds.
- * So is a node whose arrows all run across the flow, as drawn (from first
- * point to last they go further across than along: cpython-stack-resize's
+ * So is a node whose arrows all run across the flow, as drawn (each ends
+ * level with the node, within its extent along the flow: cpython-stack-resize's
  * "previous", pointing sideways at the other stack chunk from the foot of its
  * own): it annotates, it does not start the flow.
  * The scene does not say its direction: the flow runs the way most arrows go,
@@ -127,11 +127,11 @@ const corners = (box: Box): Point[] => [
 ];
 const centre = (box: Box): Point => [(box.x1 + box.x2) / 2, (box.y1 + box.y2) / 2];
 
-/** Whether the arrow, as drawn, goes further across the flow than along it, from its first point to its last. */
-function runsAcross(arrow: Path, flow: Flow): boolean {
-  const [[fx, fy], [tx, ty]] = [arrow.points[0]!, arrow.points[arrow.points.length - 1]!];
-  const [along, across] = flow === 'down' || flow === 'up' ? [ty - fy, tx - fx] : [tx - fx, ty - fy];
-  return Math.abs(across) > Math.abs(along);
+/** Whether the arrow, as drawn, ends level with where it starts: its last point lies within its start node's extent along the flow. */
+function runsAcross(arrow: Path & { ends: [Shape, Shape] }, flow: Flow): boolean {
+  const [x, y] = arrow.points[arrow.points.length - 1]!;
+  const { box } = arrow.ends[0].owner;
+  return flow === 'down' || flow === 'up' ? y > box.y1 && y < box.y2 : x > box.x1 && x < box.x2;
 }
 
 /** The direction more than half of the arrows run, or null. */
