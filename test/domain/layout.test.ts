@@ -733,7 +733,7 @@ test('nodes with no edge come after the drawing proper, together and in the orde
   for (let i = 1; i < firstRow.length; i++) assert.ok(result.nodes[firstRow[i]!]!.x > result.nodes[firstRow[i - 1]!]!.x, 'in the order listed');
 });
 
-test('in a left-to-right or right-to-left flow, parts that no edge joins stack down the page (across the flow), lone nodes in a column of their own, as dagre draws them', () => {
+test('in a left-to-right or right-to-left drawing, two flows that no edge joins stack down the page (across the flow), lone nodes in a column after them, as dagre draws them; lone nodes alone stay a row', () => {
   for (const direction of ['LR', 'RL'] as const) {
     const input: LayoutInput = {
       direction,
@@ -753,6 +753,11 @@ test('in a left-to-right or right-to-left flow, parts that no edge joins stack d
     assert.ok(c!.y >= a!.y + a!.height && c!.y >= b!.y + b!.height, `${direction}: the second chain is below the first`);
     assert.equal(Math.min(a!.x, b!.x), Math.min(c!.x, d!.x), `${direction}: both chains start the same column`);
     assert.ok(y!.y > x!.y && z!.y > y!.y && x!.x === y!.x && y!.x === z!.x, `${direction}: the lone nodes make one column, in the order listed`);
+    // Nodes with no edge at all, and no flow to stack: a row (a balanced block), not a tall column.
+    const lone: LayoutInput = { direction, nodes: ['x', 'y', 'z'].map((id) => ({ id, width: 100, height: 40 })), edges: [] };
+    const row = layoutGraph(lone);
+    assertWellFormed(lone, row);
+    assert.equal(new Set(Object.values(row.nodes).map((b) => b.y)).size, 1, `${direction}: lone nodes in one row`);
   }
 });
 

@@ -2,8 +2,9 @@
  * One level of the hierarchy (the top level, or the children of one container):
  * split into connected components, lay each out in the internal frame, turn it
  * to the requested direction, and pack the components across the flow in
- * rows (or, in a left-to-right or right-to-left flow, columns) of a balanced
- * block, as dagre stacks a flow's separate parts side by side across it.
+ * rows of a balanced block (in a left-to-right or right-to-left drawing of two
+ * flows or more, columns: each flow a band down the page, as dagre stacks a
+ * drawing's separate parts across its flow).
  */
 import { layoutComponent, type SelfLoop } from './layered.ts';
 import type { Point } from './routing.ts';
@@ -64,8 +65,10 @@ export function layoutLevel(direction: Direction, nodes: LevelNode[], edges: Lev
   const placed = components.map((component) => layoutOneComponent(direction, nodes, edges, component, options));
   // Lone nodes (no edge at all) after the drawing proper, and together.
   const ordered = [...placed.filter((c) => !isLone(c)), ...placed.filter(isLone)];
-  if (!transposed(direction)) return packComponents(nodes.length, edges.length, ordered, TARGET_ASPECT);
-  // Across a sideways flow is down the page: pack the turned components in rows, and turn the rows into columns.
+  // Two flows or more in a sideways drawing stack down the page, across their flow, each a band of its own: pack the
+  // turned components in rows, and turn the rows into columns. Nodes without edges, in a level of lone nodes or beside one
+  // flow, make a balanced block in rows, whatever the direction: a column of them is only taller.
+  if (!transposed(direction) || placed.filter((c) => !isLone(c)).length < 2) return packComponents(nodes.length, edges.length, ordered, TARGET_ASPECT);
   return turn(packComponents(nodes.length, edges.length, ordered.map(turn), 1 / TARGET_ASPECT));
 }
 
