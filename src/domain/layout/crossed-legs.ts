@@ -16,8 +16,8 @@ import { segmentCrossesBox } from './metrics.ts';
 import type { Point } from './routing.ts';
 import type { Box, Direction } from './types.ts';
 
-/** How far a leg moves sideways: two legs this far apart read as two; half as far where a small node has no more room (their shared stretch is short). */
-const SHIFTS = [16, 8];
+/** How far a leg moves sideways: two legs this far apart read as two; less far where a small node has no more room (then they may run that close for CLOSE_RUN at most). */
+const SHIFTS = [16, 12, 8];
 /** Ends on one side of a node keep this far apart (the lint's piled heads). */
 const END_GAP = 16;
 /** A moved end keeps this far from either corner of a box's side… */
