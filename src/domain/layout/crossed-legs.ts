@@ -57,21 +57,21 @@ export function partCrossedLegs(
   const frameBoxes = boxes.map(frameBox);
   const holds = new Set<number>();
   for (let v = 0; v < parent.length; v++) if (parent[v]! >= 0) holds.add(parent[v]!);
+  // Segments by the line they run on (bands CLOSE wide), so that a leg meets only the arrows near it: a hub of a thousand
+  // arrows is not a million pairs.
+  let lines = indexLines(frame);
   let moved = false;
   for (let e = 0; e < frame.length; e++) {
-    for (let f = e + 1; f < frame.length; f++) {
-      if (!frame[e] || !frame[f] || sharedRun(frame[e]!, frame[f]!) <= LEAST_SHARED) continue;
-      for (const leg of [...legsOf(e), ...legsOf(f)]) {
-        const other = leg.e === e ? f : e;
-        const route = frame[leg.e]!;
-        if (!legOnLine(route, leg, frame[other]!)) continue;
-        const next = bestMove(leg, route, other);
-        if (next) {
-          frame[leg.e] = next;
-          moved = true;
-          break;
-        }
-      }
+    if (!frame[e]) continue;
+    for (const leg of legsOf(e)) {
+      const route = frame[leg.e]!;
+      const partner = near(lines, 'down', route[leg.end]![0], 0).find((g) => g !== e && legOnLine(route, leg, frame[g]!));
+      if (partner === undefined) continue;
+      const next = bestMove(leg, route, partner);
+      if (!next) continue;
+      frame[e] = next;
+      lines = indexLines(frame);
+      moved = true;
     }
   }
   if (!moved) return;
@@ -110,8 +110,6 @@ export function partCrossedLegs(
     });
     const nearest = ends.reduce((best, other) => (Math.abs(other - x) < Math.abs(best - x) ? other : best), Infinity);
     const away = nearest === Infinity || nearest <= x ? 1 : -1;
-    // The two cross where they shared a line: that crossing is theirs already.
-    const crossingsBefore = crossingsOf(leg.e, route, partner);
     for (const [shift, sign] of SHIFTS.flatMap((size) => [[size, away] as const, [size, -away] as const])) {
       const nx = x + sign * shift;
       const margin = pointed[leg.node] ? Math.max(CORNER_GAP, CORNER_SHARE * box.width) : CORNER_GAP;
@@ -121,18 +119,23 @@ export function partCrossedLegs(
       // The run across the channel keeps its direction (it does not fold back over itself).
       const run = leg.end === 0 ? 2 : route.length - 3;
       if (Math.sign(next[leg.bend]![0] - next[run]![0]) !== Math.sign(route[leg.bend]![0] - route[run]![0]) && Math.abs(route[leg.bend]![0] - route[run]![0]) > EPSILON) continue;
+      // Only the leg and the run before it change: only the arrows near their lines can share more with it, or run closer.
+      const changed = [Math.min(leg.end, leg.bend, run), Math.max(leg.end, leg.bend, run)];
+      const neighbours = new Set([...near(lines, 'down', nx, CLOSE), ...near(lines, 'across', route[leg.bend]![1], CLOSE)]);
+      neighbours.delete(leg.e);
       // It parts from its partner and shares no more with any other arrow than before.
-      if (frame.some((other, g) => other && g !== leg.e && sharedRun(next, other) > (g === partner ? LEAST_SHARED : Math.max(LEAST_SHARED, sharedRun(route, other))))) continue;
+      if ([...neighbours].some((g) => sharedRun(next, frame[g]!) > (g === partner ? LEAST_SHARED : Math.max(LEAST_SHARED, sharedRun(route, frame[g]!))))) continue;
       // Nor does it run close beside one for longer than before (or than CLOSE_RUN).
-      if (frame.some((other, g) => other && g !== leg.e && closeRun(next, other) > Math.max(CLOSE_RUN, closeRun(route, other)))) continue;
-      if (crossingsOf(leg.e, next, partner) > crossingsBefore) continue;
-      if (throughNode(leg.e, next)) continue;
+      if ([...neighbours].some((g) => closeRun(next, frame[g]!) > Math.max(CLOSE_RUN, closeRun(route, frame[g]!)))) continue;
+      const [before, after] = [route.slice(changed[0], changed[1]! + 1), next.slice(changed[0], changed[1]! + 1)];
+      if (crossingsOf(leg.e, after, partner) > crossingsOf(leg.e, before, partner)) continue;
+      if (throughNode(leg.e, after)) continue;
       return next;
     }
     return null;
   }
 
-  /** How many times the route crosses the other arrows but one. */
+  /** How many times the route (or a stretch of it) crosses the other arrows but one: the partner, which it crosses where they shared a line. */
   function crossingsOf(e: number, route: Point[], partner: number): number {
     let count = 0;
     frame.forEach((other, g) => {
@@ -141,7 +144,7 @@ export function partCrossedLegs(
     return count;
   }
 
-  /** Whether a segment of the route passes through a node other than its ends (containers do not count). */
+  /** Whether a segment of the route (or a stretch of it) passes through a node other than its ends (containers do not count). */
   function throughNode(e: number, route: Point[]): boolean {
     for (let v = 0; v < frameBoxes.length; v++) {
       if (v === from[e] || v === to[e] || holds.has(v)) continue;
@@ -152,6 +155,31 @@ export function partCrossedLegs(
     }
     return false;
   }
+}
+
+/** Segments running down (`down`, keyed by x) or across (`across`, keyed by y), by band of CLOSE: the arrows on each. */
+type Lines = Record<'down' | 'across', Map<number, number[]>>;
+
+function indexLines(frame: Array<Point[] | null>): Lines {
+  const lines: Lines = { down: new Map(), across: new Map() };
+  frame.forEach((route, e) => {
+    for (let k = 1; k < (route?.length ?? 0); k++) {
+      const [p, q] = [route![k - 1]!, route![k]!];
+      const [way, at] = Math.abs(p[0] - q[0]) <= EPSILON ? (['down', p[0]] as const) : Math.abs(p[1] - q[1]) <= EPSILON ? (['across', p[1]] as const) : [null, 0];
+      if (!way) continue;
+      const band = Math.floor(at / CLOSE);
+      const list = lines[way].get(band) ?? lines[way].set(band, []).get(band)!;
+      if (list[list.length - 1] !== e) list.push(e);
+    }
+  });
+  return lines;
+}
+
+/** The arrows (in order, once each) with a segment running that way within `reach` of the line at `at`. */
+function near(lines: Lines, way: 'down' | 'across', at: number, reach: number): number[] {
+  const found = new Set<number>();
+  for (let band = Math.floor((at - reach - EPSILON) / CLOSE); band <= Math.floor((at + reach + EPSILON) / CLOSE); band++) for (const e of lines[way].get(band) ?? []) found.add(e);
+  return [...found].sort((a, b) => a - b);
 }
 
 /** The longest stretch two axis-aligned routes share on one line. */
