@@ -95,7 +95,7 @@ test('shared with a colleague as viewer from the editor: it is in their Shared w
   assert.equal(await theirs.getByRole('dialog').getByLabel('Email address to invite').count(), 0);
 });
 
-test('published from the share dialog with a password, then the password cleared and the diagram unpublished: a stranger sees each state', { timeout: 90_000 }, async (t) => {
+test('published from the share dialog with a password, then the password cleared and the diagram unpublished: a stranger sees each state', { timeout: 180_000 }, async (t) => {
   const id = await createDiagram('Public roadmap');
   const { page } = await pageAs(t, owner.id);
   await openEditor(page, id);
@@ -113,12 +113,14 @@ test('published from the share dialog with a password, then the password cleared
   const { page: stranger, allowConsoleError } = await pageAs(t, null);
   // The unpublished page's 404, at the end.
   allowConsoleError(/status of 404/);
-  await stranger.goto(url);
+  await stranger.goto(url, { timeout: 45_000 });
   await stranger.getByRole('heading', { name: 'This diagram is protected' }).waitFor();
 
   await dialog.getByRole('button', { name: 'Remove password' }).click();
   await dialog.getByText('No password: anyone with the link can view it.').waitFor();
-  await stranger.goto(url);
+  // The open page carries the diagram rendered on the server (the renderer's first run, in a fresh worker): on a loaded
+  // machine that outlasts the page's default 15 s.
+  await stranger.goto(url, { timeout: 60_000 });
   await stranger.locator('img.diagram').waitFor();
 
   await dialog.getByLabel(/^Publish/).click();
