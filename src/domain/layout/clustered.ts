@@ -464,12 +464,16 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     let internal = routing.routes[i]!;
     // A door is inside its container, on its first (last) layer: the route stops at the border it crossed to get there.
     // An inner door's edge starts (ends) at its container's border straight above (below) the door.
-    if (upper[i]! >= L && doors.inner[upper[i]! - L]) internal = [[internal[0]![0], clusterBoxes[doors.cluster[upper[i]! - L]!]!.y], ...internal];
-    else if (upper[i]! >= L) internal = fromBorder(runOnToBorder(internal.slice().reverse(), clusterBoxes[doors.cluster[upper[i]! - L]!]!).reverse(), clusterBoxes[doors.cluster[upper[i]! - L]!]!);
-    if (lower[i]! >= L && doors.inner[lower[i]! - L]) {
+    if (upper[i]! >= L) {
+      const box = clusterBoxes[doors.cluster[upper[i]! - L]!]!;
+      if (doors.inner[upper[i]! - L]) internal = [[internal[0]![0], box.y], ...internal];
+      else internal = fromBorder(runOnToBorder(internal.slice().reverse(), box).reverse(), box);
+    }
+    if (lower[i]! >= L) {
       const box = clusterBoxes[doors.cluster[lower[i]! - L]!]!;
-      internal = [...internal, [internal[internal.length - 1]![0], box.y + box.height]];
-    } else if (lower[i]! >= L) internal = fromBorder(runOnToBorder(internal, clusterBoxes[doors.cluster[lower[i]! - L]!]!).reverse(), clusterBoxes[doors.cluster[lower[i]! - L]!]!).reverse();
+      if (doors.inner[lower[i]! - L]) internal = [...internal, [internal[internal.length - 1]![0], box.y + box.height]];
+      else internal = fromBorder(runOnToBorder(internal, box).reverse(), box).reverse();
+    }
     const route = simplify(internal).map((p) => toScene(direction, p));
     routes[e] = reversed[i] ? route.reverse() : route;
     const label = routing.labels[i];
@@ -657,17 +661,12 @@ function clusterExtents(
   const bottom = new Float64Array(C).fill(-Infinity);
   for (let i = 0; i < K; i++) {
     const c = memberOf[i]!;
+    if (c < 0) continue;
     // A door from outside lies on the header's row: the header's side of the box follows what the box holds, and the door's
-    // route runs on to wherever that border comes to (reachBorders).
-    if (c < 0 || (freeDoor[i] && side !== 'strip')) continue;
-    top[c] = Math.min(top[c]!, y[i]! - PAD);
-    bottom[c] = Math.max(bottom[c]!, y[i]! + height[i]! + PAD);
-  }
-  for (let i = 0; i < K; i++) {
-    const c = memberOf[i]!;
-    if (c < 0 || !freeDoor[i] || side === 'strip') continue;
-    if (side !== 'start' || !(headerNode[c]! >= 0 && headerNode[c]! < realCount)) top[c] = Math.min(top[c]!, y[i]! - PAD);
-    if (side !== 'end' || !(headerNode[c]! >= 0 && headerNode[c]! < realCount)) bottom[c] = Math.max(bottom[c]!, y[i]! + height[i]! + PAD);
+    // route runs on to wherever that border comes to (runOnToBorder).
+    const onHeaderRow = freeDoor[i] === 1 && side !== 'strip' && headerNode[c]! >= 0 && headerNode[c]! < realCount;
+    if (!(onHeaderRow && side === 'start')) top[c] = Math.min(top[c]!, y[i]! - PAD);
+    if (!(onHeaderRow && side === 'end')) bottom[c] = Math.max(bottom[c]!, y[i]! + height[i]! + PAD);
   }
   for (const c of innermostFirst) {
     const h = headerNode[c]!;
