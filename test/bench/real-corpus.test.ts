@@ -26,8 +26,6 @@ import { assertSurvivesRestore } from '../helpers/excalidraw.ts';
 const KNOWN: Record<string, string[]> = {
   // The authors' own colours: white labels on a light green.
   low_contrast: ['greptimedb-region-migration'],
-  // n503 -> n486 runs across just under n514, then drops along n514 -> n487's first leg; every spot on n486's top is taken 26 px apart.
-  edges_overlap: ['graphviz-ldbxtried'],
   // Head and tail labels ("samehead", "halfopen") on the middle arrows of a fan of 34, 26 px apart: no spot beside them is clear.
   edge_through_shape: ['graphviz-oldarrows'],
 };

@@ -801,3 +801,17 @@ test('an arrow from a node level with the foot of a tall container beside it run
   assert.ok(Math.abs(endX - chunk.x) <= 6 || Math.abs(endX - (chunk.x + chunk.width)) <= 6, 'on the container\'s side');
   assert.deepEqual(kinds(elements), [], '"previous" points sideways: the flow starts at "top frame"');
 });
+
+test('an arrowhead at the start of an arrow gets the room one at the end gets: its leg is as long, so the editor draws it as large (graphviz-ldbxtried, istio-overview)', () => {
+  const elements = byId(build({
+    nodes: [{ id: 'a', label: 'Gateway' }, { id: 'b', label: 'Auth' }, { id: 'c', label: 'Store' }],
+    edges: [{ from: 'a', to: 'b', startArrowhead: 'arrow', arrowhead: 'none' }, { from: 'a', to: 'c', startArrowhead: 'arrow' }],
+  }));
+  const leg = (points: number[][], at: number, next: number) => Math.hypot(points[at]![0]! - points[next]![0]!, points[at]![1]! - points[next]![1]!);
+  const toB = elements.get('a-to-b')!.points as number[][];
+  const toC = elements.get('a-to-c')!.points as number[][];
+  assert.ok(toB.length >= 3 && toC.length >= 3, 'both arrows bend');
+  const endLeg = leg(toC, toC.length - 1, toC.length - 2);
+  assert.equal(leg(toB, 0, 1), endLeg);
+  assert.equal(leg(toC, 0, 1), endLeg);
+});

@@ -41,7 +41,7 @@ import { drawSelfLoops, NodeSizes, selfLoopOvershoot, selfLoopReach, type SelfLo
 import { toScene } from './level.ts';
 import { segmentCrossesBox } from './metrics.ts';
 import { type OrderClusters, orderLayers } from './ordering.ts';
-import { assignPorts, LAYER_GAP, routeChannels, simplify, straightenPorts, type Point } from './routing.ts';
+import { assignPorts, headAtUpperEnd, LAYER_GAP, routeChannels, simplify, straightenPorts, type Point } from './routing.ts';
 import type { Box, Direction, LayoutOptions } from './types.ts';
 
 /** Room between a container's border and its content. */
@@ -349,7 +349,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   // A loop round a tall label reaches above and below its node: its layer and its containers keep room for it.
   const overshoot = selfLoopOvershoot(L, loops, height);
   const extent = Float64Array.from(height, (h, v) => (v < L ? h + 2 * overshoot[v]! : h));
-  const routeInput = { graph, order, x, ports, height, extent, labelNode, minChannel: labelled ? LAYER_GAP / 2 : LAYER_GAP, channels, headsUp: reversed };
+  const routeInput = { graph, order, x, ports, height, extent, labelNode, minChannel: labelled ? LAYER_GAP / 2 : LAYER_GAP, channels, headsUp: Uint8Array.from(linkEdges, (e, i) => (headAtUpperEnd(edges[e]!.arrowheads, reversed[i] === 1) ? 1 : 0)) };
   const extents = (laid: { y: Float64Array; routes: Point[][] }) =>
     clusterExtents(headerSide, C, K, freeDoor, realCount, innermostFirst, clusterParent, layoutCluster, headerNode, Float64Array.from(laid.y, (top, v) => (v < L ? top - overshoot[v]! : top)), extent, clusterLeft, clusterRight, laid.routes);
   let routing = routeChannels(routeInput);

@@ -4,7 +4,7 @@
  * box takes its children plus padding, with its header strip on top.
  */
 import type { Point } from './routing.ts';
-import type { Box } from './types.ts';
+import type { Arrowheads, Box } from './types.ts';
 
 /** Room between a container's border and what it holds. */
 export const CONTAINER_PADDING = 20;
@@ -31,6 +31,8 @@ export interface NestedEdge {
   constraint?: boolean;
   /** true: the edge is not drawn (it only shapes the layout). */
   invisible?: boolean;
+  /** The ends that carry an arrowhead (LayoutEdge's); absent: the `to` end. */
+  arrowheads?: Arrowheads;
 }
 
 export interface NestedLayout {

@@ -11,7 +11,8 @@ import { type FlatEdge, flatGroups, groupsAsClusters, roomForFlatLabels, sequenc
 import { FOLD_MIN_LENGTH, FOLD_MIN_LENGTH_DOWN, foldLongDrawing } from './fold.ts';
 import { constrainedLayers, liftFirstSource, networkSimplexLayers, sameRankRepresentatives } from './layering.ts';
 import { orderLayers } from './ordering.ts';
-import { assignPorts, LAYER_GAP, routeChannels, straightenPorts, type Point } from './routing.ts';
+import { assignPorts, headAtUpperEnd, LAYER_GAP, routeChannels, straightenPorts, type Point } from './routing.ts';
+import type { Arrowheads } from './types.ts';
 import { wrapWideLayers } from './wrapping.ts';
 
 /** Half the gap between two nodes side by side in a layer. */
@@ -61,6 +62,8 @@ export interface ComponentInput {
   sameRank?: number[][];
   /** true for an edge that is not drawn (default: every edge is). */
   invisible?: boolean[];
+  /** The ends of each edge that carry an arrowhead (default: its `to` end). */
+  arrowheads?: Array<Arrowheads | undefined>;
   loops: SelfLoop[];
   /** Target width / height in the internal frame, for wrapping over-wide layers. */
   aspect: number;
@@ -210,7 +213,7 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
   const overshoot = selfLoopOvershoot(n, input.loops, input.height);
   const extent = Float64Array.from(height, (h, v) => (v < n ? h + 2 * overshoot[v]! : h));
   straightenPorts(graph, x, width, ports);
-  const routing = routeChannels({ graph, order, x, ports, height, extent, labelNode, minChannel: labelLayers ? LAYER_GAP / 2 : LAYER_GAP, headsUp: reversed });
+  const routing = routeChannels({ graph, order, x, ports, height, extent, labelNode, minChannel: labelLayers ? LAYER_GAP / 2 : LAYER_GAP, headsUp: Uint8Array.from(laid, (e, i) => (headAtUpperEnd(input.arrowheads?.[e], reversed[i] === 1) ? 1 : 0)) });
   const left = new Float64Array(n);
   for (let v = 0; v < n; v++) left[v] = x[v]! - width[v]! / 2;
   // A long thin drawing folds into bands side by side.

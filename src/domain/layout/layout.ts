@@ -61,6 +61,7 @@ export function layoutGraph(input: LayoutInput): LayoutResult {
     ...(edge.minLength !== undefined && Math.round(edge.minLength) !== 1 ? { minLength: Math.max(0, Math.round(edge.minLength)) } : {}),
     ...(edge.constraint === false ? { constraint: false } : {}),
     ...(edge.invisible ? { invisible: true } : {}),
+    ...(edge.arrowheads && edge.arrowheads !== 'end' ? { arrowheads: edge.arrowheads } : {}),
   }));
 
   const sameRank = sameRankGroups(input.sameRank ?? [], index);

@@ -8,7 +8,7 @@
  */
 import { layoutComponent, type SelfLoop } from './layered.ts';
 import type { Point } from './routing.ts';
-import type { Box, Direction, LayoutOptions } from './types.ts';
+import type { Arrowheads, Box, Direction, LayoutOptions } from './types.ts';
 
 const COMPONENT_GAP = 60;
 /** Components that fit in this width together go in one row. */
@@ -38,6 +38,8 @@ export interface LevelEdge {
   constraint?: boolean;
   /** true: the edge is not drawn. */
   invisible?: boolean;
+  /** The ends that carry an arrowhead (LayoutEdge's); absent: the `to` end. */
+  arrowheads?: Arrowheads;
 }
 
 export interface LevelLayout {
@@ -179,6 +181,7 @@ function layoutOneComponent(
     ...(linkEdges.some((e) => (edges[e]!.minLength ?? 1) !== 1) ? { minLength: linkEdges.map((e) => edges[e]!.minLength ?? 1) } : {}),
     ...(linkEdges.some((e) => edges[e]!.constraint === false) ? { constraint: linkEdges.map((e) => edges[e]!.constraint !== false) } : {}),
     ...(linkEdges.some((e) => edges[e]!.invisible) ? { invisible: linkEdges.map((e) => edges[e]!.invisible === true) } : {}),
+    ...(linkEdges.some((e) => edges[e]!.arrowheads) ? { arrowheads: linkEdges.map((e) => edges[e]!.arrowheads) } : {}),
     ...(component.sameRank.length > 0 ? { sameRank: component.sameRank.map((group) => group.map((v) => local.get(v)!)) } : {}),
     loops,
     aspect: swap ? 1 / TARGET_ASPECT : TARGET_ASPECT,

@@ -13,6 +13,7 @@ import type { ProperGraph } from './dummies.ts';
 import { findReversedEdges } from './cycles.ts';
 import { NumberHeap } from './heap.ts';
 import type { LayerOrder } from './ordering.ts';
+import type { Arrowheads } from './types.ts';
 
 export type Point = [number, number];
 
@@ -53,6 +54,16 @@ const LEG_CLEARANCE = 18;
 const ALONGSIDE = 100;
 const ALONGSIDE_WEIGHT = 20;
 
+/**
+ * Whether an edge, routed from its upper end down, has an arrowhead at that
+ * upper end: its `from` end's (`start`, `both`), or, where the layout turned
+ * the edge round to break a cycle, its `to` end's (`end`, the default, `both`).
+ */
+export function headAtUpperEnd(arrowheads: Arrowheads | undefined, reversed: boolean): boolean {
+  const heads = arrowheads ?? 'end';
+  return heads === 'both' || heads === (reversed ? 'end' : 'start');
+}
+
 export interface ChannelRoutingInput {
   graph: ProperGraph;
   order: LayerOrder;
@@ -67,7 +78,7 @@ export interface ChannelRoutingInput {
   labelNode: Int32Array;
   /** The least height of a channel between two layers. */
   minChannel: number;
-  /** Per input edge, 1 where its arrowhead lies at its upper end (an edge the layout turned round to break a cycle). */
+  /** Per input edge, 1 where an arrowhead lies at its upper end (headAtUpperEnd): the route leaves it a full leg there. */
   headsUp?: Uint8Array;
   /**
    * Per channel (below layer l), room kept free of tracks under layer l (`above`,
@@ -131,7 +142,7 @@ export function routeChannels(input: ChannelRoutingInput): ChannelRouting {
     for (const bundle of bundles) for (const e of [...bundle.tops, ...bundle.bottoms]) trackOf[e] = bundle.track;
   }
 
-  // Channels where an edge turned round runs across right under its head's node: its head needs the room above the tracks.
+  // Channels where an edge with a head at its upper end runs across right under that end's node: its head needs the room above the tracks.
   const headsUpTracks = new Uint8Array(Math.max(0, layerCount - 1));
   graph.chains.forEach((chain, e) => {
     const first = chain[0]!;
@@ -358,10 +369,13 @@ function assignTracks(bundles: Bundle[]): number {
       if (B.lo > A.hi + LEG_CLEARANCE) break;
       // Cost of a above b: b's legs from the top cross a's run; a's legs to the bottom cross b's run.
       // A leg rising from a's run to the bottom next to a leg dropping from the top to b's run runs along it unless b is above.
-      const aAbove = countInside(B.topPoints, A.lo, A.hi) + countInside(A.bottomPoints, B.lo, B.hi) + (near(A.bottomPoints, B.topPoints) ? ALONGSIDE : 0);
-      const bAbove = countInside(A.topPoints, B.lo, B.hi) + countInside(B.bottomPoints, A.lo, A.hi) + (near(B.bottomPoints, A.topPoints) ? ALONGSIDE : 0);
-      // Where cycles are broken (Eades et al. count edges), a constraint against running alongside weighs as many.
-      const copies = Math.abs(aAbove - bAbove) >= ALONGSIDE ? ALONGSIDE_WEIGHT : 1;
+      const aAlongside = near(A.bottomPoints, B.topPoints);
+      const bAlongside = near(B.bottomPoints, A.topPoints);
+      const aAbove = countInside(B.topPoints, A.lo, A.hi) + countInside(A.bottomPoints, B.lo, B.hi) + (aAlongside ? ALONGSIDE : 0);
+      const bAbove = countInside(A.topPoints, B.lo, B.hi) + countInside(B.bottomPoints, A.lo, A.hi) + (bAlongside ? ALONGSIDE : 0);
+      // Where cycles are broken (Eades et al. count edges), a constraint against running alongside weighs as many,
+      // whatever crossings the other order also costs.
+      const copies = aAlongside !== bAlongside ? ALONGSIDE_WEIGHT : 1;
       for (let c = 0; c < copies; c++) {
         if (aAbove < bAbove) {
           from.push(a);

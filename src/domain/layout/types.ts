@@ -42,7 +42,11 @@ export interface LayoutEdge {
   minLength?: number;
   /** true: the edge is not drawn; it only shapes the layout. */
   invisible?: boolean;
+  /** The ends that carry an arrowhead (default `end`): the route leaves a head room to be drawn at its full length. */
+  arrowheads?: Arrowheads;
 }
+
+export type Arrowheads = 'end' | 'start' | 'both' | 'none';
 
 export interface LayoutInput {
   direction: Direction;

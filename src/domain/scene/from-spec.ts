@@ -1,4 +1,4 @@
-import type { Box, LayoutInput, LayoutResult } from '../layout/types.ts';
+import type { Arrowheads, Box, LayoutInput, LayoutResult } from '../layout/types.ts';
 import { type ArrowheadName, type DiagramSpec, isMarker, type MarkerShape, type SpecEdge, type SpecNode } from '../spec/types.ts';
 import { BOUND_TEXT_PADDING, containerSizeForText, HEADER_SIDE_INSET, fitTextInContainer, getBoundTextMaxHeight, getBoundTextMaxWidth, measureText, wrapText } from '../text/metrics.ts';
 import {
@@ -321,6 +321,12 @@ export function labelPosition(
 
 const arrowhead = (name: ArrowheadName) => (name === 'none' ? null : name);
 
+/** The ends of an edge that carry an arrowhead, as the layout leaves room for them. */
+function layoutArrowheads(edge: { startArrowhead: ArrowheadName; endArrowhead: ArrowheadName }): Arrowheads {
+  if (edge.startArrowhead === 'none') return edge.endArrowhead === 'none' ? 'none' : 'end';
+  return edge.endArrowhead === 'none' ? 'start' : 'both';
+}
+
 /**
  * A marker's elements, the one arrows bind to first: a start is a filled dot;
  * a fork a filled bar; an end a ring with a filled dot inside (`<id>-dot`),
@@ -534,6 +540,7 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
         ...(e.constraint === false ? { constraint: false } : {}),
         ...(e.minLength !== undefined ? { minLength: e.minLength } : {}),
         ...(e.style === 'invisible' ? { invisible: true } : {}),
+        ...(e.startArrowhead !== 'none' || e.endArrowhead === 'none' ? { arrowheads: layoutArrowheads(e) } : {}),
       };
     }),
     ...(spec.sameRank ? { sameRank: spec.sameRank } : {}),
