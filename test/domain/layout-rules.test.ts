@@ -117,7 +117,7 @@ test('an edge to or from a container never runs against the flow, nested contain
   assert.ok(bottom('shim') < top('builtin') && bottom('shim') < top('optional'), 'both containers lie below the runtime that starts them');
 });
 
-test('four final states ending on one end ring: the heads reach it 16 px apart or more, by its top and its sides', () => {
+test('four final states ending on one end ring: the heads reach it 16 px apart or more, by its top and its sides, each along a leg as long as any arrow\'s', () => {
   const states = ['Succeeded', 'Failed', 'Canceled', 'TimedOut'];
   for (const direction of ['TB', 'LR'] as const) {
     const elements = build({
@@ -134,6 +134,11 @@ test('four final states ending on one end ring: the heads reach it 16 px apart o
     const sides = new Set(tips.map(([x, y]) => (x < ring.x + 2 ? 'left' : x > ring.x + ring.width - 2 ? 'right' : y < ring.y + ring.height / 2 ? 'top' : 'bottom')));
     assert.ok(sides.size >= 3, `${direction}: the heads reach ${[...sides].join(', ')}`);
     assert.ok(!kinds(elements).includes('piled_arrowheads'));
+    // The editor draws an arrowhead at most half as long as the last leg: 12 px of leg made a 6-px stub beside the full heads.
+    for (const arrow of elements.filter((e) => e.type === 'arrow' && e.endBinding?.elementId === 'done')) {
+      const [end, before] = [arrow.points.at(-1), arrow.points.at(-2)];
+      assert.ok(Math.hypot(end[0] - before[0], end[1] - before[1]) >= 32, `${direction}: ${arrow.id}'s last leg is ${Math.hypot(end[0] - before[0], end[1] - before[1])} px`);
+    }
   }
 });
 

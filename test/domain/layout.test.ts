@@ -594,7 +594,7 @@ test('a self-loop is a small loop on one side of its node', () => {
   for (const id of ['loop', 'loop2']) assert.ok(Math.max(...result.edges[id]!.points.map(([x]) => x)) >= box.x + box.width + 24, `${id} reaches 24 px out`);
 });
 
-test('a self-loop with a label taller than its node runs round the label, which hides at most half of it, and its container holds both', () => {
+test('a self-loop with a label taller than its node runs round the label, which hides at most half of it, its head comes in along a leg as long as any arrow\'s, and its container holds both', () => {
   for (const direction of DIRECTIONS) {
     const input: LayoutInput = {
       direction,
@@ -628,6 +628,9 @@ test('a self-loop with a label taller than its node runs round the label, which 
         }
       }
       assert.ok(covered <= length / 2 + 1, `${direction}: the label of ${edge.id} covers ${covered} px of its ${Math.round(length)} px`);
+      // The editor draws an arrowhead at most half as long as the last leg: at 12 px out, a 6-px head on a hook.
+      const [end, before] = [points.at(-1)!, points.at(-2)!];
+      assert.ok(Math.hypot(end[0] - before[0], end[1] - before[1]) >= 36, `${direction}: ${edge.id}'s last leg is ${Math.hypot(end[0] - before[0], end[1] - before[1])} px`);
       for (const [x, y] of [...points, [label.x, label.y], [label.x + label.width, label.y + label.height]] as Array<[number, number]>) {
         assert.ok(x > container.x && x < container.x + container.width && y > container.y && y < container.y + container.height, `${direction}: ${edge.id} and its label lie inside the container`);
       }

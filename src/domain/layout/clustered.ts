@@ -302,7 +302,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   // Sizes in the internal frame.
   const sizes = new NodeSizes(total);
   const { width, height, leftExtent, rightExtent, halfGap, isDummy } = sizes;
-  const loopReach = selfLoopReach(L, loops);
+  const loopReach = selfLoopReach(L, loops, Float64Array.from(leafNode, (v) => inner(v).h));
   for (let i = 0; i < L; i++) sizes.node(i, inner(leafNode[i]!).w, inner(leafNode[i]!).h, loopReach[i]!);
   for (let c = 0; c < C; c++) if (headerNode[c]! >= 0) sizes.node(headerNode[c]!, nodes[clusterNode[c]!]!.width, nodes[clusterNode[c]!]!.height);
   for (let v = K; v < realCount; v++) if (!isHeader[v]) halfGap[v] = 0;
@@ -335,7 +335,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     headerLayer: Uint8Array.from({ length: layerCount }, (_, l) => (headerLayer.includes(l) ? 1 : 0)),
     freeDoor,
     headerSide,
-    clusterLoopReach: selfLoopReach(C, clusterLoops),
+    clusterLoopReach: selfLoopReach(C, clusterLoops, Float64Array.from(clusterNode, (v) => inner(v).h)),
     // An inner door's run to the border passes the header's row: it keeps right of the header.
     clearOfHeader: doors.cluster.flatMap((c, k) =>
       doors.inner[k] && headerSide === (doors.below[k] ? 'end' : 'start') ? [{ node: L + k, cluster: c, gap: nodes[clusterNode[c]!]!.width + PAD }] : [],

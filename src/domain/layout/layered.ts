@@ -36,8 +36,16 @@ const ROUND_LOOP_SPAN = 0.2;
  * half as long as the last leg (full size, 25 px, from 50 px).
  */
 const ROUND_LOOP_REACH = 44;
-/** A labelled loop taller than its node first steps this far out, then runs round its label. */
+/** How far a labelled loop's label keeps from its node, beyond the gap. */
 const LOOP_JOG = 12;
+/**
+ * A loop round a label taller than its span first steps this far out, then
+ * runs round its label: its head comes in along that step, and the editor
+ * draws an arrowhead at most half as long as the last leg (at 12 px out, the
+ * head was 4 px long, a hook with no point). Each loop inside it steps
+ * LOOP_JOG further, so that no two cross.
+ */
+const LOOP_STEP = 36;
 /** Keep Brandes–Köpf's placement unless it is this many times wider than the widest layer (and too wide for its height). */
 const WIDTH_SLACK = 1.3;
 const COMPACTION_SWEEPS = 30;
@@ -164,7 +172,7 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
   const total = graph.nodeCount;
   const sizes = new NodeSizes(total);
   const { width, height, leftExtent, rightExtent, halfGap, isDummy } = sizes;
-  const loopReach = selfLoopReach(n, input.loops);
+  const loopReach = selfLoopReach(n, input.loops, input.height);
   for (let v = 0; v < n; v++) sizes.node(v, input.width[v]!, input.height[v]!, loopReach[v]!);
   for (let e = 0; e < m; e++) if (labelNode[e]! >= 0) sizes.label(labelNode[e]!, labelWidth[e]!, labelHeight[e]!);
   if (flat.length > 0) roomForFlatLabels(order, graph.layerOf, flat, rightExtent);
@@ -363,17 +371,28 @@ function edgesByNode(nodeCount: number, end: Int32Array): { start: Int32Array; l
  * editor centres an arrow's label on its middle), clear of the node and of
  * the step a tall label's loop takes; the next loop reaches past it.
  */
-function loopGeometry(loop: SelfLoop, reachedSoFar: number): { reach: number; outer: number } {
+function loopGeometry(loop: SelfLoop, reachedSoFar: number, span: LoopSpan): { reach: number; outer: number } {
   const labelled = loop.labelWidth > 0 && loop.labelHeight > 0;
-  const reach = reachedSoFar + (labelled ? Math.max(LOOP_REACH, loop.labelWidth / 2 + LOOP_LABEL_GAP + LOOP_JOG) : loop.round ? ROUND_LOOP_REACH : LOOP_REACH);
+  const clear = span.around > span.halfSpan ? span.jog : LOOP_JOG;
+  const reach = reachedSoFar + (labelled ? Math.max(LOOP_REACH, loop.labelWidth / 2 + LOOP_LABEL_GAP + clear) : loop.round ? ROUND_LOOP_REACH : LOOP_REACH);
   return { reach, outer: labelled ? reach + loop.labelWidth / 2 + LOOP_LABEL_GAP : reach };
 }
 
-/** How far each node's self-loops (and their labels) reach out of its right side. */
-export function selfLoopReach(n: number, loops: SelfLoop[]): Float64Array {
+/**
+ * How far each node's self-loops (and their labels) reach out of its right
+ * side, given its height (a container's: its header's, the least it can be).
+ */
+export function selfLoopReach(n: number, loops: SelfLoop[], height: ArrayLike<number>): Float64Array {
   const reach = new Float64Array(n);
-  for (const loop of loops) reach[loop.node] = loopGeometry(loop, reach[loop.node]!).outer;
+  const spans = loopSpans(loops, height);
+  loops.forEach((loop, i) => (reach[loop.node] = loopGeometry(loop, reach[loop.node]!, spans[i]!).outer));
   return reach;
+}
+
+interface LoopSpan {
+  halfSpan: number;
+  around: number;
+  jog: number;
 }
 
 /**
@@ -383,7 +402,7 @@ export function selfLoopReach(n: number, loops: SelfLoop[]): Float64Array {
  * and how far out it steps before it does (`jog`: outer loops less, so that no
  * two loops cross).
  */
-function loopSpans(loops: SelfLoop[], height: ArrayLike<number>): Array<{ halfSpan: number; around: number; jog: number }> {
+function loopSpans(loops: SelfLoop[], height: ArrayLike<number>): LoopSpan[] {
   const countOf = new Map<number, number>();
   for (const loop of loops) countOf.set(loop.node, (countOf.get(loop.node) ?? 0) + 1);
   const indexOf = new Map<number, number>();
@@ -401,7 +420,7 @@ function loopSpans(loops: SelfLoop[], height: ArrayLike<number>): Array<{ halfSp
     legsSoFar.set(v, halfSpan);
     const around = Math.max(halfSpan, labelHalf, (spannedSoFar.get(v) ?? 0) + 2 * LOOP_LABEL_GAP);
     spannedSoFar.set(v, Math.max(spannedSoFar.get(v) ?? 0, around));
-    return { halfSpan, around, jog: (LOOP_JOG * (countOf.get(v)! - k)) / countOf.get(v)! };
+    return { halfSpan, around, jog: LOOP_STEP + LOOP_JOG * (countOf.get(v)! - 1 - k) };
   });
 }
 
@@ -431,7 +450,7 @@ export function drawSelfLoops(
     const right = left[v]! + width[v]!;
     const centreY = top[v]! + height[v]! / 2;
     const { halfSpan, around, jog: step } = spans[i]!;
-    const { reach, outer } = loopGeometry(loop, reachedSoFar.get(v) ?? 0);
+    const { reach, outer } = loopGeometry(loop, reachedSoFar.get(v) ?? 0, spans[i]!);
     reachedSoFar.set(v, outer);
     if (around > halfSpan) {
       // Round a label taller than the loop (or an inner loop that is): out a step, then above and below it.

@@ -14,8 +14,13 @@ import type { Box, Direction } from './types.ts';
 
 /** Nodes smaller than this both ways are small (markers: a start dot, an end ring). */
 export const SMALL_NODE = 40;
-/** How far beside the node an arrow entering its side runs down. */
-const SIDE_REACH = 16;
+/**
+ * How far beside the node an arrow entering its side runs down: the editor
+ * draws an arrowhead at most half as long as the last leg, and at 16 px out
+ * (a 12-px leg past the binding gap) the head was a 6-px stub beside the full
+ * heads on top.
+ */
+const SIDE_REACH = 36;
 /** Heads on one side of a small node: this far apart. */
 const HEAD_GAP = 16;
 const EPSILON = 0.5;
