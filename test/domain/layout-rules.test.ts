@@ -820,3 +820,22 @@ test('an arrowhead at the start of an arrow gets the room one at the end gets: i
   assert.equal(leg(toB, 0, 1), endLeg);
   assert.equal(leg(toC, 0, 1), endLeg);
 });
+
+test('an invisible edge takes no end from the arrows that are drawn: beside one, an arrow still leaves and reaches the middle of its nodes\' sides, straight (cpython-stack-resize)', () => {
+  // Down the flow, between two layers, and across it, between two nodes of one rank (routed round the boxes).
+  const cases = [
+    { nodes: [{ id: 'a', label: 'top frame' }, { id: 'b', label: 'newer frame' }], edges: [{ from: 'a', to: 'b' }, { from: 'a', to: 'b', style: 'invisible' }] },
+    { nodes: [{ id: 'a', label: 'top frame' }, { id: 'b', label: 'stack_top' }], edges: [{ from: 'a', to: 'b', style: 'invisible', constraint: false }, { from: 'b', to: 'a', constraint: false }], layout: { sameRank: [['a', 'b']] } },
+  ];
+  for (const spec of cases) {
+    const elements = build(spec);
+    const arrows = elements.filter((e) => e.type === 'arrow');
+    assert.equal(arrows.length, 1, 'the invisible edge draws nothing');
+    const arrow = arrows[0]!;
+    assert.equal(arrow.points.length, 2, `${arrow.id} runs straight: ${JSON.stringify(arrow.points)}`);
+    const start = byId(elements).get(arrow.startBinding.elementId)!;
+    const [x, y] = [arrow.x, arrow.y];
+    const middle = arrow.points[1][0] === 0 ? [start.x + start.width / 2, x] : [centreY(start), y];
+    assert.ok(Math.abs(middle[0]! - middle[1]!) < 1, `${arrow.id} leaves the middle of its node's side`);
+  }
+});

@@ -37,7 +37,7 @@ import { backEdgesInInputOrder } from './cycles.ts';
 import { buildProperGraph, type ProperGraph } from './dummies.ts';
 import { type FlatEdge, flatGroups, roomForFlatLabels, sequenceFlatGroups } from './flat-edges.ts';
 import { foldLongDrawing } from './fold.ts';
-import { drawSelfLoops, NodeSizes, selfLoopOvershoot, selfLoopReach, type SelfLoop } from './layered.ts';
+import { drawSelfLoops, hiddenProperEdges, NodeSizes, selfLoopOvershoot, selfLoopReach, type SelfLoop } from './layered.ts';
 import { toScene } from './level.ts';
 import { segmentCrossesBox } from './metrics.ts';
 import { type OrderClusters, orderLayers } from './ordering.ts';
@@ -314,7 +314,8 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   }
   if (flat.length > 0) roomForFlatLabels(order, properGraph.layerOf, flat, rightExtent);
 
-  const ports = assignPorts(graph, order.position, width, new Set(loops.map((loop) => loop.node)));
+  const hidden = hiddenProperEdges(graph, linkEdges.map((e) => edges[e]!.invisible === true));
+  const ports = assignPorts(graph, order.position, width, new Set(loops.map((loop) => loop.node)), hidden);
 
   // The header strip of a left-to-right cluster lies along its internal left side.
   const padLeft = Float64Array.from({ length: C }, (_, c) => PAD + (headerSide === 'strip' ? nodes[clusterNode[c]!]!.height : 0));
@@ -342,7 +343,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     ),
   });
   const { x, left: clusterLeft, right: clusterRight } = coordinates;
-  straightenPorts(graph, x, width, ports);
+  straightenPorts(graph, x, width, ports, hidden);
 
   // Channels keep room under each cluster's last layer (over its first) for the borders nested there.
   const channels = channelRoom(headerSide, C, layerCount, span, clusterParent, headerLayer);

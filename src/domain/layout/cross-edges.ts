@@ -80,19 +80,26 @@ export function routeCrossEdges(
     jobs.push({ kind: 'around', edge: e, source, target });
   });
   if (jobs.length === 0) return;
-  const ends = jobs.flatMap((job) => [job.source, job.target]);
-  const alone = assignPorts(ends, boxes, edges, routes);
-  for (const job of jobs) alignLonePorts(job.source, job.target, boxes, alone, hierarchy);
+  // An invisible edge is routed only to be well formed: it takes no port from the arrows that are drawn, and no room.
+  const drawn = jobs.filter((job) => !edges[job.edge]!.invisible);
+  const alone = assignPorts(drawn.flatMap((job) => [job.source, job.target]), boxes, edges, routes);
+  for (const job of drawn) alignLonePorts(job.source, job.target, boxes, alone, hierarchy);
+  for (const job of jobs) {
+    if (drawn.includes(job)) continue;
+    for (const end of [job.source, job.target]) end.port = end.fixed ?? sidePoint(boxes[end.node]!, end.side, 0.5);
+  }
 
   const occupied = new OccupiedSegments();
-  for (const route of routes) if (route) occupied.add(route);
+  routes.forEach((route, e) => {
+    if (route && !edges[e]!.invisible) occupied.add(route);
+  });
 
-  for (const job of jobs) {
+  for (const job of [...drawn, ...jobs.filter((job) => !drawn.includes(job))]) {
     const edge = edges[job.edge]!;
     const best = routeFromScratch(job, edge, boxes, hierarchy, headers, occupied);
     routes[job.edge] = best.route;
     labels[job.edge] = best.label;
-    occupied.add(best.route);
+    if (!edge.invisible) occupied.add(best.route);
   }
 }
 
@@ -279,7 +286,7 @@ function assignPorts(ends: EdgeEnd[], boxes: Box[], edges: NestedEdge[], routes:
   const used = new Map<string, number[]>();
   edges.forEach((edge, e) => {
     const route = routes[e];
-    if (!route || route.length < 2) return;
+    if (!route || route.length < 2 || edge.invisible) return;
     for (const [node, point] of [
       [edge.from, route[0]!],
       [edge.to, route[route.length - 1]!],

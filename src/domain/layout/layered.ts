@@ -176,7 +176,8 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
   for (let v = 0; v < n; v++) sizes.node(v, input.width[v]!, input.height[v]!, loopReach[v]!);
   for (let e = 0; e < m; e++) if (labelNode[e]! >= 0) sizes.label(labelNode[e]!, labelWidth[e]!, labelHeight[e]!);
   if (flat.length > 0) roomForFlatLabels(order, graph.layerOf, flat, rightExtent);
-  const ports = assignPorts(graph, order.position, width, new Set(input.loops.map((loop) => loop.node)));
+  const hidden = hiddenProperEdges(graph, laid.map((e) => input.invisible?.[e] === true));
+  const ports = assignPorts(graph, order.position, width, new Set(input.loops.map((loop) => loop.node)), hidden);
   const multiplicity = new Float64Array(graph.upper.length);
   for (const chain of graph.chains) for (const pe of chain) multiplicity[pe]!++;
   const up = edgesByNode(total, graph.lower);
@@ -220,7 +221,7 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
 
   const overshoot = selfLoopOvershoot(n, input.loops, input.height);
   const extent = Float64Array.from(height, (h, v) => (v < n ? h + 2 * overshoot[v]! : h));
-  straightenPorts(graph, x, width, ports);
+  straightenPorts(graph, x, width, ports, hidden);
   const routing = routeChannels({ graph, order, x, ports, height, extent, labelNode, minChannel: labelLayers ? LAYER_GAP / 2 : LAYER_GAP, headsUp: Uint8Array.from(laid, (e, i) => (headAtUpperEnd(input.arrowheads?.[e], reversed[i] === 1) ? 1 : 0)) });
   const left = new Float64Array(n);
   for (let v = 0; v < n; v++) left[v] = x[v]! - width[v]! / 2;
@@ -254,6 +255,16 @@ export function layoutComponent(input: ComponentInput): ComponentLayout {
   });
   const { loopRoutes, loopLabels } = drawSelfLoops(input.loops, left, routing.y, width, height);
   return { x: left, y: routing.y, routes, labels, loopRoutes, loopLabels };
+}
+
+/** Per proper edge, 1 where it belongs to an invisible edge (`invisible`, per chain): it is drawn nowhere. */
+export function hiddenProperEdges(graph: ProperGraph, invisible: boolean[]): Uint8Array | undefined {
+  if (!invisible.includes(true)) return undefined;
+  const hidden = new Uint8Array(graph.upper.length);
+  graph.chains.forEach((chain, i) => {
+    if (invisible[i]) for (const pe of chain) hidden[pe] = 1;
+  });
+  return hidden;
 }
 
 /** The edges left out of the layered drawing (their ends share a layer), with their label's length along them. */

@@ -69,6 +69,13 @@ export function layoutGraph(input: LayoutInput): LayoutResult {
   const options: LayoutOptions = { ...(input.fold === 'off' ? { fold: false } : {}), ...(sameRank.length > 0 ? { sameRank } : {}) };
   const laid = parent.some((p) => p >= 0) ? layoutClustered(direction, nested, nestedEdges, options) : layoutFlat(direction, nested, nestedEdges, options);
   routeCrossEdges(direction, laid.boxes, parent, nestedEdges, laid, nested.map((node) => node.height));
+  // The passes that part and move drawn arrows see no invisible edge: it is drawn nowhere, so nothing moves away from it.
+  const hidden = new Map<number, Point[] | null>();
+  nestedEdges.forEach((edge, e) => {
+    if (!edge.invisible) return;
+    hidden.set(e, laid.routes[e]!);
+    laid.routes[e] = null;
+  });
   spreadDiamondBranches(
     direction,
     laid.boxes,
@@ -108,6 +115,7 @@ export function layoutGraph(input: LayoutInput): LayoutResult {
     parent,
   );
   placeHeaders(laid, parent, nested);
+  for (const [e, route] of hidden) laid.routes[e] = route;
 
   const result: LayoutResult = { nodes: {}, edges: {} };
   nodes.forEach((node, i) => {

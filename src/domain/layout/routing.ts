@@ -215,15 +215,18 @@ export interface PortOffsets {
 
 /**
  * Ports along the bottom and top of each node, ordered by the position of the
- * other end; dummies use their centre.
+ * other end; dummies use their centre. A hidden proper edge (of an invisible
+ * edge, drawn nowhere) takes no port: it leaves its node's middle, among the
+ * drawn ones' ports.
  */
-export function assignPorts(graph: ProperGraph, position: Int32Array, width: Float64Array, loopNodes?: ReadonlySet<number>): PortOffsets {
+export function assignPorts(graph: ProperGraph, position: Int32Array, width: Float64Array, loopNodes?: ReadonlySet<number>, hidden?: Uint8Array): PortOffsets {
   const { upper, lower, realCount } = graph;
   const bottom = new Float64Array(upper.length);
   const top = new Float64Array(upper.length);
   const downEdges: number[][] = Array.from({ length: realCount }, () => []);
   const upEdges: number[][] = Array.from({ length: realCount }, () => []);
   for (let e = 0; e < upper.length; e++) {
+    if (hidden?.[e]) continue;
     if (upper[e]! < realCount) downEdges[upper[e]!]!.push(e);
     if (lower[e]! < realCount) upEdges[lower[e]!]!.push(e);
   }
@@ -254,7 +257,7 @@ const LOOP_PORT_SHIFT = 13;
 
 /** Ports on one side keep at least this far apart when one slides to straighten an edge: their arrowheads stay apart. */
 export const PORT_SLIDE_ROOM = 26;
-/** Offsets below this between an edge's two ports make a jog; a port slides to remove it. */
+/** Offsets up to this between an edge's two ports make a jog; a port slides to remove it. */
 export const PORT_JOG_LIMIT = 16;
 
 /**
@@ -266,11 +269,12 @@ export const PORT_JOG_LIMIT = 16;
  * upper end's, else the lower end's. A dummy's port stays (it is the route
  * itself). `ports` is changed in place.
  */
-export function straightenPorts(graph: ProperGraph, x: ArrayLike<number>, width: ArrayLike<number>, ports: PortOffsets): void {
+export function straightenPorts(graph: ProperGraph, x: ArrayLike<number>, width: ArrayLike<number>, ports: PortOffsets, hidden?: Uint8Array): void {
   const { upper, lower, realCount } = graph;
   const bottomOf: number[][] = Array.from({ length: realCount }, () => []);
   const topOf: number[][] = Array.from({ length: realCount }, () => []);
   for (let e = 0; e < upper.length; e++) {
+    if (hidden?.[e]) continue;
     if (upper[e]! < realCount) bottomOf[upper[e]!]!.push(e);
     if (lower[e]! < realCount) topOf[lower[e]!]!.push(e);
   }
@@ -282,9 +286,9 @@ export function straightenPorts(graph: ProperGraph, x: ArrayLike<number>, width:
   };
   for (let e = 0; e < upper.length; e++) {
     const [u, v] = [upper[e]!, lower[e]!];
-    if (u >= realCount && v >= realCount) continue;
+    if ((u >= realCount && v >= realCount) || hidden?.[e]) continue;
     const jog = x[v]! + ports.top[e]! - (x[u]! + ports.bottom[e]!);
-    if (Math.abs(jog) < 0.5 || Math.abs(jog) >= PORT_JOG_LIMIT) continue;
+    if (Math.abs(jog) < 0.5 || Math.abs(jog) > PORT_JOG_LIMIT) continue;
     if (!slides(u, bottomOf[u] ?? [], ports.bottom, e, ports.bottom[e]! + jog)) slides(v, topOf[v] ?? [], ports.top, e, ports.top[e]! - jog);
   }
 }
