@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
 import { CONTAINER_PADDING } from '../../src/domain/layout/containers.ts';
 import { headerAlign } from '../../src/domain/layout/headers.ts';
+import { lengthenHeadLegs } from '../../src/domain/layout/head-legs.ts';
 import { layoutGraph } from '../../src/domain/layout/layout.ts';
 import { countEdgeCrossings } from '../../src/domain/layout/metrics.ts';
 import { lintScene } from '../../src/domain/lint/lint.ts';
@@ -838,4 +839,23 @@ test('an invisible edge takes no end from the arrows that are drawn: beside one,
     const middle = arrow.points[1][0] === 0 ? [start.x + start.width / 2, x] : [centreY(start), y];
     assert.ok(Math.abs(middle[0]! - middle[1]!) < 1, `${arrow.id} leaves the middle of its node's side`);
   }
+});
+
+test('an arrow that steps across just before its head steps earlier, so that its last leg draws a full head, where nothing is in the way (wormhole-mailbox)', () => {
+  // a's right side at y 50 to b's left side at y 72: the step 12 px before b left a 4-px head on an 8-px leg.
+  const boxes = [{ x: 0, y: 0, width: 100, height: 100 }, { x: 200, y: 30, width: 100, height: 100 }, { x: 150, y: 200, width: 30, height: 30 }];
+  const step = (): Array<[number, number]> => [[104, 50], [188, 50], [188, 72], [196, 72]];
+  const routes: Array<Array<[number, number]> | null> = [step()];
+  lengthenHeadLegs(boxes, [0], [1], [undefined], routes, [-1, -1, -1]);
+  assert.deepEqual(routes[0], [[104, 50], [164, 50], [164, 72], [196, 72]]);
+  // A box where the step would go, another arrow along it, or no head at that end: it stays.
+  const blocked = [step()];
+  lengthenHeadLegs([...boxes.slice(0, 2), { x: 150, y: 40, width: 30, height: 60 }], [0], [1], [undefined], blocked, [-1, -1, -1]);
+  assert.deepEqual(blocked[0], step());
+  const along: Array<Array<[number, number]> | null> = [step(), [[164, 0], [164, 150]]];
+  lengthenHeadLegs(boxes, [0, 2], [1, 2], [undefined, 'none'], along, [-1, -1, -1]);
+  assert.deepEqual(along[0], step());
+  const headless = [step()];
+  lengthenHeadLegs(boxes, [0], [1], ['start'], headless, [-1, -1, -1]);
+  assert.deepEqual(headless[0], step());
 });

@@ -24,6 +24,7 @@ import { backEdgesInInputOrder } from './cycles.ts';
 import { layoutLevel } from './level.ts';
 import { headerAlign } from './headers.ts';
 import { layoutOwnDirections } from './own-direction.ts';
+import { lengthenHeadLegs } from './head-legs.ts';
 import { type Point, PORT_SPREAD } from './routing.ts';
 import { enterThroughSides } from './side-entries.ts';
 import { SMALL_NODE, spreadAtSmallTargets } from './small-targets.ts';
@@ -111,6 +112,14 @@ export function layoutGraph(input: LayoutInput): LayoutResult {
     nestedEdges.map((edge) => edge.to),
     nestedEdges.map((edge) => edge.labelWidth > 0 && edge.labelHeight > 0),
     nodes.map((node) => node.diamond === true || node.round === true),
+    laid.routes,
+    parent,
+  );
+  lengthenHeadLegs(
+    laid.boxes,
+    nestedEdges.map((edge) => edge.from),
+    nestedEdges.map((edge) => edge.to),
+    nestedEdges.map((edge) => edge.arrowheads),
     laid.routes,
     parent,
   );
