@@ -846,16 +846,19 @@ test('an arrow that steps across just before its head steps earlier, so that its
   const boxes = [{ x: 0, y: 0, width: 100, height: 100 }, { x: 200, y: 30, width: 100, height: 100 }, { x: 150, y: 200, width: 30, height: 30 }];
   const step = (): Array<[number, number]> => [[104, 50], [188, 50], [188, 72], [196, 72]];
   const routes: Array<Array<[number, number]> | null> = [step()];
-  lengthenHeadLegs(boxes, [0], [1], [undefined], routes, [-1, -1, -1]);
+  lengthenHeadLegs(boxes, [0], [1], [undefined], [false], routes, [-1, -1, -1]);
   assert.deepEqual(routes[0], [[104, 50], [164, 50], [164, 72], [196, 72]]);
-  // A box where the step would go, another arrow along it, or no head at that end: it stays.
+  // A box where the step would go, another arrow along it, no head at that end, or a label on the arrow: it stays.
   const blocked = [step()];
-  lengthenHeadLegs([...boxes.slice(0, 2), { x: 150, y: 40, width: 30, height: 60 }], [0], [1], [undefined], blocked, [-1, -1, -1]);
+  lengthenHeadLegs([...boxes.slice(0, 2), { x: 150, y: 40, width: 30, height: 60 }], [0], [1], [undefined], [false], blocked, [-1, -1, -1]);
   assert.deepEqual(blocked[0], step());
   const along: Array<Array<[number, number]> | null> = [step(), [[164, 0], [164, 150]]];
-  lengthenHeadLegs(boxes, [0, 2], [1, 2], [undefined, 'none'], along, [-1, -1, -1]);
+  lengthenHeadLegs(boxes, [0, 2], [1, 2], [undefined, 'none'], [false, false], along, [-1, -1, -1]);
   assert.deepEqual(along[0], step());
   const headless = [step()];
-  lengthenHeadLegs(boxes, [0], [1], ['start'], headless, [-1, -1, -1]);
+  lengthenHeadLegs(boxes, [0], [1], ['start'], [false], headless, [-1, -1, -1]);
   assert.deepEqual(headless[0], step());
+  const labelled = [step()];
+  lengthenHeadLegs(boxes, [0], [1], [undefined], [true], labelled, [-1, -1, -1]);
+  assert.deepEqual(labelled[0], step());
 });

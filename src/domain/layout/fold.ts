@@ -10,7 +10,7 @@
  * balancing: both branches of a decision ran out to the end of the first row
  * and back along the second), and Mermaid's one long line reads better.
  */
-import { simplify, type Point } from './routing.ts';
+import { HEAD_LEG, simplify, type Point } from './routing.ts';
 
 /** Fold when the drawing is longer than this many times its width (scene aspect beyond 3:1)… */
 const FOLD_AT = 3;
@@ -99,8 +99,9 @@ export function foldLongDrawing(input: FoldInput): Fold | null {
   const under = (l: number): number => input.clusters?.borderUnder[l] ?? 0;
   const over = (l: number): number => input.clusters?.borderOver[l] ?? 0;
   const overRoom = Math.max(0, ...cuts.map(over));
-  // Every band starts at the same height, under the room the edges coming round into it need.
-  const headroom = 2 * MARGIN + TRACK * (most - 1) + overRoom;
+  // Every band starts at the same height, under the room the edges coming round into it need: the innermost
+  // run keeps a head's leg (HEAD_LEG) above the band, as a channel's tracks keep it above the layer they reach.
+  const headroom = MARGIN + HEAD_LEG + TRACK * (most - 1) + overRoom;
   const dx = start.map((_, j) => j * (drawingWidth + gap));
   const dy = start.map((_, j) => headroom - bandTop[j]!);
   const bandOf = (y: number): number => {
@@ -158,7 +159,7 @@ export function foldLongDrawing(input: FoldInput): Fold | null {
       const { r, count } = rank[j]!.get(e)!;
       const below = bandBottom[j]! + dy[j]! + under(cuts[j]!) + MARGIN + TRACK * (count - 1 - r);
       const column = minX + dx[j]! + drawingWidth + MARGIN + TRACK * (count - 1 - r);
-      const above = headroom - overRoom - MARGIN - TRACK * r;
+      const above = headroom - overRoom - HEAD_LEG - TRACK * r;
       let m = k + 1;
       while (m < route.length - 1 && route[m]![1] < bandTop[j + 1]! - 0.5) m++;
       out.push([point[0] + dx[j]!, below], [column, below], [column, above], [route[m]![0] + dx[j + 1]!, above]);

@@ -7,7 +7,8 @@
  * run keeps RUN_KEPT of its length (TAIL_KEPT where the run leaves the other
  * node, with no head there: a short stub, the step then close to the tail),
  * when the moved step and shortened run enter no box but their own ends' and
- * their containers', and run along no other route.
+ * their containers' (and cross none of those borders more), and run along no
+ * other route. A labelled arrow keeps its route, its label on it.
  * Routes are changed in place; any frame (the moves are along the route's own axes).
  */
 import { HEAD_LEG, type Point } from './routing.ts';
@@ -28,11 +29,13 @@ export function lengthenHeadLegs(
   from: ArrayLike<number>,
   to: ArrayLike<number>,
   arrowheads: ArrayLike<Arrowheads | undefined>,
+  labelled: ArrayLike<boolean>,
   routes: Array<Point[] | null>,
   parent: ArrayLike<number>,
 ): void {
   routes.forEach((route, e) => {
-    if (!route || from[e] === to[e]) return;
+    // A labelled arrow keeps its route: its label sits on it.
+    if (!route || from[e] === to[e] || labelled[e]) return;
     const heads = arrowheads[e] ?? 'end';
     if (heads === 'end' || heads === 'both') lengthenEnd(e, route, to[e]!, from[e]!, false, heads === 'both');
     if (heads === 'start' || heads === 'both') lengthenEnd(e, route, from[e]!, to[e]!, true, heads === 'both');
@@ -66,10 +69,20 @@ export function lengthenHeadLegs(
     for (const v of [headNode, otherNode]) for (let p = v; p >= 0 && !allowed.has(p); p = parent[p]!) allowed.add(p);
     const segments: Array<[Point, Point]> = [[runStart, newTurn], [newTurn, newBend], [newBend, tip]];
     if (boxes.some((box, v) => !allowed.has(v) && segments.some(([a, b]) => entersBox(a, b, box)))) return;
+    // The containers round the ends: the moved step stays on the side of each border it was on (it crosses no more of them).
+    for (const v of allowed) {
+      if (v === headNode || v === otherNode) continue;
+      const box = boxes[v]!;
+      if (inside(box, bend) !== inside(box, newBend) || inside(box, turn) !== inside(box, newTurn)) return;
+    }
     if (routes.some((r, f) => f !== e && r !== null && segments.some(([a, b]) => runsAlong(a, b, r)))) return;
     set(1, newBend);
     set(2, newTurn);
   }
+}
+
+function inside(box: Box, [x, y]: Point): boolean {
+  return x > box.x && x < box.x + box.width && y > box.y && y < box.y + box.height;
 }
 
 function entersBox(a: Point, b: Point, box: Box): boolean {

@@ -120,6 +120,7 @@ export function layoutGraph(input: LayoutInput): LayoutResult {
     nestedEdges.map((edge) => edge.from),
     nestedEdges.map((edge) => edge.to),
     nestedEdges.map((edge) => edge.arrowheads),
+    nestedEdges.map((edge) => edge.labelWidth > 0 && edge.labelHeight > 0),
     laid.routes,
     parent,
   );
