@@ -362,6 +362,33 @@ describe('edges_too_close', () => {
   });
 });
 
+describe('small_arrowhead', () => {
+  /** An arrow from a down onto t that jogs `leg` px above t's top. */
+  const jogging = (leg: number, extra: El = {}) =>
+    scene(rect('a', 0, 0), rect('t', 200, 300, 200, 50), { ...arrow('a-to-t', [[50, 54], [50, 296 - leg], [300, 296 - leg], [300, 296]], 'a', 't'), ...extra });
+
+  test('a head on a last leg under 25 px is drawn under half its 25 px: it is reported with its arrow, its end and its length', () => {
+    const issues = issuesOf('small_arrowhead', jogging(16));
+    assert.deepEqual(issues.map((i) => i.elementIds), [['a-to-t']]);
+    assert.match(issues[0]!.message, /at the end of arrow "a-to-t" is drawn 8 px long, under half its full 25 px: its last leg is only 16 px/);
+  });
+
+  test('a leg of 25 px or more draws a head of half its size or more; a short leg with no head there, or a smaller kind of head that fits, is not reported', () => {
+    assert.deepEqual(idsOf('small_arrowhead', jogging(25)), []);
+    assert.deepEqual(idsOf('small_arrowhead', jogging(16, { endArrowhead: null })), []);
+    // A triangle is 15 px long: a 16-px leg draws it 8 px long, over half.
+    assert.deepEqual(idsOf('small_arrowhead', jogging(16, { endArrowhead: 'triangle' })), []);
+    assert.deepEqual(idsOf('small_arrowhead', jogging(12, { endArrowhead: 'triangle' })), [['a-to-t']]);
+  });
+
+  test('a head at the start is measured on the first leg', () => {
+    const elements = scene(rect('a', 0, 0), rect('t', 200, 300, 200, 50), { ...arrow('a-to-t', [[50, 54], [50, 62], [300, 62], [300, 296]], 'a', 't'), startArrowhead: 'arrow' });
+    const issues = issuesOf('small_arrowhead', elements);
+    assert.deepEqual(issues.map((i) => i.elementIds), [['a-to-t']]);
+    assert.match(issues[0]!.message, /at the start of arrow "a-to-t"/);
+  });
+});
+
 describe('piled_arrowheads', () => {
   /** Arrows from a and b down onto the top of t, their tips `gap` px apart. */
   const arriving = (gap: number, extra: El = {}) =>

@@ -1,7 +1,8 @@
+import { drawnArrowheadSize, fullArrowheadSize } from '../scene/arrowhead-size.ts';
 import type { Point } from './geometry.ts';
 import type { LintIssue } from './issue.ts';
 import { describeShape, type Path, type SceneModel, type Shape } from './scene-model.ts';
-import { MIN_ARROWHEAD_GAP } from './thresholds.ts';
+import { MIN_ARROWHEAD_GAP, MIN_ARROWHEAD_SHARE } from './thresholds.ts';
 
 type Side = 'top' | 'right' | 'bottom' | 'left';
 
@@ -41,6 +42,34 @@ export function piledArrowheads(model: SceneModel): LintIssue[] {
         kind: 'piled_arrowheads',
         elementIds: [...arrows.map((a) => a.id), shape.id],
         message: `${arrows.length} arrowheads (${arrows.map((a) => `"${a.id}"`).join(', ')}) reach the ${side} of ${describeShape(shape)} with tips less than ${MIN_ARROWHEAD_GAP} px apart: they read as one`,
+      });
+    }
+  }
+  return issues;
+}
+
+/**
+ * Arrowheads drawn at under half their size: the editor draws a head at most
+ * half as long as the arrow's last leg (a quarter for a diamond), so a leg of
+ * 16 px draws an 8-px head beside the 25-px heads of the arrows around it, and
+ * one of 8 px a 4-px hook a reader does not see as a head. One issue per head.
+ */
+export function smallArrowheads(model: SceneModel): LintIssue[] {
+  const issues: LintIssue[] = [];
+  for (const arrow of model.paths) {
+    if (arrow.type !== 'arrow') continue;
+    for (const end of [0, 1] as const) {
+      const kind = arrow.headKinds[end];
+      if (!kind || arrow.points.length < 2) continue;
+      const [tip, neighbour] = end === 0 ? [arrow.points[0]!, arrow.points[1]!] : [arrow.points[arrow.points.length - 1]!, arrow.points[arrow.points.length - 2]!];
+      const leg = Math.hypot(tip[0] - neighbour[0], tip[1] - neighbour[1]);
+      const drawn = drawnArrowheadSize(kind, leg);
+      const full = fullArrowheadSize(kind);
+      if (drawn >= full * MIN_ARROWHEAD_SHARE) continue;
+      issues.push({
+        kind: 'small_arrowhead',
+        elementIds: [arrow.id],
+        message: `the arrowhead at the ${end === 0 ? 'start' : 'end'} of arrow "${arrow.id}" is drawn ${Math.round(drawn)} px long, under half its full ${full} px: its last leg is only ${Math.round(leg)} px`,
       });
     }
   }

@@ -14,6 +14,7 @@ export const LAYOUT_KINDS = [
   'broken_word',
   'edges_too_close',
   'piled_arrowheads',
+  'small_arrowhead',
   'container_slack',
   'hidden_self_loop',
   'label_near_outline',

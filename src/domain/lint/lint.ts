@@ -1,5 +1,5 @@
 import { getBoundTextMaxHeight, getBoundTextMaxWidth, isKnownFontFamily, measureText } from '../text/metrics.ts';
-import { piledArrowheads } from './arrowheads.ts';
+import { piledArrowheads, smallArrowheads } from './arrowheads.ts';
 import { arrowsThroughLabels, misplacedArrowLabels } from './arrow-labels.ts';
 import { brokenWords } from './broken-words.ts';
 import { contrastRatio, parseColor, type Rgb } from './color.ts';
@@ -207,6 +207,7 @@ function layoutIssues(elements: Element[], clipped: ReadonlySet<string>): { issu
     issues.push(...brokenWords(model));
     issues.push(...closeEdges(model, new Set(overlapping.map((issue) => pairKey(issue.elementIds[0]!, issue.elementIds[1]!)))));
     issues.push(...piledArrowheads(model));
+    issues.push(...smallArrowheads(model));
     issues.push(...slackContainers(model));
     issues.push(...hiddenSelfLoops(model));
     issues.push(...labelsNearOutline(model, clipped));

@@ -71,6 +71,8 @@ export interface Path {
   label: Text | null;
   /** Whether an arrowhead is drawn at its start and at its end (an arrow without the fields has one at its end, as the editor restores it). */
   heads: [boolean, boolean];
+  /** The kind of each of those arrowheads (`arrow`, `triangle`, …), null where none is drawn. */
+  headKinds: [string | null, string | null];
   /** Its segments of non-zero length, in order. */
   segments: Segment[];
 }
@@ -143,8 +145,9 @@ export function buildSceneModel(elements: Element[], budget?: WorkBudget): Scene
     if (e.type === 'arrow' || e.type === 'line') {
       const points = pointsOf(e);
       if (!points) continue;
+      const headKinds: [string | null, string | null] = e.type === 'arrow' ? [typeof e.startArrowhead === 'string' ? e.startArrowhead : null, e.endArrowhead === undefined ? 'arrow' : typeof e.endArrowhead === 'string' ? e.endArrowhead : null] : [null, null];
       const heads: [boolean, boolean] = e.type === 'arrow' ? [e.startArrowhead != null, e.endArrowhead !== null] : [false, false];
-      paths.push({ index: paths.length, id: e.id, type: e.type, points, lengths: arcLengths(points), ends: [null, null], label: null, heads, segments: [] });
+      paths.push({ index: paths.length, id: e.id, type: e.type, points, lengths: arcLengths(points), ends: [null, null], label: null, heads, headKinds, segments: [] });
       pathElements.push(e);
       continue;
     }

@@ -26,6 +26,8 @@ export const MAX_CLOSE_RUN = 30;
 export const CLOSE_PARALLEL_SINE = 0.2;
 /** Arrowheads on one side of a shape whose tips are closer than this read as one. */
 export const MIN_ARROWHEAD_GAP = 16;
+/** An arrowhead drawn shorter than this share of its kind's full size reads as a stub, not a head. */
+export const MIN_ARROWHEAD_SHARE = 0.5;
 /** A container larger than this many times the room its contents need is mostly empty. */
 export const MAX_CONTAINER_SLACK = 2.5;
 /** A self-loop reaching less than this out of its shape is hard to see. */

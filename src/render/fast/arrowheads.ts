@@ -4,6 +4,7 @@
  * the head's size or half the last segment (a quarter for diamonds), whichever
  * is shorter. Unknown names draw like the editor's default branch (two lines).
  */
+import { drawnArrowheadSize } from '../../domain/scene/arrowhead-size.ts';
 import type { FastElement, Point } from './element.ts';
 import { distance, pointOnSegment, rotate, type Segment } from './geometry.ts';
 import { paintColour, strokeWidthOf } from './paint.ts';
@@ -24,13 +25,6 @@ export const ARROWHEADS = [
   'crowfoot_many',
   'crowfoot_one_or_many',
 ] as const;
-
-function headSize(kind: string): number {
-  if (kind === 'arrow') return 25;
-  if (kind === 'diamond' || kind === 'diamond_outline') return 12;
-  if (kind.startsWith('crowfoot_')) return 20;
-  return 15;
-}
 
 function headAngle(kind: string): number {
   const degrees = kind === 'bar' ? 90 : kind === 'arrow' ? 20 : 25;
@@ -58,8 +52,7 @@ export function arrowheadMarkup(element: FastElement, segments: readonly Segment
 
   const { points } = element;
   const [end, neighbour] = position === 'end' ? [points[points.length - 1]!, points[points.length - 2]!] : [points[0]!, points[1]!];
-  const isDiamond = kind === 'diamond' || kind === 'diamond_outline';
-  const size = Math.min(headSize(kind), distance(end, neighbour) * (isDiamond ? 0.25 : 0.5));
+  const size = drawnArrowheadSize(kind, distance(end, neighbour));
   const base: Point = [tip[0] - direction[0] * size, tip[1] - direction[1] * size];
   if (!isFinitePoint(base)) return '';
   const angle = headAngle(kind);
@@ -89,7 +82,7 @@ export function arrowheadMarkup(element: FastElement, segments: readonly Segment
   const left = rotate(base, tip, -angle);
   const right = rotate(base, tip, angle);
   if (kind === 'triangle' || kind === 'triangle_outline') return polygon([tip, left, right], kind === 'triangle' ? colour : background);
-  if (isDiamond) {
+  if (kind === 'diamond' || kind === 'diamond_outline') {
     // The far corner lies twice the size back along the stored end segment.
     const far = rotate([tip[0] + size * 2, tip[1]], tip, Math.atan2(neighbour[1] - tip[1], neighbour[0] - tip[0]));
     return polygon([tip, left, far, right], kind === 'diamond' ? colour : background);
