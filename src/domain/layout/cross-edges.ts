@@ -82,19 +82,17 @@ export function routeCrossEdges(
   if (jobs.length === 0) return;
   // An invisible edge is routed only to be well formed: it takes no port from the arrows that are drawn, and no room.
   const drawn = jobs.filter((job) => !edges[job.edge]!.invisible);
+  const hidden = jobs.filter((job) => edges[job.edge]!.invisible);
   const alone = assignPorts(drawn.flatMap((job) => [job.source, job.target]), boxes, edges, routes);
   for (const job of drawn) alignLonePorts(job.source, job.target, boxes, alone, hierarchy);
-  for (const job of jobs) {
-    if (drawn.includes(job)) continue;
-    for (const end of [job.source, job.target]) end.port = end.fixed ?? sidePoint(boxes[end.node]!, end.side, 0.5);
-  }
+  for (const job of hidden) for (const end of [job.source, job.target]) end.port = end.fixed ?? sidePoint(boxes[end.node]!, end.side, 0.5);
 
   const occupied = new OccupiedSegments();
   routes.forEach((route, e) => {
     if (route && !edges[e]!.invisible) occupied.add(route);
   });
 
-  for (const job of [...drawn, ...jobs.filter((job) => !drawn.includes(job))]) {
+  for (const job of [...drawn, ...hidden]) {
     const edge = edges[job.edge]!;
     const best = routeFromScratch(job, edge, boxes, hierarchy, headers, occupied);
     routes[job.edge] = best.route;

@@ -189,7 +189,7 @@ const sharedRun = (a: Point[], b: Point[]): number => longestAlongside(a, b, (ap
 const closeRun = (a: Point[], b: Point[]): number => longestAlongside(a, b, (apart) => apart > EPSILON && apart < CLOSE);
 
 /** The longest stretch over which a segment of each route runs the same way, as far apart as `near` accepts. */
-function longestAlongside(a: Point[], b: Point[], near: (apart: number) => boolean): number {
+export function longestAlongside(a: Point[], b: Point[], near: (apart: number) => boolean): number {
   let longest = 0;
   for (let i = 1; i < a.length; i++) {
     const [p, q] = [a[i - 1]!, a[i]!];

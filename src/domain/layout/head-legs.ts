@@ -11,6 +11,8 @@
  * other route. A labelled arrow keeps its route, its label on it.
  * Routes are changed in place; any frame (the moves are along the route's own axes).
  */
+import { longestAlongside } from './crossed-legs.ts';
+import { segmentCrossesBox } from './metrics.ts';
 import { HEAD_LEG, type Point } from './routing.ts';
 import type { Arrowheads, Box } from './types.ts';
 
@@ -68,14 +70,14 @@ export function lengthenHeadLegs(
     const allowed = new Set<number>();
     for (const v of [headNode, otherNode]) for (let p = v; p >= 0 && !allowed.has(p); p = parent[p]!) allowed.add(p);
     const segments: Array<[Point, Point]> = [[runStart, newTurn], [newTurn, newBend], [newBend, tip]];
-    if (boxes.some((box, v) => !allowed.has(v) && segments.some(([a, b]) => entersBox(a, b, box)))) return;
+    if (boxes.some((box, v) => !allowed.has(v) && segments.some(([a, b]) => segmentCrossesBox(a[0], a[1], b[0], b[1], box)))) return;
     // The containers round the ends: the moved step stays on the side of each border it was on (it crosses no more of them).
     for (const v of allowed) {
       if (v === headNode || v === otherNode) continue;
       const box = boxes[v]!;
       if (inside(box, bend) !== inside(box, newBend) || inside(box, turn) !== inside(box, newTurn)) return;
     }
-    if (routes.some((r, f) => f !== e && r !== null && segments.some(([a, b]) => runsAlong(a, b, r)))) return;
+    if (routes.some((r, f) => f !== e && r !== null && segments.some((segment) => longestAlongside(segment, r, (apart) => apart <= ALONG) > ALONG))) return;
     set(1, newBend);
     set(2, newTurn);
   }
@@ -83,26 +85,4 @@ export function lengthenHeadLegs(
 
 function inside(box: Box, [x, y]: Point): boolean {
   return x > box.x && x < box.x + box.width && y > box.y && y < box.y + box.height;
-}
-
-function entersBox(a: Point, b: Point, box: Box): boolean {
-  const [x1, x2] = [Math.min(a[0], b[0]), Math.max(a[0], b[0])];
-  const [y1, y2] = [Math.min(a[1], b[1]), Math.max(a[1], b[1])];
-  return x2 > box.x + EPSILON && x1 < box.x + box.width - EPSILON && y2 > box.y + EPSILON && y1 < box.y + box.height - EPSILON;
-}
-
-/** Whether the axis-parallel segment a–b lies along a segment of the route (within ALONG, overlapping by more than ALONG). */
-function runsAlong(a: Point, b: Point, route: Point[]): boolean {
-  const vertical = Math.abs(a[0] - b[0]) < EPSILON;
-  const [lo, hi] = vertical ? [Math.min(a[1], b[1]), Math.max(a[1], b[1])] : [Math.min(a[0], b[0]), Math.max(a[0], b[0])];
-  for (let i = 1; i < route.length; i++) {
-    const [p, q] = [route[i - 1]!, route[i]!];
-    const sameAxis = vertical ? Math.abs(p[0] - q[0]) < EPSILON : Math.abs(p[1] - q[1]) < EPSILON;
-    if (!sameAxis) continue;
-    const offset = vertical ? Math.abs(p[0] - a[0]) : Math.abs(p[1] - a[1]);
-    if (offset > ALONG) continue;
-    const [plo, phi] = vertical ? [Math.min(p[1], q[1]), Math.max(p[1], q[1])] : [Math.min(p[0], q[0]), Math.max(p[0], q[0])];
-    if (Math.min(hi, phi) - Math.max(lo, plo) > ALONG) return true;
-  }
-  return false;
 }

@@ -146,7 +146,7 @@ export function buildSceneModel(elements: Element[], budget?: WorkBudget): Scene
       const points = pointsOf(e);
       if (!points) continue;
       const headKinds: [string | null, string | null] = e.type === 'arrow' ? [typeof e.startArrowhead === 'string' ? e.startArrowhead : null, e.endArrowhead === undefined ? 'arrow' : typeof e.endArrowhead === 'string' ? e.endArrowhead : null] : [null, null];
-      const heads: [boolean, boolean] = e.type === 'arrow' ? [e.startArrowhead != null, e.endArrowhead !== null] : [false, false];
+      const heads: [boolean, boolean] = [headKinds[0] !== null, headKinds[1] !== null];
       paths.push({ index: paths.length, id: e.id, type: e.type, points, lengths: arcLengths(points), ends: [null, null], label: null, heads, headKinds, segments: [] });
       pathElements.push(e);
       continue;

@@ -540,7 +540,7 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
         ...(e.constraint === false ? { constraint: false } : {}),
         ...(e.minLength !== undefined ? { minLength: e.minLength } : {}),
         ...(e.style === 'invisible' ? { invisible: true } : {}),
-        ...(e.startArrowhead !== 'none' || e.endArrowhead === 'none' ? { arrowheads: layoutArrowheads(e) } : {}),
+        ...(layoutArrowheads(e) !== 'end' ? { arrowheads: layoutArrowheads(e) } : {}),
       };
     }),
     ...(spec.sameRank ? { sameRank: spec.sameRank } : {}),
