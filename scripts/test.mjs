@@ -1,8 +1,12 @@
 #!/usr/bin/env node
-// `npm test`: type-check, check the import boundaries of src/, then run every test/**/*.test.ts with node's test runner.
+// `npm test`: type-check, check the import boundaries of src/, and run every test/**/*.test.ts with node's test runner.
 // PostgreSQL tests use TEST_DATABASE_URL; when it is unset and PostgreSQL's
 // binaries are installed, a throwaway cluster is started for the run.
-import { execFileSync, spawnSync } from 'node:child_process';
+//
+// The two checks run beside the tests rather than before them (their output is printed
+// when they end, and either failing fails the run), and the files known to take longest
+// start first, so that the run does not end with one long file running alone.
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,11 +14,42 @@ import path from 'node:path';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
 
-const typecheck = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.'], { stdio: 'inherit' });
-if (typecheck.status !== 0) process.exit(typecheck.status ?? 1);
-// Import cycles and layer boundaries of src/ (docs/architecture.md).
-const architecture = spawnSync(process.execPath, ['scripts/check-architecture.mjs'], { stdio: 'inherit' });
-if (architecture.status !== 0) process.exit(architecture.status ?? 1);
+/**
+ * Files that take longest, longest first: a container build, processes killed and restarted,
+ * thousands of hostile requests, browsers, a spawned CLI per command. A name is matched by
+ * substring; a file matching none runs after them, in path order. Only the order depends on
+ * this list: a file missing from it still runs.
+ */
+const LONGEST_FIRST = [
+  'test/process/container.test.ts',
+  'test/http/hostile-routes-',
+  'test/process/crash.test.ts',
+  'test/http/render-limits.test.ts',
+  'test/http/model.test.ts',
+  'test/web/sharing-routes.test.ts',
+  'test/process/postgres-two-servers.test.ts',
+  'test/web/page-limits.test.ts',
+  'test/http/neighbours.test.ts',
+  'test/http/render-workers.test.ts',
+  '.browser.test.ts',
+  'test/mcp/oauth-e2e.test.ts',
+  'test/http/render-options.test.ts',
+  'test/http/sharing-access.test.ts',
+  'test/mcp/mcp.test.ts',
+  'test/process/',
+];
+
+/**
+ * Test files run at once. The suite waits much of its time (on child processes, PostgreSQL,
+ * browsers, sockets), so one more file than there are cores keeps the cores busy.
+ */
+const CONCURRENCY = os.availableParallelism() + 1;
+
+// A test file whose process stops answering (its main thread blocked for good, as when the TypeScript
+// loader's esbuild service dies under it) fails after this long instead of holding the run until CI gives up.
+// The longest file, test/process/container.test.ts (an npm ci that compiles better-sqlite3, a build, and
+// two server starts), takes 3 minutes on a quiet machine and took 11 to 16 on one loaded by other work.
+const FILE_TIMEOUT_MS = 30 * 60 * 1000;
 
 function findTests(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -23,8 +58,27 @@ function findTests(dir) {
     return entry.name.endsWith('.test.ts') ? [full] : [];
   });
 }
+
+function rank(file) {
+  const index = LONGEST_FIRST.findIndex((part) => file.includes(part));
+  return index === -1 ? LONGEST_FIRST.length : index;
+}
+
+/** Runs a command to its end; resolves with its exit status and, when `quiet`, what it printed. */
+function run(args, { env, quiet }) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { env, stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    let output = '';
+    if (quiet) for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => void (output += chunk));
+    child.on('close', (code, signal) => resolve({ status: code ?? (signal ? 1 : 0), output }));
+  });
+}
+
 const filter = process.argv.slice(2);
-const files = findTests('test').filter((f) => filter.length === 0 || filter.some((part) => f.includes(part))).sort();
+const files = findTests('test')
+  .filter((f) => filter.length === 0 || filter.some((part) => f.includes(part)))
+  .sort()
+  .sort((a, b) => rank(a) - rank(b));
 
 let clusterDir = null;
 const env = { ...process.env };
@@ -36,11 +90,21 @@ if (!env.TEST_DATABASE_URL && fs.existsSync(path.join(pgBin, 'initdb'))) {
 }
 if (!env.TEST_DATABASE_URL) console.log('# TEST_DATABASE_URL unset and no PostgreSQL binaries: PostgreSQL tests are skipped');
 
-// A test file whose process stops answering (its main thread blocked for good, as when the TypeScript
-// loader's esbuild service dies under it) fails after this long instead of holding the run until CI gives up.
-// The longest file, test/process/container.test.ts (an npm ci that compiles better-sqlite3, a build, and
-// two server starts), takes 5 minutes on a quiet machine and took 11 to 16 on one loaded by other work.
-const FILE_TIMEOUT_MS = 30 * 60 * 1000;
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--import', './test/helpers/fast-check-seed.ts', '--test', '--test-concurrency=2', `--test-timeout=${FILE_TIMEOUT_MS}`, ...files], { stdio: 'inherit', env });
+const checks = [
+  { name: 'type check (tsc -p .)', run: run(['node_modules/typescript/bin/tsc', '-p', '.'], { env, quiet: true }) },
+  // Import cycles and layer boundaries of src/ (docs/architecture.md).
+  { name: 'import boundaries (scripts/check-architecture.mjs)', run: run(['scripts/check-architecture.mjs'], { env, quiet: true }) },
+];
+const tests = await run(
+  ['--import', 'tsx', '--import', './test/helpers/fast-check-seed.ts', '--test', `--test-concurrency=${CONCURRENCY}`, `--test-timeout=${FILE_TIMEOUT_MS}`, ...files],
+  { env, quiet: false },
+);
+let status = tests.status;
+for (const check of checks) {
+  const { status: checkStatus, output } = await check.run;
+  console.log(`# ${check.name}: ${checkStatus === 0 ? 'passed' : `FAILED (exit ${checkStatus})`}`);
+  if (output.trim()) console.log(output.trimEnd());
+  if (checkStatus !== 0 && status === 0) status = checkStatus;
+}
 if (clusterDir) execFileSync('scripts/pg-cluster.sh', ['stop', clusterDir]);
-process.exit(result.status ?? 1);
+process.exit(status);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { maskedValue } from '../../src/admin/config-show.ts';
+import { adminProgram } from '../../src/admin/program.ts';
 import { hashToken } from '../../src/auth/token.ts';
 import { SETTINGS } from '../../src/config.ts';
 import { openStore } from '../../src/store/open.ts';
@@ -19,22 +20,31 @@ before(() => {
 });
 after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
+/**
+ * Runs the program bin/drawbridge-admin runs, in this process (a process per command would
+ * start the TypeScript loader each time), with exactly these settings; its exit status,
+ * and what it wrote to stdout and stderr. The last tests run the bin itself.
+ */
+async function adminIn(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await adminProgram(args, { env, stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text) });
+  return { code, stdout, stderr };
+}
+
 async function admin(...args: string[]): Promise<any> {
-  const { stdout, stderr } = await run(BIN, args, { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } });
+  const { code, stdout, stderr } = await adminIn({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, ...args);
   assert.equal(stderr, '');
+  assert.equal(code, 0);
   const lines = stdout.trim().split('\n');
   assert.equal(lines.length, 1, 'exactly one JSON object on stdout');
   return JSON.parse(lines[0]!);
 }
 
 async function adminFails(...args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
-  try {
-    await run(BIN, args, { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } });
-  } catch (error) {
-    const e = error as { code: number; stderr: string; stdout: string };
-    return { code: e.code, stderr: e.stderr, stdout: e.stdout };
-  }
-  assert.fail(`drawbridge-admin ${args.join(' ')} succeeded`);
+  const result = await adminIn({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, ...args);
+  assert.notEqual(result.code, 0, `drawbridge-admin ${args.join(' ')} succeeded`);
+  return result;
 }
 
 test('the admin CLI manages users, tokens, workspaces, shares and the kill switch, one JSON object per command', async () => {
@@ -137,8 +147,11 @@ test('failures print one line on stderr and exit non-zero', async () => {
   }
 });
 
+/** The program with exactly these settings (and nothing from the test runner's environment). */
+const adminWith = (env: Record<string, string>, ...args: string[]) => adminIn({ DATA_DIR: dataDir, ...env }, ...args);
+
 /** Runs the real bin with exactly these settings (and nothing from the test runner's environment but PATH). */
-async function adminWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function binWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(BIN, args, { env: { PATH: process.env.PATH, DATA_DIR: dataDir, ...env } });
     return { code: 0, stdout, stderr };
@@ -198,20 +211,22 @@ test('config show masks whole any setting named like a secret, and the password 
   assert.equal(maskedValue('OAUTH_ACCESS_TOKEN_TTL_SECONDS', '3600'), '3600', 'a lifetime of tokens is no secret');
 });
 
-test('an invalid setting makes config show and every other command fail with the one line that names it', async () => {
+test('the bin: an invalid setting makes config show and every other command fail with the one line that names it, exit status 1; a usage error exits 2', async () => {
   for (const args of [['config', 'show'], ['user', 'create', '--email', 'x@example.com']]) {
-    const failed = await adminWith({ SIGNUP: 'sometimes' }, ...args);
+    const failed = await binWith({ SIGNUP: 'sometimes' }, ...args);
     assert.equal(failed.code, 1, args.join(' '));
     assert.equal(failed.stdout, '');
     assert.equal(failed.stderr, 'drawbridge-admin: SIGNUP must be "open", "invite" or "closed", got "sometimes"\n');
   }
-  const usage = await adminWith({}, 'config');
+  const usage = await binWith({}, 'config');
   assert.equal(usage.code, 2);
   assert.equal(usage.stderr, 'drawbridge-admin: config needs a command: config show\n');
 });
 
-test('SIGNUP=closed does not restrict the admin CLI: user create still makes accounts', async () => {
-  const made = await adminWith({ SIGNUP: 'closed', SIGNUP_DOMAINS: 'example.org' }, 'user', 'create', '--email', 'ops-closed@elsewhere.test');
+test('the bin: SIGNUP=closed does not restrict the admin CLI, user create still makes accounts and prints one JSON object, exit status 0', async () => {
+  const made = await binWith({ SIGNUP: 'closed', SIGNUP_DOMAINS: 'example.org' }, 'user', 'create', '--email', 'ops-closed@elsewhere.test');
   assert.equal(made.code, 0, made.stderr);
+  assert.equal(made.stderr, '');
+  assert.equal(made.stdout.trim().split('\n').length, 1, 'exactly one JSON object on stdout');
   assert.equal(JSON.parse(made.stdout).email, 'ops-closed@elsewhere.test');
 });

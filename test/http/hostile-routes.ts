@@ -1,5 +1,7 @@
 /**
- * Hostile requests at every route the app serves, on SQLite and PostgreSQL.
+ * Hostile requests at every route the app serves, on one engine:
+ * hostile-routes-sqlite.test.ts and hostile-routes-postgres.test.ts each call
+ * `describeHostileRoutes` for theirs, so that the two run side by side.
  *
  * The routes are read from the app's own router (`printRoutes`), so a route
  * added later is fuzzed without touching this file: the REST API, the web app,
@@ -52,7 +54,6 @@ import { BODY_LIMIT_BYTES } from '../../src/edge/validate.ts';
 import { apiRoutes } from '../../src/http/routes/index.ts';
 import { prepareWebAssets, webAssetsHash } from '../../src/web/assets.ts';
 import { type Engine, type ListeningHarness, sceneOf, startHarness, type TestUser } from '../helpers/harness.ts';
-import { skipWithoutPostgres } from '../helpers/postgres.ts';
 import { connectLive, rect } from '../helpers/live-client.ts';
 import { signIn } from '../helpers/web-session.ts';
 import { OAUTH_PATHS } from '../../src/api/oauth-paths.ts';
@@ -1213,12 +1214,8 @@ function sendFrame(socket: WebSocket, frame: LiveFrame): void {
 
 const describeFrame = (frame: LiveFrame) => ('text' in frame ? `text ${JSON.stringify(frame.text.slice(0, 120))}${frame.text.length > 120 ? `… (${frame.text.length})` : ''}` : 'binary' in frame ? `binary ${frame.binary.length} bytes` : 'text frame not UTF-8');
 
-const ENGINES: Array<{ engine: Engine; skip: string | false }> = [
-  { engine: 'sqlite', skip: false },
-  { engine: 'postgres', skip: skipWithoutPostgres },
-];
-
-for (const { engine, skip } of ENGINES) {
+/** The whole probe on one engine; `skip` says why it cannot run here (PostgreSQL not available), or is false. */
+export function describeHostileRoutes(engine: Engine, skip: string | false): void {
   describe(`hostile requests at every route (${engine})`, { skip }, () => {
     let h: ListeningHarness;
     let fx: Fixture;
