@@ -156,7 +156,9 @@ class RssSampler {
   private peakKb = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly pid: number) {
+  private readonly pid: number;
+  constructor(pid: number) {
+    this.pid = pid;
     this.timer = setInterval(() => this.sample(), 200);
     this.timer.unref();
   }

@@ -118,7 +118,9 @@ class PeakSampler {
   private peakTotalKb = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly serverPid: number) {
+  private readonly serverPid: number;
+  constructor(serverPid: number) {
+    this.serverPid = serverPid;
     this.sample();
     // A server gone between two samples is reported by the request that finds it gone, not by the sampler.
     this.timer = setInterval(() => {

@@ -37,11 +37,13 @@ export interface CliIo {
 
 /** A failure with a chosen exit code and a message already meant for people. */
 class CliFailure extends Error {
+  readonly exitCode: number;
   constructor(
-    readonly exitCode: number,
+    exitCode: number,
     message: string,
   ) {
     super(message);
+    this.exitCode = exitCode;
   }
 }
 

@@ -24,10 +24,15 @@ export const VERSION = (JSON.parse(fs.readFileSync(new URL('../../package.json',
 
 /** What a tool returns when its answer is more than one JSON value (an image, SVG text); `structured` is its JSON part. */
 class Blocks {
+  readonly content: ContentBlock[];
+  readonly structured: Record<string, unknown> | null;
   constructor(
-    readonly content: ContentBlock[],
-    readonly structured: Record<string, unknown> | null = null,
-  ) {}
+    content: ContentBlock[],
+    structured: Record<string, unknown> | null = null,
+  ) {
+    this.content = content;
+    this.structured = structured;
+  }
 }
 
 const jsonBlock = (value: unknown): ContentBlock => ({ type: 'text', text: JSON.stringify(value ?? { ok: true }, null, 2) });

@@ -96,10 +96,14 @@ class FastSvgPainter {
   private readonly byId = new Map<string, SvgNode>();
   private readonly images = new Map<string, Image>();
 
+  private readonly root: SvgNode;
+  private readonly context: SKRSContext2D;
   constructor(
-    private readonly root: SvgNode,
-    private readonly context: SKRSContext2D,
+    root: SvgNode,
+    context: SKRSContext2D,
   ) {
+    this.root = root;
+    this.context = context;
     const index = (node: SvgNode) => {
       if (node.attributes.id) this.byId.set(node.attributes.id, node);
       node.children.forEach(index);

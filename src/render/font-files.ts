@@ -31,7 +31,10 @@ let decoding: Promise<unknown> = Promise.resolve();
 export class TrueTypeFiles {
   private readonly prepared = new Map<string, Promise<TrueTypeFace>>();
 
-  constructor(readonly directory: string) {}
+  readonly directory: string;
+  constructor(directory: string) {
+    this.directory = directory;
+  }
 
   /** The TrueType file of `woff2File`, kept at `<directory>/<target>` (written atomically: several workers may race). */
   file(woff2File: string, target: string): Promise<TrueTypeFace> {
@@ -66,7 +69,10 @@ export class TrueTypeFiles {
 
 /** The editor's faces as TrueType, in `<fontsDirectory>/<editor version>/`. */
 export class EditorFontFiles {
-  constructor(readonly fontsDirectory: string) {}
+  readonly fontsDirectory: string;
+  constructor(fontsDirectory: string) {
+    this.fontsDirectory = fontsDirectory;
+  }
 
   /** The TrueType file of one editor face, decompressed on first use. */
   face(face: EditorFontFace): Promise<TrueTypeFace> {

@@ -15,11 +15,18 @@
 const HTML_NAMESPACE = 'http://www.w3.org/1999/xhtml';
 
 export class TreeAttr {
+  readonly namespaceURI: string | null;
+  readonly name: string;
+  value: string;
   constructor(
-    readonly namespaceURI: string | null,
-    readonly name: string,
-    public value: string,
-  ) {}
+    namespaceURI: string | null,
+    name: string,
+    value: string,
+  ) {
+    this.namespaceURI = namespaceURI;
+    this.name = name;
+    this.value = value;
+  }
 
   get localName(): string {
     return this.namespaceURI === null ? this.name : this.name.slice(this.name.indexOf(':') + 1);
@@ -35,7 +42,10 @@ abstract class TreeNode {
   parentNode: TreeElement | null = null;
   abstract readonly nodeType: number;
 
-  constructor(readonly ownerDocument: TreeDocument) {}
+  readonly ownerDocument: TreeDocument;
+  constructor(ownerDocument: TreeDocument) {
+    this.ownerDocument = ownerDocument;
+  }
 
   get parentElement(): TreeElement | null {
     return this.parentNode;
@@ -71,12 +81,16 @@ abstract class TreeNode {
 }
 
 class TreeCharacterData extends TreeNode {
+  readonly nodeType: 3 | 8;
+  data: string;
   constructor(
     ownerDocument: TreeDocument,
-    readonly nodeType: 3 | 8,
-    public data: string,
+    nodeType: 3 | 8,
+    data: string,
   ) {
     super(ownerDocument);
+    this.nodeType = nodeType;
+    this.data = data;
   }
 
   get nodeValue(): string {
@@ -169,12 +183,16 @@ export class TreeElement extends TreeNode {
   readonly attributes: TreeAttr[] = [];
   private styleProxy: Record<string, string> | undefined;
 
+  readonly namespaceURI: string | null;
+  readonly localName: string;
   constructor(
     ownerDocument: TreeDocument,
-    readonly namespaceURI: string | null,
-    readonly localName: string,
+    namespaceURI: string | null,
+    localName: string,
   ) {
     super(ownerDocument);
+    this.namespaceURI = namespaceURI;
+    this.localName = localName;
   }
 
   get nodeName(): string {
@@ -334,7 +352,10 @@ export class TreeDocument {
    * `createCanvas` answers createElement('canvas'): the exporter measures a
    * frame name too wide for its frame on one, which this document does not draw.
    */
-  constructor(private readonly createCanvas: () => unknown) {}
+  private readonly createCanvas: () => unknown;
+  constructor(createCanvas: () => unknown) {
+    this.createCanvas = createCanvas;
+  }
 
   createElementNS(namespace: string | null, qualifiedName: string): TreeElement {
     return new TreeElement(this, namespace || null, qualifiedName.slice(qualifiedName.indexOf(':') + 1));

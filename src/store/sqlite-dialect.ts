@@ -65,7 +65,10 @@ class WriterThread {
   private readonly pending = new Map<number, { resolve: (reply: Reply) => void; reject: (error: Error) => void }>();
   private nextId = 1;
 
-  constructor(private readonly config: SqliteThreadConfig) {}
+  private readonly config: SqliteThreadConfig;
+  constructor(config: SqliteThreadConfig) {
+    this.config = config;
+  }
 
   private start(): Promise<void> {
     const worker = new Worker(new URL('./sqlite-thread.mjs', import.meta.url), {
@@ -141,7 +144,9 @@ class SqliteThreadDriver implements Driver {
   readonly writer: WriterThread;
   readonly writeLock = new Mutex();
 
-  constructor(private readonly config: SqliteThreadConfig) {
+  private readonly config: SqliteThreadConfig;
+  constructor(config: SqliteThreadConfig) {
+    this.config = config;
     this.writer = new WriterThread(config);
   }
 
@@ -220,7 +225,10 @@ class ThreadConnection implements DatabaseConnection {
   /** The transaction's `begin`, sent and not yet answered. */
   begun: Promise<unknown> | null = null;
 
-  constructor(private readonly driver: SqliteThreadDriver) {}
+  private readonly driver: SqliteThreadDriver;
+  constructor(driver: SqliteThreadDriver) {
+    this.driver = driver;
+  }
 
   unlock(): void {
     const release = this.release;
@@ -268,7 +276,10 @@ class ThreadConnection implements DatabaseConnection {
 }
 
 export class SqliteThreadDialect implements Dialect {
-  constructor(private readonly config: SqliteThreadConfig) {}
+  private readonly config: SqliteThreadConfig;
+  constructor(config: SqliteThreadConfig) {
+    this.config = config;
+  }
 
   createDriver(): Driver {
     return new SqliteThreadDriver(this.config);

@@ -39,11 +39,13 @@ interface Slot {
  * (`busy`), the pool closed (`closed`), or no worker could start (`start`).
  */
 export class WorkerFailure extends Error {
+  readonly reason: 'timeout' | 'crashed' | 'busy' | 'closed' | 'start';
   constructor(
     message: string,
-    readonly reason: 'timeout' | 'crashed' | 'busy' | 'closed' | 'start',
+    reason: 'timeout' | 'crashed' | 'busy' | 'closed' | 'start',
   ) {
     super(message);
+    this.reason = reason;
   }
 }
 

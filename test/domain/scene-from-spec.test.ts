@@ -11,6 +11,7 @@ import { centreOn } from '../../src/domain/scene/geometry.ts';
 import { parseSpec } from '../../src/domain/spec/parse.ts';
 import { assertSurvivesRestore } from '../helpers/excalidraw.ts';
 import { metIssues } from '../helpers/lint.ts';
+import { TYPESCRIPT_ARGS } from '../helpers/typescript.ts';
 
 const build = (raw: unknown) => sceneFromSpec(parseSpec(raw, { isIcon: isCatalogIcon }), { updated: 1, layout: layoutGraph });
 
@@ -179,7 +180,7 @@ import { isCatalogIcon } from './src/domain/icons/catalog.ts';
 import { createHash } from 'node:crypto';
 const spec = ${JSON.stringify(spec)};
 process.stdout.write(createHash('sha256').update(JSON.stringify(sceneFromSpec(parseSpec(spec, { isIcon: isCatalogIcon }), { updated: 1, layout: layoutGraph }))).digest('hex'));`;
-    const other = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    const other = execFileSync(process.execPath, [...TYPESCRIPT_ARGS, '--input-type=module', '-e', script], { encoding: 'utf8' });
     assert.equal(other, createHash('sha256').update(first).digest('hex'));
   });
 });

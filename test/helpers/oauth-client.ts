@@ -95,10 +95,15 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
   lastState?: string;
   readonly invalidated: string[] = [];
 
+  private readonly redirect: string;
+  private readonly name: string;
   constructor(
-    private readonly redirect: string,
-    private readonly name: string,
-  ) {}
+    redirect: string,
+    name: string,
+  ) {
+    this.redirect = redirect;
+    this.name = name;
+  }
 
   get redirectUrl(): string {
     return this.redirect;

@@ -227,7 +227,9 @@ export class OpenApiResponseChecker {
   private readonly routePatterns = new Map<string, string>();
   private readonly errorSchema: JsonSchema;
 
-  constructor(readonly document: OpenApiDocument) {
+  readonly document: OpenApiDocument;
+  constructor(document: OpenApiDocument) {
+    this.document = document;
     for (const template of Object.keys(document.paths)) this.routePatterns.set(template.replace(/\{(\w+)\}/g, ':$1'), template);
     const error = document.components?.schemas?.Error;
     if (!error) throw new Error('the OpenAPI document defines no Error component');

@@ -119,7 +119,10 @@ function quote(s: string, style: StringStyle): string {
 
 /** A number written into the JSON text exactly as given (`1e400`, `-0`, …). */
 class NumberText {
-  constructor(readonly text: string) {}
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
 }
 
 function jsonText(value: unknown, style: StringStyle): string {

@@ -463,7 +463,10 @@ function queryArb(fx: Fixture): fc.Arbitrary<string> {
 // JSON written by hand, so escapes, literal surrogates and out-of-range numbers really are in the text.
 
 class JsonNumberText {
-  constructor(readonly text: string) {}
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
 }
 
 function jsonQuote(s: string, escapeAll: boolean): string {
@@ -475,7 +478,10 @@ function jsonQuote(s: string, escapeAll: boolean): string {
 
 /** A JSON object as an entry list, so that prototype keys and duplicate keys survive into the text. */
 class JsonObjectText {
-  constructor(readonly entries: Array<[string, unknown]>) {}
+  readonly entries: Array<[string, unknown]>;
+  constructor(entries: Array<[string, unknown]>) {
+    this.entries = entries;
+  }
 }
 const jsonObject = (entries: Array<[string, unknown]>) => new JsonObjectText(entries);
 

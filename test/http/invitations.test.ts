@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config.ts';
 import { type Engine, type Harness, sceneOf, startHarness, type TestUser, uniqueEmail } from '../helpers/harness.ts';
 import { skipWithoutPostgres } from '../helpers/postgres.ts';
 import { FormClient, linkIn, mailsTo, waitForMail } from '../web/form-client.ts';
+import { TYPESCRIPT_ARGS } from '../helpers/typescript.ts';
 
 /**
  * Invitations by mail: an address without a verified account is invited; when
@@ -187,7 +188,7 @@ describe('quota settings', () => {
       ['FAST_WORKERS', '0', 'FAST_WORKERS must be a positive integer, got "0"'],
     ] as const) {
       // The timeout only keeps a server that started by mistake from holding the test for ever.
-      const started = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: { ...process.env, [name]: value }, encoding: 'utf8', timeout: 120_000 });
+      const started = spawnSync(process.execPath, [...TYPESCRIPT_ARGS, 'src/main.ts'], { env: { ...process.env, [name]: value }, encoding: 'utf8', timeout: 120_000 });
       assert.equal(started.status, 1, `${name}=${value}`);
       const lines = started.stderr.split('\n').filter((text) => text.startsWith('drawbridge:'));
       assert.deepEqual(lines, [`drawbridge: ${line}`]);

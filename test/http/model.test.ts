@@ -302,7 +302,10 @@ type Cmd = fc.AsyncCommand<Model, Real>;
 /** Commands that act on an existing diagram: `diagram` is an index into the model's diagrams. */
 abstract class OnDiagram implements Cmd {
   protected resolved = '';
-  constructor(readonly diagram: number) {}
+  readonly diagram: number;
+  constructor(diagram: number) {
+    this.diagram = diagram;
+  }
   check(m: Readonly<Model>): boolean {
     return m.diagrams.length > 0;
   }
@@ -318,8 +321,10 @@ abstract class OnDiagram implements Cmd {
 
 /** Commands that act on a shape of a diagram: `shape` is an index into its shapes. */
 abstract class OnShape extends OnDiagram {
-  constructor(diagram: number, readonly shape: number) {
+  readonly shape: number;
+  constructor(diagram: number, shape: number) {
     super(diagram);
+    this.shape = shape;
   }
   override check(m: Readonly<Model>): boolean {
     return m.diagrams.length > 0 && shapesOf(pick(m.diagrams, this.diagram)).length > 0;
@@ -330,7 +335,12 @@ abstract class OnShape extends OnDiagram {
 }
 
 class CreateFromScene implements Cmd {
-  constructor(readonly ids: string[], readonly title: [string, string] | null) {}
+  readonly ids: string[];
+  readonly title: [string, string] | null;
+  constructor(ids: string[], title: [string, string] | null) {
+    this.ids = ids;
+    this.title = title;
+  }
   check = () => true;
   async run(m: Model, r: Real) {
     const elements = this.ids.map((id, i) => ({ id, type: 'rectangle', x: i * 200, y: 0, width: 120, height: 60 }));
@@ -352,7 +362,12 @@ class CreateFromScene implements Cmd {
 }
 
 class CreateFromSpec implements Cmd {
-  constructor(readonly spec: GeneratedSpec, readonly title: [string, string] | null) {}
+  readonly spec: GeneratedSpec;
+  readonly title: [string, string] | null;
+  constructor(spec: GeneratedSpec, title: [string, string] | null) {
+    this.spec = spec;
+    this.title = title;
+  }
   check = () => true;
   async run(m: Model, r: Real) {
     const res = await call(r, 'POST', '/api/v1/diagrams', { ...(this.title ? { title: this.title[0] } : {}), spec: this.spec.spec });
@@ -371,8 +386,16 @@ class CreateFromSpec implements Cmd {
 
 /** Edit: a node with a fresh id, connected (either way) to an existing shape when there is one. */
 class EditAddNode extends OnDiagram {
-  constructor(diagram: number, readonly anchor: number, readonly outgoing: boolean, readonly shapeKind: (typeof SHAPES)[number], readonly label: string | undefined) {
+  readonly anchor: number;
+  readonly outgoing: boolean;
+  readonly shapeKind: (typeof SHAPES)[number];
+  readonly label: string | undefined;
+  constructor(diagram: number, anchor: number, outgoing: boolean, shapeKind: (typeof SHAPES)[number], label: string | undefined) {
     super(diagram);
+    this.anchor = anchor;
+    this.outgoing = outgoing;
+    this.shapeKind = shapeKind;
+    this.label = label;
   }
   async run(m: Model, r: Real) {
     const d = this.target(m);
@@ -400,8 +423,12 @@ class EditAddNode extends OnDiagram {
 
 /** Edit: updateNodes with a new label and/or background colour on an existing shape. */
 class EditUpdateNode extends OnShape {
-  constructor(diagram: number, shape: number, readonly label: string | undefined, readonly backgroundColor: string | undefined) {
+  readonly label: string | undefined;
+  readonly backgroundColor: string | undefined;
+  constructor(diagram: number, shape: number, label: string | undefined, backgroundColor: string | undefined) {
     super(diagram, shape);
+    this.label = label;
+    this.backgroundColor = backgroundColor;
   }
   async run(m: Model, r: Real) {
     const d = this.target(m);
@@ -421,8 +448,14 @@ class EditUpdateNode extends OnShape {
 
 /** Regenerate from a small spec, without a precondition, with the current revision, or with a stale one (409, nothing written). */
 class Regenerate extends OnDiagram {
-  constructor(diagram: number, readonly spec: GeneratedSpec, readonly precondition: Precondition, readonly title: [string, string] | null) {
+  readonly spec: GeneratedSpec;
+  readonly precondition: Precondition;
+  readonly title: [string, string] | null;
+  constructor(diagram: number, spec: GeneratedSpec, precondition: Precondition, title: [string, string] | null) {
     super(diagram);
+    this.spec = spec;
+    this.precondition = precondition;
+    this.title = title;
   }
   async run(m: Model, r: Real) {
     const d = this.target(m);
@@ -457,8 +490,14 @@ async function patch(m: Model, r: Real, d: ModelDiagram, body: unknown, what: st
 }
 
 class PatchMove extends OnShape {
-  constructor(diagram: number, shape: number, readonly dx: number, readonly dy: number, readonly precondition: Precondition) {
+  readonly dx: number;
+  readonly dy: number;
+  readonly precondition: Precondition;
+  constructor(diagram: number, shape: number, dx: number, dy: number, precondition: Precondition) {
     super(diagram, shape);
+    this.dx = dx;
+    this.dy = dy;
+    this.precondition = precondition;
   }
   async run(m: Model, r: Real) {
     const d = this.target(m);
@@ -476,8 +515,10 @@ class PatchMove extends OnShape {
 }
 
 class PatchDelete extends OnShape {
-  constructor(diagram: number, shape: number, readonly precondition: Precondition) {
+  readonly precondition: Precondition;
+  constructor(diagram: number, shape: number, precondition: Precondition) {
     super(diagram, shape);
+    this.precondition = precondition;
   }
   async run(m: Model, r: Real) {
     const d = this.target(m);
@@ -515,8 +556,12 @@ class PatchAdd extends OnDiagram {
 
 /** Valid ops followed by one that fails: 422 INVALID_SPEC naming it, and nothing written. */
 class PatchFailing extends OnDiagram {
-  constructor(diagram: number, readonly shape: number, readonly failure: 0 | 1 | 2) {
+  readonly shape: number;
+  readonly failure: 0 | 1 | 2;
+  constructor(diagram: number, shape: number, failure: 0 | 1 | 2) {
     super(diagram);
+    this.shape = shape;
+    this.failure = failure;
   }
   async run(m: Model, r: Real) {
     const d = this.target(m);
@@ -574,8 +619,10 @@ class Restore extends OnDiagram {
 }
 
 class Rename extends OnDiagram {
-  constructor(diagram: number, readonly title: [string, string]) {
+  readonly title: [string, string];
+  constructor(diagram: number, title: [string, string]) {
     super(diagram);
+    this.title = title;
   }
   async run(m: Model, r: Real) {
     const d = this.target(m);

@@ -15,6 +15,7 @@ import { after, before, test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { SQLITE_FILE_NAME } from '../../src/store/open.ts';
 import { freePort } from '../helpers/harness.ts';
+import { TYPESCRIPT_ARGS } from '../helpers/typescript.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const ROUNDS = 3;
@@ -57,7 +58,7 @@ const isRunning = (child: ChildProcess) => child.exitCode === null && child.sign
 
 async function startServer(): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...TYPESCRIPT_ARGS, 'src/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { runAdminCommand } from '../../src/admin/commands.ts';
 import { openStore } from '../../src/store/open.ts';
+import { TYPESCRIPT_ARGS } from '../helpers/typescript.ts';
 
 const PG_BIN = process.env.PG_BIN || '/usr/lib/postgresql/15/bin';
 const skip = fs.existsSync(path.join(PG_BIN, 'initdb')) ? false : 'PostgreSQL binaries are not installed';
@@ -41,7 +42,7 @@ before(async () => {
   await store.close();
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  server = spawn(process.execPath, [...TYPESCRIPT_ARGS, 'src/main.ts'], {
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'fatal', DATA_DIR: dir },
     stdio: 'ignore',
   });

@@ -15,6 +15,7 @@ import { openStore } from '../../src/store/open.ts';
 import type { SqlStore } from '../../src/store/sql-store.ts';
 import { freshPostgresDatabase, skipWithoutPostgres } from '../helpers/postgres.ts';
 import { freePort } from '../helpers/harness.ts';
+import { TYPESCRIPT_ARGS } from '../helpers/typescript.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const WRITE_LIMIT = 10;
@@ -42,7 +43,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function startServer(name: string, env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...TYPESCRIPT_ARGS, 'src/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

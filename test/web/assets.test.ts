@@ -7,6 +7,7 @@ import zlib from 'node:zlib';
 import { editorFontsDirectory } from '../../src/render/editor-fonts.ts';
 import { assetUrl, prepareWebAssets, type WebAssets, webAssets, webAssetsHash } from '../../src/web/assets.ts';
 import { type Harness, startHarness } from '../helpers/harness.ts';
+import { TYPESCRIPT_ARGS } from '../helpers/typescript.ts';
 
 let h: Harness;
 let assets: WebAssets;
@@ -151,6 +152,6 @@ test('a later start reuses the cached build instead of building again', async ()
   const script = `import { prepareWebAssets } from ${JSON.stringify(new URL('../../src/web/assets.ts', import.meta.url).href)};
 const { built, dir } = await prepareWebAssets();
 console.log(JSON.stringify({ built, dir }));`;
-  const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  const output = execFileSync(process.execPath, [...TYPESCRIPT_ARGS, '--input-type=module', '-e', script], { encoding: 'utf8' });
   assert.deepEqual(JSON.parse(output.trim().split('\n').pop()!), { built: false, dir: assets.dir });
 });

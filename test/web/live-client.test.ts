@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { LiveClient, type LiveStatus } from '../../src/web/client/live-client.ts';
 import { LiveConnection } from '../../src/web/client/live-connection.ts';
 import type { EditorFunctions } from '../../src/web/client/live-elements.ts';
-import { initials, people } from '../../src/web/client/live-avatars.tsx';
+import { initials, people } from '../../src/web/client/live-people.ts';
 import { OwnPresence, PeerList } from '../../src/web/client/live-presence.ts';
 import { type LivePeer, type LiveRole, liveUrl, parseServerMessage, type PresenceUpdate, type SceneElement } from '../../src/web/client/live-protocol.ts';
 import { ArrayScene, edited, editorFunctions, FakeRoom, type FakeSocket, ManualTimers, peer, rectangle } from './live-fakes.ts';

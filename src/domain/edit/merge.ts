@@ -29,10 +29,14 @@ export class Merge {
   readonly created: ExcalidrawElement[] = [];
   private readonly nextIndex: () => string;
 
+  private readonly scene: Scene;
+  readonly now: number;
   constructor(
-    private readonly scene: Scene,
-    readonly now: number,
+    scene: Scene,
+    now: number,
   ) {
+    this.scene = scene;
+    this.now = now;
     this.nextIndex = indexKeysAfter(scene.elements);
   }
 

@@ -41,7 +41,10 @@ class SpatialGrid<T> {
   private readonly cells = new Map<number, T[]>();
   private readonly large: T[] = [];
 
-  constructor(private readonly boxOf: (item: T) => Box) {}
+  private readonly boxOf: (item: T) => Box;
+  constructor(boxOf: (item: T) => Box) {
+    this.boxOf = boxOf;
+  }
 
   add(item: T): void {
     const span = this.span(this.boxOf(item));
@@ -175,7 +178,9 @@ class Placer {
   /** Containers grown to hold new members, by id, at their new size. */
   readonly grown = new Map<string, Box>();
 
-  constructor(private readonly scene: Scene) {
+  private readonly scene: Scene;
+  constructor(scene: Scene) {
+    this.scene = scene;
     const extents: Box[] = [];
     for (const element of scene.live.values()) {
       if (LINEAR.has(element.type)) {

@@ -17,10 +17,14 @@ export class SceneSides {
   private readonly removeSet: Set<string>;
   private readonly orderSet: Set<string> | null;
 
+  readonly elements: readonly SceneElement[];
+  private readonly delta: SceneDelta;
   constructor(
-    readonly elements: readonly SceneElement[],
-    private readonly delta: SceneDelta,
+    elements: readonly SceneElement[],
+    delta: SceneDelta,
   ) {
+    this.elements = elements;
+    this.delta = delta;
     elements.forEach((element, index) => {
       this.beforeIndex.set(element.id, index);
       if (element.type === 'text' && typeof element.containerId === 'string') push(this.beforeTexts, element.containerId, element.id);

@@ -76,10 +76,15 @@ class Story {
   private readonly relabels = new Map<string, Relabel>();
   private deletions: string[] = [];
 
+  private readonly sides: SceneSides;
+  private readonly changedFields: ReadonlyMap<string, string[]>;
   constructor(
-    private readonly sides: SceneSides,
-    private readonly changedFields: ReadonlyMap<string, string[]>,
-  ) {}
+    sides: SceneSides,
+    changedFields: ReadonlyMap<string, string[]>,
+  ) {
+    this.sides = sides;
+    this.changedFields = changedFields;
+  }
 
   tell(added: readonly string[], removed: readonly string[]): string[] {
     // What a person sees come, go or change: elements flagged isDeleted are not there to see.

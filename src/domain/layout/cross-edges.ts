@@ -36,10 +36,12 @@ interface AroundJob {
 class Hierarchy {
   private readonly children = new Map<number, number[]>();
 
+  readonly parent: ArrayLike<number>;
   constructor(
-    readonly parent: ArrayLike<number>,
+    parent: ArrayLike<number>,
     count: number,
   ) {
+    this.parent = parent;
     for (let v = 0; v < count; v++) {
       const list = this.children.get(parent[v]!) ?? [];
       list.push(v);

@@ -247,10 +247,14 @@ class NetworkSimplex {
   private readonly nodeAtLim: Int32Array;
   private searchStart = 0;
 
+  private readonly graph: SimpleGraph;
+  private readonly rank: Int32Array;
   constructor(
-    private readonly graph: SimpleGraph,
-    private readonly rank: Int32Array,
+    graph: SimpleGraph,
+    rank: Int32Array,
   ) {
+    this.graph = graph;
+    this.rank = rank;
     const { n, tail } = graph;
     this.inTree = new Uint8Array(n);
     this.treeEdge = new Uint8Array(tail.length);

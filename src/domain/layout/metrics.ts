@@ -106,7 +106,9 @@ class SegmentGrid {
   private readonly rows: number;
   private readonly buckets = new Map<number, number[]>();
 
-  constructor(private readonly segments: Segment[]) {
+  private readonly segments: Segment[];
+  constructor(segments: Segment[]) {
+    this.segments = segments;
     let minX = Infinity;
     let minY = Infinity;
     let maxX = -Infinity;

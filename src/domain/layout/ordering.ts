@@ -192,10 +192,14 @@ class CrossingMinimizer {
   /** No clusters: every node in one scope, nothing first, no spines. */
   private readonly flat: Pick<ClusterTree, 'chain' | 'first' | 'spine'>;
 
+  private readonly graph: ProperGraph;
+  private readonly clusters: ClusterTree | null;
   constructor(
-    private readonly graph: ProperGraph,
-    private readonly clusters: ClusterTree | null,
+    graph: ProperGraph,
+    clusters: ClusterTree | null,
   ) {
+    this.graph = graph;
+    this.clusters = clusters;
     const none = new Int32Array(0);
     this.flat = { chain: Array.from({ length: graph.nodeCount }, () => none), first: new Uint8Array(graph.nodeCount), spine: new Uint8Array(graph.nodeCount) };
     const { nodeCount, upper, lower, layerOf, layerCount } = graph;

@@ -2,7 +2,10 @@ import type { Box } from './geometry.ts';
 
 /** Work a lint run may spend on candidate pairs; `spend` throws WorkExhausted past it. */
 export class WorkBudget {
-  constructor(private remaining: number) {}
+  private remaining: number;
+  constructor(remaining: number) {
+    this.remaining = remaining;
+  }
 
   spend(amount: number): void {
     this.remaining -= amount;
@@ -35,11 +38,15 @@ export class SpatialGrid {
   private stamp = 0;
 
   /** A grid over `extent` holding item i at boxes[i]; every item a query looks at, and more for each it finds, is spent from `budget`. */
+  private readonly extent: Box;
+  private readonly budget: WorkBudget;
   constructor(
-    private readonly extent: Box,
+    extent: Box,
     boxes: readonly Box[],
-    private readonly budget: WorkBudget = new WorkBudget(Infinity),
+    budget: WorkBudget = new WorkBudget(Infinity),
   ) {
+    this.extent = extent;
+    this.budget = budget;
     const capacity = boxes.length;
     const [width, height] = [extent.x2 - extent.x1, extent.y2 - extent.y1];
     this.cellSize = Math.max(1, Math.sqrt((width * height) / Math.max(1, capacity)), width / MAX_CELLS_PER_SIDE, height / MAX_CELLS_PER_SIDE, typicalSize(boxes));

@@ -11,11 +11,15 @@ export class TokenBucket {
   private tokens: number;
   private at: number;
 
+  readonly capacity: number;
+  readonly perSecond: number;
   constructor(
-    readonly capacity: number,
-    readonly perSecond: number,
+    capacity: number,
+    perSecond: number,
     now: number,
   ) {
+    this.capacity = capacity;
+    this.perSecond = perSecond;
     this.tokens = capacity;
     this.at = now;
   }

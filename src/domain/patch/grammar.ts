@@ -173,11 +173,18 @@ export function relationHint(key: string): string {
 
 /** One op being applied: the draft and stamp it works with, and its index for error messages. */
 export class OpContext {
+  readonly draft: Draft;
+  readonly stamp: WriteStamp;
+  private readonly at: number;
   constructor(
-    readonly draft: Draft,
-    readonly stamp: WriteStamp,
-    private readonly at: number,
-  ) {}
+    draft: Draft,
+    stamp: WriteStamp,
+    at: number,
+  ) {
+    this.draft = draft;
+    this.stamp = stamp;
+    this.at = at;
+  }
 
   fail(message: string): never {
     throw new ApiError('INVALID_SPEC', `ops[${this.at}]: ${message}`);

@@ -86,12 +86,18 @@ class TableLoad {
   private pendingChars = 0;
   private readonly deferred: Array<{ column: string; key: unknown; value: unknown }> = [];
 
+  private readonly trx: Kysely<any>;
+  readonly columns: string[];
+  readonly expectedRows: number;
   constructor(
-    private readonly trx: Kysely<any>,
+    trx: Kysely<any>,
     name: string,
-    readonly columns: string[],
-    readonly expectedRows: number,
+    columns: string[],
+    expectedRows: number,
   ) {
+    this.trx = trx;
+    this.columns = columns;
+    this.expectedRows = expectedRows;
     this.table = backupTable(name)!;
   }
 

@@ -24,10 +24,15 @@ export class PostgresLiveBus implements LiveBus {
   private retryMs = RECONNECT_MIN_MS;
   private retryTimer: NodeJS.Timeout | null = null;
 
+  private readonly connectionString: string;
+  private readonly pool: pg.Pool;
   constructor(
-    private readonly connectionString: string,
-    private readonly pool: pg.Pool,
-  ) {}
+    connectionString: string,
+    pool: pg.Pool,
+  ) {
+    this.connectionString = connectionString;
+    this.pool = pool;
+  }
 
   /** Sends the notice's frames inside `db`'s transaction (or at once, outside one). */
   static async notifyIn(db: Kysely<any>, notice: LiveNotice): Promise<void> {

@@ -14,12 +14,16 @@ export interface DiagramDocument {
 }
 
 export class ResponseError extends Error {
+  readonly status: number;
+  readonly code: string | undefined;
   constructor(
-    readonly status: number,
-    readonly code: string | undefined,
+    status: number,
+    code: string | undefined,
     message: string,
   ) {
     super(message);
+    this.status = status;
+    this.code = code;
   }
 }
 

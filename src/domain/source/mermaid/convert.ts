@@ -26,10 +26,15 @@ const ARROWHEADS: Record<string, Arrowhead> = { arrow_point: 'arrow', arrow_barb
 const THICK_WIDTH = 4;
 
 export class Converter {
+  readonly source: SourceText;
+  readonly warnings: Warnings;
   constructor(
-    readonly source: SourceText,
-    readonly warnings: Warnings,
-  ) {}
+    source: SourceText,
+    warnings: Warnings,
+  ) {
+    this.source = source;
+    this.warnings = warnings;
+  }
 
   /** Warns, at the first style statement naming `needle`, else at `line`. */
   private styleReport(line: number) {
