@@ -97,10 +97,10 @@ const checks = [
 ];
 // A Node that strips types itself (22.18 and later) runs the tests as they are; an older one through tsx.
 const typescript = process.features.typescript ? [] : ['--import', 'tsx'];
-const tests = await run(
-  [...typescript, '--import', './test/helpers/fast-check-seed.ts', '--test', `--test-concurrency=${CONCURRENCY}`, `--test-timeout=${FILE_TIMEOUT_MS}`, ...files],
-  { env, quiet: false },
-);
+const tests = await run([...typescript, '--import', './test/helpers/fast-check-seed.ts', 'scripts/test-files.mjs', String(CONCURRENCY), String(FILE_TIMEOUT_MS), ...files], {
+  env,
+  quiet: false,
+});
 let status = tests.status;
 for (const check of checks) {
   const { status: checkStatus, output } = await check.run;
