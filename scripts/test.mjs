@@ -40,10 +40,11 @@ const LONGEST_FIRST = [
 ];
 
 /**
- * Test files run at once. The suite waits much of its time (on child processes, PostgreSQL,
- * browsers, sockets), so one more file than there are cores keeps the cores busy.
+ * Test files run at once: one per core. With one more, the render and scene workers (which run
+ * at a lower priority than the server, as in production) starved behind the other files' tests
+ * and went past their limits: a faithful worker not started within 60 s, a layout past 30 s.
  */
-const CONCURRENCY = os.availableParallelism() + 1;
+const CONCURRENCY = os.availableParallelism();
 
 // A test file whose process stops answering (its main thread blocked for good, as when the TypeScript
 // loader's esbuild service dies under it) fails after this long instead of holding the run until CI gives up.
