@@ -8,10 +8,7 @@ export interface FolderEntry {
 /** Why a folder reference names no single folder; the message lists what it could have meant. */
 export class FolderReferenceError extends Error {
   readonly kind: 'not_found' | 'ambiguous';
-  constructor(
-    kind: 'not_found' | 'ambiguous',
-    message: string,
-  ) {
+  constructor(kind: 'not_found' | 'ambiguous', message: string) {
     super(message);
     this.kind = kind;
   }

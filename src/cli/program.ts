@@ -38,10 +38,7 @@ export interface CliIo {
 /** A failure with a chosen exit code and a message already meant for people. */
 class CliFailure extends Error {
   readonly exitCode: number;
-  constructor(
-    exitCode: number,
-    message: string,
-  ) {
+  constructor(exitCode: number, message: string) {
     super(message);
     this.exitCode = exitCode;
   }

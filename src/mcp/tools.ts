@@ -26,10 +26,7 @@ export const VERSION = (JSON.parse(fs.readFileSync(new URL('../../package.json',
 class Blocks {
   readonly content: ContentBlock[];
   readonly structured: Record<string, unknown> | null;
-  constructor(
-    content: ContentBlock[],
-    structured: Record<string, unknown> | null = null,
-  ) {
+  constructor(content: ContentBlock[], structured: Record<string, unknown> | null = null) {
     this.content = content;
     this.structured = structured;
   }

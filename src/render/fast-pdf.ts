@@ -98,10 +98,7 @@ class FastSvgPainter {
 
   private readonly root: SvgNode;
   private readonly context: SKRSContext2D;
-  constructor(
-    root: SvgNode,
-    context: SKRSContext2D,
-  ) {
+  constructor(root: SvgNode, context: SKRSContext2D) {
     this.root = root;
     this.context = context;
     const index = (node: SvgNode) => {

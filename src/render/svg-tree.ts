@@ -18,11 +18,7 @@ export class TreeAttr {
   readonly namespaceURI: string | null;
   readonly name: string;
   value: string;
-  constructor(
-    namespaceURI: string | null,
-    name: string,
-    value: string,
-  ) {
+  constructor(namespaceURI: string | null, name: string, value: string) {
     this.namespaceURI = namespaceURI;
     this.name = name;
     this.value = value;
@@ -83,11 +79,7 @@ abstract class TreeNode {
 class TreeCharacterData extends TreeNode {
   readonly nodeType: 3 | 8;
   data: string;
-  constructor(
-    ownerDocument: TreeDocument,
-    nodeType: 3 | 8,
-    data: string,
-  ) {
+  constructor(ownerDocument: TreeDocument, nodeType: 3 | 8, data: string) {
     super(ownerDocument);
     this.nodeType = nodeType;
     this.data = data;
@@ -185,11 +177,7 @@ export class TreeElement extends TreeNode {
 
   readonly namespaceURI: string | null;
   readonly localName: string;
-  constructor(
-    ownerDocument: TreeDocument,
-    namespaceURI: string | null,
-    localName: string,
-  ) {
+  constructor(ownerDocument: TreeDocument, namespaceURI: string | null, localName: string) {
     super(ownerDocument);
     this.namespaceURI = namespaceURI;
     this.localName = localName;

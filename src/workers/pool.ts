@@ -40,10 +40,7 @@ interface Slot {
  */
 export class WorkerFailure extends Error {
   readonly reason: 'timeout' | 'crashed' | 'busy' | 'closed' | 'start';
-  constructor(
-    message: string,
-    reason: 'timeout' | 'crashed' | 'busy' | 'closed' | 'start',
-  ) {
+  constructor(message: string, reason: 'timeout' | 'crashed' | 'busy' | 'closed' | 'start') {
     super(message);
     this.reason = reason;
   }

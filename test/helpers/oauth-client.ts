@@ -97,10 +97,7 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
 
   private readonly redirect: string;
   private readonly name: string;
-  constructor(
-    redirect: string,
-    name: string,
-  ) {
+  constructor(redirect: string, name: string) {
     this.redirect = redirect;
     this.name = name;
   }

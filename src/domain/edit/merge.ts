@@ -31,10 +31,7 @@ export class Merge {
 
   private readonly scene: Scene;
   readonly now: number;
-  constructor(
-    scene: Scene,
-    now: number,
-  ) {
+  constructor(scene: Scene, now: number) {
     this.scene = scene;
     this.now = now;
     this.nextIndex = indexKeysAfter(scene.elements);

@@ -19,10 +19,7 @@ export class SceneSides {
 
   readonly elements: readonly SceneElement[];
   private readonly delta: SceneDelta;
-  constructor(
-    elements: readonly SceneElement[],
-    delta: SceneDelta,
-  ) {
+  constructor(elements: readonly SceneElement[], delta: SceneDelta) {
     this.elements = elements;
     this.delta = delta;
     elements.forEach((element, index) => {

@@ -78,10 +78,7 @@ class Story {
 
   private readonly sides: SceneSides;
   private readonly changedFields: ReadonlyMap<string, string[]>;
-  constructor(
-    sides: SceneSides,
-    changedFields: ReadonlyMap<string, string[]>,
-  ) {
+  constructor(sides: SceneSides, changedFields: ReadonlyMap<string, string[]>) {
     this.sides = sides;
     this.changedFields = changedFields;
   }

@@ -37,10 +37,7 @@ class Hierarchy {
   private readonly children = new Map<number, number[]>();
 
   readonly parent: ArrayLike<number>;
-  constructor(
-    parent: ArrayLike<number>,
-    count: number,
-  ) {
+  constructor(parent: ArrayLike<number>, count: number) {
     this.parent = parent;
     for (let v = 0; v < count; v++) {
       const list = this.children.get(parent[v]!) ?? [];

@@ -249,10 +249,7 @@ class NetworkSimplex {
 
   private readonly graph: SimpleGraph;
   private readonly rank: Int32Array;
-  constructor(
-    graph: SimpleGraph,
-    rank: Int32Array,
-  ) {
+  constructor(graph: SimpleGraph, rank: Int32Array) {
     this.graph = graph;
     this.rank = rank;
     const { n, tail } = graph;

@@ -194,10 +194,7 @@ class CrossingMinimizer {
 
   private readonly graph: ProperGraph;
   private readonly clusters: ClusterTree | null;
-  constructor(
-    graph: ProperGraph,
-    clusters: ClusterTree | null,
-  ) {
+  constructor(graph: ProperGraph, clusters: ClusterTree | null) {
     this.graph = graph;
     this.clusters = clusters;
     const none = new Int32Array(0);

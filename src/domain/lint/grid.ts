@@ -40,11 +40,7 @@ export class SpatialGrid {
   /** A grid over `extent` holding item i at boxes[i]; every item a query looks at, and more for each it finds, is spent from `budget`. */
   private readonly extent: Box;
   private readonly budget: WorkBudget;
-  constructor(
-    extent: Box,
-    boxes: readonly Box[],
-    budget: WorkBudget = new WorkBudget(Infinity),
-  ) {
+  constructor(extent: Box, boxes: readonly Box[], budget: WorkBudget = new WorkBudget(Infinity)) {
     this.extent = extent;
     this.budget = budget;
     const capacity = boxes.length;

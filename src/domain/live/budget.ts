@@ -13,11 +13,7 @@ export class TokenBucket {
 
   readonly capacity: number;
   readonly perSecond: number;
-  constructor(
-    capacity: number,
-    perSecond: number,
-    now: number,
-  ) {
+  constructor(capacity: number, perSecond: number, now: number) {
     this.capacity = capacity;
     this.perSecond = perSecond;
     this.tokens = capacity;

@@ -176,11 +176,7 @@ export class OpContext {
   readonly draft: Draft;
   readonly stamp: WriteStamp;
   private readonly at: number;
-  constructor(
-    draft: Draft,
-    stamp: WriteStamp,
-    at: number,
-  ) {
+  constructor(draft: Draft, stamp: WriteStamp, at: number) {
     this.draft = draft;
     this.stamp = stamp;
     this.at = at;

@@ -89,12 +89,7 @@ class TableLoad {
   private readonly trx: Kysely<any>;
   readonly columns: string[];
   readonly expectedRows: number;
-  constructor(
-    trx: Kysely<any>,
-    name: string,
-    columns: string[],
-    expectedRows: number,
-  ) {
+  constructor(trx: Kysely<any>, name: string, columns: string[], expectedRows: number) {
     this.trx = trx;
     this.columns = columns;
     this.expectedRows = expectedRows;

@@ -26,10 +26,7 @@ export class PostgresLiveBus implements LiveBus {
 
   private readonly connectionString: string;
   private readonly pool: pg.Pool;
-  constructor(
-    connectionString: string,
-    pool: pg.Pool,
-  ) {
+  constructor(connectionString: string, pool: pg.Pool) {
     this.connectionString = connectionString;
     this.pool = pool;
   }

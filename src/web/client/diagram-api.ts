@@ -16,11 +16,7 @@ export interface DiagramDocument {
 export class ResponseError extends Error {
   readonly status: number;
   readonly code: string | undefined;
-  constructor(
-    status: number,
-    code: string | undefined,
-    message: string,
-  ) {
+  constructor(status: number, code: string | undefined, message: string) {
     super(message);
     this.status = status;
     this.code = code;

@@ -28,10 +28,7 @@ const THICK_WIDTH = 4;
 export class Converter {
   readonly source: SourceText;
   readonly warnings: Warnings;
-  constructor(
-    source: SourceText,
-    warnings: Warnings,
-  ) {
+  constructor(source: SourceText, warnings: Warnings) {
     this.source = source;
     this.warnings = warnings;
   }
