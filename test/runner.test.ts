@@ -1,0 +1,34 @@
+/**
+ * scripts/test-files.mjs, which `npm test` runs the test files through: the files in the order
+ * given (so that the longest start first), TAP on stdout, exit status 1 when a test failed and
+ * 0 when the only failure is a test marked todo.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { test } from 'node:test';
+import { TYPESCRIPT_ARGS } from './helpers/typescript.ts';
+
+const FIXTURES = 'test/fixtures/runner';
+
+function runFiles(...names: string[]) {
+  const result = spawnSync(process.execPath, [...TYPESCRIPT_ARGS, 'scripts/test-files.mjs', '1', '60000', ...names.map((name) => `${FIXTURES}/${name}`)], {
+    encoding: 'utf8',
+    // Not as a test of this run: the runner's own children report to it in a form of their own.
+    env: { ...process.env, NODE_TEST_CONTEXT: undefined },
+  });
+  const started = [...result.stdout.matchAll(/^# Subtest: (.+)$/gm)].map((match) => match[1]);
+  return { status: result.status, started, stdout: result.stdout };
+}
+
+test('the files run in the order given, not sorted by path, and a failure makes the exit status 1', () => {
+  const { status, started, stdout } = runFiles('passes.ts', 'fails.ts');
+  assert.deepEqual(started, ['passes', 'fails'], stdout);
+  assert.equal(status, 1, stdout);
+  assert.deepEqual(runFiles('fails.ts', 'passes.ts').started, ['fails', 'passes']);
+});
+
+test('the exit status is 0 when every test passed, or failed marked todo', () => {
+  const { status, stdout } = runFiles('passes.ts', 'todo-fails.ts');
+  assert.match(stdout, /^not ok \d+ - fails, marked todo # TODO not yet$/m);
+  assert.equal(status, 0, stdout);
+});
