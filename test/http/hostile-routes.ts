@@ -469,11 +469,14 @@ class JsonNumberText {
   }
 }
 
+/** `\u0000` … `\uffff`, by code unit, made once: the bodies escape strings of tens of thousands of code units whole. */
+const UNICODE_ESCAPES = Array.from({ length: 0x10000 }, (_, unit) => `\\u${unit.toString(16).padStart(4, '0')}`);
+
 function jsonQuote(s: string, escapeAll: boolean): string {
   if (!escapeAll) return JSON.stringify(s);
-  let out = '"';
-  for (let i = 0; i < s.length; i++) out += `\\u${s.charCodeAt(i).toString(16).padStart(4, '0')}`;
-  return `${out}"`;
+  const escaped = new Array<string>(s.length);
+  for (let i = 0; i < s.length; i++) escaped[i] = UNICODE_ESCAPES[s.charCodeAt(i)]!;
+  return `"${escaped.join('')}"`;
 }
 
 /** A JSON object as an entry list, so that prototype keys and duplicate keys survive into the text. */
