@@ -1,12 +1,12 @@
 # syntax=docker/dockerfile:1
-# Drawbridge's container image: the server compiled to JavaScript (dist/) on Node.js 20,
+# Drawbridge's container image: the server compiled to JavaScript (dist/) on Node.js 24 (LTS),
 # with production dependencies only, run as a non-root user. docs/operations.md
 # ("Container") tells how to build and run it; compose.yaml runs two behind Caddy.
 #
 # Both stages start from the same Debian image, so the native modules compiled or
 # fetched in the build stage (better-sqlite3, @napi-rs/canvas, @resvg/resvg-js) load
 # in the runtime stage unchanged.
-ARG NODE_IMAGE=node:20.20.2-bookworm-slim
+ARG NODE_IMAGE=node:24.22.3-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
