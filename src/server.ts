@@ -11,7 +11,7 @@ import os from 'node:os';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppDeps, SceneWorkers, ServiceDeps } from './app/deps.ts';
 import { SCENE_HEAP_MB, SCENE_TIMEOUT_MS } from './app/diagrams/content.ts';
-import { createAuthorizationServer } from './app/oauth/authorization-server.ts';
+import { authorizationServerOnFirstUse } from './app/oauth/authorization-server.ts';
 import { answerClientError, answerFrameworkError, clientLeft, incompleteRequest, toApiError } from './edge/errors.ts';
 import { loggerOptions } from './edge/logging.ts';
 import { Metrics } from './edge/metrics.ts';
@@ -147,7 +147,7 @@ export async function buildServer(deps: AppDeps, options: BuildOptions = {}): Pr
     reply.code(404).send(new ApiError('not_found').toBody());
   });
 
-  const authorizationServer = await createAuthorizationServer(deps);
+  const authorizationServer = authorizationServerOnFirstUse(deps);
 
   await app.register(apiPlugin, { deps: services });
   await app.register(webAssetsPlugin);
@@ -156,6 +156,6 @@ export async function buildServer(deps: AppDeps, options: BuildOptions = {}): Pr
   await app.register(publicImagePlugin, { deps: services, pageLimit });
   await app.register(webAppPlugin, { deps: services, pageLimit, authorizationServer });
   await app.register(mcpEndpoint, { publicUrl: config.publicUrl });
-  await app.register(authorizationRoutes, { deps, provider: authorizationServer });
+  await app.register(authorizationRoutes, { deps, authorizationServer });
   return app;
 }

@@ -10,12 +10,13 @@ import { API_PREFIX } from '../api/paths.ts';
 import { MCP_RESOURCE_PATH, OAUTH_PATHS, serviceResources } from '../api/oauth-paths.ts';
 import { CAPABILITIES } from '../auth/capabilities.ts';
 import type { AppDeps } from '../app/deps.ts';
+import type { AuthorizationServer } from '../app/oauth/authorization-server.ts';
 import { consumeOrWait } from '../edge/rate-limit.ts';
 import { ApiError } from '../errors.ts';
 
 export interface AuthorizationRoutesOptions {
   deps: AppDeps;
-  provider: Provider;
+  authorizationServer: AuthorizationServer;
 }
 
 const HOUR_SECONDS = 3600;
@@ -45,10 +46,10 @@ function protectedResourceMetadata(publicUrl: string, resource: string) {
   };
 }
 
-export const authorizationRoutes: FastifyPluginAsync<AuthorizationRoutesOptions> = async (app, { deps, provider }) => {
+export const authorizationRoutes: FastifyPluginAsync<AuthorizationRoutesOptions> = async (app, { deps, authorizationServer }) => {
   const { publicUrl } = deps.config;
   const resources = serviceResources(publicUrl);
-  const handle = provider.callback();
+  let handle: ReturnType<Provider['callback']> | undefined;
   const registrations = deps.store.rateLimits.limiter({
     keyPrefix: 'oauth-register',
     points: deps.config.oauthRegistrationsPerHour,
@@ -59,7 +60,9 @@ export const authorizationRoutes: FastifyPluginAsync<AuthorizationRoutesOptions>
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
 
-  const toProvider = (request: FastifyRequest, reply: FastifyReply, url = request.raw.url) => {
+  const toProvider = async (request: FastifyRequest, reply: FastifyReply, url = request.raw.url) => {
+    // Before the reply is handed over, so that a failed build (the database unreachable) is answered as any error is.
+    handle ??= (await authorizationServer()).callback();
     reply.hijack();
     reply.raw.setHeader('x-request-id', request.id);
     request.raw.url = url;

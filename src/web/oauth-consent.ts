@@ -6,9 +6,9 @@
  * to the authorization server, which sends the browser on to the application.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type Provider from 'oidc-provider';
 import { OAUTH_PATHS } from '../api/oauth-paths.ts';
 import type { ServiceDeps } from '../app/deps.ts';
+import type { AuthorizationServer } from '../app/oauth/authorization-server.ts';
 import { approveConsent, type ConsentRequest, defaultCapabilities, denyConsent, loadConsent, UNVERIFIED_GRANT_PROBLEM } from '../app/oauth/consent.ts';
 import { CAPABILITIES } from '../auth/capabilities.ts';
 import { formOf } from './accounts/forms.ts';
@@ -18,7 +18,7 @@ import { capabilityField } from './tokens-form.ts';
 
 export interface ConsentRoutesOptions {
   deps: ServiceDeps;
-  authorizationServer: Provider;
+  authorizationServer: AuthorizationServer;
 }
 
 type UidRequest = FastifyRequest<{ Params: { uid: string } }>;
@@ -26,12 +26,13 @@ type UidRequest = FastifyRequest<{ Params: { uid: string } }>;
 const send = (reply: FastifyReply, status: number, consent: ConsentRequest, model: Omit<ConsentPageModel, 'consent'>) =>
   reply.code(status).headers(consentPageHeaders(consent)).send(consentPage({ ...model, consent }));
 
-export const consentRoutes: FastifyPluginAsync<ConsentRoutesOptions> = async (app, { deps, authorizationServer: provider }) => {
+export const consentRoutes: FastifyPluginAsync<ConsentRoutesOptions> = async (app, { deps, authorizationServer }) => {
   const path = `${OAUTH_PATHS.interaction}/:uid`;
   const exchange = (request: FastifyRequest, reply: FastifyReply) => ({ req: request.raw, res: reply.raw });
 
   app.get(path, async (request: UidRequest, reply) => {
     const session = requireSession(request);
+    const provider = await authorizationServer();
     const consent = await loadConsent(provider, exchange(request, reply), request.params.uid);
     return send(reply, 200, consent, { session, ticked: defaultCapabilities(consent.requested) });
   });
@@ -41,6 +42,7 @@ export const consentRoutes: FastifyPluginAsync<ConsentRoutesOptions> = async (ap
     verifyCsrf(request, session, deps.config.publicUrl);
     const form = formOf(request.body);
     const { uid } = request.params;
+    const provider = await authorizationServer();
     if (form.decision === 'deny') return reply.redirect(await denyConsent(provider, exchange(request, reply), uid), 303);
 
     const ticked = CAPABILITIES.filter((c) => form[capabilityField(c)] !== undefined);

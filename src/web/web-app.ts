@@ -6,8 +6,8 @@
  * (session.ts); the REST API and /mcp stay bearer-only.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import type Provider from 'oidc-provider';
 import type { ServiceDeps } from '../app/deps.ts';
+import type { AuthorizationServer } from '../app/oauth/authorization-server.ts';
 import { pruneHistory } from '../app/history/prune-history.ts';
 import { purgeExpired } from '../app/operations/operations.ts';
 import { clientLeft, incompleteRequest, requestPath, toApiError } from '../edge/errors.ts';
@@ -38,7 +38,7 @@ export interface WebDeps {
   /** The per-address budget of the pages anyone can reach (the account pages, here). */
   pageLimit: PageRequestLimit;
   /** The OAuth authorization server, whose consent page this app serves. */
-  authorizationServer: Provider;
+  authorizationServer: AuthorizationServer;
 }
 
 export const webAppPlugin: FastifyPluginAsync<WebDeps> = async (app, { deps, pageLimit, authorizationServer }) => {

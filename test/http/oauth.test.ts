@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { StoreAdapter } from '../../src/app/oauth/adapter.ts';
+import { authorizationServerOnFirstUse } from '../../src/app/oauth/authorization-server.ts';
 import { hashPassword } from '../../src/auth/passwords.ts';
 import { type ListeningHarness, startHarness, uniqueEmail } from '../helpers/harness.ts';
 import { skipWithoutPostgres } from '../helpers/postgres.ts';
@@ -188,6 +189,39 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     after(() => h.close());
 
     describe('metadata', () => {
+      // First in the file: nothing has asked for OAuth yet.
+      test('the authorization server is built on its first use, once: no signing key before, one key for concurrent first requests', async () => {
+        const keyMade = () => h.store.oauth.secret('keys', () => { throw new Error('no key yet'); }).then(() => true, () => false);
+        assert.equal((await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)).status, 200);
+        assert.equal((await fetch(`${base}/login`)).status, 200);
+        assert.equal(await keyMade(), false, 'no signing key made by the start or by requests elsewhere');
+        const answers = await Promise.all([1, 2, 3].map(() => fetch(`${base}/oauth/jwks`)));
+        assert.deepEqual(answers.map((res) => res.status), [200, 200, 200]);
+        const kids = await Promise.all(answers.map(async (res) => (await res.json()).keys.map((key: { kid: string }) => key.kid).join()));
+        assert.equal(new Set(kids).size, 1, `one key: ${kids}`);
+        assert.equal(await keyMade(), true);
+      });
+
+      test('a build that failed (the database unreachable) is tried again on the next use', async () => {
+        let failures = 1;
+        const oauth = new Proxy(h.store.oauth, {
+          get: (target, key) => {
+            if (key === 'secret' && failures > 0) {
+              failures -= 1;
+              return async () => { throw new Error('the database is unreachable'); };
+            }
+            const value = Reflect.get(target, key, target);
+            return typeof value === 'function' ? value.bind(target) : value;
+          },
+        });
+        const store = new Proxy(h.store, { get: (target, key) => (key === 'oauth' ? oauth : Reflect.get(target, key, target)) });
+        const server = authorizationServerOnFirstUse({ config: h.config, store, now: () => new Date() });
+        await assert.rejects(server(), /unreachable/);
+        const provider = await server();
+        assert.equal(provider.issuer, base);
+        assert.equal(await server(), provider, 'built once, then kept');
+      });
+
       test('the authorization server metadata names the endpoints, S256 only and the capability scopes', async () => {
         const res = await fetch(`${base}/.well-known/oauth-authorization-server`);
         assert.equal(res.status, 200);

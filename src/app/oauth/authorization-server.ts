@@ -6,9 +6,14 @@
  * (StoreAdapter), its keys are kept in the database, and the person's sign-in
  * and consent are the web app's (the interaction URL is the consent page).
  * OpenID Connect extras (userinfo, logout) are off: it issues no ID tokens.
+ *
+ * It is built on its first use (the first request to an OAuth endpoint or the
+ * consent page), not at start: oidc-provider takes a few hundred milliseconds to
+ * load, and a fresh database's signing key (2048-bit RSA) as long again to make,
+ * which a service nobody connects an OAuth client to never needs.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import Provider, { errors, type Configuration, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Configuration, JWK, KoaContextWithOIDC, default as Provider } from 'oidc-provider';
 import { interactionPath, OAUTH_PATHS, serviceResources } from '../../api/oauth-paths.ts';
 import { CAPABILITIES } from '../../auth/capabilities.ts';
 import type { AppDeps } from '../deps.ts';
@@ -61,9 +66,22 @@ function spendCodeOnFailedRedemption(deps: AppDeps) {
   };
 }
 
+/** The authorization server, built once on the first call; a build that failed (the database unreachable) is tried again on the next. */
+export type AuthorizationServer = () => Promise<Provider>;
+
+export function authorizationServerOnFirstUse(deps: AppDeps): AuthorizationServer {
+  let building: Promise<Provider> | undefined;
+  return () =>
+    (building ??= createAuthorizationServer(deps).catch((error: unknown) => {
+      building = undefined;
+      throw error;
+    }));
+}
+
 /** Builds the authorization server for this service (its issuer is PUBLIC_URL). */
-export async function createAuthorizationServer(deps: AppDeps): Promise<Provider> {
+async function createAuthorizationServer(deps: AppDeps): Promise<Provider> {
   const { config } = deps;
+  const { default: Provider, errors } = await import('oidc-provider');
   const keys = await loadKeys(deps);
   const resources = serviceResources(config.publicUrl);
 

@@ -6,7 +6,6 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
-import { errors } from 'oidc-provider';
 import { serviceResources } from '../../api/oauth-paths.ts';
 import { CAPABILITIES, type Capability, capabilitiesOfScope } from '../../auth/capabilities.ts';
 import { ApiError } from '../../errors.ts';
@@ -38,6 +37,8 @@ export function defaultCapabilities(requested: readonly Capability[]): Capabilit
 export const CONSENT_EXPIRED = 'This authorization request has expired or was opened in another browser. Start connecting again from the application.';
 
 async function details(provider: Provider, exchange: Exchange, uid: string) {
+  // Loaded with the authorization server, on its first use.
+  const { errors } = await import('oidc-provider');
   try {
     const interaction = await provider.interactionDetails(exchange.req, exchange.res);
     if (interaction.uid !== uid) throw new errors.SessionNotFound('interaction mismatch');
