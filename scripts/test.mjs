@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// `npm test`: type-check, check the import boundaries of src/, and run every test/**/*.test.ts with node's test runner.
+// `npm test`: type-check, check the import boundaries of src/, find exports and files nothing uses, and run every
+// test/**/*.test.ts with node's test runner.
 // PostgreSQL tests use TEST_DATABASE_URL; when it is unset and PostgreSQL's
 // binaries are installed, a throwaway cluster is started for the run.
 //
-// The two checks run beside the tests rather than before them (their output is printed
-// when they end, and either failing fails the run), and the files known to take longest
+// The three checks run beside the tests rather than before them (their output is printed
+// when they end, and any failing fails the run), and the files known to take longest
 // start first, so that the run does not end with one long file running alone.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -95,6 +96,7 @@ const checks = [
   { name: 'type check (tsc -p .)', run: run(['node_modules/typescript/bin/tsc', '-p', '.'], { env, quiet: true }) },
   // Import cycles and layer boundaries of src/ (docs/architecture.md).
   { name: 'import boundaries (scripts/check-architecture.mjs)', run: run(['scripts/check-architecture.mjs'], { env, quiet: true }) },
+  { name: 'dead code (scripts/check-dead-code.mjs)', run: run(['scripts/check-dead-code.mjs'], { env, quiet: true }) },
 ];
 // A Node that strips types itself (22.18 and later) runs the tests as they are; an older one through tsx.
 const typescript = process.features.typescript ? [] : ['--import', 'tsx'];

@@ -38,7 +38,7 @@ const quotaOutput = (quota: number): number | 'unlimited' => (quota === Infinity
 export type AdminSettings = Pick<Config, 'defaultQuota' | 'inviteQuotaBonus' | 'inviteQuotaCap'>;
 
 /** `30d`, `12h`, `90m`, `2w`, `3600s` → milliseconds. */
-export function parseDuration(raw: string): number {
+function parseDuration(raw: string): number {
   const match = DURATION.exec(raw.trim());
   if (!match || Number(match[1]) <= 0) throw new AdminError(`--expires-in must look like 30d, 12h, 90m, 2w or 3600s, got "${raw}"`);
   return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];

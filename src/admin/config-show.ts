@@ -16,7 +16,7 @@ const SECRET_PARAMETER = /pass|secret|token/i;
 /** `scheme://user:password@`: the fallback for a URL the URL parser does not take. */
 const URL_CREDENTIALS = /^([a-z][a-z0-9+.-]*:\/\/[^:@/]*):[^@/]*@/i;
 
-export interface ShownSetting {
+interface ShownSetting {
   value: string | null;
   source: 'default' | 'set';
 }
@@ -43,7 +43,7 @@ export function maskedValue(name: string, value: string | null): string | null {
 }
 
 /** Every setting in effect, by name, secrets masked; an invalid setting throws with the line the server would print. */
-export function showConfig(env: NodeJS.ProcessEnv): Record<SettingName, ShownSetting> {
+function showConfig(env: NodeJS.ProcessEnv): Record<SettingName, ShownSetting> {
   try {
     loadConfig(env);
   } catch (error) {

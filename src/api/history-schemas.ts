@@ -11,16 +11,13 @@ const Id = z.string().meta({ description: 'Resource id (UUID)' });
 const Timestamp = z.string().meta({ description: 'ISO 8601 timestamp', format: 'date-time' });
 
 /** What kind of write made a revision. rename and move are events: they change no element. */
-export const REVISION_KINDS = ['create', 'edit', 'regenerate', 'patch', 'save', 'restore', 'rename', 'move', 'baseline'] as const;
-export type RevisionKind = (typeof REVISION_KINDS)[number];
+const REVISION_KINDS = ['create', 'edit', 'regenerate', 'patch', 'save', 'restore', 'rename', 'move', 'baseline'] as const;
 
 /** How a write reached the service: an API token, an OAuth client, the web editor, a tool of Drawbridge's MCP server. */
-export const VIA_KINDS = ['token', 'oauth', 'web', 'mcp'] as const;
-export type ViaKind = (typeof VIA_KINDS)[number];
+const VIA_KINDS = ['token', 'oauth', 'web', 'mcp'] as const;
 
 /** Which side of a changed element changed. */
-export const CHANGE_ASPECTS = ['geometry', 'style', 'text', 'binding', 'other'] as const;
-export type ChangeAspect = (typeof CHANGE_ASPECTS)[number];
+const CHANGE_ASPECTS = ['geometry', 'style', 'text', 'binding', 'other'] as const;
 
 /**
  * The request header Drawbridge's MCP servers send on every API call a tool
@@ -34,7 +31,7 @@ export const McpToolName = z
   .regex(/^[a-z][a-z0-9_]{0,63}$/, 'must be 1 to 64 lowercase letters, digits and underscores, starting with a letter')
   .meta({ description: 'The MCP tool that made the call, e.g. `patch_elements`' });
 
-export const RevisionRef = z.string().meta({ description: 'An opaque, URL-safe revision id (e.g. `r17`): pass it back as it is, never parse it' });
+const RevisionRef = z.string().meta({ description: 'An opaque, URL-safe revision id (e.g. `r17`): pass it back as it is, never parse it' });
 
 const Named = z.object({ id: Id, name: z.string() });
 
@@ -103,7 +100,7 @@ export const RevisionScene = z
   .meta({ id: 'RevisionScene', description: 'A diagram as it was at one revision' });
 export type RevisionScene = z.infer<typeof RevisionScene>;
 
-export const ChangedElement = z
+const ChangedElement = z
   .object({
     id: z.string().meta({ description: 'The element id' }),
     aspects: z.array(z.enum(CHANGE_ASPECTS)).meta({ description: 'What changed: `geometry` (position, size, points), `style` (colours, strokes, fill), `text`, `binding` (what an arrow or label is attached to), `other`' }),

@@ -19,15 +19,6 @@ const Timestamp = z.string().meta({ description: 'ISO 8601 timestamp', format: '
 const EditorUrl = z.string().meta({ description: 'Where a person opens the diagram in the web editor: PUBLIC_URL + "/app/d/" + id', format: 'uri' });
 const FolderRef = z.guid().nullable().meta({ description: 'UUID of a folder the caller owns, or null for the root' });
 
-export const SceneInput = z.unknown().meta({
-  type: 'object',
-  description:
-    'A raw scene in the Excalidraw editor format: { elements: [...], appState?: {...} }. Elements are stored exactly as supplied; appState is dropped.',
-});
-export const SpecInput = z.unknown().meta({
-  type: 'object',
-  description: 'A DiagramSpec (nodes, edges, layout) laid out by the server. See docs/api.md.',
-});
 
 /*
  * The content fields of the write bodies (spec, scene, the edit fragment's
@@ -36,8 +27,6 @@ export const SpecInput = z.unknown().meta({
  * the edge (src/edge/validate.ts, parseWith) answers it with the content
  * check's first problem, the code and message the domain gives for it; the
  * use cases then run the full check (with the diagram, for an edit or ops).
- * SpecInput and SceneInput stay as the lenient shapes for callers that hand
- * content on unchecked (the MCP tools).
  */
 export const CreateDiagramBody = z.strictObject({
   title: z.string().optional(),
@@ -138,7 +127,7 @@ const SummaryFields = {
   updatedAt: Timestamp,
   editorUrl: EditorUrl,
 };
-export const SourceWarning = z
+const SourceWarning = z
   .object({
     line: z.number().int().meta({ description: 'The 1-based line of the source it concerns' }),
     message: z.string().meta({ description: 'What the drawing leaves out or draws differently' }),
@@ -173,7 +162,7 @@ export const IconListQuery = z.object({
 });
 export type IconListQuery = z.infer<typeof IconListQuery>;
 
-export const IconItem = z.object({
+const IconItem = z.object({
   id: z.string().meta({ description: 'Catalog icon id, `icon-<name>`' }),
   label: z.string(),
   category: z.enum(ICON_CATEGORIES),
@@ -183,7 +172,7 @@ export const IconItem = z.object({
 });
 export const IconList = z.object({ items: z.array(IconItem) });
 
-export const ErrorEnvelope = z
+const ErrorEnvelope = z
   .strictObject({
     error: z.enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]]).meta({ description: 'The machine code; each operation lists the codes it can answer with' }),
     message: z.string().meta({ description: 'One or more sentences for a person: what is wrong and, where it helps, how to fix it' }),
@@ -305,7 +294,7 @@ export const Comment = z.object({
 });
 export const CommentList = z.object({ items: z.array(Comment) });
 
-export const Problem = z
+const Problem = z
   .object({
     code: z.enum(CONTENT_CODES).meta({ description: 'The catalogue code a write of this content would be refused with' }),
     message: z.string().meta({ description: 'What is wrong, naming the item: nodes[3] (id "db"), edges[7] "api -> db", ops[2]' }),

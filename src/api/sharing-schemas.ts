@@ -10,8 +10,8 @@ const Id = z.string().meta({ description: 'Resource id (UUID)' });
 const Timestamp = z.string().meta({ description: 'ISO 8601 timestamp', format: 'date-time' });
 const Email = z.string().max(254).meta({ description: 'An email address; compared without regard to case or surrounding spaces' });
 
-export const SHARE_ROLES = ['viewer', 'editor'] as const;
-export const WORKSPACE_ROLES = ['viewer', 'editor', 'admin'] as const;
+const SHARE_ROLES = ['viewer', 'editor'] as const;
+const WORKSPACE_ROLES = ['viewer', 'editor', 'admin'] as const;
 export const ShareRole = z.enum(SHARE_ROLES).meta({ description: '`viewer` reads; `editor` reads and changes the content' });
 export const WorkspaceRole = z
   .enum(WORKSPACE_ROLES)
@@ -21,7 +21,7 @@ export const Share = z
   .object({ userId: Id, email: z.string(), role: ShareRole, createdAt: Timestamp })
   .meta({ id: 'Share', description: 'A person a diagram is shared with' });
 
-export const Invitation = z
+const Invitation = z
   .object({
     id: Id,
     email: z.string(),

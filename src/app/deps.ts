@@ -39,7 +39,7 @@ export interface Caller {
 }
 
 /** The web app's way in: a person signed in, working in the editor or the dashboard. */
-export const WEB_VIA: Via = { kind: 'web', name: 'web editor' };
+const WEB_VIA: Via = { kind: 'web', name: 'web editor' };
 
 /** How the caller reached the service. */
 export const viaOf = (caller: Caller): Via => caller.via ?? WEB_VIA;

@@ -1,7 +1,7 @@
 export const CAPABILITIES = ['read', 'write', 'publish', 'delete'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
-export function isCapability(value: string): value is Capability {
+function isCapability(value: string): value is Capability {
   return (CAPABILITIES as readonly string[]).includes(value);
 }
 

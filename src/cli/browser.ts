@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
  * `%s` standing for the URL, else the URL appended), otherwise the platform's
  * own opener.
  */
-export function browserCommand(url: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): [string, string[]] {
+function browserCommand(url: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): [string, string[]] {
   const browser = env.BROWSER?.trim();
   if (browser) {
     const [command, ...args] = browser.split(/\s+/);

@@ -14,7 +14,7 @@ export function describeVia(via: Via | null): string {
 }
 
 /** A timestamp as the history table shows it: date and time to the second, UTC. */
-export const shortTime = (iso: string) => iso.replace('T', ' ').slice(0, 19);
+const shortTime = (iso: string) => iso.replace('T', ' ').slice(0, 19);
 
 /** The history table's columns and one row per revision. */
 export const HISTORY_HEADERS = ['REV', 'WHEN', 'WHO', 'VIA', 'KIND', 'SUMMARY'];

@@ -12,14 +12,14 @@ import { diffLines, HISTORY_HEADERS, historyRow } from './history.ts';
 import { addSharingCommands } from './sharing.ts';
 
 /** Exit codes (docs/cli.md): 0 ok, 1 API error, 2 usage, 3 auth. */
-export const EXIT = { ok: 0, api: 1, usage: 2, auth: 3 } as const;
+const EXIT = { ok: 0, api: 1, usage: 2, auth: 3 } as const;
 
-export interface CliStream {
+interface CliStream {
   write(chunk: string | Uint8Array): unknown;
   isTTY?: boolean;
 }
 
-export interface CliInput extends AsyncIterable<Buffer | string> {
+interface CliInput extends AsyncIterable<Buffer | string> {
   isTTY?: boolean;
   setRawMode?(mode: boolean): unknown;
   on?(event: string, listener: (...args: any[]) => void): unknown;

@@ -5,7 +5,7 @@
  */
 
 /** The image URL of a public page URL (`…/p/<slug>` → `…/p/<slug>.svg`). */
-export function embedImageUrl(publicUrl: string, format: 'svg' | 'png' = 'svg'): string {
+function embedImageUrl(publicUrl: string, format: 'svg' | 'png' = 'svg'): string {
   return `${publicUrl}.${format}`;
 }
 

@@ -80,7 +80,7 @@ const PICTURED: Record<string, string> = {
 };
 
 /** The shape a word means, e.g. `box` → `rectangle`; null when unknown. */
-export function shapeFor(value: unknown): string | null {
+function shapeFor(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   return SHAPE_SYNONYMS[normal(value)] ?? null;
 }

@@ -33,7 +33,7 @@ function isStorageUnreachable(error: { code?: unknown; message?: unknown }): boo
  * `error` out when no token was sent; it is always there, as the cases must
  * not differ.
  */
-export const UNAUTHORIZED_MESSAGE = defaultMessage.unauthorized;
+const UNAUTHORIZED_MESSAGE = defaultMessage.unauthorized;
 export const WWW_AUTHENTICATE = 'Bearer realm="drawbridge", error="invalid_token"';
 export const unauthorized = () => new ApiError('unauthorized', UNAUTHORIZED_MESSAGE, { 'www-authenticate': WWW_AUTHENTICATE });
 
@@ -117,7 +117,7 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
 }
 
 /** A request Node's HTTP parser refused, before Fastify saw it, as a catalogue error. */
-export function clientErrorToApiError(error: NodeJS.ErrnoException): ApiError {
+function clientErrorToApiError(error: NodeJS.ErrnoException): ApiError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return new ApiError('request_header_too_large', 'the request headers are too large');

@@ -5,7 +5,7 @@ const TOKEN_TEXT = /drw_pat_[0-9A-Za-z_]*/g;
  * anything shaped like an API token is masked wherever a client put it, and
  * so are the secrets of emailed links (`?token=` and `/reset/<token>`).
  */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   return url
     .replace(TOKEN_TEXT, 'drw_pat_[redacted]')
     .replace(/([?&]token=)[^&#]*/gi, '$1[redacted]')

@@ -12,7 +12,7 @@ import type { Config, ListenAddress } from '../config.ts';
 import { ApiError } from '../errors.ts';
 import type { Metrics } from './metrics.ts';
 
-export const METRICS_PATH = '/metrics';
+const METRICS_PATH = '/metrics';
 
 /** Whether the settings ask for metrics at all. */
 export const metricsWanted = (config: Pick<Config, 'metricsToken' | 'metricsAddress'>): boolean =>
@@ -21,7 +21,7 @@ export const metricsWanted = (config: Pick<Config, 'metricsToken' | 'metricsAddr
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /** Whether the Authorization header carries exactly `Bearer <token>`; the digests compared take the same time whatever was sent. */
-export function bearerMatches(header: string | undefined, token: string): boolean {
+function bearerMatches(header: string | undefined, token: string): boolean {
   const sent = /^Bearer (\S+)$/i.exec(header ?? '')?.[1] ?? '';
   return timingSafeEqual(digest(sent), digest(token));
 }

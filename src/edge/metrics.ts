@@ -19,7 +19,7 @@ export interface MetricsSources {
 }
 
 /** The route label of a request that matched no route: one value, whatever the path. */
-export const UNMATCHED_ROUTE = 'unmatched';
+const UNMATCHED_ROUTE = 'unmatched';
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /** Seconds: from a quick read to a render at its timeout. */

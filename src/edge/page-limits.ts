@@ -4,7 +4,7 @@ import { ApiError } from '../errors.ts';
 import type { RateLimitStore } from '../store/rate-limits.ts';
 import { consumeOrWait } from './rate-limit.ts';
 
-export const PAGE_WINDOW_SECONDS = 60;
+const PAGE_WINDOW_SECONDS = 60;
 
 /** An onRequest hook: counts the request, or refuses it with 429 rate_limited and Retry-After. */
 export type PageRequestLimit = (request: FastifyRequest) => Promise<void>;

@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import type { RateLimitBudget, RateLimitStore } from '../store/rate-limits.ts';
 
 export type Bucket = 'read' | 'write';
-export const WINDOW_SECONDS = 60;
+const WINDOW_SECONDS = 60;
 
 /**
  * A fixed-window budget: `points` requests per key every `duration` seconds. Its

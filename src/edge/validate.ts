@@ -190,8 +190,8 @@ function judge<T>(schema: ZodType<T>, value: unknown, what: 'body' | 'query'): V
 }
 
 /** The page size of a cursor-paged list when `?limit=` is absent, and the most a page holds. */
-export const PAGE_SIZE_DEFAULT = 50;
-export const PAGE_SIZE_MAX = 100;
+const PAGE_SIZE_DEFAULT = 50;
+const PAGE_SIZE_MAX = 100;
 
 /** `?limit=` of a cursor-paged list: an integer, clamped to 1..PAGE_SIZE_MAX; absent, PAGE_SIZE_DEFAULT. */
 export function pageSize(raw: string | undefined): number {

@@ -6,9 +6,9 @@ import type { TokenHolder } from '../app/tokens/authenticate-token.ts';
 import type { ErrorCode } from '../errors.ts';
 
 /** The owner of the request's API token, with what the token may do. */
-export type Actor = TokenHolder;
+type Actor = TokenHolder;
 
-export interface HandlerContext<Body, Query> {
+interface HandlerContext<Body, Query> {
   body: Body;
   query: Query;
   params: Record<string, string>;
@@ -24,14 +24,14 @@ export interface HandlerContext<Body, Query> {
  * bytes of another type, or nothing (204; 304 to a conditional GET), each
  * with the response headers it adds.
  */
-export type HandlerResult =
+type HandlerResult =
   | { status?: number; json: unknown; headers?: Record<string, string> }
   | { status?: number; rawJson: string; headers?: Record<string, string> }
   | { status?: number; raw: Buffer | string; contentType: string; headers?: Record<string, string> }
   | { status: 204 }
   | { status: 304; headers: Record<string, string> };
 
-export type Access = { capability: Capability } | { anyToken: true } | { public: true };
+type Access = { capability: Capability } | { anyToken: true } | { public: true };
 
 export interface RouteDef<Body = unknown, Query = unknown> {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -78,7 +78,7 @@ type Parsed<Schema> = Schema extends ZodType ? z.output<Schema> : undefined;
  * OpenAPI document is: an answer is sent as it is, never parsed. Pre-serialised
  * JSON, raw bytes and 204 as in HandlerResult.
  */
-export type TypedHandlerResult<Status extends number, Schema extends ZodType | undefined> =
+type TypedHandlerResult<Status extends number, Schema extends ZodType | undefined> =
   | (Schema extends ZodType ? { json: z.input<Schema>; headers?: Record<string, string> } & ([Status] extends [200] ? { status?: 200 } : { status: Status }) : never)
   | Exclude<HandlerResult, { json: unknown }>;
 

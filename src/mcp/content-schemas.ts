@@ -4,5 +4,5 @@
  */
 export { DiagramSpec } from '../domain/spec/schema.ts';
 export { EditFragment } from '../domain/edit/schema.ts';
-export { PatchOp, PatchOps } from '../domain/patch/schema.ts';
+export { PatchOps } from '../domain/patch/schema.ts';
 export { Scene } from '../domain/scene/schema.ts';

@@ -9,7 +9,7 @@ import { connectGuarded } from './argument-guard.ts';
 import { inProcessFetch } from './in-process-fetch.ts';
 import { createMcpServer } from './tools.ts';
 
-export const MCP_PATH = '/mcp';
+const MCP_PATH = '/mcp';
 
 const AUTH_HELP =
   'Send a valid Drawbridge token as the header "Authorization: Bearer <token>": connect through the MCP authorization flow (OAuth), or set a personal access token from Settings → API tokens in this MCP server\'s entry in the client configuration.';

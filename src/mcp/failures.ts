@@ -40,10 +40,10 @@ const SENTENCES: Record<string, string> = {
 
 const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
-export const missingDiagram = (id: string) => `No diagram with id "${id}" exists, or you cannot see it. List your diagrams with list_diagrams.`;
+const missingDiagram = (id: string) => `No diagram with id "${id}" exists, or you cannot see it. List your diagrams with list_diagrams.`;
 
 /** The API answers a missing revision and a missing diagram alike: the sentence names both. */
-export const missingRevision = (id: string, revisions: string[]) =>
+const missingRevision = (id: string, revisions: string[]) =>
   `No revision ${revisions.map((r) => `"${r}"`).join(' or ')} of diagram "${id}" exists, or you cannot see that diagram. List its revisions with list_revisions.`;
 
 const HTTP_CONTENT_STATUSES = new Set([400, 413, 422]);

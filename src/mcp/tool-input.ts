@@ -33,7 +33,7 @@ export interface ToolInputDefinition<F extends z.ZodRawShape, C extends z.ZodRaw
 
 export type ToolArgs<F extends z.ZodRawShape, C extends z.ZodRawShape> = z.output<z.ZodObject<F>> & { [K in keyof C]: unknown };
 
-export type Checked<T> = { ok: true; args: T } | { ok: false; message: string };
+type Checked<T> = { ok: true; args: T } | { ok: false; message: string };
 
 export interface ToolInput<T> {
   /** For the SDK's registerTool: accepts any object; lists as `json`. */

@@ -18,7 +18,7 @@ export interface EditorFontFace {
 }
 
 /** Font directories in the editor's bundle → the CSS family the editor registers them under. */
-export const FAMILY_OF_DIRECTORY: Readonly<Record<string, string>> = {
+const FAMILY_OF_DIRECTORY: Readonly<Record<string, string>> = {
   Virgil: 'Virgil',
   Cascadia: 'Cascadia',
   Excalifont: 'Excalifont',

@@ -35,7 +35,7 @@ const HELVETICA_STACK = FONT_STACKS[2]!;
 const NOTHING_TO_DRAW = createCanvas(1, 1).toDataURL('image/png');
 
 /** The text the exporter will draw, with the font stack it draws it in: labels, frame names, embed placeholders. */
-export function textRuns(elements: readonly any[]): TextRun[] {
+function textRuns(elements: readonly any[]): TextRun[] {
   const runs: TextRun[] = [];
   for (const element of elements) {
     if (element.isDeleted) continue;

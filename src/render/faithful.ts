@@ -66,7 +66,7 @@ type SvgNode = { localName: string; children: SvgNode[]; textContent: string; se
  * `<text>` lines in drawing order; each marked element takes the next group
  * whose lines are its lines.
  */
-export function applyFontFaces(root: unknown, elements: readonly any[]): void {
+function applyFontFaces(root: unknown, elements: readonly any[]): void {
   const marked = elements.filter((e) => e.type === 'text' && !e.isDeleted && (e.customData?.fontWeight === 'bold' || e.customData?.fontStyle === 'italic'));
   if (marked.length === 0) return;
   const groups: SvgNode[][] = [];

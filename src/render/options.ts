@@ -9,26 +9,23 @@
  */
 import { EXPORT_PADDING, type RenderOptions } from './types.ts';
 
-export const WIDTH_RANGE = { min: 256, max: 4096 } as const;
-export const SCALE_RANGE = { min: 1, max: 4 } as const;
-export const PADDING_RANGE = { min: 0, max: 200 } as const;
+const WIDTH_RANGE = { min: 256, max: 4096 } as const;
+const SCALE_RANGE = { min: 1, max: 4 } as const;
+const PADDING_RANGE = { min: 0, max: 200 } as const;
 /** At most this many ids in `elements`. */
-export const MAX_SELECTED_IDS = 1000;
+const MAX_SELECTED_IDS = 1000;
 /** The PNG width without `width` or `scale`. */
-export const DEFAULT_PNG_WIDTH = 1024;
+const DEFAULT_PNG_WIDTH = 1024;
 /** A PNG is never taller than this many times its width (a tall scene is scaled down to fit, centred). */
-export const MAX_PNG_ASPECT = 8;
+const MAX_PNG_ASPECT = 8;
 /** A PNG never holds more pixels than this (4096 × 4096): a larger one is scaled down to fit. */
-export const MAX_PNG_PIXELS = 4096 * 4096;
+const MAX_PNG_PIXELS = 4096 * 4096;
 
 /** The editor's dark theme as a CSS filter: the editor exports dark mode by drawing the light scene through it. */
 export const THEME_FILTER = 'invert(93%) hue-rotate(180deg)';
 /** The background the editor's dark export shows: its white canvas seen through THEME_FILTER. */
-export const DARK_BACKGROUND = '#121212';
+const DARK_BACKGROUND = '#121212';
 const LIGHT_BACKGROUND = '#ffffff';
-
-/** The query parameters that carry options, as GET /diagrams/:id/render and /p/:slug.svg|png name them. */
-export const OPTION_PARAMETERS = ['width', 'scale', 'padding', 'background', 'theme', 'elements', 'frame'] as const;
 
 /** A query value that cannot be an option: the message says which and why (400 bad_request at the edge). */
 export class InvalidRenderOption extends Error {}
@@ -50,7 +47,7 @@ function integerIn(name: string, text: string, { min, max }: { min: number; max:
 }
 
 /** `transparent`, `white`, `#rgb` or `#rrggbb` (any case) as `transparent` or `#rrggbb` lower case. */
-export function normaliseBackground(text: string): 'transparent' | `#${string}` {
+function normaliseBackground(text: string): 'transparent' | `#${string}` {
   const lower = text.trim().toLowerCase();
   if (lower === 'transparent') return 'transparent';
   if (lower === 'white') return '#ffffff';
@@ -103,7 +100,7 @@ export function parseRenderOptions(query: Readonly<Record<string, unknown>>): Re
 }
 
 /** The options with every default left out (scale 1 included: it is the default size only for SVGs, so it stays). */
-export function normaliseRenderOptions(options: RenderOptions): RenderOptions {
+function normaliseRenderOptions(options: RenderOptions): RenderOptions {
   const normal: RenderOptions = {};
   if (options.width !== undefined) normal.width = options.width;
   if (options.scale !== undefined) normal.scale = options.scale;
@@ -120,19 +117,6 @@ export function normaliseRenderOptions(options: RenderOptions): RenderOptions {
 export function renderOptionsKey(options: RenderOptions | undefined): string {
   const normal = normaliseRenderOptions(options ?? {});
   return Object.keys(normal).length === 0 ? '' : JSON.stringify(normal, Object.keys(normal).sort());
-}
-
-/** The options as query parameters (for clients building a URL): the inverse of parseRenderOptions. */
-export function renderOptionsQuery(options: RenderOptions): Record<string, string> {
-  const query: Record<string, string> = {};
-  if (options.width !== undefined) query.width = String(options.width);
-  if (options.scale !== undefined) query.scale = String(options.scale);
-  if (options.padding !== undefined) query.padding = String(options.padding);
-  if (options.background !== undefined) query.background = options.background;
-  if (options.theme !== undefined) query.theme = options.theme;
-  if (options.elementIds !== undefined) query.elements = options.elementIds.join(',');
-  if (options.frameId !== undefined) query.frame = options.frameId;
-  return query;
 }
 
 /** What the editor's export functions take for a look: their appState fields and exportPadding. */
@@ -315,7 +299,7 @@ export function pngSize(width: number, height: number, options: RenderOptions = 
  * `height` (its viewBox, unchanged): `width` makes it that wide (the height
  * follows), `scale` multiplies both; null without either (the drawing's own size).
  */
-export function svgSize(width: number, height: number, options: RenderOptions = {}): { width: number; height: number } | null {
+function svgSize(width: number, height: number, options: RenderOptions = {}): { width: number; height: number } | null {
   if (options.width !== undefined) return { width: options.width, height: round2((options.width * height) / width) };
   if (options.scale !== undefined) return { width: round2(width * options.scale), height: round2(height * options.scale) };
   return null;

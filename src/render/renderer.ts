@@ -28,7 +28,7 @@ export const RENDER_NICE = 10;
  * Renders one caller may have in each worker pool at once, running or waiting
  * for a worker; their others wait in a queue of their own (docs/rendering.md, "Fair share").
  */
-export const RENDERS_PER_CALLER = 2;
+const RENDERS_PER_CALLER = 2;
 
 export interface RenderRequest {
   elementsJson: string;

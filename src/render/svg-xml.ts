@@ -15,7 +15,7 @@ const XMLNS_NAMESPACE = 'http://www.w3.org/2000/xmlns/';
 /** Characters XML 1.0 does not allow (controls, U+FFFE/U+FFFF, lone surrogates). */
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-export const xmlSafe = (text: string) => text.replace(NOT_XML, '\uFFFD');
+const xmlSafe = (text: string) => text.replace(NOT_XML, '\uFFFD');
 
 const ATTRIBUTE_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;', '\t': '&#x9;', '\n': '&#xA;', '\r': '&#xD;' };
 const TEXT_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };

@@ -1,13 +1,9 @@
 import type { SceneChain, SceneDelta } from '../domain/history/delta.ts';
 import type { RetentionPolicy } from '../domain/history/retention.ts';
 
-export type { RetentionPolicy } from '../domain/history/retention.ts';
 
 /** What made a revision: a content write, a revision brought back, or an event that changed no element. */
 export type RevisionKind = 'create' | 'edit' | 'regenerate' | 'patch' | 'save' | 'restore' | 'rename' | 'move' | 'baseline';
-
-/** Content writes (they carry a scene); the other kinds are events, whose scene is the content current at the time. */
-export const CONTENT_KINDS: ReadonlySet<RevisionKind> = new Set(['create', 'edit', 'regenerate', 'patch', 'save', 'restore', 'baseline']);
 
 /**
  * How a write reached the service: an API token, an OAuth app's token, the

@@ -20,7 +20,7 @@ export interface UsersTable {
 }
 
 /** Web sessions: only a SHA-256 of the cookie value is stored. */
-export interface SessionsTable {
+interface SessionsTable {
   id_hash: string;
   user_id: string;
   csrf_token: string;
@@ -29,7 +29,7 @@ export interface SessionsTable {
 }
 
 /** One-use links sent by email (verification, password reset): only a SHA-256 of the token is stored. */
-export interface EmailTokensTable {
+interface EmailTokensTable {
   token_hash: string;
   user_id: string;
   purpose: string;
@@ -51,14 +51,14 @@ export interface TokensTable {
   last_used_at: string | null;
 }
 
-export interface WorkspacesTable {
+interface WorkspacesTable {
   id: string;
   name: string;
   owner_id: string;
   created_at: string;
 }
 
-export interface WorkspaceMembersTable {
+interface WorkspaceMembersTable {
   workspace_id: string;
   user_id: string;
   role: string;
@@ -91,7 +91,7 @@ export interface DiagramsTable {
   deleted_at: string | null;
 }
 
-export interface DiagramSharesTable {
+interface DiagramSharesTable {
   diagram_id: string;
   user_id: string;
   role: string;
@@ -124,12 +124,12 @@ export interface PublicLinksTable {
   updated_at: string;
 }
 
-export interface SettingsTable {
+interface SettingsTable {
   key: string;
   value: string;
 }
 
-export interface CommentsTable {
+interface CommentsTable {
   id: string;
   diagram_id: string;
   element_id: string | null;

@@ -54,7 +54,7 @@ export interface InvitationReward {
 }
 
 /** Diagrams someone else owns that a user reaches: shared directly, or in a workspace they belong to. */
-export type ReachableScope = { kind: 'shared' } | { kind: 'workspace'; workspaceId: string };
+type ReachableScope = { kind: 'shared' } | { kind: 'workspace'; workspaceId: string };
 
 export interface ReachableDiagramsQuery {
   userId: string;

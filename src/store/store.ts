@@ -14,52 +14,39 @@ import type { TokenStore } from './tokens.ts';
 import type { LiveBus } from './live-bus.ts';
 import type { StoreUsage } from './usage.ts';
 
-export type { AccountStore, UserRecord } from './accounts.ts';
-export type { CommentRecord, CommentStore } from './comments.ts';
+export type { UserRecord } from './accounts.ts';
+export type { CommentRecord } from './comments.ts';
 export { StoreConflict } from './conflict.ts';
 export type {
-  ContentWrite,
   ContentWriteResult,
   DiagramMeta,
   DiagramRecord,
-  DiagramStore,
   ListPosition,
   OwnedDiagramCounts,
-  OwnedDiagramsQuery,
 } from './diagrams.ts';
-export type { FolderRecord, FolderStore } from './folders.ts';
+export type { FolderRecord } from './folders.ts';
 export type {
   Attribution,
   ContentRevision,
-  HistoryStore,
-  RetentionPolicy,
   RevisionDetail,
-  RevisionInput,
   RevisionKind,
   RevisionRecord,
   Via,
 } from './history.ts';
-export type { OAuthCredential, OAuthEntry, OAuthGrantRecord, OAuthStore, StoredOAuthEntry } from './oauth.ts';
-export type { OperationsStore } from './operations.ts';
-export type { PublicLinkRecord, PublicLinkStore } from './public-links.ts';
-export type { RateLimitBudget, RateLimitStore } from './rate-limits.ts';
-export type { EmailTokenPurpose, EmailTokenRecord, EmailTokenStore, SessionRecord, SessionStore } from './sessions.ts';
+export type { OAuthEntry, OAuthGrantRecord } from './oauth.ts';
+export type { PublicLinkRecord } from './public-links.ts';
+export type { EmailTokenPurpose } from './sessions.ts';
 export type {
   InvitationRecord,
-  InvitationReward,
   InvitationTarget,
   MemberChange,
   MemberRecord,
   MemberWorkspace,
-  ReachableDiagram,
-  ReachableScope,
   ShareRecord,
-  SharingStore,
   WorkspaceRecord,
 } from './sharing.ts';
-export type { Credential, TokenRecord, TokenStore } from './tokens.ts';
-export type { ContentChange, LiveBus, LiveNotice } from './live-bus.ts';
-export type { QueryErrorKind, StoreUsage } from './usage.ts';
+export type { TokenRecord } from './tokens.ts';
+export type { ContentChange, LiveNotice } from './live-bus.ts';
 
 /**
  * The aggregates the service keeps, one narrow interface each. Every method is

@@ -23,7 +23,7 @@ const CONNECTION = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|08...|57
 /** A constraint refused the write (PostgreSQL's class 23, SQLite's SQLITE_CONSTRAINT_*). */
 const CONSTRAINT = /^(23...|SQLITE_CONSTRAINT.*)$/;
 
-export function queryErrorKind(error: unknown): QueryErrorKind {
+function queryErrorKind(error: unknown): QueryErrorKind {
   const code = (error as { code?: unknown } | null)?.code;
   const message = (error as { message?: unknown } | null)?.message;
   if (typeof code === 'string') {

@@ -101,7 +101,7 @@ function headerValue(value: string): string {
 }
 
 /** The message as RFC 5322 text (8-bit UTF-8 body, CRLF line ends), ready for any mail reader. */
-export function rfc822(from: string, message: MailMessage, date: Date): string {
+function rfc822(from: string, message: MailMessage, date: Date): string {
   const host = /@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? 'drawbridge.invalid';
   const headers = [
     `From: ${headerValue(from)}`,

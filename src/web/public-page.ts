@@ -7,7 +7,7 @@ import { type Budget, consumeOrWait } from '../edge/rate-limit.ts';
 import { escapeHtml, page, PAGE_HEADERS } from './html.ts';
 
 /** Password guesses at one link from one client address, counted with the service's other limits (shared by every instance on PostgreSQL). */
-export const PASSWORD_GUESSES: Budget = { keyPrefix: 'public-page', points: 10, duration: 60 };
+const PASSWORD_GUESSES: Budget = { keyPrefix: 'public-page', points: 10, duration: 60 };
 
 function notFoundPage(): string {
   return page('Not found', '<h1>Not found</h1><p class="muted">This link does not exist or is no longer shared.</p>');

@@ -9,7 +9,7 @@ export type ExpiryChoice = (typeof EXPIRY_CHOICES)[number];
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-export interface MintChoice {
+interface MintChoice {
   name: string;
   capabilities: Capability[];
   expiresAt: string | null;

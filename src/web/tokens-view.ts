@@ -20,9 +20,9 @@ export const CAPABILITY_HELP: Record<Capability, string> = {
 
 const EXPIRY_LABELS: Record<ExpiryChoice, string> = { '30': '30 days', '60': '60 days', '90': '90 days', date: 'On a date', none: 'Never' };
 
-export type TokenStatus = 'active' | 'expired' | 'revoked';
+type TokenStatus = 'active' | 'expired' | 'revoked';
 
-export function tokenStatus(token: TokenRecord, now: Date): TokenStatus {
+function tokenStatus(token: TokenRecord, now: Date): TokenStatus {
   if (token.revokedAt !== null) return 'revoked';
   if (token.expiresAt !== null && Date.parse(token.expiresAt) <= now.getTime()) return 'expired';
   return 'active';
@@ -129,7 +129,7 @@ ${tokens.map((t) => tokenRow(session, t, now)).join('\n')}
 </table>`;
 }
 
-export const grantRevokePath = (grantId: string) => `${TOKENS_PATH}/grants/${encodeURIComponent(grantId)}/revoke`;
+const grantRevokePath = (grantId: string) => `${TOKENS_PATH}/grants/${encodeURIComponent(grantId)}/revoke`;
 
 function applicationRow(session: WebSession, application: ConnectedApplication): string {
   return `<tr data-grant-id="${escapeHtml(application.grantId)}">

@@ -31,7 +31,7 @@ import { tokensPlugin } from './tokens.ts';
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** JSON endpoints of the web app (used by its own scripts), as opposed to pages. */
-export const WEB_API_PREFIX = '/app/api/';
+const WEB_API_PREFIX = '/app/api/';
 
 export interface WebDeps {
   deps: ServiceDeps;

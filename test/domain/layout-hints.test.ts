@@ -15,7 +15,6 @@ const box = (id: string, parent?: string): LayoutNode => ({ id, width: 120, heig
 const container = (id: string, parent?: string): LayoutNode => ({ id, width: 100, height: 30, ...(parent ? { parent } : {}) });
 const edge = (from: string, to: string, extra: Partial<LayoutEdge> = {}): LayoutEdge => ({ id: `${from}-${to}`, from, to, ...extra });
 const centreY = (b: Box): number => b.y + b.height / 2;
-const centreX = (b: Box): number => b.x + b.width / 2;
 
 /** The first and last points of an edge's route lie on its ends' boxes. */
 function assertRouted(result: LayoutResult, e: LayoutEdge): void {

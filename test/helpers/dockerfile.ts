@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-export interface Instruction {
+interface Instruction {
   /** Upper-case: FROM, RUN, COPY… */
   keyword: string;
   /** The rest of the logical line, continuations joined. */

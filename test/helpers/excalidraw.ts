@@ -8,7 +8,6 @@ import { isDeepStrictEqual } from 'node:util';
 import { loadExcalidraw } from '../../src/render/editor-runtime.ts';
 
 export { loadExcalidraw };
-export type { ExcalidrawModule } from '../../src/render/editor-runtime.ts';
 
 export interface RestoreOptions {
   /**
@@ -55,7 +54,7 @@ function describe(element: any): string {
  * dropped or added, or a checked field (see CHECKED_FIELDS) that differs, per
  * id, in the input's order.
  */
-export function firstRestoreDifference(before: readonly any[], after: readonly any[]): string | null {
+function firstRestoreDifference(before: readonly any[], after: readonly any[]): string | null {
   const originalIds = new Set<unknown>();
   for (const element of before) {
     if (originalIds.has(element.id)) return `${describe(element)} repeats an id: restore gives the repeat a new random id`;

@@ -39,7 +39,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export interface UserOptions {
+interface UserOptions {
   email?: string;
   caps?: string;
   unverified?: boolean;

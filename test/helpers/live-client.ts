@@ -5,7 +5,7 @@
  */
 import WebSocket from 'ws';
 
-export interface LiveMessage {
+interface LiveMessage {
   type: string;
   [key: string]: any;
 }
@@ -24,7 +24,7 @@ export interface LiveClient {
   close(): Promise<void>;
 }
 
-export function liveUrl(baseUrl: string, diagramId: string): string {
+function liveUrl(baseUrl: string, diagramId: string): string {
   return `${baseUrl.replace(/^http/, 'ws')}/app/api/diagrams/${diagramId}/live`;
 }
 

@@ -15,7 +15,7 @@ import { hashPassword } from '../../src/auth/passwords.ts';
 import type { WatchedPage } from './browser.ts';
 import type { Harness } from './harness.ts';
 
-export const CAPABILITIES = ['read', 'write', 'publish', 'delete'] as const;
+const CAPABILITIES = ['read', 'write', 'publish', 'delete'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
 /** What arrived at the redirect URI: the query of the browser's request. */
@@ -183,7 +183,7 @@ export interface Seen {
 }
 
 /** A fetch that records what the SDK asked for (method, URL, status) and passes everything through. */
-export function recordingFetch(seen: Seen[]): typeof fetch {
+function recordingFetch(seen: Seen[]): typeof fetch {
   return (async (input: string | URL | Request, init?: RequestInit) => {
     const response = await fetch(input, init);
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;

@@ -45,7 +45,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 
-export const OPENAPI_PATH = '/api/v1/openapi.json';
+const OPENAPI_PATH = '/api/v1/openapi.json';
 const API_PREFIX = '/api/v1';
 
 /** One answer, as the checker needs it. */
@@ -311,7 +311,7 @@ export class OpenApiResponseChecker {
 let published: Promise<OpenApiResponseChecker> | undefined;
 
 /** The checker for the document the app publishes, fetched from the first app that asks (once per process). */
-export function publishedChecker(app: FastifyInstance): Promise<OpenApiResponseChecker> {
+function publishedChecker(app: FastifyInstance): Promise<OpenApiResponseChecker> {
   published ??= (async () => {
     const res = await app.inject({ method: 'GET', url: OPENAPI_PATH });
     if (res.statusCode !== 200) throw new Error(`GET ${OPENAPI_PATH} answered ${res.statusCode}: ${res.body.slice(0, 500)}`);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 /** The test cluster's URL, or undefined when PostgreSQL tests cannot run here. */
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
 
 export const skipWithoutPostgres = TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set';
 

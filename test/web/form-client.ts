@@ -9,9 +9,9 @@ import { hashPassword } from '../../src/auth/passwords.ts';
 import { outboxDirectory } from '../../src/web/mailer.ts';
 import type { Harness } from '../helpers/harness.ts';
 
-export const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
-export function formBody(fields: Record<string, string>): string {
+function formBody(fields: Record<string, string>): string {
   return new URLSearchParams(fields).toString();
 }
 

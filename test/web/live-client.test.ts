@@ -135,7 +135,7 @@ describe('sending', () => {
   });
 
   test('changes made while drawing gather: one message per pause, carrying the latest version', () => {
-    const { room, timers, ada } = adaAlone();
+    const { timers, ada } = adaAlone();
     ada.edit((list) => [...list, rectangle('stroke', 1, { width: 1, height: 1 })]);
     for (let step = 2; step < 10; step++) ada.edit((list) => list.map((e) => edited(e, { width: step * 10, height: step * 5 })));
     timers.advance(100);
@@ -145,7 +145,7 @@ describe('sending', () => {
   });
 
   test('an element too small to see (a click with a shape tool) is not sent, and a deletion of one the room never had is not either', () => {
-    const { room, timers, ada } = adaAlone();
+    const { timers, ada } = adaAlone();
     ada.edit((list) => [...list, rectangle('dot', 1, { width: 0, height: 0 }), rectangle('gone', 2, { isDeleted: true })]);
     timers.advance(100);
     assert.deepEqual(sentElements(ada), []);
@@ -363,7 +363,7 @@ describe('reconnecting', () => {
   });
 
   test('gone ends the session: no more tries, and the reason is reported', () => {
-    const { room, timers, ada } = adaAlone([rectangle('a', 1)]);
+    const { timers, ada } = adaAlone([rectangle('a', 1)]);
     ada.socket().drop(4403);
     assert.equal(ada.status(), 'gone');
     timers.advance(60_000);

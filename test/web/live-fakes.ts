@@ -95,14 +95,14 @@ export class ArrayScene implements SceneAccess {
 
 let nonceSeed = 1;
 /** A versionNonce, from a fixed sequence so runs repeat. */
-export function nonce(): number {
+function nonce(): number {
   nonceSeed = (nonceSeed * 48271) % 2147483647;
   return nonceSeed;
 }
 
 const DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** The n-th fractional index in scene order ("a0", "a1", …, "b10", …). */
-export function indexKey(n: number): string {
+function indexKey(n: number): string {
   return n < DIGITS.length ? `a${DIGITS[n]}` : `b${DIGITS[Math.floor(n / DIGITS.length) % DIGITS.length]}${DIGITS[n % DIGITS.length]}`;
 }
 
@@ -116,7 +116,7 @@ export function edited(element: SceneElement, fields: Partial<SceneElement>): Sc
 }
 
 /** Whether `incoming` replaces `current` under the editor's rule. */
-export function wins(incoming: SceneElement, current: SceneElement | undefined): boolean {
+function wins(incoming: SceneElement, current: SceneElement | undefined): boolean {
   if (!current) return true;
   if (current.version !== incoming.version) return incoming.version > current.version;
   return incoming.versionNonce < current.versionNonce;

@@ -85,7 +85,7 @@ export async function checkPassword(deps: StoreDeps, email: string | null, passw
  * verification (and their inviters earn quota), or nothing changes. Every way
  * an address becomes verified goes through here.
  */
-export async function confirmAddress(deps: StoreDeps, settings: InvitationSettings, userId: string): Promise<void> {
+async function confirmAddress(deps: StoreDeps, settings: InvitationSettings, userId: string): Promise<void> {
   await deps.store.transaction(async (tx) => {
     const user = await tx.accounts.findById(userId);
     if (!user) return;

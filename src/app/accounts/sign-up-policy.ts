@@ -17,7 +17,7 @@ import type { AppDeps } from '../deps.ts';
 export type SignUpRefusal = 'closed' | 'invitation_required' | 'domain_not_accepted';
 
 /** Whether SIGNUP_DOMAINS lets the address (normalised) in by its domain alone. */
-export function domainAccepted(settings: Pick<Config, 'signupDomains'>, email: string): boolean {
+function domainAccepted(settings: Pick<Config, 'signupDomains'>, email: string): boolean {
   if (settings.signupDomains.length === 0) return true;
   return settings.signupDomains.includes(email.slice(email.lastIndexOf('@') + 1));
 }

@@ -17,7 +17,7 @@ import type { Caller, ServiceDeps } from '../deps.ts';
  * The `updated` stamp of generated elements. Fixed, so the same spec always
  * gives byte-identical elements; later edits stamp real times.
  */
-export const GENERATED_UPDATED = 1;
+const GENERATED_UPDATED = 1;
 
 export interface SceneContent {
   elementsJson: string;

@@ -4,7 +4,7 @@ import type { AppDeps, Caller } from '../deps.ts';
 import { revisionId, revisionInQuery } from './revision-id.ts';
 
 /** One revision as a client sees it. */
-export function presentRevision(record: RevisionRecord) {
+function presentRevision(record: RevisionRecord) {
   return {
     rev: revisionId(record.seq),
     at: record.at,
@@ -19,8 +19,6 @@ export function presentRevision(record: RevisionRecord) {
     ...(record.kind === 'save' ? { contributors: record.contributors } : {}),
   };
 }
-
-export type RevisionItem = ReturnType<typeof presentRevision>;
 
 /**
  * A diagram's history, newest first, a page at a time: the cursor is the last

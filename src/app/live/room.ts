@@ -11,7 +11,7 @@
  * stored scene as it is, tells everyone here to replace theirs (`scene`), and
  * drops changes made on the scene it replaced, here and relayed.
  */
-import { createHash, randomInt } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mayPerform } from '../../auth/policy.ts';
 import { isCatalogIcon } from '../../domain/icons/catalog.ts';
 import { isDeleted, type LiveElement, LiveScene, mergeIntoStored, wins } from '../../domain/live/reconcile.ts';
@@ -26,7 +26,7 @@ import { sessionByHash, type Session } from '../sessions/sessions.ts';
 import { GONE_CLOSE_CODES, type GoneReason, type LiveRole, type Peer, type PresenceUpdate, type ServerMessage } from './protocol.ts';
 
 /** Changes are written this long after the first of them, together with those that follow meanwhile. */
-export const WRITE_DELAY_MS = 200;
+const WRITE_DELAY_MS = 200;
 /** A write that failed (the database unreachable) is tried again after this long. */
 const WRITE_RETRY_MS = 1_000;
 /**
@@ -71,7 +71,7 @@ export type RelayEvent =
   | { kind: 'peers'; peers: Peer[] };
 
 /** Peers of another instance not announced for this long are gone (that instance stopped). */
-export const REMOTE_PEER_TTL_MS = 50_000;
+const REMOTE_PEER_TTL_MS = 50_000;
 
 /**
  * A write waits (WRITE_DELAY_MS each time) at most this many times in a row
@@ -560,5 +560,3 @@ export class Room {
     for (const peer of this.local.values()) peer.connection.close(code, reason);
   }
 }
-
-export const newPeerNonce = () => randomInt(1, 2 ** 31);

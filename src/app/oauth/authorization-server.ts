@@ -21,7 +21,7 @@ import { StoreAdapter } from './adapter.ts';
 import { redirectUriProblem } from './redirect-uris.ts';
 
 /** What each capability scope lets a client do, shown on the consent page and in the metadata. */
-export const RESOURCE_SCOPE = CAPABILITIES.join(' ');
+const RESOURCE_SCOPE = CAPABILITIES.join(' ');
 
 const GRANT_TTL_SECONDS = 10 * 365 * 24 * 60 * 60;
 

@@ -34,7 +34,7 @@ export function defaultCapabilities(requested: readonly Capability[]): Capabilit
   return CAPABILITIES.filter((c) => c === 'read' || c === 'write' || requested.includes(c));
 }
 
-export const CONSENT_EXPIRED = 'This authorization request has expired or was opened in another browser. Start connecting again from the application.';
+const CONSENT_EXPIRED = 'This authorization request has expired or was opened in another browser. Start connecting again from the application.';
 
 async function details(provider: Provider, exchange: Exchange, uid: string) {
   // Loaded with the authorization server, on its first use.

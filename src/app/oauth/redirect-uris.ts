@@ -12,7 +12,7 @@
  * for the loopback interface (RFC 6761), and the code it carries is useless
  * without the client's PKCE verifier.
  */
-export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', '[::1]', 'localhost']);
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 /** The authority of a hierarchical URI as written (between `//` and the path), or null. */
 function writtenAuthority(uri: string): string | null {

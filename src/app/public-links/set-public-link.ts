@@ -5,7 +5,7 @@ import { diagramFor } from '../access.ts';
 import type { AppDeps, Caller } from '../deps.ts';
 
 /** Characters of a public link's slug: random base62, fixed for the life of the diagram. */
-export const SLUG_LENGTH = 24;
+const SLUG_LENGTH = 24;
 
 export interface PublicLinkChange {
   enabled: boolean;

@@ -16,7 +16,7 @@ import type { AppDeps, Caller } from '../deps.ts';
 import type { Mailer } from '../mail.ts';
 
 /** How long an invitation may be accepted. */
-export const INVITATION_LIFETIME_MS = 14 * 24 * 60 * 60 * 1000;
+const INVITATION_LIFETIME_MS = 14 * 24 * 60 * 60 * 1000;
 
 /** What inviting needs besides the store: the mail. */
 export interface SharingDeps extends AppDeps {

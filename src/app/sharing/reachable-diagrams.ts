@@ -19,7 +19,7 @@ export interface ReachableDiagramsQuery {
   limit: number;
 }
 
-export interface ReachableDiagramItem extends DiagramMeta {
+interface ReachableDiagramItem extends DiagramMeta {
   /** The caller's role on the diagram. */
   role: DiagramRole;
 }

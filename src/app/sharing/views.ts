@@ -6,7 +6,7 @@
 import type { ShareRole, WorkspaceRole } from '../../auth/policy.ts';
 import type { InvitationRecord, MemberRecord, MemberWorkspace, ShareRecord } from '../../store/store.ts';
 
-export type { ShareRole, WorkspaceRole };
+export type { WorkspaceRole };
 
 export interface ShareView {
   userId: string;

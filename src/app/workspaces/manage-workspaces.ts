@@ -11,7 +11,7 @@ import type { AppDeps, Caller } from '../deps.ts';
 import { type WorkspaceView, workspaceView } from '../sharing/views.ts';
 
 /** A workspace name as stored: sanitised like a title, and not empty. */
-export function workspaceName(raw: string): string {
+function workspaceName(raw: string): string {
   const name = sanitizeTitle(raw);
   if (!name) throw badRequest('workspace name must not be empty');
   return name;

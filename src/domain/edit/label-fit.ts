@@ -15,9 +15,9 @@ export type VerticalAlign = 'top' | 'middle' | 'bottom';
 export type TextAlign = 'left' | 'center' | 'right';
 
 /** No label shrinks below this, whatever its size. */
-export const SMALLEST_FONT_SIZE = 12;
+const SMALLEST_FONT_SIZE = 12;
 /** A label shrinks to no less than this share of its font size. */
-export const SHRINK_FLOOR_PERCENT = 60;
+const SHRINK_FLOOR_PERCENT = 60;
 
 /** The smallest font size a label of this size may shrink to (its own size when that is already smaller). */
 export function fontSizeFloor(fontSize: number): number {
@@ -54,7 +54,7 @@ export interface LabelRequest {
   icon: Box | null;
 }
 
-export interface FittedLabel {
+interface FittedLabel {
   block: TextBlock;
   fontSize: number;
   /** Where the block goes in the container: where the editor puts it, a title moved aside a little further in (labelPosition). */

@@ -13,7 +13,6 @@ import type { SceneDelta } from './delta.ts';
 import { SceneSides } from './scene-sides.ts';
 import { summarize } from './summary.ts';
 
-export type { ChangeAspect } from './aspects.ts';
 export { changeAspects } from './aspects.ts';
 
 export interface SceneChanges {

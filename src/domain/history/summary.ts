@@ -11,7 +11,7 @@ import { aspectOfField, aspectsOf, type ChangeAspect, changedFields } from './as
 import { MAX_NAME, nameOf, shortName, typeName } from './names.ts';
 import { endId, endIds, groupsOf, isArrow, isLive, type SceneSides, type Side } from './scene-sides.ts';
 
-export const NO_CHANGES = 'no changes to the elements';
+const NO_CHANGES = 'no changes to the elements';
 const MAX_SUMMARY = 200;
 const MAX_PARTS = 4;
 /** How many elements a "brought … to front" may name before it is just "reordered elements". */

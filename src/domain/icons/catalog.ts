@@ -66,10 +66,6 @@ function catalog(): LoadedCatalog {
   return loaded;
 }
 
-export function isIconCategory(value: string): value is IconCategory {
-  return (ICON_CATEGORIES as readonly string[]).includes(value);
-}
-
 /**
  * Catalog icons in catalog order (by id). `q` matches case-insensitively
  * anywhere in the id, label or category; `category` must match exactly.

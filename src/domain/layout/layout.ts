@@ -30,7 +30,7 @@ import { enterThroughSides } from './side-entries.ts';
 import { SMALL_NODE, spreadAtSmallTargets } from './small-targets.ts';
 import type { Direction, LayoutInput, LayoutOptions, LayoutResult } from './types.ts';
 
-export type { Box, Direction, LayoutEdge, LayoutInput, LayoutNode, LayoutResult } from './types.ts';
+export type { LayoutInput, LayoutResult } from './types.ts';
 
 const MIN_SIZE = 1;
 

@@ -30,15 +30,6 @@ function boxedContainers(input: LayoutInput): Boxed[] {
     const parent = parentOf(node);
     if (parent) children.set(parent.id, [...(children.get(parent.id) ?? []), node]);
   }
-  /** The flow a container sits in: its nearest ancestor's own direction, or the drawing's. */
-  const contextOf = (node: LayoutNode): Direction => {
-    const seen = new Set<string>();
-    for (let p = parentOf(node); p && !seen.has(p.id); p = parentOf(p)) {
-      seen.add(p.id);
-      if (p.direction && children.has(p.id)) return p.direction;
-    }
-    return input.direction;
-  };
   const inside = (root: string): Set<string> => {
     const members = new Set<string>();
     const stack = [...(children.get(root) ?? [])];

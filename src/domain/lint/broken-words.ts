@@ -36,7 +36,7 @@ export function brokenWords(model: SceneModel): LintIssue[] {
  * spaces before them dropped (as the editor wraps); a text that is not (edited
  * by hand into something else) is left alone.
  */
-export function firstBreakInsideWord(original: string, wrapped: string): number | null {
+function firstBreakInsideWord(original: string, wrapped: string): number | null {
   if (original === wrapped || !wrapped.includes('\n')) return null;
   let j = 0;
   for (let i = 0; i < wrapped.length; i++) {

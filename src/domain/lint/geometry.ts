@@ -25,7 +25,6 @@ export const boxOfPoints = (points: readonly Point[]): Box => {
 
 export const inflate = (box: Box, by: number): Box => ({ x1: box.x1 - by, y1: box.y1 - by, x2: box.x2 + by, y2: box.y2 + by });
 export const boxContains = (outer: Box, inner: Box) => outer.x1 <= inner.x1 && outer.y1 <= inner.y1 && outer.x2 >= inner.x2 && outer.y2 >= inner.y2;
-export const boxesTouch = (a: Box, b: Box) => a.x1 <= b.x2 && b.x1 <= a.x2 && a.y1 <= b.y2 && b.y1 <= a.y2;
 export const boxArea = (box: Box) => (box.x2 - box.x1) * (box.y2 - box.y1);
 /** A box's corners, counter-clockwise (positive shoelace area), the order every polygon here keeps. */
 export const boxPolygon = (box: Box): Point[] => [
@@ -67,7 +66,7 @@ export const diamondPolygon = (box: Box): Point[] => {
   ];
 };
 
-export function pointInPolygon(p: Point, polygon: Polygon, tolerance = 1e-9): boolean {
+function pointInPolygon(p: Point, polygon: Polygon, tolerance = 1e-9): boolean {
   for (let i = 0; i < polygon.length; i++) {
     const [a, b] = [polygon[i]!, polygon[(i + 1) % polygon.length]!];
     const length = Math.hypot(b[0] - a[0], b[1] - a[1]);
@@ -103,7 +102,7 @@ export function lengthInside(a: Point, b: Point, polygon: Polygon): number {
   return inside ? (inside[1] - inside[0]) * Math.hypot(b[0] - a[0], b[1] - a[1]) : 0;
 }
 
-export function pointToSegment(p: Point, a: Point, b: Point): number {
+function pointToSegment(p: Point, a: Point, b: Point): number {
   const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
   const lengthSquared = dx * dx + dy * dy;
   const t = lengthSquared === 0 ? 0 : Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / lengthSquared));
@@ -115,7 +114,7 @@ function segmentsCross(a: Point, b: Point, c: Point, d: Point): boolean {
   return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
 }
 
-export function segmentToSegment(a: Point, b: Point, c: Point, d: Point): number {
+function segmentToSegment(a: Point, b: Point, c: Point, d: Point): number {
   if (segmentsCross(a, b, c, d)) return 0;
   return Math.min(pointToSegment(a, c, d), pointToSegment(b, c, d), pointToSegment(c, a, b), pointToSegment(d, a, b));
 }

@@ -2,7 +2,7 @@
 const SCENE_KINDS = ['overlap', 'clipped_label', 'unbound_arrow', 'dangling_binding', 'outlier', 'low_contrast'] as const;
 
 /** Kinds about how the drawing reads: routes, runs and labels a person sees as wrong. */
-export const LAYOUT_KINDS = [
+const LAYOUT_KINDS = [
   'edge_through_shape',
   'edges_overlap',
   'edge_through_container_label',

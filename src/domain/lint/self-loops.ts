@@ -48,7 +48,7 @@ function labelProblem(loop: Path, shape: Shape): string | null {
  * around it whose border the label crosses, else null. label_overlap leaves
  * these to hidden_self_loop.
  */
-export function labelOverLoopShape(label: readonly (readonly [number, number])[], shape: Shape): Shape | null {
+function labelOverLoopShape(label: readonly (readonly [number, number])[], shape: Shape): Shape | null {
   if (polygonsOverlap(label, shape.outline, TOUCH_SLACK)) return shape;
   return ancestorsOf(shape).find((c) => polygonsOverlap(label, c.outline, TOUCH_SLACK) && !polygonInside(label, c.outline)) ?? null;
 }

@@ -15,7 +15,7 @@ const ElementId = z.string().min(1).meta({ description: 'The id of an element in
 const FONT_FAMILIES = [1, 2, 3, 5, 6, 7, 8, 9] as const;
 
 /** The style fields a restyle sets, with the engine's ranges. */
-export const styleFields = {
+const styleFields = {
   strokeColor: CssColor.optional().meta({ description: 'Outline (and, on a text or a shape\'s label, text) colour' }),
   backgroundColor: CssColor.optional().meta({ description: 'Fill colour' }),
   fillStyle: z.enum(FILL_STYLES).optional(),
@@ -29,9 +29,8 @@ export const styleFields = {
     .optional()
     .meta({ description: '1 Virgil, 2 Helvetica, 3 Cascadia, 5 Excalifont, 6 Nunito, 7 Lilita One, 8 Comic Shanns, 9 Liberation Sans' }),
 };
-export const STYLE_FIELD_NAMES = Object.keys(styleFields);
 
-export const NewElement = z
+const NewElement = z
   .looseObject({
     id: z.string().min(1).optional().meta({ description: 'Left out: a fresh id is generated' }),
     type: z.enum(ELEMENT_TYPES as [string, ...string[]]).meta({ description: 'The element type' }),
@@ -65,8 +64,8 @@ export const NewElement = z
     examples: [{ type: 'rectangle', id: 'cache', x: 400, y: 80, width: 160, height: 70 }, { type: 'text', text: 'Redis', containerId: 'cache' }],
   });
 
-export const AddOp = z.strictObject({ op: z.literal('add'), element: NewElement }).meta({ id: 'AddOp', description: 'Add an element' });
-export const UpdateOp = z
+const AddOp = z.strictObject({ op: z.literal('add'), element: NewElement }).meta({ id: 'AddOp', description: 'Add an element' });
+const UpdateOp = z
   .strictObject({
     op: z.literal('update'),
     id: ElementId,
@@ -76,7 +75,7 @@ export const UpdateOp = z
       .meta({ description: 'The fields to change (those the element\'s type has); bindings, containerId, version and the like are not changed this way' }),
   })
   .meta({ id: 'UpdateOp', description: 'Change fields of an element', examples: [{ op: 'update', id: 'api-label', set: { text: 'Orders API' } }] });
-export const MoveOp = z
+const MoveOp = z
   .strictObject({
     op: z.literal('move'),
     id: ElementId,
@@ -90,13 +89,13 @@ export const MoveOp = z
     description: 'Move an element to x, y or by dx, dy (one pair, not both): its label follows and its arrows re-route',
     examples: [{ op: 'move', id: 'db', dx: 40, dy: 0 }],
   });
-export const ResizeOp = z
+const ResizeOp = z
   .strictObject({ op: z.literal('resize'), id: ElementId, width: z.number().gt(0), height: z.number().gt(0) })
   .meta({ id: 'ResizeOp', description: 'Resize a shape: its label re-wraps and its arrows re-route', examples: [{ op: 'resize', id: 'api', width: 240, height: 90 }] });
-export const RestyleOp = z
+const RestyleOp = z
   .strictObject({ op: z.literal('restyle'), id: ElementId, ...styleFields })
   .meta({ id: 'RestyleOp', description: 'Change style fields (at least one); strokeColor and opacity carry to a shape\'s label, fontSize and fontFamily apply to it', examples: [{ op: 'restyle', id: 'db', backgroundColor: '#ffc9c9' }] });
-export const DeleteOp = z
+const DeleteOp = z
   .strictObject({ op: z.literal('delete'), id: ElementId })
   .meta({ id: 'DeleteOp', description: 'Delete an element with its label and icons; arrows bound to it are unbound', examples: [{ op: 'delete', id: 'cache' }] });
 

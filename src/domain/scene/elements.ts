@@ -1,7 +1,7 @@
 import { fractionalIndex, stableInt } from './determinism.ts';
 
 /** The editor's defaults for new elements (Excalidraw 0.18). */
-export const DEFAULT_STROKE = '#1e1e1e';
+const DEFAULT_STROKE = '#1e1e1e';
 export const FONT_SIZE = 20;
 export const FONT_FAMILY_EXCALIFONT = 5;
 export const LINE_HEIGHT = 1.25;

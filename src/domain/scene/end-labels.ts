@@ -18,9 +18,9 @@ interface Box {
 }
 
 /** How far the text keeps from its own line: clear of the arrowhead's wings (the editor's arrowhead is 17 px across). */
-export const END_LABEL_ACROSS = 10;
+const END_LABEL_ACROSS = 10;
 /** How far back from the end point (on the outline, less the binding gap) the text's near side starts. */
-export const END_LABEL_BACK = 4;
+const END_LABEL_BACK = 4;
 /** Clearance kept from other lines and shapes. */
 const CLEARANCE = 4;
 /** Another arrow's line this near the text makes it read as that arrow's too: the text prefers a side without one. */

@@ -55,7 +55,7 @@ export const ICON_SIZE = 48;
 export const BOLD_WIDENS = 1.12;
 export const ICON_GAP = 8;
 /** The editor's minimum arrow-label width (font size × 11): wrapping there never re-wraps in the editor. */
-export const EDGE_LABEL_WRAP = FONT_SIZE * 11;
+const EDGE_LABEL_WRAP = FONT_SIZE * 11;
 const CONTAINER_HEADER_EXTRA = 10;
 
 type BoxShape = 'rectangle' | 'ellipse' | 'diamond';
@@ -65,7 +65,7 @@ type BoxShape = 'rectangle' | 'ellipse' | 'diamond';
  * a circle is an ellipse with equal sides; the other new shapes are drawn on
  * a rectangle for now (a stadium fully rounded as far as the editor rounds).
  */
-export function boxShapeOf(shape: SpecNode['shape']): BoxShape {
+function boxShapeOf(shape: SpecNode['shape']): BoxShape {
   if (shape === 'ellipse' || shape === 'circle' || shape === 'doublecircle') return 'ellipse';
   if (shape === 'diamond') return 'diamond';
   return 'rectangle';
@@ -94,7 +94,7 @@ export interface NodePlan {
 }
 
 /** The size of a start dot and an end ring; the dot inside an end ring; a fork bar's length and thickness. */
-export const MARKER_SIZE = { start: 24, end: 28, endDot: 16, forkLength: 100, forkThickness: 8 } as const;
+const MARKER_SIZE = { start: 24, end: 28, endDot: 16, forkLength: 100, forkThickness: 8 } as const;
 const MARKER_INK = '#1e1e1e';
 
 /**
@@ -106,7 +106,7 @@ export function edgeLabelBlock(label: string): TextBlock | null {
   return textBlock(wordSafeWrap(label, EDGE_LABEL_WRAP / WIDEN_FOR_WORD).label, EDGE_LABEL_WRAP);
 }
 
-export function textBlock(label: string, wrapAt: number): TextBlock | null {
+function textBlock(label: string, wrapAt: number): TextBlock | null {
   if (label === '') return null;
   const text = wrapText(label, FONT_SIZE, wrapAt, FONT_FAMILY_EXCALIFONT);
   const { width, height } = measureText(text, FONT_SIZE, FONT_FAMILY_EXCALIFONT);
@@ -125,7 +125,7 @@ export function textNodeSize(label: { width: number; height: number }, hasIcon: 
 }
 
 /** Where a text node's text and icon go in its box (see textNodeSize). */
-export function textNodePlaces(box: { x: number; y: number; width: number; height: number }, label: { width: number; height: number }, iconOnTop: boolean) {
+function textNodePlaces(box: { x: number; y: number; width: number; height: number }, label: { width: number; height: number }, iconOnTop: boolean) {
   if (iconOnTop) {
     return { text: { x: box.x + (box.width - label.width) / 2, y: box.y + box.height - label.height }, icon: { x: box.x + box.width / 2 - ICON_SIZE / 2, y: box.y } };
   }
@@ -285,7 +285,7 @@ export function boundTextArea(shape: BoxShape, box: { x: number; y: number; widt
 }
 
 /** Where the editor puts bound text in its container (its computeBoundTextPosition). */
-export function boundTextPosition(
+function boundTextPosition(
   area: ReturnType<typeof boundTextArea>,
   block: TextBlock,
   verticalAlign: 'top' | 'middle' | 'bottom',
@@ -352,7 +352,7 @@ function markerElements(node: SpecNode, marker: MarkerShape, box: { x: number; y
 }
 
 /** The shapes drawn by `line` outlines around a label-carrying rectangle, and the ids of those lines. */
-export const OUTLINE_IDS: Partial<Record<SpecNode['shape'], readonly string[]>> = {
+const OUTLINE_IDS: Partial<Record<SpecNode['shape'], readonly string[]>> = {
   stadium: ['outline'],
   doublecircle: ['outline', 'ring'],
   hexagon: ['outline'],
@@ -417,7 +417,7 @@ const arc = (cx: number, cy: number, rx: number, ry: number, from: number, to: n
   });
 
 /** The outline polylines of a shape in a box of `w` × `h`, relative to its top-left corner, by line id suffix. */
-export function outlinePaths(shape: SpecNode['shape'], w: number, h: number): Record<string, Point[]> {
+function outlinePaths(shape: SpecNode['shape'], w: number, h: number): Record<string, Point[]> {
   const clamp = ([low, high, share]: readonly [number, number, number]) => Math.min(high, Math.max(low, h * share));
   switch (shape) {
     case 'stadium': {
@@ -478,12 +478,12 @@ function lineElement(id: string, at: { x: number; y: number }, points: Point[], 
   };
 }
 
-export function styleOf(node: SpecNode): Style {
+function styleOf(node: SpecNode): Style {
   return { strokeColor: node.strokeColor, backgroundColor: node.backgroundColor, fillStyle: node.fillStyle, strokeWidth: node.strokeWidth, ...(node.strokeStyle ? { strokeStyle: node.strokeStyle } : {}) };
 }
 
 /** A label's weight and slant, which the editor's text has no field for: recorded in its customData, drawn by both renderers. */
-export function fontCustomData(node: SpecNode): Record<string, string> | null {
+function fontCustomData(node: SpecNode): Record<string, string> | null {
   if (!node.bold && !node.italic) return null;
   return { ...(node.bold ? { fontWeight: 'bold' } : {}), ...(node.italic ? { fontStyle: 'italic' } : {}) };
 }
@@ -600,9 +600,9 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
 }
 
 /** A caption's font size: the editor's large size. */
-export const CAPTION_FONT_SIZE = 28;
+const CAPTION_FONT_SIZE = 28;
 /** Between the caption and the drawing. */
-export const CAPTION_GAP = 24;
+const CAPTION_GAP = 24;
 /** A caption wraps at the drawing's width, but never narrower than this. */
 const CAPTION_MIN_WRAP = 400;
 
@@ -632,7 +632,7 @@ function captionElement(caption: string, at: 'top' | 'bottom', drawn: readonly E
 }
 
 /** A head or tail label's font size: the editor's small size, one below an edge label's. */
-export const END_LABEL_FONT_SIZE = 16;
+const END_LABEL_FONT_SIZE = 16;
 
 /**
  * An edge's head and tail labels as free texts beside its ends (end-labels.ts
@@ -792,7 +792,7 @@ export function midpointOf(points: Point[]): Point {
   return points[0]!;
 }
 
-export function iconElement(node: SpecNode, at: { x: number; y: number }, order: number, updated: number, groupIds: string[]): ExcalidrawElement {
+function iconElement(node: SpecNode, at: { x: number; y: number }, order: number, updated: number, groupIds: string[]): ExcalidrawElement {
   return {
     ...baseElement(`${node.id}-icon`, 'image', { x: at.x, y: at.y, width: ICON_SIZE, height: ICON_SIZE }, order, updated),
     strokeColor: 'transparent',

@@ -86,26 +86,6 @@ const MIN_INK_CONTRAST = 3;
 export const DEFAULT_INK = '#1e1e1e';
 const WHITE: Rgb = [255, 255, 255];
 
-/**
- * The colour a node's outline and label are drawn in (the spec gives both one
- * colour, `strokeColor`): the source's outline colour when its label stays
- * readable on the fill in it, else the source's text colour, else the default
- * ink, else white. `null`: the default ink, nothing to set. `changed` says the
- * outline is not drawn in the colour the source gave it.
- */
-export function inkFor(colours: { outline?: string | null; text?: string | null; fill?: string | null }): { ink: string | null; changed: boolean } {
-  const behind = (colours.fill && colours.fill !== 'transparent' ? parseColor(colours.fill) : null) ?? WHITE;
-  const readable = (colour: string | null | undefined) => {
-    const rgb = colour ? parseColor(colour) : null;
-    return rgb !== null && contrastRatio(rgb, behind) >= MIN_INK_CONTRAST;
-  };
-  if (colours.outline && readable(colours.outline)) return { ink: colours.outline, changed: false };
-  const changed = Boolean(colours.outline);
-  if (colours.text && readable(colours.text)) return { ink: colours.text, changed };
-  if (readable(DEFAULT_INK)) return { ink: null, changed };
-  return { ink: '#ffffff', changed };
-}
-
 const rgbOf = (css: string): Rgb | null => (cssColors as Record<string, Rgb>)[css.toLowerCase()] ?? parseColor(css);
 const behindOf = (fill: string | null): Rgb => (fill !== null && fill !== 'transparent' ? rgbOf(fill) : null) ?? WHITE;
 

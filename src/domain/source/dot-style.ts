@@ -15,7 +15,7 @@ export interface Attr {
 export type Attributes = Map<string, Attr>;
 
 /** Records a warning; one per `key`, at the first line it is given. */
-export type Warn = (key: string, line: number, message: string) => void;
+type Warn = (key: string, line: number, message: string) => void;
 
 export interface StyleContext {
   warn: Warn;
@@ -115,7 +115,7 @@ export const NOT_DRAWN: Record<string, string> = {
 const BLACK = new Set(['black', '#000', '#000000', '#000000ff']);
 const FILLED_STYLES = ['filled', 'radial', 'striped', 'wedged'];
 
-export function styleWords(attributes: Attributes): Set<string> {
+function styleWords(attributes: Attributes): Set<string> {
   return new Set((attributes.get('style')?.value ?? '').split(',').map((word) => word.trim().toLowerCase()).filter(Boolean));
 }
 

@@ -36,17 +36,3 @@ function decodeWithSemicolons(text: string, options: { mermaid?: boolean }): str
   });
 }
 
-/** An HTML-like label's text: `<br/>` and the end of a table row or paragraph break lines, cells of a row are joined by a space. */
-export function htmlLabelText(html: string): string {
-  const text = html
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/(tr|p|div|h[1-6]|li)\s*>/gi, '\n')
-    .replace(/<\/t[dh]\s*>/gi, ' ')
-    .replace(/<[^>]*>/g, '');
-  return decodeEntities(text)
-    .split('\n')
-    .map((line) => line.replace(/[ \t]+/g, ' ').trim())
-    .filter((line, i, lines) => line !== '' || (i > 0 && i < lines.length - 1 && lines[i - 1] !== ''))
-    .join('\n')
-    .trim();
-}

@@ -5,11 +5,11 @@
 import { z } from 'zod';
 import { payloadProblem, type Problem } from '../problems.ts';
 
-export const SOURCE_LANGUAGES = ['mermaid', 'dot'] as const;
+const SOURCE_LANGUAGES = ['mermaid', 'dot'] as const;
 export type SourceLanguage = (typeof SOURCE_LANGUAGES)[number];
 
 /** The longest source text taken, in characters (a 1,000-node diagram written out fits well within it). */
-export const SOURCE_MAX_CHARS = 200_000;
+const SOURCE_MAX_CHARS = 200_000;
 
 export const SourceContent = z
   .strictObject({

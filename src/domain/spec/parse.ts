@@ -12,7 +12,7 @@ export interface ParseOptions {
   isIcon: (id: string) => boolean;
 }
 
-export type Issue = z.core.$ZodIssue;
+type Issue = z.core.$ZodIssue;
 
 /** Where a list sits in the document, for ordering its problems: spec nodes and edit addNodes come first. */
 export interface ListPlace {
@@ -333,7 +333,7 @@ export function endLabelIds(edge: Pick<SpecEdge, 'id' | 'headLabel' | 'tailLabel
 }
 
 /** `<from>-to-<to>`, then `-2`, `-3`… for repeats in spec order (docs/spec.md, "Generated ids"). */
-export function assignArrowIds(edges: RawEdge[], taken: Set<string> = new Set()): SpecEdge[] {
+function assignArrowIds(edges: RawEdge[], taken: Set<string> = new Set()): SpecEdge[] {
   const used = new Set(taken);
   return edges.map((edge) => {
     const base = `${edge.from}-to-${edge.to}`;
@@ -601,10 +601,5 @@ export function parseSpec(input: unknown, options: ParseOptions): DiagramSpec {
   const { problems, spec } = checkSpec(input, options);
   throwFirst(problems);
   return spec!;
-}
-
-/** Every problem with a spec (none: it is valid). */
-export function specProblems(input: unknown, options: ParseOptions): Problem[] {
-  return checkSpec(input, options).problems;
 }
 

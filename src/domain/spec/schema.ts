@@ -22,7 +22,7 @@ const ARROW = String.raw`(?:<->|<-(?!>)|-->|->|--(?!>))`;
  * Lookaheads only, so it reads the same in any JSON Schema validator.
  */
 export const SHORTHAND_PATTERN = String.raw`^\s*(?:${QUOTED}|${BARE_SOURCE})\s*${ARROW}\s*(?:${QUOTED}|${BARE_TARGET})\s*(?::\s*\S[\s\S]*)?$`;
-export const SHORTHAND_REGEX = new RegExp(SHORTHAND_PATTERN, 'u');
+const SHORTHAND_REGEX = new RegExp(SHORTHAND_PATTERN, 'u');
 
 export const CssColor = z.string().regex(CSS_COLOR).meta({
   id: 'CssColor',
@@ -30,26 +30,26 @@ export const CssColor = z.string().regex(CSS_COLOR).meta({
   examples: ['#1e1e1e', 'transparent', '#e7f5ff'],
 });
 
-export const NodeId = z
+const NodeId = z
   .string()
   .min(1)
   .max(SPEC_LIMITS.idLength)
   .regex(/\S/)
   .meta({ description: `A node id: non-empty, at most ${SPEC_LIMITS.idLength} characters, unique in the diagram` });
 
-export const Shape = z.enum(SHAPES).meta({
+const Shape = z.enum(SHAPES).meta({
   description: 'rectangle (the default), ellipse, diamond, text (a free text, no outline), cylinder (a database), stadium (fully rounded ends), circle, doublecircle (a circle with a ring inside: an accepting state), hexagon, parallelogram, subroutine (a box with inner side bars), document (a box with a wavy bottom), or a marker that draws no label: start (a small filled dot), end (a ringed dot), fork (a bar across the flow, for forks and joins)',
 });
 export const FillStyle = z.enum(FILL_STYLES).meta({ description: 'How the background is filled' });
-export const Arrowhead = z.enum(ARROWHEADS).meta({ description: 'An arrowhead: arrow, triangle, bar, dot, circle, diamond or none' });
-export const EdgeStyle = z.enum(EDGE_STYLES).meta({ description: 'The line: solid (default), dashed, dotted, or invisible (laid out like any edge, but draws nothing)' });
-export const StrokeStyle = z.enum(STROKE_STYLES).meta({ description: 'The outline: solid (default), dashed or dotted' });
-export const StrokeWidth = z
+const Arrowhead = z.enum(ARROWHEADS).meta({ description: 'An arrowhead: arrow, triangle, bar, dot, circle, diamond or none' });
+const EdgeStyle = z.enum(EDGE_STYLES).meta({ description: 'The line: solid (default), dashed, dotted, or invisible (laid out like any edge, but draws nothing)' });
+const StrokeStyle = z.enum(STROKE_STYLES).meta({ description: 'The outline: solid (default), dashed or dotted' });
+const StrokeWidth = z
   .number()
   .min(STROKE_WIDTH_RANGE[0])
   .max(STROKE_WIDTH_RANGE[1])
   .meta({ description: `The line width in pixels, ${STROKE_WIDTH_RANGE[0]} to ${STROKE_WIDTH_RANGE[1]} (default 2)` });
-export const Direction = z.enum(DIRECTIONS as ['TB', 'BT', 'LR', 'RL']).meta({ description: 'TB top to bottom (default), BT, LR left to right, RL' });
+const Direction = z.enum(DIRECTIONS as ['TB', 'BT', 'LR', 'RL']).meta({ description: 'TB top to bottom (default), BT, LR left to right, RL' });
 
 /** The fields of a node; edit fragments extend them with a position and size. */
 export const nodeFields = {

@@ -4,7 +4,7 @@ export const SHAPES = ['rectangle', 'ellipse', 'diamond', 'text', 'cylinder', 's
 export type Shape = (typeof SHAPES)[number];
 
 /** Shapes that mark a point of a flow and draw no label: a start dot, an end ring, a fork or join bar. */
-export const MARKER_SHAPES = ['start', 'end', 'fork'] as const;
+const MARKER_SHAPES = ['start', 'end', 'fork'] as const;
 export type MarkerShape = (typeof MARKER_SHAPES)[number];
 export const isMarker = (shape: Shape): shape is MarkerShape => (MARKER_SHAPES as readonly string[]).includes(shape);
 
@@ -16,7 +16,7 @@ export type EdgeStyle = (typeof EDGE_STYLES)[number];
 
 /** A node's outline: solid (the default), dashed or dotted. */
 export const STROKE_STYLES = ['solid', 'dashed', 'dotted'] as const;
-export type StrokeStyle = (typeof STROKE_STYLES)[number];
+type StrokeStyle = (typeof STROKE_STYLES)[number];
 
 /** The range of a node's or an edge's strokeWidth. */
 export const STROKE_WIDTH_RANGE = [0.5, 16] as const;
@@ -24,12 +24,12 @@ export const STROKE_WIDTH_RANGE = [0.5, 16] as const;
 export const MIN_LENGTH_RANGE = [0, 10] as const;
 
 export const FOLDS = ['auto', 'off'] as const;
-export type Fold = (typeof FOLDS)[number];
+type Fold = (typeof FOLDS)[number];
 export const CAPTION_PLACES = ['top', 'bottom'] as const;
 export type CaptionPlace = (typeof CAPTION_PLACES)[number];
 
 export const FILL_STYLES = ['hachure', 'cross-hatch', 'solid', 'zigzag'] as const;
-export type FillStyle = (typeof FILL_STYLES)[number];
+type FillStyle = (typeof FILL_STYLES)[number];
 
 export const DIRECTIONS: readonly Direction[] = ['TB', 'BT', 'LR', 'RL'];
 

@@ -38,8 +38,8 @@ export const BOUND_TEXT_PADDING = 5;
  * resizes the container.
  */
 export const HEADER_SIDE_INSET = 10;
-export const ARROW_LABEL_WIDTH_FRACTION = 0.7;
-export const ARROW_LABEL_FONT_SIZE_TO_MIN_WIDTH_RATIO = 11;
+const ARROW_LABEL_WIDTH_FRACTION = 0.7;
+const ARROW_LABEL_FONT_SIZE_TO_MIN_WIDTH_RATIO = 11;
 
 /** Unitless line heights from the editor's FONT_METADATA. */
 const LINE_HEIGHT: Record<FontFamilyId, number> = {
@@ -129,9 +129,6 @@ function decodeTable(json: FontTableJson): FontTable {
 }
 
 const metricsJson = JSON.parse(fs.readFileSync(new URL('./font-metrics.json', import.meta.url), 'utf8')) as FontMetricsJson;
-
-/** The editor version whose fonts font-metrics.json was built from. */
-export const METRICS_EXCALIDRAW_VERSION = metricsJson.excalidrawVersion;
 
 const cjkFallback = decodeTable(metricsJson.cjkFallback);
 

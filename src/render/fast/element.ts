@@ -9,11 +9,11 @@ import { getLineHeight, isKnownFontFamily } from '../../domain/text/metrics.ts';
 export type Point = readonly [number, number];
 
 const TYPES = ['rectangle', 'diamond', 'ellipse', 'line', 'arrow', 'freedraw', 'text', 'image', 'frame', 'magicframe', 'embeddable', 'iframe'] as const;
-export type ElementType = (typeof TYPES)[number];
-export type FillStyle = 'solid' | 'hachure' | 'cross-hatch' | 'zigzag';
-export type StrokeStyle = 'solid' | 'dashed' | 'dotted';
+type ElementType = (typeof TYPES)[number];
+type FillStyle = 'solid' | 'hachure' | 'cross-hatch' | 'zigzag';
+type StrokeStyle = 'solid' | 'dashed' | 'dotted';
 
-export interface Roundness {
+interface Roundness {
   /** 1 legacy, 2 proportional, 3 adaptive; null when the stored roundness names no type. */
   type: number | null;
   value: number | null;
@@ -57,8 +57,8 @@ export interface FastElement {
   italic: boolean;
 }
 
-export const DEFAULT_STROKE_COLOR = '#1e1e1e';
-export const TRANSPARENT = 'transparent';
+const DEFAULT_STROKE_COLOR = '#1e1e1e';
+const TRANSPARENT = 'transparent';
 const DEFAULT_FONT_FAMILY = 5;
 const DEFAULT_FONT_SIZE = 20;
 const DEFAULT_LINE_HEIGHT = 1.25;
@@ -179,7 +179,7 @@ export function readElement(raw: unknown): FastElement | null {
 }
 
 /** A text's weight and slant from its customData (what Drawbridge writes for a bold or italic label). */
-export function fontFace(customData: unknown): { bold: boolean; italic: boolean } {
+function fontFace(customData: unknown): { bold: boolean; italic: boolean } {
   const data = customData !== null && typeof customData === 'object' ? (customData as Record<string, unknown>) : {};
   return { bold: data.fontWeight === 'bold', italic: data.fontStyle === 'italic' };
 }

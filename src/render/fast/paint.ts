@@ -44,7 +44,7 @@ export class Defs {
 }
 
 /** The editor's stroke-dasharray for a stroke style (getDashArrayDashed / getDashArrayDotted). */
-export function dashArray(style: FastElement['strokeStyle'], strokeWidth: number): string | undefined {
+function dashArray(style: FastElement['strokeStyle'], strokeWidth: number): string | undefined {
   if (style === 'dashed') return `${num(8)} ${num(8 + strokeWidth)}`;
   if (style === 'dotted') return `${num(1.5)} ${num(6 + strokeWidth)}`;
   return undefined;

@@ -63,12 +63,12 @@ export interface TextBlock {
 }
 
 /** The stack a line is drawn in: system fonts standing in for the editor's family, and the fallbacks the SVG embeds for other scripts and emoji (fonts/stacks.ts). */
-export function fontStack(fontFamily: number, line = ''): string {
+function fontStack(fontFamily: number, line = ''): string {
   return stackWithFallbacks(MONOSPACE_FAMILIES.has(fontFamily) ? MONOSPACE_STACK : SANS_STACK, line);
 }
 
 /** Distance from a line's top to its baseline (the editor's getVerticalOffset). */
-export function verticalOffset(fontFamily: number, fontSize: number, lineHeightPx: number): number {
+function verticalOffset(fontFamily: number, fontSize: number, lineHeightPx: number): number {
   const { unitsPerEm, ascender, descender } = FONT_METRICS[fontFamily] ?? FONT_METRICS[1]!;
   const fontSizeEm = fontSize / unitsPerEm;
   const lineGap = (lineHeightPx - fontSizeEm * ascender + fontSizeEm * descender) / 2;

@@ -10,7 +10,7 @@ export type Attributes = Record<string, string | number | null | undefined>;
 const NOT_XML = /[\0-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|\p{Cs}/gu;
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-export function escapeXml(value: string): string {
+function escapeXml(value: string): string {
   return value.replace(NOT_XML, '\uFFFD').replace(/[&<>"']/g, (char) => ESCAPES[char]!);
 }
 

@@ -13,7 +13,7 @@ import { parseUnicodeRange } from '../editor-fonts.ts';
 
 const require = createRequire(import.meta.url);
 
-export type BundledRole = 'script' | 'colour-emoji' | 'monochrome-emoji';
+type BundledRole = 'script' | 'colour-emoji' | 'monochrome-emoji';
 
 export interface BundledFace {
   /** The CSS family the face is registered and embedded under. */

@@ -17,7 +17,7 @@ const require = createRequire(import.meta.url);
 const fontkit = require('fontkit') as { create(buffer: Buffer): { numGlyphs: number; characterSet: number[]; glyphForCodePoint(codePoint: number): { id: number } } };
 
 /** Where glyph ids start in the private use planes. */
-export const GLYPH_CODE_BASE = 0xf0000;
+const GLYPH_CODE_BASE = 0xf0000;
 
 /** A cmap (format 12, Windows Unicode full repertoire) mapping `mappings` (code point → glyph), sorted. */
 function cmapTable(mappings: Array<[number, number]>): Buffer {

@@ -17,7 +17,6 @@ import { type BundledFace, bundledFaces, EMOJI_FAMILY } from './bundled.ts';
 import { graphemes, isEmojiGrapheme, isInvisible } from './emoji.ts';
 import { withLooseSelectorLigatures } from './emoji-ligatures.ts';
 
-export { EMOJI_FAMILY } from './bundled.ts';
 
 export interface TextRun {
   /** The CSS font stack, as written in the SVG's font-family attribute. */
@@ -37,7 +36,7 @@ export interface FontFile {
 export type EmojiStyle = 'colour' | 'monochrome';
 
 /** Names in SVG font stacks that are not the editor's families, and the editor's face that stands in for them. */
-export const FAMILY_ALIASES: Readonly<Record<string, string>> = {
+const FAMILY_ALIASES: Readonly<Record<string, string>> = {
   Helvetica: 'Liberation Sans',
   Arial: 'Liberation Sans',
   'sans-serif': 'Liberation Sans',
@@ -72,7 +71,7 @@ export function editorFamilyOf(name: string): string | undefined {
 }
 
 /** One face that may draw characters: one of the editor's, or a bundled one. */
-export interface Candidate {
+interface Candidate {
   key: string;
   family: string;
   role: 'editor' | BundledFace['role'];
@@ -138,14 +137,14 @@ async function drawsAll(candidate: Candidate, codePoints: readonly number[]): Pr
   return codePoints.every((codePoint) => face.characters.has(codePoint));
 }
 
-export interface Embedding {
+interface Embedding {
   characters: Set<number>;
   /** Drawing what the family the stack names first lacks (for an SVG whose first family is a system font, only these are embedded). */
   fallback: boolean;
 }
 
 /** A face chosen for some characters, and what it draws. */
-export interface ChosenFace {
+interface ChosenFace {
   candidate: Candidate;
   face: TrueTypeFace;
   /** Every character it draws for these runs (joiners and selectors of its sequences included). */

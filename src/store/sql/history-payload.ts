@@ -15,7 +15,7 @@ const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
 /** The most deltas between two snapshots. */
-export const MAX_CHAIN = 40;
+const MAX_CHAIN = 40;
 
 /** Where the chain stands after the content revision before the one being encoded. */
 export interface ChainState {

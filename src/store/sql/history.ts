@@ -8,7 +8,7 @@ import type { Database, RevisionsTable } from '../schema.ts';
 import { chainScenes, type ChainState, chainTexts, decodeChain, encodeScene, snapshotJson } from './history-payload.ts';
 import type { SqlScope } from './scope.ts';
 
-export const BASELINE_SUMMARY = 'the diagram as it was when its history began';
+const BASELINE_SUMMARY = 'the diagram as it was when its history began';
 
 type ChainRow = Pick<Selectable<RevisionsTable>, 'seq' | 'encoding' | 'base_seq' | 'chain_length' | 'chain_bytes' | 'snapshot_bytes'>;
 const CHAIN_COLUMNS = ['seq', 'encoding', 'base_seq', 'chain_length', 'chain_bytes', 'snapshot_bytes'] as const;

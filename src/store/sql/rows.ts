@@ -6,7 +6,7 @@ import type { DiagramsTable, UsersTable } from '../schema.ts';
 /** The quota column holds this for an account without a diagram quota (UserRecord.quota Infinity). */
 const UNLIMITED_QUOTA = -1;
 
-export const quotaFromColumn = (value: number | string): number => (Number(value) === UNLIMITED_QUOTA ? Infinity : Number(value));
+const quotaFromColumn = (value: number | string): number => (Number(value) === UNLIMITED_QUOTA ? Infinity : Number(value));
 export const quotaToColumn = (quota: number): number => (quota === Infinity ? UNLIMITED_QUOTA : quota);
 
 /** Row mappers more than one aggregate reads with. */

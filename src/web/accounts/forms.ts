@@ -12,7 +12,7 @@ export function formOf(body: unknown): Form {
 
 export const PASSWORD_MIN_LENGTH = 10;
 /** Long enough for any passphrase, short enough that hashing stays cheap. */
-export const PASSWORD_MAX_LENGTH = 1000;
+const PASSWORD_MAX_LENGTH = 1000;
 
 /** Why a new password (and its confirmation) is refused, or null. */
 export function passwordProblem(password: string, confirmation: string): string | null {
@@ -22,7 +22,7 @@ export function passwordProblem(password: string, confirmation: string): string 
   return null;
 }
 
-export const DEFAULT_NEXT = '/app';
+const DEFAULT_NEXT = '/app';
 
 /**
  * Where to go after signing in: a path on this site, else the dashboard. A

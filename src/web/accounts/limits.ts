@@ -9,7 +9,7 @@ import type { RateLimitStore } from '../../store/rate-limits.ts';
  * service runs on it, so that they hold across instances. Email addresses
  * enter keys only as SHA-256 hashes.
  */
-export const ACCOUNT_LIMITS = {
+const ACCOUNT_LIMITS = {
   /** Sign-in attempts for one address from one client address. */
   loginPerIpAndEmail: { points: 10, duration: 60 },
   /** Sign-in attempts from one client address, whatever the account. */

@@ -1,6 +1,6 @@
 /** The account pages: forms and answers. Every value from a request is escaped; passwords are never echoed. */
 import { escapeHtml } from '../html.ts';
-import { appPage, csrfField } from '../layout.ts';
+import { appPage } from '../layout.ts';
 import type { WebSession } from '../session.ts';
 import { PASSWORD_MIN_LENGTH } from './forms.ts';
 

@@ -14,7 +14,7 @@ import type { EditorFunctions, SceneAccess } from './live-elements.ts';
 import { type LivePeer, type LiveRole, liveUrl, type PeerPointer, type SceneElement } from './live-protocol.ts';
 
 /** The members of the editor's imperative API live collaboration uses. */
-export interface LiveCanvas {
+interface LiveCanvas {
   getSceneElementsIncludingDeleted(): readonly unknown[];
   getAppState(): object;
   updateScene(scene: { elements?: readonly unknown[]; collaborators?: Map<any, any>; captureUpdate?: unknown }): void;

@@ -4,7 +4,7 @@
  * and the links that change one part of it while keeping the rest.
  */
 /** The longest search the dashboard sends to the database; longer text is cut. */
-export const SEARCH_MAX_LENGTH = 200;
+const SEARCH_MAX_LENGTH = 200;
 
 export interface DashboardFilters {
   /**

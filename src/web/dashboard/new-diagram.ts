@@ -17,7 +17,7 @@ import type { FolderNode } from './folder-tree.ts';
 import { folderOptions } from './page.ts';
 
 /** What the text of the form is written in. */
-export const FORM_LANGUAGES = ['spec', 'mermaid', 'dot'] as const;
+const FORM_LANGUAGES = ['spec', 'mermaid', 'dot'] as const;
 export type FormLanguage = (typeof FORM_LANGUAGES)[number];
 
 export interface NewDiagramForm {
@@ -72,7 +72,7 @@ function explain(error: ApiError, user: UserRecord): string {
 }
 
 /** The spec the form opens with: a small system that shows nodes, shapes, icons, edge labels and a dashed edge. */
-export const EXAMPLE_SPEC = `{
+const EXAMPLE_SPEC = `{
   "layout": { "direction": "LR" },
   "nodes": [
     { "id": "user", "label": "Shopper", "shape": "ellipse", "icon": "icon-user" },
@@ -90,13 +90,13 @@ export const EXAMPLE_SPEC = `{
 }`;
 
 /** What the form opens with when Mermaid or DOT is chosen (the page's script swaps them while the example is untouched). */
-export const EXAMPLE_MERMAID = `flowchart LR
+const EXAMPLE_MERMAID = `flowchart LR
   user([Shopper]) --> web[Web app]
   web -->|HTTPS| api[Orders API]
   api -->|SQL| db[(Orders DB)]
   api -.-> cache[Cache]`;
 
-export const EXAMPLE_DOT = `digraph shop {
+const EXAMPLE_DOT = `digraph shop {
   rankdir=LR;
   node [shape=box];
   user [label="Shopper", shape=ellipse];
@@ -112,7 +112,7 @@ export const EXAMPLE_DOT = `digraph shop {
 export const EXAMPLES: Record<FormLanguage, string> = { spec: EXAMPLE_SPEC, mermaid: EXAMPLE_MERMAID, dot: EXAMPLE_DOT };
 
 /** Where the grammar is explained, on this server (help-page.ts). */
-export const GRAMMAR_PATH = '/app/help/spec';
+const GRAMMAR_PATH = '/app/help/spec';
 
 const LANGUAGE_NAMES: Record<FormLanguage, string> = { spec: 'JSON spec', mermaid: 'Mermaid', dot: 'Graphviz DOT' };
 /** The text box's label (the client script changes it with the language). */

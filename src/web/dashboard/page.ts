@@ -132,7 +132,7 @@ function thumbnail(diagram: DiagramMeta, linked: boolean): string {
 }
 
 /** The thumbnail's URL changes with the content (`v`), so the browser may keep each version for long. */
-export function thumbnailHref(diagram: DiagramMeta): string {
+function thumbnailHref(diagram: DiagramMeta): string {
   return `/app/d/${diagram.id}/thumbnail.png?v=${encodeURIComponent(diagram.docUpdatedAt ?? diagram.updatedAt)}`;
 }
 

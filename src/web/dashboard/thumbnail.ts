@@ -13,12 +13,12 @@ import { requireSession } from '../session.ts';
 const CACHE_CONTROL = 'private, max-age=86400';
 
 /** The ETag of a thumbnail: the diagram's revision. */
-export function thumbnailEtag(revision: string): string {
+function thumbnailEtag(revision: string): string {
   return `"${revision}"`;
 }
 
 /** Whether an If-None-Match header (a list, weak tags, or *) names `etag`. */
-export function matchesEtag(header: string | undefined, etag: string): boolean {
+function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   return header.split(',').some((tag) => {
     const trimmed = tag.trim();

@@ -68,7 +68,7 @@ async function loadRedocScript(): Promise<RedocScript> {
 let redocScript: Promise<RedocScript> | null = null;
 
 /** Redoc's bundle as served, read and patched once per process. */
-export function redocScriptFile(): Promise<RedocScript> {
+function redocScriptFile(): Promise<RedocScript> {
   redocScript ??= loadRedocScript().catch((error: unknown) => {
     redocScript = null;
     throw error;
@@ -76,7 +76,7 @@ export function redocScriptFile(): Promise<RedocScript> {
   return redocScript;
 }
 
-export function apiDocsPage(bar: string, scriptUrl: string): string {
+function apiDocsPage(bar: string, scriptUrl: string): string {
   const body = `${bar}
 <main id="api-reference">
 <redoc spec-url="${OPENAPI_DOCUMENT_PATH}" theme="${escapeHtml(REDOC_THEME)}" expand-responses="200,201"></redoc>

@@ -62,7 +62,7 @@ function actions(visitor: FrontDoorVisitor): string {
   return `<div class="actions">${signUp}${signIn}<a href="${API_DOCS_PATH}">API docs</a> · <a href="${MCP_SETUP_PATH}">MCP setup</a></div>\n${note}`;
 }
 
-export function landingPage(visitor: FrontDoorVisitor, publicUrl: string): string {
+function landingPage(visitor: FrontDoorVisitor, publicUrl: string): string {
   const features = FEATURES.map(([title, text]) => `<li><h2>${escapeHtml(title)}</h2><p>${escapeHtml(text)}</p></li>`).join('\n');
   const curl = `curl -X POST ${publicUrl}/api/v1/diagrams \\
   -H "Authorization: Bearer $DRAWBRIDGE_TOKEN" \\

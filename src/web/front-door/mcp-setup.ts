@@ -14,7 +14,7 @@ import { TOKENS_PATH } from '../tokens-view.ts';
 import { FRONT_BAR_STYLE, frontDoorBar, type FrontDoorVisitor } from './frame.ts';
 import { API_DOCS_PATH, MCP_SETUP_PATH } from './paths.ts';
 
-export const COPY_SNIPPET_SCRIPT_PATH = '/docs/copy.js';
+const COPY_SNIPPET_SCRIPT_PATH = '/docs/copy.js';
 
 const TOKEN_PLACEHOLDER = 'drw_pat_...';
 
@@ -55,7 +55,7 @@ function snippet(id: string, text: string): string {
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 
-export function mcpSetupPage(visitor: FrontDoorVisitor, publicUrl: string): string {
+function mcpSetupPage(visitor: FrontDoorVisitor, publicUrl: string): string {
   const endpoint = serviceResources(publicUrl).mcp;
   const bearer = `Bearer ${TOKEN_PLACEHOLDER}`;
   const body = `${frontDoorBar(visitor, MCP_SETUP_PATH)}

@@ -33,7 +33,7 @@ function rasterise(svg: Buffer, size: number, background?: string): Buffer {
 }
 
 /** A Windows icon file holding PNG images (each entry: its size, and where its PNG is in the file). */
-export function encodeIco(images: readonly { size: number; png: Buffer }[]): Buffer {
+function encodeIco(images: readonly { size: number; png: Buffer }[]): Buffer {
   const header = Buffer.alloc(6);
   header.writeUInt16LE(0, 0);
   header.writeUInt16LE(1, 2); // 1: an icon (2 would be a cursor)

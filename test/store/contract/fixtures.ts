@@ -69,7 +69,7 @@ export function newestFirst(a: ListPosition, b: ListPosition): number {
 }
 
 /** The revision a test's content write records: a whole-scene patch by nobody in particular. */
-export const TEST_REVISION: ContentRevision = { kind: 'patch', userId: null, via: null, summary: 'changed by a test', delta: null };
+const TEST_REVISION: ContentRevision = { kind: 'patch', userId: null, via: null, summary: 'changed by a test', delta: null };
 /** Who a test's renames and moves are recorded as made by. */
 export const TEST_AUTHOR: Attribution = { userId: null, via: null };
 

@@ -21,8 +21,8 @@ export interface Label {
   lost: string[];
 }
 
-export const LOST_PART_STYLING = 'bold or italic parts of a label are drawn plain: a label is bold or italic only as a whole';
-export const LOST_HTML = 'HTML formatting in labels (other than <br>, <b> and <i> around the whole label) is not drawn; its text is kept';
+const LOST_PART_STYLING = 'bold or italic parts of a label are drawn plain: a label is bold or italic only as a whole';
+const LOST_HTML = 'HTML formatting in labels (other than <br>, <b> and <i> around the whole label) is not drawn; its text is kept';
 
 /** Mermaid's entity placeholders (its encodeEntities) back to `&…;` entities. */
 const restoreEntities = (text: string) => text.replace(/ﬂ°°/g, '&#').replace(/ﬂ°/g, '&').replace(/¶ß/g, ';');

@@ -12,7 +12,7 @@ interface LineRule {
   in?: 'code' | 'lines' | 'frontMatter';
 }
 
-export const CLICK_WARNING = 'click handlers and links (click) are not kept';
+const CLICK_WARNING = 'click handlers and links (click) are not kept';
 
 const RULES: LineRule[] = [
   { pattern: /^\s*click\s/, message: CLICK_WARNING },
