@@ -1,5 +1,6 @@
 // Import boundaries of src/, checked by scripts/check-architecture.mjs (`npm run check:architecture`,
-// and `npm test` before the tests). docs/architecture.md says the same in plain words.
+// and `npm test` beside the tests). docs/architecture.md says the same in plain words, and its floors
+// table lists FLOORS row for row (test/architecture.test.ts holds the two together).
 //
 // `forbidden` is a dependency-cruiser rule set: paths are regular expressions matched against the
 // importing file (`from`) and the imported one (`to`), relative to the repository root; an npm package
@@ -10,6 +11,45 @@
 const TRANSPORT_PACKAGES = '(^|/)node_modules/(fastify[^/]*|@fastify/[^/]+|@modelcontextprotocol/[^/]+|commander)(/|$)';
 const IO_PACKAGES = '(^|/)node_modules/(fastify[^/]*|@fastify/[^/]+|@modelcontextprotocol/[^/]+|commander|pg|better-sqlite3|kysely|nodemailer|react[^/]*)(/|$)';
 
+/**
+ * The floors of src/ and what each may import of src/ besides itself: docs/architecture.md's table
+ * ("may import") states the same lists, and test/architecture.test.ts fails when the two differ.
+ * A floor is a folder (`http`), a pair of folders sharing a row (`cli`, `client`), or a file at
+ * the top (`server.ts`); `*` means everything.
+ */
+export const FLOORS = [
+  { floor: ['server.ts', 'main.ts'], mayImport: ['*'] },
+  { floor: ['http'], mayImport: ['app', 'edge', 'api', 'auth', 'domain', 'errors.ts'] },
+  { floor: ['web'], mayImport: ['app', 'edge', 'api', 'auth', 'render', 'domain', 'store', 'errors.ts', 'config.ts'] },
+  { floor: ['mcp'], mayImport: ['client', 'api', 'edge', 'auth', 'domain', 'errors.ts'] },
+  { floor: ['oauth'], mayImport: ['app', 'edge', 'api', 'auth', 'errors.ts'] },
+  { floor: ['admin'], mayImport: ['app', 'auth', 'store', 'errors.ts', 'config.ts'] },
+  { floor: ['cli', 'client'], mayImport: ['api'] },
+  { floor: ['edge'], mayImport: ['domain', 'store', 'render', 'workers', 'errors.ts', 'config.ts'] },
+  { floor: ['api'], mayImport: ['auth', 'store', 'domain', 'errors.ts'] },
+  { floor: ['app'], mayImport: ['domain', 'auth', 'store', 'workers', 'render', 'api', 'errors.ts', 'config.ts'] },
+  { floor: ['auth'], mayImport: [] },
+  { floor: ['store'], mayImport: ['auth', 'domain'] },
+  { floor: ['workers'], mayImport: ['domain', 'api', 'errors.ts'] },
+  { floor: ['render'], mayImport: ['domain', 'api', 'workers', 'errors.ts'] },
+  { floor: ['domain'], mayImport: ['errors.ts'] },
+  { floor: ['config.ts'], mayImport: ['auth', 'domain'] },
+  { floor: ['errors.ts'], mayImport: [] },
+];
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The path pattern of a floor or of something it imports: a folder, or a file at the top of src/. */
+const pathOf = (name) => (name.endsWith('.ts') ? `^src/${escape(name)}$` : `^src/${escape(name)}/`);
+
+/** One rule per floor: of src/, a file there imports only its own floor and what the floor may import. */
+const floorRules = FLOORS.filter(({ mayImport }) => !mayImport.includes('*')).map(({ floor, mayImport }) => ({
+  name: `floor-${floor.join('-').replace(/\.ts$/, '')}`,
+  comment: `src/${floor.join(', src/')} imports of src/ only ${[...floor, ...mayImport].join(', ')}.`,
+  severity: 'error',
+  from: { path: floor.map(pathOf) },
+  to: { path: '^src/', pathNot: [...floor, ...mayImport].map(pathOf) },
+}));
+
 /** @type {import('dependency-cruiser').IForbiddenRuleType[]} */
 export const forbidden = [
   {
@@ -19,13 +59,7 @@ export const forbidden = [
     from: { path: '^src/' },
     to: { circular: true },
   },
-  {
-    name: 'domain-only-domain',
-    comment: 'src/domain is the pure core: of src/ it imports only src/domain and the error catalogue (src/errors.ts), whose coded errors it throws.',
-    severity: 'error',
-    from: { path: '^src/domain/' },
-    to: { path: '^src/', pathNot: ['^src/domain/', '^src/errors\\.ts$'] },
-  },
+  ...floorRules,
   {
     name: 'domain-no-io-packages',
     comment: 'src/domain imports no transport, database, mailer, CLI or UI package.',
@@ -41,46 +75,11 @@ export const forbidden = [
     to: { path: '(^|/)node_modules/(jsdom|mermaid)(/|$)' },
   },
   {
-    name: 'app-allowed-layers',
-    comment: 'src/app (use cases) imports only domain, auth, store, workers, render, api, errors.ts and config.ts: never a transport (http, web, mcp, oauth, cli, admin, client) nor the composition root.',
-    severity: 'error',
-    from: { path: '^src/app/' },
-    to: { path: '^src/', pathNot: ['^src/(app|domain|auth|store|workers|render|api)/', '^src/(errors|config)\\.ts$'] },
-  },
-  {
     name: 'app-no-transport-packages',
     comment: 'src/app imports no HTTP, MCP or CLI framework.',
     severity: 'error',
     from: { path: '^src/app/' },
     to: { path: TRANSPORT_PACKAGES },
-  },
-  {
-    name: 'infrastructure-not-transports',
-    comment: 'src/store, src/auth, src/render and src/workers import neither a transport (http, web, mcp, oauth, cli, admin) nor src/app.',
-    severity: 'error',
-    from: { path: '^src/(store|auth|render|workers)/' },
-    to: { path: '^src/(http|web|mcp|oauth|cli|admin|app)/' },
-  },
-  {
-    name: 'edge-below-transports',
-    comment: 'src/edge (what every HTTP transport shares: the error envelope, request checks, rate limits, logging) imports no transport, no use case and not the composition root.',
-    severity: 'error',
-    from: { path: '^src/edge/' },
-    to: { path: ['^src/(http|web|mcp|oauth|cli|admin|app)/', '^src/server\\.ts$'] },
-  },
-  {
-    name: 'api-shapes-only',
-    comment: 'src/api (the request and response shapes every client and server shares) imports no transport, no use case and not the composition root.',
-    severity: 'error',
-    from: { path: '^src/api/' },
-    to: { path: ['^src/(http|web|mcp|oauth|cli|admin|app|edge)/', '^src/server\\.ts$'] },
-  },
-  {
-    name: 'transports-apart',
-    comment: 'src/http, src/web, src/mcp, src/oauth and src/admin do not import one another: what two of them share lives in app, auth, store, render, workers or domain. Only the composition root (src/server.ts) wires them together.',
-    severity: 'error',
-    from: { path: '^src/(http|web|mcp|oauth|admin)/' },
-    to: { path: '^src/(http|web|mcp|oauth|admin)/', pathNot: '^src/$1/' },
   },
 ];
 

@@ -7,11 +7,16 @@
 // (imports with .ts extensions, `import type`), without the TypeScript compiler API, which
 // TypeScript 7 no longer ships. swc reports a type-only import as an import like any other, so
 // type-only imports count, for cycles as for layers (they are not told apart in the output).
+// dependency-cruiser asks swc for TypeScript without JSX, so a .tsx file would not parse: the check
+// runs on a copy of src/ in which each .tsx file holds only its imports (read with swc's own TSX
+// parser), so .tsx files are checked like the rest, under their own paths.
 //
 //   node scripts/check-architecture.mjs [--root DIR] [--config FILE]
 //
 // --root: the directory whose src/ is checked (default: this repository); --config: the rules and
 // exceptions (default: scripts/architecture.config.mjs).
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -40,11 +45,40 @@ if (!cruiser.getAvailableTranspilers().some((t) => t.name === 'swc' && t.availab
   process.exit(2);
 }
 
-process.chdir(root);
+/** Every module a .tsx file imports, statically, by re-export or dynamically with a literal: `import` statements that parse without JSX. */
+async function importsOnly(file) {
+  const swc = await import('@swc/core');
+  const module = await swc.parseFile(file, { syntax: 'typescript', tsx: true });
+  const sources = [];
+  const visit = (node) => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    if (['ImportDeclaration', 'ExportAllDeclaration', 'ExportNamedDeclaration'].includes(node.type) && node.source) sources.push(node.source.value);
+    if (node.type === 'CallExpression' && node.callee?.type === 'Import' && node.arguments[0]?.expression?.type === 'StringLiteral') sources.push(node.arguments[0].expression.value);
+    for (const value of Object.values(node)) if (value && typeof value === 'object') visit(value);
+  };
+  visit(module.body);
+  return sources.map((source) => `import ${JSON.stringify(source)};\n`).join('');
+}
+
+/** A copy of root's src/ (and its packages, by a link) whose .tsx files hold only their imports. */
+async function shadowOf(root) {
+  const shadow = fs.mkdtempSync(path.join(os.tmpdir(), 'check-architecture-'));
+  fs.cpSync(path.join(root, 'src'), path.join(shadow, 'src'), { recursive: true });
+  fs.copyFileSync(path.join(here, '..', 'package.json'), path.join(shadow, 'package.json'));
+  fs.symlinkSync(path.join(here, '..', 'node_modules'), path.join(shadow, 'node_modules'), 'dir');
+  const tsx = fs.readdirSync(path.join(shadow, 'src'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.tsx'));
+  for (const file of tsx) fs.writeFileSync(path.join(shadow, 'src', file), await importsOnly(path.join(root, 'src', file)));
+  return shadow;
+}
+
+const shadow = await shadowOf(root);
+process.on('exit', () => fs.rmSync(shadow, { recursive: true, force: true }));
+process.chdir(shadow);
 const result = await cruiser.cruise(
   ['src'],
   {
-    baseDir: root,
+    baseDir: shadow,
     validate: true,
     ruleSet: { forbidden },
     parser: 'swc',
@@ -52,10 +86,6 @@ const result = await cruiser.cruise(
     tsPreCompilationDeps: true,
     moduleSystems: ['es6', 'cjs'],
     doNotFollow: { path: 'node_modules' },
-    // dependency-cruiser 17 asks swc for TypeScript without JSX, so a .tsx file does not parse. The one
-    // there is (src/web/client/editor.tsx, the editor's browser entry) imports only its siblings, which
-    // are checked, and browser packages.
-    exclude: { path: '\\.tsx$' },
     outputType: 'json',
   },
   { extensions: ['.ts', '.tsx', '.mts', '.mjs', '.js', '.json'] },

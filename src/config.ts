@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { QUOTA_DEFAULTS } from './auth/accounts.ts';
 import { DEFAULT_RETENTION, type RetentionPolicy } from './domain/history/retention.ts';
 
 /** Server settings, read once from the environment (SETTINGS below names each; docs/operations.md explains them). */
@@ -63,9 +64,6 @@ export interface Config {
   /** METRICS_ADDR: a separate listener serving `GET /metrics` without a token; unset, none. */
   metricsAddress: ListenAddress | undefined;
 }
-
-/** The quota settings' defaults: free accounts start with 3 diagrams, gain 2 per person who joins by their invitation, at most 10 in all. */
-export const QUOTA_DEFAULTS = { defaultQuota: 3, inviteQuotaBonus: 2, inviteQuotaCap: 10 } as const;
 
 /** The fast renderer's worker processes when FAST_WORKERS is unset. */
 export const FAST_WORKERS_DEFAULT = 2;

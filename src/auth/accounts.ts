@@ -1,5 +1,6 @@
 /** Rules every way of making an account shares (the admin CLI, web sign-up). */
-import { QUOTA_DEFAULTS } from '../config.ts';
+/** The quota settings' defaults: free accounts start with 3 diagrams, gain 2 per person who joins by their invitation, at most 10 in all. */
+export const QUOTA_DEFAULTS = { defaultQuota: 3, inviteQuotaBonus: 2, inviteQuotaCap: 10 } as const;
 
 /** Diagrams a new account may keep when DEFAULT_QUOTA is not set: free accounts start with 3. */
 export const DEFAULT_QUOTA = QUOTA_DEFAULTS.defaultQuota;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Argument, Command, CommanderError, Option } from 'commander';
 import type { RenderFormat, RenderQuality } from '../api/schemas.ts';
-import { embedMarkdown } from '../domain/embed.ts';
+import { embedMarkdown } from '../api/embed.ts';
 import { DrawbridgeApiError, DrawbridgeClient } from '../client/client.ts';
 import { configPath, DEFAULT_API_URL, readStoredLogin, resolveCredentials, writeStoredLogin } from '../client/credentials.ts';
 import { openInBrowser } from './browser.ts';

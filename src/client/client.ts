@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type * as H from '../api/history-schemas.ts';
 import type * as S from '../api/schemas.ts';
 import type * as Sh from '../api/sharing-schemas.ts';
-import type { RenderOptions } from '../render/types.ts';
+import type { RenderOptions } from '../api/render-options.ts';
 
 /** An API failure as the server stated it: status, machine code, message, request id. */
 export class DrawbridgeApiError extends Error {

@@ -5,7 +5,7 @@ import { MCP_TOOL_HEADER, type RevisionItem } from '../api/history-schemas.ts';
 import * as S from '../api/schemas.ts';
 import * as Sh from '../api/sharing-schemas.ts';
 import { DrawbridgeApiError, type DrawbridgeClient, type ValidateContentBody } from '../client/client.ts';
-import type { RenderOptions } from '../render/types.ts';
+import type { RenderOptions } from '../api/render-options.ts';
 import { DiagramSpec, EditFragment, PatchOps, Scene } from './content-schemas.ts';
 import { type ContentBlock, describeFailure, failure, type FailureContext, type ToolResult } from './failures.ts';
 import { INSTRUCTIONS, registerPrompts } from './guide.ts';

@@ -4,30 +4,9 @@ import type { z } from 'zod';
 import type { RenderNote as RenderNoteSchema } from '../api/schemas.ts';
 
 export type { RenderFormat, RenderQuality } from '../api/schemas.ts';
+export type { RenderOptions } from '../api/render-options.ts';
+import type { RenderOptions } from '../api/render-options.ts';
 export type RenderNote = z.infer<typeof RenderNoteSchema>;
-
-/**
- * What a caller may ask of one render beyond its format and quality
- * (GET /diagrams/:id/render and the embeddable public images). Every field is
- * optional; an empty object renders exactly as before: PNGs 1024 px wide,
- * 10 px of padding, white background, light theme, the whole scene.
- */
-export interface RenderOptions {
-  /** PNG width in pixels (256–4096); the height follows the drawing. Not with `scale`. */
-  width?: number;
-  /** PNG pixels per scene pixel (1–4). Not with `width`. */
-  scale?: number;
-  /** Scene pixels around the drawing (0–200; default EXPORT_PADDING). */
-  padding?: number;
-  /** `transparent`, or a colour as `#rrggbb` (default white, as the editor exports). */
-  background?: 'transparent' | `#${string}`;
-  /** `dark` exports as the editor's dark mode does. */
-  theme?: 'light' | 'dark';
-  /** Draw only these elements (and the text bound to them). Not with `frameId`. */
-  elementIds?: string[];
-  /** Draw only this frame and what it holds, clipped to it, as the editor exports a frame. */
-  frameId?: string;
-}
 
 export interface RenderJob {
   /** The stored elements, as JSON text (parsed in the worker, not on the API's event loop). */
@@ -77,9 +56,6 @@ export function oversizedSvgBytes(svg: string): number | null {
   const bytes = Buffer.byteLength(svg, 'utf8');
   return bytes > MAX_SVG_BYTES ? bytes : null;
 }
-
-/** What may be done with a rendered SVG opened directly in a browser (the Content-Security-Policy every SVG answer carries): draw, nothing else. */
-export const RENDERED_SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:";
 
 /** The export padding the editor uses, in scene pixels. */
 export const EXPORT_PADDING = 10;

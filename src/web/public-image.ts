@@ -6,7 +6,7 @@ import { renderPublishedImage } from '../app/public-links/published-diagram.ts';
 import { toApiError } from '../edge/errors.ts';
 import type { PageRequestLimit } from '../edge/page-limits.ts';
 import { ApiError } from '../errors.ts';
-import { RENDERED_SVG_CSP } from '../render/types.ts';
+import { RENDERED_SVG_CSP } from '../edge/rendered-svg.ts';
 
 /**
  * Every answer is revalidated before it is used (`no-cache`), by browsers and

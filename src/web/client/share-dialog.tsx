@@ -7,7 +7,7 @@
  * and a line saying who decides.
  */
 import { type FormEvent, useCallback, useState } from 'react';
-import { embedMarkdown } from '../../domain/embed.ts';
+import { embedMarkdown } from '../../api/embed.ts';
 import { CopyField, Modal } from './modal.tsx';
 import { PeopleEditor } from './people-editor.tsx';
 import { StatusLines, useServerState } from './server-state.tsx';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RenderEnvelope, RenderFormat, RenderOptionsQuery } from '../../../api/schemas.ts';
 import { renderDiagram as render, renderOptionsFrom } from '../../../app/diagrams/render-diagram.ts';
-import { RENDERED_SVG_CSP } from '../../../render/types.ts';
+import { RENDERED_SVG_CSP } from '../../../edge/rendered-svg.ts';
 import { defineRoute } from '../../route.ts';
 
 const RenderQuery = RenderOptionsQuery.extend({
