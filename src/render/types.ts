@@ -1,11 +1,11 @@
 /** What the renderers agree on: jobs, results and the notes an answer may carry. */
 
 import type { z } from 'zod';
+import type { RenderOptions } from '../api/render-options.ts';
 import type { RenderNote as RenderNoteSchema } from '../api/schemas.ts';
 
 export type { RenderFormat, RenderQuality } from '../api/schemas.ts';
 export type { RenderOptions } from '../api/render-options.ts';
-import type { RenderOptions } from '../api/render-options.ts';
 export type RenderNote = z.infer<typeof RenderNoteSchema>;
 
 export interface RenderJob {
