@@ -8,7 +8,10 @@ let token: string;
 let label = 0;
 
 before(async () => {
-  h = await startHarness({ env: { RENDER_WORKERS: '1', RENDER_TIMEOUT_MS: '3000' } });
+  // The timeout is what a hung worker costs a request, so it is short; but every render these tests expect to be
+  // faithful must finish within it, the first one in a cold worker included, on a machine as loaded as a full run
+  // makes it (3 s was not always enough there).
+  h = await startHarness({ env: { RENDER_WORKERS: '1', RENDER_TIMEOUT_MS: '10000' } });
   ({ token } = await h.user());
 });
 after(() => h.close());
