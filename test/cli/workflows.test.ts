@@ -288,7 +288,7 @@ describe('help', () => {
   test('the root help has examples and names every environment variable the CLI reads', async () => {
     const text = await help();
     assert.match(text, /\nExamples:\n {2}\$ drawbridge /);
-    const sources = ['src/cli', 'src/client'].flatMap((dir) => fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), 'utf8')));
+    const sources = ['src/cli', 'src/client'].flatMap((dir) => fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => fs.readFileSync(path.join(dir, f), 'utf8')));
     const read = new Set(sources.flatMap((source) => [...source.matchAll(/\benv\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]!)));
     read.delete('HOME'); // the home directory, named as ~ in the help
     assert.ok(read.has('SERVICE_TOKEN') && read.has('SERVICE_API_URL') && read.has('BROWSER'));

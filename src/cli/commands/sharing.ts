@@ -1,19 +1,6 @@
 import { type Command, Option } from 'commander';
-import type { DrawbridgeClient } from '../client/client.ts';
-
-/** What the sharing commands use of the program: the client, output helpers, and the usage-error exit. */
-export interface SharingCommandContext {
-  client(): DrawbridgeClient;
-  out(line?: string): void;
-  json(value: unknown): void;
-  table(headers: string[], rows: string[][]): void;
-  dim(text: string): string;
-  bold(text: string): string;
-  jsonOpt(): Option;
-  /** Throws the usage error (exit 2) with this message. */
-  usage(message: string): never;
-  examples(...lines: string[]): string;
-}
+import type { DrawbridgeClient } from '../../client/client.ts';
+import type { CliContext } from '../context.ts';
 
 const SHARE_ROLES = ['viewer', 'editor'] as const;
 const WORKSPACE_ROLES = ['viewer', 'editor', 'admin'] as const;
@@ -25,7 +12,7 @@ const day = (timestamp: string) => timestamp.slice(0, 10);
  * members) and `diagrams move-to-workspace`: the sharing part of the API, as
  * docs/cli.md describes it.
  */
-export function addSharingCommands(program: Command, diagrams: Command, ctx: SharingCommandContext): void {
+export function addSharingCommands(program: Command, diagrams: Command, ctx: CliContext): void {
   const { client, out, json, table, dim, bold, jsonOpt, usage, examples } = ctx;
 
   /** A user id as given, or the id of the person with this address among `people`. */
