@@ -10,7 +10,6 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppDeps, SceneWorkers, ServiceDeps } from './app/deps.ts';
-import { SCENE_HEAP_MB, SCENE_TIMEOUT_MS } from './app/diagrams/content.ts';
 import { authorizationServerOnFirstUse } from './app/oauth/authorization-server.ts';
 import { answerClientError, answerFrameworkError, clientLeft, incompleteRequest, toApiError } from './edge/errors.ts';
 import { loggerOptions } from './edge/logging.ts';
@@ -32,6 +31,7 @@ import { webAppPlugin } from './web/web-app.ts';
 import { FairShare } from './workers/fair-share.ts';
 import { WorkerPool } from './workers/pool.ts';
 import type { SceneJob, SceneOutput } from './workers/scene-worker.ts';
+import { SCENE_HEAP_MB, SCENE_TIMEOUT_MS } from './workers/scene-limits.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

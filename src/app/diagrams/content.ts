@@ -9,6 +9,7 @@ import { isCatalogIcon } from '../../domain/icons/catalog.ts';
 import { sanitizeTitle } from '../../domain/title.ts';
 import { ApiError, badRequest, type ErrorCode } from '../../errors.ts';
 import { WorkerFailure } from '../../workers/pool.ts';
+import { SCENE_HEAP_MB, SCENE_TIMEOUT_MS } from '../../workers/scene-limits.ts';
 import type { SourceWarning } from '../../domain/source/types.ts';
 import type { CheckedContent, GeneratedScene, ImportedScene, SceneJob, SceneOutput } from '../../workers/scene-worker.ts';
 import type { Caller, ServiceDeps } from '../deps.ts';
@@ -39,10 +40,6 @@ export async function contentFromScene(deps: ServiceDeps, scene: unknown, caller
   return { elementsJson: JSON.stringify(elements), elementCount: elements.length };
 }
 
-/** A scene job that takes longer than this is abandoned (its worker replaced) and refused as too large. */
-export const SCENE_TIMEOUT_MS = 30_000;
-/** The heap a scene worker may hold: a job needing more is refused as too large, and the server's memory stays bounded. */
-export const SCENE_HEAP_MB = 256;
 
 /** The errors work in a scene worker can end in beyond the job's own: too heavy, or no worker free. */
 export const SCENE_WORK_ERRORS = ['SCENE_TOO_LARGE', 'service_busy'] as const;
