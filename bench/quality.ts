@@ -21,7 +21,7 @@ import { importEntry, loadRealCorpus } from './quality/real.ts';
 import { isCatalogIcon } from '../src/domain/icons/catalog.ts';
 import { sceneFromSpec } from '../src/domain/scene/from-spec.ts';
 import { parseSpec } from '../src/domain/spec/parse.ts';
-import { edgeDirections } from '../src/domain/layout/own-direction.ts';
+import { edgeDirections } from '../src/domain/layout/containers/own-direction.ts';
 
 interface Row {
   name: string;

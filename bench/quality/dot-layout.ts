@@ -27,9 +27,9 @@
  * label's centre (into the room dot reserved for the label).
  */
 import { spawnSync } from 'node:child_process';
-import { CONTAINER_PADDING } from '../../src/domain/layout/containers.ts';
+import { CONTAINER_PADDING } from '../../src/domain/layout/containers/containers.ts';
 import { NODE_HALF_GAP } from '../../src/domain/layout/layered.ts';
-import { LAYER_GAP } from '../../src/domain/layout/routing.ts';
+import { LAYER_GAP } from '../../src/domain/layout/routing/routing.ts';
 import type { Box, LayoutInput, LayoutResult } from '../../src/domain/layout/types.ts';
 
 type Point = [number, number];

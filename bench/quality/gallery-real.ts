@@ -21,7 +21,7 @@ import { startMermaidPeer } from './mermaid-peer.ts';
 import { defectCount, measureScene, type SceneMeasures } from './measure.ts';
 import { importEntry, loadRealCorpus } from './real.ts';
 import { startPngRenderer } from './render-png.ts';
-import { edgeDirections } from '../../src/domain/layout/own-direction.ts';
+import { edgeDirections } from '../../src/domain/layout/containers/own-direction.ts';
 
 const ONLY = (process.env.ONLY ?? '').split(',').filter((name) => name.length > 0);
 const OUT = path.join(import.meta.dirname, '..', '..', '.tmp', 'gallery-real');

@@ -10,7 +10,7 @@ import { type CorpusEntry, drawBoth, loadCorpus } from './corpus.ts';
 import { ensureDot } from './dot-layout.ts';
 import { defectCount, measureScene, type SceneMeasures } from './measure.ts';
 import { startPngRenderer } from './render-png.ts';
-import { edgeDirections } from '../../src/domain/layout/own-direction.ts';
+import { edgeDirections } from '../../src/domain/layout/containers/own-direction.ts';
 
 const DOCS = path.join(import.meta.dirname, '..', '..', 'docs');
 const IMAGES = path.join(DOCS, 'gallery');

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { CONTAINER_PADDING } from '../../src/domain/layout/containers.ts';
-import { BAND_MIN_LENGTH, FOLD_MIN_LENGTH, FOLD_MIN_LENGTH_DOWN } from '../../src/domain/layout/fold.ts';
-import { BESIDE, BRANCH_REACH, SHORTEST_REACH, SLANT_CLEARANCE } from '../../src/domain/layout/branches.ts';
+import { CONTAINER_PADDING } from '../../src/domain/layout/containers/containers.ts';
+import { BAND_MIN_LENGTH, FOLD_MIN_LENGTH, FOLD_MIN_LENGTH_DOWN } from '../../src/domain/layout/folding/fold.ts';
+import { BESIDE, BRANCH_REACH, SHORTEST_REACH, SLANT_CLEARANCE } from '../../src/domain/layout/placement/branches.ts';
 import { layoutGraph, PORT_GROWTH_LIMIT, PORT_ROOM } from '../../src/domain/layout/layout.ts';
-import { HEAD_LEG, PORT_JOG_LIMIT, PORT_SLIDE_ROOM } from '../../src/domain/layout/routing.ts';
-import { MIN_LEG } from '../../src/domain/layout/side-entries.ts';
+import { HEAD_LEG, PORT_JOG_LIMIT, PORT_SLIDE_ROOM } from '../../src/domain/layout/routing/routing.ts';
+import { MIN_LEG } from '../../src/domain/layout/routing/side-entries.ts';
 import { ancestorsOf, countEdgeCrossings, countNodeOverlaps, segmentCrossesBox } from '../../src/domain/layout/metrics.ts';
 import type { Box, Direction, LayoutEdge, LayoutInput, LayoutNode, LayoutResult } from '../../src/domain/layout/types.ts';
 

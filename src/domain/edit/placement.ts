@@ -10,7 +10,7 @@ import { isPlainObject } from '../payload.ts';
 import type { Point } from '../scene/geometry.ts';
 import type { SpecEdge } from '../spec/types.ts';
 import type { NewNode } from './fragment.ts';
-import { CONTAINER_PADDING } from '../layout/containers.ts';
+import { CONTAINER_PADDING } from '../layout/containers/containers.ts';
 import { centreOf, containersAround, elementBox, encloses, grow, interiorsMeet, isContainer, isNode, LINEAR, polylineOf, type Scene, shapesInside, type Side } from './scene-index.ts';
 import type { SceneElement } from './types.ts';
 

@@ -4,7 +4,7 @@
  * the boxes in its way (or directly, past a fixed work budget), then is drawn
  * and bound at both ends as sceneFromSpec draws one.
  */
-import { OccupiedSegments, type Heading, ROUTE_MARGIN, routeAroundObstacles } from '../layout/obstacle-router.ts';
+import { OccupiedSegments, type Heading, ROUTE_MARGIN, routeAroundObstacles } from '../layout/routing/obstacle-router.ts';
 import type { Box } from '../layout/types.ts';
 import { arrowElement, arrowLabelElement, attachEnds, edgeLabelBlock, endLabelElements, focusOf, midpointOf } from '../scene/from-spec.ts';
 import { SceneObstacles } from '../scene/end-labels.ts';

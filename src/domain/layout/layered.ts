@@ -4,16 +4,16 @@
  * dummy nodes, minimise crossings, place nodes, route edges, fold a drawing
  * that comes out too long into bands (fold.ts), draw self-loops.
  */
-import { assignCompactCoordinates, assignHorizontalCoordinates, drawingWidth, pullLabelsBetweenEnds, straightenChains, straightenJogs, widestLayerSpan } from './coordinates.ts';
-import { backEdgesInInputOrder } from './cycles.ts';
-import { buildProperGraph, type ProperGraph } from './dummies.ts';
-import { type FlatEdge, flatGroups, groupsAsClusters, roomForFlatLabels, sequenceFlatGroups } from './flat-edges.ts';
-import { FOLD_MIN_LENGTH, FOLD_MIN_LENGTH_DOWN, foldLongDrawing } from './fold.ts';
-import { constrainedLayers, liftFirstSource, networkSimplexLayers, sameRankRepresentatives } from './layering.ts';
-import { orderLayers } from './ordering.ts';
-import { assignPorts, headAtUpperEnd, LAYER_GAP, routeChannels, straightenPorts, type Point } from './routing.ts';
+import { assignCompactCoordinates, assignHorizontalCoordinates, drawingWidth, pullLabelsBetweenEnds, straightenChains, straightenJogs, widestLayerSpan } from './placement/coordinates.ts';
+import { backEdgesInInputOrder } from './layering/cycles.ts';
+import { buildProperGraph, type ProperGraph } from './layering/dummies.ts';
+import { type FlatEdge, flatGroups, groupsAsClusters, roomForFlatLabels, sequenceFlatGroups } from './layering/flat-edges.ts';
+import { FOLD_MIN_LENGTH, FOLD_MIN_LENGTH_DOWN, foldLongDrawing } from './folding/fold.ts';
+import { constrainedLayers, liftFirstSource, networkSimplexLayers, sameRankRepresentatives } from './layering/layering.ts';
+import { orderLayers } from './ordering/ordering.ts';
+import { assignPorts, headAtUpperEnd, LAYER_GAP, routeChannels, straightenPorts, type Point } from './routing/routing.ts';
 import type { Arrowheads } from './types.ts';
-import { wrapWideLayers } from './wrapping.ts';
+import { wrapWideLayers } from './folding/wrapping.ts';
 
 /** Half the gap between two nodes side by side in a layer. */
 export const NODE_HALF_GAP = 20;

@@ -15,19 +15,19 @@
  * arrows crossing in an X part the legs they would share: crossed-legs.ts) →
  * turn the result into ids.
  */
-import { layoutClustered } from './clustered.ts';
-import type { NestedEdge, NestedLayout, NestedNode } from './containers.ts';
-import { spreadDiamondBranches } from './branches.ts';
-import { partCrossedLegs } from './crossed-legs.ts';
-import { routeCrossEdges } from './cross-edges.ts';
-import { backEdgesInInputOrder } from './cycles.ts';
+import { layoutClustered } from './containers/clustered.ts';
+import type { NestedEdge, NestedLayout, NestedNode } from './containers/containers.ts';
+import { spreadDiamondBranches } from './placement/branches.ts';
+import { partCrossedLegs } from './routing/crossed-legs.ts';
+import { routeCrossEdges } from './routing/cross-edges.ts';
+import { backEdgesInInputOrder } from './layering/cycles.ts';
 import { layoutLevel } from './level.ts';
-import { headerAlign } from './headers.ts';
-import { layoutOwnDirections } from './own-direction.ts';
-import { lengthenHeadLegs } from './head-legs.ts';
-import { type Point, PORT_SPREAD } from './routing.ts';
-import { enterThroughSides } from './side-entries.ts';
-import { SMALL_NODE, spreadAtSmallTargets } from './small-targets.ts';
+import { headerAlign } from './containers/headers.ts';
+import { layoutOwnDirections } from './containers/own-direction.ts';
+import { lengthenHeadLegs } from './routing/head-legs.ts';
+import { type Point, PORT_SPREAD } from './routing/routing.ts';
+import { enterThroughSides } from './routing/side-entries.ts';
+import { SMALL_NODE, spreadAtSmallTargets } from './routing/small-targets.ts';
 import type { Direction, LayoutInput, LayoutOptions, LayoutResult } from './types.ts';
 
 export type { LayoutInput, LayoutResult } from './types.ts';

@@ -7,7 +7,7 @@
  * drawing's separate parts across its flow).
  */
 import { layoutComponent, type SelfLoop } from './layered.ts';
-import type { Point } from './routing.ts';
+import type { Point } from './routing/routing.ts';
 import type { Arrowheads, Box, Direction, LayoutOptions } from './types.ts';
 
 const COMPONENT_GAP = 60;

@@ -1,4 +1,4 @@
-import { CONTAINER_PADDING } from '../layout/containers.ts';
+import { CONTAINER_PADDING } from '../layout/containers/containers.ts';
 import { type Box, boxContains, boxOfPoints } from './geometry.ts';
 import type { LintIssue } from './issue.ts';
 import { ancestorsOf, describeShape, type SceneModel, type Shape } from './scene-model.ts';

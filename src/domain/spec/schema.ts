@@ -4,7 +4,7 @@
  * `null` is accepted wherever it has always meant "absent".
  */
 import { z } from 'zod';
-import { BAND_MIN_LENGTH, FOLD_MIN_LENGTH, FOLD_MIN_LENGTH_DOWN } from '../layout/fold.ts';
+import { BAND_MIN_LENGTH, FOLD_MIN_LENGTH, FOLD_MIN_LENGTH_DOWN } from '../layout/folding/fold.ts';
 import { CSS_COLOR } from '../scene/elements.ts';
 import { ARROWHEADS, CAPTION_PLACES, DIRECTIONS, EDGE_STYLES, FILL_STYLES, FOLDS, MIN_LENGTH_RANGE, SHAPES, SPEC_LIMITS, STROKE_STYLES, STROKE_WIDTH_RANGE } from './types.ts';
 

@@ -10,8 +10,8 @@
  * several layers, each with dummies of its own (no shared trunks: two edges
  * along one line read as one).
  */
-import { buildProperGraph, type DownwardEdges } from './dummies.ts';
-import { LAYER_GAP } from './routing.ts';
+import { buildProperGraph, type DownwardEdges } from '../layering/dummies.ts';
+import { LAYER_GAP } from '../routing/routing.ts';
 
 const NODE_GAP = 40;
 const DUMMY_SLOT = 16;

@@ -11,10 +11,10 @@
  * passes through no node. Only unlabelled arrows move, so every label stays
  * where it was laid out.
  */
-import { verticalFrame } from './branches.ts';
-import { segmentCrossesBox } from './metrics.ts';
+import { verticalFrame } from '../placement/branches.ts';
+import { segmentCrossesBox } from '../metrics.ts';
 import type { Point } from './routing.ts';
-import type { Box, Direction } from './types.ts';
+import type { Box, Direction } from '../types.ts';
 
 /** How far a leg moves sideways: two legs this far apart read as two; less far where a small node has no more room (then they may run that close for CLOSE_RUN at most). */
 const SHIFTS = [16, 12, 8];

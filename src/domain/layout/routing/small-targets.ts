@@ -8,9 +8,9 @@
  * share the side they came to. Only an unlabelled arrow whose route ends with a run across the flow and
  * a drop onto the side is moved, so every label stays where it was laid out.
  */
-import { verticalFrame } from './branches.ts';
+import { verticalFrame } from '../placement/branches.ts';
 import type { Point } from './routing.ts';
-import type { Box, Direction } from './types.ts';
+import type { Box, Direction } from '../types.ts';
 
 /** Nodes smaller than this both ways are small (markers: a start dot, an end ring). */
 export const SMALL_NODE = 40;

@@ -5,9 +5,9 @@
  */
 import { CONTAINER_PADDING } from './containers.ts';
 import { clusterChain, type HeaderSide } from './cluster-tree.ts';
-import type { ProperGraph } from './dummies.ts';
-import { bestJogMove } from './coordinates.ts';
-import { exchangeBudget, networkSimplex } from './layering.ts';
+import type { ProperGraph } from '../layering/dummies.ts';
+import { bestJogMove } from '../placement/coordinates.ts';
+import { exchangeBudget, networkSimplex } from '../layering/layering.ts';
 
 const PAD = CONTAINER_PADDING;
 /** Room a container's border keeps from a neighbour outside it, beyond the neighbour's own half gap. */

@@ -32,17 +32,17 @@ import { ancestorChain, CONTAINER_PADDING, type HeaderAlign, type NestedEdge, ty
 import { clusterCoordinates } from './cluster-coordinates.ts';
 import { type Doors, fromBorder, layerRanks, planDoors, type RankHints } from './cluster-doors.ts';
 import { clusterChain, type ClusterIndex, clusterSpans, type HeaderSide, isAncestorOrSelf, NO_LAYER } from './cluster-tree.ts';
-import { liftFirstSource, sameRankRepresentatives } from './layering.ts';
-import { backEdgesInInputOrder } from './cycles.ts';
-import { buildProperGraph, type ProperGraph } from './dummies.ts';
-import { type FlatEdge, flatGroups, roomForFlatLabels, sequenceFlatGroups } from './flat-edges.ts';
-import { foldLongDrawing } from './fold.ts';
-import { drawSelfLoops, hiddenProperEdges, NodeSizes, selfLoopOvershoot, selfLoopReach, type SelfLoop } from './layered.ts';
-import { toScene } from './level.ts';
-import { segmentCrossesBox } from './metrics.ts';
-import { type OrderClusters, orderLayers } from './ordering.ts';
-import { assignPorts, headAtUpperEnd, LAYER_GAP, routeChannels, simplify, straightenPorts, type Point } from './routing.ts';
-import type { Box, Direction, LayoutOptions } from './types.ts';
+import { liftFirstSource, sameRankRepresentatives } from '../layering/layering.ts';
+import { backEdgesInInputOrder } from '../layering/cycles.ts';
+import { buildProperGraph, type ProperGraph } from '../layering/dummies.ts';
+import { type FlatEdge, flatGroups, roomForFlatLabels, sequenceFlatGroups } from '../layering/flat-edges.ts';
+import { foldLongDrawing } from '../folding/fold.ts';
+import { drawSelfLoops, hiddenProperEdges, NodeSizes, selfLoopOvershoot, selfLoopReach, type SelfLoop } from '../layered.ts';
+import { toScene } from '../level.ts';
+import { segmentCrossesBox } from '../metrics.ts';
+import { type OrderClusters, orderLayers } from '../ordering/ordering.ts';
+import { assignPorts, headAtUpperEnd, LAYER_GAP, routeChannels, simplify, straightenPorts, type Point } from '../routing/routing.ts';
+import type { Box, Direction, LayoutOptions } from '../types.ts';
 
 /** Room between a container's border and its content. */
 const PAD = CONTAINER_PADDING;

@@ -12,9 +12,9 @@
  * Routes are changed in place; any frame (the moves are along the route's own axes).
  */
 import { longestAlongside } from './crossed-legs.ts';
-import { segmentCrossesBox } from './metrics.ts';
+import { segmentCrossesBox } from '../metrics.ts';
 import { HEAD_LEG, type Point } from './routing.ts';
-import type { Arrowheads, Box } from './types.ts';
+import type { Arrowheads, Box } from '../types.ts';
 
 /** The last leg a head is given where it can be: the layout's head room, less the binding gap. */
 const HEAD_ROOM = HEAD_LEG - 4;

@@ -10,7 +10,7 @@
  * balancing: both branches of a decision ran out to the end of the first row
  * and back along the second), and Mermaid's one long line reads better.
  */
-import { HEAD_LEG, simplify, type Point } from './routing.ts';
+import { HEAD_LEG, simplify, type Point } from '../routing/routing.ts';
 
 /** Fold when the drawing is longer than this many times its width (scene aspect beyond 3:1)… */
 const FOLD_AT = 3;

@@ -9,11 +9,11 @@
  * (the order of the layers), and the channel grows to fit its tracks and the
  * labels that sit on its edges. Long edges run straight down their dummy slots.
  */
-import type { ProperGraph } from './dummies.ts';
-import { findReversedEdges } from './cycles.ts';
-import { NumberHeap } from './heap.ts';
-import type { LayerOrder } from './ordering.ts';
-import type { Arrowheads } from './types.ts';
+import type { ProperGraph } from '../layering/dummies.ts';
+import { findReversedEdges } from '../layering/cycles.ts';
+import { NumberHeap } from '../heap.ts';
+import type { LayerOrder } from '../ordering/ordering.ts';
+import type { Arrowheads } from '../types.ts';
 
 export type Point = [number, number];
 

@@ -7,7 +7,7 @@
  * with few bends, and never through an obstacle's interior.
  */
 import type { Point } from './routing.ts';
-import type { Box } from './types.ts';
+import type { Box } from '../types.ts';
 
 export const ROUTE_MARGIN = 12;
 /** Segments within this many pixels of a line count as on it. */

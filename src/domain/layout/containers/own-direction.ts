@@ -9,8 +9,8 @@
  */
 import { CONTAINER_PADDING } from './containers.ts';
 import { headerAlign } from './headers.ts';
-import type { Point } from './routing.ts';
-import type { Box, Direction, LayoutInput, LayoutNode, LayoutResult } from './types.ts';
+import type { Point } from '../routing/routing.ts';
+import type { Box, Direction, LayoutInput, LayoutNode, LayoutResult } from '../types.ts';
 
 const PAD = CONTAINER_PADDING;
 

@@ -8,7 +8,7 @@
  * points backwards in that order is reversed. Ties go to the earlier node in the
  * input, so a spec's natural reading order survives.
  */
-import { NumberHeap } from './heap.ts';
+import { NumberHeap } from '../heap.ts';
 
 /** For each edge, whether it must be reversed to make the graph acyclic. Self-loops are never reversed. */
 export function findReversedEdges(nodeCount: number, from: ArrayLike<number>, to: ArrayLike<number>): Uint8Array {

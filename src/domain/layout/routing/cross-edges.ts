@@ -5,10 +5,10 @@
  * way, inside a container they start or end in. Ends spread over their node's side among
  * the other edges there; routes avoid running on top of routes already drawn.
  */
-import { ancestorChain, CONTAINER_PADDING, type NestedEdge, type NestedLayout } from './containers.ts';
+import { ancestorChain, CONTAINER_PADDING, type NestedEdge, type NestedLayout } from '../containers/containers.ts';
 import { OccupiedSegments, routeAroundObstacles, type Heading } from './obstacle-router.ts';
 import type { Point } from './routing.ts';
-import type { Box, Direction } from './types.ts';
+import type { Box, Direction } from '../types.ts';
 
 type Side = 'top' | 'bottom' | 'left' | 'right';
 const OUTWARD: Record<Side, Heading> = { right: 0, left: 1, bottom: 2, top: 3 };

@@ -8,8 +8,8 @@
  * then leaves from the middle vertex. Routes whose label sits on that first
  * stretch keep their place.
  */
-import { simplify, type Point } from './routing.ts';
-import type { Box, Direction } from './types.ts';
+import { simplify, type Point } from '../routing/routing.ts';
+import type { Box, Direction } from '../types.ts';
 
 /** How far a branch runs out of its side vertex before it turns along the flow. */
 export const BRANCH_REACH = 16;

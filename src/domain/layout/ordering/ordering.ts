@@ -14,8 +14,8 @@
  * nodes, and after each sweep sibling clusters are put in one order for all
  * layers (by their mean position).
  */
-import type { ProperGraph } from './dummies.ts';
-import { seededRandom } from './random.ts';
+import type { ProperGraph } from '../layering/dummies.ts';
+import { seededRandom } from '../random.ts';
 
 export interface LayerOrder {
   /** Node ids of each layer, left to right. */

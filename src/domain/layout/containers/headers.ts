@@ -7,11 +7,11 @@
  * through the text itself (narrower than the header) or the strip below it,
  * else the middle.
  */
-import { BOUND_TEXT_PADDING, HEADER_SIDE_INSET } from '../text/metrics.ts';
+import { BOUND_TEXT_PADDING, HEADER_SIDE_INSET } from '../../text/metrics.ts';
 import type { HeaderAlign } from './containers.ts';
-import { segmentCrossesBox } from './metrics.ts';
-import type { Point } from './routing.ts';
-import type { Box } from './types.ts';
+import { segmentCrossesBox } from '../metrics.ts';
+import type { Point } from '../routing/routing.ts';
+import type { Box } from '../types.ts';
 
 /** How far a container's label text lies inside its header's width on each side (the scene's header: the editor's padding and 10 px). */
 const HEADER_TEXT_INSET = BOUND_TEXT_PADDING + 10;

@@ -6,7 +6,7 @@
  * short line across afterwards, as dot draws its flat edges.
  */
 import { sameRankRepresentatives } from './layering.ts';
-import type { LayerOrder, OrderClusters } from './ordering.ts';
+import type { LayerOrder, OrderClusters } from '../ordering/ordering.ts';
 
 /** Room on each side of a flat edge's label, between it and the nodes it joins. */
 const FLAT_LABEL_MARGIN = 16;

@@ -3,8 +3,8 @@
  * laid out inside that parent (see clustered.ts for how), and the container's
  * box takes its children plus padding, with its header strip on top.
  */
-import type { Point } from './routing.ts';
-import type { Arrowheads, Box } from './types.ts';
+import type { Point } from '../routing/routing.ts';
+import type { Arrowheads, Box } from '../types.ts';
 
 /** Room between a container's border and what it holds. */
 export const CONTAINER_PADDING = 20;

@@ -10,10 +10,10 @@
  */
 import { ancestorChain, type NestedEdge, type NestedNode } from './containers.ts';
 import { type ClusterIndex, clusterSpans, isAncestorOrSelf } from './cluster-tree.ts';
-import { backEdgesInInputOrder } from './cycles.ts';
-import { constrainedLayers } from './layering.ts';
-import type { Point } from './routing.ts';
-import type { Box } from './types.ts';
+import { backEdgesInInputOrder } from '../layering/cycles.ts';
+import { constrainedLayers } from '../layering/layering.ts';
+import type { Point } from '../routing/routing.ts';
+import type { Box } from '../types.ts';
 
 /** How hard a door is pulled against its container, beyond its edge's pull away (1). */
 const DOOR_PULL = 1.5;

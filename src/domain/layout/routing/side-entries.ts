@@ -15,10 +15,10 @@
  * bundle), its head 16 px from the other arrowheads there, and crosses no
  * more arrows than the Z did. Labelled arrows keep their route (their label sits on the Z's run).
  */
-import { verticalFrame } from './branches.ts';
-import { segmentCrossesBox } from './metrics.ts';
+import { verticalFrame } from '../placement/branches.ts';
+import { segmentCrossesBox } from '../metrics.ts';
 import type { Point } from './routing.ts';
-import type { Box, Direction } from './types.ts';
+import type { Box, Direction } from '../types.ts';
 
 /** The least length of each leg of the L (the arrowhead's side of it stays visible), and how far it keeps from lines it runs along. */
 export const MIN_LEG = 24;
