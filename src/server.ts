@@ -24,7 +24,7 @@ import { authorizationRoutes } from './oauth/authorization-routes.ts';
 import { Renderer } from './render/renderer.ts';
 import { webAssetsPlugin } from './web/assets.ts';
 import { frontDoorFilesPlugin } from './web/front-door/static-files.ts';
-import { createMailer } from './web/mailer.ts';
+import { createMailer } from './mail/mailer.ts';
 import { publicImagePlugin } from './web/public-image.ts';
 import { publicPagePlugin } from './web/public-page.ts';
 import { webAppPlugin } from './web/web-app.ts';

@@ -2,7 +2,7 @@ import type { Config } from '../config.ts';
 import type { Renderer } from '../render/renderer.ts';
 import type { Store, UserRecord, Via } from '../store/store.ts';
 import type { SceneJob, SceneOutput } from '../workers/scene-worker.ts';
-import type { Mailer } from './mail.ts';
+import type { Mailer } from '../mail/message.ts';
 
 /** What every use case may use: the settings, the store and the clock (tests pass their own). */
 export interface AppDeps {

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { DEFAULT_QUOTA } from '../../src/auth/accounts.ts';
 import { hashPassword } from '../../src/auth/passwords.ts';
-import { outboxDirectory } from '../../src/web/mailer.ts';
+import { outboxDirectory } from '../../src/mail/mailer.ts';
 import { SIGN_UP_COOKIE } from '../../src/web/accounts/sign-up-browser.ts';
 import { SESSION_COOKIE } from '../../src/web/session.ts';
 import { type Harness, startHarness, uniqueEmail } from '../helpers/harness.ts';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LightMyRequestResponse } from 'fastify';
 import { hashPassword } from '../../src/auth/passwords.ts';
-import { outboxDirectory } from '../../src/web/mailer.ts';
+import { outboxDirectory } from '../../src/mail/mailer.ts';
 import type { Harness } from '../helpers/harness.ts';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };

@@ -13,7 +13,7 @@ import { badRequest, notFound } from '../../errors.ts';
 import type { InvitationRecord, InvitationTarget, StoreAggregates, UserRecord } from '../../store/store.ts';
 import { isUuid } from '../access.ts';
 import type { AppDeps, Caller } from '../deps.ts';
-import type { Mailer } from '../mail.ts';
+import type { Mailer } from '../../mail/message.ts';
 
 /** How long an invitation may be accepted. */
 const INVITATION_LIFETIME_MS = 14 * 24 * 60 * 60 * 1000;

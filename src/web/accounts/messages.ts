@@ -1,5 +1,5 @@
 /** The account emails: plain text, each with the one link it exists for. */
-import type { MailMessage } from '../mailer.ts';
+import type { MailMessage } from '../../mail/mailer.ts';
 
 export function verificationMessage(to: string, link: string): MailMessage {
   return {

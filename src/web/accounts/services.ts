@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServiceDeps } from '../../app/deps.ts';
-import type { MailMessage, Mailer } from '../mailer.ts';
+import type { MailMessage, Mailer } from '../../mail/mailer.ts';
 import type { AccountLimits } from './limits.ts';
 
 /** What the account routes share: the service, its mail and the account budgets. */

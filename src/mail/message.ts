@@ -1,7 +1,7 @@
 /**
  * Mail the service sends (verification, password reset, invitations), as the
  * use cases see it. The composition root hands them a Mailer that delivers
- * through SMTP or writes to DATA_DIR/outbox (src/web/mailer.ts).
+ * through SMTP or writes to DATA_DIR/outbox (mailer.ts, beside this file).
  */
 export interface MailMessage {
   to: string;

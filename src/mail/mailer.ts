@@ -11,7 +11,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { MailMessage, Mailer } from '../app/mail.ts';
+import type { MailMessage, Mailer } from './message.ts';
 import type { Config } from '../config.ts';
 
 export type { MailMessage, Mailer };
