@@ -47,7 +47,7 @@ export interface WebAssets {
   files: Record<string, WebAssetFile>;
 }
 
-const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // Read from src/ even when this module runs compiled from dist/ (which holds neither the browser
 // sources nor this file's source): both forms hash the same inputs and share one build.
 const CLIENT_DIRECTORY = path.join(PROJECT_ROOT, 'src', 'web', 'client');

@@ -14,7 +14,7 @@ import { APP_PAGE_HEADERS, appPage } from './layout.ts';
 import { requireSession } from './session.ts';
 
 // Read from the checkout's docs/ whether this module runs from src/ or dist/ (as assets.ts reads src/web/client).
-const SPEC_DOCUMENT = path.join(fileURLToPath(new URL('../..', import.meta.url)), 'docs', 'spec.md');
+const SPEC_DOCUMENT = path.join(fileURLToPath(new URL('../../', import.meta.url)), 'docs', 'spec.md');
 
 const HELP_STYLE = `<style>
 main.help { max-width: 52rem; line-height: 1.55; }

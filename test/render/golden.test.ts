@@ -26,7 +26,7 @@ import { editorFontFiles } from '../../src/render/font-files.ts';
 import { rasterize } from '../../src/render/raster.ts';
 import { GOLDEN_SCENES } from '../fixtures/render/scenes.ts';
 
-const GOLDEN_DIRECTORY = new URL('../fixtures/render', import.meta.url);
+const GOLDEN_DIRECTORY = new URL('../fixtures/render/', import.meta.url);
 const UPDATE = process.env.UPDATE_GOLDENS === '1';
 /** Share of pixels allowed to differ (beyond pixelmatch's per-pixel threshold): anti-aliasing across machines. */
 const MAX_DIFFERENT_SHARE = 0.005;

@@ -15,7 +15,7 @@ import { sendStaticFile, staticFile, type StaticFile } from '../static-response.
 import { APP_ICON_PATHS, APPLE_TOUCH_ICON_PATH, FAVICON_ICO_PATH, FAVICON_SVG_PATH, LANDING_EXAMPLE_PATH, MANIFEST_PATH } from './paths.ts';
 
 // Read from the checkout's src/ whether this module runs from src/ or dist/ (as assets.ts reads src/web/client).
-const STATIC_DIRECTORY = path.join(fileURLToPath(new URL('../../..', import.meta.url)), 'src', 'web', 'static');
+const STATIC_DIRECTORY = path.join(fileURLToPath(new URL('../../../', import.meta.url)), 'src', 'web', 'static');
 /** The icons' URLs never change, so browsers keep them a day and then ask again (an ETag makes that a 304). */
 const CACHE_A_DAY = 'public, max-age=86400';
 const ACCENT = '#5b57d1';
