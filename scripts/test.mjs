@@ -49,8 +49,8 @@ const CONCURRENCY = os.availableParallelism();
 
 // A test file whose process stops answering (its main thread blocked for good, as when the TypeScript
 // loader's esbuild service dies under it) fails after this long instead of holding the run until CI gives up.
-// The longest file, test/process/container.test.ts (an npm ci that compiles better-sqlite3, a build, and
-// two server starts), takes 3 minutes on a quiet machine and took 11 to 16 on one loaded by other work.
+// The longest file, test/process/container.test.ts (an npm ci, a build, and two server starts), took about
+// 1.5 minutes in a quiet full run and 11 to 16 on a machine loaded by other work.
 const FILE_TIMEOUT_MS = 30 * 60 * 1000;
 
 function findTests(dir) {
