@@ -19,6 +19,7 @@ export type { CliIo } from './context.ts';
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const { env, stdout, stderr } = io;
   const program = new Command('drawbridge');
+  const ctx = cliContext(io, program);
   program
     .description('Command-line client for the Drawbridge diagram API')
     .version('0.1.0', '-V, --version')
@@ -28,7 +29,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .configureOutput({
       writeOut: (s) => void stdout.write(s),
       writeErr: (s) => void stderr.write(s),
-      outputError: (s, write) => write(Boolean(stderr.isTTY) && env.NO_COLOR === undefined ? `\u001b[31m${s}\u001b[0m` : s),
+      outputError: (s, write) => write(ctx.errColour ? `\u001b[31m${s}\u001b[0m` : s),
     });
   program.addHelpText(
     'after',
@@ -46,7 +47,6 @@ Exit codes: 0 ok, 1 the API refused or could not be reached, 2 usage error, 3 no
 Output to a closed pipe (\`| head\`) ends the command quietly with exit 0.
 `,
   );
-  const ctx = cliContext(io, program);
 
   // The order the commands are added in is the order --help lists them.
   addAuthCommands(program, ctx);
