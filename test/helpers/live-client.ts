@@ -16,7 +16,7 @@ export interface LiveClient {
   received: LiveMessage[];
   /** The next message of `type` not taken yet (waits up to `timeoutMs`). */
   next(type: string, timeoutMs?: number): Promise<LiveMessage>;
-  /** Waits until `test` holds for a message received (any time), and returns it. */
+  /** Waits until `test` holds for a message received (any time), and returns it; rejects once the connection has closed without one. */
   until(test: (message: LiveMessage) => boolean, timeoutMs?: number): Promise<LiveMessage>;
   send(message: unknown): void;
   /** Resolves with the close code once the connection is closed. */
@@ -36,24 +36,28 @@ export function connectLive(baseUrl: string, diagramId: string, options: { cooki
   const received: LiveMessage[] = [];
   const taken = new Set<LiveMessage>();
   const waiters = new Set<() => void>();
+  let closedWith: { code: number; reason: string } | null = null;
   socket.on('message', (data) => {
     received.push(JSON.parse(data.toString()) as LiveMessage);
     for (const wake of [...waiters]) wake();
   });
   const closed = new Promise<{ code: number; reason: string }>((resolve) => {
     socket.on('close', (code, reason) => {
-      resolve({ code, reason: reason.toString() });
+      closedWith = { code, reason: reason.toString() };
+      resolve(closedWith);
       for (const wake of [...waiters]) wake();
     });
   });
   const until = (test: (message: LiveMessage) => boolean, timeoutMs = 5000) =>
     new Promise<LiveMessage>((resolve, reject) => {
+      // No message arrives once the connection has closed: waiting on would only hold the process (and the test) until the deadline.
       const check = () => {
         const found = received.find((m) => !taken.has(m) && test(m));
-        if (!found) return false;
+        if (!found && !closedWith) return false;
         clearTimeout(timer);
         waiters.delete(check);
-        resolve(found);
+        if (found) resolve(found);
+        else reject(new Error(`the connection closed (${closedWith!.code}) without a matching live message; received: ${JSON.stringify(received.map((m) => m.type))}`));
         return true;
       };
       const timer = setTimeout(() => {
