@@ -1,34 +1,50 @@
 /**
  * scripts/test-files.mjs, which `npm test` runs the test files through: the files in the order
  * given (so that the longest start first), TAP on stdout, exit status 1 when a test failed and
- * 0 when the only failure is a test marked todo.
+ * 0 when the only failure is a test marked todo; the files run at the render workers' priority.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 import { test } from 'node:test';
+import { RENDER_NICE } from '../src/render/renderer.ts';
 import { TYPESCRIPT_ARGS } from './helpers/typescript.ts';
 
 const FIXTURES = 'test/fixtures/runner';
 
-function runFiles(...names: string[]) {
+function runFiles(name: string, env: Record<string, string> = {}) {
+  return runFileList([name], env);
+}
+
+function runFileList(names: string[], env: Record<string, string> = {}) {
   const result = spawnSync(process.execPath, [...TYPESCRIPT_ARGS, 'scripts/test-files.mjs', '1', '60000', ...names.map((name) => `${FIXTURES}/${name}`)], {
     encoding: 'utf8',
     // Not as a test of this run: the runner's own children report to it in a form of their own.
-    env: { ...process.env, NODE_TEST_CONTEXT: undefined },
+    env: { ...process.env, NODE_TEST_CONTEXT: undefined, ...env },
   });
   const started = [...result.stdout.matchAll(/^# Subtest: (.+)$/gm)].map((match) => match[1]);
   return { status: result.status, started, stdout: result.stdout };
 }
 
 test('the files run in the order given, not sorted by path, and a failure makes the exit status 1', () => {
-  const { status, started, stdout } = runFiles('passes.ts', 'fails.ts');
+  const { status, started, stdout } = runFileList(['passes.ts', 'fails.ts']);
   assert.deepEqual(started, ['passes', 'fails'], stdout);
   assert.equal(status, 1, stdout);
-  assert.deepEqual(runFiles('fails.ts', 'passes.ts').started, ['fails', 'passes']);
+  assert.deepEqual(runFileList(['fails.ts', 'passes.ts']).started, ['fails', 'passes']);
 });
 
 test('the exit status is 0 when every test passed, or failed marked todo', () => {
-  const { status, stdout } = runFiles('passes.ts', 'todo-fails.ts');
+  const { status, stdout } = runFileList(['passes.ts', 'todo-fails.ts']);
   assert.match(stdout, /^not ok \d+ - fails, marked todo # TODO not yet$/m);
   assert.equal(status, 0, stdout);
+});
+
+test('the files run at the render workers\' priority, so that one file\'s tests do not starve another file\'s workers', () => {
+  const nice = (stdout: string) => Number(/^# nice (\d+)$/m.exec(stdout)?.[1]);
+  const { status, stdout } = runFiles('priority.ts');
+  assert.equal(status, 0, stdout);
+  assert.equal(nice(stdout), Math.max(os.getPriority(), RENDER_NICE), stdout);
+  // Started below the level, the runner lowers itself to it (this process may already run at RENDER_NICE, under npm test).
+  const lower = Math.max(os.getPriority(), RENDER_NICE) + 2;
+  assert.equal(nice(runFiles('priority.ts', { TEST_NICE: String(lower) }).stdout), lower);
 });
