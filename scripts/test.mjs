@@ -90,7 +90,9 @@ const env = { ...process.env };
 env.NODE_COMPILE_CACHE ??= path.join(root, 'node_modules', '.cache', 'node-compile-cache');
 // One temporary folder for the run, removed at its end: the files, servers, workers and browsers the tests
 // start put their temporary files (fonts, homes, databases, builds) under it, and none outlives the run.
+// Open to every user as /tmp is (the container test runs the image's processes as the image's user).
 const runTemp = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-test-run-'));
+fs.chmodSync(runTemp, 0o1777);
 env.TMPDIR = runTemp;
 const pgBin = process.env.PG_BIN || '/usr/lib/postgresql/15/bin';
 if (!env.TEST_DATABASE_URL && fs.existsSync(path.join(pgBin, 'initdb'))) {
