@@ -25,7 +25,7 @@ export const FLOORS = [
   { floor: ['oauth'], mayImport: ['app', 'edge', 'api', 'auth', 'errors.ts'] },
   { floor: ['admin'], mayImport: ['app', 'auth', 'store', 'errors.ts', 'config.ts'] },
   { floor: ['cli', 'client'], mayImport: ['api'] },
-  { floor: ['edge'], mayImport: ['domain', 'store', 'render', 'workers', 'errors.ts', 'config.ts'] },
+  { floor: ['edge'], mayImport: ['app', 'auth', 'domain', 'store', 'render', 'workers', 'errors.ts', 'config.ts'] },
   { floor: ['api'], mayImport: ['auth', 'store', 'domain', 'errors.ts'] },
   { floor: ['app'], mayImport: ['domain', 'auth', 'store', 'workers', 'render', 'mail', 'api', 'errors.ts', 'config.ts'] },
   { floor: ['mail'], mayImport: ['config.ts'] },

@@ -42,10 +42,14 @@ export const present = {
 
   updated: (d: DiagramMeta, publicUrl: string) => ({ ...summary(d, publicUrl), deletedAt: d.deletedAt }),
 
-  /** The full diagram as JSON text; the stored elements are spliced in without a parse/serialise round trip. */
-  diagramJson: (d: DiagramRecord, publicUrl: string): string => {
+  /**
+   * The full diagram as JSON text, with `more` fields after its scene; the stored elements are spliced in
+   * without a parse/serialise round trip.
+   */
+  diagramJson: (d: DiagramRecord, publicUrl: string, more: Record<string, unknown> = {}): string => {
     const head = JSON.stringify({ ...summary(d, publicUrl), deletedAt: d.deletedAt, docUpdatedAt: d.docUpdatedAt });
-    return `${head.slice(0, -1)},"scene":{"elements":${d.elementsJson},"appState":{}}}`;
+    const tail = Object.entries(more).map(([key, value]) => `,${JSON.stringify(key)}:${JSON.stringify(value)}`).join('');
+    return `${head.slice(0, -1)},"scene":{"elements":${d.elementsJson},"appState":{}}${tail}}`;
   },
 
   comment: (c: CommentRecord) => ({

@@ -127,7 +127,7 @@ const SummaryFields = {
   updatedAt: Timestamp,
   editorUrl: EditorUrl,
 };
-const SourceWarning = z
+export const SourceWarning = z
   .object({
     line: z.number().int().meta({ description: 'The 1-based line of the source it concerns' }),
     message: z.string().meta({ description: 'What the drawing leaves out or draws differently' }),

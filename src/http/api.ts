@@ -8,17 +8,14 @@ import fp from 'fastify-plugin';
 import { API_PREFIX } from '../api/paths.ts';
 import type { ServiceDeps } from '../app/deps.ts';
 import { MCP_TOOL_HEADER, McpToolName } from '../api/history-schemas.ts';
-import { contentProblemsOf } from '../app/diagrams/content.ts';
 import { throughMcpTool, TokenAuthenticator } from '../app/tokens/authenticate-token.ts';
 import { bearerToken } from '../auth/token.ts';
 import { requestPath, unauthorized } from '../edge/errors.ts';
 import { RateLimits } from '../edge/rate-limit.ts';
-import { checkPayloadShape, parseBodyWith, parseWith, queryParameterNames, refuseUnknownQueryParameters, refuseUnstorableText } from '../edge/validate.ts';
+import { serveRoutes } from '../edge/serve-route.ts';
 import { ApiError, badRequest } from '../errors.ts';
-import type { RouteConfig } from './route.ts';
+import type { RouteConfig } from '../edge/route.ts';
 import { apiRoutes } from './routes/index.ts';
-
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 const plugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) => {
   const rateLimits = new RateLimits(deps.config, deps.store.rateLimits);
@@ -27,7 +24,7 @@ const plugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) 
   app.addHook('onRequest', async (request, reply) => {
     if (requestPath(request.url).startsWith(API_PREFIX)) reply.header('RateLimit-Policy', rateLimits.policyHeader());
     const def = (request.routeOptions.config as RouteConfig).def;
-    if (!def || 'public' in def.access) return;
+    if (!def || 'public' in def.access || 'session' in def.access) return;
 
     const { holder: actor, apiEnabled } = await authenticator.resolve(bearerToken(request.headers.authorization), (error) =>
       request.log.warn({ err: error }, 'could not record token use'),
@@ -64,54 +61,7 @@ const plugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) 
     }
   });
 
-  const methodsByUrl = new Map<string, Set<string>>();
-  for (const def of apiRoutes) {
-    const url = def.url;
-    const methods = methodsByUrl.get(url) ?? new Set<string>();
-    methods.add(def.method);
-    methodsByUrl.set(url, methods);
-    const queryParameters = queryParameterNames(def.query);
-    app.route({
-      method: def.method,
-      url,
-      config: { def } satisfies RouteConfig,
-      handler: async (request, reply) => {
-        refuseUnknownQueryParameters(request.query, queryParameters);
-        if (request.body !== undefined) checkPayloadShape(request.body);
-        refuseUnstorableText({ params: request.params, query: request.query, body: request.body });
-        // Content failing its schema is checked for its first problem, in a scene worker when it is large.
-        const body = def.body ? await parseBodyWith(def.body, request.body, (kind, content) => contentProblemsOf(deps, request.actor, kind, content)) : undefined;
-        const query = def.query ? parseWith(def.query, request.query, 'query') : undefined;
-        const result = await def.handler({
-          body,
-          query,
-          params: request.params as Record<string, string>,
-          actor: request.actor!,
-          deps,
-          request,
-          reply,
-        });
-        if (result.status === 204) return reply.code(204).send();
-        if ('headers' in result && result.headers) reply.headers(result.headers);
-        if (result.status === 304) return reply.code(304).send();
-        if ('rawJson' in result) return reply.code(result.status ?? 200).type('application/json; charset=utf-8').send(result.rawJson);
-        if ('raw' in result) return reply.code(result.status ?? 200).type(result.contentType).send(result.raw);
-        return reply.code(result.status ?? 200).send((result as { json: unknown }).json);
-      },
-    });
-  }
-  for (const [url, allowed] of methodsByUrl) {
-    const others = METHODS.filter((m) => !allowed.has(m));
-    const allow = [...allowed, ...(allowed.has('GET') ? ['HEAD'] : [])].join(', ');
-    const extra = allowed.has('GET') ? others : [...others, 'HEAD' as const];
-    app.route({
-      method: [...extra, 'OPTIONS'],
-      url,
-      handler: async () => {
-        throw new ApiError('method_not_allowed', `allowed methods: ${allow}`, { allow });
-      },
-    });
-  }
+  serveRoutes(app, apiRoutes, deps, (request) => request.actor);
 };
 
 /** Not encapsulated: its onRequest hook answers for the API's paths whatever matched them (a 404 under the prefix gets the rate-limit policy too). */

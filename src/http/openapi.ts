@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import '../api/schemas.ts';
 import { type ErrorCode, defaultMessage, errorStatus } from '../errors.ts';
-import type { RouteDef } from './route.ts';
+import type { RouteDef } from '../edge/route.ts';
 
 /**
  * Any route: a path parameter or query holding text that cannot be stored
@@ -85,7 +85,11 @@ function errorResponse(codes: ErrorCode[]) {
 /** Every error code a route can answer with, including those shared by all authenticated routes. */
 export function errorCodesOf(def: RouteDef): ErrorCode[] {
   const codes = new Set<ErrorCode>([...REQUEST_ERRORS, ...def.errors, ...SERVER_ERRORS]);
-  if (!('public' in def.access)) {
+  if ('session' in def.access) {
+    // Signed out; a change without the session's CSRF token, or from another site.
+    codes.add('unauthorized');
+    if (def.method !== 'GET') codes.add('csrf_failed');
+  } else if (!('public' in def.access)) {
     TOKEN_ERRORS.forEach((c) => codes.add(c));
     if (!def.allowUnverified) codes.add('email_unverified');
     if ('capability' in def.access) codes.add('insufficient_scope');
@@ -110,7 +114,8 @@ function operation(def: RouteDef) {
     required: true,
     schema: { type: 'string' },
   }));
-  const requestHeaders = { ...('public' in def.access ? {} : { 'Drawbridge-Mcp-Tool': MCP_TOOL_HEADER_DOC }), ...def.requestHeaders };
+  const byToken = 'capability' in def.access || 'anyToken' in def.access;
+  const requestHeaders = { ...(byToken ? { 'Drawbridge-Mcp-Tool': MCP_TOOL_HEADER_DOC } : {}), ...def.requestHeaders };
   for (const [name, description] of Object.entries(requestHeaders)) {
     parameters.push({ name, in: 'header', required: false, description, schema: { type: 'string' } });
   }
@@ -144,12 +149,21 @@ function operation(def: RouteDef) {
     ...(def.description ? { description: def.description } : {}),
     tags: def.tags,
     ...('public' in def.access ? { security: [] } : {}),
+    ...('session' in def.access ? { security: [{ sessionCookie: [] }] } : {}),
     ...('capability' in def.access ? { 'x-capability': def.access.capability } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(def.body ? { requestBody: { required: !def.body.safeParse(undefined).success, content: { 'application/json': { schema: jsonSchema(def.body) } } } } : {}),
     responses,
   };
 }
+
+/** The web app's session: its cookie, with the session's CSRF token in `x-csrf-token` on every change. */
+const SESSION_COOKIE_SCHEME = {
+  type: 'apiKey',
+  in: 'cookie',
+  name: 'drawbridge_session',
+  description: 'A person signed in to the web app; every change (any method but GET and HEAD) also carries the session\'s CSRF token in x-csrf-token, from this site',
+};
 
 /** The OpenAPI document of these routes, served from `serverUrl`. */
 export function buildOpenApiDocument(routes: readonly RouteDef[], serverUrl: string) {
@@ -169,7 +183,10 @@ export function buildOpenApiDocument(routes: readonly RouteDef[], serverUrl: str
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'A personal access token (drw_pat_…), or an OAuth access token from this service\'s authorization server (/.well-known/oauth-authorization-server)' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'A personal access token (drw_pat_…), or an OAuth access token from this service\'s authorization server (/.well-known/oauth-authorization-server)' },
+        ...(routes.some((def) => 'session' in def.access) ? { sessionCookie: SESSION_COOKIE_SCHEME } : {}),
+      },
       schemas: components(paths),
     },
     paths,

@@ -18,15 +18,14 @@ import { escapeHtml } from './html.ts';
 import { APP_PAGE_HEADERS, appPage } from './layout.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { newDiagramRoutes } from './dashboard/new-diagram-routes.ts';
-import { workspaceRoutes } from './dashboard/workspace-routes.ts';
 import { helpRoutes } from './help-page.ts';
 import { editorRoutes } from './editor/editor-routes.ts';
 import { frontDoorPlugin } from './front-door/plugin.ts';
-import { sharingRoutes } from './editor/sharing-routes.ts';
 import { SignInRequired, sessionPlugin } from './session.ts';
 import { accountsPlugin } from './accounts/plugin.ts';
 import { consentRoutes } from './oauth-consent.ts';
 import { tokensPlugin } from './tokens.ts';
+import { webApiPlugin } from './web-api.ts';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -83,11 +82,10 @@ export const webAppPlugin: FastifyPluginAsync<WebDeps> = async (app, { deps, pag
   });
 
   // The parts of the app, after the error handler so they all use it.
+  await app.register(webApiPlugin, { deps });
   await app.register(editorRoutes, { deps });
-  await app.register(sharingRoutes, { deps });
   await app.register(dashboardRoutes, { deps });
-  await app.register(workspaceRoutes, { deps });
-  await app.register(newDiagramRoutes, { deps });
+  await app.register(newDiagramRoutes);
   await app.register(helpRoutes);
   await app.register(accountsPlugin, { deps, pageLimit });
   await app.register(tokensPlugin, { deps });

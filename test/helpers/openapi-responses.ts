@@ -13,9 +13,10 @@
  * error status).
  *
  * In scope: every request whose path is under /api/v1, and any request the
- * router answered with a route the document lists (/healthz, /readyz). The
- * web pages, the web app's own JSON endpoints, the assets and /mcp are not
- * described by the document and are not checked.
+ * router answered with a route the document lists (/healthz, /readyz, and the
+ * web app's own JSON endpoints under /app/api, whose document is made here
+ * from their declarations). The web pages, the assets and /mcp are not
+ * described by a document and are not checked.
  *
  * Answers that belong to no documented operation: a path under /api/v1 that
  * no route serves (404), a method the path does not serve (405, OPTIONS
@@ -44,6 +45,8 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildOpenApiDocument } from '../../src/http/openapi.ts';
+import { webApiRoutes } from '../../src/web/web-api.ts';
 
 const OPENAPI_PATH = '/api/v1/openapi.json';
 const API_PREFIX = '/api/v1';
@@ -310,12 +313,22 @@ export class OpenApiResponseChecker {
 
 let published: Promise<OpenApiResponseChecker> | undefined;
 
-/** The checker for the document the app publishes, fetched from the first app that asks (once per process). */
+/**
+ * The checker for the document the app publishes, fetched from the first app that asks (once per
+ * process), joined with the document of the web app's own JSON endpoints, made from their route
+ * declarations as the published one is (the web app does not publish it: its endpoints are its own).
+ */
 function publishedChecker(app: FastifyInstance): Promise<OpenApiResponseChecker> {
   published ??= (async () => {
     const res = await app.inject({ method: 'GET', url: OPENAPI_PATH });
     if (res.statusCode !== 200) throw new Error(`GET ${OPENAPI_PATH} answered ${res.statusCode}: ${res.body.slice(0, 500)}`);
-    return new OpenApiResponseChecker(res.json() as OpenApiDocument);
+    const api = res.json() as OpenApiDocument;
+    const web = buildOpenApiDocument(webApiRoutes, '') as OpenApiDocument;
+    return new OpenApiResponseChecker({
+      ...api,
+      paths: { ...web.paths, ...api.paths },
+      components: { ...api.components, schemas: { ...web.components?.schemas, ...api.components?.schemas } },
+    });
   })();
   // A failure is not kept: the next harness asks again.
   published.catch(() => {

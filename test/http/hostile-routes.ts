@@ -52,6 +52,7 @@ import { errorStatus } from '../../src/errors.ts';
 import { API_PREFIX } from '../../src/api/paths.ts';
 import { BODY_LIMIT_BYTES } from '../../src/edge/validate.ts';
 import { apiRoutes } from '../../src/http/routes/index.ts';
+import { type RouterRoute, servedRoutes } from '../helpers/routes.ts';
 import { prepareWebAssets, webAssetsHash } from '../../src/web/assets.ts';
 import { type Engine, type ListeningHarness, sceneOf, startHarness, type TestUser } from '../helpers/harness.ts';
 import { connectLive, rect } from '../helpers/live-client.ts';
@@ -74,35 +75,13 @@ const NODE_HEADER_LIMIT = 16 * 1024;
 // ---------------------------------------------------------------------------
 // The routes, as the app's router lists them
 
-interface ServedRoute {
-  /** The router's pattern: `/api/v1/diagrams/:id`, `/assets/:build/*`. */
-  url: string;
-  methods: string[];
+interface ServedRoute extends RouterRoute {
   /** The methods the route does not refuse with 405 (the router lists those too): most requests use these. */
   answered: string[];
 }
 
-/**
- * Every route the app serves, read from its router's tree (`printRoutes`):
- * each line is one node of the radix tree, indented four columns a level, and
- * a route's URL is its node's text appended to its ancestors'.
- */
-function servedRoutes(app: FastifyInstance): Array<Omit<ServedRoute, 'answered'>> {
-  const routes: Array<Omit<ServedRoute, 'answered'>> = [];
-  const prefixes: string[] = [];
-  for (const line of app.printRoutes().split('\n')) {
-    const node = /^([│ ]*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    if (!node) continue;
-    const depth = node[1]!.length / 4;
-    prefixes.length = depth;
-    prefixes.push((prefixes[depth - 1] ?? '') + node[2]);
-    if (node[3]) routes.push({ url: prefixes[depth]!, methods: node[3].split(', ') });
-  }
-  return routes;
-}
-
 /** The route with the methods it refuses with 405 told apart, by asking each one once. */
-async function withAnsweredMethods(app: FastifyInstance, route: Omit<ServedRoute, 'answered'>): Promise<ServedRoute> {
+async function withAnsweredMethods(app: FastifyInstance, route: RouterRoute): Promise<ServedRoute> {
   const url = route.url.replace(/:[A-Za-z0-9_]+|\*/g, '00000000-0000-4000-8000-000000000000');
   const answered: string[] = [];
   for (const method of route.methods) {

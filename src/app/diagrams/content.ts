@@ -47,6 +47,9 @@ export const SCENE_WORK_ERRORS = ['SCENE_TOO_LARGE', 'service_busy'] as const;
 /** The content-model codes a spec or scene can be refused with (PROTO_KEY is listed for every body already). */
 export const SPEC_CONTENT_ERRORS: ErrorCode[] = CONTENT_CODES.filter((code) => code !== 'PROTO_KEY');
 
+/** The codes a raw scene written over a diagram's can be refused with. */
+export const SCENE_CONTENT_ERRORS: ErrorCode[] = ['INVALID_SPEC', 'NOT_A_SCENE', 'BAD_LINK_SCHEME', 'UNKNOWN_ICON'];
+
 /**
  * Runs work on a scene in a worker thread, off the event loop; a refusal there
  * (the client's mistake) is thrown here as the ApiError it was.

@@ -1,4 +1,4 @@
-import type { RouteDef } from '../route.ts';
+import type { RouteDef } from '../../edge/route.ts';
 import { createDiagram } from './diagrams/createDiagram.ts';
 import { getDiagram } from './diagrams/getDiagram.ts';
 import { addComment } from './comments/addComment.ts';

@@ -8,15 +8,20 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import type { ServiceDeps } from '../../app/deps.ts';
+import { SourceWarning } from '../../api/schemas.ts';
+import { SCENE_WORK_ERRORS, SPEC_CONTENT_ERRORS } from '../../app/diagrams/content.ts';
 import { previewContent } from '../../app/specs/preview-spec.ts';
 import { findIcon, listIcons } from '../../domain/icons/catalog.ts';
-import { BODY_LIMIT_BYTES } from '../../edge/validate.ts';
+import { defineRoute } from '../../edge/route.ts';
 import { notFound } from '../../errors.ts';
 import { requireSession } from '../session.ts';
-import { sessionChange } from '../session-change.ts';
 
 const PreviewBody = z.union([z.strictObject({ spec: z.unknown() }), z.strictObject({ source: z.unknown() })]);
+const PickerIcons = z.object({ items: z.array(z.object({ id: z.string(), label: z.string(), category: z.string() })) });
+const Preview = z.object({
+  svg: z.string().nullable().meta({ description: 'The fast SVG; null when there is nothing to draw' }),
+  warnings: z.array(SourceWarning).optional().meta({ description: 'For a source: what the drawing leaves out' }),
+});
 
 /** An icon's bytes never change within a deployment; the document stays inert even opened on its own. */
 const ICON_HEADERS = {
@@ -25,19 +30,37 @@ const ICON_HEADERS = {
   'x-content-type-options': 'nosniff',
 };
 
-export const newDiagramRoutes: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) => {
+const TAGS = ['web new diagram'];
+
+export const newDiagramApiRoutes = [
   // A preview writes nothing, but it spends the caller's share of the workers: it is a change-like request (CSRF-checked) all the same.
-  app.post('/app/api/specs/preview', { bodyLimit: BODY_LIMIT_BYTES }, async (request, reply) => {
-    const { session, body } = sessionChange(request, deps.config.publicUrl, PreviewBody);
-    return reply.header('cache-control', 'no-store').send(await previewContent(deps, session, body));
-  });
+  defineRoute({
+    operationId: 'webPreviewContent',
+    method: 'POST',
+    url: '/app/api/specs/preview',
+    access: { session: true },
+    tags: TAGS,
+    summary: 'A fast SVG of a spec or source as it is typed',
+    body: PreviewBody,
+    response: { status: 200, schema: Preview, description: 'The preview' },
+    errors: ['bad_request', 'csrf_failed', ...SPEC_CONTENT_ERRORS, ...SCENE_WORK_ERRORS],
+    handler: async ({ body, actor, deps }) => ({ json: await previewContent(deps, actor, body), headers: { 'cache-control': 'no-store' } }),
+  }),
+  defineRoute({
+    operationId: 'webListIcons',
+    method: 'GET',
+    url: '/app/api/icons',
+    access: { session: true },
+    tags: TAGS,
+    summary: 'The whole icon catalogue, for the picker',
+    response: { status: 200, schema: PickerIcons, description: 'Every catalog icon, in id order' },
+    errors: [],
+    handler: async () => ({ json: { items: listIcons().map(({ id, label, category }) => ({ id, label, category })) }, headers: { 'cache-control': 'private, max-age=3600' } }),
+  }),
+];
 
-  app.get('/app/api/icons', async (request, reply) => {
-    requireSession(request);
-    const items = listIcons().map(({ id, label, category }) => ({ id, label, category }));
-    return reply.header('cache-control', 'private, max-age=3600').send({ items });
-  });
-
+/** The icon picker's pictures. */
+export const newDiagramRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { file: string } }>('/app/icons/:file', async (request, reply) => {
     requireSession(request);
     const icon = request.params.file.endsWith('.svg') ? findIcon(request.params.file.slice(0, -'.svg'.length)) : undefined;

@@ -11,46 +11,86 @@
  *   PUT    /app/api/workspaces/:id/members/:userId    { role }
  *   DELETE /app/api/workspaces/:id/members/:userId    (your own id: leave)
  */
-import type { FastifyPluginAsync } from 'fastify';
-import { MemberBody, MemberRoleBody, WorkspaceBody } from '../../api/sharing-schemas.ts';
-import type { ServiceDeps } from '../../app/deps.ts';
+import { z } from 'zod';
+import { Member, MemberBody, MemberList, MemberResult, MemberRoleBody, Workspace, WorkspaceBody } from '../../api/sharing-schemas.ts';
 import { getWorkspace, renameWorkspace } from '../../app/workspaces/manage-workspaces.ts';
 import { changeMemberRole, inviteMember, listMembers, removeMember } from '../../app/workspaces/members.ts';
-import { requireSession } from '../session.ts';
-import { sessionChange } from '../session-change.ts';
+import { defineRoute } from '../../edge/route.ts';
 
+const NO_STORE = { 'cache-control': 'no-store' };
+const TAGS = ['web workspaces'];
 
-type IdParams = { Params: { id: string } };
-type MemberParams = { Params: { id: string; userId: string } };
+const MembersDialog = MemberList.extend({
+  id: z.string(),
+  name: z.string(),
+  role: Workspace.shape.role,
+  you: z.string().meta({ description: 'Your own user id' }),
+});
 
-export const workspaceRoutes: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) => {
-  const { publicUrl } = deps.config;
-
-  app.put<IdParams>('/app/api/workspaces/:id', async (request, reply) => {
-    const { session, body } = sessionChange(request, publicUrl, WorkspaceBody);
-    return reply.header('cache-control', 'no-store').send(await renameWorkspace(deps, session, request.params.id, body.name));
-  });
-
-  app.get<IdParams>('/app/api/workspaces/:id/members', async (request, reply) => {
-    const session = requireSession(request);
-    const workspace = await getWorkspace(deps, session, request.params.id);
-    const { members, invitations } = await listMembers(deps, session, workspace.id);
-    return reply.header('cache-control', 'no-store').send({ id: workspace.id, name: workspace.name, role: workspace.role, you: session.user.id, members, invitations });
-  });
-
-  app.post<IdParams>('/app/api/workspaces/:id/members', async (request, reply) => {
-    const { session, body } = sessionChange(request, publicUrl, MemberBody);
-    return reply.header('cache-control', 'no-store').send(await inviteMember(deps, session, request.params.id, body));
-  });
-
-  app.put<MemberParams>('/app/api/workspaces/:id/members/:userId', async (request, reply) => {
-    const { session, body } = sessionChange(request, publicUrl, MemberRoleBody);
-    return reply.header('cache-control', 'no-store').send(await changeMemberRole(deps, session, request.params.id, request.params.userId, body.role));
-  });
-
-  app.delete<MemberParams>('/app/api/workspaces/:id/members/:userId', async (request, reply) => {
-    const { session } = sessionChange(request, publicUrl);
-    await removeMember(deps, session, request.params.id, request.params.userId);
-    return reply.code(204).send();
-  });
-};
+export const workspaceApiRoutes = [
+  defineRoute({
+    operationId: 'webRenameWorkspace',
+    method: 'PUT',
+    url: '/app/api/workspaces/:id',
+    access: { session: true },
+    tags: TAGS,
+    summary: 'Renames a workspace (its admins)',
+    body: WorkspaceBody,
+    response: { status: 200, schema: Workspace, description: 'The workspace' },
+    errors: ['not_found', 'bad_request', 'csrf_failed'],
+    handler: async ({ params, body, actor, deps }) => ({ json: await renameWorkspace(deps, actor, params.id!, body.name), headers: NO_STORE }),
+  }),
+  defineRoute({
+    operationId: 'webListMembers',
+    method: 'GET',
+    url: '/app/api/workspaces/:id/members',
+    access: { session: true },
+    tags: TAGS,
+    summary: 'The members dialog\'s state: the workspace, its members and invitations',
+    response: { status: 200, schema: MembersDialog, description: 'Members and invitations' },
+    errors: ['not_found'],
+    handler: async ({ params, actor, deps }) => {
+      const workspace = await getWorkspace(deps, actor, params.id!);
+      const { members, invitations } = await listMembers(deps, actor, workspace.id);
+      return { json: { id: workspace.id, name: workspace.name, role: workspace.role, you: actor.user.id, members, invitations }, headers: NO_STORE };
+    },
+  }),
+  defineRoute({
+    operationId: 'webInviteMember',
+    method: 'POST',
+    url: '/app/api/workspaces/:id/members',
+    access: { session: true },
+    tags: TAGS,
+    summary: 'Adds a member, or invites an address by mail',
+    body: MemberBody,
+    response: { status: 200, schema: MemberResult, description: 'The member, or the invitation sent' },
+    errors: ['not_found', 'bad_request', 'csrf_failed'],
+    handler: async ({ params, body, actor, deps }) => ({ json: await inviteMember(deps, actor, params.id!, body), headers: NO_STORE }),
+  }),
+  defineRoute({
+    operationId: 'webChangeMemberRole',
+    method: 'PUT',
+    url: '/app/api/workspaces/:id/members/:userId',
+    access: { session: true },
+    tags: TAGS,
+    summary: 'Changes a member\'s role',
+    body: MemberRoleBody,
+    response: { status: 200, schema: Member, description: 'The member' },
+    errors: ['not_found', 'bad_request', 'csrf_failed'],
+    handler: async ({ params, body, actor, deps }) => ({ json: await changeMemberRole(deps, actor, params.id!, params.userId!, body.role), headers: NO_STORE }),
+  }),
+  defineRoute({
+    operationId: 'webRemoveMember',
+    method: 'DELETE',
+    url: '/app/api/workspaces/:id/members/:userId',
+    access: { session: true },
+    tags: TAGS,
+    summary: 'Removes a member (your own id: leave the workspace)',
+    response: { status: 204, description: 'Removed' },
+    errors: ['not_found', 'bad_request', 'csrf_failed', 'invalid_json', 'payload_too_large', 'PROTO_KEY'],
+    handler: async ({ params, actor, deps }) => {
+      await removeMember(deps, actor, params.id!, params.userId!);
+      return { status: 204 };
+    },
+  }),
+];

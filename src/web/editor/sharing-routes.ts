@@ -13,66 +13,122 @@
  *   DELETE /app/api/invitations/:invitationId        (diagram or workspace invitation)
  *   PUT    /app/api/diagrams/:id/public-link         { enabled, password? }
  */
-import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
 import { present } from '../../api/presenters.ts';
-import { PublicLinkBody } from '../../api/schemas.ts';
-import { ShareBody, ShareRoleBody } from '../../api/sharing-schemas.ts';
+import { PublicLink, PublicLinkBody } from '../../api/schemas.ts';
+import { DiagramSharing, Share, ShareBody, ShareResult, ShareRoleBody } from '../../api/sharing-schemas.ts';
 import { diagramFor, mayActOnDiagram } from '../../app/access.ts';
-import type { ServiceDeps } from '../../app/deps.ts';
 import { getPublicLink } from '../../app/public-links/get-public-link.ts';
 import { setPublicLink } from '../../app/public-links/set-public-link.ts';
 import { cancelInvitation } from '../../app/sharing/invitations.ts';
 import { changeShare, listShares, removeShare, shareDiagram } from '../../app/sharing/shares.ts';
-import { requireSession } from '../session.ts';
-import { sessionChange } from '../session-change.ts';
+import { defineRoute } from '../../edge/route.ts';
 
+const NO_STORE = { 'cache-control': 'no-store' };
+const TAGS = ['web sharing'];
 
-type IdParams = { Params: { id: string } };
-type ShareParams = { Params: { id: string; userId: string } };
+const SharingDialog = z.object({
+  id: z.string(),
+  title: z.string(),
+  isOwner: z.boolean(),
+  editorUrl: z.string(),
+  publicLink: PublicLink,
+  people: DiagramSharing.pick({ ownerEmail: true, shares: true, invitations: true }).nullable().meta({ description: 'Who the diagram is shared with; null unless you own it' }),
+});
 
-export const sharingRoutes: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) => {
-  const { publicUrl } = deps.config;
-
-  app.get<IdParams>('/app/api/diagrams/:id/sharing', async (request, reply) => {
-    const session = requireSession(request);
-    const diagram = await diagramFor(deps, session, request.params.id, 'read');
-    const isOwner = await mayActOnDiagram(deps, session, diagram.id, 'own');
-    const [link, sharing] = await Promise.all([getPublicLink(deps, session, diagram.id), isOwner ? listShares(deps, session, diagram.id) : null]);
-    return reply.header('cache-control', 'no-store').send({
-      id: diagram.id,
-      title: diagram.title,
-      isOwner,
-      editorUrl: `${publicUrl}/app/d/${diagram.id}`,
-      publicLink: present.publicLink(link, publicUrl),
-      people: sharing && { ownerEmail: sharing.ownerEmail, shares: sharing.shares, invitations: sharing.invitations },
-    });
-  });
-
-  app.post<IdParams>('/app/api/diagrams/:id/shares', async (request, reply) => {
-    const { session, body } = sessionChange(request, publicUrl, ShareBody);
-    return reply.header('cache-control', 'no-store').send(await shareDiagram(deps, session, request.params.id, body));
-  });
-
-  app.put<ShareParams>('/app/api/diagrams/:id/shares/:userId', async (request, reply) => {
-    const { session, body } = sessionChange(request, publicUrl, ShareRoleBody);
-    return reply.header('cache-control', 'no-store').send(await changeShare(deps, session, request.params.id, request.params.userId, body.role));
-  });
-
-  app.delete<ShareParams>('/app/api/diagrams/:id/shares/:userId', async (request, reply) => {
-    const { session } = sessionChange(request, publicUrl);
-    await removeShare(deps, session, request.params.id, request.params.userId);
-    return reply.code(204).send();
-  });
-
-  app.delete<{ Params: { invitationId: string } }>('/app/api/invitations/:invitationId', async (request, reply) => {
-    const { session } = sessionChange(request, publicUrl);
-    await cancelInvitation(deps, session, request.params.invitationId);
-    return reply.code(204).send();
-  });
-
-  app.put<IdParams>('/app/api/diagrams/:id/public-link', async (request, reply) => {
-    const { session, body } = sessionChange(request, publicUrl, PublicLinkBody);
-    const link = await setPublicLink(deps, session, request.params.id, body);
-    return reply.header('cache-control', 'no-store').send(present.publicLink(link, publicUrl));
-  });
-};
+export const sharingApiRoutes = [
+  defineRoute({
+    operationId: 'webGetSharing',
+    method: 'GET',
+    url: '/app/api/diagrams/:id/sharing',
+    access: { session: true },
+    tags: TAGS,
+    summary: 'The sharing dialog\'s state: the public link and, for the owner, the people',
+    response: { status: 200, schema: SharingDialog, description: 'The dialog\'s state' },
+    errors: ['not_found'],
+    handler: async ({ params, actor, deps }) => {
+      const { publicUrl } = deps.config;
+      const diagram = await diagramFor(deps, actor, params.id!, 'read');
+      const isOwner = await mayActOnDiagram(deps, actor, diagram.id, 'own');
+      const [link, sharing] = await Promise.all([getPublicLink(deps, actor, diagram.id), isOwner ? listShares(deps, actor, diagram.id) : null]);
+      return {
+        json: {
+          id: diagram.id,
+          title: diagram.title,
+          isOwner,
+          editorUrl: `${publicUrl}/app/d/${diagram.id}`,
+          publicLink: present.publicLink(link, publicUrl),
+          people: sharing && { ownerEmail: sharing.ownerEmail, shares: sharing.shares, invitations: sharing.invitations },
+        },
+        headers: NO_STORE,
+      };
+    },
+  }),
+  defineRoute({
+    operationId: 'webShareDiagram',
+    method: 'POST',
+    url: '/app/api/diagrams/:id/shares',
+    access: { session: true },
+    tags: TAGS,
+    summary: 'Shares the diagram with an address, or invites it by mail',
+    body: ShareBody,
+    response: { status: 200, schema: ShareResult, description: 'The share, or the invitation sent' },
+    errors: ['not_found', 'bad_request', 'csrf_failed'],
+    handler: async ({ params, body, actor, deps }) => ({ json: await shareDiagram(deps, actor, params.id!, body), headers: NO_STORE }),
+  }),
+  defineRoute({
+    operationId: 'webChangeShare',
+    method: 'PUT',
+    url: '/app/api/diagrams/:id/shares/:userId',
+    access: { session: true },
+    tags: TAGS,
+    summary: 'Changes a person\'s role on the diagram',
+    body: ShareRoleBody,
+    response: { status: 200, schema: Share, description: 'The share' },
+    errors: ['not_found', 'csrf_failed'],
+    handler: async ({ params, body, actor, deps }) => ({ json: await changeShare(deps, actor, params.id!, params.userId!, body.role), headers: NO_STORE }),
+  }),
+  defineRoute({
+    operationId: 'webRemoveShare',
+    method: 'DELETE',
+    url: '/app/api/diagrams/:id/shares/:userId',
+    access: { session: true },
+    tags: TAGS,
+    summary: 'Stops sharing the diagram with a person',
+    response: { status: 204, description: 'Removed' },
+    errors: ['not_found', 'csrf_failed', 'invalid_json', 'payload_too_large', 'PROTO_KEY'],
+    handler: async ({ params, actor, deps }) => {
+      await removeShare(deps, actor, params.id!, params.userId!);
+      return { status: 204 };
+    },
+  }),
+  defineRoute({
+    operationId: 'webCancelInvitation',
+    method: 'DELETE',
+    url: '/app/api/invitations/:invitationId',
+    access: { session: true },
+    tags: TAGS,
+    summary: 'Cancels a diagram or workspace invitation',
+    response: { status: 204, description: 'Cancelled' },
+    errors: ['not_found', 'csrf_failed', 'invalid_json', 'payload_too_large', 'PROTO_KEY'],
+    handler: async ({ params, actor, deps }) => {
+      await cancelInvitation(deps, actor, params.invitationId!);
+      return { status: 204 };
+    },
+  }),
+  defineRoute({
+    operationId: 'webSetPublicLink',
+    method: 'PUT',
+    url: '/app/api/diagrams/:id/public-link',
+    access: { session: true },
+    tags: TAGS,
+    summary: 'Publishes the diagram, unpublishes it, or sets its password',
+    body: PublicLinkBody,
+    response: { status: 200, schema: PublicLink, description: 'The public link' },
+    errors: ['not_found', 'csrf_failed'],
+    handler: async ({ params, body, actor, deps }) => {
+      const link = await setPublicLink(deps, actor, params.id!, body);
+      return { json: present.publicLink(link, deps.config.publicUrl), headers: NO_STORE };
+    },
+  }),
+];

@@ -2,7 +2,7 @@ import { resourcePath } from '../../../api/paths.ts';
 import { present } from '../../../api/presenters.ts';
 import { Comment, CommentBody } from '../../../api/schemas.ts';
 import { addComment as addCommentTo } from '../../../app/comments/add-comment.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const addComment = defineRoute({
   operationId: 'addComment',

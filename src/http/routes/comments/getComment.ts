@@ -1,7 +1,7 @@
 import { present } from '../../../api/presenters.ts';
 import { Comment } from '../../../api/schemas.ts';
 import { getComment as commentOf } from '../../../app/comments/get-comment.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const getComment = defineRoute({
   operationId: 'getComment',

@@ -1,7 +1,7 @@
 import { present } from '../../../api/presenters.ts';
 import { CommentList } from '../../../api/schemas.ts';
 import { listComments as commentsOn } from '../../../app/comments/list-comments.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const listComments = defineRoute({
   operationId: 'listComments',

@@ -3,7 +3,7 @@ import { present } from '../../../api/presenters.ts';
 import { CreateDiagramBody, CreatedDiagram } from '../../../api/schemas.ts';
 import { SCENE_WORK_ERRORS, SPEC_CONTENT_ERRORS } from '../../../app/diagrams/content.ts';
 import { createDiagram as createDiagramFor } from '../../../app/diagrams/create-diagram.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const createDiagram = defineRoute({
   operationId: 'createDiagram',

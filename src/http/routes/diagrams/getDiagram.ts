@@ -3,7 +3,7 @@ import { Diagram } from '../../../api/schemas.ts';
 import { diagramEtag } from '../../../app/diagrams/etag.ts';
 import { getDiagram as diagramOf } from '../../../app/diagrams/get-diagram.ts';
 import { ETAG_DOC, noneMatch } from '../../conditional.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const getDiagram = defineRoute({
   operationId: 'getDiagram',

@@ -1,7 +1,7 @@
 import { present } from '../../../api/presenters.ts';
 import { PublicLink } from '../../../api/schemas.ts';
 import { getPublicLink as linkOf } from '../../../app/public-links/get-public-link.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const getPublicLink = defineRoute({
   operationId: 'getPublicLink',

@@ -1,7 +1,7 @@
 import { LintReport as LintReportSchema } from '../../../api/schemas.ts';
 import { SCENE_WORK_ERRORS } from '../../../app/diagrams/content.ts';
 import { lintDiagram as lintScene } from '../../../app/diagrams/lint-diagram.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const lintDiagram = defineRoute({
   method: 'GET',

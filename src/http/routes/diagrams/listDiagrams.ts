@@ -4,7 +4,7 @@ import { listDiagrams as diagramsOf } from '../../../app/diagrams/list-diagrams.
 import { listReachableDiagrams, type Reach } from '../../../app/sharing/reachable-diagrams.ts';
 import { pageSize } from '../../../edge/validate.ts';
 import { badRequest } from '../../../errors.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 /** Whose diagrams the query asks for besides the caller's own (`filter=shared`, `workspace`); null: the caller's own. */
 function reachOf(query: ListDiagramsQuery): Reach | null {

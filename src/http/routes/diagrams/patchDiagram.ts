@@ -1,8 +1,8 @@
 import { PatchBody, PatchResult } from '../../../api/schemas.ts';
-import { SCENE_WORK_ERRORS } from '../../../app/diagrams/content.ts';
+import { SCENE_CONTENT_ERRORS, SCENE_WORK_ERRORS } from '../../../app/diagrams/content.ts';
 import { patchDiagram as applyOps } from '../../../app/diagrams/patch-diagram.ts';
 import { ETAG_DOC, IF_MATCH_DOC, ifMatch } from '../../conditional.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const patchDiagram = defineRoute({
   operationId: 'patchDiagram',
@@ -16,7 +16,7 @@ export const patchDiagram = defineRoute({
   body: PatchBody,
   requestHeaders: IF_MATCH_DOC,
   response: { status: 200, schema: PatchResult, description: 'What the patch did', headers: ETAG_DOC },
-  errors: ['not_found', 'stale_read', 'INVALID_SPEC', 'NOT_A_SCENE', 'BAD_LINK_SCHEME', 'UNKNOWN_ICON', ...SCENE_WORK_ERRORS],
+  errors: ['not_found', 'stale_read', ...SCENE_CONTENT_ERRORS, ...SCENE_WORK_ERRORS],
   handler: async ({ body, params, actor, deps, request }) => {
     const { etag, ...patched } = await applyOps(deps, actor, params.id!, body.ops, body.expectedUpdatedAt ?? null, ifMatch(request.headers['if-match']));
     return { json: { id: params.id!, ...patched }, headers: { etag } };

@@ -2,7 +2,7 @@ import { RegenerateBody, RegenerateResult } from '../../../api/schemas.ts';
 import { SCENE_WORK_ERRORS, SPEC_CONTENT_ERRORS } from '../../../app/diagrams/content.ts';
 import { regenerateDiagram as replaceScene } from '../../../app/diagrams/regenerate-diagram.ts';
 import { ETAG_DOC, IF_MATCH_DOC, ifMatch } from '../../conditional.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const regenerateDiagram = defineRoute({
   operationId: 'regenerateDiagram',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RenderEnvelope, RenderFormat, RenderOptionsQuery } from '../../../api/schemas.ts';
 import { renderDiagram as render, renderOptionsFrom } from '../../../app/diagrams/render-diagram.ts';
 import { RENDERED_SVG_CSP } from '../../../edge/rendered-svg.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 const RenderQuery = RenderOptionsQuery.extend({
   format: RenderFormat.optional().meta({ description: '`json` (default): the envelope with svg and base64 png; `png`; `svg`; `pdf` (extension): one vector page sized to the drawing' }),

@@ -1,5 +1,5 @@
 import { setTrashed } from '../../../app/diagrams/set-trashed.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const restoreDiagram = defineRoute({
   operationId: 'restoreDiagram',

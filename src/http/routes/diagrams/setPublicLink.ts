@@ -1,7 +1,7 @@
 import { present } from '../../../api/presenters.ts';
 import { PublicLink, PublicLinkBody } from '../../../api/schemas.ts';
 import { setPublicLink as publish } from '../../../app/public-links/set-public-link.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const setPublicLink = defineRoute({
   operationId: 'setPublicLink',

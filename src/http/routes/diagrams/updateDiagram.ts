@@ -1,7 +1,7 @@
 import { present } from '../../../api/presenters.ts';
 import { UpdateDiagramBody, UpdatedDiagram } from '../../../api/schemas.ts';
 import { updateDiagram as changeDiagram } from '../../../app/diagrams/update-diagram.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const updateDiagram = defineRoute({
   operationId: 'updateDiagram',

@@ -2,7 +2,7 @@ import { resourcePath } from '../../../api/paths.ts';
 import { present } from '../../../api/presenters.ts';
 import { CreateFolderBody, Folder } from '../../../api/schemas.ts';
 import { createFolder as makeFolder } from '../../../app/folders/create-folder.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const createFolder = defineRoute({
   operationId: 'createFolder',

@@ -1,4 +1,4 @@
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 import { deleteFolder as removeFolder } from '../../../app/folders/delete-folder.ts';
 
 export const deleteFolder = defineRoute({

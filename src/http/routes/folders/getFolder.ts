@@ -1,7 +1,7 @@
 import { present } from '../../../api/presenters.ts';
 import { Folder } from '../../../api/schemas.ts';
 import { getFolder as folderOf } from '../../../app/folders/get-folder.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const getFolder = defineRoute({
   operationId: 'getFolder',

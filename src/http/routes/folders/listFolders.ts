@@ -1,7 +1,7 @@
 import { present } from '../../../api/presenters.ts';
 import { FolderList } from '../../../api/schemas.ts';
 import { listFolders as foldersOf } from '../../../app/folders/list-folders.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const listFolders = defineRoute({
   operationId: 'listFolders',

@@ -1,7 +1,7 @@
 import { Folder, UpdateFolderBody } from '../../../api/schemas.ts';
 import { present } from '../../../api/presenters.ts';
 import { renameFolder } from '../../../app/folders/rename-folder.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const updateFolder = defineRoute({
   operationId: 'updateFolder',

@@ -1,6 +1,6 @@
 import { notFound } from '../../../errors.ts';
 import { findIcon } from '../../../domain/icons/catalog.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 // The bytes of an id never change within a deployment, and the document must
 // stay inert even when opened directly in a browser. `private`: the route needs

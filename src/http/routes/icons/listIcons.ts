@@ -1,6 +1,6 @@
 import { IconList, IconListQuery } from '../../../api/schemas.ts';
 import { type CatalogIcon, listIcons as listCatalogIcons } from '../../../domain/icons/catalog.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 /** A catalog item as the API shows it: the six listed fields, never the SVG itself. */
 const presentIcon = (icon: CatalogIcon) => ({

@@ -1,6 +1,6 @@
 import { Identity } from '../../../api/schemas.ts';
 import { present } from '../../../api/presenters.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const getMe = defineRoute({
   operationId: 'getMe',

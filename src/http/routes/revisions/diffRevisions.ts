@@ -1,7 +1,7 @@
 import { DiffRevisionsQuery, RevisionDiff } from '../../../api/history-schemas.ts';
 import { SCENE_WORK_ERRORS } from '../../../app/diagrams/content.ts';
 import { diffRevisions as diff } from '../../../app/history/diff-revisions.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const diffRevisions = defineRoute({
   operationId: 'diffRevisions',

@@ -1,7 +1,7 @@
 import { RevisionScene } from '../../../api/history-schemas.ts';
 import { revisionWithScene } from '../../../app/history/get-revision.ts';
 import { revisionId } from '../../../app/history/revision-id.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const getRevision = defineRoute({
   operationId: 'getRevision',

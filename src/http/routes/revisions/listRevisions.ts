@@ -1,7 +1,7 @@
 import { ListRevisionsQuery, RevisionList } from '../../../api/history-schemas.ts';
 import { listRevisions as revisionsOf } from '../../../app/history/list-revisions.ts';
 import { pageSize } from '../../../edge/validate.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const listRevisions = defineRoute({
   operationId: 'listRevisions',

@@ -2,7 +2,7 @@ import { RestoredRevision, RestoreRevisionBody } from '../../../api/history-sche
 import { SCENE_WORK_ERRORS } from '../../../app/diagrams/content.ts';
 import { restoreRevision as restore } from '../../../app/history/restore-revision.ts';
 import { ETAG_DOC, IF_MATCH_DOC, ifMatch } from '../../conditional.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const restoreRevision = defineRoute({
   operationId: 'restoreRevision',

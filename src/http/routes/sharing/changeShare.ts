@@ -1,6 +1,6 @@
 import { Share, ShareRoleBody } from '../../../api/sharing-schemas.ts';
 import { changeShare as change } from '../../../app/sharing/shares.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const changeShare = defineRoute({
   operationId: 'changeShare',

@@ -1,6 +1,6 @@
 import { DiagramSharing } from '../../../api/sharing-schemas.ts';
 import { listShares as sharesOf } from '../../../app/sharing/shares.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const listShares = defineRoute({
   operationId: 'listShares',

@@ -1,6 +1,6 @@
 import { DiagramPlacement, MoveToWorkspaceBody } from '../../../api/sharing-schemas.ts';
 import { moveDiagramToWorkspace } from '../../../app/sharing/move-diagram.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const moveDiagram = defineRoute({
   operationId: 'moveDiagramToWorkspace',

@@ -1,5 +1,5 @@
 import { removeShare as remove } from '../../../app/sharing/shares.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const removeShare = defineRoute({
   operationId: 'removeShare',

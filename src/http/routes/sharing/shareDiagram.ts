@@ -1,6 +1,6 @@
 import { ShareBody, ShareResult } from '../../../api/sharing-schemas.ts';
 import { shareDiagram as share } from '../../../app/sharing/shares.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const shareDiagram = defineRoute({
   operationId: 'shareDiagram',

@@ -1,7 +1,7 @@
 import { ValidateBody, ValidationReport } from '../../../api/schemas.ts';
 import { SCENE_WORK_ERRORS } from '../../../app/diagrams/content.ts';
 import { validateContent as checkContent } from '../../../app/specs/validate-content.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const validateContent = defineRoute({
   operationId: 'validateContent',

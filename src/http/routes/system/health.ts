@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkReady } from '../../../app/operations/operations.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 const Status = z.object({ status: z.string() });
 

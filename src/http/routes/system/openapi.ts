@@ -1,6 +1,6 @@
 import { OpenApiDocument } from '../../../api/schemas.ts';
 import { buildOpenApiDocument } from '../../openapi.ts';
-import { defineRoute, type RouteDef } from '../../route.ts';
+import { defineRoute, type RouteDef } from '../../../edge/route.ts';
 
 /** The route that serves the OpenAPI document of `routes()` (all the API's routes, itself included), built once. */
 export function openapiRoute(routes: () => readonly RouteDef[]): RouteDef {

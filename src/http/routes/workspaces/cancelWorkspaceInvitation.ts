@@ -1,5 +1,5 @@
 import { cancelInvitation } from '../../../app/sharing/invitations.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const cancelWorkspaceInvitation = defineRoute({
   operationId: 'cancelWorkspaceInvitation',

@@ -1,6 +1,6 @@
 import { Member, MemberRoleBody } from '../../../api/sharing-schemas.ts';
 import { changeMemberRole as change } from '../../../app/workspaces/members.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const changeMemberRole = defineRoute({
   operationId: 'changeMemberRole',

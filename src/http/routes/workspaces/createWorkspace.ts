@@ -1,7 +1,7 @@
 import { resourcePath } from '../../../api/paths.ts';
 import { Workspace, WorkspaceBody } from '../../../api/sharing-schemas.ts';
 import { createWorkspace as create } from '../../../app/workspaces/manage-workspaces.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const createWorkspace = defineRoute({
   operationId: 'createWorkspace',

@@ -1,6 +1,6 @@
 import { Workspace } from '../../../api/sharing-schemas.ts';
 import { getWorkspace as workspace } from '../../../app/workspaces/manage-workspaces.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const getWorkspace = defineRoute({
   operationId: 'getWorkspace',

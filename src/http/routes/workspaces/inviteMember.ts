@@ -1,6 +1,6 @@
 import { MemberBody, MemberResult } from '../../../api/sharing-schemas.ts';
 import { inviteMember as invite } from '../../../app/workspaces/members.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const inviteMember = defineRoute({
   operationId: 'inviteMember',

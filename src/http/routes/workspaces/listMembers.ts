@@ -1,6 +1,6 @@
 import { MemberList } from '../../../api/sharing-schemas.ts';
 import { listMembers as membersOf } from '../../../app/workspaces/members.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const listMembers = defineRoute({
   operationId: 'listMembers',

@@ -1,6 +1,6 @@
 import { WorkspaceList } from '../../../api/sharing-schemas.ts';
 import { listWorkspaces as workspacesOf } from '../../../app/workspaces/manage-workspaces.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const listWorkspaces = defineRoute({
   operationId: 'listWorkspaces',

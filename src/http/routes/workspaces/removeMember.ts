@@ -1,5 +1,5 @@
 import { removeMember as remove } from '../../../app/workspaces/members.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const removeMember = defineRoute({
   operationId: 'removeMember',

@@ -1,6 +1,6 @@
 import { Workspace, WorkspaceBody } from '../../../api/sharing-schemas.ts';
 import { renameWorkspace as rename } from '../../../app/workspaces/manage-workspaces.ts';
-import { defineRoute } from '../../route.ts';
+import { defineRoute } from '../../../edge/route.ts';
 
 export const renameWorkspace = defineRoute({
   operationId: 'renameWorkspace',

@@ -1,19 +1,23 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z, ZodType } from 'zod';
 import type { Capability } from '../auth/capabilities.ts';
-import type { ServiceDeps } from '../app/deps.ts';
+import type { Caller, ServiceDeps } from '../app/deps.ts';
+import type { Session } from '../app/sessions/sessions.ts';
 import type { TokenHolder } from '../app/tokens/authenticate-token.ts';
 import type { ErrorCode } from '../errors.ts';
 
 /** The owner of the request's API token, with what the token may do. */
 type Actor = TokenHolder;
 
-interface HandlerContext<Body, Query> {
+interface HandlerContext<Body, Query, Who = Caller> {
   body: Body;
   query: Query;
   params: Record<string, string>;
-  /** The authenticated caller (routes with a capability or `anyToken`). */
-  actor: Actor;
+  /**
+   * The authenticated caller: the token's holder (routes with a capability or `anyToken`), or the
+   * person signed in to the web app (`session` routes).
+   */
+  actor: Who;
   deps: ServiceDeps;
   request: FastifyRequest;
   reply: FastifyReply;
@@ -31,7 +35,14 @@ type HandlerResult =
   | { status: 204 }
   | { status: 304; headers: Record<string, string> };
 
-type Access = { capability: Capability } | { anyToken: true } | { public: true };
+/**
+ * Who may call: a token with a capability, any valid token, anyone, or (`session`) a person signed in to
+ * the web app, whose changes (any method but GET and HEAD) must carry the session's CSRF token.
+ */
+type Access = { capability: Capability } | { anyToken: true } | { public: true } | { session: true };
+
+/** The caller a handler is given, by its route's access. */
+type CallerOf<A extends Access> = A extends { session: true } ? Session : A extends { public: true } ? Caller | undefined : Actor;
 
 export interface RouteDef<Body = unknown, Query = unknown> {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -83,12 +94,18 @@ type TypedHandlerResult<Status extends number, Schema extends ZodType | undefine
   | Exclude<HandlerResult, { json: unknown }>;
 
 /** A route as written: RouteDef with the body, query and response types followed from its schemas into its handler. */
-export interface RouteSpec<BodySchema extends ZodType | undefined, QuerySchema extends ZodType | undefined, Status extends number, ResponseSchema extends ZodType | undefined>
-  extends Omit<RouteDef, 'body' | 'query' | 'response' | 'handler'> {
+export interface RouteSpec<
+  BodySchema extends ZodType | undefined,
+  QuerySchema extends ZodType | undefined,
+  Status extends number,
+  ResponseSchema extends ZodType | undefined,
+  A extends Access = Access,
+> extends Omit<RouteDef, 'access' | 'body' | 'query' | 'response' | 'handler'> {
+  access: A;
   body?: BodySchema;
   query?: QuerySchema;
   response: Omit<RouteDef['response'], 'status' | 'schema'> & { status: Status; schema?: ResponseSchema };
-  handler: (ctx: HandlerContext<Parsed<BodySchema>, Parsed<QuerySchema>>) => Promise<TypedHandlerResult<NoInfer<Status>, NoInfer<ResponseSchema>>>;
+  handler: (ctx: HandlerContext<Parsed<BodySchema>, Parsed<QuerySchema>, CallerOf<NoInfer<A>>>) => Promise<TypedHandlerResult<NoInfer<Status>, NoInfer<ResponseSchema>>>;
 }
 
 /**
@@ -101,7 +118,8 @@ export function defineRoute<
   QuerySchema extends ZodType | undefined = undefined,
   Status extends number = number,
   ResponseSchema extends ZodType | undefined = undefined,
->(def: RouteSpec<BodySchema, QuerySchema, Status, ResponseSchema>): RouteDef {
+  const A extends Access = Access,
+>(def: RouteSpec<BodySchema, QuerySchema, Status, ResponseSchema, A>): RouteDef {
   return def as unknown as RouteDef;
 }
 
