@@ -11,6 +11,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** For a URL whose content never changes (it names the content's hash). */
 export const CACHE_FOREVER = 'public, max-age=31536000, immutable';
+/** The headers of a JSON answer the app's scripts must never keep: the next read must see the next change. */
+export const NO_STORE = { 'cache-control': 'no-store' };
 
 const gzip = promisify(zlib.gzip);
 

@@ -13,6 +13,7 @@ import { SCENE_WORK_ERRORS, SPEC_CONTENT_ERRORS } from '../../app/diagrams/conte
 import { previewContent } from '../../app/specs/preview-spec.ts';
 import { findIcon, listIcons } from '../../domain/icons/catalog.ts';
 import { defineRoute } from '../../edge/route.ts';
+import { NO_STORE } from '../static-response.ts';
 import { notFound } from '../../errors.ts';
 import { requireSession } from '../session.ts';
 
@@ -44,7 +45,7 @@ export const newDiagramApiRoutes = [
     body: PreviewBody,
     response: { status: 200, schema: Preview, description: 'The preview' },
     errors: ['bad_request', 'csrf_failed', ...SPEC_CONTENT_ERRORS, ...SCENE_WORK_ERRORS],
-    handler: async ({ body, actor, deps }) => ({ json: await previewContent(deps, actor, body), headers: { 'cache-control': 'no-store' } }),
+    handler: async ({ body, actor, deps }) => ({ json: await previewContent(deps, actor, body), headers: NO_STORE }),
   }),
   defineRoute({
     operationId: 'webListIcons',

@@ -16,8 +16,8 @@ import { Member, MemberBody, MemberList, MemberResult, MemberRoleBody, Workspace
 import { getWorkspace, renameWorkspace } from '../../app/workspaces/manage-workspaces.ts';
 import { changeMemberRole, inviteMember, listMembers, removeMember } from '../../app/workspaces/members.ts';
 import { defineRoute } from '../../edge/route.ts';
+import { NO_STORE } from '../static-response.ts';
 
-const NO_STORE = { 'cache-control': 'no-store' };
 const TAGS = ['web workspaces'];
 
 const MembersDialog = MemberList.extend({

@@ -26,6 +26,7 @@ import { getRevision } from '../../app/history/get-revision.ts';
 import { listRevisions } from '../../app/history/list-revisions.ts';
 import { restoreRevision } from '../../app/history/restore-revision.ts';
 import { defineRoute } from '../../edge/route.ts';
+import { NO_STORE } from '../static-response.ts';
 import { pageSize } from '../../edge/validate.ts';
 import { imageFiles } from '../../render/image-files.ts';
 import { editorAssetTags } from '../assets.ts';
@@ -48,8 +49,6 @@ const RestoreRevisionBody = z.strictObject({
 /** The images a scene's icons show in the editor, by file id (scenes are stored without them). */
 const IconFiles = z.record(z.string(), z.unknown()).meta({ description: 'The images the scene\'s catalog icons show, by file id' });
 
-/** Answers the editor reads are never cached: the next read must see the next save. */
-const NO_STORE = { 'cache-control': 'no-store' };
 const TAGS = ['web editor'];
 
 /** The images a scene's catalog icons show in the editor (scenes are stored without them). */

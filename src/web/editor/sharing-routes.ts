@@ -23,8 +23,8 @@ import { setPublicLink } from '../../app/public-links/set-public-link.ts';
 import { cancelInvitation } from '../../app/sharing/invitations.ts';
 import { changeShare, listShares, removeShare, shareDiagram } from '../../app/sharing/shares.ts';
 import { defineRoute } from '../../edge/route.ts';
+import { NO_STORE } from '../static-response.ts';
 
-const NO_STORE = { 'cache-control': 'no-store' };
 const TAGS = ['web sharing'];
 
 const SharingDialog = z.object({
