@@ -194,22 +194,6 @@ export const RenderQuality = z.enum(['faithful', 'fast']);
 export type RenderQuality = z.infer<typeof RenderQuality>;
 export const RenderNote = z.enum(['faithful_unavailable', 'images_truncated', 'large_diagram_placeholder', 'render_failed', 'text_truncated']);
 
-/**
- * The render options as query parameters (GET /diagrams/:id/render and the
- * public images /p/:slug.svg|png), every one optional: absent, the default
- * look. Read as strings and checked in one place (src/render/options.ts), so
- * these describe them; a malformed value is 400 bad_request naming it.
- */
-export const RenderOptionsQuery = z.object({
-  width: z.unknown().optional().meta({ type: 'integer', minimum: 256, maximum: 4096, description: 'PNG width in pixels; the height follows the drawing. Not with `scale`. For SVG: the root\'s width (height follows; viewBox unchanged). Not for PDF (extension)' }),
-  scale: z.unknown().optional().meta({ type: 'number', minimum: 1, maximum: 4, description: 'PNG pixels per drawing pixel (a PNG over 4096 × 4096 pixels is scaled down to that many). Not with `width`. For SVG: multiplies the root\'s width and height (extension)' }),
-  padding: z.unknown().optional().meta({ type: 'integer', minimum: 0, maximum: 200, description: 'Drawing pixels around the drawing; default 10 (extension)' }),
-  background: z.unknown().optional().meta({ type: 'string', examples: ['transparent', 'white', '#0d1117', '#fff'], description: '`transparent`, `white`, or a hex colour `#rgb`/`#rrggbb`: the colour the image shows behind the drawing, in either theme; default white (light) or the editor\'s dark canvas #121212 (dark) (extension)' }),
-  theme: z.unknown().optional().meta({ type: 'string', enum: ['light', 'dark'], description: '`dark`: as the editor exports dark mode (its filter invert(93%) hue-rotate(180deg) over the drawing); default `light` (extension)' }),
-  elements: z.unknown().optional().meta({ type: 'string', description: 'Comma-separated element ids: draw only those, the text bound to them and what the frames among them hold. An id no drawn element has is 400 invalid_selection. Not with `frame` (extension)' }),
-  frame: z.unknown().optional().meta({ type: 'string', description: 'A frame\'s element id: draw that frame as the editor exports one (cropped to it, no padding, its children clipped, no outline or name). Not a frame, or no such element: 400 invalid_selection. Not with `elements` (extension)' }),
-});
-
 export const RenderEnvelope = z.object({
   isEmpty: z.boolean(),
   elementCount: z.number().int(),

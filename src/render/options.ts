@@ -1,19 +1,15 @@
 /**
- * Render options (docs/rendering.md, "Options"): reading them from a query,
- * their normalised form (what a cache key holds), and what both renderers
+ * Render options (docs/rendering.md, "Options"): which go together, their
+ * normalised form (what a cache key holds), and what both renderers
  * draw from them: the editor's export settings (exportLook), the part of the
  * scene drawn (exportSelection), and the size of the PNG and the SVG.
  *
  * Pure functions: no HTTP, no DOM, no editor. The editor's own export
  * functions take what exportLook and exportSelection return.
  */
+import type { RenderOptionsQuery } from '../api/render-options.ts';
 import { EXPORT_PADDING, type RenderOptions } from './types.ts';
 
-const WIDTH_RANGE = { min: 256, max: 4096 } as const;
-const SCALE_RANGE = { min: 1, max: 4 } as const;
-const PADDING_RANGE = { min: 0, max: 200 } as const;
-/** At most this many ids in `elements`. */
-const MAX_SELECTED_IDS = 1000;
 /** The PNG width without `width` or `scale`. */
 const DEFAULT_PNG_WIDTH = 1024;
 /** A PNG is never taller than this many times its width (a tall scene is scaled down to fit, centred). */
@@ -27,75 +23,29 @@ export const THEME_FILTER = 'invert(93%) hue-rotate(180deg)';
 const DARK_BACKGROUND = '#121212';
 const LIGHT_BACKGROUND = '#ffffff';
 
-/** A query value that cannot be an option: the message says which and why (400 bad_request at the edge). */
+/** Two options that may not be asked together: the message says which (400 bad_request at the edge). */
 export class InvalidRenderOption extends Error {}
 
 /** Ids in `elements` or `frame` that name nothing the scene draws, or a frame id that is not a frame (400 invalid_selection). */
 export class InvalidSelection extends Error {}
 
-function single(name: string, value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new InvalidRenderOption(`${name} may be given once`);
-  return value;
-}
-
-function integerIn(name: string, text: string, { min, max }: { min: number; max: number }): number {
-  if (!/^\d+$/.test(text)) throw new InvalidRenderOption(`${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}`);
-  const value = Number(text);
-  if (value < min || value > max) throw new InvalidRenderOption(`${name} must be from ${min} to ${max}, got ${value}`);
-  return value;
-}
-
-/** `transparent`, `white`, `#rgb` or `#rrggbb` (any case) as `transparent` or `#rrggbb` lower case. */
-function normaliseBackground(text: string): 'transparent' | `#${string}` {
-  const lower = text.trim().toLowerCase();
-  if (lower === 'transparent') return 'transparent';
-  if (lower === 'white') return '#ffffff';
-  if (/^#[0-9a-f]{6}$/.test(lower)) return lower as `#${string}`;
-  if (/^#[0-9a-f]{3}$/.test(lower)) return `#${[...lower.slice(1)].map((c) => c + c).join('')}`;
-  throw new InvalidRenderOption(`background must be transparent, white, or a colour as #rgb or #rrggbb, got ${JSON.stringify(text)}`);
-}
-
 /**
- * The options a query asks for (strings, as a query parser gives them), checked:
- * a value out of range, malformed, repeated, or two options that exclude each
- * other (`width` with `scale`, `elements` with `frame`) throw InvalidRenderOption.
- * Parameters that are not options are not looked at. Options at their default
- * value are left out, so the same picture always has the same options.
+ * The options a query asks for, each already checked and converted by RenderOptionsQuery (src/api):
+ * two options that exclude each other (`width` with `scale`, `elements` with `frame`) throw
+ * InvalidRenderOption. Options at their default value are left out, so the same picture always
+ * has the same options.
  */
-export function parseRenderOptions(query: Readonly<Record<string, unknown>>): RenderOptions {
+export function renderOptionsOf(query: RenderOptionsQuery): RenderOptions {
+  if (query.width !== undefined && query.scale !== undefined) throw new InvalidRenderOption('give width or scale, not both');
+  if (query.elements !== undefined && query.frame !== undefined) throw new InvalidRenderOption('give elements or frame, not both');
   const options: RenderOptions = {};
-  const width = single('width', query.width);
-  const scale = single('scale', query.scale);
-  if (width !== undefined && scale !== undefined) throw new InvalidRenderOption('give width or scale, not both');
-  if (width !== undefined) options.width = integerIn('width', width, WIDTH_RANGE);
-  if (scale !== undefined) {
-    const value = /^\d+(\.\d+)?$/.test(scale) ? Number(scale) : Number.NaN;
-    if (!(value >= SCALE_RANGE.min && value <= SCALE_RANGE.max)) {
-      throw new InvalidRenderOption(`scale must be a number from ${SCALE_RANGE.min} to ${SCALE_RANGE.max}, got ${JSON.stringify(scale)}`);
-    }
-    options.scale = value;
-  }
-  const padding = single('padding', query.padding);
-  if (padding !== undefined) options.padding = integerIn('padding', padding, PADDING_RANGE);
-  const theme = single('theme', query.theme);
-  if (theme !== undefined && theme !== 'light' && theme !== 'dark') throw new InvalidRenderOption(`theme must be light or dark, got ${JSON.stringify(theme)}`);
-  if (theme === 'dark') options.theme = 'dark';
-  const background = single('background', query.background);
-  if (background !== undefined) options.background = normaliseBackground(background);
-  const elements = single('elements', query.elements);
-  const frame = single('frame', query.frame);
-  if (elements !== undefined && frame !== undefined) throw new InvalidRenderOption('give elements or frame, not both');
-  if (elements !== undefined) {
-    const ids = [...new Set(elements.split(',').map((id) => id.trim()).filter((id) => id !== ''))];
-    if (ids.length === 0) throw new InvalidRenderOption('elements must list element ids, separated by commas');
-    if (ids.length > MAX_SELECTED_IDS) throw new InvalidRenderOption(`elements lists at most ${MAX_SELECTED_IDS} ids, got ${ids.length}`);
-    options.elementIds = ids.sort();
-  }
-  if (frame !== undefined) {
-    if (frame.trim() === '') throw new InvalidRenderOption("frame must be a frame's element id");
-    options.frameId = frame.trim();
-  }
+  if (query.width !== undefined) options.width = query.width;
+  if (query.scale !== undefined) options.scale = query.scale;
+  if (query.padding !== undefined) options.padding = query.padding;
+  if (query.theme === 'dark') options.theme = 'dark';
+  if (query.background !== undefined) options.background = query.background;
+  if (query.elements !== undefined) options.elementIds = query.elements;
+  if (query.frame !== undefined) options.frameId = query.frame;
   return normaliseRenderOptions(options);
 }
 

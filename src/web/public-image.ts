@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ServiceDeps } from '../app/deps.ts';
+import { RenderOptionsQuery } from '../api/render-options.ts';
 import { renderOptionsFrom } from '../app/diagrams/render-diagram.ts';
 import { renderPublishedImage } from '../app/public-links/published-diagram.ts';
 import { toApiError } from '../edge/errors.ts';
+import { parseWith } from '../edge/validate.ts';
 import type { PageRequestLimit } from '../edge/page-limits.ts';
 import { ApiError } from '../errors.ts';
 import { RENDERED_SVG_CSP } from '../edge/rendered-svg.ts';
@@ -48,7 +50,7 @@ export const publicImagePlugin: FastifyPluginAsync<{ deps: ServiceDeps; pageLimi
 
   const answer = async (format: 'svg' | 'png', slug: string, query: Record<string, unknown>, headers: Record<string, string | string[] | undefined>, reply: FastifyReply) => {
     // Only the options are read: other parameters (a cache-busting ?v=2, say) are left alone.
-    const options = renderOptionsFrom(query);
+    const options = renderOptionsFrom(parseWith(RenderOptionsQuery, query, 'query'));
     const image = await renderPublishedImage(deps, slug, format, options);
     if (!image) throw new ApiError('not_found');
     if (image.isEmpty) return reply.code(204).header('cache-control', CACHE_CONTROL).send();

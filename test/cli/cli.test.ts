@@ -314,7 +314,7 @@ describe('render', () => {
     assert.equal((await cli(['render', id, '-o', path.join(dir, 'x.png'), '--width', 'wide'], { env })).code, 2);
     const range = await cli(['render', id, '-o', path.join(dir, 'x.png'), '--width', '10'], { env });
     assert.equal(range.code, 1);
-    assert.match(range.stderr, /width must be from 256 to 4096/);
+    assert.match(range.stderr, /width: must be from 256 to 4096/);
   });
 
   test('publishing without a password shows the Markdown that embeds the image; with one, none', async () => {

@@ -6,12 +6,18 @@ import {
   exportSelection,
   InvalidRenderOption,
   InvalidSelection,
-  parseRenderOptions,
   pngSize,
   renderOptionsKey,
+  renderOptionsOf,
   sizedSvg,
   throughThemeFilter,
 } from '../../src/render/options.ts';
+import { RenderOptionsQuery } from '../../src/api/render-options.ts';
+import { ApiError } from '../../src/errors.ts';
+import { parseWith } from '../../src/edge/validate.ts';
+
+/** A query as the render route reads it: each option checked by its schema, then the options together. */
+const parseRenderOptions = (query: Record<string, unknown>) => renderOptionsOf(parseWith(RenderOptionsQuery, query, 'query'));
 
 describe('reading render options from a query', () => {
   test('every option is read and normalised: background lower case #rrggbb, element ids sorted and unique', () => {
@@ -37,24 +43,30 @@ describe('reading render options from a query', () => {
 
   test('a value out of range, malformed, repeated, or two options that exclude each other is refused with a message naming it', () => {
     const refused: Array<[Record<string, unknown>, RegExp]> = [
-      [{ width: '255' }, /width must be from 256 to 4096/],
-      [{ width: '4097' }, /width/],
-      [{ width: '1e3' }, /width must be a whole number/],
+      [{ width: '255' }, /^width: must be from 256 to 4096/],
+      [{ width: '4097' }, /^width: /],
+      [{ width: '1e3' }, /^width: must be a whole number/],
       [{ width: '800', scale: '2' }, /width or scale, not both/],
-      [{ scale: '0.5' }, /scale must be a number from 1 to 4/],
-      [{ scale: '4.5' }, /scale/],
-      [{ scale: 'x' }, /scale/],
-      [{ padding: '201' }, /padding must be from 0 to 200/],
-      [{ padding: '-1' }, /padding/],
-      [{ background: 'red' }, /background must be transparent, white, or a colour/],
-      [{ background: '#12345' }, /background/],
-      [{ theme: 'sepia' }, /theme must be light or dark/],
-      [{ elements: ' , ' }, /elements must list element ids/],
+      [{ scale: '0.5' }, /^scale: must be a number from 1 to 4/],
+      [{ scale: '4.5' }, /^scale: /],
+      [{ scale: 'x' }, /^scale: /],
+      [{ padding: '201' }, /^padding: must be from 0 to 200/],
+      [{ padding: '-1' }, /^padding: /],
+      [{ background: 'red' }, /^background: must be transparent, white, or a colour/],
+      [{ background: '#12345' }, /^background: /],
+      [{ theme: 'sepia' }, /^theme: must be light or dark/],
+      [{ elements: ' , ' }, /^elements: must list element ids/],
       [{ elements: 'a', frame: 'f' }, /elements or frame, not both/],
-      [{ frame: '' }, /frame/],
-      [{ width: ['800', '900'] }, /width may be given once/],
+      [{ frame: '' }, /^frame: /],
+      [{ width: ['800', '900'] }, /^width: may be given once/],
     ];
-    for (const [query, message] of refused) assert.throws(() => parseRenderOptions(query), (error: unknown) => error instanceof InvalidRenderOption && message.test((error as Error).message), JSON.stringify(query));
+    for (const [query, message] of refused) {
+      assert.throws(
+        () => parseRenderOptions(query),
+        (error: unknown) => (error instanceof ApiError || error instanceof InvalidRenderOption) && message.test((error as Error).message),
+        JSON.stringify(query),
+      );
+    }
   });
 
   test('different options have different cache keys; the same options in any order have one', () => {

@@ -1,5 +1,6 @@
 import { ApiError, badRequest } from '../../errors.ts';
-import { InvalidRenderOption, parseRenderOptions } from '../../render/options.ts';
+import type { RenderOptionsQuery } from '../../api/render-options.ts';
+import { InvalidRenderOption, renderOptionsOf } from '../../render/options.ts';
 import type { RenderResult } from '../../render/renderer.ts';
 import type { RenderFormat, RenderOptions, RenderQuality } from '../../render/types.ts';
 import type { DiagramMeta, DiagramRecord } from '../../store/store.ts';
@@ -13,12 +14,12 @@ export interface RenderedDiagram extends RenderResult {
 
 /**
  * The render options a query asks for (width, scale, padding, background,
- * theme, elements, frame: docs/rendering.md, "Options"); a malformed one is
- * 400 bad_request naming it. Other parameters are not looked at.
+ * theme, elements, frame: docs/rendering.md, "Options"), each read by
+ * RenderOptionsQuery; two that exclude each other are 400 bad_request.
  */
-export function renderOptionsFrom(query: Readonly<Record<string, unknown>>): RenderOptions {
+export function renderOptionsFrom(query: RenderOptionsQuery): RenderOptions {
   try {
-    return parseRenderOptions(query);
+    return renderOptionsOf(query);
   } catch (error) {
     if (error instanceof InvalidRenderOption) throw badRequest(error.message);
     throw error;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { RenderEnvelope, RenderFormat, RenderOptionsQuery } from '../../../api/schemas.ts';
+import { RenderOptionsQuery } from '../../../api/render-options.ts';
+import { RenderEnvelope, RenderFormat } from '../../../api/schemas.ts';
 import { renderDiagram as render, renderOptionsFrom } from '../../../app/diagrams/render-diagram.ts';
 import { RENDERED_SVG_CSP } from '../../../edge/rendered-svg.ts';
 import { defineRoute } from '../../../edge/route.ts';
