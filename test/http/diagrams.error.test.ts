@@ -82,6 +82,21 @@ test("a folderId the caller does not own is 403 folder_forbidden", async () => {
   await expectRejected({ folderId: randomUUID(), scene: sceneOf(1) }, 403, 'folder_forbidden');
 });
 
+test('the destination folder is checked before the content is laid out; whether the diagram may be changed, before a regenerate lays anything out', async () => {
+  // A dangling edge is found only by laying the spec out: the folder's refusal comes first.
+  const dangling = { nodes: [{ id: 'a' }], edges: ['a -> nowhere'] };
+  await expectRejected({ folderId: randomUUID(), spec: dangling }, 403, 'folder_forbidden');
+  await expectRejected({ spec: dangling }, 422, 'DANGLING_EDGE');
+  const mine = await h.call('POST', '/api/v1/diagrams', { token: alice.token, body: { title: 'mine', scene: sceneOf(1) } });
+  assert.equal(mine.statusCode, 201, mine.body);
+  const stranger = await h.user();
+  const foreign = await h.call('POST', `/api/v1/diagrams/${mine.json().id}/regenerate`, { token: stranger.token, body: { spec: dangling } });
+  assert.equal(foreign.statusCode, 404, foreign.body);
+  assert.equal(foreign.json().error, 'not_found');
+  const own = await h.call('POST', `/api/v1/diagrams/${mine.json().id}/regenerate`, { token: alice.token, body: { spec: dangling } });
+  assert.equal(own.json().error, 'DANGLING_EDGE');
+});
+
 test('the quota is enforced with 403 quota_exceeded', async () => {
   const carol = await h.user({ quota: 2 });
   for (let i = 0; i < 2; i++) assert.equal((await h.call('POST', '/api/v1/diagrams', { token: carol.token, body: { scene: sceneOf(1) } })).statusCode, 201);

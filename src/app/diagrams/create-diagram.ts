@@ -5,7 +5,7 @@ import type { SourceWarning } from '../../domain/source/types.ts';
 import type { DiagramRecord } from '../../store/store.ts';
 import { destinationFolderFor } from '../access.ts';
 import { type Caller, type ServiceDeps, viaOf } from '../deps.ts';
-import { type ContentInput, contentFromInput } from './content.ts';
+import { type ContentInput, contentFromInput, requireOneContent } from './content.ts';
 
 export interface NewDiagram extends ContentInput {
   title?: string;
@@ -14,14 +14,18 @@ export interface NewDiagram extends ContentInput {
 }
 
 /**
- * Creates a diagram for the caller: the content is validated (and a spec or a
- * source laid out; a source's own title is the title when none is sent) first, then the folder is checked, then the quota (trashed diagrams do
- * not count), so a refused request stores nothing.
+ * Creates a diagram for the caller: exactly one kind of content is asked for,
+ * then the destination folder is checked (a cheap read, before any layout),
+ * then the content is validated (and a spec or
+ * a source laid out; a source's own title is the title when none is sent),
+ * then the quota (trashed diagrams do not count), so a refused request stores
+ * nothing and a wrong folder never costs a layout.
  */
 export async function createDiagram(deps: ServiceDeps, caller: Caller, input: NewDiagram): Promise<DiagramRecord & { warnings?: SourceWarning[] }> {
-  const content = await contentFromInput(deps, input, caller);
+  requireOneContent(input);
   const folderId = input.folderId ?? null;
   if (folderId !== null) await destinationFolderFor(deps, caller, folderId);
+  const content = await contentFromInput(deps, input, caller);
 
   const now = deps.now().toISOString();
   const diagram: DiagramRecord = {

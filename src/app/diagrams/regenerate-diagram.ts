@@ -1,6 +1,7 @@
 import { stampChanges } from '../../domain/edit/stamp-changes.ts';
 import type { SceneElement } from '../../domain/edit/types.ts';
 import type { SourceWarning } from '../../domain/source/types.ts';
+import { diagramFor } from '../access.ts';
 import type { Caller, ServiceDeps } from '../deps.ts';
 import { changedTitle, type ContentInput, contentFromInput, requireOneContent } from './content.ts';
 import { type IfMatch, writePrecondition } from './etag.ts';
@@ -25,7 +26,7 @@ export interface Regenerated {
 }
 
 /**
- * Replaces a diagram's whole scene in place, from a spec or a source (laid
+ * Replaces a diagram's whole scene in place (a caller who may not change it is refused before anything is laid out), from a spec or a source (laid
  * out again: ids are deterministic, a source's node ids are its own, so comments on reused ids stay anchored) or a scene.
  * A spec's elements that changed or are new continue the stored versions
  * (stampChanges), so open editors take them by their merge; those that come
@@ -37,6 +38,8 @@ export async function regenerateDiagram(deps: ServiceDeps, caller: Caller, id: s
   requireOneContent(input);
   const precondition = writePrecondition(input.expectedUpdatedAt, input.ifMatch);
   const title = changedTitle(input.title);
+  // Who may change it is settled before any layout (the write checks again, on the revision it reads).
+  await diagramFor(deps, caller, id, 'write');
   // Validate and lay out once; only the version continuation depends on the revision read.
   const content = await contentFromInput(deps, input, caller);
   const elements = JSON.parse(content.elementsJson) as SceneElement[];
