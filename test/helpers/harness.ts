@@ -10,7 +10,7 @@ import { buildServer } from '../../src/server.ts';
 import { openStore } from '../../src/store/open.ts';
 import type { SqlStore } from '../../src/store/sql-store.ts';
 import { type ApiResponseWatch, watchApiResponses } from './openapi-responses.ts';
-import { freshPostgresDatabase } from './postgres.ts';
+import { migratedPostgresDatabase } from './postgres.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -125,7 +125,7 @@ async function buildHarness(options: HarnessOptions): Promise<Harness> {
     RATE_LIMIT_PAGES_PER_MIN: '100000',
     ...options.env,
   };
-  if (engine === 'postgres') env.DATABASE_URL = options.databaseUrl ?? (await freshPostgresDatabase());
+  if (engine === 'postgres') env.DATABASE_URL = options.databaseUrl ?? (await migratedPostgresDatabase());
   else if (options.databaseUrl) throw new Error('databaseUrl needs engine: postgres');
   const config = loadConfig(env);
   const store = await openStore(config);

@@ -6,7 +6,7 @@ import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { openStore } from '../../src/store/open.ts';
-import { freshPostgresDatabase, skipWithoutPostgres } from '../helpers/postgres.ts';
+import { migratedPostgresDatabase, skipWithoutPostgres } from '../helpers/postgres.ts';
 import { defineStoreContract } from './contract/index.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-store-postgres-'));
@@ -14,11 +14,11 @@ after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 describe('postgres', { skip: skipWithoutPostgres }, () => {
   // Every store gets its own empty database on the test cluster.
-  defineStoreContract('postgres', async () => openStore({ dataDir, databaseUrl: await freshPostgresDatabase() }));
+  defineStoreContract('postgres', async () => openStore({ dataDir, databaseUrl: await migratedPostgresDatabase() }));
 
   describe('postgres rate limits', () => {
     test('the counters are rows of the rate_limits table keyed prefix:key, so counts made before an upgrade still count', async () => {
-      const store = await openStore({ dataDir, databaseUrl: await freshPostgresDatabase() });
+      const store = await openStore({ dataDir, databaseUrl: await migratedPostgresDatabase() });
       try {
         const limiter = store.rateLimits.limiter({ keyPrefix: 'read', points: 5, duration: 60 });
         await limiter.consume('user:new');
@@ -34,7 +34,7 @@ describe('postgres', { skip: skipWithoutPostgres }, () => {
     });
 
     test('two stores on one database count one budget together', async () => {
-      const databaseUrl = await freshPostgresDatabase();
+      const databaseUrl = await migratedPostgresDatabase();
       const first = await openStore({ dataDir, databaseUrl });
       const second = await openStore({ dataDir, databaseUrl });
       try {
