@@ -18,7 +18,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
  * Who the request comes from, for the route's handler; throws the refusal when the caller may not
  * call (signed out, a wrong CSRF token). Undefined for a public route's anonymous caller.
  */
-type CallerOfRequest = (request: FastifyRequest, def: RouteDef) => Caller | undefined;
+type CallerOfRequest = (request: FastifyRequest) => Caller | undefined;
 
 export function serveRoutes(app: FastifyInstance, routes: readonly RouteDef[], deps: ServiceDeps, callerOf: CallerOfRequest): void {
   const methodsByUrl = new Map<string, Set<string>>();
@@ -32,7 +32,7 @@ export function serveRoutes(app: FastifyInstance, routes: readonly RouteDef[], d
       url: def.url,
       config: { def } satisfies RouteConfig,
       handler: async (request, reply) => {
-        const actor = callerOf(request, def);
+        const actor = callerOf(request);
         refuseUnknownQueryParameters(request.query, queryParameters);
         if (request.body !== undefined) checkPayloadShape(request.body);
         refuseUnstorableText({ params: request.params, query: request.query, body: request.body });
