@@ -3,8 +3,9 @@
  * laid out inside that parent (see clustered.ts for how), and the container's
  * box takes its children plus padding, with its header strip on top.
  */
+import type { LevelEdge } from '../level.ts';
 import type { Point } from '../routing/routing.ts';
-import type { Arrowheads, Box } from '../types.ts';
+import type { Box } from '../types.ts';
 
 /** Room between a container's border and what it holds. */
 export const CONTAINER_PADDING = 20;
@@ -20,20 +21,8 @@ export interface NestedNode {
   round?: boolean;
 }
 
-export interface NestedEdge {
-  from: number;
-  to: number;
-  labelWidth: number;
-  labelHeight: number;
-  /** Layers the edge spans at least (the spec's `minLength`; 0: its ends may share one); absent: 1. */
-  minLength?: number;
-  /** false: the edge takes no part in ranking (the spec's `constraint`); absent: true. */
-  constraint?: boolean;
-  /** true: the edge is not drawn (it only shapes the layout). */
-  invisible?: boolean;
-  /** The ends that carry an arrowhead (LayoutEdge's); absent: the `to` end. */
-  arrowheads?: Arrowheads;
-}
+/** An edge of a nested layout: the same as a level's. */
+export type NestedEdge = LevelEdge;
 
 export interface NestedLayout {
   /** Absolute box of every node. */
