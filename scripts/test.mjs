@@ -41,12 +41,13 @@ const LONGEST_FIRST = [
 ];
 
 /**
- * Test files run at once: one per core. The run is CPU-bound (vmstat: no idle time through `npm test`),
- * so one more file was no faster (1,003 and 1,040 s for the whole `.ci/run` against 1,034 s), only more
- * processes competing for the same cores. Every file runs at the render workers' priority
- * (scripts/test-files.mjs), so a file's workers get their share of the cores.
+ * Test files run at once: one more than there are cores, since a file often waits (on PostgreSQL, a
+ * browser, a worker starting) and the next one's work fills the gap. Every file runs at the render
+ * workers' priority (scripts/test-files.mjs), so a file's workers get their share of the cores:
+ * before that, at the usual priority, one more file starved the other files' workers past their
+ * limits (a faithful worker not started within 60 s, a layout past 30 s).
  */
-const CONCURRENCY = os.availableParallelism();
+const CONCURRENCY = os.availableParallelism() + 1;
 
 // A test file whose process stops answering (its main thread blocked for good, as when the TypeScript
 // loader's esbuild service dies under it) fails after this long instead of holding the run until CI gives up.
