@@ -41,11 +41,11 @@ const LONGEST_FIRST = [
 ];
 
 /**
- * Test files run at once: one more than there are cores, since a file often waits (on PostgreSQL, a
- * browser, a worker starting) and the next one's work fills the gap. Every file runs at the render
- * workers' priority (scripts/test-files.mjs), so a file's workers get their share of the cores:
- * before that, at the usual priority, one more file starved the other files' workers past their
- * limits (a faithful worker not started within 60 s, a layout past 30 s).
+ * Test files run at once: one more than there are cores. The cores are busy throughout (vmstat: no idle
+ * time), yet a third file on two cores still ended the whole `.ci/run` sooner: 1,003 and 1,040 s against
+ * 1,034 and 1,193 s for two, as a file starting or ending, or waiting on a browser, leaves a core to the
+ * others. Every file runs at the render workers' priority (scripts/test-files.mjs), so a file's workers get
+ * their share of the cores: before that, one more file starved the other files' workers past their limits.
  */
 const CONCURRENCY = os.availableParallelism() + 1;
 
