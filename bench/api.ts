@@ -26,6 +26,7 @@ import { seededRandom } from '../src/domain/layout/random.ts';
 import { children, freePort, startChild, stopChild, waitForHttp } from './processes.ts';
 import { openStore } from '../src/store/open.ts';
 import type { DiagramRecord } from '../src/store/store.ts';
+import { createdRevision } from '../src/app/history/recording.ts';
 
 
 function envInt(name: string, fallback: number, min = 1): number {
@@ -268,7 +269,7 @@ async function seed(dataDir: string, scene: Record<string, unknown>[]) {
         docUpdatedAt: at,
         deletedAt: null,
       };
-      if ((await store.diagrams.create(diagram, BIG_QUOTA)) !== 'created') throw new Error('seeding a diagram failed');
+      if ((await store.diagrams.create(diagram, BIG_QUOTA, createdRevision({ userId: diagram.ownerId, via: null }, diagram.elementCount))) !== 'created') throw new Error('seeding a diagram failed');
       diagramIds.push(diagram.id);
     }
     return { tokens, diagramId: diagramIds.at(-1)! };

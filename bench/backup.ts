@@ -25,6 +25,7 @@ import { restoreDatabase } from '../src/store/backup/restore.ts';
 import { backupDatabase } from '../src/store/backup/write-backup.ts';
 import { openStore, SQLITE_FILE_NAME, type StoreLocation } from '../src/store/open.ts';
 import { random } from './service-spec.ts';
+import { BASELINE_REVISION, createdRevision } from '../src/app/history/recording.ts';
 
 const DIAGRAMS = Number(process.env.DIAGRAMS ?? 2000);
 const ELEMENTS = Number(process.env.ELEMENTS ?? 40);
@@ -88,10 +89,10 @@ async function seed(location: StoreLocation): Promise<void> {
           const id = randomUUID();
           const now = new Date().toISOString();
           const first = scene(d, 0);
-          await tx.diagrams.create({ id, ownerId: owner.id, title: `Diagram ${d}`, folderId: null, workspaceId: null, starred: false, elementCount: ELEMENTS, createdAt: now, updatedAt: now, docUpdatedAt: now, deletedAt: null, elementsJson: first.json }, DIAGRAMS + 1);
+          await tx.diagrams.create({ id, ownerId: owner.id, title: `Diagram ${d}`, folderId: null, workspaceId: null, starred: false, elementCount: ELEMENTS, createdAt: now, updatedAt: now, docUpdatedAt: now, deletedAt: null, elementsJson: first.json }, DIAGRAMS + 1, createdRevision({ userId: owner.id, via: null }, ELEMENTS));
           for (let v = 1; v <= EDITS; v++) {
             const later = scene(d, v);
-            await tx.diagrams.writeContent({ id, elementsJson: later.json, elementCount: ELEMENTS, elementIds: later.ids, expectedDocUpdatedAt: null, now: new Date(), revision: { kind: 'patch', userId: owner.id, via: null, summary: `edit ${v}`, delta: null } });
+            await tx.diagrams.writeContent({ id, elementsJson: later.json, elementCount: ELEMENTS, elementIds: later.ids, expectedDocUpdatedAt: null, now: new Date(), revision: { kind: 'patch', userId: owner.id, via: null, summary: `edit ${v}`, delta: null, baseline: BASELINE_REVISION } });
           }
         }
       });

@@ -1,5 +1,5 @@
 import type { AccessFacts } from '../auth/policy.ts';
-import type { Attribution, ContentRevision, RevisionInput } from './history.ts';
+import type { ChangeRecording, ContentRevision, RevisionInput } from './history.ts';
 import type { ContentChange } from './live-bus.ts';
 
 export interface DiagramMeta {
@@ -89,10 +89,10 @@ export interface OwnedDiagramCounts {
 export interface DiagramStore {
   /**
    * Inserts the diagram unless its owner already has `quota` active diagrams;
-   * concurrent creates cannot overshoot. Records its first revision (`revision`,
-   * or a plain create by the owner when not given; null records none).
+   * concurrent creates cannot overshoot. Records `revision` as its first
+   * revision (null records none).
    */
-  create(diagram: DiagramRecord, quota: number, revision?: RevisionInput | null): Promise<'created' | 'quota_exceeded'>;
+  create(diagram: DiagramRecord, quota: number, revision: RevisionInput | null): Promise<'created' | 'quota_exceeded'>;
   find(id: string): Promise<DiagramMeta | null>;
   /** The diagram (with elements) and the facts the access policy needs about `userId`, in one read. */
   findForUser(id: string, userId: string): Promise<{ diagram: DiagramRecord; access: AccessFacts } | null>;
@@ -101,8 +101,11 @@ export interface DiagramStore {
   /** Owned diagrams, newest first, strictly after `after` when given, narrowed by the query's optional filters. */
   listOwned(query: OwnedDiagramsQuery): Promise<DiagramMeta[]>;
   countOwned(ownerId: string): Promise<OwnedDiagramCounts>;
-  /** Renames and/or moves, recording each as an event in the diagram's history by `by` (null records none). */
-  updateMeta(id: string, change: { title?: string; folderId?: string | null; updatedAt: string }, by: Attribution | null): Promise<DiagramMeta | null>;
+  /**
+   * Renames and/or moves; what changed (the titles, the folders with their names, read in the same
+   * transaction) is recorded in the diagram's history as `recording` words it (null records none).
+   */
+  updateMeta(id: string, change: { title?: string; folderId?: string | null; updatedAt: string }, recording: ChangeRecording | null): Promise<DiagramMeta | null>;
   /** Trashes (keeping an earlier deletedAt) or restores. */
   setTrashed(id: string, trashed: boolean, now: string): Promise<void>;
   setStarred(id: string, starred: boolean): Promise<void>;

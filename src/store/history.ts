@@ -1,5 +1,6 @@
+import type { SceneElement } from '../domain/edit/types.ts';
 import type { SceneChain, SceneDelta } from '../domain/history/delta.ts';
-import type { RetentionPolicy } from '../domain/history/retention.ts';
+import type { RetainedRevision } from '../domain/history/retention.ts';
 
 
 /** What made a revision: a content write, a revision brought back, or an event that changed no element. */
@@ -48,6 +49,30 @@ export interface RevisionInput {
   detail?: RevisionDetail;
 }
 
+/** What a content write's transaction reads of the diagram's newest revision, for a save that may join it. */
+interface NewestRevision {
+  kind: RevisionKind;
+  userId: string | null;
+  via: Via | null;
+  at: string;
+  detail: RevisionDetail | null;
+}
+
+/** What the newest revision becomes when a write joins it: its summary, detail and change from the content revision before it. */
+interface JoinedRevision {
+  summary: string;
+  detail: RevisionDetail;
+  delta: SceneDelta;
+}
+
+/**
+ * Whether a content write joins the diagram's newest revision instead of adding one, as the history's rules
+ * decide (app/history): asked, in the write's transaction, with that revision (always a content revision),
+ * the time the write takes (its docUpdatedAt) and the elements of the content revision before it (read only
+ * when asked; null when there is none, and nothing to join). Null: the write is a revision of its own.
+ */
+export type JoinRule = (facts: { newest: NewestRevision; at: string; previous: () => Promise<SceneElement[] | null> }) => Promise<JoinedRevision | null>;
+
 /**
  * A content write's revision: the input, and the change from the content it
  * replaced (null: store the whole scene), or its JSON text (a scene worker
@@ -55,21 +80,34 @@ export interface RevisionInput {
  */
 export interface ContentRevision extends RevisionInput {
   delta: SceneDelta | string | null;
-  /**
-   * A save from the web editor, which saves as people work: it joins the
-   * newest revision instead of adding one when that is a web save from the
-   * same burst of work, whoever made it (see SAVE_PAUSE_MS and SAVE_BURST_MS),
-   * and the revision lists everyone whose changes it holds.
-   */
-  joinsSaves?: boolean;
-  /** Everyone whose changes the write holds, the author included (a live room writes several people's changes at once). */
-  contributorIds?: string[];
+  /** Recorded first when the diagram has no revision yet (it predates history), holding the content the write replaces. */
+  baseline: RevisionInput;
+  /** When given, the write may join the newest revision instead (a save from the web editor joins the others of a burst of work). */
+  join?: JoinRule;
 }
 
-/** Saves from the web editor this close together are one revision... */
-export const SAVE_PAUSE_MS = 2 * 60 * 1000;
-/** ...as long as the burst they make is no longer than this. */
-export const SAVE_BURST_MS = 10 * 60 * 1000;
+/** A folder or a workspace as a change names it: its id, and its name while it exists. */
+export interface Named {
+  id: string;
+  name: string | null;
+}
+
+/** What a change to a diagram's title, folder or workspace changed, as read in its transaction: each part only if it changed. */
+export interface MetaChange {
+  title?: { from: string; to: string };
+  folder?: { from: Named | null; to: Named | null };
+  workspace?: { from: Named | null; to: Named | null };
+}
+
+/**
+ * How such a change is recorded in the diagram's history, in the words of the history's rules (app/history):
+ * the revisions it makes (none for a change that changed nothing), and the first revision of a diagram that
+ * has none yet (it predates history), holding what it held.
+ */
+export interface ChangeRecording {
+  baseline: RevisionInput;
+  events(change: MetaChange): RevisionInput[];
+}
 
 export interface RevisionRecord {
   diagramId: string;
@@ -110,6 +148,9 @@ export interface HistoryStore {
   sceneChain(diagramId: string, seq: number): Promise<SceneChain | null>;
   /** Diagrams with revisions older than `before` and more than `keepLatest` in all: candidates for pruning, by id, after `afterId` when given. */
   diagramsWithOldRevisions(query: { before: string; keepLatest: number; afterId: string | null; limit: number }): Promise<string[]>;
-  /** Drops what the policy does not keep (never the newest revision), re-encoding the revisions after a dropped one; how many were dropped. */
-  prune(diagramId: string, policy: RetentionPolicy, now: Date): Promise<number>;
+  /**
+   * Drops the revisions `keep` leaves out (it is given every revision, oldest first; the newest is kept
+   * whatever it says), re-encoding the revisions after a dropped one; how many were dropped.
+   */
+  prune(diagramId: string, keep: (revisions: RetainedRevision[]) => ReadonlySet<number>): Promise<number>;
 }

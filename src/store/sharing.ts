@@ -1,4 +1,4 @@
-import type { Attribution } from './history.ts';
+import type { ChangeRecording } from './history.ts';
 import type { AccessFacts, ShareRole, WorkspaceRole } from '../auth/policy.ts';
 import type { DiagramMeta, ListPosition } from './diagrams.ts';
 
@@ -92,10 +92,11 @@ export interface SharingStore {
   removeMember(workspaceId: string, userId: string): Promise<MemberChange>;
   /**
    * Puts a diagram in a workspace, or out of any (null). With `by`, a move
-   * that changes the workspace is recorded in the diagram's history as a
-   * `move` event, in the same transaction.
+   * that changes the workspace (the workspaces with their names, read in the
+   * same transaction) is recorded in the diagram's history as `by.recording`
+   * words it, in the same transaction.
    */
-  setDiagramWorkspace(diagramId: string, workspaceId: string | null, by?: { attribution: Attribution; at: string }): Promise<void>;
+  setDiagramWorkspace(diagramId: string, workspaceId: string | null, by?: { recording: ChangeRecording; at: string }): Promise<void>;
   /** Shares a diagram with a user (from `createdAt`, by default the present), or replaces the role of an existing share. */
   shareDiagram(diagramId: string, userId: string, role: ShareRole, createdAt?: string): Promise<void>;
   /** The diagram's shares with their addresses, in the order they were made. */

@@ -26,8 +26,8 @@ export type {
 } from './diagrams.ts';
 export type { FolderRecord } from './folders.ts';
 export type {
-  Attribution,
   ContentRevision,
+  RevisionInput,
   RevisionDetail,
   RevisionKind,
   RevisionRecord,

@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { connectDatabase, openStore, type StoreLocation } from '../../src/store/open.ts';
 import type { SqlStore } from '../../src/store/sql-store.ts';
 import { ENGINES, removeScratch, scratchDir } from '../store/backup/fixtures.ts';
+import { BASELINE_REVISION, createdRevision } from '../../src/app/history/recording.ts';
 
 after(removeScratch);
 
@@ -45,6 +46,7 @@ function startWriting(store: SqlStore, ownerId: string) {
         const made = await store.diagrams.create(
           { id, ownerId, title: 'v0', folderId: null, workspaceId: null, starred: false, elementCount: 1, createdAt: now, updatedAt: now, docUpdatedAt: now, deletedAt: null, elementsJson: elementsAt(0) },
           1_000_000,
+          createdRevision({ userId: ownerId, via: null }, 1),
         );
         assert.equal(made, 'created');
         acknowledged.set(id, 0);
@@ -62,7 +64,7 @@ function startWriting(store: SqlStore, ownerId: string) {
           elementIds: new Set([`v${v}`]),
           expectedDocUpdatedAt: null,
           now: new Date(),
-          revision: { kind: 'patch', userId: null, via: null, summary: `to v${v}`, delta: null },
+          revision: { kind: 'patch', userId: null, via: null, summary: `to v${v}`, delta: null, baseline: BASELINE_REVISION },
         });
         assert.equal(result.status, 'written');
         acknowledged.set(id, v);

@@ -10,6 +10,7 @@ import { adminProgram } from '../../src/admin/program.ts';
 import { hashToken } from '../../src/auth/token.ts';
 import { SETTINGS } from '../../src/config.ts';
 import { openStore } from '../../src/store/open.ts';
+import { createdRevision } from '../../src/app/history/recording.ts';
 
 const run = promisify(execFile);
 const BIN = path.resolve('bin/drawbridge-admin');
@@ -114,6 +115,7 @@ test('diagram share and set-workspace name the diagram they changed', async () =
   await store.diagrams.create(
     { id, ownerId: owner.id, title: 'D', folderId: null, workspaceId: null, starred: false, elementsJson: '[]', elementCount: 0, createdAt: now, updatedAt: now, docUpdatedAt: now, deletedAt: null },
     3,
+    createdRevision({ userId: owner.id, via: null }, 0),
   );
   await store.close();
   const share = await admin('diagram', 'share', '--id', id, '--email', 'b@example.com', '--role', 'viewer');

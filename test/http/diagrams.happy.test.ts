@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type Harness, sceneOf, startHarness } from '../helpers/harness.ts';
+import { createdRevision } from '../../src/app/history/recording.ts';
 
 let h: Harness;
 before(async () => {
@@ -119,6 +120,7 @@ test('limit is clamped to 1..100 and defaults to 50', async () => {
         deletedAt: null,
       },
       10_000,
+      createdRevision({ userId: bob.id, via: null }, 0),
     );
   }
   const byDefault = (await h.call('GET', '/api/v1/diagrams', { token: bob.token })).json();

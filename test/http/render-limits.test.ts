@@ -4,6 +4,7 @@ import { TEXT_LIMITS } from '../../src/render/text-limits.ts';
 import { MAX_SVG_BYTES } from '../../src/render/types.ts';
 import { type Harness, type TestUser, startHarness } from '../helpers/harness.ts';
 import { pngSize } from '../helpers/png.ts';
+import { BASELINE_REVISION } from '../../src/app/history/recording.ts';
 
 let h: Harness;
 let owner: TestUser;
@@ -90,7 +91,7 @@ test(`a scene whose SVG would pass ${MAX_SVG_BYTES / 2 ** 20} MB answers the pla
   const points = Array.from({ length: 1_300_000 }, (_, i) => [((i * 13) % 1000) + 0.125, ((i * 7) % 1000) + 0.5]);
   const elements = [{ id: 'scribble', type: 'freedraw', x: 0, y: 0, width: 1000, height: 1000, points, pressures: [], simulatePressure: false }];
   const written = await h.store.diagrams.writeContent({
-    revision: { kind: 'patch', userId: null, via: null, summary: 'written by a test', delta: null },
+    revision: { kind: 'patch', userId: null, via: null, summary: 'written by a test', delta: null, baseline: BASELINE_REVISION },
     id,
     elementsJson: JSON.stringify(elements),
     elementCount: elements.length,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type Harness, sceneOf, startHarness } from '../helpers/harness.ts';
 import { pngSize } from '../helpers/png.ts';
+import { BASELINE_REVISION } from '../../src/app/history/recording.ts';
 
 const SPEC = {
   nodes: [
@@ -141,7 +142,7 @@ for (const faithful of [true, false]) {
       const id = await createDiagram(h, token, { scene: sceneOf(3) });
       const elements = sceneOf(5001).elements;
       const written = await h.store.diagrams.writeContent({
-    revision: { kind: 'patch', userId: null, via: null, summary: 'written by a test', delta: null },
+    revision: { kind: 'patch', userId: null, via: null, summary: 'written by a test', delta: null, baseline: BASELINE_REVISION },
         id,
         elementsJson: JSON.stringify(elements),
         elementCount: elements.length,

@@ -4,6 +4,7 @@ import { ApiError } from '../../errors.ts';
 import type { SourceWarning } from '../../domain/source/types.ts';
 import type { DiagramRecord } from '../../store/store.ts';
 import { destinationFolderFor } from '../access.ts';
+import { createdRevision } from '../history/recording.ts';
 import { type Caller, type ServiceDeps, viaOf } from '../deps.ts';
 import { type ContentInput, contentFromInput, requireOneContent } from './content.ts';
 
@@ -42,12 +43,10 @@ export async function createDiagram(deps: ServiceDeps, caller: Caller, input: Ne
     docUpdatedAt: now,
     deletedAt: null,
   };
-  const revision = { kind: 'create' as const, userId: caller.user.id, via: viaOf(caller), summary: `created with ${describeCount(content.elementCount)}` };
-  const outcome = await deps.store.diagrams.create(diagram, caller.user.quota, deps.config.history ? revision : null);
+  const revision = deps.config.history ? createdRevision({ userId: caller.user.id, via: viaOf(caller) }, content.elementCount) : null;
+  const outcome = await deps.store.diagrams.create(diagram, caller.user.quota, revision);
   if (outcome === 'quota_exceeded') {
     throw new ApiError('quota_exceeded', `your account may keep ${caller.user.quota} active diagrams; trash one or raise the quota`);
   }
   return content.warnings === undefined ? diagram : { ...diagram, warnings: content.warnings };
 }
-
-const describeCount = (count: number) => (count === 1 ? '1 element' : `${count} elements`);

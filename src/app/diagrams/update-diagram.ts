@@ -2,6 +2,7 @@ import { ApiError, badRequest } from '../../errors.ts';
 import type { DiagramMeta } from '../../store/store.ts';
 import { destinationFolderFor, diagramFor } from '../access.ts';
 import { type AppDeps, type Caller, viaOf } from '../deps.ts';
+import { changeRecording } from '../history/recording.ts';
 import { changedTitle } from './content.ts';
 
 export interface DiagramChange {
@@ -27,6 +28,6 @@ export async function updateDiagram(deps: AppDeps, caller: Caller, id: string, c
     ...(title === undefined ? {} : { title }),
     ...(change.folderId === undefined ? {} : { folderId: change.folderId }),
     updatedAt: deps.now().toISOString(),
-  }, deps.config.history ? { userId: caller.user.id, via: viaOf(caller) } : null);
+  }, deps.config.history ? changeRecording({ userId: caller.user.id, via: viaOf(caller) }) : null);
   return updated ?? diagram;
 }

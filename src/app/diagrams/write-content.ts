@@ -2,9 +2,10 @@ import { randomInt } from 'node:crypto';
 import type { SceneElement, WriteStamp } from '../../domain/edit/types.ts';
 import { ApiError } from '../../errors.ts';
 import { type SceneChange, sceneChange } from '../../domain/history/change.ts';
-import type { ContentWriteResult, DiagramRecord, RevisionDetail, RevisionKind } from '../../store/store.ts';
+import type { ContentRevision, ContentWriteResult, DiagramRecord, RevisionDetail, RevisionKind } from '../../store/store.ts';
 import type { ChangedScene } from '../../workers/scene-worker.ts';
 import { diagramWithElementsFor } from '../access.ts';
+import { BASELINE_REVISION, contributorsOf, joinSaveBurst } from '../history/recording.ts';
 import { type AppDeps, type Caller, viaOf } from '../deps.ts';
 import { diagramEtag, type WritePrecondition } from './etag.ts';
 
@@ -77,19 +78,23 @@ export async function writeContent<T extends NextContent>(deps: AppDeps, actor: 
   return oneAtATime(id, () => readComputeWrite(deps, actor, id, precondition, kind, compute));
 }
 
-/** The revision a write records: what changed (the delta the history stores, and its one-line summary), who, and how they came. */
-function revisionOf(actor: Caller, write: WriteKind, change: SceneChange, title: { from: string; to: string } | null) {
+/**
+ * The revision a write records: what changed (the delta the history stores, and its one-line summary), who,
+ * and how they came; a save that joins the saves of a moment ago lists everyone whose changes it holds.
+ */
+function revisionOf(actor: Caller, write: WriteKind, change: SceneChange, title: { from: string; to: string } | null, elementsJson: string): ContentRevision {
   const summary = [write.lead === undefined ? change.summary : `${write.lead}: ${change.summary}`, ...(title === null ? [] : [`renamed "${title.from}" to "${title.to}"`])].join(', ');
-  const detail: RevisionDetail = { ...write.detail, ...(title === null ? {} : { title }) };
+  const by = { userId: actor.user.id, via: viaOf(actor) };
+  const contributorIds = write.contributorIds ?? [];
+  const detail: RevisionDetail = { ...write.detail, ...(title === null ? {} : { title }), ...(write.joinsSaves ? { contributors: contributorsOf(by.userId, contributorIds) } : {}) };
   return {
     kind: write.kind,
-    userId: actor.user.id,
-    via: viaOf(actor),
+    ...by,
     summary,
     ...(Object.keys(detail).length === 0 ? {} : { detail }),
-    ...(write.joinsSaves ? { joinsSaves: true } : {}),
-    ...(write.contributorIds === undefined ? {} : { contributorIds: write.contributorIds }),
     delta: change.deltaJson,
+    baseline: BASELINE_REVISION,
+    ...(write.joinsSaves ? { join: joinSaveBurst({ ...by, contributorIds, elementsJson }) } : {}),
   };
 }
 
@@ -114,7 +119,7 @@ async function readComputeWrite<T extends NextContent>(deps: AppDeps, actor: Cal
       expectedDocUpdatedAt: current.docUpdatedAt,
       now: deps.now(),
       ...(next.title === undefined ? {} : { title: next.title }),
-      revision: deps.config.history ? revisionOf(actor, kind, change, renamed) : null,
+      revision: deps.config.history ? revisionOf(actor, kind, change, renamed, content.elementsJson) : null,
       ...(kind.reopenComments ? { reopenComments: true } : {}),
       announce: { changed, removed: change.removed, ...(kind.origin === undefined ? {} : { origin: kind.origin }), ...(kind.replacesScene ? { replaced: true as const } : {}) },
     });

@@ -1,4 +1,5 @@
 import type { AppDeps } from '../deps.ts';
+import { retention } from './recording.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const BATCH = 100;
@@ -19,7 +20,7 @@ export async function pruneHistory(deps: AppDeps): Promise<number> {
   let afterId: string | null = null;
   for (;;) {
     const ids = await deps.store.history.diagramsWithOldRevisions({ before, keepLatest: policy.keepLatest, afterId, limit: BATCH });
-    for (const id of ids) dropped += await deps.store.history.prune(id, policy, now);
+    for (const id of ids) dropped += await deps.store.history.prune(id, retention(policy, now));
     if (ids.length < BATCH) return dropped;
     afterId = ids[ids.length - 1]!;
   }

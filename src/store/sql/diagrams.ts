@@ -15,9 +15,9 @@ import { PostgresLiveBus } from './pg-live-bus.ts';
 import { nextRevision } from '../revision.ts';
 import { titleSearchKey } from '../title-search.ts';
 import type { Database } from '../schema.ts';
-import type { Attribution, RevisionInput } from '../history.ts';
+import type { ChangeRecording, MetaChange, RevisionInput } from '../history.ts';
 import { reopenCommentsOnReturnedElements, resolveCommentsOnRemovedElements } from './comments.ts';
-import { recordContentRevision, recordEvent } from './history.ts';
+import { namedPair, recordContentRevision, recordEvent } from './history.ts';
 import { META_COLUMNS, toMeta } from './rows.ts';
 import { param, prepared, type SqlScope } from './scope.ts';
 
@@ -56,7 +56,7 @@ export class SqlDiagrams implements DiagramStore {
     this.shared = shared;
   }
 
-  async create(diagram: DiagramRecord, quota: number, revision?: RevisionInput | null): Promise<'created' | 'quota_exceeded'> {
+  async create(diagram: DiagramRecord, quota: number, revision: RevisionInput | null): Promise<'created' | 'quota_exceeded'> {
     return this.scope.atomic(async (trx) => {
       // Lock the owner's row for the rest of the transaction (PostgreSQL; SQLite transactions are already serial).
       if (this.scope.engine === 'postgres') {
@@ -93,8 +93,8 @@ export class SqlDiagrams implements DiagramStore {
           docUpdatedAt: diagram.docUpdatedAt ?? diagram.createdAt,
           elementsJson: diagram.elementsJson,
           elementCount: diagram.elementCount,
-          revision: { ...(revision ?? { kind: 'create', userId: diagram.ownerId, via: null, summary: `created with ${diagram.elementCount} elements` }), delta: null },
-          hadContent: false,
+          revision: { ...revision, delta: null },
+          baseline: null,
         });
       }
       return 'created';
@@ -174,7 +174,7 @@ export class SqlDiagrams implements DiagramStore {
     return counts;
   }
 
-  async updateMeta(id: string, change: { title?: string; folderId?: string | null; updatedAt: string }, by: Attribution | null) {
+  async updateMeta(id: string, change: { title?: string; folderId?: string | null; updatedAt: string }, recording: ChangeRecording | null) {
     const changed = await this.scope.atomic(async (trx) => {
       const before = await trx
         .selectFrom('diagrams')
@@ -190,14 +190,11 @@ export class SqlDiagrams implements DiagramStore {
       }
       if (change.folderId !== undefined) set.folder_id = change.folderId;
       await trx.updateTable('diagrams').set(set).where('id', '=', id).execute();
-      if (by !== null && change.title !== undefined && change.title !== before.title) {
-        const title = { from: before.title, to: change.title };
-        await recordEvent(trx, id, change.updatedAt, { kind: 'rename', ...by, summary: `renamed "${title.from}" to "${title.to}"`, detail: { title } });
-      }
-      if (by !== null && change.folderId !== undefined && change.folderId !== before.folder_id) {
-        const folder = { from: before.folder_id, to: change.folderId };
-        await recordEvent(trx, id, change.updatedAt, { kind: 'move', ...by, summary: await moveSummary(trx, folder), detail: { folder } });
-      }
+      if (recording === null) return true;
+      const changed: MetaChange = {};
+      if (change.title !== undefined && change.title !== before.title) changed.title = { from: before.title, to: change.title };
+      if (change.folderId !== undefined && change.folderId !== before.folder_id) changed.folder = await namedPair(trx, 'folders', before.folder_id, change.folderId);
+      for (const event of recording.events(changed)) await recordEvent(trx, id, change.updatedAt, event, recording.baseline);
       return true;
     });
     return changed ? this.find(id) : null;
@@ -245,7 +242,7 @@ export class SqlDiagrams implements DiagramStore {
               elementsJson: write.elementsJson,
               elementCount: write.elementCount,
               revision: write.expectedDocUpdatedAt === null ? { ...recorded, delta: null } : recorded,
-              hadContent: true,
+              baseline: recorded.baseline,
             });
       await trx
         .updateTable('diagrams')
@@ -272,14 +269,4 @@ export class SqlDiagrams implements DiagramStore {
     }
     return result;
   }
-}
-
-/** A move's one line: where from and where to, by folder name. */
-async function moveSummary(trx: Kysely<Database>, folder: { from: string | null; to: string | null }): Promise<string> {
-  const ids = [folder.from, folder.to].filter((id): id is string => id !== null);
-  const rows = ids.length === 0 ? [] : await trx.selectFrom('folders').select(['id', 'name']).where('id', 'in', ids).execute();
-  const name = (id: string | null) => `"${rows.find((r) => r.id === id)?.name ?? 'a deleted folder'}"`;
-  if (folder.to === null) return `moved out of ${name(folder.from)}`;
-  if (folder.from === null) return `moved into ${name(folder.to)}`;
-  return `moved from ${name(folder.from)} to ${name(folder.to)}`;
 }

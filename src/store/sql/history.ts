@@ -1,14 +1,11 @@
 import type { Kysely, Selectable } from 'kysely';
 import { chainElements, type SceneChain, sceneDelta } from '../../domain/history/delta.ts';
-import { describeDelta } from '../../domain/history/describe.ts';
 import type { SceneElement } from '../../domain/edit/types.ts';
-import { type RetentionPolicy, revisionsToKeep } from '../../domain/history/retention.ts';
-import { type ContentRevision, type HistoryStore, type RevisionDetail, type RevisionInput, type RevisionKind, type RevisionRecord, SAVE_BURST_MS, SAVE_PAUSE_MS, type Via } from '../history.ts';
+import type { RetainedRevision } from '../../domain/history/retention.ts';
+import type { ContentRevision, HistoryStore, JoinRule, Named, RevisionDetail, RevisionInput, RevisionKind, RevisionRecord, Via } from '../history.ts';
 import type { Database, RevisionsTable } from '../schema.ts';
 import { chainScenes, type ChainState, chainTexts, decodeChain, encodeScene, snapshotJson } from './history-payload.ts';
 import type { SqlScope } from './scope.ts';
-
-const BASELINE_SUMMARY = 'the diagram as it was when its history began';
 
 type ChainRow = Pick<Selectable<RevisionsTable>, 'seq' | 'encoding' | 'base_seq' | 'chain_length' | 'chain_bytes' | 'snapshot_bytes'>;
 const CHAIN_COLUMNS = ['seq', 'encoding', 'base_seq', 'chain_length', 'chain_bytes', 'snapshot_bytes'] as const;
@@ -48,11 +45,11 @@ const revisionValues = (diagramId: string, seq: number, at: string, elementCount
 
 /**
  * A diagram with no history yet (it predates history) gets its current
- * content as a first revision before the change about to be recorded, so
- * that content can still be brought back. In the caller's transaction, with
- * the diagram's row locked. Returns the latest seq.
+ * content as a first revision (`baseline`) before the change about to be
+ * recorded, so that content can still be brought back. In the caller's
+ * transaction, with the diagram's row locked. Returns the latest seq.
  */
-async function ensureBaseline(trx: Kysely<Database>, diagramId: string): Promise<number> {
+async function ensureBaseline(trx: Kysely<Database>, diagramId: string, baseline: RevisionInput): Promise<number> {
   const seq = await latestSeq(trx, diagramId);
   if (seq > 0) return seq;
   const current = await trx.selectFrom('diagrams').select(['elements', 'element_count', 'doc_updated_at', 'created_at']).where('id', '=', diagramId).executeTakeFirstOrThrow();
@@ -60,7 +57,7 @@ async function ensureBaseline(trx: Kysely<Database>, diagramId: string): Promise
   await trx
     .insertInto('revisions')
     .values({
-      ...revisionValues(diagramId, 1, current.doc_updated_at ?? current.created_at, Number(current.element_count), { kind: 'baseline', userId: null, via: null, summary: BASELINE_SUMMARY }),
+      ...revisionValues(diagramId, 1, current.doc_updated_at ?? current.created_at, Number(current.element_count), baseline),
       doc_updated_at: current.doc_updated_at,
       ...encodedColumns(encoded),
     })
@@ -82,26 +79,23 @@ export interface RecordedContent {
   docUpdatedAt: string;
   elementsJson: string;
   elementCount: number;
-  revision: ContentRevision;
-  /** False for a new diagram: there is nothing before it. */
-  hadContent: boolean;
+  revision: RevisionInput & Pick<ContentRevision, 'delta' | 'join'>;
+  /** The diagram's first revision should it have none yet; null for a new diagram: there is nothing before it. */
+  baseline: RevisionInput | null;
 }
 
 /**
  * Records a content write's revision, in the write's transaction with the
  * diagram's row locked: a delta on the chain when the write says what changed
  * from the content it replaced, else (or when the chain is full) a snapshot.
+ * A write with a join rule joins the newest revision instead when the rule says so.
  */
 export async function recordContentRevision(trx: Kysely<Database>, content: RecordedContent): Promise<number> {
-  if (content.hadContent && content.revision.joinsSaves) {
-    const joined = await joinSaves(trx, content);
+  if (content.baseline !== null && content.revision.join) {
+    const joined = await joinNewest(trx, content, content.revision.join);
     if (joined !== null) return joined;
   }
-  if (content.revision.joinsSaves) {
-    const detail = { ...content.revision.detail, contributors: contributorsOf(content.revision) };
-    content = { ...content, revision: { ...content.revision, detail } };
-  }
-  const previousSeq = content.hadContent ? await ensureBaseline(trx, content.diagramId) : 0;
+  const previousSeq = content.baseline === null ? 0 : await ensureBaseline(trx, content.diagramId, content.baseline);
   const seq = previousSeq + 1;
   const chain = previousSeq === 0 ? null : chainOf(await latestContent(trx, content.diagramId));
   const encoded = await encodeScene(seq, content.elementsJson, content.revision.delta, chain);
@@ -112,21 +106,13 @@ export async function recordContentRevision(trx: Kysely<Database>, content: Reco
   return seq;
 }
 
-/** Everyone whose changes a web save holds, its author first, each once. */
-function contributorsOf(revision: ContentRevision, before: readonly string[] = []): string[] {
-  const ids = [...before, ...(revision.userId === null ? [] : [revision.userId]), ...(revision.contributorIds ?? [])];
-  return [...new Set(ids)];
-}
-
 /**
- * A web editor's save folded into the newest revision when that is a web save
- * (anyone's: people editing live together make one revision), less than
- * SAVE_PAUSE_MS before, in a burst begun less than SAVE_BURST_MS ago: the
- * revision then holds this content, re-encoded from the content revision
- * before it, says what the whole burst changed and lists everyone in it.
- * Null when the save is a revision of its own.
+ * Asks the write's join rule whether it joins the newest revision (a content
+ * revision), and if so rewrites that revision as the rule says: this content,
+ * re-encoded from the content revision before it, at the write's time. Null
+ * when the write is a revision of its own.
  */
-async function joinSaves(trx: Kysely<Database>, content: RecordedContent): Promise<number | null> {
+async function joinNewest(trx: Kysely<Database>, content: RecordedContent, join: JoinRule): Promise<number | null> {
   const latest = await trx
     .selectFrom('revisions')
     .select(['seq', 'kind', 'user_id', 'via', 'at', 'detail', 'encoding'])
@@ -134,36 +120,39 @@ async function joinSaves(trx: Kysely<Database>, content: RecordedContent): Promi
     .orderBy('seq', 'desc')
     .limit(1)
     .executeTakeFirst();
-  if (!latest || latest.kind !== 'save' || latest.encoding === null) return null;
-  if (latest.via !== JSON.stringify(content.revision.via)) return null;
-  const detail = latest.detail === null ? {} : (JSON.parse(latest.detail) as RevisionDetail);
-  const since = detail.saves?.since ?? latest.at;
-  const at = Date.parse(content.docUpdatedAt);
-  if (at - Date.parse(latest.at) >= SAVE_PAUSE_MS || at - Date.parse(since) >= SAVE_BURST_MS) return null;
-  const before = await trx
-    .selectFrom('revisions')
-    .select(CHAIN_COLUMNS)
-    .where('diagram_id', '=', content.diagramId)
-    .where('seq', '<', Number(latest.seq))
-    .where('encoding', 'is not', null)
-    .orderBy('seq', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  if (!before) return null;
+  if (!latest || latest.encoding === null) return null;
   const seq = Number(latest.seq);
-  const previous = await elementsAt(trx, content.diagramId, before);
-  const delta = sceneDelta(previous, JSON.parse(content.elementsJson) as SceneElement[]);
-  const encoded = await encodeScene(seq, content.elementsJson, delta, chainOf(before));
-  const saves = { count: (detail.saves?.count ?? 1) + 1, since };
-  const contributors = contributorsOf(content.revision, detail.contributors ?? (latest.user_id === null ? [] : [latest.user_id]));
+  let before: ChainRow | undefined;
+  const previous = async () => {
+    before = await trx
+      .selectFrom('revisions')
+      .select(CHAIN_COLUMNS)
+      .where('diagram_id', '=', content.diagramId)
+      .where('seq', '<', seq)
+      .where('encoding', 'is not', null)
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return before ? elementsAt(trx, content.diagramId, before) : null;
+  };
+  const newest = {
+    kind: latest.kind as RevisionKind,
+    userId: latest.user_id,
+    via: latest.via === null ? null : (JSON.parse(latest.via) as Via),
+    at: latest.at,
+    detail: latest.detail === null ? null : (JSON.parse(latest.detail) as RevisionDetail),
+  };
+  const joined = await join({ newest, at: content.docUpdatedAt, previous });
+  if (joined === null || before === undefined) return null;
+  const encoded = await encodeScene(seq, content.elementsJson, joined.delta, chainOf(before));
   await trx
     .updateTable('revisions')
     .set({
       at: content.docUpdatedAt,
       doc_updated_at: content.docUpdatedAt,
       element_count: content.elementCount,
-      summary: describeDelta(previous, delta).summary,
-      detail: JSON.stringify({ ...detail, saves, contributors }),
+      summary: joined.summary,
+      detail: JSON.stringify(joined.detail),
       ...encodedColumns(encoded),
     })
     .where('diagram_id', '=', content.diagramId)
@@ -190,9 +179,17 @@ function chainRows(db: Kysely<Database>, diagramId: string, target: { seq: numbe
     .execute();
 }
 
+/** Two folders or two workspaces by id (null: none), each with its name while it exists, as a move names them. */
+export async function namedPair(trx: Kysely<Database>, table: 'folders' | 'workspaces', from: string | null, to: string | null): Promise<{ from: Named | null; to: Named | null }> {
+  const ids = [from, to].filter((id): id is string => id !== null);
+  const rows = ids.length === 0 ? [] : await trx.selectFrom(table).select(['id', 'name']).where('id', 'in', ids).execute();
+  const named = (id: string | null) => (id === null ? null : { id, name: rows.find((r) => r.id === id)?.name ?? null });
+  return { from: named(from), to: named(to) };
+}
+
 /** Records an event (a rename, a move), in the change's transaction with the diagram's row locked. */
-export async function recordEvent(trx: Kysely<Database>, diagramId: string, at: string, revision: RevisionInput): Promise<number> {
-  const seq = (await ensureBaseline(trx, diagramId)) + 1;
+export async function recordEvent(trx: Kysely<Database>, diagramId: string, at: string, revision: RevisionInput, baseline: RevisionInput): Promise<number> {
+  const seq = (await ensureBaseline(trx, diagramId, baseline)) + 1;
   const { element_count } = await trx.selectFrom('diagrams').select(['element_count']).where('id', '=', diagramId).executeTakeFirstOrThrow();
   await trx.insertInto('revisions').values(revisionValues(diagramId, seq, at, Number(element_count), revision)).execute();
   return seq;
@@ -309,20 +306,18 @@ export class SqlHistory implements HistoryStore {
     return rows.map((r) => r.diagram_id);
   }
 
-  async prune(diagramId: string, policy: RetentionPolicy, now: Date): Promise<number> {
+  async prune(diagramId: string, keep: (revisions: RetainedRevision[]) => ReadonlySet<number>): Promise<number> {
     return this.scope.atomic(async (trx) => {
       // Writes to this diagram wait until the pruning is done (PostgreSQL; SQLite transactions are already serial).
       if (this.scope.engine === 'postgres') await trx.selectFrom('diagrams').select('id').where('id', '=', diagramId).forUpdate().execute();
       const all = await trx.selectFrom('revisions').select(['seq', 'at', 'encoding']).where('diagram_id', '=', diagramId).orderBy('seq', 'asc').execute();
-      const keep = revisionsToKeep(
-        all.map((r) => ({ seq: Number(r.seq), at: r.at, hasScene: r.encoding !== null })),
-        policy,
-        now,
-      );
-      const dropped = all.filter((r) => !keep.has(Number(r.seq))).map((r) => Number(r.seq));
+      const kept = new Set(keep(all.map((r) => ({ seq: Number(r.seq), at: r.at, hasScene: r.encoding !== null }))));
+      // The newest revision is the diagram's current content: always kept.
+      if (all.length > 0) kept.add(Number(all.at(-1)!.seq));
+      const dropped = all.filter((r) => !kept.has(Number(r.seq))).map((r) => Number(r.seq));
       if (dropped.length === 0) return 0;
       // `all` is in seq order, so the first dropped is the earliest.
-      await reencodeAfter(trx, diagramId, dropped[0]!, keep);
+      await reencodeAfter(trx, diagramId, dropped[0]!, kept);
       for (let i = 0; i < dropped.length; i += 500) {
         await trx.deleteFrom('revisions').where('diagram_id', '=', diagramId).where('seq', 'in', dropped.slice(i, i + 500)).execute();
       }

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Attribution } from '../history.ts';
+import type { ChangeRecording } from '../history.ts';
 import type { ShareRole, WorkspaceRole } from '../../auth/policy.ts';
 import type { Database, InvitationsTable } from '../schema.ts';
 import type {
@@ -16,7 +16,7 @@ import type {
 } from '../sharing.ts';
 import { META_COLUMNS, toMeta } from './rows.ts';
 import type { SqlScope } from './scope.ts';
-import { recordEvent } from './history.ts';
+import { namedPair, recordEvent } from './history.ts';
 
 const SHARE_RANK: Record<ShareRole, number> = { viewer: 1, editor: 2 };
 const WORKSPACE_RANK: Record<WorkspaceRole, number> = { viewer: 1, editor: 2, admin: 3 };
@@ -145,7 +145,7 @@ export class SqlSharing implements SharingStore {
     });
   }
 
-  async setDiagramWorkspace(diagramId: string, workspaceId: string | null, by?: { attribution: Attribution; at: string }): Promise<void> {
+  async setDiagramWorkspace(diagramId: string, workspaceId: string | null, by?: { recording: ChangeRecording; at: string }): Promise<void> {
     await this.scope.atomic(async (trx) => {
       const before = await trx
         .selectFrom('diagrams')
@@ -156,9 +156,8 @@ export class SqlSharing implements SharingStore {
       if (!before || before.workspace_id === workspaceId) return;
       await trx.updateTable('diagrams').set({ workspace_id: workspaceId }).where('id', '=', diagramId).execute();
       if (!by) return;
-      const workspace = { from: before.workspace_id, to: workspaceId };
-      const summary = await workspaceMoveSummary(trx, workspace);
-      await recordEvent(trx, diagramId, by.at, { kind: 'move', ...by.attribution, summary, detail: { workspace } });
+      const workspace = await namedPair(trx, 'workspaces', before.workspace_id, workspaceId);
+      for (const event of by.recording.events({ workspace })) await recordEvent(trx, diagramId, by.at, event, by.recording.baseline);
     });
   }
 
@@ -344,11 +343,4 @@ async function rewardInviter(trx: Kysely<Database>, lock: boolean, inviterId: st
 }
 
 /** What a move between workspaces says in the history: `moved into workspace "Platform"`. */
-async function workspaceMoveSummary(trx: Kysely<Database>, workspace: { from: string | null; to: string | null }): Promise<string> {
-  const ids = [workspace.from, workspace.to].filter((id): id is string => id !== null);
-  const rows = ids.length === 0 ? [] : await trx.selectFrom('workspaces').select(['id', 'name']).where('id', 'in', ids).execute();
-  const name = (id: string | null) => `"${rows.find((r) => r.id === id)?.name ?? 'a deleted workspace'}"`;
-  if (workspace.to === null) return `moved out of workspace ${name(workspace.from)}`;
-  if (workspace.from === null) return `moved into workspace ${name(workspace.to)}`;
-  return `moved from workspace ${name(workspace.from)} to ${name(workspace.to)}`;
-}
+

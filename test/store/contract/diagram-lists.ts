@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { type DiagramMeta, type DiagramRecord, type ListPosition, type Store } from '../../../src/store/store.ts';
 import { at, type ContractContext, createDiagram, createUser, diagramRecord, folderRecord, metaOf, newestFirst, TEST_AUTHOR } from './fixtures.ts';
+import { BASELINE_REVISION } from '../../../src/app/history/recording.ts';
 
 /** An owner's diagram listings (order, keyset pages, filters) and counts. */
 export function diagramListsContract({ withStore }: ContractContext): void {
@@ -141,7 +142,7 @@ export function diagramListsContract({ withStore }: ContractContext): void {
         assert.deepEqual(await list('école'), []);
         assert.deepEqual(await list('ÜBER'), [ecole.id]);
         const written = await store.diagrams.writeContent({
-    revision: { kind: 'patch', userId: null, via: null, summary: 'written by a test', delta: null },
+    revision: { kind: 'patch', userId: null, via: null, summary: 'written by a test', delta: null, baseline: BASELINE_REVISION },
           id: sigma.id,
           elementsJson: '[]',
           elementCount: 0,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { type DiagramRecord } from '../../../src/store/store.ts';
-import { at, type ContractContext, createDiagram, createUser, diagramRecord, folderRecord, metaOf, RACE_ROUNDS, TEST_AUTHOR, warmUp } from './fixtures.ts';
+import { at, type ContractContext, createDiagram, createUser, diagramRecord, folderRecord, metaOf, RACE_ROUNDS, TEST_AUTHOR, TEST_CREATED, warmUp } from './fixtures.ts';
 
 /** Diagrams: the quota on creation, reads with the access facts, metadata, stars and the trash. */
 export function diagramsContract({ withStore }: ContractContext): void {
@@ -14,14 +14,14 @@ export function diagramsContract({ withStore }: ContractContext): void {
         // Another owner's diagrams do not count toward this user's quota.
         for (let i = 0; i < 3; i++) await createDiagram(store, diagramRecord(neighbour.id));
 
-        assert.equal(await store.diagrams.create(diagramRecord(user.id, { createdAt: at(1) }), 2), 'created');
-        assert.equal(await store.diagrams.create(diagramRecord(user.id, { createdAt: at(2) }), 2), 'created');
+        assert.equal(await store.diagrams.create(diagramRecord(user.id, { createdAt: at(1) }), 2, TEST_CREATED), 'created');
+        assert.equal(await store.diagrams.create(diagramRecord(user.id, { createdAt: at(2) }), 2, TEST_CREATED), 'created');
         const refused = diagramRecord(user.id, { createdAt: at(3) });
-        assert.equal(await store.diagrams.create(refused, 2), 'quota_exceeded');
+        assert.equal(await store.diagrams.create(refused, 2, TEST_CREATED), 'quota_exceeded');
         assert.equal(await store.diagrams.find(refused.id), null);
-        assert.equal(await store.diagrams.create(diagramRecord(user.id), 0), 'quota_exceeded');
+        assert.equal(await store.diagrams.create(diagramRecord(user.id), 0, TEST_CREATED), 'quota_exceeded');
         // A raised quota admits one more.
-        assert.equal(await store.diagrams.create(diagramRecord(user.id), 3), 'created');
+        assert.equal(await store.diagrams.create(diagramRecord(user.id), 3, TEST_CREATED), 'created');
         const listed = await store.diagrams.listOwned({ ownerId: user.id, trashed: false, after: null, limit: 100 });
         assert.equal(listed.length, 3);
       }));
@@ -31,14 +31,14 @@ export function diagramsContract({ withStore }: ContractContext): void {
         const user = await createUser(store);
         const first = await createDiagram(store, diagramRecord(user.id), 2);
         await createDiagram(store, diagramRecord(user.id), 2);
-        assert.equal(await store.diagrams.create(diagramRecord(user.id), 2), 'quota_exceeded');
+        assert.equal(await store.diagrams.create(diagramRecord(user.id), 2, TEST_CREATED), 'quota_exceeded');
 
         await store.diagrams.setTrashed(first.id, true, at(10));
-        assert.equal(await store.diagrams.create(diagramRecord(user.id), 2), 'created');
-        assert.equal(await store.diagrams.create(diagramRecord(user.id), 2), 'quota_exceeded');
+        assert.equal(await store.diagrams.create(diagramRecord(user.id), 2, TEST_CREATED), 'created');
+        assert.equal(await store.diagrams.create(diagramRecord(user.id), 2, TEST_CREATED), 'quota_exceeded');
         // A diagram created already trashed does not count either.
-        assert.equal(await store.diagrams.create(diagramRecord(user.id, { deletedAt: at(1) }), 3), 'created');
-        assert.equal(await store.diagrams.create(diagramRecord(user.id), 3), 'created');
+        assert.equal(await store.diagrams.create(diagramRecord(user.id, { deletedAt: at(1) }), 3, TEST_CREATED), 'created');
+        assert.equal(await store.diagrams.create(diagramRecord(user.id), 3, TEST_CREATED), 'created');
       }));
 
     test('concurrent creates never overshoot the quota', () =>
@@ -48,7 +48,7 @@ export function diagramsContract({ withStore }: ContractContext): void {
           const user = await createUser(store);
           const quota = 3;
           const attempts = Array.from({ length: 8 }, (_, i) => diagramRecord(user.id, { createdAt: at(i) }));
-          const outcomes = await Promise.all(attempts.map((d) => store.diagrams.create(d, quota)));
+          const outcomes = await Promise.all(attempts.map((d) => store.diagrams.create(d, quota, TEST_CREATED)));
           assert.equal(outcomes.filter((o) => o === 'created').length, quota, `round ${round}: created count`);
           assert.equal(outcomes.filter((o) => o === 'quota_exceeded').length, attempts.length - quota, `round ${round}: refused count`);
 

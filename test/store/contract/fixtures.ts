@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Attribution, ContentRevision, DiagramMeta, DiagramRecord, FolderRecord, ListPosition, Store, TokenRecord, UserRecord } from '../../../src/store/store.ts';
+import { BASELINE_REVISION, changeRecording } from '../../../src/app/history/recording.ts';
+import type { ContentRevision, DiagramMeta, DiagramRecord, FolderRecord, ListPosition, RevisionInput, Store, TokenRecord, UserRecord } from '../../../src/store/store.ts';
 
 /** Races are repeated so that a store without the needed locking loses at least one of them. */
 export const RACE_ROUNDS = 5;
@@ -69,9 +70,11 @@ export function newestFirst(a: ListPosition, b: ListPosition): number {
 }
 
 /** The revision a test's content write records: a whole-scene patch by nobody in particular. */
-const TEST_REVISION: ContentRevision = { kind: 'patch', userId: null, via: null, summary: 'changed by a test', delta: null };
-/** Who a test's renames and moves are recorded as made by. */
-export const TEST_AUTHOR: Attribution = { userId: null, via: null };
+const TEST_REVISION: ContentRevision = { kind: 'patch', userId: null, via: null, summary: 'changed by a test', delta: null, baseline: BASELINE_REVISION };
+/** The first revision of a diagram a test creates. */
+export const TEST_CREATED: RevisionInput = { kind: 'create', userId: null, via: null, summary: 'created by a test' };
+/** How a test's renames and moves are recorded: as the service words them, made by nobody in particular. */
+export const TEST_AUTHOR = changeRecording({ userId: null, via: null });
 
 /** A content write of elements with these ids (one rectangle each). */
 export const contentWrite = (id: string, expected: string | null, ids: string[], now: Date) => ({
@@ -118,6 +121,6 @@ export async function createUser(store: Store, overrides: Partial<UserRecord> = 
 }
 
 export async function createDiagram(store: Store, diagram: DiagramRecord, quota = 1000): Promise<DiagramRecord> {
-  assert.equal(await store.diagrams.create(diagram, quota), 'created');
+  assert.equal(await store.diagrams.create(diagram, quota, TEST_CREATED), 'created');
   return diagram;
 }

@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { SceneElement } from '../../../src/domain/edit/types.ts';
 import { sceneDelta } from '../../../src/domain/history/delta.ts';
+import { BASELINE_REVISION, changeRecording, contributorsOf, joinSaveBurst, retention } from '../../../src/app/history/recording.ts';
 import type { ContentRevision, Store, Via } from '../../../src/store/store.ts';
 import { at, type ContractContext, createDiagram, createUser, diagramRecord, folderRecord } from './fixtures.ts';
 
@@ -21,7 +22,7 @@ async function write(store: Store, diagramId: string, before: SceneElement[], el
     elementIds: new Set(elements.map((e) => e.id)),
     expectedDocUpdatedAt: current!.docUpdatedAt,
     now: new Date(now),
-    revision: { kind: 'patch', userId: null, via: null, summary: 'a write', delta: sceneDelta(before, elements), ...revision },
+    revision: { kind: 'patch', userId: null, via: null, summary: 'a write', delta: sceneDelta(before, elements), baseline: BASELINE_REVISION, ...revision },
   });
   assert.equal(result.status, 'written');
   return result as Extract<typeof result, { status: 'written' }>;
@@ -71,7 +72,7 @@ export function historyContract({ withStore }: ContractContext): void {
           elementIds: new Set(),
           expectedDocUpdatedAt: at(4),
           now: new Date(at(10)),
-          revision: { kind: 'patch', userId: null, via: null, summary: 'stale', delta: null },
+          revision: { kind: 'patch', userId: null, via: null, summary: 'stale', delta: null, baseline: BASELINE_REVISION },
         });
         assert.equal(stale.status, 'stale');
         assert.deepEqual((await store.history.list(diagram.id, { beforeSeq: null, limit: 10 })).map((r) => r.kind), ['create']);
@@ -114,9 +115,10 @@ export function historyContract({ withStore }: ContractContext): void {
         const folder = await store.folders.create(folderRecord(user.id, { name: 'Archive' }));
         const first = [box('a')];
         const diagram = await createDiagram(store, diagramRecord(user.id, { title: 'Before', elementsJson: JSON.stringify(first), elementCount: 1 }));
-        await store.diagrams.updateMeta(diagram.id, { title: 'After', updatedAt: at(10) }, { userId: user.id, via: BOT });
-        await store.diagrams.updateMeta(diagram.id, { folderId: folder.id, updatedAt: at(20) }, { userId: user.id, via: BOT });
-        await store.diagrams.updateMeta(diagram.id, { title: 'After', updatedAt: at(30) }, { userId: user.id, via: BOT });
+        const recording = changeRecording({ userId: user.id, via: BOT });
+        await store.diagrams.updateMeta(diagram.id, { title: 'After', updatedAt: at(10) }, recording);
+        await store.diagrams.updateMeta(diagram.id, { folderId: folder.id, updatedAt: at(20) }, recording);
+        await store.diagrams.updateMeta(diagram.id, { title: 'After', updatedAt: at(30) }, recording);
         const items = await store.history.list(diagram.id, { beforeSeq: null, limit: 10 });
         assert.deepEqual(
           items.map((r) => [r.kind, r.hasScene, r.summary]),
@@ -137,7 +139,7 @@ export function historyContract({ withStore }: ContractContext): void {
         const team = await store.sharing.createWorkspace({ id: randomUUID(), name: 'Platform', ownerId: user.id, createdAt: at(1) });
         const other = await store.sharing.createWorkspace({ id: randomUUID(), name: 'Data', ownerId: user.id, createdAt: at(1) });
         const diagram = await createDiagram(store, diagramRecord(user.id, { elementsJson: JSON.stringify([box('a')]), elementCount: 1 }));
-        const by = (seconds: number) => ({ attribution: { userId: user.id, via: BOT }, at: at(seconds) });
+        const by = (seconds: number) => ({ recording: changeRecording({ userId: user.id, via: BOT }), at: at(seconds) });
         await store.sharing.setDiagramWorkspace(diagram.id, team.id, by(10));
         await store.sharing.setDiagramWorkspace(diagram.id, team.id, by(15));
         await store.sharing.setDiagramWorkspace(diagram.id, other.id, by(20));
@@ -173,7 +175,7 @@ export function historyContract({ withStore }: ContractContext): void {
           elementIds: new Set(['a', 'b']),
           expectedDocUpdatedAt: removed.docUpdatedAt,
           now: new Date(at(20)),
-          revision: { kind: 'restore', userId: user.id, via: BOT, summary: 'restored r1', delta: sceneDelta([box('a')], first), detail: { restoredFrom: 1 } },
+          revision: { kind: 'restore', userId: user.id, via: BOT, summary: 'restored r1', delta: sceneDelta([box('a')], first), detail: { restoredFrom: 1 }, baseline: BASELINE_REVISION },
           reopenComments: true,
         });
         assert.equal(back.status === 'written' && back.reopenedComments, 1);
@@ -191,7 +193,9 @@ export function historyContract({ withStore }: ContractContext): void {
         let scene = [box('a'), box('b')];
         const diagram = await createDiagram(store, diagramRecord(user.id, { elementsJson: JSON.stringify(scene), elementCount: 2, docUpdatedAt: '2026-05-01T10:00:00.000Z' }));
         const save = async (next: SceneElement[], at: string, by = user.id, kind: 'save' | 'patch' = 'save') => {
-          const result = await write(store, diagram.id, scene, next, at, { kind, userId: by, via: kind === 'save' ? web : BOT, summary: 'one save', joinsSaves: kind === 'save' });
+          // As the service records a web save: its contributors, and the rule by which it joins the saves of a moment ago.
+          const joins = kind === 'save' ? { detail: { contributors: contributorsOf(by) }, join: joinSaveBurst({ userId: by, via: web, contributorIds: [], elementsJson: JSON.stringify(next) }) } : {};
+          const result = await write(store, diagram.id, scene, next, at, { kind, userId: by, via: kind === 'save' ? web : BOT, summary: 'one save', ...joins });
           scene = next;
           return result.revision!;
         };
@@ -241,14 +245,14 @@ export function historyContract({ withStore }: ContractContext): void {
         const candidates = (afterId: string | null) => store.history.diagramsWithOldRevisions({ before: '2026-01-31T00:00:00.000Z', keepLatest: 2, afterId, limit: 10 });
         assert.deepEqual(await candidates(null), [diagram.id]);
         assert.deepEqual(await candidates(diagram.id), []);
-        const dropped = await store.history.prune(diagram.id, { keepAllDays: 30, keepDailyDays: Infinity, keepLatest: 2 }, now);
+        const dropped = await store.history.prune(diagram.id, retention({ keepAllDays: 30, keepDailyDays: Infinity, keepLatest: 2 }, now));
         const kept = (await store.history.list(diagram.id, { beforeSeq: null, limit: 100 })).map((r) => r.seq).reverse();
         // 1 Jan: create (09:00) + 10:00, 12:00, 14:00 → 14:00 (seq 4) kept; each later January day's 14:00; every March revision.
         assert.deepEqual(kept, [4, 7, 10, 13, 14, 15, 16]);
         assert.equal(dropped, 16 - kept.length);
         for (const s of kept) assert.equal(await store.history.scene(diagram.id, s), written.get(s), `revision ${s}`);
         // The newest is kept even when the policy keeps nothing else.
-        await store.history.prune(diagram.id, { keepAllDays: 0, keepDailyDays: 0, keepLatest: 0 }, new Date('2027-01-01T00:00:00.000Z'));
+        await store.history.prune(diagram.id, retention({ keepAllDays: 0, keepDailyDays: 0, keepLatest: 0 }, new Date('2027-01-01T00:00:00.000Z')));
         assert.deepEqual((await store.history.list(diagram.id, { beforeSeq: null, limit: 100 })).map((r) => r.seq), [seq]);
         assert.equal(await store.history.scene(diagram.id, seq), JSON.stringify(scene));
         // A write after pruning still chains onto the kept revision.

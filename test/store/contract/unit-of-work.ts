@@ -11,6 +11,7 @@ import {
   diagramRecord,
   folderRecord,
   RACE_ROUNDS,
+  TEST_CREATED,
   userRecord,
   warmUp,
 } from './fixtures.ts';
@@ -43,7 +44,7 @@ export function unitOfWorkContract({ withStore }: ContractContext): void {
         await assert.rejects(
           store.transaction(async (tx) => {
             await tx.accounts.create(newcomer);
-            assert.equal(await tx.diagrams.create(diagram, 1000), 'created');
+            assert.equal(await tx.diagrams.create(diagram, 1000, TEST_CREATED), 'created');
             await tx.folders.create(folder);
             const written = await tx.diagrams.writeContent(contentWrite(existing.id, at(5), ['new'], new Date(at(10))));
             assert.equal(written.status === 'written' && written.orphanedComments, 1);
@@ -75,7 +76,7 @@ export function unitOfWorkContract({ withStore }: ContractContext): void {
         const note = comment(diagram.id, user.id, null);
         const link = await store.transaction(async (tx) => {
           await tx.accounts.create(user);
-          assert.equal(await tx.diagrams.create(diagram, 1), 'created');
+          assert.equal(await tx.diagrams.create(diagram, 1, TEST_CREATED), 'created');
           await tx.comments.add(note);
           return tx.publicLinks.update(diagram.id, { enabled: true }, 'slug-unit-of-work', at(3));
         });
@@ -115,7 +116,7 @@ export function unitOfWorkContract({ withStore }: ContractContext): void {
         const diagram = await createDiagram(store, diagramRecord(user.id, { docUpdatedAt: at(5) }));
         const refused = diagramRecord(user.id);
         await store.transaction(async (tx) => {
-          assert.equal(await tx.diagrams.create(refused, 1), 'quota_exceeded');
+          assert.equal(await tx.diagrams.create(refused, 1, TEST_CREATED), 'quota_exceeded');
           assert.deepEqual(await tx.diagrams.writeContent(contentWrite(diagram.id, at(4), ['x'], new Date(at(10)))), { status: 'stale', docUpdatedAt: at(5) });
         });
         assert.equal(await store.diagrams.find(refused.id), null);
@@ -132,7 +133,7 @@ export function unitOfWorkContract({ withStore }: ContractContext): void {
           const outcomes = await Promise.all(
             attempts.map((d) =>
               store.transaction(async (tx) => {
-                const outcome = await tx.diagrams.create(d, quota);
+                const outcome = await tx.diagrams.create(d, quota, TEST_CREATED);
                 // A second write in the same unit, committed with the diagram or not at all.
                 if (outcome === 'created') await tx.folders.create(folderRecord(user.id, { id: randomUUID(), name: d.id }));
                 return outcome;
