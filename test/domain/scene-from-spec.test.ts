@@ -6,7 +6,8 @@ import { describe, test } from 'node:test';
 import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
 import { layoutGraph } from '../../src/domain/layout/layout.ts';
 import { lintScene } from '../../src/domain/lint/lint.ts';
-import { generatedElementCount, MARGIN, sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
+import { MARGIN } from '../../src/domain/scene/node-plan.ts';
+import { generatedElementCount, sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
 import { centreOn } from '../../src/domain/scene/geometry.ts';
 import { parseSpec } from '../../src/domain/spec/parse.ts';
 import { assertSurvivesRestore } from '../helpers/excalidraw.ts';
@@ -380,7 +381,7 @@ describe('the outlined shapes and the styles', () => {
 test('docs/spec.md states the shapes, their count and their outline measures as the code has them', async () => {
   const fs = await import('node:fs');
   const { SHAPES } = await import('../../src/domain/spec/types.ts');
-  const { OUTLINE, BOLD_WIDENS, MIN_SIZE, RING_INSET } = await import('../../src/domain/scene/from-spec.ts');
+  const { OUTLINE, BOLD_WIDENS, MIN_SIZE, RING_INSET } = await import('../../src/domain/scene/node-plan.ts');
   const doc = fs.readFileSync(new URL('../../docs/spec.md', import.meta.url), 'utf8');
   const words = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen'];
   assert.match(doc, new RegExp(`a shape outside the ${words[SHAPES.length]} \\|`));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { ICON_GAP } from '../../src/domain/scene/from-spec.ts';
+import { ICON_GAP } from '../../src/domain/scene/node-plan.ts';
 import { getBoundTextMaxHeight, getBoundTextMaxWidth, measureText, wrapText } from '../../src/domain/text/metrics.ts';
 import { type Harness, startHarness, type TestUser } from '../helpers/harness.ts';
 import { metIssues } from '../helpers/lint.ts';

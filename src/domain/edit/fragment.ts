@@ -9,7 +9,7 @@ import { ApiError, type ErrorCode } from '../../errors.ts';
 import { fragmentFieldHint } from '../hints.ts';
 import { isPlainObject, quote } from '../payload.ts';
 import { payloadProblem, type PathKey, type Problem, problemFrom, ProblemList, pointer, throwFirst } from '../problems.ts';
-import { ICON_GAP, ICON_SIZE, MARGIN, MIN_SIZE, planNode, textNodeSize, type TextBlock } from '../scene/from-spec.ts';
+import { ICON_GAP, ICON_SIZE, MARGIN, MIN_SIZE, planNode, textNodeSize, type TextBlock } from '../scene/node-plan.ts';
 import { FONT_FAMILY_EXCALIFONT, FONT_SIZE } from '../scene/elements.ts';
 import { danglingHint, edgeSchemaProblems, endLabelIds, generatedNodeIds, nodeName, nodeSchemaProblems, type RawEdge, toSpecNode, unknownIconProblem } from '../spec/parse.ts';
 import { FILL_STYLES, SPEC_LIMITS, type SpecEdge, type SpecNode } from '../spec/types.ts';

@@ -6,7 +6,8 @@
  * label must stay clear of it.
  */
 import type { Box } from '../layout/types.ts';
-import { boundTextArea, ICON_GAP, labelPosition, type TextBlock } from '../scene/from-spec.ts';
+import { ICON_GAP, type TextBlock } from '../scene/node-plan.ts';
+import { boundTextArea, labelPosition } from '../scene/factory.ts';
 import { measureText, wrapText } from '../text/metrics.ts';
 import type { BoxShape } from './fragment.ts';
 import { interiorsMeet } from './scene-index.ts';

@@ -5,7 +5,8 @@
  * elements of each new node.
  */
 import type { Box } from '../layout/types.ts';
-import { boundTextArea, labelPosition, nodeElements, planNode, textElement } from '../scene/from-spec.ts';
+import { planNode } from '../scene/node-plan.ts';
+import { boundTextArea, labelPosition, nodeElements, textElement } from '../scene/factory.ts';
 import type { Point } from '../scene/geometry.ts';
 import { isPlainObject } from '../payload.ts';
 import { type ExcalidrawElement, FONT_FAMILY_EXCALIFONT, FONT_SIZE, indexKeyAfter, isIndexKey } from '../scene/elements.ts';

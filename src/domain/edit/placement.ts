@@ -5,7 +5,7 @@
  */
 import type { Box } from '../layout/types.ts';
 import { BINDING_GAP } from '../scene/elements.ts';
-import { edgeLabelBlock } from '../scene/from-spec.ts';
+import { edgeLabelBlock } from '../scene/node-plan.ts';
 import { isPlainObject } from '../payload.ts';
 import type { Point } from '../scene/geometry.ts';
 import type { SpecEdge } from '../spec/types.ts';

@@ -6,7 +6,8 @@
  */
 import { OccupiedSegments, type Heading, ROUTE_MARGIN, routeAroundObstacles } from '../layout/routing/obstacle-router.ts';
 import type { Box } from '../layout/types.ts';
-import { arrowElement, arrowLabelElement, attachEnds, edgeLabelBlock, endLabelElements, focusOf, midpointOf } from '../scene/from-spec.ts';
+import { edgeLabelBlock } from '../scene/node-plan.ts';
+import { arrowElement, arrowLabelElement, attachEnds, endLabelElements, focusOf, midpointOf } from '../scene/factory.ts';
 import { SceneObstacles } from '../scene/end-labels.ts';
 import { endLabelIds } from '../spec/parse.ts';
 import { addBound, type ExcalidrawElement } from '../scene/elements.ts';

@@ -5,7 +5,7 @@
  * re-drawn as a Z, or laid straight).
  */
 import type { SceneElement } from '../edit/types.ts';
-import { focusOf } from '../scene/from-spec.ts';
+import { focusOf } from '../scene/factory.ts';
 import { type Outline, type Point, rayHitsOutline, stepBack } from '../scene/geometry.ts';
 import type { Draft } from './draft.ts';
 import { absolutePoints, bindingOf, centreOf, type End, ENDS, gapOf, isInside, outlineOf, setAbsolutePoints } from './element-geometry.ts';

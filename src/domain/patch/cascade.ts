@@ -5,7 +5,8 @@
  * move, resize, update and restyle ops, and by add for a new label.
  */
 import { isClearOfIcon } from '../edit/label-fit.ts';
-import { boundTextArea, ICON_GAP } from '../scene/from-spec.ts';
+import { ICON_GAP } from '../scene/node-plan.ts';
+import { boundTextArea } from '../scene/factory.ts';
 import type { Outline, Point } from '../scene/geometry.ts';
 import { containerSizeForText, wrapText } from '../text/metrics.ts';
 import { attachEnd, reroute } from './arrow-routing.ts';

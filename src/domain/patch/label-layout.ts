@@ -5,7 +5,7 @@
  */
 import type { SceneElement } from '../edit/types.ts';
 import { FONT_FAMILY_EXCALIFONT, FONT_SIZE } from '../scene/elements.ts';
-import { boundTextArea } from '../scene/from-spec.ts';
+import { boundTextArea } from '../scene/factory.ts';
 import type { Point } from '../scene/geometry.ts';
 import {
   BOUND_TEXT_PADDING,
