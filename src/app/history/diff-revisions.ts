@@ -5,7 +5,7 @@ import type { DiffText } from '../../workers/scene-worker.ts';
 import { diagramFor } from '../access.ts';
 import type { Caller, ServiceDeps } from '../deps.ts';
 import { sceneWork } from '../diagrams/content.ts';
-import { revisionId, revisionInPath, revisionInQuery } from './revision-id.ts';
+import { revisionId, revisionInPath, revisionInQuery } from '../../api/revision-id.ts';
 
 /**
  * Two revisions whose scenes are kept in more JSON than this together are

@@ -1,9 +1,9 @@
-import type { SceneElement } from '../../domain/edit/types.ts';
+import * as present from '../../api/presenters/history.ts';
 import { ApiError } from '../../errors.ts';
 import type { DiagramMeta, RevisionRecord } from '../../store/store.ts';
 import { diagramFor } from '../access.ts';
 import type { AppDeps, Caller } from '../deps.ts';
-import { revisionId, revisionInPath } from './revision-id.ts';
+import { revisionInPath } from '../../api/revision-id.ts';
 
 /** A diagram the caller may read, one of its revisions, and that revision's elements as JSON text (for an event, the content current then). */
 export async function revisionWithScene(deps: AppDeps, caller: Caller, id: string, rev: string): Promise<{ diagram: DiagramMeta; record: RevisionRecord; elementsJson: string }> {
@@ -18,5 +18,5 @@ export async function revisionWithScene(deps: AppDeps, caller: Caller, id: strin
 /** A past revision's scene. */
 export async function getRevision(deps: AppDeps, caller: Caller, id: string, rev: string) {
   const { record, elementsJson } = await revisionWithScene(deps, caller, id, rev);
-  return { rev: revisionId(record.seq), at: record.at, kind: record.kind, elementCount: record.elementCount, elements: JSON.parse(elementsJson) as SceneElement[] };
+  return present.revisionElements(record, elementsJson);
 }

@@ -1,24 +1,8 @@
-import type { RevisionRecord } from '../../store/store.ts';
+import * as present from '../../api/presenters/history.ts';
 import { diagramFor } from '../access.ts';
 import type { AppDeps, Caller } from '../deps.ts';
-import { revisionId, revisionInQuery } from './revision-id.ts';
+import { revisionInQuery } from '../../api/revision-id.ts';
 
-/** One revision as a client sees it. */
-function presentRevision(record: RevisionRecord) {
-  return {
-    rev: revisionId(record.seq),
-    at: record.at,
-    author: record.author,
-    via: record.via,
-    kind: record.kind,
-    elementCount: record.elementCount,
-    summary: record.summary,
-    hasScene: record.hasScene,
-    ...(record.detail?.restoredFrom === undefined ? {} : { restoredFrom: revisionId(record.detail.restoredFrom) }),
-    ...(record.detail?.saves === undefined ? {} : { saves: record.detail.saves }),
-    ...(record.kind === 'save' ? { contributors: record.contributors } : {}),
-  };
-}
 
 /**
  * A diagram's history, newest first, a page at a time: the cursor is the last
@@ -30,6 +14,6 @@ export async function listRevisions(deps: AppDeps, caller: Caller, id: string, p
   const beforeSeq = page.cursor === undefined ? null : revisionInQuery(page.cursor, 'cursor');
   // One more than the page, to know whether another follows.
   const records = await deps.store.history.list(diagram.id, { beforeSeq, limit: limit + 1 });
-  const items = records.slice(0, limit).map(presentRevision);
+  const items = records.slice(0, limit).map(present.revision);
   return { items, nextCursor: records.length > limit ? items[items.length - 1]!.rev : null };
 }

@@ -4,7 +4,7 @@ import { type IfMatch, writePrecondition } from '../diagrams/etag.ts';
 import { writeContent, writeStamp } from '../diagrams/write-content.ts';
 import type { AppDeps, Caller } from '../deps.ts';
 import { revisionWithScene } from './get-revision.ts';
-import { revisionId } from './revision-id.ts';
+import { revisionId } from '../../api/revision-id.ts';
 
 /**
  * Writes a past revision's scene as a new revision (history is never

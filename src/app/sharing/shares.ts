@@ -9,7 +9,8 @@ import { badRequest, notFound } from '../../errors.ts';
 import { diagramFor, isUuid } from '../access.ts';
 import type { AppDeps, Caller } from '../deps.ts';
 import { invite, inviteeAddress, type SharingDeps, verifiedAccount } from './invitations.ts';
-import { type DiagramSharing, type InvitationView, invitationView, type ShareView, shareView } from './views.ts';
+import type { DiagramSharing, InvitationView, ShareView } from '../../api/presenters/sharing.ts';
+import * as present from '../../api/presenters/sharing.ts';
 import { publishAccessChanged } from '../live/notify.ts';
 
 /** The diagram's owner, its shares and the invitations still pending. */
@@ -19,7 +20,7 @@ export async function listShares(deps: AppDeps, caller: Caller, diagramId: strin
     deps.store.sharing.listShares(diagram.id),
     deps.store.sharing.pendingInvitations({ kind: 'diagram', id: diagram.id }, deps.now().toISOString()),
   ]);
-  return { ownerId: diagram.ownerId, ownerEmail: caller.user.email, shares: shares.map(shareView), invitations: invitations.map(invitationView) };
+  return { ownerId: diagram.ownerId, ownerEmail: caller.user.email, shares: shares.map(present.share), invitations: invitations.map(present.invitation) };
 }
 
 /**
@@ -39,7 +40,7 @@ export async function shareDiagram(
   const account = await verifiedAccount(deps, email);
   if (!account) {
     const invitation = await invite(deps, caller, email, { kind: 'diagram', diagramId: diagram.id, role: input.role }, { kind: 'diagram', name: diagram.title });
-    return { invitation: invitationView(invitation) };
+    return { invitation: present.invitation(invitation) };
   }
   await deps.store.sharing.shareDiagram(diagram.id, account.id, input.role, deps.now().toISOString());
   await publishAccessChanged(deps, { diagramId: diagram.id });
@@ -64,5 +65,5 @@ export async function removeShare(deps: AppDeps, caller: Caller, diagramId: stri
 async function shareOf(deps: AppDeps, diagramId: string, userId: string): Promise<ShareView> {
   const share = (await deps.store.sharing.listShares(diagramId)).find((s) => s.userId === userId);
   if (!share) throw notFound();
-  return shareView(share);
+  return present.share(share);
 }

@@ -8,7 +8,8 @@ import { sanitizeTitle } from '../../domain/title.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { workspaceFor } from '../access.ts';
 import type { AppDeps, Caller } from '../deps.ts';
-import { type WorkspaceView, workspaceView } from '../sharing/views.ts';
+import type { WorkspaceView } from '../../api/presenters/sharing.ts';
+import * as present from '../../api/presenters/sharing.ts';
 
 /** A workspace name as stored: sanitised like a title, and not empty. */
 function workspaceName(raw: string): string {
@@ -19,7 +20,7 @@ function workspaceName(raw: string): string {
 
 /** The workspaces the caller belongs to, oldest first, with the caller's role in each. */
 export async function listWorkspaces(deps: AppDeps, caller: Caller): Promise<WorkspaceView[]> {
-  return (await deps.store.sharing.workspacesOf(caller.user.id)).map(workspaceView);
+  return (await deps.store.sharing.workspacesOf(caller.user.id)).map(present.workspace);
 }
 
 /** One workspace the caller belongs to. */
@@ -27,7 +28,7 @@ export async function getWorkspace(deps: AppDeps, caller: Caller, workspaceId: s
   const { workspace } = await workspaceFor(deps, caller, workspaceId, 'view');
   const found = (await deps.store.sharing.workspacesOf(caller.user.id)).find((w) => w.id === workspace.id);
   if (!found) throw notFound();
-  return workspaceView(found);
+  return present.workspace(found);
 }
 
 /** Creates a workspace with the caller as its owner and first admin. */

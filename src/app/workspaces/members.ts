@@ -11,7 +11,8 @@ import type { MemberChange } from '../../store/store.ts';
 import { isUuid, workspaceFor } from '../access.ts';
 import type { AppDeps, Caller } from '../deps.ts';
 import { invite, inviteeAddress, type SharingDeps, verifiedAccount } from '../sharing/invitations.ts';
-import { type InvitationView, invitationView, type MemberView, memberView } from '../sharing/views.ts';
+import type { InvitationView, MemberView } from '../../api/presenters/sharing.ts';
+import * as present from '../../api/presenters/sharing.ts';
 import { publishAccessChanged } from '../live/notify.ts';
 
 const LAST_ADMIN = 'a workspace needs at least one admin: make another member admin first';
@@ -23,7 +24,7 @@ export async function listMembers(deps: AppDeps, caller: Caller, workspaceId: st
     deps.store.sharing.listMembers(workspace.id),
     deps.store.sharing.pendingInvitations({ kind: 'workspace', id: workspace.id }, deps.now().toISOString()),
   ]);
-  return { members: members.map(memberView), invitations: invitations.map(invitationView) };
+  return { members: members.map(present.member), invitations: invitations.map(present.invitation) };
 }
 
 /** Adds the address's verified account as a member (or changes the role of a member already there), or invites the address by mail. */
@@ -38,7 +39,7 @@ export async function inviteMember(
   const account = await verifiedAccount(deps, email);
   if (!account) {
     const invitation = await invite(deps, caller, email, { kind: 'workspace', workspaceId: workspace.id, role: input.role }, { kind: 'workspace', name: workspace.name });
-    return { invitation: invitationView(invitation) };
+    return { invitation: present.invitation(invitation) };
   }
   if ((await deps.store.sharing.memberRole(workspace.id, account.id)) === null) {
     await deps.store.sharing.setWorkspaceMember(workspace.id, account.id, input.role, deps.now().toISOString());
@@ -75,5 +76,5 @@ function outcome(change: MemberChange): void {
 async function memberOf(deps: AppDeps, workspaceId: string, userId: string): Promise<MemberView> {
   const member = (await deps.store.sharing.listMembers(workspaceId)).find((m) => m.userId === userId);
   if (!member) throw notFound();
-  return memberView(member);
+  return present.member(member);
 }

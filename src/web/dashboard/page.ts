@@ -1,5 +1,5 @@
 /** The dashboard's HTML: a sidebar of views, folders and workspaces, a search, and a grid of diagram cards. Every text is escaped here. */
-import type { WorkspaceView } from '../../app/sharing/views.ts';
+import type { WorkspaceView } from '../../api/presenters/sharing.ts';
 import type { DiagramRole } from '../../auth/policy.ts';
 import type { DiagramMeta, OwnedDiagramCounts } from '../../store/store.ts';
 import { escapeHtml } from '../html.ts';

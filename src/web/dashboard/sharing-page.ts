@@ -6,7 +6,7 @@
  * share link opens the editor with its share dialog, so they work before
  * the script has loaded.
  */
-import type { WorkspaceRole, WorkspaceView } from '../../app/sharing/views.ts';
+import type { WorkspaceRole, WorkspaceView } from '../../api/presenters/sharing.ts';
 import type { DiagramRole } from '../../auth/policy.ts';
 import type { DiagramMeta } from '../../store/store.ts';
 import { escapeHtml } from '../html.ts';

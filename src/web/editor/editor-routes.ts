@@ -14,7 +14,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { present } from '../../api/presenters.ts';
+import * as present from '../../api/presenters/diagrams.ts';
 import { Diagram } from '../../api/schemas.ts';
 import { ListRevisionsQuery, RestoredRevision, RevisionList, RevisionScene } from '../../api/history-schemas.ts';
 import { diagramFor } from '../../app/access.ts';

@@ -14,7 +14,7 @@
  *   PUT    /app/api/diagrams/:id/public-link         { enabled, password? }
  */
 import { z } from 'zod';
-import { present } from '../../api/presenters.ts';
+import * as present from '../../api/presenters/diagrams.ts';
 import { PublicLink, PublicLinkBody } from '../../api/schemas.ts';
 import { DiagramSharing, Share, ShareBody, ShareResult, ShareRoleBody } from '../../api/sharing-schemas.ts';
 import { diagramFor, mayActOnDiagram } from '../../app/access.ts';

@@ -1,5 +1,5 @@
 import { resourcePath } from '../../../api/paths.ts';
-import { present } from '../../../api/presenters.ts';
+import * as present from '../../../api/presenters/comments.ts';
 import { Comment, CommentBody } from '../../../api/schemas.ts';
 import { addComment as addCommentTo } from '../../../app/comments/add-comment.ts';
 import { defineRoute } from '../../../edge/route.ts';

@@ -1,4 +1,4 @@
-import { present } from '../../../api/presenters.ts';
+import * as present from '../../../api/presenters/comments.ts';
 import { Comment } from '../../../api/schemas.ts';
 import { getComment as commentOf } from '../../../app/comments/get-comment.ts';
 import { defineRoute } from '../../../edge/route.ts';

@@ -1,4 +1,4 @@
-import { present } from '../../../api/presenters.ts';
+import * as present from '../../../api/presenters/comments.ts';
 import { CommentList } from '../../../api/schemas.ts';
 import { listComments as commentsOn } from '../../../app/comments/list-comments.ts';
 import { defineRoute } from '../../../edge/route.ts';

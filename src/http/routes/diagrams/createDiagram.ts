@@ -1,5 +1,5 @@
 import { resourcePath } from '../../../api/paths.ts';
-import { present } from '../../../api/presenters.ts';
+import * as present from '../../../api/presenters/diagrams.ts';
 import { CreateDiagramBody, CreatedDiagram } from '../../../api/schemas.ts';
 import { SCENE_WORK_ERRORS, SPEC_CONTENT_ERRORS } from '../../../app/diagrams/content.ts';
 import { createDiagram as createDiagramFor } from '../../../app/diagrams/create-diagram.ts';

@@ -1,4 +1,4 @@
-import { present } from '../../../api/presenters.ts';
+import * as present from '../../../api/presenters/diagrams.ts';
 import { Diagram } from '../../../api/schemas.ts';
 import { diagramEtag } from '../../../app/diagrams/etag.ts';
 import { getDiagram as diagramOf } from '../../../app/diagrams/get-diagram.ts';

@@ -1,4 +1,4 @@
-import { present } from '../../../api/presenters.ts';
+import * as present from '../../../api/presenters/diagrams.ts';
 import { PublicLink } from '../../../api/schemas.ts';
 import { getPublicLink as linkOf } from '../../../app/public-links/get-public-link.ts';
 import { defineRoute } from '../../../edge/route.ts';

@@ -1,4 +1,4 @@
-import { present } from '../../../api/presenters.ts';
+import * as present from '../../../api/presenters/diagrams.ts';
 import { DiagramPage, ListDiagramsQuery } from '../../../api/schemas.ts';
 import { listDiagrams as diagramsOf } from '../../../app/diagrams/list-diagrams.ts';
 import { listReachableDiagrams, type Reach } from '../../../app/sharing/reachable-diagrams.ts';

@@ -1,4 +1,4 @@
-import { present } from '../../../api/presenters.ts';
+import * as present from '../../../api/presenters/diagrams.ts';
 import { PublicLink, PublicLinkBody } from '../../../api/schemas.ts';
 import { setPublicLink as publish } from '../../../app/public-links/set-public-link.ts';
 import { defineRoute } from '../../../edge/route.ts';

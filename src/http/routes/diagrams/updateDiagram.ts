@@ -1,4 +1,4 @@
-import { present } from '../../../api/presenters.ts';
+import * as present from '../../../api/presenters/diagrams.ts';
 import { UpdateDiagramBody, UpdatedDiagram } from '../../../api/schemas.ts';
 import { updateDiagram as changeDiagram } from '../../../app/diagrams/update-diagram.ts';
 import { defineRoute } from '../../../edge/route.ts';

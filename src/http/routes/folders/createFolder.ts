@@ -1,5 +1,5 @@
 import { resourcePath } from '../../../api/paths.ts';
-import { present } from '../../../api/presenters.ts';
+import * as present from '../../../api/presenters/folders.ts';
 import { CreateFolderBody, Folder } from '../../../api/schemas.ts';
 import { createFolder as makeFolder } from '../../../app/folders/create-folder.ts';
 import { defineRoute } from '../../../edge/route.ts';

@@ -1,4 +1,4 @@
-import { present } from '../../../api/presenters.ts';
+import * as present from '../../../api/presenters/folders.ts';
 import { Folder } from '../../../api/schemas.ts';
 import { getFolder as folderOf } from '../../../app/folders/get-folder.ts';
 import { defineRoute } from '../../../edge/route.ts';

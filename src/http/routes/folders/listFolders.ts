@@ -1,4 +1,4 @@
-import { present } from '../../../api/presenters.ts';
+import * as present from '../../../api/presenters/folders.ts';
 import { FolderList } from '../../../api/schemas.ts';
 import { listFolders as foldersOf } from '../../../app/folders/list-folders.ts';
 import { defineRoute } from '../../../edge/route.ts';

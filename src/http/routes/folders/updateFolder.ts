@@ -1,5 +1,5 @@
 import { Folder, UpdateFolderBody } from '../../../api/schemas.ts';
-import { present } from '../../../api/presenters.ts';
+import * as present from '../../../api/presenters/folders.ts';
 import { renameFolder } from '../../../app/folders/rename-folder.ts';
 import { defineRoute } from '../../../edge/route.ts';
 

@@ -1,5 +1,5 @@
 import { Identity } from '../../../api/schemas.ts';
-import { present } from '../../../api/presenters.ts';
+import * as present from '../../../api/presenters/account.ts';
 import { defineRoute } from '../../../edge/route.ts';
 
 export const getMe = defineRoute({

@@ -1,6 +1,6 @@
 import { RevisionScene } from '../../../api/history-schemas.ts';
 import { revisionWithScene } from '../../../app/history/get-revision.ts';
-import { revisionId } from '../../../app/history/revision-id.ts';
+import * as present from '../../../api/presenters/history.ts';
 import { defineRoute } from '../../../edge/route.ts';
 
 export const getRevision = defineRoute({
@@ -15,8 +15,6 @@ export const getRevision = defineRoute({
   errors: ['not_found'],
   handler: async ({ params, actor, deps }) => {
     const { record, elementsJson } = await revisionWithScene(deps, actor, params.id!, params.rev!);
-    // The stored elements are spliced in as they are, without a parse and re-serialisation.
-    const head = JSON.stringify({ id: record.diagramId, rev: revisionId(record.seq), at: record.at, kind: record.kind, elementCount: record.elementCount });
-    return { rawJson: `${head.slice(0, -1)},"scene":{"elements":${elementsJson},"appState":{}}}` };
+    return { rawJson: present.revisionJson(record, elementsJson) };
   },
 });

@@ -1,4 +1,4 @@
-import { ApiError, badRequest } from '../../errors.ts';
+import { ApiError, badRequest } from '../errors.ts';
 
 /**
  * Revision ids as clients see them: opaque, URL-safe strings ("r17"). Within
