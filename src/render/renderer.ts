@@ -53,6 +53,23 @@ export interface RenderResult {
   note?: RenderNote;
 }
 
+/** The media type of each format a render answers with as bytes. */
+const CONTENT_TYPES = { svg: 'image/svg+xml; charset=utf-8', png: 'image/png', pdf: 'application/pdf' } as const;
+
+/** What a render of one format (svg, png or pdf) answers with: its bytes and their media type. */
+export interface RenderedImage {
+  bytes: Buffer;
+  contentType: (typeof CONTENT_TYPES)[keyof typeof CONTENT_TYPES];
+}
+
+/** The image a render of `format` produced (the one part it rendered); null for an empty scene. */
+export function imageOf(result: RenderResult, format: keyof typeof CONTENT_TYPES): RenderedImage | null {
+  if (result.isEmpty) return null;
+  const part = format === 'svg' ? result.svg : format === 'png' ? result.png : result.pdf;
+  if (part === null || part === undefined) throw new Error(`a render of ${format} produced none`);
+  return { bytes: typeof part === 'string' ? Buffer.from(part, 'utf8') : part, contentType: CONTENT_TYPES[format] };
+}
+
 /**
  * How a render of a non-empty scene ended: rendered as asked (`ok`), served
  * whole from the cache (`cached`), answered with something else than asked

@@ -53,8 +53,9 @@ export const publicImagePlugin: FastifyPluginAsync<{ deps: ServiceDeps; pageLimi
     const options = renderOptionsFrom(parseWith(RenderOptionsQuery, query, 'query'));
     const image = await renderPublishedImage(deps, slug, format, options);
     if (!image) throw new ApiError('not_found');
-    if (image.isEmpty) return reply.code(204).header('cache-control', CACHE_CONTROL).send();
-    const bytes = format === 'svg' ? Buffer.from(image.svg!, 'utf8') : image.png!;
+    const picture = image.image;
+    if (picture === null) return reply.code(204).header('cache-control', CACHE_CONTROL).send();
+    const { bytes } = picture;
     const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 32)}"`;
     const changed = new Date(image.contentUpdatedAt);
     reply.headers({ etag, 'cache-control': CACHE_CONTROL, 'last-modified': changed.toUTCString(), 'x-render-quality': image.quality });
@@ -68,8 +69,8 @@ export const publicImagePlugin: FastifyPluginAsync<{ deps: ServiceDeps; pageLimi
           image.quality === 'faithful' && image.note === undefined && unmodifiedSince(typeof ifModifiedSince === 'string' ? ifModifiedSince : undefined, changed);
     if (notModified) return reply.code(304).send();
     reply.header('x-content-type-options', 'nosniff');
-    if (format === 'svg') return reply.header('content-security-policy', RENDERED_SVG_CSP).type('image/svg+xml; charset=utf-8').send(bytes);
-    return reply.type('image/png').send(bytes);
+    if (format === 'svg') reply.header('content-security-policy', RENDERED_SVG_CSP);
+    return reply.type(picture.contentType).send(bytes);
   };
 
   app.get<{ Params: { slug: string }; Querystring: Record<string, unknown> }>('/p/:slug.svg', (request, reply) =>

@@ -1,7 +1,7 @@
 import { ApiError, badRequest } from '../../errors.ts';
 import type { RenderOptionsQuery } from '../../api/render-options.ts';
 import { InvalidRenderOption, renderOptionsOf } from '../../render/options.ts';
-import type { RenderResult } from '../../render/renderer.ts';
+import { imageOf, type RenderedImage, type RenderResult } from '../../render/renderer.ts';
 import type { RenderFormat, RenderOptions, RenderQuality } from '../../render/types.ts';
 import type { DiagramMeta, DiagramRecord } from '../../store/store.ts';
 import { diagramFor, diagramWithElementsFor } from '../access.ts';
@@ -10,6 +10,8 @@ import { revisionWithScene } from '../history/get-revision.ts';
 
 export interface RenderedDiagram extends RenderResult {
   diagram: DiagramRecord;
+  /** For format png, svg or pdf: the image in that format (null for an empty scene); null for json. */
+  image: RenderedImage | null;
 }
 
 /**
@@ -55,7 +57,7 @@ export async function renderDiagram(
     options,
     caller: callerShare(caller),
   });
-  return { ...result, diagram };
+  return { ...result, diagram, image: format === 'json' ? null : imageOf(result, format) };
 }
 
 /** The diagram with the elements of one of its past revisions. */

@@ -1,6 +1,6 @@
 import { verifyPassword } from '../../auth/passwords.ts';
 import type { DiagramRecord, PublicLinkRecord } from '../../store/store.ts';
-import type { RenderResult } from '../../render/renderer.ts';
+import { imageOf, type RenderedImage, type RenderResult } from '../../render/renderer.ts';
 import type { RenderOptions } from '../../render/types.ts';
 import type { AppDeps, ServiceDeps } from '../deps.ts';
 import { thumbnailRevision } from '../diagrams/render-diagram.ts';
@@ -51,6 +51,8 @@ export async function renderPublished(deps: ServiceDeps, { diagram, link }: Publ
 export interface PublishedImage extends RenderResult {
   /** When the diagram's content last changed (ISO 8601). */
   contentUpdatedAt: string;
+  /** The image in the format asked for; null for an empty scene. */
+  image: RenderedImage | null;
 }
 
 /**
@@ -72,5 +74,5 @@ export async function renderPublishedImage(deps: ServiceDeps, slug: string, form
     options,
     caller: publicRenderCaller(link.slug),
   });
-  return { ...result, contentUpdatedAt: thumbnailRevision(diagram) };
+  return { ...result, contentUpdatedAt: thumbnailRevision(diagram), image: imageOf(result, format) };
 }

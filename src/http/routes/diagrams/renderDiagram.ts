@@ -49,11 +49,12 @@ export const renderDiagram = defineRoute({
         json: { isEmpty, elementCount: isEmpty ? 0 : diagram.elementCount, svg, png: png?.toString('base64') ?? null, quality: result.quality, ...(note ? { note } : {}) },
       };
     }
-    if (result.isEmpty) return { status: 204 };
+    const { image } = result;
+    if (image === null) return { status: 204 };
     const headers: Record<string, string> = { 'x-render-quality': result.quality, 'x-content-type-options': 'nosniff' };
     if (result.note) headers['x-render-note'] = result.note;
-    if (format === 'svg') return { raw: result.svg!, contentType: 'image/svg+xml; charset=utf-8', headers: { ...headers, 'content-security-policy': RENDERED_SVG_CSP } };
-    if (format === 'pdf') return { raw: result.pdf!, contentType: 'application/pdf', headers: { ...headers, 'content-disposition': pdfDisposition(diagram.title) } };
-    return { raw: result.png!, contentType: 'image/png', headers };
+    if (format === 'svg') headers['content-security-policy'] = RENDERED_SVG_CSP;
+    if (format === 'pdf') headers['content-disposition'] = pdfDisposition(diagram.title);
+    return { raw: image.bytes, contentType: image.contentType, headers };
   },
 });
