@@ -14,10 +14,11 @@
 // with a token, the web app with a session, the public pages, MCP, OAuth, the admin commands), then, for
 // every route the build serves and every method it answers, the same few probes (no credentials; the
 // owner with an empty, then a malformed body; a stranger). Only the build's own modules decide the answers.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { servedRoutes as routerRoutes } from '../../test/helpers/routes.ts';
 
 const [buildRoot, engine, outFile, routesFile] = process.argv.slice(2) as [string, 'sqlite' | 'postgres', string, string | undefined];
 if (!buildRoot || !outFile || (engine !== 'sqlite' && engine !== 'postgres')) {
@@ -58,19 +59,11 @@ const logFile = fs.createWriteStream(`${outFile}.log`);
 const app = await buildServer({ config, store, now: () => new Date() }, { logger: { level: 'info', stream: logFile } });
 await app.ready();
 
-/** The routes the build serves, each with the methods it answers (HEAD aside), read from its router's tree. */
+/** The routes the build serves, each with the methods it answers (HEAD aside), in order. */
 function servedRoutes(): Array<{ url: string; methods: string[] }> {
-  const routes: Array<{ url: string; methods: string[] }> = [];
-  const prefixes: string[] = [];
-  for (const line of app.printRoutes().split('\n')) {
-    const node = /^([│ ]*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    if (!node) continue;
-    const depth = node[1]!.length / 4;
-    prefixes.length = depth;
-    prefixes.push((prefixes[depth - 1] ?? '') + node[2]);
-    if (node[3]) routes.push({ url: prefixes[depth]!, methods: node[3].split(', ').filter((m) => m !== 'HEAD').sort() });
-  }
-  return routes.sort((a, b) => a.url.localeCompare(b.url));
+  return routerRoutes(app)
+    .map((route) => ({ url: route.url, methods: route.methods.filter((m) => m !== 'HEAD').sort() }))
+    .sort((a, b) => a.url.localeCompare(b.url));
 }
 if (routesFile === '-') {
   fs.writeFileSync(outFile, JSON.stringify(servedRoutes()));
@@ -158,8 +151,8 @@ async function admin(step: string, ...argv: string[]) {
 }
 
 async function signIn(as: Caller, userId: string) {
-  const value = (await import('node:crypto')).randomBytes(32).toString('base64url');
-  const csrf = (await import('node:crypto')).randomBytes(24).toString('base64url');
+  const value = randomBytes(32).toString('base64url');
+  const csrf = randomBytes(24).toString('base64url');
   await store.sessions.create({
     idHash: createHash('sha256').update(value).digest('hex'),
     userId,

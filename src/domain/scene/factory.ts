@@ -6,7 +6,7 @@ import { type ArrowheadName, isMarker, type MarkerShape, type SpecEdge, type Spe
 import { BOUND_TEXT_PADDING, HEADER_SIDE_INSET, getBoundTextMaxHeight, getBoundTextMaxWidth, measureText, wrapText } from '../text/metrics.ts';
 import { addBound, baseElement, BINDING_GAP, type ExcalidrawElement, FONT_FAMILY_EXCALIFONT, FONT_SIZE, LINE_HEIGHT, type Style } from './elements.ts';
 import { type Point, rayHitsOutline, stepBack } from './geometry.ts';
-import { endLabelIds } from '../spec/parse.ts';
+import { endLabelIds, OUTLINE_SUFFIXES } from '../spec/parse.ts';
 import { endLabelBox, SceneObstacles } from './end-labels.ts';
 import { type BoxShape, ICON_GAP, ICON_SIZE, MARKER_SIZE, type NodePlan, OUTLINE, RING_INSET, type TextBlock, round } from './node-plan.ts';
 
@@ -143,17 +143,6 @@ function markerElements(node: SpecNode, marker: MarkerShape, box: { x: number; y
   dot.groupIds = group;
   return [ring, dot];
 }
-
-/** The shapes drawn by `line` outlines around a label-carrying rectangle, and the ids of those lines. */
-const OUTLINE_IDS: Partial<Record<SpecNode['shape'], readonly string[]>> = {
-  stadium: ['outline'],
-  doublecircle: ['outline', 'ring'],
-  hexagon: ['outline'],
-  parallelogram: ['outline'],
-  document: ['outline'],
-  cylinder: ['outline', 'top'],
-  subroutine: ['left', 'right'],
-};
 
 const arc = (cx: number, cy: number, rx: number, ry: number, from: number, to: number, steps = 12): Point[] =>
   Array.from({ length: steps + 1 }, (_, i) => {
@@ -292,10 +281,10 @@ export function nodeElements(plan: NodePlan, box: Box & { labelAlign?: 'left' | 
     return { shape: marker[0]!, elements: marker };
   }
   // An outlined shape's lines come first: the exporters draw a label right after its container, so a filled outline drawn later would hide it.
-  if (!plan.isContainer && OUTLINE_IDS[node.shape]) {
+  if (!plan.isContainer && OUTLINE_SUFFIXES[node.shape]) {
     const paths = outlinePaths(node.shape, box.width, box.height);
     const ink = styleOf(node);
-    for (const suffix of OUTLINE_IDS[node.shape]!) {
+    for (const suffix of OUTLINE_SUFFIXES[node.shape]!) {
       const closed = suffix === 'outline';
       push(lineElement(`${node.id}-${suffix}`, box, paths[suffix]!, nextOrder(), updated, closed ? ink : { ...ink, backgroundColor: 'transparent' }, [`${node.id}-group`]));
     }
@@ -310,7 +299,7 @@ export function nodeElements(plan: NodePlan, box: Box & { labelAlign?: 'left' | 
     label = { ...label, text, ...measureText(text, FONT_SIZE, FONT_FAMILY_EXCALIFONT) };
   }
   const verticalAlign = plan.isContainer ? 'top' : node.icon ? 'bottom' : 'middle';
-  const outlines = plan.isContainer ? [] : (OUTLINE_IDS[node.shape] ?? []);
+  const outlines = plan.isContainer ? [] : (OUTLINE_SUFFIXES[node.shape] ?? []);
   const groupIds = node.icon || outlines.length > 0 ? [`${node.id}-group`] : [];
   shape.groupIds = groupIds;
   if (outlines.length > 0) {

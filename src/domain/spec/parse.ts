@@ -345,7 +345,7 @@ function assignArrowIds(edges: RawEdge[], taken: Set<string> = new Set()): SpecE
 }
 
 /** The lines that draw an outlined shape: `<id>-outline` (and a cylinder's `<id>-top`, a subroutine's `<id>-left` and `<id>-right`, a double circle's `<id>-ring`). */
-const OUTLINE_SUFFIXES: Partial<Record<SpecNode['shape'], readonly string[]>> = {
+export const OUTLINE_SUFFIXES: Partial<Record<SpecNode['shape'], readonly string[]>> = {
   stadium: ['outline'],
   doublecircle: ['outline', 'ring'],
   hexagon: ['outline'],
