@@ -168,9 +168,11 @@ function judge<T>(schema: ZodType<T>, value: unknown, what: 'body' | 'query'): V
   const body = what === 'body' && isPlainObject(value) ? value : null;
   const present = body ? Object.keys(CONTENT_FIELDS).filter((key) => Object.hasOwn(body, key)) : [];
   if (result.success) {
-    // Content goes on exactly as sent (key order included): a scene is stored as supplied.
+    // A spec goes on parsed: the use case adds only the checks across its parts (ids, parents, edges, icons).
+    // Other content goes on exactly as sent (key order included): a scene is stored as supplied, and edits,
+    // ops and sources are read by their own parsers.
     const data = result.data as Record<string, unknown>;
-    for (const key of present) data[key] = body![key];
+    for (const key of present) if (key !== 'spec') data[key] = body![key];
     return { ok: true, data: result.data };
   }
   if (value === undefined && what === 'body') throw new ApiError('bad_request', 'a JSON request body is required');

@@ -16,14 +16,16 @@ import { readSource } from '../domain/source/read-source.ts';
 import type { SourceWarning } from '../domain/source/types.ts';
 import { generatedElementCount, sceneFromSpec } from '../domain/scene/from-spec.ts';
 import { MAX_SCENE_ELEMENTS } from '../domain/scene/validate.ts';
-import { parseSpec } from '../domain/spec/parse.ts';
+import { specFrom } from '../domain/spec/parse.ts';
+import type { DiagramSpecInput } from '../domain/spec/schema.ts';
+import type { DiagramSpec } from '../domain/spec/types.ts';
 import { ApiError, type ErrorCode } from '../errors.ts';
 import { serveProcessWorker, serveWorker } from './pool.ts';
 
 /** Work on a scene whose cost grows with it, done off the API's event loop. */
 export type SceneJob =
-  /** A spec as the client sent it: checked, then laid out and generated. */
-  | { task: 'generate'; spec: unknown; updated: number }
+  /** A spec as the client sent it, past the DiagramSpec schema (at the edge): its semantic checks, then laid out and generated. */
+  | { task: 'generate'; spec: DiagramSpecInput; updated: number }
   /** A source (Mermaid, DOT) as the client sent it: read into a spec, checked, laid out and generated. */
   | { task: 'import'; source: unknown; updated: number }
   /** Every problem a source would meet, and its warnings; nothing is laid out. */
@@ -94,9 +96,8 @@ function changed(before: readonly SceneElement[], elements: readonly SceneElemen
   return { elementsJson: JSON.stringify(elements), elementCount: elements.length, elementIds: elements.map((e) => e.id), history: sceneChange(before, elements) };
 }
 
-/** A spec checked as create checks it, then laid out. */
-function generated(rawSpec: unknown, updated: number): GeneratedScene {
-  const spec = parseSpec(rawSpec, { isIcon: isCatalogIcon });
+/** A checked spec laid out and generated. */
+function generated(spec: DiagramSpec, updated: number): GeneratedScene {
   const count = generatedElementCount(spec);
   if (count > MAX_SCENE_ELEMENTS) throw new ApiError('SCENE_TOO_LARGE', `this spec would make ${count} elements; the limit is ${MAX_SCENE_ELEMENTS}`);
   const elements = sceneFromSpec(spec, { updated, layout: layoutGraph });
@@ -107,7 +108,7 @@ function generated(rawSpec: unknown, updated: number): GeneratedScene {
 async function imported(source: unknown, updated: number): Promise<ImportedScene> {
   const reading = await readSource(source, { isIcon: isCatalogIcon });
   throwFirst(reading.problems);
-  return { ...generated(reading.spec, updated), warnings: reading.warnings, sourceTitle: reading.title };
+  return { ...generated(reading.spec!, updated), warnings: reading.warnings, sourceTitle: reading.title };
 }
 
 const stampAt = (now: number): WriteStamp => ({ now, nonce: () => randomInt(1, 2 ** 31) });
@@ -132,7 +133,7 @@ async function handle(job: SceneJob): Promise<SceneOutput> {
         return { problems: contentProblems(job.kind, job.content, elements, { isIcon: isCatalogIcon }) };
       }
       case 'generate':
-        return generated(job.spec, job.updated);
+        return generated(specFrom(job.spec, { isIcon: isCatalogIcon }), job.updated);
       case 'import':
         return await imported(job.source, job.updated);
       case 'check-source': {

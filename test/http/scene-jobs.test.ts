@@ -96,8 +96,9 @@ test('a scene written whole (create, regenerate, the editor\'s save) is checked 
   assert.deepEqual(small.jobs, []);
 });
 
-test('a spec is checked in its layout job: a refused one is the error the check gives, a valid one is laid out', async () => {
-  const refused = flawedSpec(1000);
+test('a spec past its schema is checked across its parts in its layout job: a refused one is the error the check gives, a valid one is laid out', async () => {
+  // Well formed (the edge's schema has passed it), with edges to nodes that are not there.
+  const refused = { ...flawedSpec(1000), nodes: nodes(1000) };
   const expected = (() => {
     try {
       parseSpec(refused, { isIcon: isCatalogIcon });

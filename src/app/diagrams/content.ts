@@ -11,6 +11,7 @@ import { ApiError, badRequest, type ErrorCode } from '../../errors.ts';
 import { WorkerFailure } from '../../workers/pool.ts';
 import { SCENE_HEAP_MB, SCENE_TIMEOUT_MS } from '../../workers/scene-limits.ts';
 import type { SourceWarning } from '../../domain/source/types.ts';
+import { DiagramSpec, type DiagramSpecInput } from '../../domain/spec/schema.ts';
 import type { CheckedContent, GeneratedScene, ImportedScene, SceneJob, SceneOutput } from '../../workers/scene-worker.ts';
 import type { Caller, ServiceDeps } from '../deps.ts';
 
@@ -69,9 +70,24 @@ export async function sceneWork<T extends Exclude<SceneOutput, { refused: unknow
   return output as T;
 }
 
-/** A spec checked, laid out and generated in a scene worker: checking a large spec costs as much as its layout. */
-export function contentFromSpec(deps: ServiceDeps, rawSpec: unknown, caller: Caller): Promise<SceneContent> {
-  return sceneWork<GeneratedScene>(deps, { task: 'generate', spec: rawSpec, updated: GENERATED_UPDATED }, caller);
+/**
+ * A spec (past the DiagramSpec schema, at the edge) checked, laid out and generated in a scene worker: its
+ * semantic checks on a large spec cost as much as its layout.
+ */
+export function contentFromSpec(deps: ServiceDeps, spec: DiagramSpecInput, caller: Caller): Promise<SceneContent> {
+  return sceneWork<GeneratedScene>(deps, { task: 'generate', spec, updated: GENERATED_UPDATED }, caller);
+}
+
+/**
+ * A spec a client sent by another way than an API body (the web app's form and preview), put through the
+ * DiagramSpec schema as the API's edge puts a body's: refused with the problem the spec's check finds first
+ * (a large spec checked in a scene worker, against the caller's share).
+ */
+export async function parsedSpec(deps: ServiceDeps, caller: Caller, raw: unknown): Promise<DiagramSpecInput> {
+  const parsed = DiagramSpec.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  throwFirst(await contentProblemsOf(deps, caller, 'spec', raw));
+  throw badRequest(`spec: ${parsed.error.issues[0]?.message ?? 'not a DiagramSpec'}`);
 }
 
 /** A source (Mermaid or DOT text) read, laid out and generated in a scene worker, with its warnings. */
@@ -79,9 +95,13 @@ export function contentFromSource(deps: ServiceDeps, source: unknown, caller: Ca
   return sceneWork<ImportedScene>(deps, { task: 'import', source, updated: GENERATED_UPDATED }, caller);
 }
 
-/** A diagram's whole content as a client sends it: exactly one of a spec or a source (laid out here) and a scene (stored as supplied). */
+/**
+ * A diagram's whole content as a client sends it: exactly one of a spec or a source (laid out here) and a scene
+ * (stored as supplied). A spec has passed the DiagramSpec schema already (the edge parses it); a scene and a
+ * source are checked here.
+ */
 export interface ContentInput {
-  spec?: unknown;
+  spec?: DiagramSpecInput;
   scene?: unknown;
   source?: unknown;
 }

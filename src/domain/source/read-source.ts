@@ -7,15 +7,15 @@
 import type { ContentOptions } from '../content-problems.ts';
 import type { Problem } from '../problems.ts';
 import { checkSpec } from '../spec/parse.ts';
-import type { DiagramSpecInput } from '../spec/schema.ts';
+import type { DiagramSpec } from '../spec/types.ts';
 import { importDot } from './dot.ts';
 import { importMermaid } from './mermaid.ts';
 import { type SourceContent, type SourceLanguage, sourceShapeProblem } from './schema.ts';
 import { type ImportedSource, SourceSyntaxError, type SourceWarning } from './types.ts';
 
 export interface SourceReading {
-  /** The spec the source makes, when the source has no problem. */
-  spec: DiagramSpecInput | null;
+  /** The spec the source makes, checked and with its defaults filled in, when the source has no problem. */
+  spec: DiagramSpec | null;
   warnings: SourceWarning[];
   title: string | null;
   problems: Problem[];
@@ -49,9 +49,9 @@ export async function readSource(input: unknown, options: ContentOptions): Promi
       problems: [{ code: 'INVALID_SOURCE', message: `the ${NAMES[language]} source does not parse at line ${error.line}, column ${error.column}: ${error.message}`, path: '/text', line: error.line, column: error.column, ...(expected ? { hint: expected } : {}) }],
     };
   }
-  const { problems } = checkSpec(imported.spec, options);
+  const { problems, spec } = checkSpec(imported.spec, options);
   return {
-    spec: problems.length === 0 ? imported.spec : null,
+    spec: problems.length === 0 ? spec : null,
     warnings: imported.warnings,
     title: imported.title ?? null,
     problems: problems.map((problem) => ({ ...problem, message: `read from the ${NAMES[language]} source, ${problem.message}`, path: '/text' })),

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { arrowheadHint, directionHint, edgeFieldHint, edgeStyleHint, nodeFieldHint, shapeHint, specFieldHint } from '../hints.ts';
 import { isPlainObject, quote } from '../payload.ts';
 import { type ContentCode, payloadProblem, type PathKey, type Problem, ProblemList, pointer, throwFirst } from '../problems.ts';
-import { DiagramSpec as DiagramSpecSchema, SpecEdgeObject, SpecEdgeShorthand, SpecNode as SpecNodeSchema } from './schema.ts';
+import { DiagramSpec as DiagramSpecSchema, type DiagramSpecInput, SpecEdgeObject, SpecEdgeShorthand, SpecNode as SpecNodeSchema } from './schema.ts';
 import { ShorthandError, parseShorthand } from './shorthand.ts';
 import { ARROWHEADS, CAPTION_PLACES, type CaptionPlace, DIRECTIONS, type DiagramSpec, EDGE_STYLES, FILL_STYLES, FOLDS, isMarker, MIN_LENGTH_RANGE, SPEC_LIMITS, type SpecEdge, type SpecNode, STROKE_STYLES, STROKE_WIDTH_RANGE } from './types.ts';
 import type { Direction } from '../layout/types.ts';
@@ -201,15 +201,16 @@ const SHORTHAND_HINT = 'write FROM ARROW TO [: LABEL], e.g. "api -> db : SQL"; q
 /**
  * One edge checked against its schema (the shorthand pattern, or the edge
  * object), with the problems the parser has always reported; the edge when
- * it is well formed.
+ * it is well formed. `wellFormed`: the edge has passed its schema already
+ * (it is part of a spec that did), and is only read.
  */
-export function edgeSchemaProblems(raw: unknown, place: ListPlace, i: number, out: ProblemList): RawEdge | null {
+export function edgeSchemaProblems(raw: unknown, place: ListPlace, i: number, out: ProblemList, wellFormed = false): RawEdge | null {
   const where = `${place.list}[${i}]`;
   const at = (rank: number, problem: Problem) => out.schema([place.section, i, rank], problem);
   const path = (...keys: PathKey[]) => pointer([place.list, i, ...keys]);
   if (typeof raw === 'string') {
     const source = `${where} ${quote(raw)}`;
-    const result = SpecEdgeShorthand.safeParse(raw);
+    const result = wellFormed ? { success: true as const } : SpecEdgeShorthand.safeParse(raw);
     if (!result.success) {
       if (result.error.issues.some((issue) => issue.code === 'too_big')) {
         at(0, { code: 'SPEC_TOO_LARGE', message: `${source} is ${raw.length} characters long; the limit is ${SPEC_LIMITS.shorthandLength}`, path: path() });
@@ -246,7 +247,7 @@ export function edgeSchemaProblems(raw: unknown, place: ListPlace, i: number, ou
     return null;
   }
   const source = typeof raw.from === 'string' && typeof raw.to === 'string' ? `${where} ${quote(`${raw.from} -> ${raw.to}`)}` : where;
-  const result = SpecEdgeObject.safeParse(raw);
+  const result = wellFormed ? { success: true as const, data: raw as z.output<typeof SpecEdgeObject> } : SpecEdgeObject.safeParse(raw);
   if (result.success) {
     const data = result.data;
     const edge: RawEdge = {
@@ -493,10 +494,20 @@ export function checkSpec(input: unknown, options: ParseOptions): { problems: Pr
   if (payload) return { problems: [payload], spec: null };
   const out = new ProblemList();
   const root = DiagramSpecSchema.safeParse(input);
-  if (root.success) return finish(root.data as Record<string, unknown>, input as Record<string, unknown>, options, out);
+  if (root.success) return crossCheckSpec(root.data, options);
   rootProblems(input, root.error.issues, out);
   if (!isPlainObject(input)) return { problems: out.list(), spec: null };
   return finish(null, input, options, out);
+}
+
+/**
+ * The semantic checks of a spec that has passed the DiagramSpec schema (at the
+ * edge, or in checkSpec), without parsing it again: icons, duplicate ids,
+ * parents, dangling edges, generated-id collisions. With no problem, the spec
+ * with its defaults filled in and its arrow ids assigned.
+ */
+function crossCheckSpec(spec: DiagramSpecInput, options: ParseOptions): { problems: Problem[]; spec: DiagramSpec | null } {
+  return finish(spec as Record<string, unknown>, spec as Record<string, unknown>, options, new ProblemList());
 }
 
 /** Checks the nodes and edges one by one (so that each is named), then the semantic rules. */
@@ -512,7 +523,7 @@ function finish(parsed: Record<string, unknown> | null, input: Record<string, un
     if (parsed === null && !nodeSchemaProblems(raw, SpecNodeSchema, { list: 'nodes', section: 1 }, i, out)) return null;
     return toSpecNode(raw as Record<string, unknown>);
   });
-  const edges: (RawEdge | null)[] = rawEdges.map((raw, i) => edgeSchemaProblems(raw, { list: 'edges', section: 3 }, i, out));
+  const edges: (RawEdge | null)[] = rawEdges.map((raw, i) => edgeSchemaProblems(raw, { list: 'edges', section: 3 }, i, out, parsed !== null));
 
   // Semantic checks, over what is well formed. A node whose id is usable counts as existing
   // even when another of its fields is wrong, so its edges are not reported dangling too.
@@ -599,6 +610,13 @@ function finish(parsed: Record<string, unknown> | null, input: Record<string, un
  */
 export function parseSpec(input: unknown, options: ParseOptions): DiagramSpec {
   const { problems, spec } = checkSpec(input, options);
+  throwFirst(problems);
+  return spec!;
+}
+
+/** As parseSpec, for a spec that has passed the DiagramSpec schema already: its semantic checks only (crossCheckSpec). */
+export function specFrom(parsed: DiagramSpecInput, options: ParseOptions): DiagramSpec {
+  const { problems, spec } = crossCheckSpec(parsed, options);
   throwFirst(problems);
   return spec!;
 }

@@ -46,8 +46,8 @@ export function isFormError(error: unknown): error is ApiError {
   return error instanceof ApiError && SHOWN_IN_FORM.has(error.code);
 }
 
-/** The textarea as the create command's content: the parsed spec, a Mermaid or DOT source, or an empty scene when left blank. */
-export function contentFromForm(text: string, language: FormLanguage = 'spec'): ContentInput {
+/** The textarea as the create command's content: the spec (JSON parsed, not yet checked), a Mermaid or DOT source, or an empty scene when left blank. */
+export function contentFromForm(text: string, language: FormLanguage = 'spec'): Omit<ContentInput, 'spec'> & { spec?: unknown } {
   if (text.trim() === '') return { scene: { elements: [] } };
   if (Buffer.byteLength(text) > BODY_LIMIT_BYTES) {
     throw new ApiError('payload_too_large', `the ${language === 'spec' ? 'spec' : 'source'} is over ${BODY_LIMIT_BYTES / (1024 * 1024)} MiB, the API's body limit`);

@@ -15,6 +15,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceDeps } from '../../app/deps.ts';
+import { parsedSpec } from '../../app/diagrams/content.ts';
 import { createDiagram } from '../../app/diagrams/create-diagram.ts';
 import { browseDiagrams, diagramsOverview } from '../../app/diagrams/list-diagrams.ts';
 import { setStarred } from '../../app/diagrams/set-starred.ts';
@@ -129,7 +130,9 @@ export async function dashboardRoutes(app: FastifyInstance, { deps }: { deps: Se
     const blank = field(request, 'blank') === '1';
     const form: NewDiagramForm = { title: field(request, 'title') ?? '', folderId: folderField(request, 'folderId'), spec: blank ? '' : (field(request, 'spec') ?? ''), language: formLanguage(field(request, 'language')) };
     try {
-      const diagram = await createDiagram(deps, session, { title: form.title, folderId: form.folderId, ...contentFromForm(form.spec, form.language) });
+      const { spec, ...content } = contentFromForm(form.spec, form.language);
+      const checked = spec === undefined ? content : { ...content, spec: await parsedSpec(deps, session, spec) };
+      const diagram = await createDiagram(deps, session, { title: form.title, folderId: form.folderId, ...checked });
       return reply.redirect(`/app/d/${diagram.id}`, 303);
     } catch (error) {
       if (!isFormError(error)) throw error;
