@@ -108,7 +108,7 @@ function generated(spec: DiagramSpec, updated: number): GeneratedScene {
 async function imported(source: unknown, updated: number): Promise<ImportedScene> {
   const reading = await readSource(source, { isIcon: isCatalogIcon });
   throwFirst(reading.problems);
-  return { ...generated(reading.spec!, updated), warnings: reading.warnings, sourceTitle: reading.title };
+  return { ...generated(reading.checked!, updated), warnings: reading.warnings, sourceTitle: reading.title };
 }
 
 const stampAt = (now: number): WriteStamp => ({ now, nonce: () => randomInt(1, 2 ** 31) });

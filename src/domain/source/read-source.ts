@@ -7,6 +7,7 @@
 import type { ContentOptions } from '../content-problems.ts';
 import type { Problem } from '../problems.ts';
 import { checkSpec } from '../spec/parse.ts';
+import type { DiagramSpecInput } from '../spec/schema.ts';
 import type { DiagramSpec } from '../spec/types.ts';
 import { importDot } from './dot.ts';
 import { importMermaid } from './mermaid.ts';
@@ -14,8 +15,10 @@ import { type SourceContent, type SourceLanguage, sourceShapeProblem } from './s
 import { type ImportedSource, SourceSyntaxError, type SourceWarning } from './types.ts';
 
 export interface SourceReading {
-  /** The spec the source makes, checked and with its defaults filled in, when the source has no problem. */
-  spec: DiagramSpec | null;
+  /** The spec the source makes, when the source has no problem. */
+  spec: DiagramSpecInput | null;
+  /** That spec checked, with its defaults filled in and its arrow ids assigned: what is laid out. */
+  checked: DiagramSpec | null;
   warnings: SourceWarning[];
   title: string | null;
   problems: Problem[];
@@ -34,7 +37,7 @@ function importerOf(language: SourceLanguage): (text: string) => ImportedSource 
  * each said of the source.
  */
 export async function readSource(input: unknown, options: ContentOptions): Promise<SourceReading> {
-  const nothing = { spec: null, warnings: [], title: null };
+  const nothing = { spec: null, checked: null, warnings: [], title: null };
   const shape = sourceShapeProblem(input);
   if (shape) return { ...nothing, problems: [shape] };
   const { language, text } = input as SourceContent;
@@ -51,7 +54,8 @@ export async function readSource(input: unknown, options: ContentOptions): Promi
   }
   const { problems, spec } = checkSpec(imported.spec, options);
   return {
-    spec: problems.length === 0 ? spec : null,
+    spec: problems.length === 0 ? imported.spec : null,
+    checked: problems.length === 0 ? spec : null,
     warnings: imported.warnings,
     title: imported.title ?? null,
     problems: problems.map((problem) => ({ ...problem, message: `read from the ${NAMES[language]} source, ${problem.message}`, path: '/text' })),
