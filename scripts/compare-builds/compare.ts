@@ -8,8 +8,8 @@
  */
 const ASSET_LINK = /\/assets\/[0-9a-f]{16}\//g;
 
-/** One request and its answer, as scenario.ts writes it. */
-interface Exchange {
+/** One request and its answer, as scenario.ts writes it (a line of JSON each, with its index). */
+export interface Exchange {
   step: string;
   request: { method: string; url: string; as: string; body?: unknown };
   status: number;

@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { servedRoutes as routerRoutes } from '../../test/helpers/routes.ts';
+import type { Exchange } from './compare.ts';
 
 const [buildRoot, engine, outFile, routesFile] = process.argv.slice(2) as [string, 'sqlite' | 'postgres', string, string | undefined];
 if (!buildRoot || !outFile || (engine !== 'sqlite' && engine !== 'postgres')) {
@@ -76,13 +77,6 @@ if (routesFile === '-') {
 const out = fs.createWriteStream(outFile);
 let index = 0;
 
-interface Exchange {
-  step: string;
-  request: { method: string; url: string; as: string; body?: unknown };
-  status: number;
-  headers: Record<string, unknown>;
-  body: unknown;
-}
 const record = (exchange: Exchange) => void out.write(`${JSON.stringify({ index: index++, ...exchange })}\n`);
 
 /** A body as it can be compared: JSON parsed, text as text, anything else by length and hash. */
