@@ -119,19 +119,25 @@ const fragmentOf = (body: Record<string, unknown>) => Object.fromEntries(['addNo
 /**
  * The content fields of request bodies, typed with the content schemas
  * (src/api/schemas.ts): the content each holds (an edit's three lists are one
- * fragment), and from what depth an issue is the content's. A spec, a scene
- * or a source is content as a whole; a list (an edit's, ops) is the body's, and its items
- * are content, so a list that is not one stays a bad_request as it always
- * was. No other body has a field of these names.
+ * fragment), from what depth an issue is the content's, and whether it goes on
+ * parsed or exactly as sent. A spec, a scene or a source is content as a whole;
+ * a list (an edit's, ops) is the body's, and its items are content, so a list
+ * that is not one stays a bad_request as it always was. No other body has a
+ * field of these names.
+ *
+ * A spec goes on parsed: the use case adds only the checks across its parts
+ * (ids, parents, edges, icons). The rest goes on as sent (key order included):
+ * a scene is stored as supplied, and edits, ops and sources are read by their
+ * own parsers.
  */
-const CONTENT_FIELDS: Record<string, { kind: ContentKind; of: (body: Record<string, unknown>) => unknown; depth: number }> = {
-  spec: { kind: 'spec', of: (body) => body.spec, depth: 1 },
-  scene: { kind: 'scene', of: (body) => body.scene, depth: 1 },
-  source: { kind: 'source', of: (body) => body.source, depth: 1 },
-  ops: { kind: 'ops', of: (body) => body.ops, depth: 2 },
-  addNodes: { kind: 'edit', of: fragmentOf, depth: 2 },
-  addEdges: { kind: 'edit', of: fragmentOf, depth: 2 },
-  updateNodes: { kind: 'edit', of: fragmentOf, depth: 2 },
+const CONTENT_FIELDS: Record<string, { kind: ContentKind; of: (body: Record<string, unknown>) => unknown; depth: number; asSent: boolean }> = {
+  spec: { kind: 'spec', of: (body) => body.spec, depth: 1, asSent: false },
+  scene: { kind: 'scene', of: (body) => body.scene, depth: 1, asSent: true },
+  source: { kind: 'source', of: (body) => body.source, depth: 1, asSent: true },
+  ops: { kind: 'ops', of: (body) => body.ops, depth: 2, asSent: true },
+  addNodes: { kind: 'edit', of: fragmentOf, depth: 2, asSent: true },
+  addEdges: { kind: 'edit', of: fragmentOf, depth: 2, asSent: true },
+  updateNodes: { kind: 'edit', of: fragmentOf, depth: 2, asSent: true },
 };
 
 /** Every problem with content of `kind`, found where the caller chooses (large content in a scene worker). */
@@ -168,11 +174,8 @@ function judge<T>(schema: ZodType<T>, value: unknown, what: 'body' | 'query'): V
   const body = what === 'body' && isPlainObject(value) ? value : null;
   const present = body ? Object.keys(CONTENT_FIELDS).filter((key) => Object.hasOwn(body, key)) : [];
   if (result.success) {
-    // A spec goes on parsed: the use case adds only the checks across its parts (ids, parents, edges, icons).
-    // Other content goes on exactly as sent (key order included): a scene is stored as supplied, and edits,
-    // ops and sources are read by their own parsers.
     const data = result.data as Record<string, unknown>;
-    for (const key of present) if (key !== 'spec') data[key] = body![key];
+    for (const key of present) if (CONTENT_FIELDS[key]!.asSent) data[key] = body![key];
     return { ok: true, data: result.data };
   }
   if (value === undefined && what === 'body') throw new ApiError('bad_request', 'a JSON request body is required');

@@ -11,7 +11,7 @@ import { ApiError, badRequest, type ErrorCode } from '../../errors.ts';
 import { WorkerFailure } from '../../workers/pool.ts';
 import { SCENE_HEAP_MB, SCENE_TIMEOUT_MS } from '../../workers/scene-limits.ts';
 import type { SourceWarning } from '../../domain/source/types.ts';
-import { DiagramSpec, type DiagramSpecInput } from '../../domain/spec/schema.ts';
+import type { DiagramSpecInput } from '../../domain/spec/schema.ts';
 import type { CheckedContent, GeneratedScene, ImportedScene, SceneJob, SceneOutput } from '../../workers/scene-worker.ts';
 import type { Caller, ServiceDeps } from '../deps.ts';
 
@@ -76,18 +76,6 @@ export async function sceneWork<T extends Exclude<SceneOutput, { refused: unknow
  */
 export function contentFromSpec(deps: ServiceDeps, spec: DiagramSpecInput, caller: Caller): Promise<SceneContent> {
   return sceneWork<GeneratedScene>(deps, { task: 'generate', spec, updated: GENERATED_UPDATED }, caller);
-}
-
-/**
- * A spec a client sent by another way than an API body (the web app's form and preview), put through the
- * DiagramSpec schema as the API's edge puts a body's: refused with the problem the spec's check finds first
- * (a large spec checked in a scene worker, against the caller's share).
- */
-export async function parsedSpec(deps: ServiceDeps, caller: Caller, raw: unknown): Promise<DiagramSpecInput> {
-  const parsed = DiagramSpec.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  throwFirst(await contentProblemsOf(deps, caller, 'spec', raw));
-  throw badRequest(`spec: ${parsed.error.issues[0]?.message ?? 'not a DiagramSpec'}`);
 }
 
 /** A source (Mermaid or DOT text) read, laid out and generated in a scene worker, with its warnings. */

@@ -6,8 +6,7 @@
 import type { SceneElement } from '../../domain/edit/types.ts';
 import { sceneDelta } from '../../domain/history/delta.ts';
 import { describeDelta } from '../../domain/history/describe.ts';
-import { type RetentionPolicy, revisionsToKeep } from '../../domain/history/retention.ts';
-import type { RetainedRevision } from '../../domain/history/retention.ts';
+import { type RetainedRevision, type RetentionPolicy, revisionsToKeep } from '../../domain/history/retention.ts';
 import type { Attribution, ChangeRecording, JoinRule, MetaChange, Named, RevisionInput } from '../../store/history.ts';
 
 /** Saves from the web editor this close together are one revision... */

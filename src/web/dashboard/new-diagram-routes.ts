@@ -16,6 +16,7 @@ import { defineRoute } from '../../edge/route.ts';
 import { NO_STORE } from '../static-response.ts';
 import { notFound } from '../../errors.ts';
 import { requireSession } from '../session.ts';
+import { parsedSpec } from './new-diagram.ts';
 
 const PreviewBody = z.union([z.strictObject({ spec: z.unknown() }), z.strictObject({ source: z.unknown() })]);
 const PickerIcons = z.object({ items: z.array(z.object({ id: z.string(), label: z.string(), category: z.string() })) });
@@ -45,7 +46,10 @@ export const newDiagramApiRoutes = [
     body: PreviewBody,
     response: { status: 200, schema: Preview, description: 'The preview' },
     errors: ['bad_request', 'csrf_failed', ...SPEC_CONTENT_ERRORS, ...SCENE_WORK_ERRORS],
-    handler: async ({ body, actor, deps }) => ({ json: await previewContent(deps, actor, body), headers: NO_STORE }),
+    handler: async ({ body, actor, deps }) => {
+      const content = 'spec' in body ? { spec: await parsedSpec(deps, actor, body.spec) } : body;
+      return { json: await previewContent(deps, actor, content), headers: NO_STORE };
+    },
   }),
   defineRoute({
     operationId: 'webListIcons',

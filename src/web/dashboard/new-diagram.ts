@@ -6,8 +6,11 @@
  * page's script, client/new-diagram.tsx) shows a live preview and an icon
  * picker; "Create a blank diagram" ignores the spec.
  */
-import { type ContentInput, SPEC_CONTENT_ERRORS } from '../../app/diagrams/content.ts';
-import { BODY_LIMIT_BYTES, checkPayloadShape } from '../../edge/validate.ts';
+import { z } from 'zod';
+import type { Caller, ServiceDeps } from '../../app/deps.ts';
+import { type ContentInput, contentProblemsOf, SPEC_CONTENT_ERRORS } from '../../app/diagrams/content.ts';
+import { DiagramSpec, type DiagramSpecInput } from '../../domain/spec/schema.ts';
+import { BODY_LIMIT_BYTES, checkPayloadShape, parseBodyWith } from '../../edge/validate.ts';
 import { ApiError, type ErrorCode } from '../../errors.ts';
 import type { UserRecord } from '../../store/store.ts';
 import { escapeHtml } from '../html.ts';
@@ -61,6 +64,16 @@ export function contentFromForm(text: string, language: FormLanguage = 'spec'): 
   }
   checkPayloadShape(spec);
   return { spec };
+}
+
+const SpecBody = z.strictObject({ spec: DiagramSpec });
+
+/**
+ * A spec the web app was sent (the form's textarea, the preview) put through the DiagramSpec schema as an
+ * API body's spec is: refused with the problem its check finds first (a large spec checked in a scene worker).
+ */
+export async function parsedSpec(deps: ServiceDeps, caller: Caller, spec: unknown): Promise<DiagramSpecInput> {
+  return (await parseBodyWith(SpecBody, { spec }, (kind, content) => contentProblemsOf(deps, caller, kind, content))).spec;
 }
 
 function explain(error: ApiError, user: UserRecord): string {

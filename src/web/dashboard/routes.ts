@@ -15,7 +15,6 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceDeps } from '../../app/deps.ts';
-import { parsedSpec } from '../../app/diagrams/content.ts';
 import { createDiagram } from '../../app/diagrams/create-diagram.ts';
 import { browseDiagrams, diagramsOverview } from '../../app/diagrams/list-diagrams.ts';
 import { setStarred } from '../../app/diagrams/set-starred.ts';
@@ -33,7 +32,7 @@ import { APP_PAGE_HEADERS, appPage } from '../layout.ts';
 import { requireSession, verifyCsrf, type WebSession } from '../session.ts';
 import { ALL_DIAGRAMS, type DashboardFilters, dashboardHref, parseFilters, returnPath } from './filters.ts';
 import { folderTree } from './folder-tree.ts';
-import { contentFromForm, EXAMPLES, formLanguage, isFormError, type NewDiagramForm, newDiagramBody } from './new-diagram.ts';
+import { contentFromForm, EXAMPLES, formLanguage, isFormError, type NewDiagramForm, newDiagramBody, parsedSpec } from './new-diagram.ts';
 import { dashboardBody } from './page.ts';
 import { DASHBOARD_STYLE } from './styles.ts';
 import { serveThumbnail } from './thumbnail.ts';
