@@ -225,7 +225,7 @@ export const EditBody = z.strictObject({
         '{ id, strokeColor?, backgroundColor?, fillStyle?, label? }. A new label never moves or resizes the node: it is wrapped in the node as the editor wraps it and, if it does not fit, drawn at a smaller font size, down to 60 % of its own and never under 12 px (below the icon, for a node with one); a label that fits at none of these sizes is INVALID_SPEC and nothing is written.',
     }),
 });
-export type EditBody = Unchecked<z.infer<typeof EditBody>, 'addNodes' | 'addEdges' | 'updateNodes'>;
+export type EditBody = z.infer<typeof EditBody>;
 
 export const EditResult = z.object({ added: z.array(z.string()), updated: z.array(z.string()), merged: z.number().int() });
 
@@ -251,7 +251,7 @@ export const PatchBody = z.strictObject({
   ops: z.array(PatchOp).max(MAX_PATCH_OPS).meta({ description: `PatchOps, 1 to ${MAX_PATCH_OPS}: add, update, move, resize, restyle, delete, applied in order` }),
   expectedUpdatedAt: Revision.optional(),
 });
-export type PatchBody = Omit<z.infer<typeof PatchBody>, 'ops'> & { ops: unknown[] };
+export type PatchBody = z.infer<typeof PatchBody>;
 
 export const PatchResult = z.object({
   id: Id,

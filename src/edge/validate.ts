@@ -126,9 +126,10 @@ const fragmentOf = (body: Record<string, unknown>) => Object.fromEntries(['addNo
  * field of these names.
  *
  * A spec goes on parsed: the use case adds only the checks across its parts
- * (ids, parents, edges, icons). The rest goes on as sent (key order included):
- * a scene is stored as supplied, and edits, ops and sources are read by their
- * own parsers.
+ * (ids, parents, edges, icons). The rest goes on as sent (key order included),
+ * its shape checked here: a scene is stored as supplied, a source is read by
+ * its own parser, and an edit or ops (typed by their schemas, which transform
+ * nothing) get only the checks against the diagram they apply to.
  */
 const CONTENT_FIELDS: Record<string, { kind: ContentKind; of: (body: Record<string, unknown>) => unknown; depth: number; asSent: boolean }> = {
   spec: { kind: 'spec', of: (body) => body.spec, depth: 1, asSent: false },

@@ -2,11 +2,13 @@ import { randomInt } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import { type ContentKind, contentProblems } from '../domain/content-problems.ts';
 import { applyEdit } from '../domain/edit/apply.ts';
+import type { EditFragmentInput } from '../domain/edit/schema.ts';
 import type { SceneElement, WriteStamp } from '../domain/edit/types.ts';
 import { isCatalogIcon } from '../domain/icons/catalog.ts';
 import { layoutGraph } from '../domain/layout/layout.ts';
 import { lintReport, type LintReport } from '../domain/lint/lint.ts';
 import { applyPatch } from '../domain/patch/apply.ts';
+import type { PatchOpInput } from '../domain/patch/schema.ts';
 import { type SceneChange, sceneChange } from '../domain/history/change.ts';
 import type { SceneChain } from '../domain/history/delta.ts';
 import { type DiffSides, revisionDiffJson } from '../domain/history/revision-diff.ts';
@@ -32,8 +34,8 @@ export type SceneJob =
   | { task: 'check-source'; source: unknown }
   | { task: 'lint'; elementsJson: string }
   /** A patch's ops, or an edit's fragment, applied to a stored scene at time `now`. */
-  | { task: 'patch'; elementsJson: string; ops: unknown; now: number }
-  | { task: 'edit'; elementsJson: string; fragment: unknown; now: number }
+  | { task: 'patch'; elementsJson: string; ops: PatchOpInput[]; now: number }
+  | { task: 'edit'; elementsJson: string; fragment: EditFragmentInput; now: number }
   /** Every problem content would meet, and for an edit or ops given a stored scene, on that scene; nothing is written. */
   | { task: 'check'; kind: ContentKind; elementsJson: string | null; content: unknown }
   /** What changed between two revisions' scenes, as the history's diff answers it. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { readFile } from 'node:fs/promises';
-import { applyEdit, EDIT_LIMITS } from '../../src/domain/edit/apply.ts';
+import { EDIT_LIMITS } from '../../src/domain/edit/apply.ts';
 import { LABEL_CLEARANCE } from '../../src/domain/edit/placement.ts';
 import type { SceneElement, WriteStamp } from '../../src/domain/edit/types.ts';
 import { ApiError } from '../../src/errors.ts';
@@ -16,6 +16,7 @@ import { fontSizeFloor } from '../../src/domain/edit/label-fit.ts';
 import { getBoundTextMaxHeight, getBoundTextMaxWidth, HEADER_SIDE_INSET, measureText, wrapText } from '../../src/domain/text/metrics.ts';
 import { assertLabelAsTheEditorDrawsIt, assertSurvivesRestore } from '../helpers/excalidraw.ts';
 import { metIssues } from '../helpers/lint.ts';
+import { editAsServed } from '../helpers/content.ts';
 
 const NOW = 1_750_000_000_000;
 const options = { isIcon: isCatalogIcon };
@@ -26,7 +27,7 @@ function stampOf(now = NOW): WriteStamp {
 }
 
 const build = (raw: unknown): SceneElement[] => sceneFromSpec(parseSpec(raw, options), { updated: 1, layout: layoutGraph }) as SceneElement[];
-const edit = (elements: SceneElement[], fragment: unknown) => applyEdit(elements, fragment, stampOf(), options);
+const edit = (elements: SceneElement[], fragment: unknown) => editAsServed(elements, fragment, stampOf(), options);
 const byId = (elements: SceneElement[]) => new Map(elements.map((e) => [e.id, e as any]));
 
 const SERVICES = {
@@ -710,19 +711,19 @@ describe('fuzz: random edits of random scenes keep every invariant', () => {
           const frozen = JSON.stringify(elements);
           if (step.invalid) {
             const { fragment: bad, code } = invalidFrom(step.invalid, elements, fragment);
-            assert.throws(() => applyEdit(elements, bad, stampOf(), options), (error: unknown) => error instanceof ApiError && error.code === code);
+            assert.throws(() => editAsServed(elements, bad, stampOf(), options), (error: unknown) => error instanceof ApiError && error.code === code);
             assert.equal(JSON.stringify(elements), frozen, 'a refused edit changes nothing');
           }
           let result;
           try {
-            result = applyEdit(elements, fragment, stampOf(NOW + stepNo), options);
+            result = editAsServed(elements, fragment, stampOf(NOW + stepNo), options);
           } catch (error) {
             // A new label too big for its fixed container even at the smallest font is refused; the same edit without label changes goes through.
             if (!(error instanceof ApiError && /\.label does not fit/.test(error.message))) throw error;
             assert.equal(JSON.stringify(elements), frozen, 'a refused edit changes nothing');
             fragment.updateNodes = fragment.updateNodes.map(({ label: _label, ...rest }: any) => rest).filter((u: any) => Object.keys(u).length > 1);
             if (fragment.addNodes.length + fragment.addEdges.length + fragment.updateNodes.length === 0) continue;
-            result = applyEdit(elements, fragment, stampOf(NOW + stepNo), options);
+            result = editAsServed(elements, fragment, stampOf(NOW + stepNo), options);
           }
           assert.equal(JSON.stringify(elements), frozen, 'the input is not mutated');
           assert.equal(result.elements.length, elements.length + expectedCreated(fragment, elements), 'element count = before + created');

@@ -7,7 +7,7 @@ import { applyDelta, type SceneDelta, sceneDelta } from '../../src/domain/histor
 import { changeAspects, describeDelta } from '../../src/domain/history/describe.ts';
 import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
 import { layoutGraph } from '../../src/domain/layout/layout.ts';
-import { applyPatch } from '../../src/domain/patch/apply.ts';
+import { patchAsServed } from '../helpers/content.ts';
 import { sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
 import { parseSpec } from '../../src/domain/spec/parse.ts';
 
@@ -33,7 +33,7 @@ function stamp(): WriteStamp {
 }
 
 function patched(ops: unknown[], before: SceneElement[] = scene): SceneElement[] {
-  return applyPatch(before, ops, stamp(), options).elements;
+  return patchAsServed(before, ops, stamp(), options).elements;
 }
 
 /** What the revision list would say of a patch to the product's scene. */

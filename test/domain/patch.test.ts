@@ -5,7 +5,8 @@ import type { SceneElement, WriteStamp } from '../../src/domain/edit/types.ts';
 import { ApiError } from '../../src/errors.ts';
 import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
 import { layoutGraph } from '../../src/domain/layout/layout.ts';
-import { applyPatch, MAX_PATCH_OPS } from '../../src/domain/patch/apply.ts';
+import { type applyPatch, MAX_PATCH_OPS } from '../../src/domain/patch/apply.ts';
+import { patchAsServed } from '../helpers/content.ts';
 import { Draft, MAX_ROUTED_POINTS, RoutingExhausted } from '../../src/domain/patch/draft.ts';
 import { BINDING_GAP } from '../../src/domain/scene/elements.ts';
 import { ICON_GAP } from '../../src/domain/scene/node-plan.ts';
@@ -43,7 +44,7 @@ const SPEC = {
 };
 
 const patch = (elements: El[], ops: unknown[]) => {
-  const result = applyPatch(elements, ops, stampFrom(), options);
+  const result = patchAsServed(elements, ops, stampFrom(), options);
   return { ...result, elements: result.elements as El[], byId: (id: string) => result.elements.find((e) => e.id === id) as El | undefined };
 };
 
@@ -712,7 +713,7 @@ async function runScenario(spec: unknown, intents: Intent[], restoreEvery: numbe
     const snapshot = structuredClone(elements);
     let result: ReturnType<typeof applyPatch>;
     try {
-      result = applyPatch(elements, ops, stamp, options);
+      result = patchAsServed(elements, ops, stamp, options);
     } catch (error) {
       assert.ok(error instanceof ApiError, `step ${step}: ${JSON.stringify(ops)} threw ${String((error as Error)?.stack ?? error)}`);
       assert.ok(!valid, `step ${step}: the valid ops ${JSON.stringify(ops)} were refused: ${error.message}`);

@@ -13,6 +13,7 @@
  */
 import { MAX_SCENE_ELEMENTS } from '../scene/validate.ts';
 import { createdCount, type EditOptions, fail, parseFragment } from './fragment.ts';
+import type { EditFragmentInput } from './schema.ts';
 import { addNode, applyUpdate, growContainer, Merge } from './merge.ts';
 import { placeNodes } from './placement.ts';
 import { addEdges } from './routing.ts';
@@ -32,14 +33,14 @@ export interface EditResult {
 }
 
 /**
- * Merges an edit fragment (`{ addNodes?, addEdges?, updateNodes? }`)
- * into a scene. Never mutates its input: elements it does not
+ * Merges an edit fragment (`{ addNodes?, addEdges?, updateNodes? }`) that has
+ * passed its schema (checkFragment finds the problems of any value) into a scene. Never mutates its input: elements it does not
  * change are returned as they are; every element it changes is a copy stamped
  * once with `touch`; new elements start at version 1. Throws an ApiError with a
  * content-model code naming the offending item (`addNodes[2] (id "db")`,
  * `addEdges[0] "api -> db"`, `updateNodes[1] (id "x")`).
  */
-export function applyEdit(elements: SceneElement[], fragment: unknown, stamp: WriteStamp, options: EditOptions): EditResult {
+export function applyEdit(elements: SceneElement[], fragment: EditFragmentInput, stamp: WriteStamp, options: EditOptions): EditResult {
   const scene = indexScene(elements);
   const edit = parseFragment(fragment, scene, options);
   const total = elements.length + createdCount(edit);

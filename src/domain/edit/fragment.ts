@@ -5,6 +5,7 @@
  * nodes are sized here, exactly as sceneFromSpec sizes spec nodes, and new
  * arrows get their ids.
  */
+import type { z } from 'zod';
 import { ApiError, type ErrorCode } from '../../errors.ts';
 import { fragmentFieldHint } from '../hints.ts';
 import { isPlainObject, quote } from '../payload.ts';
@@ -14,7 +15,7 @@ import { FONT_FAMILY_EXCALIFONT, FONT_SIZE } from '../scene/elements.ts';
 import { danglingHint, edgeSchemaProblems, endLabelIds, generatedNodeIds, nodeName, nodeSchemaProblems, type RawEdge, toSpecNode, unknownIconProblem } from '../spec/parse.ts';
 import { FILL_STYLES, SPEC_LIMITS, type SpecEdge, type SpecNode } from '../spec/types.ts';
 import { containerSizeForText, getBoundTextMaxWidth, measureText, wrapText } from '../text/metrics.ts';
-import { EDIT_LIMITS, EditFragment, EditNode, NodeUpdate as NodeUpdateSchema } from './schema.ts';
+import { EDIT_LIMITS, EditFragment, type EditFragmentInput, EditNode, NodeUpdate as NodeUpdateSchema } from './schema.ts';
 import { isContainer, type Scene } from './scene-index.ts';
 import type { SceneElement } from './types.ts';
 
@@ -86,10 +87,8 @@ export interface ParsedEdit {
 }
 
 /** The fragment's own problems (not its items'), from the EditFragment schema's issues. */
-function rootProblems(fragment: unknown, out: ProblemList): void {
-  const result = EditFragment.safeParse(fragment);
-  if (result.success) return;
-  for (const issue of result.error.issues) {
+function rootProblems(fragment: unknown, issues: readonly z.core.$ZodIssue[], out: ProblemList): void {
+  for (const issue of issues) {
     const [key, item] = issue.path as PathKey[];
     if (item !== undefined) continue;
     if (key === undefined) {
@@ -123,9 +122,30 @@ function itemsOf(fragment: Record<string, unknown>, key: FragmentKey): unknown[]
 export function checkFragment(fragment: unknown, scene: Scene | null, options: EditOptions): { problems: Problem[]; edit: ParsedEdit | null } {
   const payload = payloadProblem(fragment, '');
   if (payload) return { problems: [payload], edit: null };
+  const root = EditFragment.safeParse(fragment);
+  if (root.success) return crossCheckFragment(fragment as Record<string, unknown>, scene, options, new ProblemList(), true);
   const out = new ProblemList();
-  rootProblems(fragment, out);
+  rootProblems(fragment, root.error.issues, out);
   if (!isPlainObject(fragment)) return { problems: out.list(), edit: null };
+  return crossCheckFragment(fragment, scene, options, out, false);
+}
+
+/**
+ * Parses an edit fragment that has passed the EditFragment schema (at the edge) against the scene it will
+ * merge into, without parsing its shape again: the checks across its items and against the diagram only.
+ * Throws the first problem.
+ */
+export function parseFragment(fragment: EditFragmentInput, scene: Scene, options: EditOptions): ParsedEdit {
+  const { problems, edit } = crossCheckFragment(fragment as Record<string, unknown>, scene, options, new ProblemList(), true);
+  throwFirst(problems);
+  return edit!;
+}
+
+/**
+ * The checks of each item and across items. `wellFormed`: the fragment has passed its schema, so only the rules
+ * the schema does not state are checked item by item (a position's pair, an update that changes nothing).
+ */
+function crossCheckFragment(fragment: Record<string, unknown>, scene: Scene | null, options: EditOptions, out: ProblemList, wellFormed: boolean): { problems: Problem[]; edit: ParsedEdit | null } {
   const rawNodes = itemsOf(fragment, 'addNodes');
   const rawEdges = itemsOf(fragment, 'addEdges');
   const rawUpdates = itemsOf(fragment, 'updateNodes');
@@ -135,9 +155,9 @@ export function checkFragment(fragment: unknown, scene: Scene | null, options: E
   }
 
   // The shape of every item.
-  const parsedNodes = rawNodes.map((raw, i) => newNodeShape(raw, i, out));
-  const parsedEdges = rawEdges.map((raw, i) => edgeSchemaProblems(raw, { list: 'addEdges', section: SECTION.addEdges }, i, out));
-  const parsedUpdates = rawUpdates.map((raw, i) => updateShape(raw, i, out));
+  const parsedNodes = rawNodes.map((raw, i) => newNodeShape(raw, i, out, wellFormed));
+  const parsedEdges = rawEdges.map((raw, i) => edgeSchemaProblems(raw, { list: 'addEdges', section: SECTION.addEdges }, i, out, wellFormed));
+  const parsedUpdates = rawUpdates.map((raw, i) => updateShape(raw, i, out, wellFormed));
 
   // The semantic checks, over the well-formed items.
   const nodes = parsedNodes.map((node, i) => (node ? newNodeMeaning(node, i, scene, options, out) : null));
@@ -182,17 +202,9 @@ export function checkFragment(fragment: unknown, scene: Scene | null, options: E
   return { problems, edit: { nodes: goodNodes, edges, updates: goodUpdates } };
 }
 
-/** Parses an edit fragment against the scene it will merge into; throws the first problem. */
-export function parseFragment(fragment: unknown, scene: Scene, options: EditOptions): ParsedEdit {
-  const { problems, edit } = checkFragment(fragment, scene, options);
-  throwFirst(problems);
-  return edit!;
-}
-
 /** A new node's shape: its schema (EditNode), and x with y. */
-function newNodeShape(raw: unknown, i: number, out: ProblemList): SpecNode | null {
-  const ok = nodeSchemaProblems(raw, EditNode, { list: 'addNodes', section: SECTION.addNodes }, i, out, () => null);
-  if (!ok) return null;
+function newNodeShape(raw: unknown, i: number, out: ProblemList, wellFormed: boolean): SpecNode | null {
+  if (!wellFormed && !nodeSchemaProblems(raw, EditNode, { list: 'addNodes', section: SECTION.addNodes }, i, out, () => null)) return null;
   const node = toSpecNode(raw as Record<string, unknown>);
   if ((node.x === undefined) !== (node.y === undefined)) {
     out.schema([SECTION.addNodes, i, 9], { code: 'INVALID_SPEC', message: `${nodeName(raw, `addNodes[${i}]`)}: give both x and y, or neither to place the node automatically`, path: pointer(['addNodes', i, node.x === undefined ? 'x' : 'y']) });
@@ -294,8 +306,8 @@ interface UpdateShape {
 
 const UPDATE_FIELD_RANK: Record<string, number> = { strokeColor: 4, backgroundColor: 5, fillStyle: 6, label: 7 };
 
-/** An update's shape: its schema (NodeUpdate) with the messages edits have always given. */
-function updateShape(raw: unknown, i: number, out: ProblemList): UpdateShape | null {
+/** An update's shape: its schema (NodeUpdate, unless `wellFormed`) with the messages edits have always given. */
+function updateShape(raw: unknown, i: number, out: ProblemList, wellFormed: boolean): UpdateShape | null {
   const where = `updateNodes[${i}]`;
   const at = (rank: number, problem: Problem) => out.schema([SECTION.updateNodes, i, rank], problem);
   const path = (...keys: PathKey[]) => pointer(['updateNodes', i, ...keys]);
@@ -304,7 +316,7 @@ function updateShape(raw: unknown, i: number, out: ProblemList): UpdateShape | n
     return null;
   }
   const named = typeof raw.id === 'string' && raw.id !== '' ? `${where} (id ${quote(raw.id)})` : where;
-  const result = NodeUpdateSchema.safeParse(raw);
+  const result = wellFormed ? { success: true as const, data: raw as z.output<typeof NodeUpdateSchema> } : NodeUpdateSchema.safeParse(raw);
   const fields = Object.keys(raw).filter((key) => key !== 'id');
   if (fields.length === 0 && typeof raw.id === 'string' && raw.id !== '') {
     at(2, { code: 'INVALID_SPEC', message: `${named} changes nothing: give strokeColor, backgroundColor, fillStyle or label`, path: path() });

@@ -67,3 +67,6 @@ export const EditFragment = z
       'An additive edit: new nodes placed beside what they connect to, new edges bound at both ends, label and style changes. Existing elements never move. At least one item in all.',
     examples: [{ addNodes: [{ id: 'cache', label: 'Redis' }], addEdges: ['api -> cache : reads'], updateNodes: [{ id: 'db', backgroundColor: '#e7f5ff' }] }],
   });
+
+/** A fragment that has passed the EditFragment schema, as sent. */
+export type EditFragmentInput = z.input<typeof EditFragment>;

@@ -27,24 +27,20 @@ import { absolutePoints, bindingOf, boundRefs, ENDS, hasPoints, isBoundText, isL
 import {
   type Check,
   COMMON_FIELDS,
-  finite,
   labelHint,
   MANAGED_FIELDS,
-  OP_KEYS,
-  OP_KINDS,
   OpContext,
-  type OpKind,
-  positive,
   RELATION_FIELDS,
   relationHint,
-  STYLE_CHECKS,
   STYLE_KEYS,
   TYPE_FIELDS,
 } from './grammar.ts';
 import { refitArrowLabel } from './label-layout.ts';
 import { opsShapeProblems } from './op-problems.ts';
 import { iconsOf, labelOf, labelsOf } from './references.ts';
-import { MAX_PATCH_OPS } from './schema.ts';
+import { MAX_PATCH_OPS, type PatchOpInput } from './schema.ts';
+
+type OpOf<K extends PatchOpInput['op']> = Extract<PatchOpInput, { op: K }>;
 
 export { MAX_PATCH_OPS };
 
@@ -62,20 +58,20 @@ export interface PatchResult {
 }
 
 /**
- * Applies `ops` in order to a copy of `elements`. Throws an ApiError on the
+ * Applies `ops`, which have passed the PatchOp schema (patchProblems finds the
+ * problems of any value), in order to a copy of `elements`. Throws an ApiError on the
  * first bad op (INVALID_SPEC, message `ops[i]: …`), or when the result is not
  * a valid scene (validateScene's own codes); the input is left as it was.
  */
-export function applyPatch(elements: SceneElement[], ops: unknown, stamp: WriteStamp, options: PatchOptions): PatchResult {
+export function applyPatch(elements: SceneElement[], ops: PatchOpInput[], stamp: WriteStamp, options: PatchOptions): PatchResult {
   const shape = new ProblemList();
-  opsShapeProblems(ops, shape);
+  opsShapeProblems(ops, shape, true);
   throwFirst(shape.list());
-  const list = ops as unknown[];
-  return { ...runOps(elements, coalesceMoves(list), stamp, options), applied: list.length };
+  return { ...runOps(elements, coalesceMoves(ops), stamp, options), applied: ops.length };
 }
 
 /** Applies ops of a well-formed list (each under its index in the list) to a copy of `elements`. */
-function runOps(elements: SceneElement[], ops: Array<{ op: unknown; index: number }>, stamp: WriteStamp, options: PatchOptions): Omit<PatchResult, 'applied'> {
+function runOps(elements: SceneElement[], ops: Array<{ op: PatchOpInput; index: number }>, stamp: WriteStamp, options: PatchOptions): Omit<PatchResult, 'applied'> {
   const draft = new Draft(elements);
   for (const { op, index } of ops) {
     const ctx = new OpContext(draft, stamp, index);
@@ -115,7 +111,7 @@ export function patchProblems(ops: unknown, elements: SceneElement[] | null, opt
   ops.forEach((op, index) => {
     if (!good.has(index)) return;
     try {
-      current = runOps(current, [{ op, index }], CHECK_STAMP, options).elements;
+      current = runOps(current, [{ op: op as PatchOpInput, index }], CHECK_STAMP, options).elements;
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const names = isPlainObject(op) && typeof op.id === 'string' && error.message.includes(`no element has id ${quote(op.id)}`);
@@ -132,15 +128,10 @@ export function patchProblems(ops: unknown, elements: SceneElement[] | null, opt
  * valid relative moves whose sum stays finite are merged; anything else is
  * applied, and checked, as it is.
  */
-function coalesceMoves(ops: unknown[]): Array<{ op: unknown; index: number }> {
-  const plan: Array<{ op: unknown; index: number }> = [];
-  const relativeMove = (op: unknown): op is { op: 'move'; id: string; dx: number; dy: number } =>
-    isPlainObject(op) &&
-    op.op === 'move' &&
-    typeof op.id === 'string' &&
-    Object.keys(op).length === 4 &&
-    Number.isFinite(op.dx) &&
-    Number.isFinite(op.dy);
+function coalesceMoves(ops: PatchOpInput[]): Array<{ op: PatchOpInput; index: number }> {
+  const plan: Array<{ op: PatchOpInput; index: number }> = [];
+  const relativeMove = (op: PatchOpInput): op is { op: 'move'; id: string; dx: number; dy: number } =>
+    op.op === 'move' && op.dx !== undefined && op.dy !== undefined;
   ops.forEach((op, index) => {
     const last = plan[plan.length - 1];
     if (last && relativeMove(op) && relativeMove(last.op) && last.op.id === op.id) {
@@ -166,13 +157,9 @@ const FONT_KEYS = new Set(['fontSize', 'fontFamily']);
 /** Style the editor applies to a selected container's label as well. */
 const LABEL_FOLLOWS = ['strokeColor', 'opacity'] as const;
 
-function applyOp(ctx: OpContext, raw: unknown): void {
-  if (!isPlainObject(raw)) ctx.fail('each op must be an object with an "op"');
-  const op = raw as Record<string, unknown>;
-  const kind = op.op as OpKind;
-  if (typeof op.op !== 'string' || !OP_KINDS.includes(kind)) ctx.fail(`"op" must be one of ${OP_KINDS.join(', ')}; got ${JSON.stringify(op.op)}`);
-  for (const key of Object.keys(op)) if (!OP_KEYS[kind].has(key)) ctx.fail(`a ${kind} op has no field "${key}"`);
-  switch (kind) {
+/** Applies one op, whose shape has been checked (opsShapeProblems): what is left to check depends on the scene. */
+function applyOp(ctx: OpContext, op: PatchOpInput): void {
+  switch (op.op) {
     case 'add':
       return addElement(ctx, op.element);
     case 'update':
@@ -188,10 +175,8 @@ function applyOp(ctx: OpContext, raw: unknown): void {
   }
 }
 
-function update(ctx: OpContext, element: SceneElement, raw: unknown): void {
+function update(ctx: OpContext, element: SceneElement, set: Record<string, unknown>): void {
   const draft = ctx.draft;
-  if (!isPlainObject(raw) || Object.keys(raw).length === 0) ctx.fail('"set" must be an object with at least one field');
-  const set = raw as Record<string, unknown>;
   const fields: Record<string, Check> = { ...COMMON_FIELDS, ...(TYPE_FIELDS[element.type] ?? {}) };
   for (const [key, value] of Object.entries(set)) {
     if (FORBIDDEN_KEYS.has(key)) ctx.fail(`set has a forbidden field "${key}"`);
@@ -257,31 +242,24 @@ function update(ctx: OpContext, element: SceneElement, raw: unknown): void {
   if (moves) moveTo(draft, id, x, y);
 }
 
-function move(ctx: OpContext, element: SceneElement, op: Record<string, unknown>): void {
-  const absolute = op.x !== undefined || op.y !== undefined;
-  const relative = op.dx !== undefined || op.dy !== undefined;
-  if (absolute === relative) ctx.fail('a move takes either "x" and "y" or "dx" and "dy"');
-  const [a, b] = absolute ? (['x', 'y'] as const) : (['dx', 'dy'] as const);
-  ctx.check(`"${a}"`, op[a], finite);
-  ctx.check(`"${b}"`, op[b], finite);
+/** A move with one pair, x and y or dx and dy (opsShapeProblems). */
+function move(ctx: OpContext, element: SceneElement, op: OpOf<'move'>): void {
+  const absolute = op.x !== undefined;
   if (isBoundText(element)) ctx.fail(`${quote(element.id)} is the label of ${quote(element.containerId as string)}: move the container instead`);
   if (absolute) moveTo(ctx.draft, element.id, op.x, op.y);
   else if (op.dx !== 0 || op.dy !== 0) translate(ctx.draft, element.id, op.dx as number, op.dy as number);
 }
 
-function resize(ctx: OpContext, element: SceneElement, op: Record<string, unknown>): void {
-  ctx.check('"width"', op.width, positive);
-  ctx.check('"height"', op.height, positive);
+function resize(ctx: OpContext, element: SceneElement, op: OpOf<'resize'>): void {
   if (hasPoints(element)) ctx.fail(`${quote(element.id)} is a ${element.type}: its size follows its points (update "points")`);
   if (element.type === 'text') ctx.fail(`${quote(element.id)} is a text: its size follows its text and font (restyle fontSize, or update width for a wrapping text)`);
   reshape(ctx.draft, element.id, op.width as number, op.height as number);
 }
 
-function restyle(ctx: OpContext, element: SceneElement, op: Record<string, unknown>): void {
+/** A restyle with at least one style field, each in its range (opsShapeProblems). */
+function restyle(ctx: OpContext, element: SceneElement, op: OpOf<'restyle'>): void {
   const draft = ctx.draft;
   const keys = STYLE_KEYS.filter((key) => op[key] !== undefined);
-  if (keys.length === 0) ctx.fail(`a restyle needs at least one of ${STYLE_KEYS.join(', ')}`);
-  for (const key of keys) ctx.check(`"${key}"`, op[key], STYLE_CHECKS[key]);
   const fontKeys = keys.filter((key) => FONT_KEYS.has(key));
   let textId: string | null = null;
   if (fontKeys.length > 0) {

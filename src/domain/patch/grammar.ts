@@ -1,6 +1,6 @@
 /**
- * The op grammar: which ops exist and the fields each takes, the element
- * types and fields an op may set with what each value must be, and the
+ * The op grammar: which ops exist (the fields each takes are its schema's, in
+ * schema.ts), the element types and fields an op may set with what each value must be, and the
  * OpContext through which an op reports what is wrong with it (INVALID_SPEC,
  * message `ops[i]: …`).
  */
@@ -17,23 +17,14 @@ export type OpKind = 'add' | 'update' | 'move' | 'resize' | 'restyle' | 'delete'
 
 export const STYLE_KEYS = ['strokeColor', 'backgroundColor', 'fillStyle', 'strokeWidth', 'strokeStyle', 'roughness', 'opacity', 'fontSize', 'fontFamily'] as const;
 
-export const OP_KEYS: Record<OpKind, ReadonlySet<string>> = {
-  add: new Set(['op', 'element']),
-  update: new Set(['op', 'id', 'set']),
-  move: new Set(['op', 'id', 'x', 'y', 'dx', 'dy']),
-  resize: new Set(['op', 'id', 'width', 'height']),
-  restyle: new Set(['op', 'id', ...STYLE_KEYS]),
-  delete: new Set(['op', 'id']),
-};
-export const OP_KINDS = Object.keys(OP_KEYS) as OpKind[];
+export const OP_KINDS: readonly OpKind[] = ['add', 'update', 'move', 'resize', 'restyle', 'delete'];
 
 export type Check = (value: unknown) => string | null;
 
 export const isPair = (value: unknown): boolean => Array.isArray(value) && value.length === 2 && value.every(isFiniteNumber);
 
-export const finite: Check = (v) => (isFiniteNumber(v) ? null : 'must be a finite number');
+const finite: Check = (v) => (isFiniteNumber(v) ? null : 'must be a finite number');
 export const nonNegative: Check = (v) => (isFiniteNumber(v) && v >= 0 ? null : 'must be a number ≥ 0');
-export const positive: Check = (v) => (isFiniteNumber(v) && v > 0 ? null : 'must be a number above 0');
 export const between =
   (min: number, max: number, { aboveMin = false, integer = false } = {}): Check =>
   (v) =>

@@ -104,4 +104,7 @@ export const PatchOp = z.discriminatedUnion('op', [AddOp, UpdateOp, MoveOp, Resi
   description: 'One element operation; ops apply in order, all or nothing',
 });
 
+/** An op that has passed the PatchOp schema, as sent. */
+export type PatchOpInput = z.input<typeof PatchOp>;
+
 export const PatchOps = z.array(PatchOp).min(1).max(MAX_PATCH_OPS).meta({ description: `The ops, 1 to ${MAX_PATCH_OPS}` });
