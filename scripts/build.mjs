@@ -73,8 +73,11 @@ function build(tsc, hash) {
   const started = performance.now();
   const staging = fs.mkdtempSync(path.join(root, '.dist-staging-'));
   try {
-    const result = spawnSync(process.execPath, [tsc, '-p', CONFIG, '--outDir', staging], { cwd: root, stdio: 'inherit' });
-    if (result.status !== 0) throw new Error(`tsc -p ${CONFIG} failed (exit ${result.status ?? result.signal})`);
+    // --noCheck: the output is the same with or without the type check (an error in the types never changes
+    // what is emitted), and the check takes 9 s of the 10; `npm run typecheck` and `npm test` make it. A syntax
+    // error still fails the build.
+    const result = spawnSync(process.execPath, [tsc, '-p', CONFIG, '--outDir', staging, '--noCheck'], { cwd: root, stdio: 'inherit' });
+    if (result.status !== 0) throw new Error(`tsc -p ${CONFIG} --noCheck failed (exit ${result.status ?? result.signal})`);
     for (const file of listFiles(SRC)) {
       if (!COPIED.test(file)) continue;
       const target = path.join(staging, path.relative(SRC, file));

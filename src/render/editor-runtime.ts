@@ -165,8 +165,10 @@ let editor: Promise<ExcalidrawModule> | undefined;
 /** Imports the editor's package once per process, after setting up what it needs. */
 export function loadExcalidraw(): Promise<ExcalidrawModule> {
   editor ??= (async () => {
-    register(`data:text/javascript,${encodeURIComponent(EDITOR_IMPORT_HOOKS)}`);
+    // jsdom first: the hooks run on a thread of their own, and every module loaded after them (jsdom's few
+    // hundred included) would wait on a round trip to it. The editor's bundle needs them; jsdom does not.
     installBrowserGlobals();
+    register(`data:text/javascript,${encodeURIComponent(EDITOR_IMPORT_HOOKS)}`);
     // A specifier in a variable: TypeScript would otherwise type-check the package's React-heavy declarations.
     const specifier = '@excalidraw/excalidraw';
     const excalidraw = (await import(specifier)) as ExcalidrawModule;
