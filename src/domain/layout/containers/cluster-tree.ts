@@ -2,6 +2,7 @@
  * The cluster tree of a clustered layout: each container is a cluster, with
  * its parent cluster; helpers over chains of clusters and their layer spans.
  */
+import type { NestedNode } from './containers.ts';
 
 /** Where a cluster's header goes: a layer of its own before its first layer, after its last, or a strip along its side. */
 export type HeaderSide = 'start' | 'end' | 'strip';
@@ -55,4 +56,42 @@ export interface ClusterIndex {
   /** Each leaf's innermost cluster, or -1. */
   leafCluster: Int32Array;
   clusterParent: Int32Array;
+}
+
+/** The containers as clusters, everything else as leaves, indexed both ways. */
+export interface Clusters extends ClusterIndex {
+  /** Each cluster's node. */
+  clusterNode: number[];
+  /** Each leaf's node. */
+  leafNode: number[];
+  /** Clusters innermost first: children before their parents. */
+  innermostFirst: number[];
+}
+
+/** Clusters are the containers; leaves are everything else. */
+export function indexClusters(nodes: NestedNode[]): Clusters {
+  const n = nodes.length;
+  const isContainer = new Uint8Array(n);
+  for (const node of nodes) if (node.parent >= 0) isContainer[node.parent] = 1;
+  const clusterOf = new Int32Array(n).fill(-1);
+  const clusterNode: number[] = [];
+  const leafOf = new Int32Array(n).fill(-1);
+  const leafNode: number[] = [];
+  for (let v = 0; v < n; v++) {
+    if (isContainer[v]) {
+      clusterOf[v] = clusterNode.length;
+      clusterNode.push(v);
+    } else {
+      leafOf[v] = leafNode.length;
+      leafNode.push(v);
+    }
+  }
+  const C = clusterNode.length;
+  const clusterParent = Int32Array.from(clusterNode, (v) => (nodes[v]!.parent >= 0 ? clusterOf[nodes[v]!.parent]! : -1));
+  const leafCluster = Int32Array.from(leafNode, (v) => (nodes[v]!.parent >= 0 ? clusterOf[nodes[v]!.parent]! : -1));
+  const clusterDepth = new Int32Array(C);
+  for (let c = 0; c < C; c++) for (let p = clusterParent[c]!; p >= 0; p = clusterParent[p]!) clusterDepth[c]!++;
+  /** Clusters innermost first: children before their parents. */
+  const innermostFirst = Array.from({ length: C }, (_, c) => c).sort((a, b) => clusterDepth[b]! - clusterDepth[a]! || a - b);
+  return { isContainer, clusterOf, leafOf, leafCluster, clusterParent, clusterNode, leafNode, innermostFirst };
 }

@@ -24,18 +24,18 @@
  * - y and the routes come from the channel router, with room for the borders;
  *   a long drawing folds into bands (fold.ts) where no container spans the cut.
  *
- * Edges with a container at an end go through doors (cluster-doors.ts); the x
- * coordinates are in cluster-coordinates.ts. What no door can carry is left to
- * the cross-edge router.
+ * Edges with a container at an end go through doors (cluster-doors.ts); the
+ * layers of the leaves are in cluster-ranking.ts, the x coordinates in
+ * cluster-coordinates.ts. What no door can carry is left to the cross-edge
+ * router. layoutClustered runs the phases in order, each a function here.
  */
 import { ancestorChain, CONTAINER_PADDING, type HeaderAlign, type NestedEdge, type NestedLayout, type NestedNode } from './containers.ts';
 import { clusterCoordinates } from './cluster-coordinates.ts';
-import { type Doors, fromBorder, layerRanks, planDoors, type RankHints } from './cluster-doors.ts';
-import { clusterChain, type ClusterIndex, clusterSpans, type HeaderSide, isAncestorOrSelf, NO_LAYER } from './cluster-tree.ts';
-import { liftFirstSource, sameRankRepresentatives } from '../layering/layering.ts';
-import { backEdgesInInputOrder } from '../layering/cycles.ts';
+import { fromBorder } from './cluster-doors.ts';
+import { rankLeaves, type RankedLeaves } from './cluster-ranking.ts';
+import { clusterChain, type Clusters, clusterSpans, type HeaderSide, indexClusters, isAncestorOrSelf, NO_LAYER } from './cluster-tree.ts';
 import { buildProperGraph, type ProperGraph } from '../layering/dummies.ts';
-import { type FlatEdge, flatGroups, roomForFlatLabels, sequenceFlatGroups } from '../layering/flat-edges.ts';
+import { flatGroups, roomForFlatLabels, sequenceFlatGroups } from '../layering/flat-edges.ts';
 import { foldLongDrawing } from '../folding/fold.ts';
 import { drawSelfLoops, hiddenProperEdges, NodeSizes, selfLoopOvershoot, selfLoopReach, type SelfLoop } from '../layered.ts';
 import { toScene } from '../level.ts';
@@ -54,41 +54,60 @@ const FOLD_ASPECT = 1.4;
 const HEADER_CHANNEL = 20;
 
 
+/** The edges by what draws them: the layering (between two leaves), or a self-loop beside its node or container. */
+interface SortedEdges {
+  linkEdges: number[];
+  loops: SelfLoop[];
+  loopEdges: number[];
+  clusterLoops: SelfLoop[];
+  clusterLoopEdges: number[];
+}
+
+/** The proper graph of the leaves, the headers and the clusters' spines, layer by layer. */
+interface ClusterLayers {
+  span: { lo: Int32Array; hi: Int32Array };
+  layerOfLeaf: Int32Array;
+  headerLayer: Int32Array;
+  isLabelLayer: Uint8Array;
+  layerCount: number;
+  freeDoor: Uint8Array;
+  headerNode: Int32Array;
+  realCount: number;
+  properGraph: ProperGraph;
+  /** The graph the router sees: the spines' edges are only there for the ordering. */
+  graph: ProperGraph;
+  membership: Int32Array;
+}
+
+/** The layers ordered and the nodes placed across them, in the internal frame. */
+interface PlacedLayers {
+  labelNode: Int32Array;
+  order: ReturnType<typeof orderLayers>;
+  x: Float64Array;
+  width: Float64Array;
+  height: Float64Array;
+  ports: ReturnType<typeof assignPorts>;
+  clusterLeft: Float64Array;
+  clusterRight: Float64Array;
+}
+
+/** A node's size in the internal frame, where the flow runs down. */
+const innerSize = (node: NestedNode, swap: boolean): { w: number; h: number } => (swap ? { w: node.height, h: node.width } : { w: node.width, h: node.height });
+
 export function layoutClustered(direction: Direction, nodes: NestedNode[], edges: NestedEdge[], options: LayoutOptions = {}): NestedLayout {
-  const n = nodes.length;
   const swap = direction === 'LR' || direction === 'RL';
   const headerSide: HeaderSide = swap ? 'strip' : direction === 'TB' ? 'start' : 'end';
-  const isContainer = new Uint8Array(n);
-  for (const node of nodes) if (node.parent >= 0) isContainer[node.parent] = 1;
+  const clusters = indexClusters(nodes);
+  const sorted = sortEdges(nodes, edges, clusters, swap);
+  const ranked = rankLeaves(nodes, edges, clusters, sorted.linkEdges, options.sameRank ?? [], swap);
+  const layers = layerClusters(headerSide, clusters, ranked);
+  const placed = placeLayers(nodes, edges, swap, headerSide, clusters, sorted, ranked, layers);
+  const drawn = routeAndFold(direction, nodes, edges, options, headerSide, clusters, sorted, ranked, layers, placed);
+  return sceneLayout(direction, nodes, edges, clusters, sorted, ranked, placed, drawn);
+}
 
-  // Clusters are the containers; leaves are everything else.
-  const clusterOf = new Int32Array(n).fill(-1);
-  const clusterNode: number[] = [];
-  const leafOf = new Int32Array(n).fill(-1);
-  const leafNode: number[] = [];
-  for (let v = 0; v < n; v++) {
-    if (isContainer[v]) {
-      clusterOf[v] = clusterNode.length;
-      clusterNode.push(v);
-    } else {
-      leafOf[v] = leafNode.length;
-      leafNode.push(v);
-    }
-  }
-  const C = clusterNode.length;
-  const L = leafNode.length;
-  const clusterParent = Int32Array.from(clusterNode, (v) => (nodes[v]!.parent >= 0 ? clusterOf[nodes[v]!.parent]! : -1));
-  const leafCluster = Int32Array.from(leafNode, (v) => (nodes[v]!.parent >= 0 ? clusterOf[nodes[v]!.parent]! : -1));
-  const clusterDepth = new Int32Array(C);
-  for (let c = 0; c < C; c++) for (let p = clusterParent[c]!; p >= 0; p = clusterParent[p]!) clusterDepth[c]!++;
-  /** Clusters innermost first: children before their parents. */
-  const innermostFirst = Array.from({ length: C }, (_, c) => c).sort((a, b) => clusterDepth[b]! - clusterDepth[a]! || a - b);
-
-  /** The cluster a node is (a container) or sits in (a leaf). */
-  const leafOrClusterOf = (v: number): number => (isContainer[v] ? clusterOf[v]! : leafCluster[leafOf[v]!]!);
-  const inner = (v: number): { w: number; h: number } => (swap ? { w: nodes[v]!.height, h: nodes[v]!.width } : { w: nodes[v]!.width, h: nodes[v]!.height });
-
-  // Edges between two leaves are laid out; self-loops are drawn beside their node; the rest wait for the cross-edge router.
+/** Edges between two leaves are laid out; self-loops are drawn beside their node; the rest wait for the cross-edge router. */
+function sortEdges(nodes: NestedNode[], edges: NestedEdge[], { isContainer, clusterOf, leafOf }: Clusters, swap: boolean): SortedEdges {
   const linkEdges: number[] = [];
   const loops: SelfLoop[] = [];
   const loopEdges: number[] = [];
@@ -108,87 +127,16 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
       loopEdges.push(e);
     } else linkEdges.push(e);
   });
-  const leafEdgeCount = linkEdges.length;
-  const from = Int32Array.from(linkEdges, (e) => leafOf[edges[e]!.from]!);
-  const to = Int32Array.from(linkEdges, (e) => leafOf[edges[e]!.to]!);
-  // An edge to or from a container is, for ranking, edges between the leaves where it enters and leaves:
-  // so that it never runs against the flow unless it closes a loop (one the author wrote later breaks).
-  const index: ClusterIndex = { isContainer, clusterOf, leafOf, leafCluster, clusterParent };
-  const flow = containerFlowEdges(edges, index, from, to);
-  const rankingFrom = Int32Array.from([...from, ...flow.from]);
-  const rankingTo = Int32Array.from([...to, ...flow.to]);
-  const rankingReversed = backEdgesInInputOrder(L, rankingFrom, rankingTo);
-  const leafReversed = rankingReversed.subarray(0, leafEdgeCount);
-  const upperList: number[] = [];
-  const lowerList: number[] = [];
-  const reversedList: number[] = [];
-  for (let i = 0; i < leafEdgeCount; i++) {
-    upperList.push(leafReversed[i] ? to[i]! : from[i]!);
-    lowerList.push(leafReversed[i] ? from[i]! : to[i]!);
-    reversedList.push(leafReversed[i]!);
-  }
-  // Layers of the leaves: network simplex, with a root above every leaf (weightless but for a pull up) holding the components together.
-  const leafMinlen = linkEdges.map((e) => edges[e]!.minLength ?? 1);
-  const hints = rankHints(L, leafOf, linkEdges, edges, options.sameRank ?? []);
-  // The container edges' leaf pairs that close no loop join the ranking (and only it).
-  const kept = flow.from.map((_, i) => i).filter((i) => !rankingReversed[leafEdgeCount + i]);
-  let rank = layerRanks(
-    L,
-    Int32Array.from([...upperList, ...kept.map((i) => flow.from[i]!)]),
-    Int32Array.from([...lowerList, ...kept.map((i) => flow.to[i]!)]),
-    [],
-    [],
-    [],
-    leafMinlen,
-    hints ?? undefined,
-  );
+  return { linkEdges, loops, loopEdges, clusterLoops, clusterLoopEdges };
+}
 
-  // An edge with a container at an end runs to a door: a point just outside the container's first (or last) layer,
-  // from where it goes straight to the border. Its direction follows the layers found without it.
-  const doors = planDoors(nodes, edges, index, innermostFirst, rank, L, upperList, lowerList);
-  for (const link of doors.links) {
-    linkEdges.push(link.edge);
-    upperList.push(link.upper);
-    lowerList.push(link.lower);
-    reversedList.push(link.reversed ? 1 : 0);
-  }
-  const K = L + doors.cluster.length;
-  if (hints) rank = layerRanks(K, Int32Array.from(upperList), Int32Array.from(lowerList), doors.constraintUpper, doors.constraintLower, doors.constraintWeight, leafMinlen, hints);
-  // Under hints, an edge whose ends share a layer is left to the cross-edge router, and one that did not rank points the way its ends lie.
-  const flat = hints ? leaveFlatEdges(rank, leafEdgeCount, linkEdges, upperList, lowerList, reversedList, from, to, edges, swap) : [];
-  const m = linkEdges.length;
-  const upper = Int32Array.from(upperList);
-  const lower = Int32Array.from(lowerList);
-  const reversed = Uint8Array.from(reversedList);
-  const alone = new Uint8Array(m);
-  for (let i = 0; i < m; i++) {
-    const edge = edges[linkEdges[i]!]!;
-    alone[i] = edge.labelWidth > 0 && edge.labelHeight > 0 ? 1 : 0;
-  }
-  const labelled = alone.some((a) => a === 1);
-  const layoutCluster = Int32Array.from({ length: K }, (_, i) => (i < L ? leafCluster[i]! : doors.cluster[i - L]!));
-  if (K > L && !hints) rank = layerRanks(K, upper, lower, doors.constraintUpper, doors.constraintLower, doors.constraintWeight, leafMinlen);
-  if (!hints) raiseContainerSources(rank, L, upper, lower, leafCluster, clusterParent, doors);
-  if (!hints) settleLoneMembers(rank, L, upper, lower, leafCluster, doors);
-  // The flow starts at the author's first source, unless an edge leads into a container around it.
-  const fedCluster = new Uint8Array(C);
-  const fedLeaf = new Uint8Array(L);
-  for (const edge of edges) {
-    if (edge.from === edge.to) continue;
-    if (isContainer[edge.to] && !clusterChain(leafOrClusterOf(edge.from), clusterParent).includes(clusterOf[edge.to]!)) fedCluster[clusterOf[edge.to]!] = 1;
-    if (!isContainer[edge.to] && isContainer[edge.from]) fedLeaf[leafOf[edge.to]!] = 1;
-  }
-  const floor = (v: number): number => {
-    let least = -Infinity;
-    for (let i = 0; i < m; i++) if (lower[i] === v) least = Math.max(least, rank[upper[i]!]! + (i < leafMinlen.length ? Math.max(1, leafMinlen[i]!) : 1));
-    doors.constraintLower.forEach((head, j) => {
-      if (head === v) least = Math.max(least, rank[doors.constraintUpper[j]!]!);
-    });
-    return least;
-  };
-  if (!hints) liftFirstSource(rank, L, rankingFrom, rankingTo, leafNode, (i) => fedLeaf[i] === 1 || clusterChain(leafCluster[i]!, clusterParent).some((c) => fedCluster[c] === 1), floor);
-  const base = Int32Array.from(rank, (r) => (labelled ? 2 * r : r));
-
+/** Spans of the clusters over the leaves' layers, header layers inserted, then the proper graph with the clusters' spines. */
+function layerClusters(headerSide: HeaderSide, clusters: Clusters, ranked: RankedLeaves): ClusterLayers {
+  const { clusterParent, innermostFirst } = clusters;
+  const C = clusters.clusterNode.length;
+  const L = clusters.leafNode.length;
+  const { base, doors, K, upper, lower, labelled, layoutCluster } = ranked;
+  const m = upper.length;
   // Spans of the clusters over the leaves' layers, then header layers inserted.
   const span = clusterSpans(C, K, layoutCluster, clusterParent, innermostFirst, base);
   const { layerOfLeaf, headerLayer, isLabelLayer, layerCount } = insertHeaderLayers(headerSide, C, clusterParent, span, base, labelled);
@@ -287,6 +235,21 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     }
   });
 
+  return { span, layerOfLeaf, headerLayer, isLabelLayer, layerCount, freeDoor, headerNode, realCount, properGraph, graph, membership };
+}
+
+/** The layers ordered (crossing minimisation, clusters kept in blocks), the nodes sized, and x from the coordinate solver. */
+function placeLayers(nodes: NestedNode[], edges: NestedEdge[], swap: boolean, headerSide: HeaderSide, clusters: Clusters, sorted: SortedEdges, ranked: RankedLeaves, layers: ClusterLayers): PlacedLayers {
+  const n = nodes.length;
+  const { clusterParent, clusterNode, leafNode } = clusters;
+  const C = clusterNode.length;
+  const L = leafNode.length;
+  const { loops, clusterLoops } = sorted;
+  const { doors, flat, K, linkEdges, upper, alone } = ranked;
+  const m = upper.length;
+  const { layerOfLeaf, headerLayer, isLabelLayer, layerCount, freeDoor, headerNode, realCount, properGraph, graph, membership } = layers;
+  const total = properGraph.nodeCount;
+  const inner = (v: number) => innerSize(nodes[v]!, swap);
   const labelNode = labelNodes(graph, properGraph.layerOf, upper, alone, isLabelLayer, layerOfLeaf);
   const isHeader = new Uint8Array(total);
   for (let c = 0; c < C; c++) if (headerNode[c]! >= 0) isHeader[headerNode[c]!] = 1;
@@ -344,7 +307,30 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   });
   const { x, left: clusterLeft, right: clusterRight } = coordinates;
   straightenPorts(graph, x, width, ports, hidden);
+  return { labelNode, order, x, width, height, ports, clusterLeft, clusterRight };
+}
 
+/** y and the routes from the channel router, with room for the borders; a long drawing folded into bands; the clusters' boxes. */
+function routeAndFold(
+  direction: Direction,
+  nodes: NestedNode[],
+  edges: NestedEdge[],
+  options: LayoutOptions,
+  headerSide: HeaderSide,
+  clusters: Clusters,
+  sorted: SortedEdges,
+  ranked: RankedLeaves,
+  layers: ClusterLayers,
+  placed: PlacedLayers,
+) {
+  const swap = direction === 'LR' || direction === 'RL';
+  const { clusterParent, clusterNode, innermostFirst } = clusters;
+  const C = clusterNode.length;
+  const L = clusters.leafNode.length;
+  const { loops } = sorted;
+  const { K, linkEdges, reversed, labelled, layoutCluster } = ranked;
+  const { span, headerLayer, layerCount, freeDoor, headerNode, realCount, properGraph, graph } = layers;
+  const { labelNode, order, x, width, height, ports, clusterLeft, clusterRight } = placed;
   // Channels keep room under each cluster's last layer (over its first) for the borders nested there.
   const channels = channelRoom(headerSide, C, layerCount, span, clusterParent, headerLayer);
   // A loop round a tall label reaches above and below its node: its layer and its containers keep room for it.
@@ -432,6 +418,27 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
     }
   }
 
+  return { routing, clusterBoxes };
+}
+
+/** Back to the scene's frame, the origin top left over everything drawn. */
+function sceneLayout(
+  direction: Direction,
+  nodes: NestedNode[],
+  edges: NestedEdge[],
+  clusters: Clusters,
+  sorted: SortedEdges,
+  ranked: RankedLeaves,
+  placed: PlacedLayers,
+  { routing, clusterBoxes }: ReturnType<typeof routeAndFold>,
+): NestedLayout {
+  const n = nodes.length;
+  const { isContainer, clusterNode, leafNode } = clusters;
+  const C = clusterNode.length;
+  const L = leafNode.length;
+  const { loops, loopEdges, clusterLoops, clusterLoopEdges } = sorted;
+  const { doors, linkEdges, upper, lower, reversed } = ranked;
+  const { x, width, height } = placed;
   const leftOf = new Float64Array(L);
   for (let i = 0; i < L; i++) leftOf[i] = x[i]! - width[i]! / 2;
   const loopDrawing = drawSelfLoops(loops, leftOf, routing.y, width, height);
@@ -515,6 +522,7 @@ export function layoutClustered(direction: Direction, nodes: NestedNode[], edges
   dropRoutesThroughBoxes(nodes, edges, boxes, shifted, shiftedLabels);
   return { boxes, routes: shifted, labels: shiftedLabels, headerAlign };
 }
+
 
 /**
  * An edge between two layers can still cross a container it has no end in
@@ -715,113 +723,6 @@ function runsAcross(routes: readonly Point[][], x1: number, x2: number, y1: numb
   return heights;
 }
 
-/** The most leaf pairs one container edge stands for in the ranking. */
-const MAX_FLOW_PAIRS = 64;
-
-/**
- * For ranking only: each edge with a container at an end (not between a
- * container and what it holds) as edges from the leaves where the flow leaves
- * its source (the source itself, or the container's leaves with no edge to
- * another of its leaves) to the leaves where it enters its target (those with
- * no edge from another of its leaves), at most MAX_FLOW_PAIRS per edge.
- */
-function containerFlowEdges(edges: NestedEdge[], { isContainer, clusterOf, leafOf, leafCluster, clusterParent }: ClusterIndex, from: Int32Array, to: Int32Array): { from: number[]; to: number[] } {
-  const L = leafCluster.length;
-  const within = (leaf: number, c: number) => isAncestorOrSelf(c, leafCluster[leaf]!, clusterParent);
-  const leavesOf = (c: number) => Array.from({ length: L }, (_, i) => i).filter((i) => within(i, c));
-  const known = new Map<string, number[]>();
-  const ends = (c: number, exits: boolean): number[] => {
-    const key = `${c}:${exits}`;
-    if (!known.has(key)) known.set(key, endsOf(c, exits));
-    return known.get(key)!;
-  };
-  const endsOf = (c: number, exits: boolean): number[] => {
-    const members = leavesOf(c);
-    const inner = new Set<number>();
-    for (let e = 0; e < from.length; e++) {
-      if (from[e] === to[e] || !within(from[e]!, c) || !within(to[e]!, c)) continue;
-      inner.add(exits ? from[e]! : to[e]!);
-    }
-    const open = members.filter((m) => !inner.has(m));
-    return open.length > 0 ? open : members;
-  };
-  const result = { from: [] as number[], to: [] as number[] };
-  for (const edge of edges) {
-    if (edge.from === edge.to || (!isContainer[edge.from] && !isContainer[edge.to])) continue;
-    const a = isContainer[edge.from] ? clusterOf[edge.from]! : -1;
-    const b = isContainer[edge.to] ? clusterOf[edge.to]! : -1;
-    // Between a container and something it holds: no flow to keep.
-    if (a >= 0 && (isContainer[edge.to] ? isAncestorOrSelf(a, b, clusterParent) : within(leafOf[edge.to]!, a))) continue;
-    if (b >= 0 && (isContainer[edge.from] ? isAncestorOrSelf(b, a, clusterParent) : within(leafOf[edge.from]!, b))) continue;
-    const sources = a >= 0 ? ends(a, true) : [leafOf[edge.from]!];
-    const targets = b >= 0 ? ends(b, false) : [leafOf[edge.to]!];
-    let pairs = 0;
-    for (const s of sources) {
-      for (const t of targets) {
-        if (s === t || pairs++ >= MAX_FLOW_PAIRS) continue;
-        result.from.push(s);
-        result.to.push(t);
-      }
-    }
-  }
-  return result;
-}
-
-/**
- * The author's hints on layers among the leaves, or null when there are none
- * (no same-rank group of two leaves or more, no edge of minLength 0 or that
- * does not constrain). A container named in a same-rank group is left out of it.
- */
-function rankHints(L: number, leafOf: Int32Array, linkEdges: number[], edges: NestedEdge[], sameRank: number[][]): RankHints | null {
-  const groups = sameRank.map((group) => group.map((v) => leafOf[v]!).filter((leaf) => leaf >= 0)).filter((group) => group.length > 1);
-  const free = Uint8Array.from(linkEdges, (e) => (edges[e]!.constraint === false ? 1 : 0));
-  if (groups.length === 0 && !free.some((f) => f === 1) && !linkEdges.some((e) => edges[e]!.minLength === 0)) return null;
-  return { representative: sameRankRepresentatives(L, groups), free };
-}
-
-/**
- * Under hints, once the leaves have their layers: the leaf edges whose ends
- * share one leave the lists (the cross-edge router draws them), and the others
- * point downwards by the layers found (an edge that did not rank may point up).
- * The lists hold the leaf edges first, then the doors' links: a link the
- * groups turned level or upwards leaves too, and its edge goes to the
- * cross-edge router as well.
- */
-function leaveFlatEdges(
-  rank: Int32Array,
-  leafEdgeCount: number,
-  linkEdges: number[],
-  upperList: number[],
-  lowerList: number[],
-  reversedList: number[],
-  from: Int32Array,
-  to: Int32Array,
-  edges: NestedEdge[],
-  swap: boolean,
-): FlatEdge[] {
-  const flat: FlatEdge[] = [];
-  for (let i = 0; i < leafEdgeCount; i++) {
-    if (rank[from[i]!] !== rank[to[i]!]) continue;
-    const edge = edges[linkEdges[i]!]!;
-    const labelled = edge.labelWidth > 0 && edge.labelHeight > 0;
-    flat.push({ from: from[i]!, to: to[i]!, labelWidth: labelled ? (swap ? edge.labelHeight : edge.labelWidth) : 0, invisible: edge.invisible === true });
-  }
-  const keep = linkEdges.map((_, i) => (i < leafEdgeCount ? rank[from[i]!] !== rank[to[i]!] : rank[upperList[i]!]! < rank[lowerList[i]!]!));
-  for (let i = 0; i < leafEdgeCount; i++) {
-    if (!keep[i]) continue;
-    const up = rank[from[i]!]! > rank[to[i]!]!;
-    upperList[i] = up ? to[i]! : from[i]!;
-    lowerList[i] = up ? from[i]! : to[i]!;
-    reversedList[i] = up ? 1 : 0;
-  }
-  for (const list of [linkEdges, upperList, lowerList, reversedList]) {
-    const kept = list.filter((_, i) => keep[i]);
-    list.length = 0;
-    list.push(...kept);
-  }
-  return flat;
-}
-
 /** The flat edges' groups whose members all sit directly in one cluster (or at the top level); null when none does. */
 function groupsWithin(membership: ArrayLike<number>, group: Int32Array | null): Int32Array | null {
   if (!group) return null;
@@ -844,57 +745,4 @@ function withFlatGroups(clusters: OrderClusters, group: Int32Array): OrderCluste
   });
   const of = Int32Array.from(clusters.of, (c, v) => (group[v]! >= 0 ? index.get(group[v]!)! : c));
   return { ...clusters, of, parent: Int32Array.from(parent) };
-}
-
-/**
- * A node inside a container that no edge touches would sit on the drawing's
- * first layer, stretching its container up to it, empty in between (varnish's
- * "see backend graph" note held the backend cluster open from the top of the
- * drawing down to FETCH). It joins the first layer of the members of its
- * container that edges touch, as dot draws it, beside them.
- */
-function settleLoneMembers(rank: Int32Array, L: number, upper: Int32Array, lower: Int32Array, leafCluster: Int32Array, doors: Doors): void {
-  const touched = new Uint8Array(L);
-  for (let i = 0; i < upper.length; i++) for (const v of [upper[i]!, lower[i]!]) if (v < L) touched[v] = 1;
-  for (const v of [...doors.constraintUpper, ...doors.constraintLower]) if (v < L) touched[v] = 1;
-  const firstTouched = new Map<number, number>();
-  for (let i = 0; i < L; i++) if (touched[i] && leafCluster[i]! >= 0) firstTouched.set(leafCluster[i]!, Math.min(firstTouched.get(leafCluster[i]!) ?? Infinity, rank[i]!));
-  for (let i = 0; i < L; i++) {
-    const first = firstTouched.get(leafCluster[i]!);
-    if (!touched[i] && first !== undefined) rank[i] = first;
-  }
-}
-
-/**
- * A node inside a container that nothing leads to, ranked next to what it feeds
- * further down, would stretch the container down to it, empty in between. It
- * rises to the lowest layer the container's other members reach (those that
- * something leads to), or to the container's first layer when there are none,
- * as Mermaid and dot draw a cluster compactly; a container that is tall anyway
- * keeps it next to what it feeds. It rises only as far as the doors into its
- * containers allow (each door on or above every leaf of its container); its own
- * edges only grow longer, so nothing else moves.
- */
-function raiseContainerSources(rank: Int32Array, L: number, upper: Int32Array, lower: Int32Array, leafCluster: Int32Array, clusterParent: Int32Array, doors: Doors): void {
-  const fed = new Uint8Array(L);
-  for (let i = 0; i < lower.length; i++) if (lower[i]! < L && upper[i] !== lower[i]) fed[lower[i]!] = 1;
-  const first = new Map<number, number>();
-  const lowestFed = new Map<number, number>();
-  for (let i = 0; i < L; i++) {
-    for (const c of clusterChain(leafCluster[i]!, clusterParent)) {
-      first.set(c, Math.min(first.get(c) ?? Infinity, rank[i]!));
-      if (fed[i]) lowestFed.set(c, Math.max(lowestFed.get(c) ?? -Infinity, rank[i]!));
-    }
-  }
-  const floor = new Float64Array(L).fill(-Infinity);
-  doors.constraintUpper.forEach((u, j) => {
-    const v = doors.constraintLower[j]!;
-    if (v < L) floor[v] = Math.max(floor[v]!, rank[u]!);
-  });
-  for (let i = 0; i < L; i++) {
-    if (fed[i] || leafCluster[i]! < 0) continue;
-    const c = leafCluster[i]!;
-    const top = Math.max(lowestFed.get(c) ?? first.get(c)!, floor[i]!);
-    if (top < rank[i]!) rank[i] = top;
-  }
 }
