@@ -204,6 +204,32 @@ for (const { engine, skip } of [
       assert.deepEqual((await stored(id)).map((e) => e.id), ['base']);
     });
 
+    test('an element the API deletes and then adds again reaches open editors above their tombstone, and the room writes nothing of its own for it', async () => {
+      const id = await newDiagram([rect('base', 1), rect('doomed', 1, { x: 200 })]);
+      const a = await connect(id);
+      await a.next('welcome');
+      const deleted = await h.call('POST', `/api/v1/diagrams/${id}/patch`, { token: owner.token, body: { ops: [{ op: 'delete', id: 'doomed' }] } });
+      assert.equal(deleted.statusCode, 200, deleted.body);
+      const tombstone = (await a.next('elements')).elements[0];
+      assert.deepEqual([tombstone.id, tombstone.isDeleted], ['doomed', true]);
+      // The API adds it afresh (version 1 in the store), below the tombstone the editor holds.
+      const added = await h.call('POST', `/api/v1/diagrams/${id}/patch`, { token: owner.token, body: { ops: [{ op: 'add', element: { type: 'rectangle', id: 'doomed', x: 300, y: 0, width: 80, height: 40 } }] } });
+      assert.equal(added.statusCode, 200, added.body);
+      const back = (await a.until((m) => m.type === 'elements' && m.elements.some((e: { id: string; isDeleted: boolean }) => e.id === 'doomed' && !e.isDeleted))).elements.find((e: { id: string }) => e.id === 'doomed');
+      assert.ok(back.version > tombstone.version, `the editor takes it over its tombstone (version ${back.version} over ${tombstone.version})`);
+      assert.equal(back.x, 300);
+      const afterPatch = await stored(id);
+      // The room's next write (a change of the person's) leaves the re-added element as the patch stored it.
+      a.send({ type: 'elements', seq: 1, elements: [rect('base', 5, { x: 50 })] });
+      await a.until((m) => m.type === 'saved' && m.upTo === 1);
+      const final = await stored(id);
+      assert.deepEqual(final.find((e) => e.id === 'doomed'), afterPatch.find((e) => e.id === 'doomed'), 'the room did not write the version it gave the editors');
+      const revisions = (await h.call('GET', `/api/v1/diagrams/${id}/revisions`, { token: owner.token })).json().items as Array<{ kind: string; summary: string }>;
+      assert.deepEqual(revisions.map((r) => r.kind), ['save', 'patch', 'patch', 'create']);
+      assert.equal(revisions[0]!.summary, 'moved a rectangle', "the save holds the person's change alone");
+      assert.equal(final.find((e) => e.id === 'base')!.x, 50);
+    });
+
     test('a regenerate with a scene is stored exactly as sent, and open editors are told to replace their scene with it; changes made on the old scene are dropped', async () => {
       const id = await newDiagram([rect('base', 1), rect('old', 1, { x: 200 })]);
       const { a, b, you } = await twoEditors(id);

@@ -318,6 +318,14 @@ export class Room {
    * the room's copy (continuing its version when the room's copy is newer, so
    * the write wins as it did in the store), elements it removed become
    * tombstones. What changed goes to everyone here and is relayed.
+   *
+   * A version continued here (an element the API added again over the room's
+   * tombstone of it, or changed under an unsaved copy) is not written back on
+   * its own: the store holds that content already, and a write of the new
+   * version alone would be a revision of the person's (a save they did not
+   * make) and move the diagram's revision under the API caller that just wrote
+   * it. It reaches the store with the element's next change, or with the
+   * unsaved copy's write it replaced.
    */
   async takeStored(change: ContentChange & { docUpdatedAt?: string }): Promise<void> {
     if (this.replacing !== null) await this.replacing;
@@ -336,7 +344,6 @@ export class Room {
       if (wins(element, held)) updates.push(element);
       else if (touched?.has(element.id) && held !== undefined && JSON.stringify(held) !== JSON.stringify(element)) {
         updates.push({ ...element, version: Number(held.version ?? 0) + 1, versionNonce: nonceFor(element.id, docUpdatedAt) });
-        this.dirty.add(element.id);
       }
     }
     const storedIds = new Set(stored.map((e) => e.id));
