@@ -16,6 +16,17 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 process.chdir(root);
 
 /**
+ * Folders whose test files share one process (scripts/shared-process-tests.mjs), their tests run one after
+ * another in it: they start no server, browser or process of their own, and most load the same costly modules
+ * (the editor under jsdom, Mermaid, the layout), which a process of their own each loaded again. Together they
+ * took 136 core-seconds in processes of their own and 55 in one (November 2026), the same tests passing. A file here
+ * must keep its hooks inside a describe (one at the top of a file would be every file's); the shared process
+ * refuses one that does not.
+ */
+const SHARED_PROCESS = ['test/domain/', 'test/render/', 'test/auth/'];
+const SHARED_ENTRY = 'scripts/shared-process-tests.mjs';
+
+/**
  * Files that take longest, longest first: a container build, processes killed and restarted,
  * thousands of hostile requests, browsers, a spawned CLI per command. A name is matched by
  * substring; a file matching none runs after them, in path order. Only the order depends on
@@ -24,6 +35,7 @@ process.chdir(root);
 const LONGEST_FIRST = [
   'test/process/container.test.ts',
   'test/http/hostile-routes-',
+  SHARED_ENTRY,
   'test/process/crash.test.ts',
   'test/http/render-limits.test.ts',
   'test/http/model.test.ts',
@@ -79,13 +91,14 @@ function run(args, { env, quiet }) {
 }
 
 const filter = process.argv.slice(2);
-const files = findTests('test')
+const chosen = findTests('test')
   .filter((f) => filter.length === 0 || filter.some((part) => f.includes(part)))
-  .sort()
-  .sort((a, b) => rank(a) - rank(b));
+  .sort();
+const shared = chosen.filter((f) => SHARED_PROCESS.some((folder) => f.startsWith(folder)));
+const files = [...chosen.filter((f) => !shared.includes(f)), ...(shared.length > 0 ? [SHARED_ENTRY] : [])].sort((a, b) => rank(a) - rank(b));
 
 let clusterDir = null;
-const env = { ...process.env };
+const env = { ...process.env, DRAWBRIDGE_SHARED_TEST_FILES: JSON.stringify(shared) };
 // V8's compiled code for every module, kept between processes: each test file, and each worker and CLI it
 // spawns, loads much the same few thousand modules, and compiles them once instead of once per process.
 // Left as it is when the caller set it (NODE_DISABLE_COMPILE_CACHE=1 turns it off).

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import * as hb from 'harfbuzzjs';
 import { loadExcalidraw } from '../../src/render/editor-runtime.ts';
 import { embeddedFontFaces, withEmbeddedFallbackFonts } from '../../src/render/embed-fonts.ts';
@@ -42,23 +42,29 @@ function shape(font: hb.Font, text: string): number[] {
   return buffer.getGlyphInfos().map((info) => info.codepoint);
 }
 
-const svgs = new Map<string, string>();
-before(async () => {
-  const editor = await loadExcalidraw();
-  for (const scene of SCENES) {
-    const elements = GOLDEN_SCENES[scene]!();
-    const faithful = await renderFaithful(editor, { elementsJson: JSON.stringify(elements), svg: true, png: false, fontsDirectory });
-    svgs.set(`${scene}.faithful`, faithful.svg!);
-    svgs.set(`${scene}.fast`, await withEmbeddedFallbackFonts(renderFastSvg(elements as Record<string, unknown>[]), editorFontFiles(fontsDirectory)));
-  }
-});
+/** Each golden scene's SVGs by `scene.quality`, rendered once, by the first test that asks. */
+let rendered: Promise<Map<string, string>> | undefined;
+function goldenSvgs(): Promise<Map<string, string>> {
+  rendered ??= (async () => {
+    const svgs = new Map<string, string>();
+    const editor = await loadExcalidraw();
+    for (const scene of SCENES) {
+      const elements = GOLDEN_SCENES[scene]!();
+      const faithful = await renderFaithful(editor, { elementsJson: JSON.stringify(elements), svg: true, png: false, fontsDirectory });
+      svgs.set(`${scene}.faithful`, faithful.svg!);
+      svgs.set(`${scene}.fast`, await withEmbeddedFallbackFonts(renderFastSvg(elements as Record<string, unknown>[]), editorFontFiles(fontsDirectory)));
+    }
+    return svgs;
+  })();
+  return rendered;
+}
 
 describe('the faces chosen for each character', () => {
   for (const scene of SCENES) {
     for (const quality of ['faithful', 'fast']) {
       for (const emoji of ['colour', 'monochrome'] as EmojiStyle[]) {
         test(`every character of the ${scene} scene (${quality} SVG) has a ${emoji}-emoji face that draws it without .notdef`, async () => {
-          const runs = svgTextRuns(svgs.get(`${scene}.${quality}`)!);
+          const runs = svgTextRuns((await goldenSvgs()).get(`${scene}.${quality}`)!);
           assert.ok(runs.length > 0);
           const choice = await chooseFonts(runs, fontsDirectory, emoji);
           assert.deepEqual([...choice.missing].map((cp) => `U+${cp.toString(16)}`), [], 'characters no face draws');
@@ -127,8 +133,8 @@ function embeddedFaces(svg: string): Array<{ family: string; font: Buffer; range
 describe('the fonts embedded in SVGs', () => {
   for (const scene of SCENES) {
     for (const quality of ['faithful', 'fast']) {
-      test(`the ${quality} SVG of the ${scene} scene embeds, under a family its stack names, a face for every character, without .notdef`, () => {
-        const svg = svgs.get(`${scene}.${quality}`)!;
+      test(`the ${quality} SVG of the ${scene} scene embeds, under a family its stack names, a face for every character, without .notdef`, async () => {
+        const svg = (await goldenSvgs()).get(`${scene}.${quality}`)!;
         const faces = embeddedFaces(svg);
         assert.ok(faces.length > 0, 'no @font-face');
         for (const run of svgTextRuns(svg)) {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
 import { layoutGraph } from '../../src/domain/layout/layout.ts';
 import { sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
@@ -20,14 +20,11 @@ import { renderFastSvg } from '../../src/render/fast-svg.ts';
 const fontsDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-spec-styles-'));
 const build = (raw: unknown) => sceneFromSpec(parseSpec(raw, { isIcon: isCatalogIcon }), { updated: 1, layout: layoutGraph }) as Record<string, unknown>[];
 
-let editor: ExcalidrawModule;
-before(async () => {
-  editor = await loadExcalidraw();
-});
+let editor: Promise<ExcalidrawModule> | undefined;
 
 const svgs = async (elements: Record<string, unknown>[]) => ({
   fast: renderFastSvg(elements),
-  faithful: (await renderFaithful(editor, { elementsJson: JSON.stringify(elements), svg: true, png: false, fontsDirectory })).svg!,
+  faithful: (await renderFaithful(await (editor ??= loadExcalidraw()), { elementsJson: JSON.stringify(elements), svg: true, png: false, fontsDirectory })).svg!,
 });
 
 /** The attributes of the `<text>` whose content is `line`. */
