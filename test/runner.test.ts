@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import { test } from 'node:test';
 import { RENDER_NICE } from '../src/render/renderer.ts';
@@ -47,4 +48,36 @@ test('the files run at the render workers\' priority, so that one file\'s tests 
   // Started below the level, the runner lowers itself to it (this process may already run at RENDER_NICE, under npm test).
   const lower = Math.max(os.getPriority(), RENDER_NICE) + 2;
   assert.equal(nice(runFiles('priority.ts', { TEST_NICE: String(lower) }).stdout), lower);
+});
+
+test('the files of the shared process run in one process, one after another, every test of a file that awaits at its top included', () => {
+  const files = ['shared-first.ts', 'shared-second.ts'].map((name) => `${FIXTURES}/${name}`);
+  const { status, stdout } = runSharedProcess(files);
+  assert.equal(status, 0, stdout);
+  assert.match(stdout, /^# tests 2$/m, stdout);
+  assert.match(stdout, /^# pass 2$/m, stdout);
+  assert.match(stdout, /^ok \d+ - first$/m);
+  assert.match(stdout, /^ok \d+ - second$/m);
+});
+
+test('a file with a hook at its top, which would be every file\'s, is refused by the shared process', () => {
+  const { status, stdout } = runSharedProcess([`${FIXTURES}/passes.ts`, `${FIXTURES}/root-hook.ts`]);
+  assert.equal(status, 1, stdout);
+  assert.match(stdout, /hooks outside any describe, and cannot share a process: test\/fixtures\/runner\/root-hook\.ts/);
+});
+
+function runSharedProcess(files: string[]) {
+  const result = spawnSync(process.execPath, [...TYPESCRIPT_ARGS, 'scripts/test-files.mjs', '1', '60000', 'scripts/shared-process-tests.mjs'], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_TEST_CONTEXT: undefined, DRAWBRIDGE_SHARED_TEST_FILES: JSON.stringify(files) },
+  });
+  return { status: result.status, stdout: result.stdout };
+}
+
+test('the README names the folders whose files share a process, as npm test has them', () => {
+  const listed = /^const SHARED_PROCESS = \[(.*)\];$/m.exec(fs.readFileSync('scripts/test.mjs', 'utf8'))?.[1] ?? '';
+  const folders = [...listed.matchAll(/'([^']+)'/g)].map((match) => match[1]);
+  const sentence = /except those of (.*?), which start no server/s.exec(fs.readFileSync('README.md', 'utf8'))?.[1] ?? '';
+  assert.deepEqual([...sentence.matchAll(/`([^`]+)`/g)].map((match) => match[1]), folders);
+  assert.ok(folders.length > 0);
 });
