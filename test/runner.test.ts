@@ -18,7 +18,11 @@ function runFiles(name: string, env: Record<string, string> = {}) {
 }
 
 function runFileList(names: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [...TYPESCRIPT_ARGS, 'scripts/test-files.mjs', '1', '60000', ...names.map((name) => `${FIXTURES}/${name}`)], {
+  return runPaths(names.map((name) => `${FIXTURES}/${name}`), env);
+}
+
+function runPaths(paths: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [...TYPESCRIPT_ARGS, 'scripts/test-files.mjs', '1', '60000', ...paths], {
     encoding: 'utf8',
     // Not as a test of this run: the runner's own children report to it in a form of their own.
     env: { ...process.env, NODE_TEST_CONTEXT: undefined, ...env },
@@ -67,11 +71,7 @@ test('a file with a hook at its top, which would be every file\'s, is refused by
 });
 
 function runSharedProcess(files: string[]) {
-  const result = spawnSync(process.execPath, [...TYPESCRIPT_ARGS, 'scripts/test-files.mjs', '1', '60000', 'scripts/shared-process-tests.mjs'], {
-    encoding: 'utf8',
-    env: { ...process.env, NODE_TEST_CONTEXT: undefined, DRAWBRIDGE_SHARED_TEST_FILES: JSON.stringify(files) },
-  });
-  return { status: result.status, stdout: result.stdout };
+  return runPaths(['scripts/shared-process-tests.mjs'], { DRAWBRIDGE_SHARED_TEST_FILES: JSON.stringify(files) });
 }
 
 test('the README names the folders whose files share a process, as npm test has them', () => {
