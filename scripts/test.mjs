@@ -11,20 +11,30 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
 
 /**
- * Folders whose test files share one process (scripts/shared-process-tests.mjs), their tests run one after
- * another in it: they start no server, browser or process of their own, and most load the same costly modules
- * (the editor under jsdom, Mermaid, the layout), which a process of their own each loaded again. Together they
- * took 136 core-seconds in processes of their own and 55 in one (November 2026), the same tests passing. A file here
- * must keep its hooks inside a describe (one at the top of a file would be every file's); the shared process
- * refuses one that does not.
+ * Groups of folders whose test files share one process per group (scripts/shared-process-tests.mjs), their
+ * tests run one after another in it. Each process of its own loads the app's modules (Fastify, the domain,
+ * the layout, the editor under jsdom, Mermaid) again before its first test; in one process they load once.
+ * The machine is busy throughout a run (its cores are never idle), so what the run saves is that work: the
+ * 45 files of the first group took 136 core-seconds in processes of their own and 55 in one, twelve files of
+ * test/http/ 94 and 67 (November 2026), the same tests passing. There are several groups so that they run
+ * side by side. A file of these folders still runs in a process of its own when it has a hook at its top
+ * (outside any describe, it would be every file's hook) or is one of LONGEST_FIRST's, which start first.
  */
-const SHARED_PROCESS = ['test/domain/', 'test/render/', 'test/auth/'];
+const SHARED_PROCESSES = {
+  pure: ['test/domain/', 'test/render/', 'test/auth/', 'test/bench/'],
+  http: ['test/http/'],
+  web: ['test/web/', 'test/mcp/'],
+  tools: ['test/cli/', 'test/client/', 'test/admin/', 'test/store/', 'test/deploy/', 'test/workers/', 'test/config.test.ts', 'test/docs-stand-alone.test.ts'],
+};
 const SHARED_ENTRY = 'scripts/shared-process-tests.mjs';
+/** The folder, in the run's temporary folder, of the files that start each group's shared process. */
+const SHARED_STARTERS = 'shared-process';
 
 /**
  * Files that take longest, longest first: a container build, processes killed and restarted,
@@ -35,7 +45,7 @@ const SHARED_ENTRY = 'scripts/shared-process-tests.mjs';
 const LONGEST_FIRST = [
   'test/process/container.test.ts',
   'test/http/hostile-routes-',
-  SHARED_ENTRY,
+  `/${SHARED_STARTERS}/`,
   'test/process/crash.test.ts',
   'test/http/render-limits.test.ts',
   'test/http/model.test.ts',
@@ -94,11 +104,19 @@ const filter = process.argv.slice(2);
 const chosen = findTests('test')
   .filter((f) => filter.length === 0 || filter.some((part) => f.includes(part)))
   .sort();
-const shared = chosen.filter((f) => SHARED_PROCESS.some((folder) => f.startsWith(folder)));
-const files = [...chosen.filter((f) => !shared.includes(f)), ...(shared.length > 0 ? [SHARED_ENTRY] : [])].sort((a, b) => rank(a) - rank(b));
-
+const LONGEST = LONGEST_FIRST.length;
+const hasRootHook = (file) => /^(before|after|beforeEach|afterEach)\(/m.test(fs.readFileSync(file, 'utf8'));
+const groupOf = (file) =>
+  rank(file) === LONGEST && !hasRootHook(file)
+    ? Object.keys(SHARED_PROCESSES).find((group) => SHARED_PROCESSES[group].some((folder) => file.startsWith(folder)))
+    : undefined;
+const groups = {};
+for (const file of chosen) {
+  const group = groupOf(file);
+  if (group) (groups[group] ??= []).push(file);
+}
 let clusterDir = null;
-const env = { ...process.env, DRAWBRIDGE_SHARED_TEST_FILES: JSON.stringify(shared) };
+const env = { ...process.env };
 // V8's compiled code for every module, kept between processes: each test file, and each worker and CLI it
 // spawns, loads much the same few thousand modules, and compiles them once instead of once per process.
 // Left as it is when the caller set it (NODE_DISABLE_COMPILE_CACHE=1 turns it off).
@@ -109,6 +127,17 @@ env.NODE_COMPILE_CACHE ??= path.join(root, 'node_modules', '.cache', 'node-compi
 const runTemp = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-test-run-'));
 fs.chmodSync(runTemp, 0o1777);
 env.TMPDIR = runTemp;
+// Each group's process starts from a file named after the group, which only loads the shared entry: the entry
+// takes the group's files from DRAWBRIDGE_SHARED_TEST_FILES by the name of the file it was started from.
+const starters = Object.keys(groups).map((group) => {
+  const starter = path.join(runTemp, SHARED_STARTERS, `${group}.mjs`);
+  fs.mkdirSync(path.dirname(starter), { recursive: true });
+  fs.writeFileSync(starter, `import ${JSON.stringify(pathToFileURL(path.join(root, SHARED_ENTRY)).href)};\n`);
+  return starter;
+});
+env.DRAWBRIDGE_SHARED_TEST_FILES = JSON.stringify(groups);
+const grouped = new Set(Object.values(groups).flat());
+const files = [...chosen.filter((f) => !grouped.has(f)), ...starters].sort((a, b) => rank(a) - rank(b));
 const pgBin = process.env.PG_BIN || '/usr/lib/postgresql/15/bin';
 if (!env.TEST_DATABASE_URL && fs.existsSync(path.join(pgBin, 'initdb'))) {
   clusterDir = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-pg-'));

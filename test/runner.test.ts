@@ -71,13 +71,13 @@ test('a file with a hook at its top, which would be every file\'s, is refused by
 });
 
 function runSharedProcess(files: string[]) {
-  return runPaths(['scripts/shared-process-tests.mjs'], { DRAWBRIDGE_SHARED_TEST_FILES: JSON.stringify(files) });
+  return runPaths(['scripts/shared-process-tests.mjs'], { DRAWBRIDGE_SHARED_TEST_FILES: JSON.stringify({ 'shared-process-tests': files }) });
 }
 
 test('the README names the folders whose files share a process, as npm test has them', () => {
-  const listed = /^const SHARED_PROCESS = \[(.*)\];$/m.exec(fs.readFileSync('scripts/test.mjs', 'utf8'))?.[1] ?? '';
+  const listed = /^const SHARED_PROCESSES = \{([\s\S]*?)\n\};$/m.exec(fs.readFileSync('scripts/test.mjs', 'utf8'))?.[1] ?? '';
   const folders = [...listed.matchAll(/'([^']+)'/g)].map((match) => match[1]);
-  const sentence = /except those of (.*?), which start no server/s.exec(fs.readFileSync('README.md', 'utf8'))?.[1] ?? '';
+  const sentence = /except those of (.*?), which share one process per/s.exec(fs.readFileSync('README.md', 'utf8'))?.[1] ?? '';
   assert.deepEqual([...sentence.matchAll(/`([^`]+)`/g)].map((match) => match[1]), folders);
   assert.ok(folders.length > 0);
 });
