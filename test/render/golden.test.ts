@@ -2,7 +2,8 @@
  * Golden images: each scene of test/fixtures/render/scenes.ts rendered by
  * both renderers, compared with the committed PNG beside it (pixelmatch, with
  * a tolerance for anti-aliasing). The scenes of scripts and emoji are also
- * drawn from their SVGs by Chromium, as a browser shows them, on a system
+ * drawn from their SVGs by Chromium (the browser tests' headless shell,
+ * test/helpers/browser.ts), as a browser shows them, on a system
  * with no font but the two the fast renderer's stacks name (Liberation Sans,
  * Cascadia Code): every other glyph must come from the fonts the SVG embeds.
  * `UPDATE_GOLDENS=1 npm test -- golden` rewrites them; look at the result in
@@ -25,6 +26,7 @@ import { renderFastSvg } from '../../src/render/fast-svg.ts';
 import { editorFontFiles } from '../../src/render/font-files.ts';
 import { rasterize } from '../../src/render/raster.ts';
 import { GOLDEN_SCENES } from '../fixtures/render/scenes.ts';
+import { CHROMIUM_PATH, INSTALL_HINT } from '../helpers/browser.ts';
 
 const GOLDEN_DIRECTORY = new URL('../fixtures/render/', import.meta.url);
 const UPDATE = process.env.UPDATE_GOLDENS === '1';
@@ -123,12 +125,12 @@ describe('SVG golden images, as Chromium shows them with only the embedded fonts
   before(async () => {
     try {
       browser = await chromium.launch({
-        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        executablePath: CHROMIUM_PATH,
         args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--font-render-hinting=none'],
         env: { ...process.env, FONTCONFIG_FILE: await bareFontconfig() },
       });
     } catch (error) {
-      launchError = error as Error;
+      launchError = new Error(`chromium at ${CHROMIUM_PATH} did not start (${INSTALL_HINT}): ${(error as Error).message}`);
     }
   });
   after(async () => browser?.close());
