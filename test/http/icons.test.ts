@@ -18,115 +18,117 @@ const REQUIRED_GENERIC = ['user', 'server', 'database', 'cloud', 'lock', 'globe'
 
 let h: Harness;
 let reader: TestUser;
-before(async () => {
-  h = await startHarness();
-  reader = await h.user({ caps: 'read' });
-});
-after(() => h.close());
+describe('http/icons', () => {
+  before(async () => {
+    h = await startHarness();
+    reader = await h.user({ caps: 'read' });
+  });
+  after(() => h.close());
 
-async function list(query = ''): Promise<Item[]> {
-  const res = await h.call('GET', `/api/v1/icons${query}`, { token: reader.token });
-  assert.equal(res.statusCode, 200, res.body);
-  assert.deepEqual(Object.keys(res.json()), ['items']);
-  return res.json().items;
-}
+  async function list(query = ''): Promise<Item[]> {
+    const res = await h.call('GET', `/api/v1/icons${query}`, { token: reader.token });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(Object.keys(res.json()), ['items']);
+    return res.json().items;
+  }
 
-describe('GET /icons', () => {
-  test('lists at least 300 icons with unique icon-<name> ids', async () => {
-    const items = await list();
-    assert.ok(items.length >= 300, `${items.length} icons`);
-    const ids = items.map((i) => i.id);
-    assert.equal(new Set(ids).size, ids.length, 'ids are unique');
-    for (const id of ids) assert.match(id, /^icon-[a-z0-9-]+$/);
+  describe('GET /icons', () => {
+    test('lists at least 300 icons with unique icon-<name> ids', async () => {
+      const items = await list();
+      assert.ok(items.length >= 300, `${items.length} icons`);
+      const ids = items.map((i) => i.id);
+      assert.equal(new Set(ids).size, ids.length, 'ids are unique');
+      for (const id of ids) assert.match(id, /^icon-[a-z0-9-]+$/);
+    });
+
+    test('includes the generic symbols every system diagram needs', async () => {
+      const ids = new Set((await list()).map((i) => i.id));
+      for (const name of REQUIRED_GENERIC) assert.ok(ids.has(`icon-${name}`), `icon-${name}`);
+    });
+
+    test('every item has exactly id, label, category, width, height and mimeType; never the image itself', async () => {
+      for (const item of await list()) {
+        assert.deepEqual(Object.keys(item).sort(), ITEM_FIELDS, item.id);
+        assert.equal(typeof item.label, 'string');
+        assert.ok((ICON_CATEGORIES as readonly string[]).includes(item.category), item.category);
+        assert.ok(Number.isInteger(item.width) && item.width > 0 && Number.isInteger(item.height) && item.height > 0, item.id);
+        assert.equal(item.mimeType, 'image/svg+xml');
+      }
+    });
+
+    test('q filters case-insensitively on id, label and category', async () => {
+      const postgres = await list('?q=PostGreS');
+      assert.ok(postgres.some((i) => i.id === 'icon-postgresql'));
+      for (const item of postgres) assert.ok(`${item.id} ${item.label} ${item.category}`.toLowerCase().includes('postgres'), item.id);
+      assert.ok((await list('?q=Apache%20Kafka')).some((i) => i.id === 'icon-kafka'), 'matches the label');
+      assert.ok((await list('?q=messaging')).some((i) => i.id === 'icon-queue'), 'matches the category');
+      assert.deepEqual(await list('?q=zzz-no-such-icon'), []);
+    });
+
+    test('category keeps only that category, and combines with q', async () => {
+      const databases = await list('?category=database');
+      assert.ok(databases.length > 0);
+      assert.ok(databases.every((i) => i.category === 'database'));
+      assert.ok(databases.some((i) => i.id === 'icon-database') && databases.some((i) => i.id === 'icon-postgresql'));
+      assert.deepEqual((await list('?category=database&q=redis')).map((i) => i.id), ['icon-redis']);
+    });
+
+    test('the list is the catalog, in catalog order', async () => {
+      assert.deepEqual((await list()).map((i) => i.id), catalogIcons().map((i) => i.id));
+    });
+
+    test('an unknown category, or a repeated parameter, is 400 bad_request', async () => {
+      for (const query of ['?category=spaceships', '?category=', '?category=Database', '?category=database&category=cloud', '?q=a&q=b']) {
+        const res = await h.call('GET', `/api/v1/icons${query}`, { token: reader.token });
+        assert.equal(res.statusCode, 400, query);
+        assert.equal(res.json().error, 'bad_request');
+      }
+      const res = await h.call('GET', '/api/v1/icons?category=spaceships', { token: reader.token });
+      assert.match(res.json().message, /^category: /);
+    });
   });
 
-  test('includes the generic symbols every system diagram needs', async () => {
-    const ids = new Set((await list()).map((i) => i.id));
-    for (const name of REQUIRED_GENERIC) assert.ok(ids.has(`icon-${name}`), `icon-${name}`);
+  describe('GET /icons/:id', () => {
+    test('returns the raw SVG with image headers that keep it inert and cacheable', async () => {
+      const res = await h.call('GET', '/api/v1/icons/icon-database', { token: reader.token });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['content-type'], 'image/svg+xml');
+      assert.equal(res.headers['cache-control'], 'private, max-age=86400, immutable');
+      assert.equal(res.headers['content-security-policy'], "default-src 'none'; style-src 'unsafe-inline'");
+      assert.equal(res.headers['x-content-type-options'], 'nosniff');
+      assert.equal(res.body, findIcon('icon-database')!.svg);
+    });
+
+    test('serves every catalog icon as standalone SVG with nothing executable or external', async () => {
+      for (const { id } of await list()) {
+        const res = await h.call('GET', `/api/v1/icons/${id}`, { token: reader.token });
+        assert.equal(res.statusCode, 200, id);
+        assert.equal(res.headers['content-type'], 'image/svg+xml', id);
+        const svg = res.body;
+        assert.ok(svg.startsWith('<svg'), id);
+        assert.ok(svg.includes('xmlns="http://www.w3.org/2000/svg"'), id);
+        assert.ok(!/<script/i.test(svg), `${id} has a script`);
+        assert.ok(!/\son[a-z]+\s*=/i.test(svg), `${id} has an event handler`);
+        assert.ok(!/href\s*=/i.test(svg), `${id} has a link`);
+        assert.ok(!/url\s*\(/i.test(svg), `${id} references something external`);
+      }
+    });
+
+    test('an id outside the catalog is 404 not_found', async () => {
+      for (const id of ['icon-nope', 'database', 'ICON-DATABASE', '__proto__', 'constructor', 'toString', 'icon-database.svg']) {
+        const res = await h.call('GET', `/api/v1/icons/${encodeURIComponent(id)}`, { token: reader.token });
+        assert.equal(res.statusCode, 404, id);
+        assert.deepEqual(res.json(), new ApiError('not_found').toBody());
+      }
+    });
   });
 
-  test('every item has exactly id, label, category, width, height and mimeType; never the image itself', async () => {
-    for (const item of await list()) {
-      assert.deepEqual(Object.keys(item).sort(), ITEM_FIELDS, item.id);
-      assert.equal(typeof item.label, 'string');
-      assert.ok((ICON_CATEGORIES as readonly string[]).includes(item.category), item.category);
-      assert.ok(Number.isInteger(item.width) && item.width > 0 && Number.isInteger(item.height) && item.height > 0, item.id);
-      assert.equal(item.mimeType, 'image/svg+xml');
-    }
+  test('the OpenAPI document lists both icon routes with the category enum', async () => {
+    const doc = (await h.call('GET', '/api/v1/openapi.json')).json();
+    const listOp = doc.paths['/api/v1/icons'].get;
+    assert.equal(listOp['x-capability'], 'read');
+    const category = listOp.parameters.find((p: { name: string }) => p.name === 'category');
+    assert.deepEqual(category.schema.enum, [...ICON_CATEGORIES]);
+    assert.ok(doc.paths['/api/v1/icons/{id}'].get.responses['404']);
   });
-
-  test('q filters case-insensitively on id, label and category', async () => {
-    const postgres = await list('?q=PostGreS');
-    assert.ok(postgres.some((i) => i.id === 'icon-postgresql'));
-    for (const item of postgres) assert.ok(`${item.id} ${item.label} ${item.category}`.toLowerCase().includes('postgres'), item.id);
-    assert.ok((await list('?q=Apache%20Kafka')).some((i) => i.id === 'icon-kafka'), 'matches the label');
-    assert.ok((await list('?q=messaging')).some((i) => i.id === 'icon-queue'), 'matches the category');
-    assert.deepEqual(await list('?q=zzz-no-such-icon'), []);
-  });
-
-  test('category keeps only that category, and combines with q', async () => {
-    const databases = await list('?category=database');
-    assert.ok(databases.length > 0);
-    assert.ok(databases.every((i) => i.category === 'database'));
-    assert.ok(databases.some((i) => i.id === 'icon-database') && databases.some((i) => i.id === 'icon-postgresql'));
-    assert.deepEqual((await list('?category=database&q=redis')).map((i) => i.id), ['icon-redis']);
-  });
-
-  test('the list is the catalog, in catalog order', async () => {
-    assert.deepEqual((await list()).map((i) => i.id), catalogIcons().map((i) => i.id));
-  });
-
-  test('an unknown category, or a repeated parameter, is 400 bad_request', async () => {
-    for (const query of ['?category=spaceships', '?category=', '?category=Database', '?category=database&category=cloud', '?q=a&q=b']) {
-      const res = await h.call('GET', `/api/v1/icons${query}`, { token: reader.token });
-      assert.equal(res.statusCode, 400, query);
-      assert.equal(res.json().error, 'bad_request');
-    }
-    const res = await h.call('GET', '/api/v1/icons?category=spaceships', { token: reader.token });
-    assert.match(res.json().message, /^category: /);
-  });
-});
-
-describe('GET /icons/:id', () => {
-  test('returns the raw SVG with image headers that keep it inert and cacheable', async () => {
-    const res = await h.call('GET', '/api/v1/icons/icon-database', { token: reader.token });
-    assert.equal(res.statusCode, 200);
-    assert.equal(res.headers['content-type'], 'image/svg+xml');
-    assert.equal(res.headers['cache-control'], 'private, max-age=86400, immutable');
-    assert.equal(res.headers['content-security-policy'], "default-src 'none'; style-src 'unsafe-inline'");
-    assert.equal(res.headers['x-content-type-options'], 'nosniff');
-    assert.equal(res.body, findIcon('icon-database')!.svg);
-  });
-
-  test('serves every catalog icon as standalone SVG with nothing executable or external', async () => {
-    for (const { id } of await list()) {
-      const res = await h.call('GET', `/api/v1/icons/${id}`, { token: reader.token });
-      assert.equal(res.statusCode, 200, id);
-      assert.equal(res.headers['content-type'], 'image/svg+xml', id);
-      const svg = res.body;
-      assert.ok(svg.startsWith('<svg'), id);
-      assert.ok(svg.includes('xmlns="http://www.w3.org/2000/svg"'), id);
-      assert.ok(!/<script/i.test(svg), `${id} has a script`);
-      assert.ok(!/\son[a-z]+\s*=/i.test(svg), `${id} has an event handler`);
-      assert.ok(!/href\s*=/i.test(svg), `${id} has a link`);
-      assert.ok(!/url\s*\(/i.test(svg), `${id} references something external`);
-    }
-  });
-
-  test('an id outside the catalog is 404 not_found', async () => {
-    for (const id of ['icon-nope', 'database', 'ICON-DATABASE', '__proto__', 'constructor', 'toString', 'icon-database.svg']) {
-      const res = await h.call('GET', `/api/v1/icons/${encodeURIComponent(id)}`, { token: reader.token });
-      assert.equal(res.statusCode, 404, id);
-      assert.deepEqual(res.json(), new ApiError('not_found').toBody());
-    }
-  });
-});
-
-test('the OpenAPI document lists both icon routes with the category enum', async () => {
-  const doc = (await h.call('GET', '/api/v1/openapi.json')).json();
-  const listOp = doc.paths['/api/v1/icons'].get;
-  assert.equal(listOp['x-capability'], 'read');
-  const category = listOp.parameters.find((p: { name: string }) => p.name === 'category');
-  assert.deepEqual(category.schema.enum, [...ICON_CATEGORIES]);
-  assert.ok(doc.paths['/api/v1/icons/{id}'].get.responses['404']);
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { type Harness, type TestUser, startHarness } from '../helpers/harness.ts';
 import { pngSize } from '../helpers/png.ts';
 
@@ -16,42 +16,44 @@ let busy: TestUser;
 let other: TestUser;
 let label = 0;
 
-before(async () => {
-  h = await startHarness({ env: { RENDER_WORKERS: '1', RENDER_TIMEOUT_MS: '3000' } });
-  busy = await h.user();
-  other = await h.user();
-});
-after(() => h.close());
+describe('http/render-fair-share', () => {
+  before(async () => {
+    h = await startHarness({ env: { RENDER_WORKERS: '1', RENDER_TIMEOUT_MS: '3000' } });
+    busy = await h.user();
+    other = await h.user();
+  });
+  after(() => h.close());
 
-/** A diagram never rendered before, so the cache cannot answer for the workers. */
-async function freshDiagram(user: TestUser): Promise<string> {
-  label += 1;
-  const spec = { nodes: [{ id: 'a', label: `Burst ${label}` }, { id: 'b', label: 'Queue' }], edges: ['a -> b'] };
-  const created = await h.call('POST', '/api/v1/diagrams', { token: user.token, body: { title: `d${label}`, spec } });
-  assert.equal(created.statusCode, 201, created.body);
-  return created.json().id;
-}
+  /** A diagram never rendered before, so the cache cannot answer for the workers. */
+  async function freshDiagram(user: TestUser): Promise<string> {
+    label += 1;
+    const spec = { nodes: [{ id: 'a', label: `Burst ${label}` }, { id: 'b', label: 'Queue' }], edges: ['a -> b'] };
+    const created = await h.call('POST', '/api/v1/diagrams', { token: user.token, body: { title: `d${label}`, spec } });
+    assert.equal(created.statusCode, 201, created.body);
+    return created.json().id;
+  }
 
-async function renderPng(user: TestUser, id: string): Promise<{ quality: unknown; note: unknown }> {
-  const response = await h.call('GET', `/api/v1/diagrams/${id}/render?format=png`, { token: user.token });
-  assert.equal(response.statusCode, 200, response.body);
-  assert.equal(pngSize(response.rawPayload).width, 1024);
-  return { quality: response.headers['x-render-quality'], note: response.headers['x-render-note'] };
-}
+  async function renderPng(user: TestUser, id: string): Promise<{ quality: unknown; note: unknown }> {
+    const response = await h.call('GET', `/api/v1/diagrams/${id}/render?format=png`, { token: user.token });
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal(pngSize(response.rawPayload).width, 1024);
+    return { quality: response.headers['x-render-quality'], note: response.headers['x-render-note'] };
+  }
 
-test(`while one user has ${BURST} renders in flight, another user's render is faithful and does not wait for them, and every one of them completes faithfully`, async () => {
-  await renderPng(other, await freshDiagram(other)); // the worker is loaded
-  const burstIds: string[] = [];
-  for (let i = 0; i < BURST; i++) burstIds.push(await freshDiagram(busy));
-  const otherId = await freshDiagram(other);
+  test(`while one user has ${BURST} renders in flight, another user's render is faithful and does not wait for them, and every one of them completes faithfully`, async () => {
+    await renderPng(other, await freshDiagram(other)); // the worker is loaded
+    const burstIds: string[] = [];
+    for (let i = 0; i < BURST; i++) burstIds.push(await freshDiagram(busy));
+    const otherId = await freshDiagram(other);
 
-  let burstDone = 0;
-  const burst = burstIds.map((id) => renderPng(busy, id).finally(() => void (burstDone += 1)));
-  await Promise.race(burst); // the burst is under way, most of it waiting
-  assert.deepEqual(await renderPng(other, otherId), { quality: 'faithful', note: undefined });
-  const doneBeforeOther = burstDone;
-  const results = await Promise.all(burst);
+    let burstDone = 0;
+    const burst = burstIds.map((id) => renderPng(busy, id).finally(() => void (burstDone += 1)));
+    await Promise.race(burst); // the burst is under way, most of it waiting
+    assert.deepEqual(await renderPng(other, otherId), { quality: 'faithful', note: undefined });
+    const doneBeforeOther = burstDone;
+    const results = await Promise.all(burst);
 
-  assert.ok(doneBeforeOther < BURST / 2, `the other user's render waited for ${doneBeforeOther} of the burst's ${BURST} renders`);
-  assert.deepEqual(results, burstIds.map(() => ({ quality: 'faithful', note: undefined })));
+    assert.ok(doneBeforeOther < BURST / 2, `the other user's render waited for ${doneBeforeOther} of the burst's ${BURST} renders`);
+    assert.deepEqual(results, burstIds.map(() => ({ quality: 'faithful', note: undefined })));
+  });
 });

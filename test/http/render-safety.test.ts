@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { type Harness, startHarness } from '../helpers/harness.ts';
 
 /** Whatever a scene holds, a rendered SVG and the public page run nothing and load nothing. */
@@ -39,52 +39,54 @@ let h: Harness;
 let token: string;
 let id: string;
 
-before(async () => {
-  h = await startHarness();
-  ({ token } = await h.user());
-  const created = await h.call('POST', '/api/v1/diagrams', { token, body: { title: '<script>alert("title")</script>', scene: SCENE } });
-  assert.equal(created.statusCode, 201, created.body);
-  id = created.json().id;
-});
-after(() => h.close());
-
-for (const quality of ['faithful', 'fast'] as const) {
-  test(`a ${quality} SVG of a hostile scene holds no script, handler, link or external reference, and its text survives escaped`, async () => {
-    const response = await h.call('GET', `/api/v1/diagrams/${id}/render?format=svg&quality=${quality}`, { token });
-    assert.equal(response.statusCode, 200);
-    assert.equal(response.headers['x-render-quality'], quality);
-    assertInert(response.body, quality);
-    assert.match(response.body, /&lt;\/text&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
+describe('http/render-safety', () => {
+  before(async () => {
+    h = await startHarness();
+    ({ token } = await h.user());
+    const created = await h.call('POST', '/api/v1/diagrams', { token, body: { title: '<script>alert("title")</script>', scene: SCENE } });
+    assert.equal(created.statusCode, 201, created.body);
+    id = created.json().id;
   });
-}
+  after(() => h.close());
 
-test('a label with a non-breaking space and characters XML forbids still renders faithfully, as well-formed XML and a PNG', async () => {
-  const label = 'Build\u00a0step \u0001 end\uFFFE';
-  const created = await h.call('POST', '/api/v1/diagrams', {
-    token,
-    body: { title: 'nbsp', scene: { elements: [{ ...base, id: 'nb', type: 'text', text: label, originalText: label, fontSize: 20, fontFamily: 5, textAlign: 'left', verticalAlign: 'top', containerId: null, autoResize: true, lineHeight: 1.25 }] } },
+  for (const quality of ['faithful', 'fast'] as const) {
+    test(`a ${quality} SVG of a hostile scene holds no script, handler, link or external reference, and its text survives escaped`, async () => {
+      const response = await h.call('GET', `/api/v1/diagrams/${id}/render?format=svg&quality=${quality}`, { token });
+      assert.equal(response.statusCode, 200);
+      assert.equal(response.headers['x-render-quality'], quality);
+      assertInert(response.body, quality);
+      assert.match(response.body, /&lt;\/text&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
+    });
+  }
+
+  test('a label with a non-breaking space and characters XML forbids still renders faithfully, as well-formed XML and a PNG', async () => {
+    const label = 'Build\u00a0step \u0001 end\uFFFE';
+    const created = await h.call('POST', '/api/v1/diagrams', {
+      token,
+      body: { title: 'nbsp', scene: { elements: [{ ...base, id: 'nb', type: 'text', text: label, originalText: label, fontSize: 20, fontFamily: 5, textAlign: 'left', verticalAlign: 'top', containerId: null, autoResize: true, lineHeight: 1.25 }] } },
+    });
+    const nbspId = created.json().id;
+    const svg = await h.call('GET', `/api/v1/diagrams/${nbspId}/render?format=svg`, { token });
+    assert.equal(svg.headers['x-render-quality'], 'faithful');
+    assertInert(svg.body, 'nbsp label');
+    assert.ok(svg.body.includes('Build\u00a0step'), 'the non-breaking space is kept as a character');
+    assert.ok(!svg.body.includes('&nbsp;'));
+    const png = await h.call('GET', `/api/v1/diagrams/${nbspId}/render?format=png`, { token });
+    assert.equal(png.headers['x-render-quality'], 'faithful', 'resvg reads it: no fallback');
   });
-  const nbspId = created.json().id;
-  const svg = await h.call('GET', `/api/v1/diagrams/${nbspId}/render?format=svg`, { token });
-  assert.equal(svg.headers['x-render-quality'], 'faithful');
-  assertInert(svg.body, 'nbsp label');
-  assert.ok(svg.body.includes('Build\u00a0step'), 'the non-breaking space is kept as a character');
-  assert.ok(!svg.body.includes('&nbsp;'));
-  const png = await h.call('GET', `/api/v1/diagrams/${nbspId}/render?format=png`, { token });
-  assert.equal(png.headers['x-render-quality'], 'faithful', 'resvg reads it: no fallback');
-});
 
-test('the public page of a hostile scene shows it as an inert image and escapes the title', async () => {
-  const link = await h.call('PUT', `/api/v1/diagrams/${id}/public-link`, { token, body: { enabled: true } });
-  assert.equal(link.statusCode, 200, link.body);
-  const page = await h.call('GET', new URL(link.json().url).pathname);
-  assert.equal(page.statusCode, 200);
-  assert.match(page.headers['content-security-policy'] as string, /default-src 'none'/);
-  assert.doesNotMatch(page.body, /<script/i);
-  assert.match(page.body, /&#60;script&#62;alert\(&#34;title&#34;\)/);
-  const image = /<img class="diagram" src="data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)"/.exec(page.body);
-  assert.ok(image, 'the page shows the diagram as an image');
-  const svg = Buffer.from(image[1]!, 'base64').toString('utf8');
-  assertInert(svg, 'public page');
-  assert.match(svg, /@font-face/, 'the faithful SVG, with the editor font embedded');
+  test('the public page of a hostile scene shows it as an inert image and escapes the title', async () => {
+    const link = await h.call('PUT', `/api/v1/diagrams/${id}/public-link`, { token, body: { enabled: true } });
+    assert.equal(link.statusCode, 200, link.body);
+    const page = await h.call('GET', new URL(link.json().url).pathname);
+    assert.equal(page.statusCode, 200);
+    assert.match(page.headers['content-security-policy'] as string, /default-src 'none'/);
+    assert.doesNotMatch(page.body, /<script/i);
+    assert.match(page.body, /&#60;script&#62;alert\(&#34;title&#34;\)/);
+    const image = /<img class="diagram" src="data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)"/.exec(page.body);
+    assert.ok(image, 'the page shows the diagram as an image');
+    const svg = Buffer.from(image[1]!, 'base64').toString('utf8');
+    assertInert(svg, 'public page');
+    assert.match(svg, /@font-face/, 'the faithful SVG, with the editor font embedded');
+  });
 });

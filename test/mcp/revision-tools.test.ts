@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { DrawbridgeClient } from '../../src/client/client.ts';
@@ -46,62 +46,64 @@ const ANSWERS: Record<string, unknown> = {
 };
 
 let client: Client;
-before(async () => {
-  const fetch = (async (input: string | URL | Request, init: RequestInit = {}) => {
-    const url = new URL(input instanceof Request ? input.url : input);
-    const answer = ANSWERS[`${init.method ?? 'GET'} ${url.pathname}`];
-    return answer === undefined ? Response.json({ error: 'not_found', message: 'no such thing' }, { status: 404 }) : Response.json(answer);
-  }) as typeof globalThis.fetch;
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(new DrawbridgeClient({ apiUrl: 'http://api.test', token: 'tok', fetch }), { authHelp: 'unused', appUrl: 'http://app.test' }).connect(serverSide);
-  client = new Client({ name: 'revision-tools-test', version: '0.0.0' });
-  await client.connect(clientSide);
-});
-after(() => client.close());
-
-type Result = { content: Array<{ type: string; text?: string }>; isError?: boolean; structuredContent?: Record<string, unknown> };
-
-async function call(name: string, args: Record<string, unknown>): Promise<any> {
-  const result = (await client.callTool({ name, arguments: args })) as Result;
-  assert.notEqual(result.isError, true, `${name}: ${result.content[0]?.text}`);
-  const value = JSON.parse(result.content[0]!.text!);
-  assert.deepEqual(result.structuredContent, value, `${name}: structuredContent is the same value`);
-  return value;
-}
-
-test('list_revisions answers each revision by email and by how it came, named, without ids', async () => {
-  assert.deepEqual(await call('list_revisions', { id: ID }), {
-    id: ID,
-    editorUrl: `http://app.test/app/d/${ID}`,
-    items: [
-      {
-        rev: 'r3',
-        at: AT,
-        author: 'ana@example.com',
-        via: { kind: 'mcp', name: 'restore_revision', token: 'agent-bot' },
-        kind: 'restore',
-        summary: 'restored r1: added Orders DB',
-        elementCount: 5,
-        restoredFrom: 'r1',
-      },
-      { rev: 'r2', at: AT, author: 'ana@example.com', via: { kind: 'oauth', name: 'Claude', client: 'Claude' }, kind: 'rename', summary: 'renamed "A" to "B"', elementCount: 3 },
-      { rev: 'r1', at: AT, author: null, via: null, kind: 'baseline', summary: 'created with 3 elements', elementCount: 3 },
-    ],
-    nextCursor: 'c2',
+describe('mcp/revision-tools', () => {
+  before(async () => {
+    const fetch = (async (input: string | URL | Request, init: RequestInit = {}) => {
+      const url = new URL(input instanceof Request ? input.url : input);
+      const answer = ANSWERS[`${init.method ?? 'GET'} ${url.pathname}`];
+      return answer === undefined ? Response.json({ error: 'not_found', message: 'no such thing' }, { status: 404 }) : Response.json(answer);
+    }) as typeof globalThis.fetch;
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createMcpServer(new DrawbridgeClient({ apiUrl: 'http://api.test', token: 'tok', fetch }), { authHelp: 'unused', appUrl: 'http://app.test' }).connect(serverSide);
+    client = new Client({ name: 'revision-tools-test', version: '0.0.0' });
+    await client.connect(clientSide);
   });
-});
+  after(() => client.close());
 
-test('diff_revisions answers the summary and the ids; the elements (and order) only with includeElements', async () => {
-  const ids = { from: 'r2', to: 'r3', added: ['db'], removed: [], changed: [{ id: 'api', aspects: ['geometry'] }], summary: 'added Orders DB, moved Orders API' };
-  assert.deepEqual(await call('diff_revisions', { id: ID, rev: 'r3' }), { id: ID, editorUrl: `http://app.test/app/d/${ID}`, ...ids });
-  const full = await call('diff_revisions', { id: ID, rev: 'r3', includeElements: true });
-  assert.deepEqual(full.elements.map((e: { id: string }) => e.id), ['db', 'api']);
-  assert.deepEqual(full.order, ['db', 'api']);
-});
+  type Result = { content: Array<{ type: string; text?: string }>; isError?: boolean; structuredContent?: Record<string, unknown> };
 
-test('restore_revision on a server that records no history answers rev null, as the API does', async () => {
-  const restored = await call('restore_revision', { id: ID, rev: 'r1' });
-  assert.equal(restored.rev, null);
-  assert.equal(restored.restoredFrom, 'r1');
-  assert.equal(restored.editorUrl, `http://app.test/app/d/${ID}`);
+  async function call(name: string, args: Record<string, unknown>): Promise<any> {
+    const result = (await client.callTool({ name, arguments: args })) as Result;
+    assert.notEqual(result.isError, true, `${name}: ${result.content[0]?.text}`);
+    const value = JSON.parse(result.content[0]!.text!);
+    assert.deepEqual(result.structuredContent, value, `${name}: structuredContent is the same value`);
+    return value;
+  }
+
+  test('list_revisions answers each revision by email and by how it came, named, without ids', async () => {
+    assert.deepEqual(await call('list_revisions', { id: ID }), {
+      id: ID,
+      editorUrl: `http://app.test/app/d/${ID}`,
+      items: [
+        {
+          rev: 'r3',
+          at: AT,
+          author: 'ana@example.com',
+          via: { kind: 'mcp', name: 'restore_revision', token: 'agent-bot' },
+          kind: 'restore',
+          summary: 'restored r1: added Orders DB',
+          elementCount: 5,
+          restoredFrom: 'r1',
+        },
+        { rev: 'r2', at: AT, author: 'ana@example.com', via: { kind: 'oauth', name: 'Claude', client: 'Claude' }, kind: 'rename', summary: 'renamed "A" to "B"', elementCount: 3 },
+        { rev: 'r1', at: AT, author: null, via: null, kind: 'baseline', summary: 'created with 3 elements', elementCount: 3 },
+      ],
+      nextCursor: 'c2',
+    });
+  });
+
+  test('diff_revisions answers the summary and the ids; the elements (and order) only with includeElements', async () => {
+    const ids = { from: 'r2', to: 'r3', added: ['db'], removed: [], changed: [{ id: 'api', aspects: ['geometry'] }], summary: 'added Orders DB, moved Orders API' };
+    assert.deepEqual(await call('diff_revisions', { id: ID, rev: 'r3' }), { id: ID, editorUrl: `http://app.test/app/d/${ID}`, ...ids });
+    const full = await call('diff_revisions', { id: ID, rev: 'r3', includeElements: true });
+    assert.deepEqual(full.elements.map((e: { id: string }) => e.id), ['db', 'api']);
+    assert.deepEqual(full.order, ['db', 'api']);
+  });
+
+  test('restore_revision on a server that records no history answers rev null, as the API does', async () => {
+    const restored = await call('restore_revision', { id: ID, rev: 'r1' });
+    assert.equal(restored.rev, null);
+    assert.equal(restored.restoredFrom, 'r1');
+    assert.equal(restored.editorUrl, `http://app.test/app/d/${ID}`);
+  });
 });

@@ -8,22 +8,24 @@ import { openStore } from '../../src/store/open.ts';
 import { freshPostgresDatabase, skipWithoutPostgres } from '../helpers/postgres.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-migrations-'));
-after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+describe('store/migrations', () => {
+  after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-describe('migrations', () => {
-  test('migration names sort in the order they were written, so a name tells which schema is newer', () => {
-    assert.deepEqual([...MIGRATION_NAMES].sort(), MIGRATION_NAMES);
-    for (const name of MIGRATION_NAMES) assert.match(name, /^\d{4}_[a-z_]+$/);
-  });
+  describe('migrations', () => {
+    test('migration names sort in the order they were written, so a name tells which schema is newer', () => {
+      assert.deepEqual([...MIGRATION_NAMES].sort(), MIGRATION_NAMES);
+      for (const name of MIGRATION_NAMES) assert.match(name, /^\d{4}_[a-z_]+$/);
+    });
 
-  test('instances starting together on a new PostgreSQL database apply each migration once (the migrator takes an advisory lock)', { skip: skipWithoutPostgres }, async () => {
-    const databaseUrl = await freshPostgresDatabase();
-    const stores = await Promise.all(Array.from({ length: 4 }, () => openStore({ dataDir, databaseUrl })));
-    try {
-      const applied = await stores[0]!.db.selectFrom('kysely_migration' as never).select('name' as never).orderBy('name' as never).execute();
-      assert.deepEqual(applied.map((r) => (r as { name: string }).name), MIGRATION_NAMES);
-    } finally {
-      await Promise.all(stores.map((s) => s.close()));
-    }
+    test('instances starting together on a new PostgreSQL database apply each migration once (the migrator takes an advisory lock)', { skip: skipWithoutPostgres }, async () => {
+      const databaseUrl = await freshPostgresDatabase();
+      const stores = await Promise.all(Array.from({ length: 4 }, () => openStore({ dataDir, databaseUrl })));
+      try {
+        const applied = await stores[0]!.db.selectFrom('kysely_migration' as never).select('name' as never).orderBy('name' as never).execute();
+        assert.deepEqual(applied.map((r) => (r as { name: string }).name), MIGRATION_NAMES);
+      } finally {
+        await Promise.all(stores.map((s) => s.close()));
+      }
+    });
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { type Harness, type TestUser, startHarness } from '../helpers/harness.ts';
 import { pngSize } from '../helpers/png.ts';
 import { signIn } from '../helpers/web-session.ts';
@@ -18,71 +18,73 @@ let busy: TestUser;
 let other: TestUser;
 let label = 0;
 
-before(async () => {
-  h = await startHarness({ env: { RENDER_WORKERS: '1', RENDER_TIMEOUT_MS: '3000' } });
-  busy = await h.user();
-  other = await h.user();
-});
-after(() => h.close());
+describe('web/render-fair-share', () => {
+  before(async () => {
+    h = await startHarness({ env: { RENDER_WORKERS: '1', RENDER_TIMEOUT_MS: '3000' } });
+    busy = await h.user();
+    other = await h.user();
+  });
+  after(() => h.close());
 
-/** A diagram never rendered before, so the cache cannot answer for the workers. */
-async function freshDiagram(user: TestUser): Promise<string> {
-  label += 1;
-  const spec = { nodes: [{ id: 'a', label: `Web ${label}` }, { id: 'b', label: 'Queue' }], edges: ['a -> b'] };
-  const created = await h.call('POST', '/api/v1/diagrams', { token: user.token, body: { title: `d${label}`, spec } });
-  assert.equal(created.statusCode, 201, created.body);
-  return created.json().id;
-}
-
-async function renderPng(user: TestUser, id: string, quality: 'faithful' | 'fast'): Promise<{ quality: unknown; note: unknown }> {
-  const response = await h.call('GET', `/api/v1/diagrams/${id}/render?format=png&quality=${quality}`, { token: user.token });
-  assert.equal(response.statusCode, 200, response.body);
-  assert.equal(pngSize(response.rawPayload).width, 1024);
-  return { quality: response.headers['x-render-quality'], note: response.headers['x-render-note'] };
-}
-
-/** Runs `burst`; once one of it has finished, `probe`. How many of the burst had finished when the probe did, and every answer. */
-async function probeDuring<B, P>(burst: Array<() => Promise<B>>, probe: () => Promise<P>) {
-  let finished = 0;
-  const running = burst.map((start) => start().finally(() => void (finished += 1)));
-  await Promise.race(running); // the burst is under way, most of it waiting
-  const probed = await probe();
-  const finishedBeforeProbe = finished;
-  return { probed, finishedBeforeProbe, burst: await Promise.all(running) };
-}
-
-test(`while a public link is opened ${BURST} times at once from as many addresses, another user's render is faithful and does not wait for them`, async () => {
-  await renderPng(other, await freshDiagram(other), 'faithful'); // the worker is loaded
-  const published = await freshDiagram(busy);
-  const link = await h.call('PUT', `/api/v1/diagrams/${published}/public-link`, { token: busy.token, body: { enabled: true } });
-  assert.equal(link.statusCode, 200, link.body);
-  const { slug } = link.json();
-  const otherId = await freshDiagram(other);
-
-  const visits = Array.from({ length: BURST }, (_, i) => () => h.app.inject({ method: 'GET', url: `/p/${slug}`, remoteAddress: `10.7.${i >> 8}.${i & 255}` }));
-  const { probed, finishedBeforeProbe, burst } = await probeDuring(visits, () => renderPng(other, otherId, 'faithful'));
-
-  assert.deepEqual(probed, { quality: 'faithful', note: undefined });
-  assert.ok(finishedBeforeProbe < BURST / 2, `the other user's render waited for ${finishedBeforeProbe} of the link's ${BURST} renders`);
-  for (const page of burst) {
-    assert.equal(page.statusCode, 200);
-    assert.match(page.body, /<img class="diagram" src="data:image\/svg\+xml;base64,/);
+  /** A diagram never rendered before, so the cache cannot answer for the workers. */
+  async function freshDiagram(user: TestUser): Promise<string> {
+    label += 1;
+    const spec = { nodes: [{ id: 'a', label: `Web ${label}` }, { id: 'b', label: 'Queue' }], edges: ['a -> b'] };
+    const created = await h.call('POST', '/api/v1/diagrams', { token: user.token, body: { title: `d${label}`, spec } });
+    assert.equal(created.statusCode, 201, created.body);
+    return created.json().id;
   }
-});
 
-test(`while one person's dashboard asks for ${BURST} thumbnails at once, another user's render does not wait for them`, async () => {
-  const { cookie } = await signIn(h, busy.id);
-  const ids: string[] = [];
-  for (let i = 0; i < BURST; i++) ids.push(await freshDiagram(busy));
-  const otherId = await freshDiagram(other);
-
-  const thumbnails = ids.map((id) => () => h.app.inject({ method: 'GET', url: `/app/d/${id}/thumbnail.png`, headers: { cookie } }));
-  const { probed, finishedBeforeProbe, burst } = await probeDuring(thumbnails, () => renderPng(other, otherId, 'fast'));
-
-  assert.deepEqual(probed, { quality: 'fast', note: undefined });
-  assert.ok(finishedBeforeProbe < BURST / 2, `the other user's render waited for ${finishedBeforeProbe} of the ${BURST} thumbnails`);
-  for (const thumbnail of burst) {
-    assert.equal(thumbnail.statusCode, 200, thumbnail.body);
-    assert.equal(pngSize(thumbnail.rawPayload).width, 1024);
+  async function renderPng(user: TestUser, id: string, quality: 'faithful' | 'fast'): Promise<{ quality: unknown; note: unknown }> {
+    const response = await h.call('GET', `/api/v1/diagrams/${id}/render?format=png&quality=${quality}`, { token: user.token });
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal(pngSize(response.rawPayload).width, 1024);
+    return { quality: response.headers['x-render-quality'], note: response.headers['x-render-note'] };
   }
+
+  /** Runs `burst`; once one of it has finished, `probe`. How many of the burst had finished when the probe did, and every answer. */
+  async function probeDuring<B, P>(burst: Array<() => Promise<B>>, probe: () => Promise<P>) {
+    let finished = 0;
+    const running = burst.map((start) => start().finally(() => void (finished += 1)));
+    await Promise.race(running); // the burst is under way, most of it waiting
+    const probed = await probe();
+    const finishedBeforeProbe = finished;
+    return { probed, finishedBeforeProbe, burst: await Promise.all(running) };
+  }
+
+  test(`while a public link is opened ${BURST} times at once from as many addresses, another user's render is faithful and does not wait for them`, async () => {
+    await renderPng(other, await freshDiagram(other), 'faithful'); // the worker is loaded
+    const published = await freshDiagram(busy);
+    const link = await h.call('PUT', `/api/v1/diagrams/${published}/public-link`, { token: busy.token, body: { enabled: true } });
+    assert.equal(link.statusCode, 200, link.body);
+    const { slug } = link.json();
+    const otherId = await freshDiagram(other);
+
+    const visits = Array.from({ length: BURST }, (_, i) => () => h.app.inject({ method: 'GET', url: `/p/${slug}`, remoteAddress: `10.7.${i >> 8}.${i & 255}` }));
+    const { probed, finishedBeforeProbe, burst } = await probeDuring(visits, () => renderPng(other, otherId, 'faithful'));
+
+    assert.deepEqual(probed, { quality: 'faithful', note: undefined });
+    assert.ok(finishedBeforeProbe < BURST / 2, `the other user's render waited for ${finishedBeforeProbe} of the link's ${BURST} renders`);
+    for (const page of burst) {
+      assert.equal(page.statusCode, 200);
+      assert.match(page.body, /<img class="diagram" src="data:image\/svg\+xml;base64,/);
+    }
+  });
+
+  test(`while one person's dashboard asks for ${BURST} thumbnails at once, another user's render does not wait for them`, async () => {
+    const { cookie } = await signIn(h, busy.id);
+    const ids: string[] = [];
+    for (let i = 0; i < BURST; i++) ids.push(await freshDiagram(busy));
+    const otherId = await freshDiagram(other);
+
+    const thumbnails = ids.map((id) => () => h.app.inject({ method: 'GET', url: `/app/d/${id}/thumbnail.png`, headers: { cookie } }));
+    const { probed, finishedBeforeProbe, burst } = await probeDuring(thumbnails, () => renderPng(other, otherId, 'fast'));
+
+    assert.deepEqual(probed, { quality: 'fast', note: undefined });
+    assert.ok(finishedBeforeProbe < BURST / 2, `the other user's render waited for ${finishedBeforeProbe} of the ${BURST} thumbnails`);
+    for (const thumbnail of burst) {
+      assert.equal(thumbnail.statusCode, 200, thumbnail.body);
+      assert.equal(pngSize(thumbnail.rawPayload).width, 1024);
+    }
+  });
 });

@@ -16,7 +16,11 @@ export interface EngineUnderTest {
 }
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-backup-'));
-export const scratchDir = (): string => fs.mkdtempSync(path.join(scratch, 'd-'));
+/** A new folder under the scratch folder, made again if a file sharing this module's process removed it when it ended. */
+export function scratchDir(): string {
+  fs.mkdirSync(scratch, { recursive: true });
+  return fs.mkdtempSync(path.join(scratch, 'd-'));
+}
 export const removeScratch = (): void => fs.rmSync(scratch, { recursive: true, force: true });
 
 export const ENGINES: EngineUnderTest[] = [
