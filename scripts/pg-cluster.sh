@@ -11,6 +11,14 @@ cmd=${1:?start|stop}
 dir=${2:?data directory}
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 
+# The server's settings, on start and on resume. Autovacuum is off: the tests create a database for almost
+# every server they start and never vacuum-worthy amounts of rows, yet the launcher visits every database
+# each minute, and new ones first. With 200 fresh databases on the cluster and nothing else running it took
+# 12.7 core-seconds a minute, against 0.4 without it (December 2026).
+server_options() {
+  echo "-p $1 -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200 -c autovacuum=off"
+}
+
 as_pg() {
   if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
@@ -23,7 +31,7 @@ case "$cmd" in
     port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
     echo "$port" >"$dir/port"
     as_pg "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-      -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
+      -o "$(server_options "$port")" start >/dev/null
     echo "postgres://postgres@127.0.0.1:$port/postgres"
     ;;
   halt)
@@ -32,7 +40,7 @@ case "$cmd" in
   resume)
     port=$(cat "$dir/port")
     as_pg "$PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-      -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
+      -o "$(server_options "$port")" start >/dev/null
     ;;
   stop)
     as_pg "$PG_BIN/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true

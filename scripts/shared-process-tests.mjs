@@ -9,14 +9,14 @@
 // would otherwise register its tests while the runner is already running others, and node:test cancels
 // them. A hook outside every describe (`before(…)` at the top of a file) would belong to this process's
 // root, that is to every file here: such a file is refused, so that it is seen rather than run wrongly.
-import fs from 'node:fs';
 import path from 'node:path';
 import { before } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { hasRootHook } from './root-hooks.mjs';
 
 const group = path.basename(process.argv[1], path.extname(process.argv[1]));
 const files = JSON.parse(process.env.DRAWBRIDGE_SHARED_TEST_FILES ?? '{}')[group] ?? [];
-const rootHooks = files.filter((file) => /^(before|after|beforeEach|afterEach)\(/m.test(fs.readFileSync(file, 'utf8')));
+const rootHooks = files.filter(hasRootHook);
 if (rootHooks.length > 0) throw new Error(`these test files have hooks outside any describe, and cannot share a process: ${rootHooks.join(', ')}`);
 
 let imported;

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { hasRootHook } from './root-hooks.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
@@ -105,7 +106,6 @@ const chosen = findTests('test')
   .filter((f) => filter.length === 0 || filter.some((part) => f.includes(part)))
   .sort();
 const LONGEST = LONGEST_FIRST.length;
-const hasRootHook = (file) => /^(before|after|beforeEach|afterEach)\(/m.test(fs.readFileSync(file, 'utf8'));
 const groupOf = (file) =>
   rank(file) === LONGEST && !hasRootHook(file)
     ? Object.keys(SHARED_PROCESSES).find((group) => SHARED_PROCESSES[group].some((folder) => file.startsWith(folder)))
