@@ -43,7 +43,8 @@ before(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   server = spawn(process.execPath, [...TYPESCRIPT_ARGS, 'src/main.ts'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'fatal', DATA_DIR: dir },
+    // It renders nothing: one fast render worker instead of two faithful and two fast ones loading the editor for no test.
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: 'fatal', DATA_DIR: dir, RENDER_FAITHFUL: 'off', FAST_WORKERS: '1' },
     stdio: 'ignore',
   });
   for (let i = 0; i < 200; i++) {

@@ -171,7 +171,9 @@ describe('two server processes on one PostgreSQL database', { skip: skipWithoutP
     const databaseUrl = await freshPostgresDatabase();
     // Opening the store migrates the database before either server starts.
     store = await openStore({ dataDir, databaseUrl });
-    const common = { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PUBLIC_URL: 'http://drawbridge.test' };
+    // These servers render nothing: they start one fast render worker each instead of two faithful and two fast
+    // ones, which would load the editor four times over for no test.
+    const common = { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PUBLIC_URL: 'http://drawbridge.test', RENDER_FAITHFUL: 'off', FAST_WORKERS: '1' };
     const limitedEnv = { ...common, RATE_LIMIT_WRITE_PER_MIN: String(WRITE_LIMIT), RATE_LIMIT_READ_PER_MIN: '100000' };
     const roomyEnv = { ...common, RATE_LIMIT_WRITE_PER_MIN: '100000', RATE_LIMIT_READ_PER_MIN: '100000' };
     const [la, lb, ra, rb] = await Promise.all([
