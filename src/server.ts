@@ -16,10 +16,11 @@ import { loggerOptions } from './edge/logging.ts';
 import { Metrics } from './edge/metrics.ts';
 import { metricsWanted, serveMetrics } from './edge/metrics-endpoint.ts';
 import { pageRequestLimit } from './edge/page-limits.ts';
+import { serveRoutes } from './edge/serve-route.ts';
 import { BODY_LIMIT_BYTES } from './edge/validate.ts';
 import { ApiError } from './errors.ts';
 import { apiPlugin } from './http/api.ts';
-import { mcpEndpoint } from './mcp/endpoint.ts';
+import { mcpRoutes } from './mcp/endpoint.ts';
 import { authorizationRoutes } from './oauth/authorization-routes.ts';
 import { Renderer } from './render/renderer.ts';
 import { webAssetsPlugin } from './web/assets.ts';
@@ -155,7 +156,8 @@ export async function buildServer(deps: AppDeps, options: BuildOptions = {}): Pr
   await app.register(publicPagePlugin, { deps: services, pageLimit });
   await app.register(publicImagePlugin, { deps: services, pageLimit });
   await app.register(webAppPlugin, { deps: services, pageLimit, authorizationServer });
-  await app.register(mcpEndpoint, { publicUrl: config.publicUrl });
+  // Its token is checked by the API plugin's hook, as every route's with a token access.
+  await app.register(async (mcp) => serveRoutes(mcp, mcpRoutes, services, (request) => request.actor));
   await app.register(authorizationRoutes, { deps, authorizationServer });
   return app;
 }

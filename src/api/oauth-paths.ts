@@ -30,6 +30,3 @@ export function serviceResources(publicUrl: string): { mcp: string; api: string;
   const api = `${publicUrl}${API_PREFIX}`;
   return { mcp, api, service: publicUrl, all: [mcp, api, publicUrl] };
 }
-
-/** The protected-resource metadata (RFC 9728) of the MCP endpoint, which its 401 names. */
-export const mcpResourceMetadataUrl = (publicUrl: string) => `${publicUrl}${OAUTH_PATHS.protectedResourceMetadata}${MCP_RESOURCE_PATH}`;

@@ -34,8 +34,12 @@ function isStorageUnreachable(error: { code?: unknown; message?: unknown }): boo
  * not differ.
  */
 const UNAUTHORIZED_MESSAGE = defaultMessage.unauthorized;
-export const WWW_AUTHENTICATE = 'Bearer realm="drawbridge", error="invalid_token"';
-export const unauthorized = () => new ApiError('unauthorized', UNAUTHORIZED_MESSAGE, { 'www-authenticate': WWW_AUTHENTICATE });
+const WWW_AUTHENTICATE = 'Bearer realm="drawbridge", error="invalid_token"';
+/** 401 with the Bearer challenge; it names the resource's protected-resource metadata (RFC 9728) when given its URL. */
+export const unauthorized = (resourceMetadata?: string) =>
+  new ApiError('unauthorized', UNAUTHORIZED_MESSAGE, {
+    'www-authenticate': resourceMetadata === undefined ? WWW_AUTHENTICATE : `${WWW_AUTHENTICATE}, resource_metadata="${resourceMetadata}"`,
+  });
 
 /** The catalogue's code for a client error known only by its HTTP status; any other 4xx is bad_request. */
 const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {

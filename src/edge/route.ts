@@ -26,14 +26,16 @@ interface HandlerContext<Body, Query, Who = Caller> {
 /**
  * What a handler answers: JSON to serialise, pre-serialised JSON text, raw
  * bytes of another type, or nothing (204; 304 to a conditional GET), each
- * with the response headers it adds.
+ * with the response headers it adds; or `hijacked` when another protocol's
+ * server has answered on the raw response itself (after `reply.hijack()`).
  */
 type HandlerResult =
   | { status?: number; json: unknown; headers?: Record<string, string> }
   | { status?: number; rawJson: string; headers?: Record<string, string> }
   | { status?: number; raw: Buffer | string; contentType: string; headers?: Record<string, string> }
   | { status: 204 }
-  | { status: 304; headers: Record<string, string> };
+  | { status: 304; headers: Record<string, string> }
+  | { hijacked: true };
 
 /**
  * Who may call: a token with a capability, any valid token, anyone, or (`session`) a person signed in to
@@ -52,6 +54,16 @@ export interface RouteDef<Body = unknown, Query = unknown> {
   operationId: string;
   /** GET /me answers even when the email is unverified. */
   allowUnverified?: boolean;
+  /** The rate-limit bucket a call counts against; by default `read` for GET and HEAD, `write` for the rest. */
+  rateLimitBucket?: 'read' | 'write';
+  /** Where the protected-resource metadata (RFC 9728) of this route is, on the service: a refused token's challenge names it. */
+  resourceMetadataPath?: string;
+  /**
+   * The body is another protocol's message, handed on whole (MCP's JSON-RPC): only the route's
+   * schema checks it here. The checks every other payload gets (`__proto__`, nesting, text the
+   * database cannot store) apply where its parts reach the API, as a tool's arguments do.
+   */
+  handsOnBody?: true;
   summary: string;
   description?: string;
   tags: string[];

@@ -34,12 +34,14 @@ export function serveRoutes(app: FastifyInstance, routes: readonly RouteDef[], d
       handler: async (request, reply) => {
         const actor = callerOf(request);
         refuseUnknownQueryParameters(request.query, queryParameters);
-        if (request.body !== undefined) checkPayloadShape(request.body);
-        refuseUnstorableText({ params: request.params, query: request.query, body: request.body });
+        const checked = def.handsOnBody ? undefined : request.body;
+        if (checked !== undefined) checkPayloadShape(checked);
+        refuseUnstorableText({ params: request.params, query: request.query, body: checked });
         // Content failing its schema is checked for its first problem, in a scene worker when it is large.
         const body = def.body ? await parseBodyWith(def.body, request.body, (kind, content) => contentProblemsOf(deps, actor, kind, content)) : undefined;
         const query = def.query ? parseWith(def.query, request.query, 'query') : undefined;
         const result = await def.handler({ body, query, params: request.params as Record<string, string>, actor: actor!, deps, request, reply });
+        if ('hijacked' in result) return;
         if (result.status === 204) return reply.code(204).send();
         if ('headers' in result && result.headers) reply.headers(result.headers);
         if (result.status === 304) return reply.code(304).send();

@@ -22,9 +22,10 @@ const plugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) 
   const authenticator = new TokenAuthenticator(deps);
 
   app.addHook('onRequest', async (request, reply) => {
-    if (requestPath(request.url).startsWith(API_PREFIX)) reply.header('RateLimit-Policy', rateLimits.policyHeader());
     const def = (request.routeOptions.config as RouteConfig).def;
-    if (!def || 'public' in def.access || 'session' in def.access) return;
+    const byToken = def !== undefined && !('public' in def.access) && !('session' in def.access);
+    if (byToken || requestPath(request.url).startsWith(API_PREFIX)) reply.header('RateLimit-Policy', rateLimits.policyHeader());
+    if (!byToken) return;
 
     const { holder: actor, apiEnabled } = await authenticator.resolve(bearerToken(request.headers.authorization), (error) =>
       request.log.warn({ err: error }, 'could not record token use'),
@@ -32,7 +33,7 @@ const plugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) 
     if (!apiEnabled) throw new ApiError('api_disabled', 'the API is temporarily disabled by the operator');
 
     const limit = async (key: string) => {
-      const decision = await rateLimits.consume(key, RateLimits.bucketFor(request.method));
+      const decision = await rateLimits.consume(key, def.rateLimitBucket ?? RateLimits.bucketFor(request.method));
       reply.header('RateLimit', RateLimits.stateHeader(decision));
       if (!decision.allowed) {
         throw new ApiError('rate_limited', `too many ${decision.bucket} requests; retry in ${decision.resetSeconds} s`, {
@@ -43,7 +44,7 @@ const plugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) 
     if (!actor) {
       // Unauthenticated traffic is limited per address, which also slows token guessing.
       await limit(`ip:${request.ip}`);
-      throw unauthorized();
+      throw unauthorized(def.resourceMetadataPath === undefined ? undefined : `${deps.config.publicUrl}${def.resourceMetadataPath}`);
     }
     await limit(`user:${actor.user.id}`);
     if (!actor.user.emailVerified && !def.allowUnverified) {

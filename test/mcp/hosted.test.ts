@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { mcpRoutes } from '../../src/mcp/endpoint.ts';
 import { type Harness, startHarness, type TestUser } from '../helpers/harness.ts';
 import { pngSize } from '../helpers/png.ts';
 
@@ -194,13 +195,44 @@ describe('mcp/hosted', () => {
   });
 
   describe('hosted MCP transport', () => {
-    test('GET and DELETE /mcp are 405 with a JSON-RPC error (stateless: no stream, no session)', async () => {
+    test('GET and DELETE /mcp are 405 naming POST, in the error envelope (stateless: no stream, no session)', async () => {
       for (const method of ['GET', 'DELETE']) {
         const res = await fetch(`${baseUrl}/mcp`, { method, headers: { accept: 'text/event-stream' } });
         assert.equal(res.status, 405, method);
         assert.equal(res.headers.get('allow'), 'POST');
-        assert.deepEqual(await res.json(), { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null });
+        assert.deepEqual(await res.json(), { error: 'method_not_allowed', message: 'allowed methods: POST' });
       }
+    });
+
+    test('a body that is not an MCP JSON-RPC message is 400 bad_request in the envelope, naming the problem, and counts as a read', async () => {
+      const user = await h.user({ caps: 'read,write' });
+      const authorization = `Bearer ${user.token}`;
+      const cases: Array<[string, RegExp]> = [
+        ['', /^a JSON request body is required$/],
+        ['"tools/list"', /^body: not a JSON-RPC 2\.0 message of MCP: send a request /],
+        ['[]', /^body: a batch holds 1 to 100 messages$/],
+        [JSON.stringify({ jsonrpc: '1.0', id: 1, method: 'tools/list' }), /^body: not a JSON-RPC 2\.0 message/],
+        [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', extra: true }), /^body: not a JSON-RPC 2\.0 message/],
+        [JSON.stringify(Array.from({ length: 101 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' }))), /^body: .*\b1 to 100\b/],
+      ];
+      for (const [body, message] of cases) {
+        const res = await post({ authorization }, body);
+        assert.equal(res.status, 400, body.slice(0, 80));
+        assert.match(res.headers.get('ratelimit') ?? '', /^"read";r=\d+;t=\d+$/, body.slice(0, 80));
+        const answer = await res.json();
+        assert.equal(answer.error, 'bad_request', body.slice(0, 80));
+        assert.match(answer.message, message, body.slice(0, 80));
+      }
+      // A batch is one message each: a ping and a tools/list in one POST get both answers.
+      const batch = await post({ authorization }, JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }]));
+      assert.equal(batch.status, 200);
+      const answers = (await batch.json()) as Array<{ id: number; result: { tools?: unknown[] } }>;
+      assert.deepEqual(answers.map((a) => a.id).sort(), [1, 2]);
+      assert.ok(answers.find((a) => a.id === 2)!.result.tools!.length > 0);
+      // What the declaration says the endpoint answers.
+      const [declared] = mcpRoutes;
+      assert.equal(declared!.response.schema!.safeParse(answers).success, true);
+      assert.equal(declared!.response.schema!.safeParse([{ answer: 1 }]).success, false);
     });
 
     test('answers carry x-request-id and the caller\'s rate-limit state; no session id is issued', async () => {
@@ -209,6 +241,7 @@ describe('mcp/hosted', () => {
       assert.equal(res.status, 200);
       assert.ok(res.headers.get('x-request-id'));
       assert.match(res.headers.get('ratelimit') ?? '', /^"read";r=\d+;t=\d+$/);
+      assert.match(res.headers.get('ratelimit-policy') ?? '', /"read";q=\d+;w=60/);
       assert.equal(res.headers.get('mcp-session-id'), null);
       const body = await res.json();
       assert.ok(body.result.tools.some((t: { name: string }) => t.name === 'read_diagram'));
