@@ -300,6 +300,24 @@ describe('web/live-client', () => {
       assert.equal(room.elements.get('b')!.x, 1234);
     });
 
+    test('on reconnecting, an element the person deleted and that was added again meanwhile below their tombstone stays added', () => {
+      const { room, timers, ada } = adaAlone([rectangle('a', 1), rectangle('x', 2)]);
+      ada.edit((list) => list.map((e) => (e.id === 'x' ? edited(edited(e, { x: 55 }), { isDeleted: true }) : e)));
+      settle(room, timers, [ada]);
+      assert.equal(room.elements.get('x')!.isDeleted, true, "ada's deletion reached the room");
+      ada.socket().drop();
+      // While Ada is away the room forgets its tombstone (the store keeps none: the room emptied, or
+      // the server restarted), and the API adds x again, afresh: version 1, below Ada's tombstone.
+      room.elements.delete('x');
+      room.elements.set('x', rectangle('x', 2, { x: 777 }));
+      timers.advance(1000);
+      settle(room, timers, [ada]);
+      assert.deepEqual(ids(ada.scene.visible()), ['a', 'x'], "ada's stale tombstone did not win over the new x");
+      assert.equal(ada.scene.get('x')!.x, 777);
+      assert.equal(room.elements.get('x')!.isDeleted, false, 'nor did it delete x in the room');
+      assert.equal(room.elements.get('x')!.x, 777);
+    });
+
     test('a stroke sent just before the connection broke is not taken for a deletion when the room never got it', () => {
       const { room, timers, ada } = adaAlone([rectangle('a', 1)]);
       ada.edit((list) => [...list, rectangle('stroke', 2)]);

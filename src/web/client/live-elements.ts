@@ -77,16 +77,23 @@ export class ElementSync {
   /**
    * The room's scene on (re)connecting. Elements the room had that are gone
    * from its scene were deleted while this page was away, unless the person
-   * changed them since; everything else the person has is kept, and sent by
-   * the next `take`. What was sent and not yet stored is judged afresh
-   * against this scene.
+   * changed them since; elements the person has not changed since the room
+   * had them take the room's copy whatever its version (the store keeps no
+   * tombstones, so an element deleted here and added again elsewhere while
+   * this page was away comes back at a lower version than the tombstone this
+   * page holds, and that stale tombstone must not delete it again);
+   * everything else the person has is kept, and sent by the next `take`.
+   * What was sent and not yet stored is judged afresh against this scene.
    */
   welcome(scene: SceneAccess, roomElements: readonly SceneElement[]): void {
     const inRoom = new Set(roomElements.map((element) => element.id));
-    const local = scene.elements().map((element) => {
+    const local = scene.elements().flatMap((element) => {
       const known = this.known.get(element.id);
-      const deletedElsewhere = !element.isDeleted && !inRoom.has(element.id) && known?.inRoom === true && sameCopy(known, element);
-      return deletedElsewhere ? { ...element, isDeleted: true } : element;
+      const unchanged = known?.inRoom === true && sameCopy(known, element);
+      // The room's copy replaces it in the merge below.
+      if (unchanged && inRoom.has(element.id)) return [];
+      const deletedElsewhere = !element.isDeleted && !inRoom.has(element.id) && unchanged;
+      return [deletedElsewhere ? { ...element, isDeleted: true } : element];
     });
     this.known.clear();
     this.sent.clear();
