@@ -202,6 +202,11 @@ for (const { engine, skip } of [
       a.send({ type: 'elements', seq: 1, elements: [rect('doomed', 1, { x: 999 })] });
       await a.next('saved');
       assert.deepEqual((await stored(id)).map((e) => e.id), ['base']);
+      // Nor does a tombstone of it, above the patch's, change anything stored: acknowledged, and no revision says "no changes".
+      a.send({ type: 'elements', seq: 2, elements: [rect('doomed', tombstone.elements[0].version + 3, { isDeleted: true })] });
+      await a.until((m) => m.type === 'saved' && m.upTo === 2);
+      const revisions = (await h.call('GET', `/api/v1/diagrams/${id}/revisions`, { token: owner.token })).json().items as Array<{ kind: string; summary: string }>;
+      assert.deepEqual(revisions.map((r) => r.kind), ['patch', 'patch', 'create'], JSON.stringify(revisions));
     });
 
     test('an element the API deletes and then adds again reaches open editors above their tombstone, and the room writes nothing of its own for it', async () => {

@@ -84,6 +84,8 @@ const UNHEARD_WAITS_MAX = 5;
 class MadeOnReplacedScene extends Error {}
 /** The store holds a revision the room has not heard of yet: the write waits for its notice. */
 class UnheardRevision extends Error {}
+/** Merged into the stored scene, a write's changes change nothing it holds (a tombstone of an element it has not got): no revision is written. */
+class NothingToStore extends Error {}
 
 const nonceFor = (id: string, docUpdatedAt: string) => createHash('sha256').update(`${id}\u0000${docUpdatedAt}`).digest().readUInt32BE(0) >>> 1;
 
@@ -498,19 +500,23 @@ export class Room {
             // A replacement of the scene stored meanwhile: merged into it, these changes would bring the old scene back.
             if (this.replacedAt !== replacedAt) throw new MadeOnReplacedScene();
             if (!this.closing && (current.docUpdatedAt ?? '') > this.docUpdatedAt && this.unheardWaits < UNHEARD_WAITS_MAX) throw new UnheardRevision();
-            return { elements: mergeIntoStored(previous() as LiveElement[], changes).elements };
+            const merged = mergeIntoStored(previous() as LiveElement[], changes);
+            if (!merged.changed) throw new NothingToStore();
+            return { elements: merged.elements };
           },
         );
         this.unheardWaits = 0;
         for (const id of ids) this.written.add(id);
         this.revised(result.docUpdatedAt);
       }
-      for (const [peerId, seq] of seqs) {
-        const peer = this.local.get(peerId);
-        if (peer) this.send(peer, { type: 'saved', upTo: seq, docUpdatedAt: this.docUpdatedAt });
-      }
+      this.acknowledge(seqs);
     } catch (error) {
       if (error instanceof MadeOnReplacedScene) return;
+      if (error instanceof NothingToStore) {
+        this.unheardWaits = 0;
+        this.acknowledge(seqs);
+        return;
+      }
       // A replacement of the scene heard meanwhile drops what this write held.
       const keep = this.replacedAt === replacedAt;
       if (error instanceof UnheardRevision) {
@@ -530,6 +536,14 @@ export class Room {
       this.failed = true;
       this.host.log(error, 'live room could not write its changes; trying again');
       if (keep) this.keepForNextWrite(ids, contributors, seqs);
+    }
+  }
+
+  /** Tells each sender that its changes up to `seq` are stored (or needed no storing). */
+  private acknowledge(seqs: Map<string, number>): void {
+    for (const [peerId, seq] of seqs) {
+      const peer = this.local.get(peerId);
+      if (peer) this.send(peer, { type: 'saved', upTo: seq, docUpdatedAt: this.docUpdatedAt });
     }
   }
 
