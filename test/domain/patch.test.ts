@@ -8,7 +8,7 @@ import { layoutGraph } from '../../src/domain/layout/layout.ts';
 import { type applyPatch, MAX_PATCH_OPS } from '../../src/domain/patch/apply.ts';
 import { patchAsServed } from '../helpers/content.ts';
 import { Draft, MAX_ROUTED_POINTS, RoutingExhausted } from '../../src/domain/patch/draft.ts';
-import { BINDING_GAP } from '../../src/domain/scene/elements.ts';
+import { BINDING_GAP, isIndexKey } from '../../src/domain/scene/elements.ts';
 import { ICON_GAP } from '../../src/domain/scene/node-plan.ts';
 import { boundTextArea } from '../../src/domain/scene/factory.ts';
 import { sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
@@ -141,6 +141,22 @@ describe('add', () => {
     );
     assert.ok(scene.every((e) => (e.index as string) < added.index), 'the new index sorts after every existing one');
     assert.equal(added.updated, 1_750_000_000_000);
+  });
+
+  test('an element added where one was just deleted gets an index apart from the one the deleted element had', () => {
+    const scene = build(SPEC);
+    const added = (ids: string[], from: SceneElement[]) => patch(from, ids.map((id) => ({ op: 'add' as const, element: { type: 'rectangle' as const, id, x: 900, y: 40 } }))).elements;
+    const withOld = added(['old'], scene);
+    const old = withOld.at(-1)!;
+    // The store keeps no tombstone of it; an open editor does, at old.index.
+    const withoutOld = patch(withOld, [{ op: 'delete', id: 'old' }]).elements;
+    assert.ok(!withoutOld.some((e) => e.id === 'old'));
+    const [fresh, next] = added(['fresh', 'next'], withoutOld).slice(-2);
+    assert.notEqual(fresh!.index, old.index, 'the next element does not take the deleted one\'s index');
+    for (const element of [old, fresh!, next!]) assert.ok(isIndexKey(element.index), `${element.index} is a key the editor accepts`);
+    assert.ok(withoutOld.every((e) => (e.index as string) < fresh!.index && fresh!.index < next!.index), 'appended elements still sort last, in order');
+    // The same id comes back at the same index.
+    assert.equal(added(['old'], withoutOld).at(-1)!.index, old.index);
   });
 
   test('a terse text is measured; a text with a containerId becomes that shape’s centred, wrapped label', async () => {

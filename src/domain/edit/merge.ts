@@ -9,18 +9,18 @@ import { planNode } from '../scene/node-plan.ts';
 import { boundTextArea, labelPosition, nodeElements, textElement } from '../scene/factory.ts';
 import type { Point } from '../scene/geometry.ts';
 import { isPlainObject } from '../payload.ts';
-import { type ExcalidrawElement, FONT_FAMILY_EXCALIFONT, FONT_SIZE, indexKeyAfter, isIndexKey } from '../scene/elements.ts';
+import { type ExcalidrawElement, FONT_FAMILY_EXCALIFONT, FONT_SIZE, indexKeyFor, isIndexKey } from '../scene/elements.ts';
 import { getLineHeight, isKnownFontFamily, measureText, wrapText } from '../text/metrics.ts';
 import { type BoxShape, fail, type NewNode, type NodeUpdate } from './fragment.ts';
 import { fitLabelInContainer, type LabelMisfit, type TextAlign, type VerticalAlign } from './label-fit.ts';
 import { elementBox, nearestSide, num, polylineOf, type Scene } from './scene-index.ts';
 import { type SceneElement, touch, type WriteStamp } from './types.ts';
 
-/** Keys after every index in the scene, one per call, so appended elements sort last. */
-function indexKeysAfter(elements: readonly SceneElement[]): () => string {
+/** Keys after every index in the scene, one per element appended (indexKeyFor), so appended elements sort last. */
+function indexKeysAfter(elements: readonly SceneElement[]): (id: string) => string {
   let last: string | null = null;
   for (const element of elements) if (isIndexKey(element.index) && (last === null || element.index > last)) last = element.index;
-  return () => (last = indexKeyAfter(last));
+  return (id) => (last = indexKeyFor(id, last));
 }
 
 /** Copy-on-write view of the scene: existing elements are copied the first time they change. */
@@ -28,7 +28,7 @@ export class Merge {
   private readonly changed = new Map<string, SceneElement>();
   private readonly createdById = new Map<string, ExcalidrawElement>();
   readonly created: ExcalidrawElement[] = [];
-  private readonly nextIndex: () => string;
+  private readonly nextIndex: (id: string) => string;
 
   private readonly scene: Scene;
   readonly now: number;
@@ -52,7 +52,7 @@ export class Merge {
   }
 
   create(element: ExcalidrawElement): ExcalidrawElement {
-    element.index = this.nextIndex();
+    element.index = this.nextIndex(element.id);
     this.created.push(element);
     this.createdById.set(element.id, element);
     return element;

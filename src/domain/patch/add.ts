@@ -89,7 +89,7 @@ export function addElement(ctx: OpContext, raw: unknown): void {
     ...box,
     id,
     type,
-    index: ctx.draft.nextIndex(),
+    index: ctx.draft.nextIndex(id),
     // touch() at the end makes it 1, the editor's version for a new element.
     version: 0,
   };

@@ -4,7 +4,7 @@
  * index of who refers to whom so cascades need no scan of the scene.
  */
 import { type SceneElement, touch, type WriteStamp } from '../edit/types.ts';
-import { indexKeyAfter, isIndexKey } from '../scene/elements.ts';
+import { indexKeyFor, isIndexKey } from '../scene/elements.ts';
 import { bindingOf, ENDS, isLinear } from './element-geometry.ts';
 
 /** References between elements, by id, each list possibly stale: callers check the element still refers. */
@@ -151,9 +151,9 @@ export class Draft {
     }
   }
 
-  /** The next fractional index: after every index in the scene, so an appended element sorts last. */
-  nextIndex(): string {
-    this.lastIndex = indexKeyAfter(this.lastIndex);
+  /** The fractional index of element `id` appended now: after every index in the scene, so it sorts last (indexKeyFor). */
+  nextIndex(id: string): string {
+    this.lastIndex = indexKeyFor(id, this.lastIndex);
     return this.lastIndex;
   }
 
