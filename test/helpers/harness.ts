@@ -114,6 +114,17 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Whether the server answering at `baseUrl` is the one started with `publicUrl` as its PUBLIC_URL (its
+ * protected-resource metadata names it). A port freePort() found free may be taken by another test's server
+ * before a spawned one binds it, and that server answers /healthz too: a readiness check alone can greet the
+ * wrong server, whose answers (401 to a token it never minted) then look like the tested one's.
+ */
+export async function answersAs(baseUrl: string, publicUrl: string): Promise<boolean> {
+  const res = await fetch(`${baseUrl}/.well-known/oauth-protected-resource`, { signal: AbortSignal.timeout(5_000) });
+  return res.ok && ((await res.json()) as { resource?: unknown }).resource === publicUrl;
+}
+
 let sqliteTemplate: Promise<string> | undefined;
 
 /**

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +15,7 @@ import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { SQLITE_FILE_NAME } from '../../src/store/open.ts';
-import { freePort } from '../helpers/harness.ts';
+import { answersAs, freePort } from '../helpers/harness.ts';
 import { TYPESCRIPT_ARGS } from '../helpers/typescript.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -56,8 +57,22 @@ interface ServerProcess {
 
 const isRunning = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
 
+/**
+ * Starts the server on a free port. Another test's server may take the port first (freePort only found it free):
+ * then this one cannot listen, and the other answers. Each start has a PUBLIC_URL of its own to tell them apart;
+ * a start that lost its port is stopped and made again on another.
+ */
 async function startServer(): Promise<ServerProcess> {
+  for (let attempt = 1; ; attempt++) {
+    const server = await startServerOnce();
+    if (server !== null) return server;
+    assert.ok(attempt < 3, 'the server found its port taken by another three times');
+  }
+}
+
+async function startServerOnce(): Promise<ServerProcess | null> {
   const port = await freePort();
+  const publicUrl = `http://crash-${randomUUID()}.test`;
   const child = spawn(process.execPath, [...TYPESCRIPT_ARGS, 'src/main.ts'], {
     cwd: ROOT,
     env: {
@@ -66,6 +81,7 @@ async function startServer(): Promise<ServerProcess> {
       DATABASE_URL: '',
       HOST: '127.0.0.1',
       PORT: String(port),
+      PUBLIC_URL: publicUrl,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_WRITE_PER_MIN: '1000000',
       RATE_LIMIT_READ_PER_MIN: '1000000',
@@ -81,10 +97,19 @@ async function startServer(): Promise<ServerProcess> {
 
   const deadline = Date.now() + STARTUP_DEADLINE_MS;
   while (Date.now() < deadline) {
-    if (!isRunning(child)) throw new Error(`the server exited (${child.exitCode ?? child.signalCode}) before it was up:\n${output}`);
+    if (!isRunning(child)) {
+      if (output.includes('EADDRINUSE')) return null;
+      throw new Error(`the server exited (${child.exitCode ?? child.signalCode}) before it was up:\n${output}`);
+    }
     try {
       const res = await fetch(`${server.baseUrl}/healthz`, { signal: AbortSignal.timeout(2_000) });
-      if (res.status === 200) return server;
+      if (res.status === 200) {
+        if (await answersAs(server.baseUrl, publicUrl)) return server;
+        // Another server holds the port: this one cannot listen on it.
+        if (isRunning(child)) child.kill('SIGKILL');
+        await exited;
+        return null;
+      }
     } catch {
       // not listening yet
     }
