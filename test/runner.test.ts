@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { test } from 'node:test';
 import { RENDER_NICE } from '../src/render/renderer.ts';
+import { freePort } from './helpers/ports.ts';
 import { TYPESCRIPT_ARGS } from './helpers/typescript.ts';
 
 const FIXTURES = 'test/fixtures/runner';
@@ -80,4 +81,11 @@ test('the README names the folders whose files share a process, as npm test has 
   const sentence = /except those of (.*?), which share one process per/s.exec(fs.readFileSync('README.md', 'utf8'))?.[1] ?? '';
   assert.deepEqual([...sentence.matchAll(/`([^`]+)`/g)].map((match) => match[1]), folders);
   assert.ok(folders.length > 0);
+});
+
+test('freePort gives each caller of a run its own port, below the kernel\'s ephemeral range', async () => {
+  const [low] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+  const ports = await Promise.all(Array.from({ length: 200 }, () => freePort()));
+  assert.equal(new Set(ports).size, ports.length, 'no port is given twice (200 draws among some 22,000 ports would repeat one about 60 % of the time)');
+  for (const port of ports) assert.ok(port >= 10_000 && port < low!, `${port} is below the ephemeral range (from ${low})`);
 });

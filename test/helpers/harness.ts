@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -11,6 +10,7 @@ import { openStore, SQLITE_FILE_NAME } from '../../src/store/open.ts';
 import type { SqlStore } from '../../src/store/sql-store.ts';
 import { type ApiResponseWatch, watchApiResponses } from './openapi-responses.ts';
 import { migratedPostgresDatabase } from './postgres.ts';
+import { freePort } from './ports.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -100,29 +100,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 3) throw error;
     }
   }
-}
-
-/** A TCP port free on 127.0.0.1 at the time of asking. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/**
- * Whether the server answering at `baseUrl` is the one started with `publicUrl` as its PUBLIC_URL (its
- * protected-resource metadata names it). A port freePort() found free may be taken by another test's server
- * before a spawned one binds it, and that server answers /healthz too: a readiness check alone can greet the
- * wrong server, whose answers (401 to a token it never minted) then look like the tested one's.
- */
-export async function answersAs(baseUrl: string, publicUrl: string): Promise<boolean> {
-  const res = await fetch(`${baseUrl}/.well-known/oauth-protected-resource`, { signal: AbortSignal.timeout(5_000) });
-  return res.ok && ((await res.json()) as { resource?: unknown }).resource === publicUrl;
 }
 
 let sqliteTemplate: Promise<string> | undefined;

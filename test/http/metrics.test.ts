@@ -7,7 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { buildServer } from '../../src/server.ts';
 import { openStore } from '../../src/store/open.ts';
-import { type Engine, freePort, type Harness, startHarness } from '../helpers/harness.ts';
+import { type Engine, type Harness, startHarness } from '../helpers/harness.ts';
+import { freePort } from '../helpers/ports.ts';
 import { skipWithoutPostgres } from '../helpers/postgres.ts';
 
 const TOKEN = 'metrics-test-token-0123456789';

@@ -17,7 +17,7 @@ import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { openStore } from '../../src/store/open.ts';
-import { freePort } from '../helpers/harness.ts';
+import { freePort } from '../helpers/ports.ts';
 import { signIn } from '../helpers/web-session.ts';
 import { assertRendersEveryWay } from '../helpers/served-renders.ts';
 

@@ -43,7 +43,7 @@ import {
   runCommand,
   runStage,
 } from '../helpers/dockerfile.ts';
-import { freePort } from '../helpers/harness.ts';
+import { freePort } from '../helpers/ports.ts';
 import { freshPostgresDatabase } from '../helpers/postgres.ts';
 import { assertRendersEveryWay } from '../helpers/served-renders.ts';
 

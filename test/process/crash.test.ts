@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { SQLITE_FILE_NAME } from '../../src/store/open.ts';
-import { answersAs, freePort } from '../helpers/harness.ts';
+import { answersAs, freePort } from '../helpers/ports.ts';
 import { TYPESCRIPT_ARGS } from '../helpers/typescript.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');

@@ -6,12 +6,12 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { runAdminCommand } from '../../src/admin/commands.ts';
 import { openStore } from '../../src/store/open.ts';
+import { freePort } from '../helpers/ports.ts';
 import { TYPESCRIPT_ARGS } from '../helpers/typescript.ts';
 
 const PG_BIN = process.env.PG_BIN || '/usr/lib/postgresql/15/bin';
@@ -22,15 +22,6 @@ let dir = '';
 let server: ChildProcess | null = null;
 let base = '';
 let token = '';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 before(async () => {
   if (skip) return;

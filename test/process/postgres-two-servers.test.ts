@@ -14,7 +14,7 @@ import { runAdminCommand } from '../../src/admin/commands.ts';
 import { openStore } from '../../src/store/open.ts';
 import type { SqlStore } from '../../src/store/sql-store.ts';
 import { freshPostgresDatabase, skipWithoutPostgres } from '../helpers/postgres.ts';
-import { freePort } from '../helpers/harness.ts';
+import { freePort } from '../helpers/ports.ts';
 import { TYPESCRIPT_ARGS } from '../helpers/typescript.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
