@@ -65,5 +65,9 @@ const plugin: FastifyPluginAsync<{ deps: ServiceDeps }> = async (app, { deps }) 
   serveRoutes(app, apiRoutes, deps, (request) => request.actor);
 };
 
-/** Not encapsulated: its onRequest hook answers for the API's paths whatever matched them (a 404 under the prefix gets the rate-limit policy too). */
+/**
+ * Not encapsulated: its onRequest hook answers for the API's paths whatever matched them (a 404 under the prefix
+ * gets the rate-limit policy too), and authenticates every route declared with a token access wherever it is
+ * served (the hosted MCP endpoint's too).
+ */
 export const apiPlugin = fp(plugin, { name: 'drawbridge-api' });
