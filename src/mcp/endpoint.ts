@@ -15,8 +15,7 @@ const AUTH_HELP =
 /** The most messages one POST may carry, as the MCP SDK's transport allows. */
 const MAX_BATCH = 100;
 
-const NOT_A_MESSAGE =
-  'not a JSON-RPC 2.0 message of MCP: send a request {"jsonrpc":"2.0","id":1,"method":"tools/list"}, a notification (no "id"), a response ("id" with "result" or "error"), or an array of 1 to 100 of them';
+const NOT_A_MESSAGE = `not a JSON-RPC 2.0 message of MCP: send a request {"jsonrpc":"2.0","id":1,"method":"tools/list"}, a notification (no "id"), a response ("id" with "result" or "error"), or an array of 1 to ${MAX_BATCH} of them`;
 
 const BATCH_SIZE = { error: `a batch holds 1 to ${MAX_BATCH} messages` };
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type Harness, type TestUser, startHarness } from '../helpers/harness.ts';
+import { unrenderedDiagram } from '../helpers/fresh-diagram.ts';
 import { pngSize } from '../helpers/png.ts';
 
 /**
@@ -14,7 +15,6 @@ const BURST = 80;
 let h: Harness;
 let busy: TestUser;
 let other: TestUser;
-let label = 0;
 
 describe('http/render-fair-share', () => {
   before(async () => {
@@ -24,15 +24,6 @@ describe('http/render-fair-share', () => {
   });
   after(() => h.close());
 
-  /** A diagram never rendered before, so the cache cannot answer for the workers. */
-  async function freshDiagram(user: TestUser): Promise<string> {
-    label += 1;
-    const spec = { nodes: [{ id: 'a', label: `Burst ${label}` }, { id: 'b', label: 'Queue' }], edges: ['a -> b'] };
-    const created = await h.call('POST', '/api/v1/diagrams', { token: user.token, body: { title: `d${label}`, spec } });
-    assert.equal(created.statusCode, 201, created.body);
-    return created.json().id;
-  }
-
   async function renderPng(user: TestUser, id: string): Promise<{ quality: unknown; note: unknown }> {
     const response = await h.call('GET', `/api/v1/diagrams/${id}/render?format=png`, { token: user.token });
     assert.equal(response.statusCode, 200, response.body);
@@ -41,10 +32,10 @@ describe('http/render-fair-share', () => {
   }
 
   test(`while one user has ${BURST} renders in flight, another user's render is faithful and does not wait for them, and every one of them completes faithfully`, async () => {
-    await renderPng(other, await freshDiagram(other)); // the worker is loaded
+    await renderPng(other, await unrenderedDiagram(h, other, 'Burst')); // the worker is loaded
     const burstIds: string[] = [];
-    for (let i = 0; i < BURST; i++) burstIds.push(await freshDiagram(busy));
-    const otherId = await freshDiagram(other);
+    for (let i = 0; i < BURST; i++) burstIds.push(await unrenderedDiagram(h, busy, 'Burst'));
+    const otherId = await unrenderedDiagram(h, other, 'Burst');
 
     let burstDone = 0;
     const burst = burstIds.map((id) => renderPng(busy, id).finally(() => void (burstDone += 1)));

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type Harness, type TestUser, startHarness } from '../helpers/harness.ts';
+import { unrenderedDiagram } from '../helpers/fresh-diagram.ts';
 import { pngSize } from '../helpers/png.ts';
 import { signIn } from '../helpers/web-session.ts';
 
@@ -16,7 +17,6 @@ const BURST = 40;
 let h: Harness;
 let busy: TestUser;
 let other: TestUser;
-let label = 0;
 
 describe('web/render-fair-share', () => {
   before(async () => {
@@ -25,15 +25,6 @@ describe('web/render-fair-share', () => {
     other = await h.user();
   });
   after(() => h.close());
-
-  /** A diagram never rendered before, so the cache cannot answer for the workers. */
-  async function freshDiagram(user: TestUser): Promise<string> {
-    label += 1;
-    const spec = { nodes: [{ id: 'a', label: `Web ${label}` }, { id: 'b', label: 'Queue' }], edges: ['a -> b'] };
-    const created = await h.call('POST', '/api/v1/diagrams', { token: user.token, body: { title: `d${label}`, spec } });
-    assert.equal(created.statusCode, 201, created.body);
-    return created.json().id;
-  }
 
   async function renderPng(user: TestUser, id: string, quality: 'faithful' | 'fast'): Promise<{ quality: unknown; note: unknown }> {
     const response = await h.call('GET', `/api/v1/diagrams/${id}/render?format=png&quality=${quality}`, { token: user.token });
@@ -53,12 +44,12 @@ describe('web/render-fair-share', () => {
   }
 
   test(`while a public link is opened ${BURST} times at once from as many addresses, another user's render is faithful and does not wait for them`, async () => {
-    await renderPng(other, await freshDiagram(other), 'faithful'); // the worker is loaded
-    const published = await freshDiagram(busy);
+    await renderPng(other, await unrenderedDiagram(h, other, 'Web'), 'faithful'); // the worker is loaded
+    const published = await unrenderedDiagram(h, busy, 'Web');
     const link = await h.call('PUT', `/api/v1/diagrams/${published}/public-link`, { token: busy.token, body: { enabled: true } });
     assert.equal(link.statusCode, 200, link.body);
     const { slug } = link.json();
-    const otherId = await freshDiagram(other);
+    const otherId = await unrenderedDiagram(h, other, 'Web');
 
     const visits = Array.from({ length: BURST }, (_, i) => () => h.app.inject({ method: 'GET', url: `/p/${slug}`, remoteAddress: `10.7.${i >> 8}.${i & 255}` }));
     const { probed, finishedBeforeProbe, burst } = await probeDuring(visits, () => renderPng(other, otherId, 'faithful'));
@@ -74,8 +65,8 @@ describe('web/render-fair-share', () => {
   test(`while one person's dashboard asks for ${BURST} thumbnails at once, another user's render does not wait for them`, async () => {
     const { cookie } = await signIn(h, busy.id);
     const ids: string[] = [];
-    for (let i = 0; i < BURST; i++) ids.push(await freshDiagram(busy));
-    const otherId = await freshDiagram(other);
+    for (let i = 0; i < BURST; i++) ids.push(await unrenderedDiagram(h, busy, 'Web'));
+    const otherId = await unrenderedDiagram(h, other, 'Web');
 
     const thumbnails = ids.map((id) => () => h.app.inject({ method: 'GET', url: `/app/d/${id}/thumbnail.png`, headers: { cookie } }));
     const { probed, finishedBeforeProbe, burst } = await probeDuring(thumbnails, () => renderPng(other, otherId, 'fast'));
