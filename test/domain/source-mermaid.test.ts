@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
+import { contrastRatio, parseColor } from '../../src/domain/lint/color.ts';
 import { importMermaid, UnsupportedDiagramError } from '../../src/domain/source/mermaid.ts';
 import { MERMAID_MAX_EDGES } from '../../src/domain/source/mermaid/runtime.ts';
 import { SourceSyntaxError } from '../../src/domain/source/types.ts';
@@ -226,6 +227,17 @@ describe('Mermaid importer: flowcharts', () => {
     assert.equal(node('b').textColor, '#ffffff');
     assert.equal(warned(/too dark for the default ink/)?.line, 2, 'warned at the node');
     assert.equal(node('c').textColor, '#ffd43b', 'a text colour of its own is kept');
+    assert.equal(warned(/shaded until it is/), undefined, 'a readable colour is not warned about');
+  });
+
+  test('a text colour unreadable on its fill is shaded just until it reads: white on a pale green becomes a grey, warned', async () => {
+    const { node, warned } = await read('flowchart LR\n  a --> b\n  style a fill:#85CB90,color:#fff\n  style b color:#ffe066');
+    const a = node('a').textColor!;
+    assert.notEqual(a, '#ffffff');
+    assert.ok(contrastRatio(parseColor(a)!, parseColor('#85cb90')!) >= 3, `${a} reads on #85cb90`);
+    assert.ok(contrastRatio(parseColor(a)!, parseColor('#85cb90')!) < contrastRatio([0, 0, 0], parseColor('#85cb90')!), 'not simply black: only as dark as needed');
+    assert.ok(contrastRatio(parseColor(node('b').textColor!)!, [255, 255, 255]) >= 3, 'a pale yellow on the white page is darkened');
+    assert.equal(warned(/shaded until it is/)?.line, 2);
   });
 
   test('a node styled to no size (width:0px;height:0px) is a bar where its links meet, without its label', async () => {

@@ -8,12 +8,14 @@
  * label. Mermaid writes a label in its own ink whatever the outline's colour,
  * so a node with an outline colour and no text colour gets the default ink
  * as its text colour (the spec would otherwise write it in the outline's);
- * on a fill too dark for that ink, white. Links: `stroke` the line's (and
+ * on a fill too dark for that ink, white. A text colour that would not be
+ * readable on its fill (white on a pale green) is shaded, darker on a light
+ * fill and lighter on a dark one, just until it reads. Links: `stroke` the line's (and
  * head's) colour, `stroke-width` its width, `stroke-dasharray` dashes. Any
  * other property is warned about.
  */
 import { STROKE_WIDTH_RANGE } from '../../spec/types.ts';
-import { cssColor, DEFAULT_INK, readableOn } from '../colors.ts';
+import { cssColor, DEFAULT_INK, readableOn, readableShade } from '../colors.ts';
 import type { EdgeInput, NodeInput } from './spec-input.ts';
 
 const [MIN_WIDTH, MAX_WIDTH] = STROKE_WIDTH_RANGE;
@@ -86,11 +88,15 @@ export function nodeLook(css: Map<string, string>, report: Report): Partial<Node
       report(`the style property ${property} is not drawn`, property);
     }
   }
+  const fill = look.backgroundColor ?? null;
   if (look.textColor === undefined) {
-    if (!readableOn(DEFAULT_INK, look.backgroundColor ?? null)) {
+    if (!readableOn(DEFAULT_INK, fill)) {
       look.textColor = '#ffffff';
       report('a label on a fill too dark for the default ink, and without a text colour (color:), is written in white');
     } else if (look.strokeColor !== undefined) look.textColor = DEFAULT_INK;
+  } else if (look.textColor !== null && !readableOn(look.textColor, fill)) {
+    look.textColor = readableShade(look.textColor, fill);
+    report('a text colour (color:) that would not be readable on its fill (or the white page) is shaded until it is');
   }
   if (look.bold === false) delete look.bold;
   if (look.italic === false) delete look.italic;
