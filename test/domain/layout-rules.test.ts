@@ -14,6 +14,7 @@ import { layoutGraph } from '../../src/domain/layout/layout.ts';
 import { countEdgeCrossings } from '../../src/domain/layout/metrics.ts';
 import { lintScene } from '../../src/domain/lint/lint.ts';
 import { BINDING_GAP } from '../../src/domain/scene/elements.ts';
+import { INSIDE_DEPTH, INSIDE_MARGIN } from '../../src/domain/scene/end-labels.ts';
 import { sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
 import { parseSpec } from '../../src/domain/spec/parse.ts';
 import { importDot } from '../../src/domain/source/dot.ts';
@@ -699,6 +700,33 @@ test('an edge\'s head and tail labels are small free texts beside its ends, on n
     assert.deepEqual(kinds(elements), [], direction);
     await assertSurvivesRestore(elements);
   }
+});
+
+test('a head label on the middle arrow of a fan with no room between its lines goes just inside the shape the arrows end at, near its own end and off the shape\'s middle (graphviz-oldarrows)', async () => {
+  for (const direction of ['TB', 'LR'] as const) {
+    const sources = Array.from({ length: 9 }, (_, i) => `n${i}`);
+    const elements = build({
+      layout: { direction },
+      nodes: [...sources.map((id) => ({ id })), { id: 'hub', label: 'Hub', shape: 'circle' }],
+      edges: sources.map((id) => ({ from: id, to: 'hub', ...(id === 'n4' ? { headLabel: 'samehead' } : {}) })),
+    });
+    const all = byId(elements);
+    const [hub, text, arrow] = [all.get('hub')!, all.get('n4-to-hub-head-label')!, all.get('n4-to-hub')!];
+    assert.ok(text.x >= hub.x && text.y >= hub.y && text.x + text.width <= hub.x + hub.width && text.y + text.height <= hub.y + hub.height, `${direction}: the label lies inside the hub`);
+    const [tx, ty] = [arrow.x + arrow.points.at(-1)[0], arrow.y + arrow.points.at(-1)[1]];
+    const [cx, cy] = [text.x + text.width / 2, text.y + text.height / 2];
+    const entering = direction === 'TB' ? [ty, text.y + text.height, hub.height] : [tx, text.x + text.width, hub.width];
+    assert.ok(entering[1]! - entering[0]! <= INSIDE_DEPTH * entering[2]!, `${direction}: the label keeps to the hub's outer ${INSIDE_DEPTH * 100} % from where its arrow enters`);
+    for (const other of sources.filter((id) => id !== 'n4')) {
+      const a = all.get(`${other}-to-hub`)!;
+      const tip = [a.x + a.points.at(-1)[0], a.y + a.points.at(-1)[1]];
+      assert.ok(Math.hypot(cx - tx, cy - ty) < Math.hypot(cx - tip[0]!, cy - tip[1]!), `${direction}: the label is nearer its own arrow's end than ${other}'s`);
+    }
+    assert.deepEqual(kinds(elements), [], `${direction}: no line through the label, no label over another`);
+    await assertSurvivesRestore(elements);
+  }
+  const doc = fs.readFileSync(new URL('../../docs/spec.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+  assert.match(doc, new RegExp(`${INSIDE_MARGIN} px clear of its outline and within the ${INSIDE_DEPTH * 100} % of its depth nearest the arrow`), 'docs/spec.md states the margin and the depth');
 });
 
 test('a caption is a large free text centred above the drawing, or below it, wrapped at the drawing\'s width, and the editor keeps it', async () => {

@@ -2,7 +2,10 @@
  * An edge's head and tail labels (DOT's headlabel and taillabel: a
  * multiplicity, the name of a port): free texts beside the arrow's ends,
  * placed after the arrows are drawn where they cover no shape, no line and no
- * other text. The editor binds one label to an arrow, at its middle; these
+ * other text. Where every spot beside an end does (the middle arrow of a fan
+ * of thirty, lines 26 px apart), the text goes just inside the shape the
+ * arrow ends at, on the line's continuation, when that shape has room there
+ * (a person types a port's name there too). The editor binds one label to an arrow, at its middle; these
  * are texts of their own, so they stay where they are when a person moves
  * the arrow.
  */
@@ -37,6 +40,11 @@ const SPOTS: Array<[number, number]> = [0, 1, 2, 3].flatMap((out): Array<[number
   [-1, out],
 ]);
 const CELL = 128;
+/** Inside the end shape: how far past the arrow's end the text's near side starts, and how far it keeps from the shape's outline. */
+const INSIDE_PAST = 10;
+export const INSIDE_MARGIN = 6;
+/** The share of the end shape's depth, from where the arrow enters, that a text inside it keeps to. */
+export const INSIDE_DEPTH = 0.4;
 
 interface Obstacle {
   box: Box;
@@ -49,6 +57,8 @@ interface Obstacle {
 /** Lines, shapes and texts of a scene, found by area. */
 export class SceneObstacles {
   private readonly cells = new Map<string, Obstacle[]>();
+  /** Boxes, ellipses and diamonds by id: the shape an arrow ends at, which a label may go inside. */
+  private readonly bodies = new Map<string, { box: Box; type: 'rectangle' | 'ellipse' | 'diamond' }>();
 
   constructor(elements: Iterable<ExcalidrawElement>) {
     for (const element of elements) this.addElement(element);
@@ -62,8 +72,32 @@ export class SceneObstacles {
       const points = (element.points as Point[]).map(([px, py]): Point => [x + px, y + py]);
       for (let i = 1; i < points.length; i++) this.add({ box: boxOf([points[i - 1]!, points[i]!]), segment: [points[i - 1]!, points[i]!], id: element.id });
     } else {
-      this.add({ box: { x1: x, y1: y, x2: x + Number(element.width), y2: y + Number(element.height) }, id: element.id });
+      const box = { x1: x, y1: y, x2: x + Number(element.width), y2: y + Number(element.height) };
+      this.add({ box, id: element.id });
+      if (element.type === 'rectangle' || element.type === 'ellipse' || element.type === 'diamond') this.bodies.set(element.id, { box, type: element.type });
     }
+  }
+
+  /** The extent of the shape `id` along a unit direction (0 when it is no box, ellipse or diamond). */
+  depthOf(id: string, [dx, dy]: Point): number {
+    const body = this.bodies.get(id);
+    return body ? Math.abs(dx) * (body.box.x2 - body.box.x1) + Math.abs(dy) * (body.box.y2 - body.box.y1) : 0;
+  }
+
+  /** Whether the box lies inside the shape `id` (a box, ellipse or diamond), `margin` clear of its outline. */
+  holds(id: string, box: Box, margin: number): boolean {
+    const body = this.bodies.get(id);
+    if (!body) return false;
+    const outer = body.box;
+    const [cx, cy] = [(outer.x1 + outer.x2) / 2, (outer.y1 + outer.y2) / 2];
+    const [a, b] = [(outer.x2 - outer.x1) / 2 - margin, (outer.y2 - outer.y1) / 2 - margin];
+    if (a <= 0 || b <= 0) return false;
+    const corners: Point[] = [[box.x1, box.y1], [box.x2, box.y1], [box.x1, box.y2], [box.x2, box.y2]];
+    const fits = ([x, y]: Point) => {
+      const [u, v] = [Math.abs(x - cx) / a, Math.abs(y - cy) / b];
+      return body.type === 'ellipse' ? u * u + v * v <= 1 : body.type === 'diamond' ? u + v <= 1 : u <= 1 && v <= 1;
+    };
+    return corners.every(fits);
   }
 
   add(obstacle: Obstacle): void {
@@ -75,9 +109,10 @@ export class SceneObstacles {
    * it (`covered`; shapes that hold `end`, the containers around it, count
    * only by their outline), and other arrows' lines that pass within
    * NEIGHBOUR_DISTANCE of it (`near`: beside them, a reader cannot tell whose
-   * label it is).
+   * label it is). With `insideEnd` the box lies within the end shape, whose
+   * body does not count.
    */
-  covered(box: Box, end: Point, endNode: string, arrow: string): { covered: number; near: number } {
+  covered(box: Box, end: Point, endNode: string, arrow: string, insideEnd = false): { covered: number; near: number } {
     const seen = new Set<Obstacle>();
     let count = 0;
     let near = 0;
@@ -85,6 +120,7 @@ export class SceneObstacles {
       for (const obstacle of this.cells.get(key) ?? []) {
         if (seen.has(obstacle)) continue;
         seen.add(obstacle);
+        if (insideEnd && obstacle.id === endNode && !obstacle.segment) continue;
         if (obstacle.segment) {
           if (segmentMeetsBox(obstacle.segment, grow(box, CLEARANCE))) count++;
           else if (obstacle.id !== arrow && segmentMeetsBox(obstacle.segment, grow(box, NEIGHBOUR_DISTANCE))) near++;
@@ -103,8 +139,10 @@ export class SceneObstacles {
  * the last stretch, its near side END_LABEL_ACROSS from the line and
  * END_LABEL_BACK before the end, on the right of an arrow going down or
  * above one going across; where that covers something, or lies beside
- * another arrow, the other side, then further out and further back, and at
- * worst the spot covering least.
+ * another arrow, the other side, then further out and further back. Where
+ * every one of those covers something, the first spot just inside the end
+ * shape, on the line's continuation, that covers nothing; at worst the spot
+ * covering least.
  */
 export function endLabelBox(end: Point, previous: Point, size: { width: number; height: number }, obstacles: SceneObstacles, ends: { node: string; arrow: string }): { x: number; y: number } {
   const length = Math.hypot(end[0] - previous[0], end[1] - previous[1]);
@@ -127,7 +165,25 @@ export function endLabelBox(end: Point, previous: Point, size: { width: number; 
     }
     if (best && best.cost < NEAR_COST) break;
   }
+  if (best!.cost >= COVER_COST) return insideSpot(end, [dx, dy], size, along, obstacles, ends) ?? { x: best!.x, y: best!.y };
   return { x: best!.x, y: best!.y };
+}
+
+/**
+ * A spot inside the end shape, past the arrow's end along its last stretch,
+ * that covers nothing and keeps to the shape's outer 40 % (deeper in, it
+ * would read as the shape's own name); null when the shape has no such room.
+ */
+function insideSpot(end: Point, [dx, dy]: Point, size: { width: number; height: number }, along: number, obstacles: SceneObstacles, ends: { node: string; arrow: string }): { x: number; y: number } | null {
+  const depth = obstacles.depthOf(ends.node, [dx, dy]) * INSIDE_DEPTH;
+  for (let step = 0; step < SLIDE_STEPS; step++) {
+    const past = INSIDE_PAST + along / 2 + step * SLIDE_STEP;
+    if (past + along / 2 > depth) return null;
+    const [cx, cy] = [end[0] + dx * past, end[1] + dy * past];
+    const box = { x1: cx - size.width / 2, y1: cy - size.height / 2, x2: cx + size.width / 2, y2: cy + size.height / 2 };
+    if (obstacles.holds(ends.node, box, INSIDE_MARGIN) && obstacles.covered(box, end, ends.node, ends.arrow, true).covered === 0) return { x: box.x1, y: box.y1 };
+  }
+  return null;
 }
 
 const boxOf = (points: Point[]): Box => ({
