@@ -138,6 +138,14 @@ describe('DOT importer: clusters, subgraphs and ranks', () => {
     assert.equal(node('plain'), undefined);
   });
 
+  test('a cluster with an id attribute is the container of that id (as Drawbridge writes a container not named cluster…); an id taken by a node gets a suffix', () => {
+    const { node } = read('digraph { x; subgraph cluster_api { id="api"; label="API"; a } subgraph cluster_x { id=x; b } subgraph cluster_c { c } }');
+    assert.deepEqual(node('api'), { id: 'api', label: 'API' });
+    assert.equal(node('a').parent, 'api');
+    assert.equal(node('b').parent, 'x~2');
+    assert.equal(node('c').parent, 'cluster_c');
+  });
+
   test('a subgraph that is not a cluster only groups statements; its attributes label no container', () => {
     const { nodes, node } = read('digraph { subgraph cluster_x { label=X; subgraph g { label=G; a -> b } } { c } }');
     assert.deepEqual(nodes.map((n) => n.id), ['cluster_x', 'a', 'b', 'c']);
@@ -337,6 +345,11 @@ describe('DOT importer: node shapes and looks', () => {
   test('a point is a start marker (a small filled dot) in its colour; it has no label', () => {
     assert.deepEqual(read('digraph { p [shape=point, label="x"] }').node('p'), { id: 'p', shape: 'start' });
     assert.deepEqual(read('digraph { p [shape=point, color=red] }').node('p'), { id: 'p', shape: 'start', strokeColor: 'red' });
+  });
+
+  test('a point with a ring around it (peripheries=2, Graphviz\'s final state) is an end marker', () => {
+    assert.deepEqual(read('digraph { e [shape=point, peripheries=2, label="x"] }').node('e'), { id: 'e', shape: 'end' });
+    assert.deepEqual(read('digraph { e [shape=point, peripheries=2, color=blue] }').node('e'), { id: 'e', shape: 'end', strokeColor: 'blue' });
   });
 
   test('colours: CSS names and hex as they are, X11 shades and HSV converted, black left to the default ink', () => {

@@ -393,18 +393,18 @@ describe('Mermaid importer: state diagrams', () => {
   test('[*] is a start marker or an end marker with a readable id, one pair per composite state', async () => {
     const { node, edges } = await read('stateDiagram-v2\n  [*] --> Idle\n  Idle --> [*]\n  state Moving {\n    [*] --> Slow\n    Slow --> [*]\n  }');
     assert.deepEqual(node('start'), { id: 'start', shape: 'start' });
-    assert.deepEqual(node('end'), { id: 'end', shape: 'end' });
+    assert.deepEqual(node('stop'), { id: 'stop', shape: 'end' });
     assert.deepEqual(node('Moving.start'), { id: 'Moving.start', parent: 'Moving', shape: 'start' });
-    assert.deepEqual(node('Moving.end'), { id: 'Moving.end', parent: 'Moving', shape: 'end' });
-    assert.deepEqual(edges.map((e) => `${e.from}>${e.to}`), ['start>Idle', 'Idle>end', 'Moving.start>Slow', 'Slow>Moving.end']);
+    assert.deepEqual(node('Moving.stop'), { id: 'Moving.stop', parent: 'Moving', shape: 'end' });
+    assert.deepEqual(edges.map((e) => `${e.from}>${e.to}`), ['start>Idle', 'Idle>stop', 'Moving.start>Slow', 'Slow>Moving.stop']);
   });
 
   test('an id made up for a marker never takes a state\'s own', async () => {
-    const { node, edges } = await read('stateDiagram-v2\n  [*] --> start\n  start --> end\n  end --> [*]');
+    const { node, edges } = await read('stateDiagram-v2\n  [*] --> start\n  start --> stop\n  stop --> [*]');
     assert.deepEqual(node('start'), { id: 'start' });
     assert.deepEqual(node('start-2'), { id: 'start-2', shape: 'start' });
-    assert.deepEqual(node('end-2'), { id: 'end-2', shape: 'end' });
-    assert.deepEqual(edges.map((e) => `${e.from}>${e.to}`), ['start-2>start', 'start>end', 'end>end-2']);
+    assert.deepEqual(node('stop-2'), { id: 'stop-2', shape: 'end' });
+    assert.deepEqual(edges.map((e) => `${e.from}>${e.to}`), ['start-2>start', 'start>stop', 'stop>stop-2']);
   });
 
   test('composite states nest as containers, titled by `state "…" as`', async () => {

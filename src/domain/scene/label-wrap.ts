@@ -62,3 +62,24 @@ export function wordSafeWrap(label: string, base: number): { label: string; wrap
     .join('\n');
   return { label: broken, wrapAt: max };
 }
+
+/** Whether a line break between `a` and `b` lies inside a word, at one of its break places. */
+const breaksAWord = (a: string, b: string) => /\S$/.test(a) && /^\S/.test(b) && BREAK_AFTER.test(`${a.slice(-1)}${b[0]}`);
+
+/**
+ * The label with every line break inside a word taken out: each break at a
+ * break place, between two characters that are not spaces, where the lines
+ * around it hold nothing else of the word. The breaks wordSafeWrap puts in
+ * are such breaks; an author's may be too, so a caller keeps this only when
+ * wrapping it again gives back the label it had.
+ */
+export function joinedAtBreaks(label: string): string {
+  const lines = label.split('\n');
+  const out = [lines[0]!];
+  for (const line of lines.slice(1)) {
+    const previous = out[out.length - 1]!;
+    if (breaksAWord(previous, line)) out[out.length - 1] = previous + line;
+    else out.push(line);
+  }
+  return out.join('\n');
+}

@@ -4,7 +4,7 @@
 import { isMarker, type MarkerShape, type SpecNode } from '../spec/types.ts';
 import { BOUND_TEXT_PADDING, containerSizeForText, fitTextInContainer, measureText, wrapText } from '../text/metrics.ts';
 import { FONT_FAMILY_EXCALIFONT, FONT_SIZE } from './elements.ts';
-import { WIDEN_FOR_WORD, wordSafeWrap } from './label-wrap.ts';
+import { joinedAtBreaks, WIDEN_FOR_WORD, wordSafeWrap } from './label-wrap.ts';
 
 /** Widths labels wrap at, per shape; longer labels wrap and the shape grows to fit. */
 const WRAP_WIDTH = { rectangle: 240, ellipse: 220, diamond: 200, text: 400, container: 400 } as const;
@@ -127,7 +127,7 @@ export function planNode(node: SpecNode, isContainer: boolean, depth: number, ic
   }
   if (isContainer) {
     // A container's header: its label, and its icon after the label on the same row.
-    const safe = wordSafeWrap(node.label, WRAP_WIDTH.container);
+    const safe = safeWrap(node, true);
     // A marker given members is a plain container, still without a label.
     const label = isMarker(node.shape) ? null : textBlock(safe.label, safe.wrapAt);
     const iconWidth = node.icon && !isMarker(node.shape) ? ICON_SIZE + (label ? ICON_GAP : 0) : 0;
@@ -148,8 +148,7 @@ export function planNode(node: SpecNode, isContainer: boolean, depth: number, ic
   // The label is wrapped in the final container's own text area, so the editor
   // re-wrapping it there (on edit or resize) gets the same lines; never inside a word.
   // Bold text is wider than the font measures: wrap it narrower so it still fits.
-  const wrapWidth = node.bold ? Math.round(WRAP_WIDTH[shape] / BOLD_WIDENS) : WRAP_WIDTH[shape];
-  const safe = wordSafeWrap(node.label, isRound(node.shape) ? roundestWrap(node.label, wrapWidth) : wrapWidth);
+  const safe = safeWrap(node, false);
   const preferred = measureText(wrapText(safe.label, FONT_SIZE, safe.wrapAt, FONT_FAMILY_EXCALIFONT), FONT_SIZE, FONT_FAMILY_EXCALIFONT);
   const target = containerSizeForText(shape, Math.max(preferred.width * (node.bold ? BOLD_WIDENS : 1), node.icon ? ICON_SIZE : 0), preferred.height + iconHeight);
   const fitted = fitTextInContainer(safe.label, shape, {
@@ -183,6 +182,36 @@ const CIRCLE_SIDE_SLACK = 1.1;
  * Mermaid's). The widest wrap whose circle is within CIRCLE_SIDE_SLACK of
  * the smallest wins: fewer lines read more easily.
  */
+/**
+ * Where a node's label wraps, its words too wide for its box broken at their
+ * break places (wordSafeWrap); bold text, which is wider than the font
+ * measures, wraps narrower. The one rule for planning a node and for reading
+ * its label back (authoredLabel).
+ */
+function safeWrap(node: Pick<SpecNode, 'label' | 'shape' | 'bold'>, isContainer: boolean): { label: string; wrapAt: number } {
+  if (isContainer) return wordSafeWrap(node.label, WRAP_WIDTH.container);
+  const shape = boxShapeOf(node.shape);
+  const wrapWidth = node.bold ? Math.round(WRAP_WIDTH[shape] / BOLD_WIDENS) : WRAP_WIDTH[shape];
+  return wordSafeWrap(node.label, isRound(node.shape) ? roundestWrap(node.label, wrapWidth) : wrapWidth);
+}
+
+/**
+ * A node's label as its author wrote it, from the text Drawbridge drew (its
+ * `originalText`): without the line breaks put inside a word too wide for
+ * its box. A break inside a word is taken out only when wrapping the label
+ * without it gives back the drawn text, so an author's own breaks stay.
+ */
+export function authoredLabel(shown: string, node: Pick<SpecNode, 'shape' | 'bold'>, isContainer: boolean): string {
+  const joined = joinedAtBreaks(shown);
+  return joined !== shown && safeWrap({ ...node, label: joined }, isContainer).label === shown ? joined : shown;
+}
+
+/** An edge's label as its author wrote it, as authoredLabel reads a node's. */
+export function authoredEdgeLabel(shown: string): string {
+  const joined = joinedAtBreaks(shown);
+  return joined !== shown && wordSafeWrap(joined, EDGE_LABEL_WRAP / WIDEN_FOR_WORD).label === shown ? joined : shown;
+}
+
 function roundestWrap(label: string, widest: number): number {
   const tried: Array<{ width: number; side: number }> = [];
   for (let width = widest; width > 0; width -= CIRCLE_WRAP_STEP) {

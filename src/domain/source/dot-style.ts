@@ -236,7 +236,9 @@ function warnNotDrawn(ctx: StyleContext, attributes: Attributes): void {
 /** A node's spec fields other than id and parent. */
 export function nodeFields(ctx: StyleContext, id: string, attributes: Attributes, line: number): Record<string, unknown> {
   const a = attributes;
-  let { name, shape } = shapeOf(ctx, a, line);
+  const read = shapeOf(ctx, a, line);
+  const name = read.name;
+  let shape: SpecShape | 'end' = read.shape;
   const style = styleWords(a);
   const label = labelOf(ctx, a.get('label'), { node: id, graph: ctx.graphName }, name === 'record' || name === 'mrecord');
   const filled = isFilled(style);
@@ -246,11 +248,13 @@ export function nodeFields(ctx: StyleContext, id: string, attributes: Attributes
     shape = 'rectangle';
     outlined = Boolean(label?.boxed);
   }
+  // A point with a ring around it (peripheries=2) is Graphviz's final state: the end marker.
+  if (shape === 'start' && Number(a.get('peripheries')?.value ?? 1) > 1) shape = 'end';
   const spec: Record<string, unknown> = {};
-  if (shape !== 'start' && label !== undefined && label.text !== id) spec.label = label.text;
+  if (shape !== 'start' && shape !== 'end' && label !== undefined && label.text !== id) spec.label = label.text;
   if (shape !== 'rectangle') spec.shape = shape;
   const color = colourOf(ctx, a.get('color'));
-  if (shape === 'start') {
+  if (shape === 'start' || shape === 'end') {
     // A point is always filled: with its fillcolor, else its colour, else black.
     const fill = colourOf(ctx, a.get('fillcolor'));
     if (color !== null && !BLACK.has(color)) spec.strokeColor = color;

@@ -39,6 +39,8 @@ interface DotCluster {
   parent: string | null;
   /** Its graph attributes: those in force where it opened, then its own. */
   attributes: Attributes;
+  /** Its own `id` attribute (Graphviz's identifier for output), which names its container instead of `cluster_…`. */
+  ownId: string | null;
   line: number;
 }
 
@@ -240,7 +242,7 @@ function subgraph(walk: Walk, statement: SubgraphASTNode, outer: Scope): string[
   );
   let self: DotCluster | null = null;
   if (id !== undefined && (/^cluster/i.test(id) || isTrue(own.get('cluster')))) {
-    self = walk.clusters.get(id) ?? { id, parent: outer.cluster, attributes: new Map(outer.graph), line: lineOf(statement) };
+    self = walk.clusters.get(id) ?? { id, parent: outer.cluster, attributes: new Map(outer.graph), ownId: own.get('id')?.value || null, line: lineOf(statement) };
     walk.clusters.set(id, self);
   }
   const scope: Scope = { node: new Map(outer.node), edge: new Map(outer.edge), graph: new Map(outer.graph), cluster: self?.id ?? outer.cluster };
@@ -370,7 +372,7 @@ export function importDot(text: string): ImportedSource {
   const ctx: StyleContext = { warn: walk.warn, graphName, recordsAcross: direction === 'TB' || direction === 'BT' };
   const ids = new Ids();
   for (const node of walk.nodes.values()) ids.add(`node:${node.id}`, node.id, walk, node.line);
-  for (const cluster of walk.clusters.values()) ids.add(`cluster:${cluster.id}`, cluster.id, walk, cluster.line);
+  for (const cluster of walk.clusters.values()) ids.add(`cluster:${cluster.id}`, cluster.ownId ?? cluster.id, walk, cluster.line);
   const nodeId = (id: string) => ids.of.get(`node:${id}`)!;
   const clusterId = (id: string) => ids.of.get(`cluster:${id}`)!;
 

@@ -6,7 +6,8 @@
  *   and the further descriptions on the lines below.
  * - `[*]` is a start marker (a transition from it) or an end marker (one to
  *   it), one pair per composite state, with ids Mermaid does not let an
- *   author write, made readable: `start`, `end`, `Moving.start`.
+ *   author write, made readable: `start`, `stop` (Mermaid's own name for
+ *   the end circle; `end` could not be a flowchart's id), `Moving.start`.
  * - Composite states are containers, nested; each has the direction Mermaid
  *   lays it out in (a composite's own is top to bottom unless it says
  *   otherwise, whatever the diagram's).
@@ -53,7 +54,9 @@ function generatedIds(nodes: MermaidNode[]): Map<string, string> {
   }
   for (const node of nodes.filter(isMarker)) {
     const [, scope, end] = /^(.*)_(start|end)$/.exec(node.id)!;
-    give(node.id, scope === 'root' ? end! : `${idOf(scope!)}.${end}`);
+    // An end marker is Mermaid's own "stop" circle: `end` is a word of Mermaid's flowcharts, no id there.
+    const name = end === 'start' ? 'start' : 'stop';
+    give(node.id, scope === 'root' ? name : `${idOf(scope!)}.${name}`);
   }
   const notes = new Map<string, number>();
   for (const node of nodes.filter(isNote)) {

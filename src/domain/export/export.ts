@@ -1,0 +1,24 @@
+/**
+ * A diagram's scene as text: the spec it draws (JSON), Mermaid flowchart text
+ * or Graphviz DOT, with what the chosen language cannot say as warnings.
+ */
+import type { SceneElement } from '../edit/types.ts';
+import { specToDot } from './dot-text.ts';
+import { specToMermaid } from './mermaid-text.ts';
+import { type ExportWarning, sceneSpec } from './scene-spec.ts';
+
+export const EXPORT_LANGUAGES = ['spec', 'mermaid', 'dot'] as const;
+export type ExportLanguage = (typeof EXPORT_LANGUAGES)[number];
+
+export interface ExportedSource {
+  language: ExportLanguage;
+  text: string;
+  warnings: ExportWarning[];
+}
+
+export function exportScene(elements: readonly SceneElement[], language: ExportLanguage): ExportedSource {
+  const { spec, warnings } = sceneSpec(elements);
+  if (language === 'spec') return { language, text: `${JSON.stringify(spec, null, 2)}\n`, warnings };
+  const written = language === 'mermaid' ? specToMermaid(spec) : specToDot(spec);
+  return { language, text: written.text, warnings: [...warnings, ...written.warnings] };
+}
