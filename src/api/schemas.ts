@@ -4,6 +4,7 @@ import { ICON_CATEGORIES } from '../domain/icons/catalog.ts';
 import { LINT_KINDS } from '../domain/lint/issue.ts';
 import { type ErrorCode, errorStatus } from '../errors.ts';
 import { EditFragment } from '../domain/edit/schema.ts';
+import { EXPORT_LANGUAGES } from '../domain/export/languages.ts';
 import { MAX_PATCH_OPS, PatchOp } from '../domain/patch/schema.ts';
 import { CONTENT_CODES } from '../domain/problems.ts';
 import { Scene } from '../domain/scene/schema.ts';
@@ -213,6 +214,16 @@ export const LintReport = z.object({
   ).meta({ description: 'At most 100 issues of each kind, in kind order' }),
   counts: z.partialRecord(z.enum(LINT_KINDS), z.number().int().min(1)).meta({ description: 'How many issues of each kind were found, listed or not; a kind with none is absent' }),
   complete: z.boolean().meta({ description: 'False when the scene was too large to check every pair of elements (thousands piled on one spot): the counts are then lower bounds' }),
+});
+
+export const ExportLanguage = z.enum(EXPORT_LANGUAGES).meta({ description: '`spec` (default): the diagram spec it draws, as JSON; `mermaid`: a Mermaid flowchart; `dot`: Graphviz DOT' });
+
+export const DiagramSource = z.object({
+  language: ExportLanguage,
+  text: z.string().meta({ description: 'The diagram in that language: ready to save as a .json, .mmd or .dot file, or to send back to create or regenerate as `spec` or `source`' }),
+  warnings: z
+    .array(z.object({ message: z.string(), elementIds: z.array(z.string()).meta({ description: 'The elements it is about' }) }))
+    .meta({ description: 'What of the drawing the text does not say: elements a spec cannot hold (free lines, pictures, arrows loose at an end) and what the language cannot write (an id Mermaid cannot take, a head or tail label in Mermaid)' }),
 });
 
 const Revision = z.string().meta({ description: 'The docUpdatedAt read last; the write is refused with 409 stale_read if the diagram changed since' });

@@ -219,6 +219,11 @@ export class DrawbridgeClient {
     return this.send('GET', `/diagrams/${encodeURIComponent(id)}/lint`);
   }
 
+  /** The diagram as text: the spec it draws, Mermaid or DOT, with what the text does not say. */
+  diagramSource(id: string, language: Out<typeof S.ExportLanguage>): Promise<Out<typeof S.DiagramSource>> {
+    return this.send('GET', `/diagrams/${encodeURIComponent(id)}/source`, { query: { language } });
+  }
+
   editDiagram(id: string, body: S.EditBody): Promise<Out<typeof S.EditResult>> {
     return this.send('POST', `/diagrams/${encodeURIComponent(id)}/edit`, { body });
   }

@@ -8,7 +8,7 @@ import { z } from 'zod';
  */
 export const INSTRUCTIONS = `Drawbridge makes diagrams a person can open and edit in a web editor (Excalidraw).
 - Prefer a spec over a raw scene: generate_diagram takes nodes and edges ("a -> b : label") and lays them out; use create_scene only for exact positions.
-- You may write Mermaid instead of a spec (a flowchart or stateDiagram-v2: pass it as "mermaid"), or hand over Graphviz DOT as "dot": generate_diagram, regenerate_diagram and validate_diagram read them, and list what the drawing leaves out as warnings.
+- You may write Mermaid instead of a spec (a flowchart or stateDiagram-v2: pass it as "mermaid"), or hand over Graphviz DOT as "dot": generate_diagram, regenerate_diagram and validate_diagram read them, and list what the drawing leaves out as warnings. get_diagram_source gives any diagram back as Mermaid, DOT or a spec.
 - Put nodes inside a container (a VPC, a subnet, a team) with the node's "parent": the container's id. Direction goes in "layout": { "direction": "LR" }.
 - Find icons with search_icons (e.g. q: "postgres" gives icon-postgresql) and set the node's "icon"; an id not in the catalog is refused.
 - Check content before writing it with validate_diagram: it lists every problem at once, each with a hint.

@@ -4,6 +4,8 @@ import { type ContentKind, contentProblems } from '../domain/content-problems.ts
 import { applyEdit } from '../domain/edit/apply.ts';
 import type { EditFragmentInput } from '../domain/edit/schema.ts';
 import type { SceneElement, WriteStamp } from '../domain/edit/types.ts';
+import { type ExportedSource, exportScene } from '../domain/export/export.ts';
+import type { ExportLanguage } from '../domain/export/languages.ts';
 import { isCatalogIcon } from '../domain/icons/catalog.ts';
 import { layoutGraph } from '../domain/layout/layout.ts';
 import { lintReport, type LintReport } from '../domain/lint/lint.ts';
@@ -33,6 +35,8 @@ export type SceneJob =
   /** Every problem a source would meet, and its warnings; nothing is laid out. */
   | { task: 'check-source'; source: unknown }
   | { task: 'lint'; elementsJson: string }
+  /** A stored scene written as text: the spec it draws, Mermaid or DOT. */
+  | { task: 'export'; elementsJson: string; language: ExportLanguage }
   /** A patch's ops, or an edit's fragment, applied to a stored scene at time `now`. */
   | { task: 'patch'; elementsJson: string; ops: PatchOpInput[]; now: number }
   | { task: 'edit'; elementsJson: string; fragment: EditFragmentInput; now: number }
@@ -81,6 +85,7 @@ export type SceneOutput =
   | CheckedContent
   | CheckedSource
   | LintReport
+  | ExportedSource
   | PatchedScene
   | EditedScene
   | DiffText
@@ -120,6 +125,8 @@ async function handle(job: SceneJob): Promise<SceneOutput> {
     switch (job.task) {
       case 'lint':
         return lintReport(JSON.parse(job.elementsJson) as unknown[]);
+      case 'export':
+        return exportScene(JSON.parse(job.elementsJson) as SceneElement[], job.language);
       case 'patch': {
         const before = JSON.parse(job.elementsJson) as SceneElement[];
         const { elements, applied, deleted } = applyPatch(before, job.ops, stampAt(job.now), { isIcon: isCatalogIcon });

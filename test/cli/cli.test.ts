@@ -191,6 +191,16 @@ describe('cli/cli', () => {
       assert.equal(JSON.parse((await cli(['diagrams', 'get', id], { env })).stdout).scene.elements.length, 5);
       assert.match((await cli(['diagrams', 'rename', id, 'Renamed'], { env })).stdout, /Renamed/);
       assert.equal((await cli(['diagrams', 'lint', id, '--json'], { env })).code, 0);
+      const mermaid = await cli(['diagrams', 'source', id, '--language', 'mermaid'], { env });
+      assert.equal(mermaid.code, 0, mermaid.stderr);
+      assert.match(mermaid.stdout, /^flowchart TB\n/);
+      const mmd = path.join(dir, 'back.mmd');
+      fs.writeFileSync(mmd, mermaid.stdout);
+      const copy = await cli(['diagrams', 'create', mmd, '--json'], { env });
+      assert.equal(copy.code, 0, copy.stderr);
+      const asSpec = JSON.parse((await cli(['diagrams', 'source', JSON.parse(copy.stdout).id], { env })).stdout);
+      assert.deepEqual(asSpec, JSON.parse((await cli(['diagrams', 'source', id], { env })).stdout), 'the Mermaid written back makes the same spec');
+      assert.equal((await cli(['diagrams', 'source', id, '--language', 'plantuml'], { env })).code, 2, 'an unknown language is a usage error');
 
       const patchFile = path.join(dir, 'patch.json');
       fs.writeFileSync(patchFile, JSON.stringify([{ op: 'move', id: 'a', dx: 5, dy: 0 }]));

@@ -21,7 +21,7 @@ const has = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]
 
 /** The top-level commands and the subcommands of `diagrams`, as the program defines them today. */
 const TOP = ['auth', 'me', 'diagrams', 'publish', 'render', 'history', 'diff', 'restore', 'share', 'workspaces', 'completion', 'comments', 'folders', 'icons', 'help'];
-const DIAGRAMS = ['list', 'get', 'view', 'create', 'rename', 'move', 'trash', 'restore', 'edit', 'regenerate', 'patch', 'publish', 'lint', 'render', 'move-to-workspace', 'help'];
+const DIAGRAMS = ['list', 'get', 'view', 'create', 'rename', 'move', 'trash', 'restore', 'edit', 'regenerate', 'patch', 'publish', 'source', 'lint', 'render', 'move-to-workspace', 'help'];
 
 describe('bash', () => {
   /** What bash's completion function offers for the words typed, the last one being completed. */

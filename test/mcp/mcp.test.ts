@@ -54,7 +54,7 @@ describe('drawbridge-mcp over stdio against a running server', () => {
     assert.match(String((grammar.contents[0] as { text: string }).text), /nodes/);
   });
 
-  test('generate, read, list, patch, lint; trash is refused without the delete capability', async () => {
+  test('generate, read, list, patch, lint, source; trash is refused without the delete capability', async () => {
     const created = json(await client.callTool({ name: 'generate_diagram', arguments: { title: 'MCP', spec: { nodes: [{ id: 'a', label: 'Alpha' }, { id: 'b', label: 'Beta' }], edges: ['a -> b'] } } }));
     assert.equal(created.title, 'MCP');
     assert.equal(created.elementCount, 5);
@@ -75,6 +75,13 @@ describe('drawbridge-mcp over stdio against a running server', () => {
 
     const lint = json(await client.callTool({ name: 'lint_diagram', arguments: { id: created.id } }));
     assert.ok(Array.isArray(lint.issues));
+
+    const source = json(await client.callTool({ name: 'get_diagram_source', arguments: { id: created.id, language: 'mermaid' } }));
+    assert.equal(source.text, 'flowchart TB\n  a["Alpha"]\n  b["Beta"]\n  a --> b\n');
+    assert.deepEqual(source.warnings, []);
+    assert.match(source.editorUrl, new RegExp(`/app/d/${created.id}$`));
+    const spec = JSON.parse(json(await client.callTool({ name: 'get_diagram_source', arguments: { id: created.id } })).text);
+    assert.deepEqual(spec.edges, [{ from: 'a', to: 'b' }], 'a spec by default');
 
     const trash = await client.callTool({ name: 'trash_diagram', arguments: { id: created.id } });
     assert.equal(trash.isError, true);

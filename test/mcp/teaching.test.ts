@@ -109,6 +109,7 @@ describe('mcp/teaching', () => {
     trash_diagram: { id: 42 },
     restore_diagram: {},
     lint_diagram: { diagram: 'x' },
+    get_diagram_source: { id: 'x', language: 'plantuml' },
     search_icons: { q: 5 },
     list_icons: { category: 'no-such-category' },
     list_folders: { all: true },
@@ -252,6 +253,9 @@ describe('mcp/teaching', () => {
       const lint = await run('lint_diagram', { id });
       linked(lint, id);
       assert.ok(Array.isArray(lint.issues));
+      const source = await run('get_diagram_source', { id, language: 'dot' });
+      linked(source, id);
+      assert.match(source.text, /^digraph \{/);
 
       assert.ok((await run('search_icons', { q: 'postgres' })).items.some((i: { id: string }) => i.id === 'icon-postgresql'));
       assert.ok((await run('list_icons', { q: 'kafka' })).items.some((i: { id: string }) => i.id === 'icon-kafka'));
@@ -303,6 +307,7 @@ describe('mcp/teaching', () => {
         ['patch_elements', { id: missing, ops: [{ op: 'delete', id: 'a' }] }],
         ['regenerate_diagram', { id: missing, spec: { nodes: [{ id: 'a' }] } }],
         ['lint_diagram', { id: missing }],
+        ['get_diagram_source', { id: missing }],
         ['trash_diagram', { id: missing }],
         ['list_comments', { id: missing }],
         ['list_revisions', { id: missing }],

@@ -5,7 +5,7 @@ import { folderPaths, isFolderId } from '../folders.ts';
 import { publicLinkActions } from './publish.ts';
 
 export function addDiagramCommands(program: Command, ctx: CliContext): Command {
-  const { paint, bold, dim, progress, clearProgress, out, json, table, apiUrl, client, folderIdOf, openWeb, readJson, readDiagramSource, warnAbout, jsonOpt, examples } = ctx;
+  const { paint, bold, dim, progress, clearProgress, out, note, json, table, apiUrl, client, folderIdOf, openWeb, readJson, readDiagramSource, warnAbout, jsonOpt, examples } = ctx;
   const { setPublicLink } = publicLinkActions(ctx);
   const diagrams = program.command('diagrams').description('list, create and change diagrams');
   diagrams
@@ -235,6 +235,18 @@ export function addDiagramCommands(program: Command, ctx: CliContext): Command {
     .action(async (id: string, opts: { enable?: boolean; disable?: boolean; password?: string; clearPassword?: boolean; json?: boolean }) => {
       if (Boolean(opts.enable) === Boolean(opts.disable)) throw new CliFailure(EXIT.usage, 'give exactly one of --enable or --disable');
       await setPublicLink(id, { ...opts, enabled: Boolean(opts.enable) });
+    });
+  diagrams
+    .command('source <id>')
+    .description('print the diagram as text: the spec it draws (JSON), Mermaid or DOT; what the text cannot say goes to standard error')
+    .addOption(new Option('--language <language>', 'spec, mermaid or dot').choices(['spec', 'mermaid', 'dot']).default('spec'))
+    .addOption(jsonOpt())
+    .addHelpText('after', examples('drawbridge diagrams source ID --language mermaid > flow.mmd', 'drawbridge diagrams regenerate ID flow.mmd'))
+    .action(async (id: string, opts: { language: 'spec' | 'mermaid' | 'dot'; json?: boolean }) => {
+      const source = await client().diagramSource(id, opts.language);
+      if (opts.json) return json(source);
+      out(source.text.replace(/\n$/, ''));
+      for (const warning of source.warnings) note(`warning: ${warning.message}${warning.elementIds.length > 0 ? ` (${warning.elementIds.join(', ')})` : ''}`);
     });
   diagrams
     .command('lint <id>')

@@ -4,11 +4,10 @@
  */
 import type { SceneElement } from '../edit/types.ts';
 import { specToDot } from './dot-text.ts';
+import type { ExportLanguage } from './languages.ts';
 import { specToMermaid } from './mermaid-text.ts';
 import { type ExportWarning, sceneSpec } from './scene-spec.ts';
 
-export const EXPORT_LANGUAGES = ['spec', 'mermaid', 'dot'] as const;
-export type ExportLanguage = (typeof EXPORT_LANGUAGES)[number];
 
 export interface ExportedSource {
   language: ExportLanguage;

@@ -5,6 +5,7 @@ import { addComment } from './comments/addComment.ts';
 import { getComment } from './comments/getComment.ts';
 import { listComments } from './comments/listComments.ts';
 import { editDiagram } from './diagrams/editDiagram.ts';
+import { getDiagramSource } from './diagrams/getDiagramSource.ts';
 import { lintDiagram } from './diagrams/lintDiagram.ts';
 import { patchDiagram } from './diagrams/patchDiagram.ts';
 import { regenerateDiagram } from './diagrams/regenerateDiagram.ts';
@@ -59,6 +60,7 @@ export const apiRoutes: RouteDef[] = [
   getPublicLink,
   setPublicLink,
   lintDiagram,
+  getDiagramSource,
   editDiagram,
   regenerateDiagram,
   patchDiagram,

@@ -1,4 +1,4 @@
-/** `list_diagrams` and the tools that change one diagram: rename, move, edit, regenerate, patch, trash, restore, lint. */
+/** `list_diagrams` and the tools that change one diagram: rename, move, edit, regenerate, patch, trash, restore, lint, and its source as text. */
 import { z } from 'zod';
 import * as S from '../../api/schemas.ts';
 import { DiagramSpec, EditFragment, PatchOps, Scene } from '../content-schemas.ts';
@@ -103,6 +103,19 @@ export function registerDiagramTools(kit: ToolKit): void {
       await c.restoreDiagram(a.id);
       return link({ id: a.id, restored: true });
     },
+  );
+  tool(
+    'get_diagram_source',
+    {
+      description:
+        'A diagram as text: language "mermaid" (a flowchart), "dot" (Graphviz) or "spec" (the diagram spec it draws, JSON; the default), whatever made it (a spec, Mermaid or DOT, the editor, a raw scene). Node ids are kept, with labels, shapes, containers (subgraphs, clusters), edge labels, heads and styles. It is the diagram to start from when you write a changed version of it for regenerate_diagram (which lays the whole diagram out again, so a person\'s arrangement is lost: for small changes prefer edit_diagram), or to hand it to another tool. warnings [{ message, elementIds }] say what the text leaves out (free lines, pictures, an id Mermaid cannot take).',
+      fields: { id: diagramId, language: S.ExportLanguage.optional() },
+      example: { id: EXAMPLE_ID, language: 'mermaid' },
+      output: linked({ language: z.string(), text: z.string(), warnings: z.array(z.object({ message: z.string(), elementIds: z.array(z.string()) })) }),
+      annotations: read,
+      about: onDiagram,
+    },
+    async (a, c) => link({ id: a.id, ...(await c.diagramSource(a.id, a.language ?? 'spec')) }),
   );
   tool(
     'lint_diagram',
