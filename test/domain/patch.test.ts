@@ -371,6 +371,30 @@ describe('move', () => {
     assert.deepEqual([loop.x, loop.y, loop.points], [find(scene, 'cache-to-cache').x - 15, find(scene, 'cache-to-cache').y + 60, find(scene, 'cache-to-cache').points]);
   });
 
+  test('a cylinder, a double circle or an end marker moves, resizes and goes with the lines and the dot drawn as part of it', () => {
+    const scene = build({ nodes: [{ id: 'db', shape: 'cylinder' }, { id: 'done', shape: 'doublecircle' }, { id: 'stop', shape: 'end' }], edges: ['db -> done', 'done -> stop'] });
+    const extent = (e: El) => {
+      const xs = e.points.map((p: number[]) => e.x + p[0]);
+      const ys = e.points.map((p: number[]) => e.y + p[1]);
+      return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)].map((v) => Math.round(v));
+    };
+    const moved = patch(scene, [{ op: 'move', id: 'db', dx: 40, dy: 25 }, { op: 'move', id: 'stop', dx: -30, dy: 0 }]);
+    for (const part of ['db-outline', 'db-top']) {
+      assert.deepEqual([moved.byId(part)!.x, moved.byId(part)!.y], [find(scene, part).x + 40, find(scene, part).y + 25], part);
+    }
+    assert.equal(moved.byId('stop-dot')!.x, find(scene, 'stop-dot').x - 30);
+    const db = find(scene, 'db');
+    const resized = patch(scene, [{ op: 'resize', id: 'db', width: db.width * 2, height: db.height }, { op: 'resize', id: 'done', width: 200, height: 200 }]);
+    const body = resized.byId('db')!;
+    assert.deepEqual(extent(resized.byId('db-outline')!), [body.x, body.y, body.x + body.width, body.y + body.height].map((v) => Math.round(v)), 'the body stretches with the box');
+    const ring = extent(resized.byId('done-ring')!);
+    const done = resized.byId('done')!;
+    assert.ok(ring[2]! - ring[0]! > 180 && ring[0]! > done.x && ring[2]! < done.x + done.width, `the ring stretches inside the circle: ${ring}`);
+    const gone = patch(scene, [{ op: 'delete', id: 'db' }, { op: 'delete', id: 'stop' }]);
+    for (const part of ['db-outline', 'db-top', 'stop-dot']) assert.equal(gone.byId(part), undefined, `${part} goes with its shape`);
+    assertConsistent(gone.elements);
+  });
+
   test('moving a label is refused; moving an arrow unbinds it from both shapes', () => {
     const scene = build(SPEC);
     assertThrowsCode(() => patch(scene, [{ op: 'move', id: 'api-label', dx: 1, dy: 1 }]), 'INVALID_SPEC', /label of "api": move the container instead/);

@@ -67,6 +67,8 @@ export interface ExportSpec {
 
 export interface SceneSpec {
   spec: ExportSpec;
+  /** The arrow each edge is drawn as, in the order of `spec.edges`. */
+  edgeIds: string[];
   warnings: ExportWarning[];
 }
 
@@ -151,6 +153,7 @@ export function sceneSpec(elements: readonly SceneElement[]): SceneSpec {
   }
 
   const edges: EdgeInput[] = [];
+  const edgeIds: string[] = [];
   const byArrow = new Map<string, EdgeInput>();
   for (const arrow of arrows) {
     const from = endNode(scene, arrow.startBinding, nodeIds, parts);
@@ -175,6 +178,7 @@ export function sceneSpec(elements: readonly SceneElement[]): SceneSpec {
     if (typeof arrow.strokeColor === 'string' && arrow.strokeColor !== INK) edge.strokeColor = arrow.strokeColor;
     if (typeof arrow.strokeWidth === 'number' && arrow.strokeWidth !== WIDTH) edge.strokeWidth = arrow.strokeWidth;
     edges.push(edge);
+    edgeIds.push(arrow.id);
     byArrow.set(arrow.id, edge);
   }
   for (const element of scene.live.values()) {
@@ -206,7 +210,7 @@ export function sceneSpec(elements: readonly SceneElement[]): SceneSpec {
   for (const element of leftOut) byKind.set(element.type, [...(byKind.get(element.type) ?? []), element.id]);
   for (const [type, ids] of byKind) warn(LEFT_OUT[type] ?? `${type} elements are left out: a spec has no such thing`, ids);
   if (nodes.length > SPEC_LIMITS.nodes || edges.length > SPEC_LIMITS.edges) warn(`a spec holds at most ${SPEC_LIMITS.nodes} nodes and ${SPEC_LIMITS.edges} edges; this one has ${nodes.length} and ${edges.length}, so it cannot be laid out again as it is`, []);
-  return { spec, warnings };
+  return { spec, edgeIds, warnings };
 }
 
 const LEFT_OUT: Record<string, string> = {

@@ -37,7 +37,7 @@ import {
 } from './grammar.ts';
 import { refitArrowLabel } from './label-layout.ts';
 import { opsShapeProblems } from './op-problems.ts';
-import { iconsOf, labelOf, labelsOf } from './references.ts';
+import { iconsOf, labelOf, labelsOf, partsOf } from './references.ts';
 import { MAX_PATCH_OPS, type PatchOpInput } from './schema.ts';
 
 type OpOf<K extends PatchOpInput['op']> = Extract<PatchOpInput, { op: K }>;
@@ -289,13 +289,14 @@ function restyle(ctx: OpContext, element: SceneElement, op: OpOf<'restyle'>): vo
 }
 
 /**
- * Removes the element with its labels (an arrow's too) and its icons, and
+ * Removes the element with its labels (an arrow's too), its icons and the
+ * lines and dots drawn as part of it (partsOf), and
  * clears every reference to what was removed: arrow bindings become null,
  * boundElements entries go, frame members leave the frame.
  */
 function deleteElement(ctx: OpContext, element: SceneElement): void {
   const draft = ctx.draft;
-  const doomed = new Set([element.id, ...iconsOf(draft, element)]);
+  const doomed = new Set([element.id, ...iconsOf(draft, element), ...partsOf(draft, element)]);
   for (const id of [...doomed]) for (const label of labelsOf(draft, id)) doomed.add(label.id);
   for (const id of doomed) draft.remove(id);
   for (const other of [...draft.live()]) {

@@ -13,7 +13,7 @@ import { attachEnd, reroute } from './arrow-routing.ts';
 import type { Draft } from './draft.ts';
 import { absolutePoints, bindingOf, centreOf, type End, ENDS, FRAMES, isFiniteNumber, num, outlineOf, sameBox, setAbsolutePoints } from './element-geometry.ts';
 import { fitLabel, measure, refitArrowLabel, textContainerType, textStyleOf } from './label-layout.ts';
-import { arrowsBoundTo, iconsOf, labelOf, labelsOf, removeBoundRef } from './references.ts';
+import { arrowsBoundTo, iconsOf, labelOf, labelsOf, partsOf, removeBoundRef } from './references.ts';
 
 /**
  * The map from one box to another: a point inside keeps its place relative to
@@ -85,6 +85,7 @@ function carriedWith(draft: Draft, id: string): Set<string> {
     for (const label of labelsOf(draft, element.id)) take(label.id);
     if (FRAMES.has(element.type)) for (const member of draft.relations().members.get(element.id) ?? []) if (draft.get(member)?.frameId === element.id) take(member);
     for (const icon of iconsOf(draft, element)) take(icon);
+    for (const part of partsOf(draft, element)) take(part);
   }
   return carried;
 }
@@ -107,12 +108,13 @@ function unbind(draft: Draft, arrowId: string, end: End): void {
 export function reshape(draft: Draft, id: string, width: number, height: number): void {
   const before = outlineOf(draft.get(id)!);
   const icons = iconsOf(draft, draft.get(id)!);
+  const parts = partsOf(draft, draft.get(id)!);
   const shape = draft.edit(id);
   shape.width = width;
   shape.height = height;
   const label = labelOf(draft, id);
   if (label) fitLabel(draft, label.id);
-  followBox(draft, id, before, icons);
+  followBox(draft, id, before, icons, parts);
   if (label) keepIconsClearOfLabel(draft, id, label.id, icons);
 }
 
@@ -134,9 +136,10 @@ function keepIconsClearOfLabel(draft: Draft, id: string, labelId: string, icons:
   const type = textContainerType(container.type);
   if (boundTextArea(type, outlineOf(container)).height < needed) {
     const before = outlineOf(container);
+    const parts = partsOf(draft, container);
     draft.edit(id).height = containerSizeForText(type, 0, needed).height;
     fitLabel(draft, labelId);
-    followBox(draft, id, before, icons);
+    followBox(draft, id, before, icons, parts);
   }
   const label = labelBox();
   const boxes = iconBoxes();
@@ -152,10 +155,20 @@ function refit(draft: Draft, containerId: string): void {
 }
 
 /** After an element's box changed: its icons keep their relative place and its arrows are re-attached. */
-function followBox(draft: Draft, id: string, before: Outline, icons: string[]): void {
+function followBox(draft: Draft, id: string, before: Outline, icons: string[], parts: string[] = []): void {
   const after = outlineOf(draft.get(id)!);
   if (sameBox(before, after)) return;
   const map = boxMap(before, after);
+  // Outline lines stretch with the box; a marker's dot keeps its size, centred where it was.
+  for (const partId of parts) {
+    const part = draft.edit(partId);
+    if (part.type === 'line') setAbsolutePoints(part, absolutePoints(part).map(map));
+    else {
+      const [cx, cy] = map(centreOf(outlineOf(part)));
+      part.x = cx - num(part.width) / 2;
+      part.y = cy - num(part.height) / 2;
+    }
+  }
   for (const iconId of icons) {
     const icon = draft.edit(iconId);
     const [cx, cy] = map(centreOf(outlineOf(icon)));

@@ -17,10 +17,12 @@ export interface Relations {
   members: Map<string, string[]>;
   /** Group id → the images in it. */
   images: Map<string, string[]>;
+  /** Innermost group id → the lines and ellipses in it: the outline lines and marker dots drawn with a shape. */
+  parts: Map<string, string[]>;
 }
 
 function indexRelations(elements: Iterable<SceneElement>): Relations {
-  const relations: Relations = { labels: new Map(), arrows: new Map(), members: new Map(), images: new Map() };
+  const relations: Relations = { labels: new Map(), arrows: new Map(), members: new Map(), images: new Map(), parts: new Map() };
   const note = (map: Map<string, string[]>, key: string, id: string) => {
     const list = map.get(key);
     if (list) list.push(id);
@@ -30,6 +32,7 @@ function indexRelations(elements: Iterable<SceneElement>): Relations {
     if (e.type === 'text' && typeof e.containerId === 'string') note(relations.labels, e.containerId, e.id);
     if (typeof e.frameId === 'string') note(relations.members, e.frameId, e.id);
     if (e.type === 'image' && Array.isArray(e.groupIds)) for (const group of e.groupIds) if (typeof group === 'string') note(relations.images, group, e.id);
+    if ((e.type === 'line' || e.type === 'ellipse') && Array.isArray(e.groupIds) && typeof e.groupIds[0] === 'string') note(relations.parts, e.groupIds[0], e.id);
     if (isLinear(e)) {
       const targets = new Set(ENDS.map((end) => bindingOf(e, end)?.elementId).filter((id) => id !== undefined));
       for (const target of targets) note(relations.arrows, target, e.id);

@@ -7,7 +7,7 @@ import type { SceneElement } from '../edit/types.ts';
 import { isPlainObject } from '../payload.ts';
 import type { BoundRef } from '../scene/elements.ts';
 import type { Draft } from './draft.ts';
-import { bindingOf, boundRefs, centreOf, ENDS, hasPoints, isInside, isLinear, outlineOf } from './element-geometry.ts';
+import { absolutePoints, bindingOf, boundRefs, centreOf, ENDS, hasPoints, isInside, isLinear, outlineOf } from './element-geometry.ts';
 
 /** The live text bound to a container: the one its boundElements lists, else any naming it. */
 export function labelOf(draft: Draft, containerId: string): SceneElement | undefined {
@@ -70,4 +70,26 @@ export function removeBoundRef(draft: Draft, targetId: string, refId: string): v
   if (!target || !boundRefs(target).some((r) => r.id === refId)) return;
   const edited = draft.edit(targetId);
   edited.boundElements = (edited.boundElements as unknown[]).filter((r) => !(isPlainObject(r) && r.id === refId));
+}
+
+/**
+ * The lines and dots drawn as part of a shape: in its innermost group and
+ * inside its box (sceneFromSpec's outline lines of a cylinder, a hexagon…,
+ * and an end marker's dot). They move, resize and delete with the shape, as
+ * the editor moves a group together.
+ */
+export function partsOf(draft: Draft, shape: SceneElement): string[] {
+  if (shape.type === 'text' || shape.type === 'image' || hasPoints(shape) || !Array.isArray(shape.groupIds) || typeof shape.groupIds[0] !== 'string') return [];
+  const box = outlineOf(shape);
+  return (draft.relations().parts.get(shape.groupIds[0]) ?? []).filter((id) => {
+    const part = draft.get(id);
+    if (id === shape.id || part === undefined) return false;
+    // A line's x and y are its first point's, not its box's corner: its extent is its points'.
+    const points = hasPoints(part) ? absolutePoints(part) : [];
+    const [x1, y1, x2, y2] = points.length > 0
+      ? [Math.min(...points.map((p) => p[0])), Math.min(...points.map((p) => p[1])), Math.max(...points.map((p) => p[0])), Math.max(...points.map((p) => p[1]))]
+      : [outlineOf(part).x, outlineOf(part).y, outlineOf(part).x + outlineOf(part).width, outlineOf(part).y + outlineOf(part).height];
+    const inside = x1 >= box.x - 1 && y1 >= box.y - 1 && x2 <= box.x + box.width + 1 && y2 <= box.y + box.height + 1;
+    return inside && (x2 - x1) * (y2 - y1) <= box.width * box.height;
+  });
 }
