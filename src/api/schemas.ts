@@ -240,12 +240,18 @@ export type EditBody = z.infer<typeof EditBody>;
 
 export const EditResult = z.object({ added: z.array(z.string()), updated: z.array(z.string()), merged: z.number().int() });
 
+export const RegenerateLayout = z.enum(['keep', 'fresh']).meta({
+  description:
+    'For a spec or a source. `keep`: nodes that stay keep their place and size (labels and styles change in place), gone nodes go with their arrows, new ones are placed beside what they connect to, and only new or changed arrows are routed again; `fresh`: everything is laid out again. Default: `keep` when the diagram was changed in place (edit, patch, the editor, a restore, a regenerate that kept) since it was last laid out, else `fresh`.',
+});
+
 export const RegenerateBody = z.strictObject({
   spec: DiagramSpec.optional(),
   scene: Scene.optional(),
   source: SourceContent.optional(),
   title: z.string().optional(),
   expectedUpdatedAt: Revision.optional(),
+  layout: RegenerateLayout.optional(),
 });
 export type RegenerateBody = Unchecked<z.infer<typeof RegenerateBody>, 'spec' | 'scene' | 'source'>;
 
@@ -255,6 +261,10 @@ export const RegenerateResult = z.object({
   orphanedComments: z.number().int(),
   title: z.string().optional(),
   warnings: Warnings,
+  layout: RegenerateLayout.optional().meta({ description: 'How a spec or a source was laid out (absent for a scene): `keep` falls back to `fresh` when the new spec adds a container' }),
+  kept: z.array(z.string()).optional().meta({ description: 'With `keep`: the node ids that stayed where they were' }),
+  placed: z.array(z.string()).optional().meta({ description: 'With `keep`: the node ids placed anew (new ones, and those whose shape, icon or container changed)' }),
+  removed: z.array(z.string()).optional().meta({ description: 'With `keep`: the node ids that are gone, with their arrows' }),
 });
 
 export const PatchBody = z.strictObject({

@@ -31,6 +31,8 @@ export interface RevisionDetail {
   folder?: { from: string | null; to: string | null };
   /** move between workspaces: the workspaces before and after (null: none). */
   workspace?: { from: string | null; to: string | null };
+  /** regenerate: it kept the arrangement it was drawn over (layout "keep"), rather than laying everything out afresh. */
+  layout?: 'keep';
 }
 
 /** Who made a change, and how. */

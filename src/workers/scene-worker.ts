@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import { type ContentKind, contentProblems } from '../domain/content-problems.ts';
 import { applyEdit } from '../domain/edit/apply.ts';
+import { regenerateKeeping } from '../domain/edit/keep.ts';
 import type { EditFragmentInput } from '../domain/edit/schema.ts';
 import type { SceneElement, WriteStamp } from '../domain/edit/types.ts';
 import { type ExportedSource, exportScene } from '../domain/export/export.ts';
@@ -37,6 +38,8 @@ export type SceneJob =
   | { task: 'lint'; elementsJson: string }
   /** A stored scene written as text: the spec it draws, Mermaid or DOT. */
   | { task: 'export'; elementsJson: string; language: ExportLanguage }
+  /** A spec, or a source read into one, drawn over a stored scene keeping what stays where it is (regenerate's layout "keep"). */
+  | { task: 'keep'; elementsJson: string; spec?: DiagramSpecInput; source?: unknown; now: number }
   /** A patch's ops, or an edit's fragment, applied to a stored scene at time `now`. */
   | { task: 'patch'; elementsJson: string; ops: PatchOpInput[]; now: number }
   | { task: 'edit'; elementsJson: string; fragment: EditFragmentInput; now: number }
@@ -68,6 +71,8 @@ export interface ChangedScene extends GeneratedScene {
 }
 
 export type PatchedScene = ChangedScene & { applied: number; deleted: number };
+/** A regenerate that kept the stored arrangement: what stayed, what was placed, what went; `fresh` when it could not be kept (a new container). */
+export type KeptScene = (ChangedScene & { kept: string[]; placed: string[]; removed: string[]; warnings?: SourceWarning[] }) | { fresh: true };
 export type EditedScene = ChangedScene & { added: string[]; updated: string[]; merged: number };
 
 export interface CheckedContent {
@@ -87,6 +92,7 @@ export type SceneOutput =
   | LintReport
   | ExportedSource
   | PatchedScene
+  | KeptScene
   | EditedScene
   | DiffText
   /** The client's mistake, as an ApiError's code and message: it crosses back to be thrown as one. */
@@ -131,6 +137,22 @@ async function handle(job: SceneJob): Promise<SceneOutput> {
         const before = JSON.parse(job.elementsJson) as SceneElement[];
         const { elements, applied, deleted } = applyPatch(before, job.ops, stampAt(job.now), { isIcon: isCatalogIcon });
         return { ...changed(before, elements), applied, deleted };
+      }
+      case 'keep': {
+        const before = JSON.parse(job.elementsJson) as SceneElement[];
+        let input: DiagramSpecInput;
+        let checked: DiagramSpec;
+        let warnings: SourceWarning[] | undefined;
+        if (job.source !== undefined) {
+          const reading = await readSource(job.source, { isIcon: isCatalogIcon });
+          throwFirst(reading.problems);
+          [input, checked, warnings] = [reading.spec!, reading.checked!, reading.warnings];
+        } else {
+          [input, checked] = [job.spec!, specFrom(job.spec!, { isIcon: isCatalogIcon })];
+        }
+        const kept = regenerateKeeping(before, input, checked, stampAt(job.now), { isIcon: isCatalogIcon });
+        if (kept === null) return { fresh: true };
+        return { ...changed(before, kept.elements), kept: kept.kept, placed: kept.placed, removed: kept.removed, ...(warnings === undefined ? {} : { warnings }) };
       }
       case 'edit': {
         const before = JSON.parse(job.elementsJson) as SceneElement[];

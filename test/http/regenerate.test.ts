@@ -27,7 +27,7 @@ describe('http/regenerate', () => {
       const before = await read(id);
       const res = await regenerate(id, { spec: spec(['a', 'b', 'c']) });
       assert.equal(res.statusCode, 200, res.body);
-      assert.deepEqual(res.json(), { id, replaced: 8, orphanedComments: 0 });
+      assert.deepEqual(res.json(), { id, replaced: 8, orphanedComments: 0, layout: 'fresh' }, 'a diagram not changed since it was laid out is laid out afresh');
       const afterRead = await read(id);
       assert.equal(afterRead.title, 'Flow');
       assert.equal(afterRead.scene.elements.length, 8);

@@ -192,11 +192,13 @@ export function addDiagramCommands(program: Command, ctx: CliContext): Command {
     .option('--scene <file>', 'scene JSON file, or -')
     .option('--title <title>', 'new title')
     .option('--if-unchanged', 'refuse (409 stale_read) if the diagram changed since it was read')
+    .addOption(new Option('--layout <layout>', 'keep: what stays keeps its place; fresh: lay everything out again (default: keep once the diagram was changed in place)').choices(['keep', 'fresh']))
     .addOption(jsonOpt())
-    .addHelpText('after', examples('drawbridge diagrams regenerate ID flow.mmd', 'drawbridge diagrams regenerate ID services.dot --if-unchanged', 'drawbridge diagrams regenerate ID --spec flow.json'))
-    .action(async (id: string, file: string | undefined, opts: { language?: string; spec?: string; scene?: string; title?: string; ifUnchanged?: boolean; json?: boolean }) => {
+    .addHelpText('after', examples('drawbridge diagrams regenerate ID flow.mmd', 'drawbridge diagrams regenerate ID services.dot --if-unchanged', 'drawbridge diagrams regenerate ID --spec flow.json --layout fresh'))
+    .action(async (id: string, file: string | undefined, opts: { language?: string; spec?: string; scene?: string; title?: string; ifUnchanged?: boolean; layout?: 'keep' | 'fresh'; json?: boolean }) => {
       if ([file, opts.spec, opts.scene].filter(Boolean).length !== 1) throw new CliFailure(EXIT.usage, 'give exactly one of a Mermaid or DOT file, --spec or --scene');
       if (opts.language !== undefined && !file) throw new CliFailure(EXIT.usage, '--language names the language of a Mermaid or DOT file: give the file');
+      if (opts.layout !== undefined && opts.scene !== undefined) throw new CliFailure(EXIT.usage, '--layout applies to a Mermaid or DOT file or a spec: a scene is stored as it is');
       const c = client();
       let expectedUpdatedAt: string | undefined;
       if (opts.ifUnchanged) expectedUpdatedAt = (await c.getDiagram(id)).docUpdatedAt ?? undefined;
@@ -205,10 +207,12 @@ export function addDiagramCommands(program: Command, ctx: CliContext): Command {
         ...content,
         ...(opts.title !== undefined ? { title: opts.title } : {}),
         ...(expectedUpdatedAt ? { expectedUpdatedAt } : {}),
+        ...(opts.layout !== undefined ? { layout: opts.layout } : {}),
       });
       warnAbout(result.warnings);
       if (opts.json) return json(result);
-      out(`Regenerated ${result.id}: ${result.replaced} elements, ${result.orphanedComments} orphaned comments.`);
+      const kept = result.layout === 'keep' ? `; kept ${result.kept!.length} nodes in place, placed ${result.placed!.length}, removed ${result.removed!.length}` : result.layout === 'fresh' ? '; laid out afresh' : '';
+      out(`Regenerated ${result.id}: ${result.replaced} elements, ${result.orphanedComments} orphaned comments${kept}.`);
     });
   diagrams
     .command('patch <id>')

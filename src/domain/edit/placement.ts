@@ -334,9 +334,12 @@ class Placer {
     const candidates: Candidate[] = [];
     // Inside, on a grid, nearest the anchors (or the top left) first.
     const [tx, ty] = anchors.length > 0 ? centreOf(union(anchors.map((id) => this.boxOf(id)))!) : [room.x, room.y];
+    const anchorBoxes = anchors.map((id) => this.boxOf(id));
     for (let y = room.y; y + size.height <= room.y + room.height; y += COLUMN_STEP) {
       for (let x = room.x; x + size.width <= room.x + room.width; x += COLUMN_STEP) {
-        candidates.push({ box: { x, y, width: size.width, height: size.height }, cost: Math.abs(x + size.width / 2 - tx) + Math.abs(y + size.height / 2 - ty) });
+        const box = { x, y, width: size.width, height: size.height };
+        if (anchorBoxes.some((anchor) => !holdsLabel(box, anchor, label))) continue;
+        candidates.push({ box, cost: Math.abs(x + size.width / 2 - tx) + Math.abs(y + size.height / 2 - ty) });
       }
     }
     const outside = anchors.length > 0 ? this.candidatesBeside(size, anchors, role, label) : held.length > 0 ? this.candidatesBeside(size, held, 'successor', label) : [];
@@ -487,3 +490,18 @@ export function placeNodes(nodes: NewNode[], edges: SpecEdge[], scene: Scene): {
   }
   return { nodes: placer.placed, grown: placer.grown };
 }
+
+/**
+ * Whether an arrow between two boxes, side by side or one above the other,
+ * holds its label with LABEL_CLEARANCE of line on either side, clear of the
+ * binding gaps (as candidatesBeside spaces a node brought by a labelled edge).
+ */
+function holdsLabel(a: Box, b: Box, label: Size): boolean {
+  if (label.width === 0 && label.height === 0) return true;
+  const gapX = Math.max(b.x - (a.x + a.width), a.x - (b.x + b.width));
+  const gapY = Math.max(b.y - (a.y + a.height), a.y - (b.y + b.height));
+  const across = gapX >= gapY;
+  const needed = (across ? label.width : label.height) + 2 * (LABEL_CLEARANCE + BINDING_GAP);
+  return (across ? gapX : gapY) >= needed;
+}
+

@@ -64,16 +64,16 @@ export function registerDiagramTools(kit: ToolKit): void {
     'regenerate_diagram',
     {
       description:
-        'Replace a diagram\'s whole content with a new spec, Mermaid or DOT text (laid out by the server) or a new raw scene, keeping its id, folder and comments (comments on vanished elements are reported as orphaned). This discards any change a person made by hand: to change part of a diagram use edit_diagram or patch_elements instead. Give exactly one of spec, mermaid, dot or scene; Mermaid or DOT answers with warnings [{ line, message }] for what the drawing cannot show. Pass expectedUpdatedAt (the docUpdatedAt you read) to refuse the write with stale_read if someone changed it since.',
-      fields: { id: diagramId, title, expectedUpdatedAt: revision, ...sourceFields },
+        'Replace a diagram\'s content with a new spec, Mermaid or DOT text or a new raw scene, keeping its id, folder and comments (comments on vanished elements are reported as orphaned). The way to change a diagram\'s structure: read it with get_diagram_source, change the text, send it back here. With layout "keep" (the default once the diagram was changed in place, by a person in the editor or by edit or patch) nodes that stay keep their place and size, gone ones leave with their arrows, new ones are placed beside what they connect to, and only new or changed arrows are routed again: the answer lists kept, placed and removed node ids. layout "fresh" lays everything out again, discarding a person\'s arrangement; a scene replaces everything. Give exactly one of spec, mermaid, dot or scene; Mermaid or DOT answers with warnings [{ line, message }] for what the drawing cannot show. Pass expectedUpdatedAt (the docUpdatedAt you read) to refuse the write with stale_read if someone changed it since.',
+      fields: { id: diagramId, title, expectedUpdatedAt: revision, layout: S.RegenerateLayout.optional(), ...sourceFields },
       content: { spec: DiagramSpec.optional(), scene: Scene.optional() },
       root: exactlyOne('spec', 'mermaid', 'dot', 'scene'),
       example: { id: EXAMPLE_ID, spec: { nodes: [{ id: 'a', label: 'Start', shape: 'ellipse' }, { id: 'b', label: 'Done' }], edges: ['a -> b'] } },
-      output: linked({ replaced: z.number(), warnings: z.array(z.object({ line: z.number(), message: z.string() })).optional() }),
+      output: linked({ replaced: z.number(), warnings: z.array(z.object({ line: z.number(), message: z.string() })).optional(), layout: z.string().optional(), kept: z.array(z.string()).optional(), placed: z.array(z.string()).optional(), removed: z.array(z.string()).optional() }),
       about: (a) => ({ diagramId: a.id, validation: validationOf(a, ['spec', 'mermaid', 'dot', 'scene']) }),
     },
-    async ({ id, title, expectedUpdatedAt, ...rest }, c) =>
-      link(await c.regenerateDiagram(id, { ...contentOf(rest, ['spec', 'mermaid', 'dot', 'scene']), ...(title !== undefined ? { title } : {}), ...(expectedUpdatedAt !== undefined ? { expectedUpdatedAt } : {}) } as S.RegenerateBody)),
+    async ({ id, title, expectedUpdatedAt, layout, ...rest }, c) =>
+      link(await c.regenerateDiagram(id, { ...contentOf(rest, ['spec', 'mermaid', 'dot', 'scene']), ...(title !== undefined ? { title } : {}), ...(expectedUpdatedAt !== undefined ? { expectedUpdatedAt } : {}), ...(layout !== undefined ? { layout } : {}) } as S.RegenerateBody)),
   );
   tool(
     'patch_elements',

@@ -1,0 +1,168 @@
+/**
+ * Regenerate that keeps what a person arranged: the new spec is matched by
+ * node id to the graph the stored scene draws (the spec export reads it back),
+ * and only the difference is written, through the same merges as patch and
+ * edit. Nodes and containers that stay keep their place and size; a changed
+ * label is fitted in place as `edit` fits it, changed colours and lines are
+ * restyled in place. Nodes that are gone are removed with their arrows; new
+ * nodes (and those whose shape, icon or container changed) are placed beside
+ * what they connect to, clear of everything, as `edit` places them; arrows
+ * that are new or changed, or whose ends were placed again, are routed around
+ * the shapes as they now stand; every other arrow keeps its route. A change
+ * the merges cannot make in place (a new container) is null: the caller lays
+ * the whole spec out afresh.
+ */
+import { sceneSpec } from '../export/scene-spec.ts';
+import { applyPatch } from '../patch/apply.ts';
+import { MAX_PATCH_OPS, type PatchOpInput } from '../patch/schema.ts';
+import { checkSpec, type ParseOptions } from '../spec/parse.ts';
+import type { DiagramSpecInput } from '../spec/schema.ts';
+import type { DiagramSpec, SpecEdge, SpecNode } from '../spec/types.ts';
+import { applyEdit } from './apply.ts';
+import type { EditFragmentInput } from './schema.ts';
+import { indexScene } from './scene-index.ts';
+import type { SceneElement, WriteStamp } from './types.ts';
+
+export interface KeptLayout {
+  elements: SceneElement[];
+  /** Node ids that stayed where they were (their label or style perhaps changed). */
+  kept: string[];
+  /** Node ids placed anew: new ones, and those whose shape, icon or container changed. */
+  placed: string[];
+  /** Node ids that are gone, with their arrows. */
+  removed: string[];
+}
+
+const INK = '#1e1e1e';
+/** The lines and parts Drawbridge draws beside a node's box, removed with it. */
+const PARTS = ['outline', 'ring', 'top', 'left', 'right', 'dot'];
+
+/** What a node looks like, with the spec's defaults filled in, field by field. */
+function lookOf(node: SpecNode, isContainer: boolean) {
+  return {
+    strokeColor: node.strokeColor ?? INK,
+    backgroundColor: node.backgroundColor ?? 'transparent',
+    fillStyle: node.backgroundColor ? (node.fillStyle ?? 'solid') : 'solid',
+    textColor: node.textColor ?? node.strokeColor ?? INK,
+    bold: node.bold === true,
+    italic: node.italic === true,
+    strokeWidth: node.strokeWidth ?? 2,
+    strokeStyle: node.strokeStyle ?? (isContainer ? 'dashed' : 'solid'),
+  };
+}
+
+/** Circles and ellipses are one shape to the scene (an ellipse that came out square reads as a circle). */
+const sameShape = (a: SpecNode['shape'], b: SpecNode['shape']) => a === b || ((a === 'circle' || a === 'ellipse') && (b === 'circle' || b === 'ellipse'));
+
+/** An edge as the scene draws it: what must be equal for its arrow to stay. */
+const edgeKey = (e: SpecEdge) =>
+  JSON.stringify([e.from, e.to, e.label ?? '', e.startArrowhead, e.endArrowhead, e.style, e.strokeColor ?? INK, e.strokeWidth ?? 2, e.headLabel ?? '', e.tailLabel ?? '']);
+
+/**
+ * The stored scene changed to draw `input` (a spec as sent, already checked:
+ * `spec` is its checked form), keeping what stays; null when that cannot be
+ * done in place (a new container, a scene whose graph is no valid spec).
+ */
+export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInput, spec: DiagramSpec, stamp: WriteStamp, options: ParseOptions): KeptLayout | null {
+  const read = sceneSpec(stored);
+  const was = checkSpec(read.spec, options).spec;
+  if (was === null) return null;
+  const scene = indexScene(stored);
+  const before = new Map(was.nodes.map((n) => [n.id, n]));
+  const containersBefore = new Set(was.nodes.map((n) => n.parent).filter((p): p is string => p !== null));
+  const containersAfter = new Set(spec.nodes.map((n) => n.parent).filter((p): p is string => p !== null));
+
+  // Nodes: kept (perhaps relabelled or restyled), placed anew, removed.
+  const kept: string[] = [];
+  const placed: SpecNode[] = [];
+  const updates: NonNullable<EditFragmentInput['updateNodes']> = [];
+  const restyles: PatchOpInput[] = [];
+  for (const node of spec.nodes) {
+    const old = before.get(node.id);
+    if (node.invisible && !old) continue;
+    if (!old) {
+      if (containersAfter.has(node.id) || (node.parent !== null && !containersBefore.has(node.parent) && !before.has(node.parent))) return null;
+      placed.push(node);
+      continue;
+    }
+    if (!sameShape(old.shape, node.shape) || old.icon !== node.icon || old.parent !== node.parent || (node.label === '' && old.label !== '')) {
+      if (containersBefore.has(node.id) || containersAfter.has(node.id)) return null;
+      placed.push(node);
+      continue;
+    }
+    kept.push(node.id);
+    const [a, b] = [lookOf(old, containersBefore.has(node.id)), lookOf(node, containersAfter.has(node.id))];
+    const update: (typeof updates)[number] = { id: node.id };
+    if (old.label !== node.label) update.label = node.label;
+    if (a.strokeColor !== b.strokeColor) update.strokeColor = b.strokeColor;
+    if (a.backgroundColor !== b.backgroundColor || a.fillStyle !== b.fillStyle) Object.assign(update, { backgroundColor: b.backgroundColor, fillStyle: b.fillStyle });
+    if (Object.keys(update).length > 1) updates.push(update);
+    restyles.push(...restyleOps(scene, node.id, a, b));
+  }
+  const placedIds = new Set(placed.map((n) => n.id));
+  const keptIds = new Set(kept);
+  const removed = was.nodes.map((n) => n.id).filter((id) => !keptIds.has(id) && !spec.nodes.some((n) => n.id === id));
+
+  // Edges: an arrow stays when an edge of the new spec draws exactly it between two nodes that stayed.
+  const unmatched = new Map<string, string[]>();
+  was.edges.forEach((edge, i) => {
+    if (!keptIds.has(edge.from) || !keptIds.has(edge.to)) return;
+    const key = edgeKey(edge);
+    unmatched.set(key, [...(unmatched.get(key) ?? []), read.edgeIds[i]!]);
+  });
+  const keptArrows = new Set<string>();
+  const addEdges: NonNullable<EditFragmentInput['addEdges']> = [];
+  spec.edges.forEach((edge, i) => {
+    if (edge.style === 'invisible') return;
+    const arrow = unmatched.get(edgeKey(edge))?.shift();
+    if (arrow !== undefined) keptArrows.add(arrow);
+    else addEdges.push((input.edges ?? [])[i]!);
+  });
+
+  // Removed first: gone and replaced nodes with their parts, and every arrow that does not stay, with its end labels.
+  const doomed: string[] = [];
+  for (const id of [...removed, ...placedIds].filter((id) => scene.live.has(id))) {
+    doomed.push(id, ...PARTS.map((part) => `${id}-${part}`).filter((part) => scene.live.has(part)));
+  }
+  for (const arrowId of read.edgeIds) {
+    if (keptArrows.has(arrowId)) continue;
+    doomed.push(arrowId, ...['head', 'tail'].map((end) => `${arrowId}-${end}-label`).filter((text) => scene.live.has(text)));
+  }
+  let elements = patchAll(stored, doomed.map((id): PatchOpInput => ({ op: 'delete', id })), stamp, options);
+
+  const inputNodes = new Map((input.nodes ?? []).map((n) => [n.id, n]));
+  const fragment: EditFragmentInput = {
+    ...(placed.length > 0 ? { addNodes: placed.map((n) => inputNodes.get(n.id)!) } : {}),
+    ...(addEdges.length > 0 ? { addEdges } : {}),
+    ...(updates.length > 0 ? { updateNodes: updates } : {}),
+  };
+  if (Object.keys(fragment).length > 0) elements = applyEdit(elements, fragment, stamp, options).elements;
+  elements = patchAll(elements, restyles, stamp, options);
+  return { elements, kept, placed: placed.map((n) => n.id), removed };
+}
+
+/** Ops in batches the patch takes. */
+function patchAll(elements: SceneElement[], ops: PatchOpInput[], stamp: WriteStamp, options: ParseOptions): SceneElement[] {
+  let out = elements;
+  for (let i = 0; i < ops.length; i += MAX_PATCH_OPS) out = applyPatch(out, ops.slice(i, i + MAX_PATCH_OPS), stamp, options).elements;
+  return out;
+}
+
+/** The looks `updateNodes` cannot change, set on the node's own elements: its outline's width and dashes, its label's colour and weight. */
+function restyleOps(scene: ReturnType<typeof indexScene>, id: string, a: ReturnType<typeof lookOf>, b: ReturnType<typeof lookOf>): PatchOpInput[] {
+  const ops: PatchOpInput[] = [];
+  const drawn = scene.live.has(`${id}-outline`) ? `${id}-outline` : id;
+  const line: Record<string, unknown> = {};
+  if (a.strokeWidth !== b.strokeWidth) line.strokeWidth = b.strokeWidth;
+  if (a.strokeStyle !== b.strokeStyle) line.strokeStyle = b.strokeStyle;
+  if (Object.keys(line).length > 0) ops.push({ op: 'update', id: drawn, set: line });
+  const label = scene.labels.get(id);
+  const text: Record<string, unknown> = {};
+  if (a.textColor !== b.textColor || (a.strokeColor !== b.strokeColor && b.textColor !== b.strokeColor)) text.strokeColor = b.textColor;
+  if (a.bold !== b.bold || a.italic !== b.italic) {
+    const { fontWeight: _weight, fontStyle: _style, ...rest } = (label?.customData ?? {}) as Record<string, unknown>;
+    text.customData = { ...rest, ...(b.bold ? { fontWeight: 'bold' } : {}), ...(b.italic ? { fontStyle: 'italic' } : {}) };
+  }
+  if (label && Object.keys(text).length > 0) ops.push({ op: 'update', id: label.id, set: text });
+  return ops;
+}
