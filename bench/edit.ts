@@ -55,7 +55,7 @@ await runBenchmark('bench:edit', async (dataDir) => {
           addEdges: Array.from({ length: 5 }, (_, k) => `n${(i * 5 + k) % SERVICE_NODES} -> new-${i}-${k}`),
         }),
       async (i) => {
-        if (i % 20 === 0) await (await post(`/api/v1/diagrams/${id}/regenerate`, { spec: serviceSpec() })).text();
+        if (i % 20 === 0) await (await post(`/api/v1/diagrams/${id}/regenerate`, { spec: serviceSpec(), layout: 'fresh' })).text();
       },
     );
 

@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { importEntry, loadRealCorpus } from '../../bench/quality/real.ts';
 import type { SceneElement } from '../../src/domain/edit/types.ts';
+import { regenerateKeeping } from '../../src/domain/edit/keep.ts';
 import { exportScene } from '../../src/domain/export/export.ts';
 import { sceneSpec } from '../../src/domain/export/scene-spec.ts';
 import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
@@ -249,5 +250,19 @@ describe('export: a scene drawn by hand', () => {
     const { spec } = sceneSpec(scene);
     assert.doesNotThrow(() => parseSpec(JSON.parse(exportScene(scene, 'spec').text), { isIcon: isCatalogIcon }));
     assert.deepEqual(JSON.parse(exportScene(scene, 'spec').text), spec);
+  });
+});
+
+describe('export, then regenerate keeping the arrangement', () => {
+  test('every diagram of the real corpus, written as a spec and drawn again over itself, moves nothing and re-creates nothing', async () => {
+    const moved: string[] = [];
+    for (const entry of loadRealCorpus()) {
+      const { spec } = await importEntry(entry);
+      const scene = draw(spec);
+      const { spec: written } = sceneSpec(scene);
+      const kept = regenerateKeeping(scene, written as never, parseSpec(written, { isIcon: isCatalogIcon }), { now: 99, nonce: () => 1 }, { isIcon: isCatalogIcon });
+      if (kept === null || JSON.stringify(kept.elements) !== JSON.stringify(scene) || kept.placed.length > 0 || kept.removed.length > 0) moved.push(entry.name);
+    }
+    assert.deepEqual(moved, []);
   });
 });

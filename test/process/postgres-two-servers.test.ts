@@ -383,7 +383,7 @@ describe('two server processes on one PostgreSQL database', { skip: skipWithoutP
       const statuses = replies.map((r) => r.status);
       assert.deepEqual([...statuses].sort(), [200, ...Array(9).fill(409)], `round ${round}: statuses ${statuses.join(',')}`);
       const winner = statuses.indexOf(200);
-      assert.deepEqual(replies[winner]!.body, { id, replaced: 5, orphanedComments: 0 }, `round ${round}: the winner's result`);
+      assert.deepEqual(replies[winner]!.body, { id, replaced: 5, orphanedComments: 0, layout: 'fresh' }, `round ${round}: the winner's result`);
       for (const refused of replies.filter((r) => r.status === 409)) {
         assert.equal(refused.body.error, 'stale_read', `round ${round}: ${JSON.stringify(refused.body)}`);
       }
@@ -402,7 +402,7 @@ describe('two server processes on one PostgreSQL database', { skip: skipWithoutP
     const settled = await read(roomy[1], id);
     const forced = await call(roomy[1], 'POST', `/api/v1/diagrams/${id}/regenerate`, fay.token, { spec: specOf('-forced') });
     assert.equal(forced.status, 200, JSON.stringify(forced.body));
-    assert.deepEqual(forced.body, { id, replaced: 5, orphanedComments: 0 });
+    assert.deepEqual(forced.body, { id, replaced: 5, orphanedComments: 0, layout: 'fresh' });
     for (const server of roomy) {
       const diagram = await read(server, id);
       assert.deepEqual(elementIds(diagram), idsOf('-forced'), `${server.name} holds the forced regenerate's elements`);
