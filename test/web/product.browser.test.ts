@@ -184,7 +184,7 @@ test("the editor's main menu has Share, History and Export image, and none of Op
   const menu = page.locator('.main-menu .dropdown-menu-container, .dropdown-menu').first();
   await menu.waitFor();
   const items = (await menu.locator('.dropdown-menu-item, a.dropdown-menu-item').allTextContents()).map((text) => text.trim());
-  for (const wanted of ['Share…', 'History', 'Export image...', 'Find on canvas', 'Help', 'Back to diagrams']) {
+  for (const wanted of ['Share…', 'History', 'Copy as Mermaid', 'Export image...', 'Find on canvas', 'Help', 'Back to diagrams']) {
     assert.ok(items.some((item) => item.startsWith(wanted)), `${wanted} in ${JSON.stringify(items)}`);
   }
   for (const unwanted of ['Open', 'Save to...', 'Reset the canvas', 'GitHub', 'Follow us', 'Discord chat', 'Live collaboration...', 'Dark mode']) {

@@ -33,6 +33,14 @@ export async function fetchDiagram(diagramId: string, fetchFn: typeof fetch = fe
   return (await response.json()) as DiagramDocument;
 }
 
+/** The diagram as Mermaid text (`GET /app/api/diagrams/:id/source`), with how many things of the drawing it leaves out. */
+export async function fetchMermaid(diagramId: string, fetchFn: typeof fetch = fetch): Promise<{ text: string; leftOut: number }> {
+  const response = await fetchFn(`/app/api/diagrams/${encodeURIComponent(diagramId)}/source?language=mermaid`, { headers: { accept: 'application/json' }, cache: 'no-store' });
+  if (!response.ok) throw await responseError(response);
+  const body = (await response.json()) as { text: string; warnings: unknown[] };
+  return { text: body.text, leftOut: body.warnings.length };
+}
+
 /** A refused request as an error: its status, and the code and message of the app's JSON error when there is one. */
 export async function responseError(response: Response): Promise<ResponseError> {
   let code: string | undefined;

@@ -16,7 +16,7 @@ import './excalidraw-asset-path.ts';
 import { CaptureUpdateAction, Excalidraw, restoreElements } from '@excalidraw/excalidraw';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { type DiagramDocument, fetchDiagram, ResponseError } from './diagram-api.ts';
+import { type DiagramDocument, fetchDiagram, fetchMermaid, ResponseError } from './diagram-api.ts';
 import { exactTime, fetchRevision, type RevisionItem, relativeTime, restoreRevision } from './history-api.ts';
 import { fittedView } from './fit-view.ts';
 import { HistoryPanel } from './history-panel.tsx';
@@ -94,6 +94,9 @@ function PreviewBar({ item, canEdit, busy, onRestore, onBack }: { item: Revision
     </div>
   );
 }
+
+/** How long a notice that needs no answer (Copied as Mermaid) stays up. */
+const NOTICE_MS = 4000;
 
 function Editor({ diagram, csrfToken, canEdit: pageCanEdit }: { diagram: DiagramDocument; csrfToken: string; canEdit: boolean }) {
   const [historyOpen, setHistoryOpen] = useState(false);
@@ -191,6 +194,18 @@ function Editor({ diagram, csrfToken, canEdit: pageCanEdit }: { diagram: Diagram
     }
   }, [preview, live, diagram.id, csrfToken, backToCurrent]);
 
+  /** The diagram as a Mermaid flowchart on the clipboard: the server's copy, which the live connection keeps current. */
+  const copyMermaid = useCallback(async () => {
+    try {
+      const { text, leftOut } = await fetchMermaid(diagram.id);
+      await navigator.clipboard.writeText(text);
+      setNotice(`Copied as Mermaid${leftOut > 0 ? ` (${leftOut} ${leftOut === 1 ? 'thing' : 'things'} Mermaid cannot say left out)` : ''}`);
+    } catch (error) {
+      setNotice(error instanceof ResponseError ? `Could not copy as Mermaid: ${error.message}` : 'Could not copy as Mermaid: the browser did not allow writing to the clipboard');
+    }
+    window.setTimeout(() => setNotice(null), NOTICE_MS);
+  }, [diagram.id]);
+
   const closeHistory = useCallback(() => {
     backToCurrent();
     setHistoryOpen(false);
@@ -223,7 +238,7 @@ function Editor({ diagram, csrfToken, canEdit: pageCanEdit }: { diagram: Diagram
             UIOptions={UI_OPTIONS}
             viewModeEnabled={!canEdit || preview !== null}
           >
-            <EditorMainMenu onShare={() => setShareOpen(true)} onHistory={() => setHistoryOpen(true)} />
+            <EditorMainMenu onShare={() => setShareOpen(true)} onHistory={() => setHistoryOpen(true)} onCopyMermaid={() => void copyMermaid()} />
           </Excalidraw>
           {preview && <PreviewBar item={preview.item} canEdit={canEdit} busy={restoring} onRestore={() => void restore()} onBack={backToCurrent} />}
           {notice !== null && (

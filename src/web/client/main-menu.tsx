@@ -1,7 +1,8 @@
 /**
  * The editor's main menu (its ☰ button), as it makes sense here: the
- * diagram's Share and History, the editor's own image export (PNG, SVG or
- * clipboard, drawn in the browser), find on canvas and help. Excalidraw's
+ * diagram's Share and History, Copy as Mermaid (the diagram as a Mermaid
+ * flowchart, from the server, on the clipboard), the editor's own image export
+ * (PNG, SVG or clipboard, drawn in the browser), find on canvas and help. Excalidraw's
  * file items (Open, Save to…, Reset the canvas), its social links and the
  * canvas colour (not saved with the diagram) are left out.
  */
@@ -34,13 +35,20 @@ const HistoryIcon = (
   </svg>
 );
 
+const CopyIcon = (
+  <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <rect x="9" y="9" width="12" height="12" rx="2" />
+    <path d="M5 15H4a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1h10a1 1 0 0 1 1 1v1" />
+  </svg>
+);
+
 const BackIcon = (
   <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
     <path d="M19 12H5M12 19l-7-7 7-7" />
   </svg>
 );
 
-export function EditorMainMenu({ onShare, onHistory }: { onShare(): void; onHistory(): void }) {
+export function EditorMainMenu({ onShare, onHistory, onCopyMermaid }: { onShare(): void; onHistory(): void; onCopyMermaid(): void }) {
   return (
     <MainMenu>
       <MainMenu.Item icon={ShareIcon} onSelect={onShare}>
@@ -48,6 +56,9 @@ export function EditorMainMenu({ onShare, onHistory }: { onShare(): void; onHist
       </MainMenu.Item>
       <MainMenu.Item icon={HistoryIcon} onSelect={onHistory}>
         History
+      </MainMenu.Item>
+      <MainMenu.Item icon={CopyIcon} onSelect={onCopyMermaid}>
+        Copy as Mermaid
       </MainMenu.Item>
       <MainMenu.DefaultItems.SaveAsImage />
       <MainMenu.Separator />

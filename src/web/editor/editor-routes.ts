@@ -7,7 +7,8 @@
  * editor last saw (`expectedUpdatedAt`): a newer version is never overwritten.
  *
  * The history panel reads the diagram's revisions, previews one, and restores
- * it through the same use cases as the API's history routes.
+ * it through the same use cases as the API's history routes; Copy as Mermaid
+ * reads the diagram as text as the API's source route does.
  *
  * The JSON endpoints (`editorApiRoutes`) are declared like the API's, with a session access: the
  * web app serves them (web-api.ts).
@@ -15,11 +16,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import * as present from '../../api/presenters/diagrams.ts';
-import { Diagram } from '../../api/schemas.ts';
+import { Diagram, DiagramSource, ExportLanguage } from '../../api/schemas.ts';
 import { ListRevisionsQuery, RestoredRevision, RevisionList, RevisionScene } from '../../api/history-schemas.ts';
 import { diagramFor } from '../../app/access.ts';
 import { SCENE_CONTENT_ERRORS, SCENE_WORK_ERRORS } from '../../app/diagrams/content.ts';
 import type { ServiceDeps } from '../../app/deps.ts';
+import { diagramSource } from '../../app/diagrams/diagram-source.ts';
 import { getDiagram } from '../../app/diagrams/get-diagram.ts';
 import { mayEditDiagram, saveScene } from '../../app/diagrams/save-scene.ts';
 import { getRevision } from '../../app/history/get-revision.ts';
@@ -133,6 +135,18 @@ export const editorApiRoutes = [
       const { restoredFrom, docUpdatedAt, elements, unresolvedComments } = restored;
       return { json: { id: params.id!, rev: restored.rev, restoredFrom, docUpdatedAt, elements, unresolvedComments }, headers: NO_STORE };
     },
+  }),
+  defineRoute({
+    operationId: 'webGetDiagramSource',
+    method: 'GET',
+    url: '/app/api/diagrams/:id/source',
+    access: { session: true },
+    tags: TAGS,
+    summary: 'The diagram as text (its spec, Mermaid or DOT), for the editor\'s Copy as Mermaid',
+    query: z.object({ language: ExportLanguage.optional() }),
+    response: { status: 200, schema: DiagramSource, description: 'The text and what it leaves out' },
+    errors: ['bad_request', 'not_found', ...SCENE_WORK_ERRORS],
+    handler: async ({ params, query, actor, deps }) => ({ json: await diagramSource(deps, actor, params.id!, query.language ?? 'mermaid'), headers: NO_STORE }),
   }),
 ];
 

@@ -1,0 +1,117 @@
+// A diagram's text and a person's arrangement, in headless Chromium. The
+// editor's Copy as Mermaid puts the diagram on the clipboard as a Mermaid
+// flowchart that the API reads back as the same nodes, edges and container.
+// A node a person drags in the editor stays where they left it when an agent
+// regenerates the diagram with a node more.
+import assert from 'node:assert/strict';
+import { setTimeout as delay } from 'node:timers/promises';
+import { after, before, test } from 'node:test';
+import { PNG } from 'pngjs';
+import { settled, useBrowser } from '../helpers/browser.ts';
+import { type ListeningHarness, startHarness } from '../helpers/harness.ts';
+import { signIn } from '../helpers/web-session.ts';
+
+const browser = useBrowser();
+let h: ListeningHarness;
+let owner: { id: string; email: string; token: string };
+
+before(async () => {
+  h = await startHarness({ listen: true });
+  owner = await h.user({ email: 'grace@example.com', quota: 10 });
+});
+after(() => h?.close());
+
+const MERMAID = 'flowchart LR\n  subgraph shop [Shop]\n    web[Web app] -->|HTTPS| api(Orders API)\n  end\n  api --> db[(Orders DB)]\n';
+
+async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+  const response = await fetch(`${h.baseUrl}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${owner.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, json: await response.json() };
+}
+
+test('Copy as Mermaid puts the diagram on the clipboard as a flowchart the API reads back as the same graph', { timeout: 120_000 }, async (t) => {
+  const created = await api('POST', '/diagrams', { title: 'Checkout', source: { language: 'mermaid', text: MERMAID } });
+  assert.equal(created.status, 201, JSON.stringify(created.json));
+  const { page, context } = await browser.newPage(t, h.baseUrl);
+  page.setDefaultTimeout(15_000);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.baseUrl });
+  const session = await signIn(h, owner.id);
+  const [name, value] = session.cookie.split('=') as [string, string];
+  await context.addCookies([{ name, value, url: h.baseUrl }]);
+  await page.goto(`${h.baseUrl}/app/d/${created.json.id}`);
+  await page.locator('.excalidraw canvas').first().waitFor({ timeout: 30_000 });
+
+  await page.locator('.main-menu-trigger').click();
+  await page.getByText('Copy as Mermaid').click();
+  await page.locator('.db-notice').filter({ hasText: /^Copied as Mermaid$/ }).waitFor();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(copied, /^flowchart LR\n {2}subgraph shop \["Shop"\]\n/);
+
+  const again = await api('POST', '/diagrams', { source: { language: 'mermaid', text: copied } });
+  assert.equal(again.status, 201, JSON.stringify(again.json));
+  const graph = async (id: string) => {
+    const spec = JSON.parse((await api('GET', `/diagrams/${id}/source`)).json.text);
+    return { nodes: spec.nodes.map((n: { id: string; label?: string; parent?: string }) => `${n.id} ${n.label ?? n.id} ${n.parent ?? ''}`).sort(), edges: spec.edges };
+  };
+  assert.deepEqual(await graph(again.json.id), await graph(created.json.id));
+});
+
+/** The bounding box, in window pixels, of the pixels of one colour in a screenshot. */
+function boxOfColour(png: Buffer, [r, g, b]: [number, number, number]): { x: number; y: number; width: number; height: number } | null {
+  const image = PNG.sync.read(png);
+  let [x1, y1, x2, y2] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (let y = 0; y < image.height; y++) {
+    for (let x = 0; x < image.width; x++) {
+      const i = (y * image.width + x) * 4;
+      if (Math.abs(image.data[i]! - r) + Math.abs(image.data[i + 1]! - g) + Math.abs(image.data[i + 2]! - b) > 30) continue;
+      [x1, y1, x2, y2] = [Math.min(x1, x), Math.min(y1, y), Math.max(x2, x), Math.max(y2, y)];
+    }
+  }
+  return x2 < 0 ? null : { x: x1, y: y1, width: x2 - x1, height: y2 - y1 };
+}
+
+test('a node a person drags in the editor stays where they left it when an agent regenerates the diagram with a node more', { timeout: 120_000 }, async (t) => {
+  const spec = {
+    nodes: [{ id: 'web', label: 'Web' }, { id: 'api', label: 'API' }, { id: 'db', label: 'DB', backgroundColor: '#ff00ff', fillStyle: 'solid' }],
+    edges: ['web -> api', 'api -> db'],
+  };
+  const created = await api('POST', '/diagrams', { title: 'Arranged', spec });
+  assert.equal(created.status, 201, JSON.stringify(created.json));
+  const id = created.json.id as string;
+  const dbOf = async () => ((await api('GET', `/diagrams/${id}`)).json.scene.elements as Array<{ id: string; x: number; y: number }>).find((e) => e.id === 'db')!;
+  const drawn = await dbOf();
+
+  const { page, context } = await browser.newPage(t, h.baseUrl);
+  page.setDefaultTimeout(15_000);
+  const session = await signIn(h, owner.id);
+  const [name, value] = session.cookie.split('=') as [string, string];
+  await context.addCookies([{ name, value, url: h.baseUrl }]);
+  await page.goto(`${h.baseUrl}/app/d/${id}`);
+  await page.locator('.excalidraw canvas').first().waitFor({ timeout: 30_000 });
+  await page.locator('.db-topbar [role=status]').filter({ hasText: /^Saved$/ }).waitFor();
+
+  // The magenta box is the node to drag: grab it by its middle and take it 160 px to the right.
+  const box = boxOfColour(await settled(page), [255, 0, 255]);
+  assert.ok(box && box.width > 20, `the magenta node is on screen: ${JSON.stringify(box)}`);
+  const from: [number, number] = [box.x + box.width / 2, box.y + box.height / 2];
+  await page.mouse.move(...from);
+  await page.mouse.down();
+  await page.mouse.move(from[0] + 80, from[1], { steps: 5 });
+  await page.mouse.move(from[0] + 160, from[1], { steps: 5 });
+  await page.mouse.up();
+  let moved = await dbOf();
+  for (let attempt = 0; moved.x === drawn.x && attempt < 100; attempt++) {
+    await delay(100);
+    moved = await dbOf();
+  }
+  assert.ok(moved.x > drawn.x + 40, `the drag reached the server: ${drawn.x} → ${moved.x}`);
+
+  const regenerated = await api('POST', `/diagrams/${id}/regenerate`, { spec: { ...spec, nodes: [...spec.nodes, { id: 'cache', label: 'Cache' }], edges: [...spec.edges, 'api -> cache'] } });
+  assert.equal(regenerated.status, 200, JSON.stringify(regenerated.json));
+  assert.deepEqual([regenerated.json.layout, regenerated.json.placed], ['keep', ['cache']]);
+  const after = await dbOf();
+  assert.deepEqual([after.x, after.y], [moved.x, moved.y], 'the dragged node is where the person left it');
+});
