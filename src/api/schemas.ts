@@ -29,11 +29,18 @@ const FolderRef = z.guid().nullable().meta({ description: 'UUID of a folder the 
  * check's first problem, the code and message the domain gives for it; the
  * use cases then run the full check (with the diagram, for an edit or ops).
  */
+/** A file that carries its scene: an SVG's text, or a PNG as a data URL (exported with embed=scene, or by the editor's "Embed scene"). */
+const SceneFile = z.string().meta({
+  description: 'A file that carries its scene, as Drawbridge\'s renders with `embed=scene` and the Excalidraw editor\'s "Embed scene" export write it: an SVG\'s text, or a PNG as a `data:image/png;base64,…` URL. A file without a scene is NOT_A_SCENE.',
+});
+/** A raw scene, or a file that carries one. */
+const SceneOrFile = z.union([Scene, SceneFile]);
+
 export const CreateDiagramBody = z.strictObject({
   title: z.string().optional(),
   folderId: FolderRef.optional(),
   spec: DiagramSpec.optional(),
-  scene: Scene.optional(),
+  scene: SceneOrFile.optional(),
   source: SourceContent.optional(),
 });
 /** What a client may send: content it has not checked itself (a file, an agent's output) goes as it is, and the server checks it. */
@@ -247,7 +254,7 @@ export const RegenerateLayout = z.enum(['keep', 'fresh']).meta({
 
 export const RegenerateBody = z.strictObject({
   spec: DiagramSpec.optional(),
-  scene: Scene.optional(),
+  scene: SceneOrFile.optional(),
   source: SourceContent.optional(),
   title: z.string().optional(),
   expectedUpdatedAt: Revision.optional(),

@@ -5,6 +5,7 @@
  * and standard-input readers).
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { RenderFormat } from '../api/schemas.ts';
 import { DrawbridgeClient } from '../client/client.ts';
@@ -176,6 +177,8 @@ export interface CliContext {
   /** A file's text, or standard input's for `-`. */
   readSource(file: string): Promise<string>;
   readJson(file: string): Promise<unknown>;
+  /** A scene: its JSON file, or a PNG or an SVG that carries it. */
+  readScene(file: string): Promise<unknown>;
   /** A diagram source file's content: the language from --language, or else from the extension (.mmd/.mermaid Mermaid, .dot/.gv DOT). */
   readDiagramSource(file: string, language: string | undefined): Promise<{ language: 'mermaid' | 'dot'; text: string }>;
   /** What the drawing of a source leaves out, one line each on standard error. */
@@ -262,6 +265,22 @@ export function cliContext(io: CliIo, program: Command): CliContext {
       throw new CliFailure(EXIT.usage, `cannot read ${file}: ${(error as Error).message}`);
     }
   };
+  /**
+   * A scene file: the editor's JSON (.excalidraw, .json, or - for standard input), or a PNG or an SVG that
+   * carries its scene (sent as a data URL or as text; the server reads the scene out of it).
+   */
+  const readScene = async (file: string): Promise<unknown> => {
+    const extension = path.extname(file).toLowerCase();
+    if (extension === '.png') {
+      try {
+        return `data:image/png;base64,${fs.readFileSync(file).toString('base64')}`;
+      } catch (error) {
+        throw new CliFailure(EXIT.usage, `cannot read ${file}: ${(error as Error).message}`);
+      }
+    }
+    if (extension === '.svg') return readSource(file);
+    return readJson(file);
+  };
   const readJson = async (file: string): Promise<unknown> => {
     const text = await readSource(file);
     try {
@@ -314,6 +333,7 @@ export function cliContext(io: CliIo, program: Command): CliContext {
     openWeb,
     readSource,
     readJson,
+    readScene,
     readDiagramSource,
     warnAbout,
     jsonOpt: () => new Option('--json', 'machine-readable JSON output'),

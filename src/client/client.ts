@@ -358,16 +358,16 @@ export class DrawbridgeClient {
    * that revision instead of the current scene; the render options (width,
    * scale, padding, background, theme, elementIds, frameId) change the look.
    */
-  renderDiagram(id: string, options?: { format?: 'json'; quality?: S.RenderQuality; rev?: string } & RenderOptions): Promise<Out<typeof S.RenderEnvelope>>;
-  /** The image (or PDF) bytes; `bytes` is null for an empty scene (the server's 204). */
-  renderDiagram(id: string, options: { format: 'png' | 'svg' | 'pdf'; quality?: S.RenderQuality; rev?: string } & RenderOptions): Promise<RenderedImage>;
+  renderDiagram(id: string, options?: { format?: 'json'; quality?: S.RenderQuality; rev?: string; embed?: 'scene' } & RenderOptions): Promise<Out<typeof S.RenderEnvelope>>;
+  /** The image (or PDF) bytes; `bytes` is null for an empty scene (the server's 204). `embed: 'scene'`: the PNG or SVG carries the scene. */
+  renderDiagram(id: string, options: { format: 'png' | 'svg' | 'pdf'; quality?: S.RenderQuality; rev?: string; embed?: 'scene' } & RenderOptions): Promise<RenderedImage>;
   async renderDiagram(
     id: string,
-    options: { format?: S.RenderFormat; quality?: S.RenderQuality; rev?: string } & RenderOptions = {},
+    options: { format?: S.RenderFormat; quality?: S.RenderQuality; rev?: string; embed?: 'scene' } & RenderOptions = {},
   ): Promise<Out<typeof S.RenderEnvelope> | RenderedImage> {
-    const { format = 'json', quality, rev, ...look } = options;
+    const { format = 'json', quality, rev, embed, ...look } = options;
     const path = `/diagrams/${encodeURIComponent(id)}/render`;
-    const query = { format, quality, rev, ...renderOptionsQuery(look) };
+    const query = { format, quality, rev, embed, ...renderOptionsQuery(look) };
     if (format === 'json') return this.send('GET', path, { query });
     const res = await this.request('GET', path, { query, accept: IMAGE_TYPES[format] });
     return {

@@ -201,6 +201,14 @@ describe('cli/cli', () => {
       const asSpec = JSON.parse((await cli(['diagrams', 'source', JSON.parse(copy.stdout).id], { env })).stdout);
       assert.deepEqual(asSpec, JSON.parse((await cli(['diagrams', 'source', id], { env })).stdout), 'the Mermaid written back makes the same spec');
       assert.equal((await cli(['diagrams', 'source', id, '--language', 'plantuml'], { env })).code, 2, 'an unknown language is a usage error');
+      for (const extension of ['png', 'svg']) {
+        const file = path.join(dir, `carried.${extension}`);
+        const rendered = await cli(['diagrams', 'render', id, '--embed-scene', '--quality', 'fast', '-o', file], { env });
+        assert.equal(rendered.code, 0, rendered.stderr);
+        const reopened = await cli(['diagrams', 'create', '--scene', file, '--json'], { env });
+        assert.equal(reopened.code, 0, reopened.stderr);
+        assert.equal(JSON.parse(reopened.stdout).elementCount, 5, `the ${extension} carries the scene back`);
+      }
 
       const patchFile = path.join(dir, 'patch.json');
       fs.writeFileSync(patchFile, JSON.stringify([{ op: 'move', id: 'a', dx: 5, dy: 0 }]));

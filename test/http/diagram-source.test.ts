@@ -113,3 +113,46 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     });
   });
 }
+
+for (const engine of ['sqlite', 'postgres'] as const) {
+  describe(`a render that carries its scene on ${engine}`, { skip: engine === 'postgres' ? skipWithoutPostgres : false }, () => {
+    let h: Harness;
+    let alice: TestUser;
+    before(async () => {
+      h = await startHarness({ engine });
+      alice = await h.user({ quota: 100 });
+    });
+    after(() => h.close());
+
+    test('embed=scene: the PNG (faithful and fast) and the SVG carry the scene, and create takes the file back as the same elements; a PDF carries none', async () => {
+      const created = await h.call('POST', '/api/v1/diagrams', { token: alice.token, body: { spec: { nodes: [{ id: 'web', label: 'Web' }, { id: 'db', shape: 'cylinder' }], edges: ['web -> db : SQL'] } } });
+      const id = created.json().id as string;
+      const elements = (await h.call('GET', `/api/v1/diagrams/${id}`, { token: alice.token })).json().scene.elements;
+      const files: string[] = [];
+      for (const quality of ['faithful', 'fast'] as const) {
+        const png = await h.call('GET', `/api/v1/diagrams/${id}/render?format=png&quality=${quality}&embed=scene`, { token: alice.token });
+        assert.equal(png.statusCode, 200);
+        assert.match(String(png.headers['content-type']), /^image\/png/);
+        files.push(`data:image/png;base64,${png.rawPayload.toString('base64')}`);
+      }
+      const svg = await h.call('GET', `/api/v1/diagrams/${id}/render?format=svg&embed=scene`, { token: alice.token });
+      assert.match(svg.body, /<!-- payload-type:application\/vnd\.excalidraw\+json -->/);
+      files.push(svg.body);
+      const envelope = (await h.call('GET', `/api/v1/diagrams/${id}/render?embed=scene&quality=fast`, { token: alice.token })).json();
+      files.push(envelope.svg, `data:image/png;base64,${envelope.png}`);
+      for (const file of files) {
+        const copy = await h.call('POST', '/api/v1/diagrams', { token: alice.token, body: { scene: file } });
+        assert.equal(copy.statusCode, 201, copy.body);
+        assert.deepEqual((await h.call('GET', `/api/v1/diagrams/${copy.json().id}`, { token: alice.token })).json().scene.elements, elements, file.slice(0, 40));
+      }
+      const plain = await h.call('GET', `/api/v1/diagrams/${id}/render?format=png&quality=fast`, { token: alice.token });
+      const refused = await h.call('POST', '/api/v1/diagrams', { token: alice.token, body: { scene: `data:image/png;base64,${plain.rawPayload.toString('base64')}` } });
+      assert.equal(refused.statusCode, 422, refused.body);
+      assert.equal(refused.json().error, 'NOT_A_SCENE');
+      assert.match(refused.json().message, /this PNG carries no scene/);
+      const pdf = await h.call('GET', `/api/v1/diagrams/${id}/render?format=pdf&embed=scene`, { token: alice.token });
+      assert.equal(pdf.statusCode, 400);
+      assert.match(pdf.json().message, /embed=scene applies to png, svg and json renders/);
+    });
+  });
+}

@@ -8,6 +8,7 @@ import { CONTENT_CODES, type Problem, throwFirst } from '../../domain/problems.t
 import { isCatalogIcon } from '../../domain/icons/catalog.ts';
 import { sanitizeTitle } from '../../domain/title.ts';
 import { ApiError, badRequest, type ErrorCode } from '../../errors.ts';
+import { sceneOfFile } from '../../domain/scene/embedded.ts';
 import { WorkerFailure } from '../../workers/pool.ts';
 import { SCENE_HEAP_MB, SCENE_TIMEOUT_MS } from '../../workers/scene-limits.ts';
 import type { SourceWarning } from '../../domain/source/types.ts';
@@ -35,7 +36,9 @@ export async function checkScene(deps: ServiceDeps, scene: unknown, caller: Call
 }
 
 /** A raw scene as the client sent it, checked (checkScene), stored as supplied; `appState` and the rest dropped. */
-export async function contentFromScene(deps: ServiceDeps, scene: unknown, caller: Caller): Promise<SceneContent> {
+export async function contentFromScene(deps: ServiceDeps, given: unknown, caller: Caller): Promise<SceneContent> {
+  // A file that carries its scene (an SVG's text, a PNG's data URL) gives that scene.
+  const scene = typeof given === 'string' ? sceneOfFile(given) : given;
   await checkScene(deps, scene, caller);
   const { elements } = scene as { elements: unknown[] };
   return { elementsJson: JSON.stringify(elements), elementCount: elements.length };

@@ -4,6 +4,8 @@ import { InvalidRenderOption, renderOptionsOf } from '../../render/options.ts';
 import { imageOf, type RenderedImage, type RenderResult } from '../../render/renderer.ts';
 import type { RenderFormat, RenderOptions, RenderQuality } from '../../render/types.ts';
 import type { DiagramMeta, DiagramRecord } from '../../store/store.ts';
+import { embedSceneInPng, embedSceneInSvg, sceneFileJson } from '../../domain/scene/embedded.ts';
+import { imageFiles } from '../../render/image-files.ts';
 import { diagramFor, diagramWithElementsFor } from '../access.ts';
 import type { Caller, ServiceDeps } from '../deps.ts';
 import { revisionWithScene } from '../history/get-revision.ts';
@@ -33,7 +35,8 @@ export function renderOptionsFrom(query: RenderOptionsQuery): RenderOptions {
  * the default) or as the lightweight preview (`fast`); anything else is
  * invalid_quality. `rev` renders a past revision from the diagram's history.
  * `options` size, frame, theme or crop it; ids in them that name nothing
- * drawn are invalid_selection. The render counts against the caller's fair
+ * drawn are invalid_selection. `embed: 'scene'` embeds the diagram's whole
+ * scene in the PNG and the SVG. The render counts against the caller's fair
  * share of the render workers.
  */
 export async function renderDiagram(
@@ -44,12 +47,14 @@ export async function renderDiagram(
   quality: unknown = 'faithful',
   rev?: string,
   options: RenderOptions = {},
+  embed?: 'scene',
 ): Promise<RenderedDiagram> {
   if (quality !== 'faithful' && quality !== 'fast') {
     throw new ApiError('invalid_quality', `quality must be "faithful" or "fast", got ${JSON.stringify(quality)}`);
   }
+  if (embed === 'scene' && format === 'pdf') throw badRequest('embed=scene applies to png, svg and json renders: a PDF carries no scene');
   const diagram = rev === undefined ? await diagramWithElementsFor(deps, caller, id, 'read') : await pastDiagram(deps, caller, id, rev);
-  const result = await deps.renderer.render({
+  const rendered = await deps.renderer.render({
     elementsJson: diagram.elementsJson,
     elementCount: diagram.elementCount,
     format,
@@ -57,7 +62,19 @@ export async function renderDiagram(
     options,
     caller: callerShare(caller),
   });
+  const result = embed === 'scene' && !rendered.isEmpty ? withScene(rendered, diagram.elementsJson, deps.config.publicUrl, options) : rendered;
   return { ...result, diagram, image: format === 'json' ? null : imageOf(result, format) };
+}
+
+/**
+ * The render with the diagram's whole scene embedded, as the editor's "Embed scene" export embeds it: the
+ * PNG and the SVG open again in Excalidraw (or in a new diagram here) as the editable drawing.
+ */
+function withScene(result: RenderResult, elementsJson: string, publicUrl: string, options: RenderOptions): RenderResult {
+  const elements = JSON.parse(elementsJson) as Record<string, unknown>[];
+  const background = options.background !== undefined && options.background !== 'transparent' ? options.background : '#ffffff';
+  const scene = sceneFileJson(elements, imageFiles(elements).files, publicUrl, background);
+  return { ...result, svg: result.svg === null ? null : embedSceneInSvg(result.svg, scene), png: result.png === null ? null : embedSceneInPng(result.png, scene) };
 }
 
 /** The diagram with the elements of one of its past revisions. */

@@ -22,6 +22,7 @@ export function addRenderCommands(program: Command, diagrams: Command, ctx: CliC
     theme?: 'light' | 'dark';
     elements?: string;
     frame?: string;
+    embedScene?: boolean;
   };
   /** What a render wrote, as --json describes it (with `rev` when a revision was rendered). */
   type Rendered = ({ id: string; file: string; format: RenderFormat; bytes: number; quality: RenderQuality; note: string | null } | { id: string; file: null; format: RenderFormat; isEmpty: true }) & { rev?: string };
@@ -38,7 +39,7 @@ export function addRenderCommands(program: Command, diagrams: Command, ctx: CliC
       elementIds: opts.elements?.split(','),
       frameId: opts.frame,
     };
-    const asked = { ...(opts.quality ? { quality: opts.quality } : {}), ...rev, ...look };
+    const asked = { ...(opts.quality ? { quality: opts.quality } : {}), ...rev, ...look, ...(opts.embedScene ? { embed: 'scene' as const } : {}) };
     let bytes: Uint8Array | null;
     let delivered: RenderQuality;
     let renderNote: string | null;
@@ -115,6 +116,7 @@ export function addRenderCommands(program: Command, diagrams: Command, ctx: CliC
       .addOption(new Option('--theme <theme>', 'dark draws as the editor exports dark mode (default light)').choices(['light', 'dark']))
       .option('--elements <ids>', 'draw only these element ids (comma-separated), with their labels')
       .option('--frame <id>', 'draw only this frame, cropped to it as the editor exports a frame')
+      .option('--embed-scene', 'the PNG or SVG carries the whole scene, as the editor\'s "Embed scene" export: it opens again as an editable drawing (not with PDF)')
       .addOption(jsonOpt())
       .addHelpText(
         'after',

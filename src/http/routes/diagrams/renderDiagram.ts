@@ -10,6 +10,7 @@ const RenderQuery = RenderOptionsQuery.extend({
   // Anything but one of the two values (a repeated parameter included) is invalid_quality.
   quality: z.unknown().optional().meta({ type: 'string', enum: ['faithful', 'fast'], description: '`faithful` (default): the editor\'s own exporter; `fast`: the lightweight preview' }),
   rev: z.string().optional().meta({ description: 'Render this past revision (a `rev` from the diagram\'s history) instead of the current content' }),
+  embed: z.enum(['scene']).optional().meta({ description: '`scene`: the PNG and the SVG carry the diagram\'s whole scene, as the Excalidraw editor\'s "Embed scene" export does, so the file opens again as an editable drawing in Excalidraw, and `POST /diagrams` takes it as a `scene`; not with `format=pdf`' }),
 });
 
 /** `inline; filename="…pdf"` for a diagram's title: an ASCII fallback and the title itself (RFC 6266). */
@@ -41,7 +42,7 @@ export const renderDiagram = defineRoute({
   handler: async ({ params, query, actor, deps }) => {
     const format = query.format ?? 'json';
     const options = renderOptionsFrom(query);
-    const result = await render(deps, actor, params.id!, format, query.quality ?? 'faithful', query.rev, options);
+    const result = await render(deps, actor, params.id!, format, query.quality ?? 'faithful', query.rev, options, query.embed);
     const { diagram } = result;
     if (format === 'json') {
       const { isEmpty, svg, png, note } = result;
