@@ -2,7 +2,8 @@
 // editor's Copy as Mermaid puts the diagram on the clipboard as a Mermaid
 // flowchart that the API reads back as the same nodes, edges and container.
 // A node a person drags in the editor stays where they left it when an agent
-// regenerates the diagram with a node more.
+// regenerates the diagram with a node more. A PNG or SVG rendered with its
+// scene, dropped on the editor, opens (the editor's own loader) as the drawing.
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
@@ -114,4 +115,43 @@ test('a node a person drags in the editor stays where they left it when an agent
   assert.deepEqual([regenerated.json.layout, regenerated.json.placed], ['keep', ['cache']]);
   const after = await dbOf();
   assert.deepEqual([after.x, after.y], [moved.x, moved.y], 'the dragged node is where the person left it');
+});
+
+test('a PNG and an SVG rendered with their scene, dropped on an empty diagram in the editor, are opened by the editor\'s own loader as that drawing', { timeout: 120_000 }, async (t) => {
+  const source = await api('POST', '/diagrams', { title: 'Carried', spec: { nodes: [{ id: 'web', label: 'Web' }, { id: 'db', label: 'DB', shape: 'cylinder' }], edges: ['web -> db : SQL'] } });
+  assert.equal(source.status, 201, JSON.stringify(source.json));
+  const wanted = ((await api('GET', `/diagrams/${source.json.id}`)).json.scene.elements as Array<{ id: string }>).map((e) => e.id).sort();
+  const { page, context } = await browser.newPage(t, h.baseUrl);
+  page.setDefaultTimeout(15_000);
+  const session = await signIn(h, owner.id);
+  const [name, value] = session.cookie.split('=') as [string, string];
+  await context.addCookies([{ name, value, url: h.baseUrl }]);
+
+  for (const [format, type] of [['png', 'image/png'], ['svg', 'image/svg+xml']] as const) {
+    const rendered = await fetch(`${h.baseUrl}/api/v1/diagrams/${source.json.id}/render?format=${format}&quality=fast&embed=scene`, { headers: { authorization: `Bearer ${owner.token}` } });
+    const file = Buffer.from(await rendered.arrayBuffer());
+    const empty = await api('POST', '/diagrams', { title: `Empty ${format}`, scene: { elements: [] } });
+    assert.equal(empty.status, 201, JSON.stringify(empty.json));
+    await page.goto(`${h.baseUrl}/app/d/${empty.json.id}`);
+    await page.locator('.excalidraw canvas').first().waitFor({ timeout: 30_000 });
+    await page.locator('.db-topbar [role=status]').filter({ hasText: /^Saved$/ }).waitFor();
+
+    // Drop the file on the canvas, as a person drags it from their desktop: the editor reads it with loadFromBlob.
+    const transfer = await page.evaluateHandle(
+      ([base64, mediaType, fileName]) => {
+        const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+        const data = new DataTransfer();
+        data.items.add(new File([bytes], fileName, { type: mediaType }));
+        return data;
+      },
+      [file.toString('base64'), type, `carried.${format}`] as const,
+    );
+    await page.locator('.excalidraw .excalidraw__canvas.interactive').dispatchEvent('drop', { dataTransfer: transfer });
+    let ids: string[] = [];
+    for (let attempt = 0; attempt < 100 && ids.length < wanted.length; attempt++) {
+      await delay(100);
+      ids = ((await api('GET', `/diagrams/${empty.json.id}`)).json.scene.elements as Array<{ id: string; isDeleted?: boolean }>).filter((e) => !e.isDeleted).map((e) => e.id).sort();
+    }
+    assert.deepEqual(ids, wanted, `the dropped ${format} opened as the drawing it carries, and the editor saved it`);
+  }
 });
