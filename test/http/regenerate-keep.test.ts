@@ -121,6 +121,18 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       }
     });
 
+    test('a changed caption is rewritten in place and a dropped one removed; a caption where there was none lays out afresh', async () => {
+      const id = await create({ spec: { ...V1, caption: 'Checkout' } });
+      await patch(id, [{ op: 'move', id: 'web', dx: -50, dy: 0 }]);
+      const renamed = await regenerate(id, { spec: { ...V1, caption: 'Checkout, v2' } });
+      assert.equal(renamed.json().layout, 'keep');
+      const caption = byId(await elementsOf(id)).get('diagram-caption') as unknown as { text: string; originalText: string };
+      assert.deepEqual([caption.text, caption.originalText], ['Checkout, v2', 'Checkout, v2']);
+      assert.equal((await regenerate(id, { spec: V1 })).json().layout, 'keep');
+      assert.equal(byId(await elementsOf(id)).get('diagram-caption'), undefined, 'the dropped caption is gone');
+      assert.equal((await regenerate(id, { spec: { ...V1, caption: 'Back' }, layout: 'keep' })).json().layout, 'fresh');
+    });
+
     test('a new container lays the diagram out afresh; a scene takes no layout', async () => {
       const id = await create({ spec: V1 });
       await patch(id, [{ op: 'move', id: 'web', dx: -50, dy: 0 }]);

@@ -8,14 +8,15 @@
  * nodes (and those whose shape, icon or container changed) are placed beside
  * what they connect to, clear of everything, as `edit` places them; arrows
  * that are new or changed, or whose ends were placed again, are routed around
- * the shapes as they now stand; every other arrow keeps its route. A change
- * the merges cannot make in place (a new container) is null: the caller lays
- * the whole spec out afresh.
+ * the shapes as they now stand; every other arrow keeps its route. A changed
+ * caption is rewritten in place, a dropped one removed. A change the merges
+ * cannot make in place (a new container, a caption where there was none) is
+ * null: the caller lays the whole spec out afresh.
  */
 import { sceneSpec } from '../export/scene-spec.ts';
 import { applyPatch } from '../patch/apply.ts';
 import { MAX_PATCH_OPS, type PatchOpInput } from '../patch/schema.ts';
-import { checkSpec, type ParseOptions } from '../spec/parse.ts';
+import { CAPTION_ID, checkSpec, type ParseOptions } from '../spec/parse.ts';
 import type { DiagramSpecInput } from '../spec/schema.ts';
 import type { DiagramSpec, SpecEdge, SpecNode } from '../spec/types.ts';
 import { applyEdit } from './apply.ts';
@@ -128,6 +129,12 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
     if (keptArrows.has(arrowId)) continue;
     doomed.push(arrowId, ...['head', 'tail'].map((end) => `${arrowId}-${end}-label`).filter((text) => scene.live.has(text)));
   }
+  // The caption: changed in place, or gone; a new one is laid out with the rest (fresh).
+  const caption = scene.live.get(CAPTION_ID);
+  const captionText = caption ? String(caption.originalText ?? caption.text ?? '') : undefined;
+  if (spec.caption !== undefined && caption === undefined) return null;
+  if (caption !== undefined && spec.caption === undefined) doomed.push(CAPTION_ID);
+  if (caption !== undefined && spec.caption !== undefined && spec.caption !== captionText) restyles.push({ op: 'update', id: CAPTION_ID, set: { text: spec.caption, originalText: spec.caption } });
   let elements = patchAll(stored, doomed.map((id): PatchOpInput => ({ op: 'delete', id })), stamp, options);
 
   const inputNodes = new Map((input.nodes ?? []).map((n) => [n.id, n]));
