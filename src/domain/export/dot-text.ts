@@ -112,12 +112,7 @@ function nodeAttributes(node: Node, warn: (message: string, ids: string[]) => vo
   }
   if (node.strokeStyle === 'dashed' || node.strokeStyle === 'dotted') styles.push(node.strokeStyle);
   if (shape !== 'rectangle' || styles.length !== 1) pairs.push(['style', styles.join(',')]);
-  if (node.strokeColor) pairs.push(['color', node.strokeColor]);
-  if (node.textColor) pairs.push(['fontcolor', node.textColor]);
-  if (node.strokeWidth) pairs.push(['penwidth', node.strokeWidth / 2]);
-  const font = fontName(node);
-  if (font) pairs.push(['fontname', font]);
-  return pairs;
+  return [...pairs, ...inkOf(node)];
 }
 
 function clusterLook(node: Node): Array<[string, string | number]> {
@@ -128,15 +123,19 @@ function clusterLook(node: Node): Array<[string, string | number]> {
     pairs.push(['fillcolor', node.backgroundColor]);
   }
   pairs.push(['style', styles.join(',')]);
+  return [...pairs, ...inkOf(node)];
+}
+
+/** A node's or a cluster's outline colour and width and its label's colour and font: Graphviz's pen width is half the spec's stroke width. */
+function inkOf(node: Node): Array<[string, string | number]> {
+  const pairs: Array<[string, string | number]> = [];
   if (node.strokeColor) pairs.push(['color', node.strokeColor]);
   if (node.textColor) pairs.push(['fontcolor', node.textColor]);
   if (node.strokeWidth) pairs.push(['penwidth', node.strokeWidth / 2]);
-  const font = fontName(node);
+  const font = node.bold && node.italic ? 'Helvetica-BoldOblique' : node.bold ? 'Helvetica-Bold' : node.italic ? 'Helvetica-Oblique' : null;
   if (font) pairs.push(['fontname', font]);
   return pairs;
 }
-
-const fontName = (node: Node) => (node.bold && node.italic ? 'Helvetica-BoldOblique' : node.bold ? 'Helvetica-Bold' : node.italic ? 'Helvetica-Oblique' : null);
 
 /** An edge's ends as DOT nodes: a container's first node inside it, the edge cut at the cluster (`lhead`, `ltail`); null when a container holds no node. */
 function endsOf(edge: Edge, children: Map<string | null, Node[]>): { from: string; to: string; clip: Array<[string, string]> } | null {
