@@ -9,8 +9,12 @@ export interface TrackedConnection {
   /** The session's id hash. */
   sessionKey: string;
   userId: string;
-  /** When the client last sent a message (ms). */
-  lastActiveAt(): number;
+  /**
+   * When the client last sent a message (or connected), as an ordinal of this
+   * instance's live activity: later is larger, and no two are equal, so the
+   * quietest is never a tie (two events in one millisecond still have an order).
+   */
+  lastActivity(): number;
   /** Closes the connection to make room for a newer one. */
   evict(): void;
 }
@@ -53,7 +57,7 @@ export class LiveConnections {
     while (group.size > cap) {
       let quietest: TrackedConnection | null = null;
       for (const candidate of group) {
-        if (candidate !== newcomer && (quietest === null || candidate.lastActiveAt() < quietest.lastActiveAt())) quietest = candidate;
+        if (candidate !== newcomer && (quietest === null || candidate.lastActivity() < quietest.lastActivity())) quietest = candidate;
       }
       if (quietest === null) return;
       this.remove(quietest);

@@ -95,6 +95,8 @@ const NEAREST_HEAD: Record<string, ArrowheadName> = {
 const live = (scene: Scene, id: unknown) => (typeof id === 'string' ? scene.live.get(id) : undefined);
 const textOf = (element: SceneElement | undefined) => (element ? String(element.originalText ?? element.text ?? '') : '');
 const str = (value: unknown) => (typeof value === 'string' ? value : null);
+/** The label Drawbridge recorded with a text whose words it broke (checked against the text before it is used). */
+const recordedLabel = (text: SceneElement | undefined) => (text?.customData as Record<string, unknown> | undefined)?.authoredLabel;
 
 /** The spec a scene draws, and what it leaves out. */
 export function sceneSpec(elements: readonly SceneElement[]): SceneSpec {
@@ -135,7 +137,7 @@ export function sceneSpec(elements: readonly SceneElement[]): SceneSpec {
     const label = scene.labels.get(element.id);
     const shape = shapeOf(scene, element, label, containers.has(element.id));
     if (shape !== 'rectangle') node.shape = shape;
-    const labelText = element.type === 'text' ? textOf(element) : element.type === 'frame' || element.type === 'magicframe' ? (str(element.name) ?? '') : authoredLabel(textOf(label), { shape: shape, bold: fontOf(label ?? element).bold === true }, containers.has(element.id));
+    const labelText = element.type === 'text' ? textOf(element) : element.type === 'frame' || element.type === 'magicframe' ? (str(element.name) ?? '') : authoredLabel(textOf(label), { shape: shape, bold: fontOf(label ?? element).bold === true }, containers.has(element.id), recordedLabel(label));
     if (shape === 'start' || shape === 'end' || shape === 'fork') {
       // A marker draws no label.
     } else if (labelText !== element.id) node.label = clipLabel(labelText, element.id, warn);
@@ -167,7 +169,7 @@ export function sceneSpec(elements: readonly SceneElement[]): SceneSpec {
     const label = scene.labels.get(arrow.id);
     if (label) {
       used.add(label.id);
-      const text = authoredEdgeLabel(textOf(label));
+      const text = authoredEdgeLabel(textOf(label), recordedLabel(label));
       if (text !== '') edge.label = clipLabel(text, arrow.id, warn);
     }
     const end = headOf(arrow.endArrowhead, arrow.id, warn);

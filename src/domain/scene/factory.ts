@@ -55,6 +55,7 @@ export function textElement(
     originalText: block.original,
     autoResize: block.autoResize ?? true,
     lineHeight: LINE_HEIGHT,
+    ...(block.authored !== undefined ? { customData: { authoredLabel: block.authored } } : {}),
   };
 }
 
@@ -272,7 +273,7 @@ export function nodeElements(plan: NodePlan, box: Box & { labelAlign?: 'left' | 
     const place = textNodePlaces(box, plan.label!, iconOnTop);
     const text = push(textElement(node.id, plan.label!, place.text, nextOrder(), updated, { containerId: null, textAlign: 'center', verticalAlign: 'top', strokeColor: node.textColor ?? node.strokeColor }));
     const font = fontCustomData(node);
-    if (font) text.customData = font;
+    if (font) text.customData = { ...(text.customData as object | undefined), ...font };
     if (node.icon) push(iconElement(node, place.icon, nextOrder(), updated, []));
     return { shape: text, elements };
   }
@@ -316,7 +317,7 @@ export function nodeElements(plan: NodePlan, box: Box & { labelAlign?: 'left' | 
   if (label && position) {
     const text = push(textElement(`${node.id}-label`, label, position, nextOrder(), updated, { containerId: node.id, textAlign, verticalAlign, strokeColor: node.textColor ?? node.strokeColor }));
     const font = fontCustomData(node);
-    if (font) text.customData = font;
+    if (font) text.customData = { ...(text.customData as object | undefined), ...font };
     addBound(shape, { id: text.id, type: 'text' });
   }
   if (node.icon && plan.isContainer && isMarker(node.shape)) {

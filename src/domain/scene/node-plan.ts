@@ -64,6 +64,8 @@ function boxShapeOf(shape: SpecNode['shape']): BoxShape {
 export interface TextBlock {
   text: string;
   original: string;
+  /** The label as its author wrote it, where `original` breaks a word too wide for its box (wordSafeWrap): kept in the text's customData, so the label can be read back exactly. */
+  authored?: string;
   width: number;
   height: number;
   /** Standalone text only: false for a fixed-width text that wraps. */
@@ -90,8 +92,16 @@ export const MARKER_SIZE = { start: 24, end: 28, endDot: 16, forkLength: 100, fo
  * label at EDGE_LABEL_WRAP), a word wider than that broken beforehand only at
  * its break places (wordSafeWrap).
  */
+/**
+ * Whether a label is recorded with its text: when its words were broken to fit, or when its author broke a
+ * line inside a word (a break that reads the same as one Drawbridge would make), so it reads back exactly.
+ */
+const needsRecord = (label: string, safe: string) => safe !== label || joinedAtBreaks(label) !== label;
+
 export function edgeLabelBlock(label: string): TextBlock | null {
-  return textBlock(wordSafeWrap(label, EDGE_LABEL_WRAP / WIDEN_FOR_WORD).label, EDGE_LABEL_WRAP);
+  const safe = wordSafeWrap(label, EDGE_LABEL_WRAP / WIDEN_FOR_WORD).label;
+  const block = textBlock(safe, EDGE_LABEL_WRAP);
+  return block && needsRecord(label, safe) ? { ...block, authored: label } : block;
 }
 
 function textBlock(label: string, wrapAt: number): TextBlock | null {
@@ -129,7 +139,8 @@ export function planNode(node: SpecNode, isContainer: boolean, depth: number, ic
     // A container's header: its label, and its icon after the label on the same row.
     const safe = safeWrap(node, true);
     // A marker given members is a plain container, still without a label.
-    const label = isMarker(node.shape) ? null : textBlock(safe.label, safe.wrapAt);
+    const block = isMarker(node.shape) ? null : textBlock(safe.label, safe.wrapAt);
+    const label = block && needsRecord(node.label, safe.label) ? { ...block, authored: node.label } : block;
     const iconWidth = node.icon && !isMarker(node.shape) ? ICON_SIZE + (label ? ICON_GAP : 0) : 0;
     const width = (label?.width ?? 0) + iconWidth + 2 * BOUND_TEXT_PADDING + 2 * CONTAINER_HEADER_EXTRA;
     const height = Math.max(label?.height ?? 0, node.icon ? ICON_SIZE : 0) + 2 * BOUND_TEXT_PADDING + CONTAINER_HEADER_EXTRA;
@@ -159,7 +170,7 @@ export function planNode(node: SpecNode, isContainer: boolean, depth: number, ic
     minHeight: Math.max(minHeight, target.height + marginY),
     sideRoom: sideRoom(node.shape, preferred.height, minHeight),
   });
-  const label = { text: fitted.text, original: safe.label, width: fitted.textWidth, height: fitted.textHeight };
+  const label = { text: fitted.text, original: safe.label, width: fitted.textWidth, height: fitted.textHeight, ...(needsRecord(node.label, safe.label) ? { authored: node.label } : {}) };
   // With an icon the bound-text area must also hold it above the label.
   const height = node.icon ? Math.max(fitted.height, containerSizeForText(shape, fitted.textWidth, fitted.textHeight + iconHeight).height + marginY) : fitted.height;
   if (isRound(node.shape)) {
@@ -198,18 +209,25 @@ function safeWrap(node: Pick<SpecNode, 'label' | 'shape' | 'bold'>, isContainer:
 /**
  * A node's label as its author wrote it, from the text Drawbridge drew (its
  * `originalText`): without the line breaks put inside a word too wide for
- * its box. A break inside a word is taken out only when wrapping the label
- * without it gives back the drawn text, so an author's own breaks stay.
+ * its box. The label Drawbridge recorded with the text (`recorded`, its
+ * customData's `authoredLabel`) is taken when wrapping it still gives the
+ * drawn text (a text edited since no longer does); else a break inside a word
+ * is taken out only when wrapping the label without it gives back the drawn
+ * text, so an author's own breaks stay.
  */
-export function authoredLabel(shown: string, node: Pick<SpecNode, 'shape' | 'bold'>, isContainer: boolean): string {
+export function authoredLabel(shown: string, node: Pick<SpecNode, 'shape' | 'bold'>, isContainer: boolean, recorded?: unknown): string {
+  const gives = (label: string) => safeWrap({ ...node, label }, isContainer).label === shown;
+  if (typeof recorded === 'string' && gives(recorded)) return recorded;
   const joined = joinedAtBreaks(shown);
-  return joined !== shown && safeWrap({ ...node, label: joined }, isContainer).label === shown ? joined : shown;
+  return joined !== shown && gives(joined) ? joined : shown;
 }
 
 /** An edge's label as its author wrote it, as authoredLabel reads a node's. */
-export function authoredEdgeLabel(shown: string): string {
+export function authoredEdgeLabel(shown: string, recorded?: unknown): string {
+  const gives = (label: string) => wordSafeWrap(label, EDGE_LABEL_WRAP / WIDEN_FOR_WORD).label === shown;
+  if (typeof recorded === 'string' && gives(recorded)) return recorded;
   const joined = joinedAtBreaks(shown);
-  return joined !== shown && wordSafeWrap(joined, EDGE_LABEL_WRAP / WIDEN_FOR_WORD).label === shown ? joined : shown;
+  return joined !== shown && gives(joined) ? joined : shown;
 }
 
 function roundestWrap(label: string, widest: number): number {

@@ -57,6 +57,8 @@ export const LIVE_CLOSE_CODES = { unsupported: 1003, tooSlow: 1013, policy: 1008
 
 /** Each server's live hub, by its HTTP server (the routes are registered in a context of their own). */
 const hubs = new WeakMap<object, LiveHub>();
+/** Orders live activity (connections and messages) on this instance: which connection is the quietest, without ties. */
+let activityClock = 0;
 
 /** A server's live rooms and connections, for tests and the benchmark to read their numbers. */
 export function liveHubOf(app: FastifyInstance): LiveHub | undefined {
@@ -137,6 +139,7 @@ export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
       };
       let open = true;
       let lastActiveAt = Date.now();
+      let lastActivity = ++activityClock;
       const budget = budgets.take(session.user.id, lastActiveAt);
       const connection = {
         send(text: string) {
@@ -164,7 +167,7 @@ export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
       const tracked: TrackedConnection = {
         sessionKey: session.idHash,
         userId: session.user.id,
-        lastActiveAt: () => lastActiveAt,
+        lastActivity: () => lastActivity,
         evict: () => close(LIVE_CLOSE_CODES.idle, 'replaced by a newer connection'),
       };
       hub.connections.admit(tracked);
@@ -174,6 +177,7 @@ export const liveRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { d
         if (!open) return;
         const now = Date.now();
         lastActiveAt = now;
+        lastActivity = ++activityClock;
         if (isBinary) {
           close(LIVE_CLOSE_CODES.unsupported, 'the live protocol is JSON text frames');
           return;
