@@ -6,10 +6,13 @@
  * `direction`); edges with their label, heads, dots or thickness and length;
  * colours, widths, dashes, bold and italic as `style` and `linkStyle`; the
  * caption as the front matter's title. Ids Mermaid cannot take as they are
- * (a keyword such as `end`, spaces, punctuation) are written as new ids, warned.
+ * (a keyword such as `end`, spaces, punctuation) are written as new ids,
+ * warned, unless the diagram is a plain state machine: then it is written as a
+ * state diagram, whose ids may hold them (state-text.ts).
  */
 import { SPEC_LIMITS } from '../spec/types.ts';
 import type { EdgeInput as Edge, ExportSpec as Spec, ExportWarning, NodeInput as Node } from './scene-spec.ts';
+import { specToStateDiagram } from './state-text.ts';
 
 /** Words Mermaid's flowchart grammar reads as its own where a node id stands. */
 const KEYWORDS = new Set(['end', 'graph', 'flowchart', 'subgraph', 'style', 'class', 'classDef', 'click', 'linkStyle', 'direction', 'call', 'href', 'default', 'interpolate', 'accTitle', 'accDescr']);
@@ -60,6 +63,10 @@ function idWriter(spec: Spec, warn: (message: string, ids: string[]) => void): (
 
 /** The spec as Mermaid flowchart text, and what Mermaid cannot say. */
 export function specToMermaid(spec: Spec): { text: string; warnings: ExportWarning[] } {
+  // A state machine whose state ids a flowchart would rename is written as the state diagram it is.
+  const renames = spec.nodes.some((n) => !PLAIN_ID.test(n.id) || KEYWORDS.has(n.id));
+  const asStates = renames ? specToStateDiagram(spec) : null;
+  if (asStates !== null) return { text: asStates, warnings: [] };
   const warnings: ExportWarning[] = [];
   const warn = (message: string, elementIds: string[]) => warnings.push({ message, elementIds });
   const idOf = idWriter(spec, warn);
