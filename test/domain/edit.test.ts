@@ -152,6 +152,15 @@ describe('additive merge', () => {
 });
 
 describe('new nodes', () => {
+  test('a node added into a container beside a node whose arrows leave just below it goes where no line crosses its arrow\'s label (otel-demo-telemetry-flow)', async () => {
+    const { importEntry, loadRealCorpus } = await import('../../bench/quality/real.ts');
+    const { spec } = await importEntry(loadRealCorpus().find((e) => e.name === 'otel-demo-telemetry-flow')!);
+    // Below "Microservice" the room is free of shapes, but its two dotted arrows turn right there: a label in that gap sat on both.
+    const result = edit(build(spec), { addNodes: [{ id: 'cache', label: 'Cache', parent: 'od' }], addEdges: ['ms -> cache : reads'] });
+    const about = metIssues(lintScene(result.elements as never)).filter((issue) => issue.elementIds.some((id) => id.startsWith('ms-to-cache')));
+    assert.deepEqual(about, []);
+  });
+
   test('are drawn exactly as sceneFromSpec draws spec nodes: the shape, <id>-label, <id>-icon, the lines of an outline, the dot of a marker', () => {
     const nodes = [
       { id: 'long', label: 'A very long label that certainly does not fit on a single line and must wrap' },

@@ -235,12 +235,25 @@ class Placer {
   }
 
   /**
+   * Whether an arrow between an anchor and `box` would have its label (drawn
+   * at the middle of the gap between them) crossed by a line already drawn:
+   * the label would read as that line's, and the two lines would run together.
+   */
+  labelCrossed(box: Box, anchors: string[], label: Size): boolean {
+    if (label.width === 0 && label.height === 0) return false;
+    return anchors.some((id) => {
+      const near = grow(labelBoxBetween(this.boxOf(id), box, label), ARROW_CLEARANCE);
+      return this.segments.some(near, ({ a, b }) => segmentMeetsBox(a, b, near));
+    });
+  }
+
+  /**
    * A node connected to `anchors` (existing or placed ids): after them in the
    * direction their arrows run when it only follows them, before them when it
    * only leads to them, beside them when it does both.
    */
   besideAnchors(size: Size, anchors: string[], role: Role, label: Size): Box {
-    const free = this.candidatesBeside(size, anchors, role, label).find(({ box }) => this.isFree(box));
+    const free = this.candidatesBeside(size, anchors, role, label).find(({ box }) => this.isFree(box) && !this.labelCrossed(box, anchors, label));
     if (free) return free.box;
     const around = union(anchors.map((id) => this.boxOf(id)))!;
     return this.beyondEverything(size, around.y + around.height / 2 - size.height / 2);
@@ -348,7 +361,7 @@ class Placer {
     for (const candidate of outside) candidates.push({ box: candidate.box, cost: candidate.cost + 2 * growthOf(parent, this.holding(parentId, candidate.box)) });
     candidates.sort((a, b) => a.cost - b.cost);
     for (const { box } of candidates) {
-      if (!this.isFree(box, inside)) continue;
+      if (!this.isFree(box, inside) || this.labelCrossed(box, anchors, label)) continue;
       const grown = this.growChain(chain, box);
       if (!grown) continue;
       this.keep(grown);
@@ -503,5 +516,15 @@ function holdsLabel(a: Box, b: Box, label: Size): boolean {
   const across = gapX >= gapY;
   const needed = (across ? label.width : label.height) + 2 * (LABEL_CLEARANCE + BINDING_GAP);
   return (across ? gapX : gapY) >= needed;
+}
+
+/** Where the label of an arrow between two boxes, side by side or one above the other, sits: the middle of the gap between them. */
+function labelBoxBetween(a: Box, b: Box, label: Size): Box {
+  const gapX = Math.max(b.x - (a.x + a.width), a.x - (b.x + b.width));
+  const gapY = Math.max(b.y - (a.y + a.height), a.y - (b.y + b.height));
+  const [ca, cb] = [centreOf(a), centreOf(b)];
+  const cx = gapX >= gapY ? (Math.min(a.x + a.width, b.x + b.width) + Math.max(a.x, b.x)) / 2 : (ca[0] + cb[0]) / 2;
+  const cy = gapX >= gapY ? (ca[1] + cb[1]) / 2 : (Math.min(a.y + a.height, b.y + b.height) + Math.max(a.y, b.y)) / 2;
+  return { x: cx - label.width / 2, y: cy - label.height / 2, width: label.width, height: label.height };
 }
 
