@@ -269,6 +269,16 @@ describe('export: a scene drawn by hand', () => {
 });
 
 describe('export, then regenerate keeping the arrangement', () => {
+  test('a cylinder and an end marker that go, and a hexagon that becomes an ellipse, take the lines and dots drawn as part of them', () => {
+    const v1 = { nodes: [{ id: 'a' }, { id: 'db', shape: 'cylinder' }, { id: 'e', shape: 'end' }, { id: 'h', shape: 'hexagon' }], edges: ['a -> db', 'db -> e', 'a -> h'] };
+    const v2 = { nodes: [{ id: 'a' }, { id: 'h', shape: 'ellipse' }], edges: ['a -> h'] };
+    const kept = regenerateKeeping(draw(v1), v2 as never, parseSpec(v2, { isIcon: isCatalogIcon }), { now: 99, nonce: () => 1 }, { isIcon: isCatalogIcon })!;
+    assert.deepEqual([kept.kept, kept.placed, kept.removed], [['a'], ['h'], ['db', 'e']]);
+    assert.deepEqual(kept.elements.filter((e) => e.isDeleted !== true).map((e) => e.id).sort(), ['a', 'a-label', 'a-to-h', 'h', 'h-label']);
+    assert.equal(kept.elements.find((e) => e.id === 'h')!.type, 'ellipse');
+  });
+
+
   test('every diagram of the real corpus, written as a spec and drawn again over itself, moves nothing and re-creates nothing', async () => {
     const moved: string[] = [];
     for (const entry of loadRealCorpus()) {

@@ -121,10 +121,7 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
   });
 
   // Removed first: gone and replaced nodes with their parts, and every arrow that does not stay, with its end labels.
-  const doomed: string[] = [];
-  for (const id of [...removed, ...placedIds].filter((id) => scene.live.has(id))) {
-    doomed.push(id, ...PARTS.map((part) => `${id}-${part}`).filter((part) => scene.live.has(part)));
-  }
+  const doomed: string[] = [...removed, ...placedIds].filter((id) => scene.live.has(id));
   for (const arrowId of read.edgeIds) {
     if (keptArrows.has(arrowId)) continue;
     doomed.push(arrowId, ...['head', 'tail'].map((end) => `${arrowId}-${end}-label`).filter((text) => scene.live.has(text)));
@@ -136,6 +133,10 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
   if (caption !== undefined && spec.caption === undefined) doomed.push(CAPTION_ID);
   if (caption !== undefined && spec.caption !== undefined && spec.caption !== captionText) restyles.push({ op: 'update', id: CAPTION_ID, set: { text: spec.caption, originalText: spec.caption } });
   let elements = patchAll(stored, doomed.map((id): PatchOpInput => ({ op: 'delete', id })), stamp, options);
+  // A node's parts go with it (patch's delete); any a person took out of its group go now.
+  const left = new Set(elements.filter((e) => e.isDeleted !== true).map((e) => e.id));
+  const strays = [...removed, ...placedIds].flatMap((id) => PARTS.map((part) => `${id}-${part}`)).filter((id) => left.has(id));
+  elements = patchAll(elements, strays.map((id): PatchOpInput => ({ op: 'delete', id })), stamp, options);
 
   const inputNodes = new Map((input.nodes ?? []).map((n) => [n.id, n]));
   const fragment: EditFragmentInput = {
