@@ -269,6 +269,32 @@ describe('export: a scene drawn by hand', () => {
 });
 
 describe('export, then regenerate keeping the arrangement', () => {
+  test('every diagram of the real corpus takes a keep regenerate that removes a node, adds one linked to another and gives a third a label too long for it', async () => {
+    const refused: string[] = [];
+    let placedAnew = 0;
+    for (const entry of loadRealCorpus()) {
+      const { spec } = (await importEntry(entry)) as { spec: { nodes: Array<Record<string, any>>; edges: Array<Record<string, any> | string>; layout?: { sameRank?: string[][] } } };
+      const plain = spec.nodes.filter((n) => !spec.nodes.some((m) => m.parent === n.id) && !['start', 'end', 'fork'].includes(n.shape));
+      if (plain.length === 0) continue;
+      const [kept, relabelled, gone] = [plain[0]!, plain[1], plain.length > 2 ? plain[plain.length - 1] : undefined];
+      const touches = (e: Record<string, any> | string, id: string | undefined) => id !== undefined && (typeof e === 'string' ? new RegExp(`(^|[^\\w.-])${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w.-])`).test(e) : e.from === id || e.to === id);
+      const next = {
+        ...spec,
+        ...(spec.layout?.sameRank ? { layout: { ...spec.layout, sameRank: spec.layout.sameRank.map((g) => g.filter((id) => id !== gone?.id)).filter((g) => g.length > 0) } } : {}),
+        nodes: [...spec.nodes.filter((n) => n !== gone).map((n) => (n === relabelled ? { ...n, label: 'A label far longer than the node was ever sized for, which cannot fit in place at any font size the editor allows' } : n)), { id: 'zz-new', label: 'New step', ...(kept.parent ? { parent: kept.parent } : {}) }],
+        edges: [...spec.edges.filter((e) => !touches(e, gone?.id)), { from: kept.id, to: 'zz-new', label: 'then' }],
+      };
+      try {
+        const result = regenerateKeeping(draw(spec), next as never, parseSpec(next, { isIcon: isCatalogIcon }), { now: 99, nonce: () => 1 }, { isIcon: isCatalogIcon });
+        if (result?.placed.includes(relabelled?.id ?? '')) placedAnew++;
+      } catch (error) {
+        refused.push(`${entry.name}: ${(error as Error).message.slice(0, 160)}`);
+      }
+    }
+    assert.deepEqual(refused, []);
+    assert.ok(placedAnew > 100, `a node whose new label does not fit is drawn anew, sized to it (${placedAnew})`);
+  });
+
   test('a cylinder and an end marker that go, and a hexagon that becomes an ellipse, take the lines and dots drawn as part of them', () => {
     const v1 = { nodes: [{ id: 'a' }, { id: 'db', shape: 'cylinder' }, { id: 'e', shape: 'end' }, { id: 'h', shape: 'hexagon' }], edges: ['a -> db', 'db -> e', 'a -> h'] };
     const v2 = { nodes: [{ id: 'a' }, { id: 'h', shape: 'ellipse' }], edges: ['a -> h'] };

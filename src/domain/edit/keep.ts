@@ -20,6 +20,7 @@ import { CAPTION_ID, checkSpec, type ParseOptions } from '../spec/parse.ts';
 import type { DiagramSpecInput } from '../spec/schema.ts';
 import type { DiagramSpec, SpecEdge, SpecNode } from '../spec/types.ts';
 import { applyEdit } from './apply.ts';
+import { labelFitsInPlace } from './merge.ts';
 import type { EditFragmentInput } from './schema.ts';
 import { indexScene } from './scene-index.ts';
 import type { SceneElement, WriteStamp } from './types.ts';
@@ -35,6 +36,7 @@ export interface KeptLayout {
 }
 
 const INK = '#1e1e1e';
+const MARKERS = new Set<SpecNode['shape']>(['start', 'end', 'fork']);
 /** The lines and parts Drawbridge draws beside a node's box, removed with it. */
 const PARTS = ['outline', 'ring', 'top', 'left', 'right', 'dot'];
 
@@ -86,7 +88,9 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
       placed.push(node);
       continue;
     }
-    if (!sameShape(old.shape, node.shape) || old.icon !== node.icon || old.parent !== node.parent || (node.label === '' && old.label !== '')) {
+    const relabelled = old.label !== node.label && !MARKERS.has(node.shape);
+    // A node whose new label does not fit it in place (even smaller, as updateNodes shrinks it) is drawn anew, sized to it.
+    if (!sameShape(old.shape, node.shape) || old.icon !== node.icon || old.parent !== node.parent || (node.label === '' && old.label !== '') || (relabelled && !labelFitsInPlace(scene, node.id, node.label))) {
       if (containersBefore.has(node.id) || containersAfter.has(node.id)) return null;
       placed.push(node);
       continue;
@@ -94,7 +98,8 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
     kept.push(node.id);
     const [a, b] = [lookOf(old, containersBefore.has(node.id)), lookOf(node, containersAfter.has(node.id))];
     const update: (typeof updates)[number] = { id: node.id };
-    if (old.label !== node.label) update.label = node.label;
+    // A marker draws no label.
+    if (relabelled) update.label = node.label;
     if (a.strokeColor !== b.strokeColor) update.strokeColor = b.strokeColor;
     if (a.backgroundColor !== b.backgroundColor || a.fillStyle !== b.fillStyle) Object.assign(update, { backgroundColor: b.backgroundColor, fillStyle: b.fillStyle });
     if (Object.keys(update).length > 1) updates.push(update);
@@ -113,8 +118,10 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
   });
   const keptArrows = new Set<string>();
   const addEdges: NonNullable<EditFragmentInput['addEdges']> = [];
+  // An invisible edge draws nothing, and neither does an edge to an invisible node the scene does not hold.
+  const drawn = (id: string) => keptIds.has(id) || placedIds.has(id);
   spec.edges.forEach((edge, i) => {
-    if (edge.style === 'invisible') return;
+    if (edge.style === 'invisible' || !drawn(edge.from) || !drawn(edge.to)) return;
     const arrow = unmatched.get(edgeKey(edge))?.shift();
     if (arrow !== undefined) keptArrows.add(arrow);
     else addEdges.push((input.edges ?? [])[i]!);

@@ -75,6 +75,34 @@ export class Merge {
 const VERTICAL_ALIGNS = new Set(['top', 'middle', 'bottom']);
 const TEXT_ALIGNS = new Set(['left', 'center', 'right']);
 
+/** How a new label fits a node's shape as it stands (its label's font and alignment, its icon): the one rule updateNodes applies. */
+function labelFitIn(scene: Scene, node: SceneElement, label: SceneElement | null, text: string) {
+  const icon = scene.live.get(`${node.id}-icon`);
+  // A node drawn with an icon has its label below it (sceneFromSpec's layout).
+  const verticalAlign = label && VERTICAL_ALIGNS.has(label.verticalAlign as string) ? (label.verticalAlign as VerticalAlign) : icon ? 'bottom' : 'middle';
+  const fontFamily = label && isKnownFontFamily(num(label.fontFamily)) ? num(label.fontFamily) : FONT_FAMILY_EXCALIFONT;
+  const fontSize = label && num(label.fontSize) > 0 ? num(label.fontSize) : FONT_SIZE;
+  const textAlign = label && TEXT_ALIGNS.has(label.textAlign as string) ? (label.textAlign as TextAlign) : 'center';
+  const fit = fitLabelInContainer({
+    label: text,
+    shape: node.type as BoxShape,
+    box: elementBox({ ...node, angle: 0 }),
+    fontSize,
+    fontFamily,
+    textAlign,
+    verticalAlign,
+    icon: icon && icon.type === 'image' ? elementBox(icon) : null,
+  });
+  return { fit, fontSize, fontFamily, textAlign, verticalAlign };
+}
+
+/** Whether `text` fits the node `id` in place, as updateNodes would fit it (a free text always does). */
+export function labelFitsInPlace(scene: Scene, id: string, text: string): boolean {
+  const node = scene.live.get(id);
+  if (!node || node.type === 'text') return true;
+  return labelFitIn(scene, node, scene.labels.get(id) ?? null, text).fit.fits;
+}
+
 export function applyUpdate(merge: Merge, scene: Scene, update: NodeUpdate): void {
   const node = merge.edit(update.id);
   if (update.strokeColor !== null) node.strokeColor = update.strokeColor;
@@ -87,24 +115,9 @@ export function applyUpdate(merge: Merge, scene: Scene, update: NodeUpdate): voi
     relabelText(node, update.label);
     return;
   }
-  const icon = scene.live.get(`${update.id}-icon`);
   const label = existingLabel ? merge.edit(existingLabel.id) : null;
   const shape = node.type as BoxShape;
-  // A node drawn with an icon has its label below it (sceneFromSpec's layout).
-  const verticalAlign = label && VERTICAL_ALIGNS.has(label.verticalAlign as string) ? (label.verticalAlign as VerticalAlign) : icon ? 'bottom' : 'middle';
-  const fontFamily = label && isKnownFontFamily(num(label.fontFamily)) ? num(label.fontFamily) : FONT_FAMILY_EXCALIFONT;
-  const fontSize = label && num(label.fontSize) > 0 ? num(label.fontSize) : FONT_SIZE;
-  const textAlign = label && TEXT_ALIGNS.has(label.textAlign as string) ? (label.textAlign as TextAlign) : 'center';
-  const fit = fitLabelInContainer({
-    label: update.label,
-    shape,
-    box: elementBox({ ...node, angle: 0 }),
-    fontSize,
-    fontFamily,
-    textAlign,
-    verticalAlign,
-    icon: icon && icon.type === 'image' ? elementBox(icon) : null,
-  });
+  const { fit, fontSize, fontFamily, textAlign, verticalAlign } = labelFitIn(scene, node, label, update.label);
   if (!fit.fits) return refuseLabel(update, shape, fontSize, fit);
   const { block, position } = fit.label;
   if (!label) {
