@@ -23,7 +23,7 @@ import { parseSpec } from '../src/domain/spec/parse.ts';
 import { percentile, random, serviceSpec } from './service-spec.ts';
 
 const RUNS = Number(process.env.RUNS ?? 20);
-const options = { isIcon: isCatalogIcon };
+const options = { isIcon: isCatalogIcon, layout: layoutGraph };
 const stamp = { now: 2, nonce: () => 7 };
 
 /** A 200-node flow: a spine with branches, labelled as a person would. */

@@ -150,7 +150,7 @@ async function handle(job: SceneJob): Promise<SceneOutput> {
         } else {
           [input, checked] = [job.spec!, specFrom(job.spec!, { isIcon: isCatalogIcon })];
         }
-        const kept = regenerateKeeping(before, input, checked, stampAt(job.now), { isIcon: isCatalogIcon });
+        const kept = regenerateKeeping(before, input, checked, stampAt(job.now), { isIcon: isCatalogIcon, layout: layoutGraph });
         if (kept === null) return { fresh: true };
         return { ...changed(before, kept.elements), kept: kept.kept, placed: kept.placed, removed: kept.removed, ...(warnings === undefined ? {} : { warnings }) };
       }

@@ -285,7 +285,7 @@ describe('export, then regenerate keeping the arrangement', () => {
         edges: [...spec.edges.filter((e) => !touches(e, gone?.id)), { from: kept.id, to: 'zz-new', label: 'then' }],
       };
       try {
-        const result = regenerateKeeping(draw(spec), next as never, parseSpec(next, { isIcon: isCatalogIcon }), { now: 99, nonce: () => 1 }, { isIcon: isCatalogIcon });
+        const result = regenerateKeeping(draw(spec), next as never, parseSpec(next, { isIcon: isCatalogIcon }), { now: 99, nonce: () => 1 }, { isIcon: isCatalogIcon, layout: layoutGraph });
         if (result?.placed.includes(relabelled?.id ?? '')) placedAnew++;
       } catch (error) {
         refused.push(`${entry.name}: ${(error as Error).message.slice(0, 160)}`);
@@ -298,7 +298,7 @@ describe('export, then regenerate keeping the arrangement', () => {
   test('a cylinder and an end marker that go, and a hexagon that becomes an ellipse, take the lines and dots drawn as part of them', () => {
     const v1 = { nodes: [{ id: 'a' }, { id: 'db', shape: 'cylinder' }, { id: 'e', shape: 'end' }, { id: 'h', shape: 'hexagon' }], edges: ['a -> db', 'db -> e', 'a -> h'] };
     const v2 = { nodes: [{ id: 'a' }, { id: 'h', shape: 'ellipse' }], edges: ['a -> h'] };
-    const kept = regenerateKeeping(draw(v1), v2 as never, parseSpec(v2, { isIcon: isCatalogIcon }), { now: 99, nonce: () => 1 }, { isIcon: isCatalogIcon })!;
+    const kept = regenerateKeeping(draw(v1), v2 as never, parseSpec(v2, { isIcon: isCatalogIcon }), { now: 99, nonce: () => 1 }, { isIcon: isCatalogIcon, layout: layoutGraph })!;
     assert.deepEqual([kept.kept, kept.placed, kept.removed], [['a'], ['h'], ['db', 'e']]);
     assert.deepEqual(kept.elements.filter((e) => e.isDeleted !== true).map((e) => e.id).sort(), ['a', 'a-label', 'a-to-h', 'h', 'h-label']);
     assert.equal(kept.elements.find((e) => e.id === 'h')!.type, 'ellipse');
@@ -311,7 +311,7 @@ describe('export, then regenerate keeping the arrangement', () => {
       const { spec } = await importEntry(entry);
       const scene = draw(spec);
       const { spec: written } = sceneSpec(scene);
-      const kept = regenerateKeeping(scene, written as never, parseSpec(written, { isIcon: isCatalogIcon }), { now: 99, nonce: () => 1 }, { isIcon: isCatalogIcon });
+      const kept = regenerateKeeping(scene, written as never, parseSpec(written, { isIcon: isCatalogIcon }), { now: 99, nonce: () => 1 }, { isIcon: isCatalogIcon, layout: layoutGraph });
       if (kept === null || JSON.stringify(kept.elements) !== JSON.stringify(scene) || kept.placed.length > 0 || kept.removed.length > 0) moved.push(entry.name);
     }
     assert.deepEqual(moved, []);

@@ -133,13 +133,34 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       assert.equal((await regenerate(id, { spec: { ...V1, caption: 'Back' }, layout: 'keep' })).json().layout, 'fresh');
     });
 
-    test('a new container lays the diagram out afresh; a scene takes no layout', async () => {
+    test('a new container with new nodes in it is laid out with them and placed as one block, the rest kept; an old node moved into a new container lays out afresh; a scene takes no layout', async () => {
       const id = await create({ spec: V1 });
       await patch(id, [{ op: 'move', id: 'web', dx: -50, dy: 0 }]);
-      const res = await regenerate(id, { spec: { ...V2, nodes: [...V2.nodes, { id: 'ops', label: 'Ops' }, { id: 'pager', parent: 'ops' }] } });
+      const arranged = byId(await elementsOf(id));
+      const res = await regenerate(id, { spec: { ...V1, nodes: [...V1.nodes, { id: 'ops', label: 'Ops' }, { id: 'pager', label: 'Pager', parent: 'ops' }, { id: 'oncall', label: 'On call', parent: 'ops' }], edges: [...V1.edges, 'pager -> oncall', 'worker -> pager : alerts'] } });
       assert.equal(res.statusCode, 200, res.body);
-      assert.equal(res.json().layout, 'fresh');
-      assert.equal(res.json().kept, undefined);
+      assert.equal(res.json().layout, 'keep');
+      assert.deepEqual([...res.json().placed].sort(), ['oncall', 'ops', 'pager']);
+      const after = byId(await elementsOf(id));
+      for (const node of ['web', 'api', 'worker', 'db', 'legacy', 'backend']) {
+        const [was, now] = [arranged.get(node)!, after.get(node)!];
+        assert.deepEqual([now.x, now.y, now.width, now.height], [was.x, was.y, was.width, was.height], `${node} stays`);
+      }
+      const ops = after.get('ops')!;
+      for (const member of ['pager', 'oncall']) {
+        const m = after.get(member)!;
+        assert.ok(m.x > ops.x && m.y > ops.y && m.x + m.width < ops.x + ops.width && m.y + m.height < ops.y + ops.height, `${member} is inside the new container`);
+      }
+      for (const other of arranged.values()) {
+        if (['rectangle', 'ellipse', 'diamond'].includes(other.type)) assert.ok(!overlaps(ops, other), `the new container overlaps ${other.id}`);
+      }
+      assert.ok([...after.values()].some((e) => e.type === 'arrow' && e.startBinding?.elementId === 'worker' && e.endBinding?.elementId === 'pager'), 'the edge into the block is drawn');
+      const lint = (await h.call('GET', `/api/v1/diagrams/${id}/lint`, { token: alice.token })).json();
+      assert.deepEqual(lint.issues.filter((i: { kind: string }) => ['edge_through_shape', 'overlap', 'label_overlap'].includes(i.kind)), [], JSON.stringify(lint.issues));
+
+      const moved = await regenerate(id, { spec: { ...V1, nodes: [...V1.nodes.map((n) => (n.id === 'web' ? { ...n, parent: 'edge' } : n)), { id: 'edge', label: 'Edge' }] } });
+      assert.equal(moved.json().layout, 'fresh', 'an old node moved into a new container');
+      assert.equal(moved.json().kept, undefined);
       const scene = await regenerate(id, { scene: { elements: [] }, layout: 'keep' });
       assert.equal(scene.statusCode, 400);
       assert.match(scene.json().message, /"layout" applies to a spec or a source/);

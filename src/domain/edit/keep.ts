@@ -9,17 +9,23 @@
  * what they connect to, clear of everything, as `edit` places them; arrows
  * that are new or changed, or whose ends were placed again, are routed around
  * the shapes as they now stand; every other arrow keeps its route. A changed
- * caption is rewritten in place, a dropped one removed. A change the merges
- * cannot make in place (a new container, a caption where there was none) is
- * null: the caller lays the whole spec out afresh.
+ * caption is rewritten in place, a dropped one removed. A new top-level
+ * container holding only new nodes is laid out with them and placed as one
+ * block. A change the merges cannot make in place (an old node moved into a
+ * new container, a new container nested in another, a caption where there was
+ * none) is null: the caller lays the whole spec out afresh.
  */
 import { sceneSpec } from '../export/scene-spec.ts';
 import { applyPatch } from '../patch/apply.ts';
 import { MAX_PATCH_OPS, type PatchOpInput } from '../patch/schema.ts';
-import { CAPTION_ID, checkSpec, type ParseOptions } from '../spec/parse.ts';
+import { elementBox } from './scene-index.ts';
+import { type SceneOptions, sceneFromSpec } from '../scene/from-spec.ts';
+import { indexKeyFor, isIndexKey } from '../scene/elements.ts';
+import { CAPTION_ID, checkSpec, type ParseOptions, parseSpec } from '../spec/parse.ts';
 import type { DiagramSpecInput } from '../spec/schema.ts';
 import type { DiagramSpec, SpecEdge, SpecNode } from '../spec/types.ts';
 import { applyEdit } from './apply.ts';
+import { placeNodes } from './placement.ts';
 import { labelFitsInPlace } from './merge.ts';
 import type { EditFragmentInput } from './schema.ts';
 import { indexScene } from './scene-index.ts';
@@ -36,6 +42,11 @@ export interface KeptLayout {
 }
 
 const INK = '#1e1e1e';
+
+export interface KeepOptions extends ParseOptions {
+  /** Lays out a new container with what it holds, as one block. */
+  layout: SceneOptions['layout'];
+}
 const MARKERS = new Set<SpecNode['shape']>(['start', 'end', 'fork']);
 /** The lines and parts Drawbridge draws beside a node's box, removed with it. */
 const PARTS = ['outline', 'ring', 'top', 'left', 'right', 'dot'];
@@ -64,9 +75,9 @@ const edgeKey = (e: SpecEdge) =>
 /**
  * The stored scene changed to draw `input` (a spec as sent, already checked:
  * `spec` is its checked form), keeping what stays; null when that cannot be
- * done in place (a new container, a scene whose graph is no valid spec).
+ * done in place (see above, or a scene whose graph is no valid spec).
  */
-export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInput, spec: DiagramSpec, stamp: WriteStamp, options: ParseOptions): KeptLayout | null {
+export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInput, spec: DiagramSpec, stamp: WriteStamp, options: KeepOptions): KeptLayout | null {
   const read = sceneSpec(stored);
   const was = checkSpec(read.spec, options).spec;
   if (was === null) return null;
@@ -75,6 +86,13 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
   const containersBefore = new Set(was.nodes.map((n) => n.parent).filter((p): p is string => p !== null));
   const containersAfter = new Set(spec.nodes.map((n) => n.parent).filter((p): p is string => p !== null));
 
+  // A new container at the top, holding only new nodes, is laid out with them on its own and placed as one block.
+  const childrenOf = new Map<string, SpecNode[]>();
+  for (const node of spec.nodes) if (node.parent !== null) childrenOf.set(node.parent, [...(childrenOf.get(node.parent) ?? []), node]);
+  const subtree = (id: string): string[] => [id, ...(childrenOf.get(id) ?? []).flatMap((child) => subtree(child.id))];
+  const blocks = spec.nodes.filter((n) => n.parent === null && containersAfter.has(n.id) && subtree(n.id).every((id) => !before.has(id))).map((n) => subtree(n.id));
+  const inBlock = new Set(blocks.flat());
+
   // Nodes: kept (perhaps relabelled or restyled), placed anew, removed.
   const kept: string[] = [];
   const placed: SpecNode[] = [];
@@ -82,7 +100,7 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
   const restyles: PatchOpInput[] = [];
   for (const node of spec.nodes) {
     const old = before.get(node.id);
-    if (node.invisible && !old) continue;
+    if ((node.invisible && !old) || inBlock.has(node.id)) continue;
     if (!old) {
       if (containersAfter.has(node.id) || (node.parent !== null && !containersBefore.has(node.parent) && !before.has(node.parent))) return null;
       placed.push(node);
@@ -119,9 +137,12 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
   const keptArrows = new Set<string>();
   const addEdges: NonNullable<EditFragmentInput['addEdges']> = [];
   // An invisible edge draws nothing, and neither does an edge to an invisible node the scene does not hold.
-  const drawn = (id: string) => keptIds.has(id) || placedIds.has(id);
+  const drawn = (id: string) => keptIds.has(id) || placedIds.has(id) || inBlock.has(id);
+  const blockOf = (id: string) => blocks.findIndex((block) => block.includes(id));
   spec.edges.forEach((edge, i) => {
     if (edge.style === 'invisible' || !drawn(edge.from) || !drawn(edge.to)) return;
+    // An edge within a block is drawn with it.
+    if (inBlock.has(edge.from) && blockOf(edge.from) === blockOf(edge.to)) return;
     const arrow = unmatched.get(edgeKey(edge))?.shift();
     if (arrow !== undefined) keptArrows.add(arrow);
     else addEdges.push((input.edges ?? [])[i]!);
@@ -145,6 +166,8 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
   const strays = [...removed, ...placedIds].flatMap((id) => PARTS.map((part) => `${id}-${part}`)).filter((id) => left.has(id));
   elements = patchAll(elements, strays.map((id): PatchOpInput => ({ op: 'delete', id })), stamp, options);
 
+  for (const block of blocks) elements = withBlock(elements, block, input, spec, stamp, options);
+
   const inputNodes = new Map((input.nodes ?? []).map((n) => [n.id, n]));
   const fragment: EditFragmentInput = {
     ...(placed.length > 0 ? { addNodes: placed.map((n) => inputNodes.get(n.id)!) } : {}),
@@ -153,7 +176,7 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
   };
   if (Object.keys(fragment).length > 0) elements = applyEdit(elements, fragment, stamp, options).elements;
   elements = patchAll(elements, restyles, stamp, options);
-  return { elements, kept, placed: placed.map((n) => n.id), removed };
+  return { elements, kept, placed: [...placed.map((n) => n.id), ...inBlock], removed };
 }
 
 /** Ops in batches the patch takes. */
@@ -181,3 +204,35 @@ function restyleOps(scene: ReturnType<typeof indexScene>, id: string, a: ReturnT
   if (label && Object.keys(text).length > 0) ops.push({ op: 'update', id: label.id, set: text });
   return ops;
 }
+
+/**
+ * The scene with a new container and what it holds (`block`: its id first)
+ * laid out on their own, as the spec would draw them, and placed as one block
+ * where edit would place a node of that size: beside what it connects to,
+ * clear of everything.
+ */
+function withBlock(elements: SceneElement[], block: string[], input: DiagramSpecInput, spec: DiagramSpec, stamp: WriteStamp, options: KeepOptions): SceneElement[] {
+  const ids = new Set(block);
+  const inputNodes = (input.nodes ?? []).filter((n) => ids.has(n.id)).map((n) => (n.id === block[0] ? { ...n, parent: null } : n));
+  const inside = spec.edges.flatMap((edge, i) => (ids.has(edge.from) && ids.has(edge.to) ? [(input.edges ?? [])[i]!] : []));
+  const drawn = sceneFromSpec(parseSpec({ layout: { direction: spec.direction }, nodes: inputNodes, edges: inside }, options), { updated: stamp.now, layout: options.layout }) as SceneElement[];
+  const container = drawn.find((e) => e.id === block[0])!;
+  const own = elementBox(container);
+  // Where edit would put a node of the block's size, anchored by the edges between the block and the scene.
+  const scene = indexScene(elements);
+  const node = spec.nodes.find((n) => n.id === block[0])!;
+  const edges = spec.edges.flatMap((edge) => {
+    const [from, to] = [ids.has(edge.from) ? block[0]! : edge.from, ids.has(edge.to) ? block[0]! : edge.to];
+    return from !== to && (from === block[0] || to === block[0]) && (scene.live.has(from) || scene.live.has(to)) ? [{ ...edge, from, to }] : [];
+  });
+  const placed = placeNodes([{ node: { ...node, parent: null }, named: node.id, index: 0, size: { shape: 'rectangle', width: own.width, height: own.height, label: null }, position: null }], edges, scene).nodes.get(block[0]!)!;
+  const [dx, dy] = [placed.x - own.x, placed.y - own.y];
+  let last: string | null = null;
+  for (const element of elements) if (isIndexKey(element.index) && (last === null || element.index > last)) last = element.index;
+  const moved = drawn.map((element) => {
+    last = indexKeyFor(element.id, last);
+    return { ...element, x: Number(element.x) + dx, y: Number(element.y) + dy, index: last };
+  });
+  return [...elements, ...moved];
+}
+
