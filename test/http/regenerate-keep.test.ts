@@ -121,7 +121,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       }
     });
 
-    test('a changed caption is rewritten in place and a dropped one removed; a caption where there was none lays out afresh', async () => {
+    test('a changed caption is rewritten in place, a dropped one removed, and one where there was none drawn above what is kept', async () => {
       const id = await create({ spec: { ...V1, caption: 'Checkout' } });
       await patch(id, [{ op: 'move', id: 'web', dx: -50, dy: 0 }]);
       const renamed = await regenerate(id, { spec: { ...V1, caption: 'Checkout, v2' } });
@@ -130,7 +130,13 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       assert.deepEqual([caption.text, caption.originalText], ['Checkout, v2', 'Checkout, v2']);
       assert.equal((await regenerate(id, { spec: V1 })).json().layout, 'keep');
       assert.equal(byId(await elementsOf(id)).get('diagram-caption'), undefined, 'the dropped caption is gone');
-      assert.equal((await regenerate(id, { spec: { ...V1, caption: 'Back' }, layout: 'keep' })).json().layout, 'fresh');
+      const back = await regenerate(id, { spec: { ...V1, caption: 'Back' }, layout: 'keep' });
+      assert.equal(back.json().layout, 'keep', 'a caption where there was none is drawn over what is kept');
+      const elements = byId(await elementsOf(id));
+      const drawn = elements.get('diagram-caption')! as unknown as Element & { text: string };
+      assert.equal(drawn.text, 'Back');
+      const top = Math.min(...[...elements.values()].filter((e) => e.id !== 'diagram-caption').map((e) => e.y));
+      assert.ok(drawn.y + drawn.height < top, 'the new caption sits above the drawing');
     });
 
     test('a new container with new nodes in it is laid out with them and placed as one block, the rest kept; an old node moved into a new container lays out afresh; a scene takes no layout', async () => {

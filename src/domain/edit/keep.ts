@@ -9,17 +9,18 @@
  * what they connect to, clear of everything, as `edit` places them; arrows
  * that are new or changed, or whose ends were placed again, are routed around
  * the shapes as they now stand; every other arrow keeps its route. A changed
- * caption is rewritten in place, a dropped one removed. A new top-level
+ * caption is rewritten in place, a dropped one removed, a new one drawn over
+ * the drawing as it stands. A new top-level
  * container holding only new nodes is laid out with them and placed as one
  * block. A change the merges cannot make in place (an old node moved into a
- * new container, a new container nested in another, a caption where there was
- * none) is null: the caller lays the whole spec out afresh.
+ * new container, a new container nested in another) is null: the caller lays
+ * the whole spec out afresh.
  */
 import { sceneSpec } from '../export/scene-spec.ts';
 import { applyPatch } from '../patch/apply.ts';
 import { MAX_PATCH_OPS, type PatchOpInput } from '../patch/schema.ts';
 import { elementBox } from './scene-index.ts';
-import { type SceneOptions, sceneFromSpec } from '../scene/from-spec.ts';
+import { captionElement, type SceneOptions, sceneFromSpec } from '../scene/from-spec.ts';
 import { indexKeyFor, isIndexKey } from '../scene/elements.ts';
 import { CAPTION_ID, checkSpec, type ParseOptions, parseSpec } from '../spec/parse.ts';
 import type { DiagramSpecInput } from '../spec/schema.ts';
@@ -157,7 +158,6 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
   // The caption: changed in place, or gone; a new one is laid out with the rest (fresh).
   const caption = scene.live.get(CAPTION_ID);
   const captionText = caption ? String(caption.originalText ?? caption.text ?? '') : undefined;
-  if (spec.caption !== undefined && caption === undefined) return null;
   if (caption !== undefined && spec.caption === undefined) doomed.push(CAPTION_ID);
   if (caption !== undefined && spec.caption !== undefined && spec.caption !== captionText) restyles.push({ op: 'update', id: CAPTION_ID, set: { text: spec.caption, originalText: spec.caption } });
   let elements = patchAll(stored, doomed.map((id): PatchOpInput => ({ op: 'delete', id })), stamp, options);
@@ -176,6 +176,13 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
   };
   if (Object.keys(fragment).length > 0) elements = applyEdit(elements, fragment, stamp, options).elements;
   elements = patchAll(elements, restyles, stamp, options);
+  // A caption where there was none: centred above (or below) the drawing as it now stands, as the spec draws one.
+  if (spec.caption !== undefined && caption === undefined) {
+    const live = elements.filter((e) => e.isDeleted !== true);
+    let last: string | null = null;
+    for (const element of elements) if (isIndexKey(element.index) && (last === null || element.index > last)) last = element.index;
+    elements = [...elements, { ...captionElement(spec.caption, spec.captionAt ?? 'top', live, 0, stamp.now), index: indexKeyFor(CAPTION_ID, last) }];
+  }
   return { elements, kept, placed: [...placed.map((n) => n.id), ...inBlock], removed };
 }
 

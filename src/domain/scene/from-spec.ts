@@ -136,7 +136,7 @@ const CAPTION_GAP = 24;
 const CAPTION_MIN_WRAP = 400;
 
 /** The spec's caption: a free text centred above (or below) everything drawn, wrapped at the drawing's width. */
-function captionElement(caption: string, at: 'top' | 'bottom', drawn: readonly ExcalidrawElement[], order: number, updated: number): ExcalidrawElement {
+export function captionElement(caption: string, at: 'top' | 'bottom', drawn: readonly ExcalidrawElement[], order: number, updated: number): ExcalidrawElement {
   const xs: number[] = [];
   const ys: number[] = [];
   for (const element of drawn) {
