@@ -139,7 +139,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       assert.ok(drawn.y + drawn.height < top, 'the new caption sits above the drawing');
     });
 
-    test('a new container with new nodes in it is laid out with them and placed as one block, the rest kept; an old node moved into a new container lays out afresh; a scene takes no layout', async () => {
+    test('a new container with new nodes in it is laid out with them and placed as one block, the rest kept; an old node moved into a new container is drawn again in it; a node that now holds one lays out afresh; a scene takes no layout', async () => {
       const id = await create({ spec: V1 });
       await patch(id, [{ op: 'move', id: 'web', dx: -50, dy: 0 }]);
       const arranged = byId(await elementsOf(id));
@@ -164,9 +164,23 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       const lint = (await h.call('GET', `/api/v1/diagrams/${id}/lint`, { token: alice.token })).json();
       assert.deepEqual(lint.issues.filter((i: { kind: string }) => ['edge_through_shape', 'overlap', 'label_overlap'].includes(i.kind)), [], JSON.stringify(lint.issues));
 
-      const moved = await regenerate(id, { spec: { ...V1, nodes: [...V1.nodes.map((n) => (n.id === 'web' ? { ...n, parent: 'edge' } : n)), { id: 'edge', label: 'Edge' }] } });
-      assert.equal(moved.json().layout, 'fresh', 'an old node moved into a new container');
-      assert.equal(moved.json().kept, undefined);
+      // An old node moved into a new container is drawn again in it; a new container inside one the diagram has grows it.
+      const regrouped = await regenerate(id, {
+        spec: { ...V1, nodes: [...V1.nodes.map((n) => (n.id === 'web' ? { ...n, parent: 'edge' } : n)), { id: 'edge', label: 'Edge' }, { id: 'jobs', label: 'Jobs', parent: 'backend' }, { id: 'cron', label: 'Cron', parent: 'jobs' }], edges: [...V1.edges, 'worker -> cron'] },
+      });
+      assert.equal(regrouped.statusCode, 200, regrouped.body);
+      assert.equal(regrouped.json().layout, 'keep');
+      assert.deepEqual([...regrouped.json().placed].sort(), ['cron', 'edge', 'jobs', 'web']);
+      const grouped = byId(await elementsOf(id));
+      const [edge, web, backend, jobs] = ['edge', 'web', 'backend', 'jobs'].map((k) => grouped.get(k)!);
+      assert.ok(web!.x > edge!.x && web!.y > edge!.y && web!.x + web!.width < edge!.x + edge!.width, 'web is in its new container');
+      assert.ok(jobs!.x > backend!.x && jobs!.y > backend!.y && jobs!.x + jobs!.width < backend!.x + backend!.width && jobs!.y + jobs!.height < backend!.y + backend!.height, 'the new container is inside backend, which grew to hold it');
+      for (const node of ['api', 'worker', 'db']) assert.deepEqual([grouped.get(node)!.x, grouped.get(node)!.y], [after.get(node)!.x, after.get(node)!.y], `${node} stays`);
+      const lint2 = (await h.call('GET', `/api/v1/diagrams/${id}/lint`, { token: alice.token })).json();
+      assert.deepEqual(lint2.issues.filter((i: { kind: string }) => ['edge_through_shape', 'overlap', 'label_overlap'].includes(i.kind)), [], JSON.stringify(lint2.issues));
+      const holding = await regenerate(id, { spec: { ...V1, nodes: [...V1.nodes, { id: 'step', label: 'Step', parent: 'legacy' }] } });
+      assert.equal(holding.statusCode, 200, holding.body);
+      assert.equal(holding.json().layout, 'fresh', 'a node that held nothing and now holds one lays out afresh');
       const scene = await regenerate(id, { scene: { elements: [] }, layout: 'keep' });
       assert.equal(scene.statusCode, 400);
       assert.match(scene.json().message, /"layout" applies to a spec or a source/);

@@ -10,16 +10,19 @@
  * that are new or changed, or whose ends were placed again, are routed around
  * the shapes as they now stand; every other arrow keeps its route. A changed
  * caption is rewritten in place, a dropped one removed, a new one drawn over
- * the drawing as it stands. A new top-level
- * container holding only new nodes is laid out with them and placed as one
- * block. A change the merges cannot make in place (an old node moved into a
- * new container, a new container nested in another) is null: the caller lays
- * the whole spec out afresh.
+ * the drawing as it stands. A new container is laid out with what it holds
+ * and placed as one block (at the top, or in a container the diagram has),
+ * nodes the diagram had that it now holds drawn again in it. A change the
+ * merges cannot make in place (a container that changes shape or container,
+ * a new container in a node that held nothing) is null: the caller lays the
+ * whole spec out afresh.
  */
 import { sceneSpec } from '../export/scene-spec.ts';
 import { applyPatch } from '../patch/apply.ts';
 import { MAX_PATCH_OPS, type PatchOpInput } from '../patch/schema.ts';
-import { elementBox } from './scene-index.ts';
+import { elementBox, polylineOf } from './scene-index.ts';
+import type { Box } from '../layout/types.ts';
+import type { Point } from '../scene/geometry.ts';
 import { captionElement, type SceneOptions, sceneFromSpec } from '../scene/from-spec.ts';
 import { indexKeyFor, isIndexKey } from '../scene/elements.ts';
 import { CAPTION_ID, checkSpec, type ParseOptions, parseSpec } from '../spec/parse.ts';
@@ -27,7 +30,7 @@ import type { DiagramSpecInput } from '../spec/schema.ts';
 import type { DiagramSpec, SpecEdge, SpecNode } from '../spec/types.ts';
 import { applyEdit } from './apply.ts';
 import { placeNodes } from './placement.ts';
-import { labelFitsInPlace } from './merge.ts';
+import { growContainer, labelFitsInPlace, Merge } from './merge.ts';
 import type { EditFragmentInput } from './schema.ts';
 import { indexScene } from './scene-index.ts';
 import type { SceneElement, WriteStamp } from './types.ts';
@@ -87,12 +90,16 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
   const containersBefore = new Set(was.nodes.map((n) => n.parent).filter((p): p is string => p !== null));
   const containersAfter = new Set(spec.nodes.map((n) => n.parent).filter((p): p is string => p !== null));
 
-  // A new container at the top, holding only new nodes, is laid out with them on its own and placed as one block.
+  // A new container (at the top, or in a container the diagram has) is laid out with what it holds on its own and
+  // placed as one block; nodes the diagram had that it now holds are drawn again in it.
   const childrenOf = new Map<string, SpecNode[]>();
   for (const node of spec.nodes) if (node.parent !== null) childrenOf.set(node.parent, [...(childrenOf.get(node.parent) ?? []), node]);
   const subtree = (id: string): string[] => [id, ...(childrenOf.get(id) ?? []).flatMap((child) => subtree(child.id))];
-  const blocks = spec.nodes.filter((n) => n.parent === null && containersAfter.has(n.id) && subtree(n.id).every((id) => !before.has(id))).map((n) => subtree(n.id));
+  const blocks = spec.nodes
+    .filter((n) => containersAfter.has(n.id) && !before.has(n.id) && (n.parent === null || (containersBefore.has(n.parent) && before.get(n.parent)!.parent === spec.nodes.find((m) => m.id === n.parent)?.parent)))
+    .map((n) => subtree(n.id));
   const inBlock = new Set(blocks.flat());
+  const redrawn = [...inBlock].filter((id) => before.has(id));
 
   // Nodes: kept (perhaps relabelled or restyled), placed anew, removed.
   const kept: string[] = [];
@@ -103,14 +110,15 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
     const old = before.get(node.id);
     if ((node.invisible && !old) || inBlock.has(node.id)) continue;
     if (!old) {
-      if (containersAfter.has(node.id) || (node.parent !== null && !containersBefore.has(node.parent) && !before.has(node.parent))) return null;
+      // edit puts a new node only into a container the diagram has.
+      if (containersAfter.has(node.id) || (node.parent !== null && !containersBefore.has(node.parent))) return null;
       placed.push(node);
       continue;
     }
     const relabelled = old.label !== node.label && !MARKERS.has(node.shape);
     // A node whose new label does not fit it in place (even smaller, as updateNodes shrinks it) is drawn anew, sized to it.
     if (!sameShape(old.shape, node.shape) || old.icon !== node.icon || old.parent !== node.parent || (node.label === '' && old.label !== '') || (relabelled && !labelFitsInPlace(scene, node.id, node.label))) {
-      if (containersBefore.has(node.id) || containersAfter.has(node.id)) return null;
+      if (containersBefore.has(node.id) || containersAfter.has(node.id) || (node.parent !== null && !containersBefore.has(node.parent))) return null;
       placed.push(node);
       continue;
     }
@@ -136,6 +144,8 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
     unmatched.set(key, [...(unmatched.get(key) ?? []), read.edgeIds[i]!]);
   });
   const keptArrows = new Set<string>();
+  /** The new spec's edge each kept arrow draws. */
+  const edgeOfArrow = new Map<string, number>();
   const addEdges: NonNullable<EditFragmentInput['addEdges']> = [];
   // An invisible edge draws nothing, and neither does an edge to an invisible node the scene does not hold.
   const drawn = (id: string) => keptIds.has(id) || placedIds.has(id) || inBlock.has(id);
@@ -145,12 +155,15 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
     // An edge within a block is drawn with it.
     if (inBlock.has(edge.from) && blockOf(edge.from) === blockOf(edge.to)) return;
     const arrow = unmatched.get(edgeKey(edge))?.shift();
-    if (arrow !== undefined) keptArrows.add(arrow);
+    if (arrow !== undefined) {
+      keptArrows.add(arrow);
+      edgeOfArrow.set(arrow, i);
+    }
     else addEdges.push((input.edges ?? [])[i]!);
   });
 
   // Removed first: gone and replaced nodes with their parts, and every arrow that does not stay, with its end labels.
-  const doomed: string[] = [...removed, ...placedIds].filter((id) => scene.live.has(id));
+  const doomed: string[] = [...removed, ...placedIds, ...redrawn].filter((id) => scene.live.has(id));
   for (const arrowId of read.edgeIds) {
     if (keptArrows.has(arrowId)) continue;
     doomed.push(arrowId, ...['head', 'tail'].map((end) => `${arrowId}-${end}-label`).filter((text) => scene.live.has(text)));
@@ -163,10 +176,21 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
   let elements = patchAll(stored, doomed.map((id): PatchOpInput => ({ op: 'delete', id })), stamp, options);
   // A node's parts go with it (patch's delete); any a person took out of its group go now.
   const left = new Set(elements.filter((e) => e.isDeleted !== true).map((e) => e.id));
-  const strays = [...removed, ...placedIds].flatMap((id) => PARTS.map((part) => `${id}-${part}`)).filter((id) => left.has(id));
+  const strays = [...removed, ...placedIds, ...redrawn].flatMap((id) => PARTS.map((part) => `${id}-${part}`)).filter((id) => left.has(id));
   elements = patchAll(elements, strays.map((id): PatchOpInput => ({ op: 'delete', id })), stamp, options);
 
-  for (const block of blocks) elements = withBlock(elements, block, input, spec, stamp, options);
+  const grown: Array<{ id: string; box: Box }> = [];
+  for (const block of blocks) {
+    const placedBlock = withBlock(elements, block, input, spec, stamp, options);
+    elements = placedBlock.elements;
+    grown.push(...placedBlock.grown);
+  }
+  // An arrow that stays but now runs through a container grown to hold a block, which it does not reach, is routed again.
+  const crossing = [...keptArrows].filter((id) => crossesGrown(elements, id, grown));
+  if (crossing.length > 0) {
+    elements = patchAll(elements, crossing.map((id): PatchOpInput => ({ op: 'delete', id })), stamp, options);
+    for (const id of crossing) addEdges.push((input.edges ?? [])[edgeOfArrow.get(id)!]!);
+  }
 
   const inputNodes = new Map((input.nodes ?? []).map((n) => [n.id, n]));
   const fragment: EditFragmentInput = {
@@ -216,9 +240,10 @@ function restyleOps(scene: ReturnType<typeof indexScene>, id: string, a: ReturnT
  * The scene with a new container and what it holds (`block`: its id first)
  * laid out on their own, as the spec would draw them, and placed as one block
  * where edit would place a node of that size: beside what it connects to,
- * clear of everything.
+ * clear of everything, in its own container (which grows to hold it) when it
+ * has one.
  */
-function withBlock(elements: SceneElement[], block: string[], input: DiagramSpecInput, spec: DiagramSpec, stamp: WriteStamp, options: KeepOptions): SceneElement[] {
+function withBlock(elements: SceneElement[], block: string[], input: DiagramSpecInput, spec: DiagramSpec, stamp: WriteStamp, options: KeepOptions): { elements: SceneElement[]; grown: Array<{ id: string; box: Box }> } {
   const ids = new Set(block);
   const inputNodes = (input.nodes ?? []).filter((n) => ids.has(n.id)).map((n) => (n.id === block[0] ? { ...n, parent: null } : n));
   const inside = spec.edges.flatMap((edge, i) => (ids.has(edge.from) && ids.has(edge.to) ? [(input.edges ?? [])[i]!] : []));
@@ -232,14 +257,51 @@ function withBlock(elements: SceneElement[], block: string[], input: DiagramSpec
     const [from, to] = [ids.has(edge.from) ? block[0]! : edge.from, ids.has(edge.to) ? block[0]! : edge.to];
     return from !== to && (from === block[0] || to === block[0]) && (scene.live.has(from) || scene.live.has(to)) ? [{ ...edge, from, to }] : [];
   });
-  const placed = placeNodes([{ node: { ...node, parent: null }, named: node.id, index: 0, size: { shape: 'rectangle', width: own.width, height: own.height, label: null }, position: null }], edges, scene).nodes.get(block[0]!)!;
+  const boxes = placeNodes([{ node, named: node.id, index: 0, size: { shape: 'rectangle', width: own.width, height: own.height, label: null }, position: null }], edges, scene);
+  const placed = boxes.nodes.get(block[0]!)!;
   const [dx, dy] = [placed.x - own.x, placed.y - own.y];
+  if (boxes.grown.size > 0) {
+    // The containers around the block grow to hold it, as they grow for a node edit puts in them.
+    const merge = new Merge(scene, stamp.now);
+    for (const [id, box] of boxes.grown) growContainer(merge, scene, id, box);
+    elements = merge.result(stamp).elements;
+  }
   let last: string | null = null;
   for (const element of elements) if (isIndexKey(element.index) && (last === null || element.index > last)) last = element.index;
   const moved = drawn.map((element) => {
     last = indexKeyFor(element.id, last);
     return { ...element, x: Number(element.x) + dx, y: Number(element.y) + dy, index: last };
   });
-  return [...elements, ...moved];
+  return { elements: [...elements, ...moved], grown: [...boxes.grown].map(([id, box]) => ({ id, box })) };
+}
+
+/** Whether the arrow `id` runs through one of the grown containers without an end in it. */
+function crossesGrown(elements: readonly SceneElement[], id: string, grown: Array<{ id: string; box: Box }>): boolean {
+  if (grown.length === 0) return false;
+  const scene = indexScene(elements);
+  const arrow = scene.live.get(id);
+  if (!arrow) return false;
+  const points = polylineOf(arrow);
+  const inside = (point: Point, box: Box) => point[0] >= box.x && point[0] <= box.x + box.width && point[1] >= box.y && point[1] <= box.y + box.height;
+  const ends = [points[0], points[points.length - 1]].filter((p): p is Point => p !== undefined);
+  return grown.some(({ box }) => !ends.some((p) => inside(p, box)) && points.slice(1).some((b, i) => segmentEnters(points[i]!, b, box)));
+}
+
+/** Whether the segment a–b passes into the box's interior, more than a pixel in (Liang–Barsky clipping). */
+function segmentEnters([ax, ay]: Point, [bx, by]: Point, box: Box): boolean {
+  const [x1, y1, x2, y2] = [box.x + 1, box.y + 1, box.x + box.width - 1, box.y + box.height - 1];
+  let [t0, t1] = [0, 1];
+  const [dx, dy] = [bx - ax, by - ay];
+  for (const [p, q] of [[-dx, ax - x1], [dx, x2 - ax], [-dy, ay - y1], [dy, y2 - ay]] as const) {
+    if (p === 0) {
+      if (q < 0) return false;
+    } else {
+      const t = q / p;
+      if (p < 0) t0 = Math.max(t0, t);
+      else t1 = Math.min(t1, t);
+      if (t0 > t1) return false;
+    }
+  }
+  return true;
 }
 
