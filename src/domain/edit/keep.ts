@@ -24,13 +24,12 @@ import { elementBox, polylineOf } from './scene-index.ts';
 import type { Box } from '../layout/types.ts';
 import type { Point } from '../scene/geometry.ts';
 import { captionElement, type SceneOptions, sceneFromSpec } from '../scene/from-spec.ts';
-import { indexKeyFor, isIndexKey } from '../scene/elements.ts';
 import { CAPTION_ID, checkSpec, type ParseOptions, parseSpec } from '../spec/parse.ts';
 import type { DiagramSpecInput } from '../spec/schema.ts';
 import type { DiagramSpec, SpecEdge, SpecNode } from '../spec/types.ts';
 import { applyEdit } from './apply.ts';
 import { placeNodes } from './placement.ts';
-import { growContainer, labelFitsInPlace, Merge } from './merge.ts';
+import { growContainer, indexKeysAfter, labelFitsInPlace, Merge } from './merge.ts';
 import type { EditFragmentInput } from './schema.ts';
 import { indexScene } from './scene-index.ts';
 import type { SceneElement, WriteStamp } from './types.ts';
@@ -203,9 +202,7 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
   // A caption where there was none: centred above (or below) the drawing as it now stands, as the spec draws one.
   if (spec.caption !== undefined && caption === undefined) {
     const live = elements.filter((e) => e.isDeleted !== true);
-    let last: string | null = null;
-    for (const element of elements) if (isIndexKey(element.index) && (last === null || element.index > last)) last = element.index;
-    elements = [...elements, { ...captionElement(spec.caption, spec.captionAt ?? 'top', live, 0, stamp.now), index: indexKeyFor(CAPTION_ID, last) }];
+    elements = [...elements, { ...captionElement(spec.caption, spec.captionAt ?? 'top', live, 0, stamp.now), index: indexKeysAfter(elements)(CAPTION_ID) }];
   }
   return { elements, kept, placed: [...placed.map((n) => n.id), ...inBlock], removed };
 }
@@ -266,12 +263,8 @@ function withBlock(elements: SceneElement[], block: string[], input: DiagramSpec
     for (const [id, box] of boxes.grown) growContainer(merge, scene, id, box);
     elements = merge.result(stamp).elements;
   }
-  let last: string | null = null;
-  for (const element of elements) if (isIndexKey(element.index) && (last === null || element.index > last)) last = element.index;
-  const moved = drawn.map((element) => {
-    last = indexKeyFor(element.id, last);
-    return { ...element, x: Number(element.x) + dx, y: Number(element.y) + dy, index: last };
-  });
+  const nextIndex = indexKeysAfter(elements);
+  const moved = drawn.map((element) => ({ ...element, x: Number(element.x) + dx, y: Number(element.y) + dy, index: nextIndex(element.id) }));
   return { elements: [...elements, ...moved], grown: [...boxes.grown].map(([id, box]) => ({ id, box })) };
 }
 

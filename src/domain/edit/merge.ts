@@ -17,7 +17,8 @@ import { elementBox, nearestSide, num, polylineOf, type Scene } from './scene-in
 import { type SceneElement, touch, type WriteStamp } from './types.ts';
 
 /** Keys after every index in the scene, one per element appended (indexKeyFor), so appended elements sort last. */
-function indexKeysAfter(elements: readonly SceneElement[]): (id: string) => string {
+/** Index keys for new elements, each after the last key the scene holds and the one given before it. */
+export function indexKeysAfter(elements: readonly SceneElement[]): (id: string) => string {
   let last: string | null = null;
   for (const element of elements) if (isIndexKey(element.index) && (last === null || element.index > last)) last = element.index;
   return (id) => (last = indexKeyFor(id, last));
