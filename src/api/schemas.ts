@@ -268,7 +268,7 @@ export const RegenerateResult = z.object({
   orphanedComments: z.number().int(),
   title: z.string().optional(),
   warnings: Warnings,
-  layout: RegenerateLayout.optional().meta({ description: 'How a spec or a source was laid out (absent for a scene): `keep` falls back to `fresh` when the new spec gives a plain node members of its own or moves a container into another' }),
+  layout: RegenerateLayout.optional().meta({ description: 'How a spec or a source was laid out (absent for a scene): `keep` falls back to `fresh` only for a container whose icon changes or whose new label does not fit it, or a stored scene whose graph is no valid spec' }),
   kept: z.array(z.string()).optional().meta({ description: 'With `keep`: the node ids that stayed where they were' }),
   placed: z.array(z.string()).optional().meta({ description: 'With `keep`: the node ids placed anew (new ones, a new container with what it holds, and those whose shape, icon or container changed, or whose new label does not fit them)' }),
   removed: z.array(z.string()).optional().meta({ description: 'With `keep`: the node ids that are gone, with their arrows' }),

@@ -18,6 +18,8 @@ import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
 import { layoutGraph } from '../../src/domain/layout/layout.ts';
 import { sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
 import { readSource } from '../../src/domain/source/read-source.ts';
+import { lintScene } from '../../src/domain/lint/lint.ts';
+import { metIssues } from '../helpers/lint.ts';
 import { parseSpec } from '../../src/domain/spec/parse.ts';
 import { SHAPES } from '../../src/domain/spec/types.ts';
 
@@ -293,6 +295,33 @@ describe('export, then regenerate keeping the arrangement', () => {
     }
     assert.deepEqual(refused, []);
     assert.ok(placedAnew > 100, `a node whose new label does not fit is drawn anew, sized to it (${placedAnew})`);
+  });
+
+  test('a plain node given members becomes a container drawn where the node was, when it fits there; everything else stays', () => {
+    const v1 = { layout: { direction: 'LR' }, nodes: [{ id: 'api' }, { id: 'jobs', label: 'Jobs' }, { id: 'db' }], edges: ['api -> jobs', 'jobs -> db'] };
+    const v2 = { ...v1, nodes: [...v1.nodes, { id: 'cron', label: 'Cron', parent: 'jobs' }, { id: 'queue', label: 'Queue', parent: 'jobs' }], edges: [...v1.edges, 'cron -> queue'] };
+    // Room around the node: the person moved its neighbours away.
+    const drawn = draw(v1);
+    const spread = drawn.map((e) => (['api', 'api-label'].includes(e.id) ? { ...e, x: Number(e.x) - 400 } : ['db', 'db-label'].includes(e.id) ? { ...e, x: Number(e.x) + 400 } : e));
+    const kept = regenerateKeeping(spread, v2 as never, parseSpec(v2, { isIcon: isCatalogIcon }), { now: 99, nonce: () => 1 }, { isIcon: isCatalogIcon, layout: layoutGraph })!;
+    assert.deepEqual([kept.kept, [...kept.placed].sort()], [['api', 'db'], ['cron', 'jobs', 'queue']]);
+    const [was, now] = [spread.find((e) => e.id === 'jobs')!, kept.elements.find((e) => e.id === 'jobs')!];
+    assert.deepEqual([now.x, now.y], [was.x, was.y], 'the container starts where the node was');
+    for (const id of ['api', 'db']) assert.deepEqual(kept.elements.find((e) => e.id === id)!.x, spread.find((e) => e.id === id)!.x, `${id} stays`);
+  });
+
+  test('a container moved into another is drawn again inside it, which grows to hold it; what stays stays', () => {
+    const v1 = { nodes: [{ id: 'A', label: 'Cluster A' }, { id: 'a1', parent: 'A' }, { id: 'B', label: 'Cluster B' }, { id: 'b1', parent: 'B' }, { id: 'c' }], edges: ['a1 -> b1', 'b1 -> c'] };
+    const v2 = { ...v1, nodes: v1.nodes.map((n) => (n.id === 'B' ? { ...n, parent: 'A' } : n)) };
+    const scene = draw(v1);
+    const kept = regenerateKeeping(scene, v2 as never, parseSpec(v2, { isIcon: isCatalogIcon }), { now: 99, nonce: () => 1 }, { isIcon: isCatalogIcon, layout: layoutGraph })!;
+    assert.ok(kept !== null, 'kept');
+    assert.deepEqual([kept.kept, [...kept.placed].sort()], [['A', 'a1', 'c'], ['B', 'b1']]);
+    const box = (id: string) => kept.elements.find((e) => e.id === id && e.isDeleted !== true)!;
+    const [a, b] = [box('A'), box('B')];
+    assert.ok(Number(b.x) > Number(a.x) && Number(b.y) > Number(a.y) && Number(b.x) + Number(b.width) < Number(a.x) + Number(a.width) && Number(b.y) + Number(b.height) < Number(a.y) + Number(a.height), 'B is inside A');
+    for (const id of ['a1', 'c']) assert.deepEqual([box(id).x, box(id).y], [scene.find((e) => e.id === id)!.x, scene.find((e) => e.id === id)!.y], `${id} stays`);
+    assert.deepEqual(metIssues(lintScene(kept.elements as never)).filter((i) => ['edge_through_shape', 'overlap', 'label_overlap'].includes(i.kind)), []);
   });
 
   test('a cylinder and an end marker that go, and a hexagon that becomes an ellipse, take the lines and dots drawn as part of them', () => {

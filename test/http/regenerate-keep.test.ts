@@ -139,7 +139,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       assert.ok(drawn.y + drawn.height < top, 'the new caption sits above the drawing');
     });
 
-    test('a new container with new nodes in it is laid out with them and placed as one block, the rest kept; an old node moved into a new container is drawn again in it; a node that now holds one lays out afresh; a scene takes no layout', async () => {
+    test('a new container with new nodes in it is laid out with them and placed as one block, the rest kept; an old node moved into a new container is drawn again in it; a node given a member becomes a container; a scene takes no layout', async () => {
       const id = await create({ spec: V1 });
       await patch(id, [{ op: 'move', id: 'web', dx: -50, dy: 0 }]);
       const arranged = byId(await elementsOf(id));
@@ -178,9 +178,18 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       for (const node of ['api', 'worker', 'db']) assert.deepEqual([grouped.get(node)!.x, grouped.get(node)!.y], [after.get(node)!.x, after.get(node)!.y], `${node} stays`);
       const lint2 = (await h.call('GET', `/api/v1/diagrams/${id}/lint`, { token: alice.token })).json();
       assert.deepEqual(lint2.issues.filter((i: { kind: string }) => ['edge_through_shape', 'overlap', 'label_overlap'].includes(i.kind)), [], JSON.stringify(lint2.issues));
+      // A plain node given a member becomes a container, drawn again with it where it was when it fits there.
+      const legacyBefore = byId(await elementsOf(id)).get('legacy')!;
       const holding = await regenerate(id, { spec: { ...V1, nodes: [...V1.nodes, { id: 'step', label: 'Step', parent: 'legacy' }] } });
       assert.equal(holding.statusCode, 200, holding.body);
-      assert.equal(holding.json().layout, 'fresh', 'a node that held nothing and now holds one lays out afresh');
+      assert.equal(holding.json().layout, 'keep');
+      assert.deepEqual([...holding.json().placed].sort(), ['legacy', 'step', 'web'], 'web leaves the Edge group, which is gone');
+      const held = byId(await elementsOf(id));
+      const [legacy, step] = [held.get('legacy')!, held.get('step')!];
+      assert.ok(step.x > legacy.x && step.y > legacy.y && step.x + step.width < legacy.x + legacy.width && step.y + step.height < legacy.y + legacy.height, 'the member is inside');
+      assert.ok(legacyBefore.width < legacy.width && legacyBefore.height < legacy.height, 'it grew into a container');
+      const lint3 = (await h.call('GET', `/api/v1/diagrams/${id}/lint`, { token: alice.token })).json();
+      assert.deepEqual(lint3.issues.filter((i: { kind: string }) => ['edge_through_shape', 'overlap', 'label_overlap'].includes(i.kind)), [], JSON.stringify(lint3.issues));
       const scene = await regenerate(id, { scene: { elements: [] }, layout: 'keep' });
       assert.equal(scene.statusCode, 400);
       assert.match(scene.json().message, /"layout" applies to a spec or a source/);

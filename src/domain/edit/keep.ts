@@ -12,15 +12,15 @@
  * caption is rewritten in place, a dropped one removed, a new one drawn over
  * the drawing as it stands. A new container is laid out with what it holds
  * and placed as one block (at the top, or in a container the diagram has),
- * nodes the diagram had that it now holds drawn again in it. A change the
- * merges cannot make in place (a container that changes shape or container,
- * a new container in a node that held nothing) is null: the caller lays the
- * whole spec out afresh.
+ * nodes the diagram had that it now holds drawn again in it; so are a plain
+ * node given members and a container moved into another. A change the merges
+ * cannot make in place (a container whose icon changes, or whose new label
+ * does not fit it) is null: the caller lays the whole spec out afresh.
  */
 import { sceneSpec } from '../export/scene-spec.ts';
 import { applyPatch } from '../patch/apply.ts';
 import { MAX_PATCH_OPS, type PatchOpInput } from '../patch/schema.ts';
-import { elementBox, polylineOf } from './scene-index.ts';
+import { elementBox, encloses, grow, interiorsMeet, LINEAR, polylineOf } from './scene-index.ts';
 import type { Box } from '../layout/types.ts';
 import type { Point } from '../scene/geometry.ts';
 import { captionElement, type SceneOptions, sceneFromSpec } from '../scene/from-spec.ts';
@@ -51,6 +51,8 @@ export interface KeepOptions extends ParseOptions {
   layout: SceneOptions['layout'];
 }
 const MARKERS = new Set<SpecNode['shape']>(['start', 'end', 'fork']);
+/** How far a block drawn where its node was keeps from every other shape. */
+const BLOCK_CLEARANCE = 20;
 /** The lines and parts Drawbridge draws beside a node's box, removed with it. */
 const PARTS = ['outline', 'ring', 'top', 'left', 'right', 'dot'];
 
@@ -94,9 +96,20 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
   const childrenOf = new Map<string, SpecNode[]>();
   for (const node of spec.nodes) if (node.parent !== null) childrenOf.set(node.parent, [...(childrenOf.get(node.parent) ?? []), node]);
   const subtree = (id: string): string[] => [id, ...(childrenOf.get(id) ?? []).flatMap((child) => subtree(child.id))];
-  const blocks = spec.nodes
-    .filter((n) => containersAfter.has(n.id) && !before.has(n.id) && (n.parent === null || (containersBefore.has(n.parent) && before.get(n.parent)!.parent === spec.nodes.find((m) => m.id === n.parent)?.parent)))
-    .map((n) => subtree(n.id));
+  const parentNow = new Map(spec.nodes.map((n) => [n.id, n.parent]));
+  /** A container drawn again with what it holds: a new one, a plain node given members, a container moved to another; in a container that stays where it is. */
+  const isRoot = (n: SpecNode) => {
+    const settled = n.parent === null || (containersBefore.has(n.parent) && before.get(n.parent)!.parent === (parentNow.get(n.parent) ?? null));
+    if (!settled || !containersAfter.has(n.id)) return false;
+    const old = before.get(n.id);
+    return old === undefined || !containersBefore.has(n.id) || old.parent !== n.parent;
+  };
+  const rootIds = new Set(spec.nodes.filter(isRoot).map((n) => n.id));
+  const outermost = (id: string) => {
+    for (let at = parentNow.get(id) ?? null; at !== null; at = parentNow.get(at) ?? null) if (rootIds.has(at)) return false;
+    return true;
+  };
+  const blocks = [...rootIds].filter(outermost).map((id) => subtree(id));
   const inBlock = new Set(blocks.flat());
   const redrawn = [...inBlock].filter((id) => before.has(id));
 
@@ -180,7 +193,9 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
 
   const grown: Array<{ id: string; box: Box }> = [];
   for (const block of blocks) {
-    const placedBlock = withBlock(elements, block, input, spec, stamp, options);
+    // A node the diagram had, now a container, stays where it was when the block fits there.
+    const was = scene.live.get(block[0]!);
+    const placedBlock = withBlock(elements, block, input, spec, stamp, options, was ? elementBox(was) : null);
     elements = placedBlock.elements;
     grown.push(...placedBlock.grown);
   }
@@ -240,7 +255,15 @@ function restyleOps(scene: ReturnType<typeof indexScene>, id: string, a: ReturnT
  * clear of everything, in its own container (which grows to hold it) when it
  * has one.
  */
-function withBlock(elements: SceneElement[], block: string[], input: DiagramSpecInput, spec: DiagramSpec, stamp: WriteStamp, options: KeepOptions): { elements: SceneElement[]; grown: Array<{ id: string; box: Box }> } {
+function withBlock(
+  elements: SceneElement[],
+  block: string[],
+  input: DiagramSpecInput,
+  spec: DiagramSpec,
+  stamp: WriteStamp,
+  options: KeepOptions,
+  was: Box | null,
+): { elements: SceneElement[]; grown: Array<{ id: string; box: Box }> } {
   const ids = new Set(block);
   const inputNodes = (input.nodes ?? []).filter((n) => ids.has(n.id)).map((n) => (n.id === block[0] ? { ...n, parent: null } : n));
   const inside = spec.edges.flatMap((edge, i) => (ids.has(edge.from) && ids.has(edge.to) ? [(input.edges ?? [])[i]!] : []));
@@ -254,7 +277,10 @@ function withBlock(elements: SceneElement[], block: string[], input: DiagramSpec
     const [from, to] = [ids.has(edge.from) ? block[0]! : edge.from, ids.has(edge.to) ? block[0]! : edge.to];
     return from !== to && (from === block[0] || to === block[0]) && (scene.live.has(from) || scene.live.has(to)) ? [{ ...edge, from, to }] : [];
   });
-  const boxes = placeNodes([{ node, named: node.id, index: 0, size: { shape: 'rectangle', width: own.width, height: own.height, label: null }, position: null }], edges, scene);
+  const around = new Set<string>();
+  for (let at = node.parent; at !== null; at = spec.nodes.find((n) => n.id === at)?.parent ?? null) around.add(at);
+  const position = was !== null && fitsAt(scene, { x: was.x, y: was.y, width: own.width, height: own.height }, around, node.parent) ? { x: was.x, y: was.y } : null;
+  const boxes = placeNodes([{ node, named: node.id, index: 0, size: { shape: 'rectangle', width: own.width, height: own.height, label: null }, position }], edges, scene);
   const placed = boxes.nodes.get(block[0]!)!;
   const [dx, dy] = [placed.x - own.x, placed.y - own.y];
   if (boxes.grown.size > 0) {
@@ -266,6 +292,14 @@ function withBlock(elements: SceneElement[], block: string[], input: DiagramSpec
   const nextIndex = indexKeysAfter(elements);
   const moved = drawn.map((element) => ({ ...element, x: Number(element.x) + dx, y: Number(element.y) + dy, index: nextIndex(element.id) }));
   return { elements: [...elements, ...moved], grown: [...boxes.grown].map(([id, box]) => ({ id, box })) };
+}
+
+/** Whether a block may sit at `box`: inside its container (if it has one), BLOCK_CLEARANCE clear of every shape but the containers around it. */
+function fitsAt(scene: ReturnType<typeof indexScene>, box: Box, around: ReadonlySet<string>, parent: string | null): boolean {
+  const container = parent === null ? undefined : scene.live.get(parent);
+  if (container && !encloses(elementBox(container), box)) return false;
+  const clear = grow(box, BLOCK_CLEARANCE);
+  return ![...scene.live.values()].some((e) => !LINEAR.has(e.type) && typeof e.containerId !== 'string' && !around.has(e.id) && interiorsMeet(clear, elementBox(e)));
 }
 
 /** Whether the arrow `id` runs through one of the grown containers without an end in it. */
