@@ -244,6 +244,13 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
       await db.schema.createIndex('invitations_email').on('invitations').column('email').execute();
     },
   },
+  '0009_active_count': {
+    // Every create counts the owner's active diagrams for the quota: an index that answers the count
+    // alone, so SQLite does not read each row (whose scene lies before deleted_at).
+    async up(db: Kysely<any>) {
+      await db.schema.createIndex('diagrams_owner_active').on('diagrams').columns(['owner_id', 'deleted_at']).execute();
+    },
+  },
   };
 }
 

@@ -58,17 +58,20 @@ export class SqlDiagrams implements DiagramStore {
 
   async create(diagram: DiagramRecord, quota: number, revision: RevisionInput | null): Promise<'created' | 'quota_exceeded'> {
     return this.scope.atomic(async (trx) => {
-      // Lock the owner's row for the rest of the transaction (PostgreSQL; SQLite transactions are already serial).
-      if (this.scope.engine === 'postgres') {
-        await trx.selectFrom('users').select('id').where('id', '=', diagram.ownerId).forUpdate().execute();
+      // Without a limit there is nothing to count, and nothing to serialise.
+      if (Number.isFinite(quota)) {
+        // Lock the owner's row for the rest of the transaction (PostgreSQL; SQLite transactions are already serial).
+        if (this.scope.engine === 'postgres') {
+          await trx.selectFrom('users').select('id').where('id', '=', diagram.ownerId).forUpdate().execute();
+        }
+        const { active } = await trx
+          .selectFrom('diagrams')
+          .select((eb) => eb.fn.countAll<number>().as('active'))
+          .where('owner_id', '=', diagram.ownerId)
+          .where('deleted_at', 'is', null)
+          .executeTakeFirstOrThrow();
+        if (Number(active) >= quota) return 'quota_exceeded';
       }
-      const { active } = await trx
-        .selectFrom('diagrams')
-        .select((eb) => eb.fn.countAll<number>().as('active'))
-        .where('owner_id', '=', diagram.ownerId)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirstOrThrow();
-      if (Number(active) >= quota) return 'quota_exceeded';
       await trx
         .insertInto('diagrams')
         .values({
