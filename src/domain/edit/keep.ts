@@ -127,6 +127,7 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
       placed.push(node);
       continue;
     }
+    // A marker draws no label.
     const relabelled = old.label !== node.label && !MARKERS.has(node.shape);
     // A node whose new label does not fit it in place (even smaller, as updateNodes shrinks it) is drawn anew, sized to it.
     if (!sameShape(old.shape, node.shape) || old.icon !== node.icon || old.parent !== node.parent || (node.label === '' && old.label !== '') || (relabelled && !labelFitsInPlace(scene, node.id, node.label))) {
@@ -137,7 +138,6 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
     kept.push(node.id);
     const [a, b] = [lookOf(old, containersBefore.has(node.id)), lookOf(node, containersAfter.has(node.id))];
     const update: (typeof updates)[number] = { id: node.id };
-    // A marker draws no label.
     if (relabelled) update.label = node.label;
     if (a.strokeColor !== b.strokeColor) update.strokeColor = b.strokeColor;
     if (a.backgroundColor !== b.backgroundColor || a.fillStyle !== b.fillStyle) Object.assign(update, { backgroundColor: b.backgroundColor, fillStyle: b.fillStyle });
@@ -146,7 +146,7 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
   }
   const placedIds = new Set(placed.map((n) => n.id));
   const keptIds = new Set(kept);
-  const removed = was.nodes.map((n) => n.id).filter((id) => !keptIds.has(id) && !spec.nodes.some((n) => n.id === id));
+  const removed = was.nodes.map((n) => n.id).filter((id) => !keptIds.has(id) && !parentNow.has(id));
 
   // Edges: an arrow stays when an edge of the new spec draws exactly it between two nodes that stayed.
   const unmatched = new Map<string, string[]>();
@@ -167,11 +167,11 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
     // An edge within a block is drawn with it.
     if (inBlock.has(edge.from) && blockOf(edge.from) === blockOf(edge.to)) return;
     const arrow = unmatched.get(edgeKey(edge))?.shift();
-    if (arrow !== undefined) {
+    if (arrow === undefined) addEdges.push((input.edges ?? [])[i]!);
+    else {
       keptArrows.add(arrow);
       edgeOfArrow.set(arrow, i);
     }
-    else addEdges.push((input.edges ?? [])[i]!);
   });
 
   // Removed first: gone and replaced nodes with their parts, and every arrow that does not stay, with its end labels.
@@ -180,7 +180,7 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
     if (keptArrows.has(arrowId)) continue;
     doomed.push(arrowId, ...['head', 'tail'].map((end) => `${arrowId}-${end}-label`).filter((text) => scene.live.has(text)));
   }
-  // The caption: changed in place, or gone; a new one is laid out with the rest (fresh).
+  // The caption: changed in place, or gone (a new one is drawn at the end, over the drawing as it then stands).
   const caption = scene.live.get(CAPTION_ID);
   const captionText = caption ? String(caption.originalText ?? caption.text ?? '') : undefined;
   if (caption !== undefined && spec.caption === undefined) doomed.push(CAPTION_ID);
@@ -194,8 +194,8 @@ export function regenerateKeeping(stored: SceneElement[], input: DiagramSpecInpu
   const grown: Array<{ id: string; box: Box }> = [];
   for (const block of blocks) {
     // A node the diagram had, now a container, stays where it was when the block fits there.
-    const was = scene.live.get(block[0]!);
-    const placedBlock = withBlock(elements, block, input, spec, stamp, options, was ? elementBox(was) : null);
+    const where = scene.live.get(block[0]!);
+    const placedBlock = withBlock(elements, block, input, spec, stamp, options, where ? elementBox(where) : null);
     elements = placedBlock.elements;
     grown.push(...placedBlock.grown);
   }
@@ -278,7 +278,8 @@ function withBlock(
     return from !== to && (from === block[0] || to === block[0]) && (scene.live.has(from) || scene.live.has(to)) ? [{ ...edge, from, to }] : [];
   });
   const around = new Set<string>();
-  for (let at = node.parent; at !== null; at = spec.nodes.find((n) => n.id === at)?.parent ?? null) around.add(at);
+  const parentOf = new Map(spec.nodes.map((n) => [n.id, n.parent]));
+  for (let at = node.parent; at !== null; at = parentOf.get(at) ?? null) around.add(at);
   const position = was !== null && fitsAt(scene, { x: was.x, y: was.y, width: own.width, height: own.height }, around, node.parent) ? { x: was.x, y: was.y } : null;
   const boxes = placeNodes([{ node, named: node.id, index: 0, size: { shape: 'rectangle', width: own.width, height: own.height, label: null }, position }], edges, scene);
   const placed = boxes.nodes.get(block[0]!)!;

@@ -200,9 +200,10 @@ export function sceneSpec(elements: readonly SceneElement[]): SceneSpec {
     if (rest.length > 0 && num(caption.y) > Math.max(...rest.map((b) => b.y + b.height))) spec.layout = { ...spec.layout, captionAt: 'bottom' };
   }
   // A container's own direction, where the arrows within it run another way than the diagram's.
+  const parentOfNode = new Map(nodes.map((n) => [n.id, n.parent]));
   for (const node of nodes) {
     if (!containers.has(node.id)) continue;
-    const inside = edges.filter((e) => nodes.find((n) => n.id === e.from)?.parent === node.id && nodes.find((n) => n.id === e.to)?.parent === node.id);
+    const inside = edges.filter((e) => parentOfNode.get(e.from) === node.id && parentOfNode.get(e.to) === node.id);
     const own = inside.length > 0 ? flowDirection(scene, inside) : null;
     if (own !== null && own !== spec.layout.direction) node.direction = own;
   }

@@ -68,10 +68,9 @@ const breaksAWord = (a: string, b: string) => /\S$/.test(a) && /^\S/.test(b) && 
 
 /**
  * The label with every line break inside a word taken out: each break at a
- * break place, between two characters that are not spaces, where the lines
- * around it hold nothing else of the word. The breaks wordSafeWrap puts in
- * are such breaks; an author's may be too, so a caller keeps this only when
- * wrapping it again gives back the label it had.
+ * break place, between two characters that are not spaces. The breaks
+ * wordSafeWrap puts in are such breaks; an author's may be too, so a caller
+ * keeps this only when wrapping it again gives back the label it had.
  */
 export function joinedAtBreaks(label: string): string {
   const lines = label.split('\n');
