@@ -3,7 +3,8 @@
  * Mermaid, a spec or a raw scene comes back as a spec, Mermaid or DOT that
  * create and regenerate read again as the same graph; the text alone with
  * its media type; warnings for what a spec cannot hold; an unknown language
- * refused, and a diagram the caller cannot read not found.
+ * refused, and a diagram the caller cannot read not found. A render with
+ * embed=scene carries the scene, and create takes the file back.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -111,18 +112,6 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       assert.equal(other.statusCode, 404);
       assert.equal(other.json().error, 'not_found');
     });
-  });
-}
-
-for (const engine of ['sqlite', 'postgres'] as const) {
-  describe(`a render that carries its scene on ${engine}`, { skip: engine === 'postgres' ? skipWithoutPostgres : false }, () => {
-    let h: Harness;
-    let alice: TestUser;
-    before(async () => {
-      h = await startHarness({ engine });
-      alice = await h.user({ quota: 100 });
-    });
-    after(() => h.close());
 
     test('embed=scene: the PNG (faithful and fast) and the SVG carry the scene, and create takes the file back as the same elements; a PDF carries none', async () => {
       const created = await h.call('POST', '/api/v1/diagrams', { token: alice.token, body: { spec: { nodes: [{ id: 'web', label: 'Web' }, { id: 'db', shape: 'cylinder' }], edges: ['web -> db : SQL'] } } });
