@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppDeps, SceneWorkers, ServiceDeps } from './app/deps.ts';
+import { PreparedReads } from './app/diagrams/prepared-reads.ts';
 import { authorizationServerOnFirstUse } from './app/oauth/authorization-server.ts';
 import { answerClientError, answerFrameworkError, clientLeft, incompleteRequest, toApiError } from './edge/errors.ts';
 import { loggerOptions } from './edge/logging.ts';
@@ -50,6 +51,8 @@ function hopsTrusted(hops: number) {
 const SCENE_NICE = 5;
 /** Scene worker jobs (layout, lint, patch, edit) one caller may have running at once; the rest wait their turn. */
 const SCENE_JOBS_PER_CALLER = 2;
+/** Memory for prepared diagram read answers (bytes of JSON). */
+const PREPARED_READS_BYTES = 64 * 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface BuildOptions {
@@ -105,7 +108,7 @@ export async function buildServer(deps: AppDeps, options: BuildOptions = {}): Pr
   const mailer = createMailer(config, app.log, deps.now);
   app.addHook('onClose', () => Promise.all([scenePool.close(), renderer.close(), mailer.close()]));
   app.decorate('renderer', renderer);
-  const services: ServiceDeps = { ...deps, scenes, renderer, mailer };
+  const services: ServiceDeps = { ...deps, scenes, renderer, mailer, reads: new PreparedReads(PREPARED_READS_BYTES) };
   const pageLimit = pageRequestLimit(deps.config, deps.store.rateLimits);
 
   app.removeAllContentTypeParsers();

@@ -3,6 +3,7 @@ import type { Renderer } from '../render/renderer.ts';
 import type { Store, UserRecord, Via } from '../store/store.ts';
 import type { SceneJob, SceneOutput } from '../workers/scene-worker.ts';
 import type { Mailer } from '../mail/message.ts';
+import type { PreparedReads } from './diagrams/prepared-reads.ts';
 
 /** What every use case may use: the settings, the store and the clock (tests pass their own). */
 export interface AppDeps {
@@ -25,6 +26,8 @@ export interface ServiceDeps extends AppDeps {
   scenes: SceneWorkers;
   renderer: Renderer;
   mailer: Mailer;
+  /** Diagram read answers prepared once per revision. */
+  reads: PreparedReads;
 }
 
 /**

@@ -31,7 +31,7 @@ interface HandlerContext<Body, Query, Who = Caller> {
  */
 type HandlerResult =
   | { status?: number; json: unknown; headers?: Record<string, string> }
-  | { status?: number; rawJson: string; headers?: Record<string, string> }
+  | { status?: number; rawJson: string | Buffer; headers?: Record<string, string> }
   | { status?: number; raw: Buffer | string; contentType: string; headers?: Record<string, string> }
   | { status: 204 }
   | { status: 304; headers: Record<string, string> }

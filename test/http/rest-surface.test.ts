@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type Harness, sceneOf, startHarness, type TestUser } from '../helpers/harness.ts';
 import { skipWithoutPostgres } from '../helpers/postgres.ts';
+import * as present from '../../src/api/presenters/diagrams.ts';
+import { diagramEtag } from '../../src/app/diagrams/etag.ts';
 
 // The REST surface without surprises, on both engines: editor URLs, the public
 // link's state, list filters, Location, ETag and If-Match, and the one 401.
@@ -243,6 +245,41 @@ for (const engine of ['sqlite', 'postgres'] as const) {
           const res = await get(id, { 'if-none-match': header });
           assert.equal(res.statusCode, 200, header);
           assert.equal(res.json().id, id);
+        }
+      });
+
+      test('a read answers the bytes and ETag the stored diagram gives, whether prepared before or not; a write changes both', async () => {
+        const { id } = await create();
+        const viewer = await h.user({ caps: 'read' });
+        await h.admin('diagram', 'share', '--id', id, '--email', viewer.email, '--role', 'viewer');
+        const stranger = await h.user();
+        const fromStore = async () => {
+          const stored = (await h.store.diagrams.findForUser(id, alice.id))!.diagram;
+          return { body: present.diagramJson(stored, 'http://drawbridge.test'), etag: diagramEtag(stored, 'http://drawbridge.test') };
+        };
+        const read = async (token = alice.token) => {
+          const res = await h.call('GET', `/api/v1/diagrams/${id}`, { token });
+          assert.equal(res.statusCode, 200);
+          return { body: res.body, etag: res.headers.etag };
+        };
+        let expected = await fromStore();
+        assert.deepEqual(await read(), expected, 'the first read');
+        assert.deepEqual(await read(), expected, 'a read of the answer prepared by the first');
+        assert.deepEqual(await read(viewer.token), expected, 'another reader gets the same answer');
+        assert.equal((await h.call('GET', `/api/v1/diagrams/${id}`, { token: stranger.token })).statusCode, 404, 'a prepared answer is no way around access');
+        const writes: Array<[string, () => Promise<unknown>]> = [
+          ['content', () => h.call('POST', `/api/v1/diagrams/${id}/patch`, { token: alice.token, body: { ops: [{ op: 'move', id: 'el-0', dx: 3, dy: 0 }] } })],
+          ['title', () => h.call('PATCH', `/api/v1/diagrams/${id}`, { token: alice.token, body: { title: 'Prepared again' } })],
+          ['store write', () => h.store.diagrams.updateMeta(id, { title: 'Written beside the API', updatedAt: new Date().toISOString() }, null)],
+        ];
+        for (const [what, write] of writes) {
+          await write();
+          const now = await fromStore();
+          assert.notEqual(now.body, expected.body, `${what} changes the body`);
+          assert.notEqual(now.etag, expected.etag, `${what} changes the ETag`);
+          assert.deepEqual(await read(viewer.token), now, `${what}: the read answers the new bytes`);
+          assert.deepEqual(await read(), now, `${what}: and again, prepared`);
+          expected = now;
         }
       });
 

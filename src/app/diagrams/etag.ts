@@ -12,8 +12,12 @@ import type { DiagramMeta } from '../../store/store.ts';
  * the same, so a 304 is never wrong.
  */
 export function diagramEtag(d: DiagramMeta, publicUrl: string): string {
-  const covered = [d.id, d.ownerId, d.createdAt, d.docUpdatedAt, d.updatedAt, d.title, d.folderId, d.deletedAt, d.starred, editorUrl(publicUrl, d.id)];
-  return `"${createHash('sha256').update(JSON.stringify(covered)).digest('base64url').slice(0, 32)}"`;
+  return `"${createHash('sha256').update(etagInputs(d, publicUrl)).digest('base64url').slice(0, 32)}"`;
+}
+
+/** The fields a diagram's ETag digests, as the text digested. */
+export function etagInputs(d: DiagramMeta, publicUrl: string): string {
+  return JSON.stringify([d.id, d.ownerId, d.createdAt, d.docUpdatedAt, d.updatedAt, d.title, d.folderId, d.deletedAt, d.starred, editorUrl(publicUrl, d.id)]);
 }
 
 /** If-Match as the use cases take it: `*` (any current revision), or ETags of which one must be current. */

@@ -1,7 +1,5 @@
-import * as present from '../../../api/presenters/diagrams.ts';
 import { Diagram } from '../../../api/schemas.ts';
-import { diagramEtag } from '../../../app/diagrams/etag.ts';
-import { getDiagram as diagramOf } from '../../../app/diagrams/get-diagram.ts';
+import { readDiagram } from '../../../app/diagrams/get-diagram.ts';
 import { ETAG_DOC, noneMatch } from '../../conditional.ts';
 import { defineRoute } from '../../../edge/route.ts';
 
@@ -26,9 +24,7 @@ export const getDiagram = defineRoute({
   },
   errors: ['not_found'],
   handler: async ({ params, actor, deps, request }) => {
-    const diagram = await diagramOf(deps, actor, params.id!);
-    const headers = { etag: diagramEtag(diagram, deps.config.publicUrl) };
-    if (noneMatch(request.headers['if-none-match'], headers.etag)) return { status: 304, headers };
-    return { rawJson: present.diagramJson(diagram, deps.config.publicUrl), headers };
+    const { etag, body } = await readDiagram(deps, actor, params.id!, (current) => noneMatch(request.headers['if-none-match'], current));
+    return body === null ? { status: 304, headers: { etag } } : { rawJson: body, headers: { etag } };
   },
 });

@@ -1,0 +1,67 @@
+import type { DiagramMeta } from '../../store/store.ts';
+import { diagramEtag, etagInputs } from './etag.ts';
+
+/** What a diagram's read answers, prepared once for the revision its ETag names. */
+export interface PreparedRead {
+  etag: string;
+  /** The whole answer body, UTF-8: sent as it is, with no scene parsed or serialised. */
+  body: Buffer;
+}
+
+interface Entry extends PreparedRead {
+  /** The fields the ETag digests, as text: equal text, equal ETag, so the digest is not taken again. */
+  inputs: string;
+}
+
+/**
+ * The read answers of recently read diagrams, one per diagram (its latest
+ * revision read), least recently used first out, bounded in bytes. An entry
+ * is used only while every field its ETag covers is unchanged, so it is
+ * never stale: any write that changes the answer changes those fields.
+ */
+export class PreparedReads {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+
+  private readonly maxBytes: number;
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
+
+  /** The diagram's ETag: from the entry when its fields are unchanged, else digested. */
+  etagOf(d: DiagramMeta, publicUrl: string): string {
+    const entry = this.entries.get(d.id);
+    return entry !== undefined && entry.inputs === etagInputs(d, publicUrl) ? entry.etag : diagramEtag(d, publicUrl);
+  }
+
+  /** The prepared answer for the diagram as `d` describes it, if there is one. */
+  get(d: DiagramMeta, publicUrl: string): PreparedRead | undefined {
+    const entry = this.entries.get(d.id);
+    if (entry === undefined || entry.inputs !== etagInputs(d, publicUrl)) return undefined;
+    this.entries.delete(d.id);
+    this.entries.set(d.id, entry);
+    return entry;
+  }
+
+  /** Prepares `body` as the answer for the diagram as `d` describes it (its elements included in the body). */
+  set(d: DiagramMeta, publicUrl: string, body: string): PreparedRead {
+    const read = { etag: diagramEtag(d, publicUrl), body: Buffer.from(body, 'utf8') };
+    if (read.body.length > this.maxBytes / 4) return read;
+    this.forget(d.id);
+    this.entries.set(d.id, { ...read, inputs: etagInputs(d, publicUrl) });
+    this.bytes += read.body.length;
+    for (const [id, entry] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(id);
+      this.bytes -= entry.body.length;
+    }
+    return read;
+  }
+
+  private forget(id: string): void {
+    const old = this.entries.get(id);
+    if (old === undefined) return;
+    this.entries.delete(id);
+    this.bytes -= old.body.length;
+  }
+}
