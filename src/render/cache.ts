@@ -11,6 +11,9 @@
  * files, which reads as a miss. A file that fails its checks anyway (a disk
  * error, a hand edit, the format before the checksum) also reads as a miss:
  * it is deleted, so the caller renders afresh and stores a good entry.
+ *
+ * The most recently used entries are also held in memory (a share of the
+ * bound, see MEMORY_SHARE): a hit there reads no file and checks no sum.
  */
 import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
@@ -36,6 +39,9 @@ const LENGTH_BYTES = 4;
 const CHECKSUM_BYTES = 32;
 /** Far above any header put writes; a larger length is damage, not a header. */
 const MAX_HEADER_BYTES = 4096;
+/** The share of the cache's bound its in-memory copies may take, up to MEMORY_MAX_BYTES. */
+const MEMORY_SHARE = 1 / 8;
+const MEMORY_MAX_BYTES = 64 * 1024 * 1024;
 
 export function renderCacheKey(parts: readonly string[]): string {
   const hash = createHash('sha256');
@@ -51,14 +57,27 @@ export class RenderCache {
   private totalBytes = 0;
   private loaded: Promise<void> | undefined;
   private readonly log: RenderCacheLog | undefined;
+  /** Recently used entries as read or written, least recently used first; each is also on disk. */
+  private readonly memory = new Map<string, CachedRender>();
+  private memoryBytes = 0;
+  private readonly memoryMaxBytes: number;
 
   constructor(directory: string, maxBytes: number, log?: RenderCacheLog) {
     this.directory = directory;
     this.maxBytes = maxBytes;
+    this.memoryMaxBytes = Math.min(MEMORY_MAX_BYTES, Math.floor(maxBytes * MEMORY_SHARE));
     this.log = log;
   }
 
   async get(key: string): Promise<CachedRender | undefined> {
+    const held = this.memory.get(key);
+    if (held !== undefined && this.entries.has(key)) {
+      this.memory.delete(key);
+      this.memory.set(key, held);
+      // Not on disk: a hit in memory costs no system call (the file's time is from its last read or write).
+      this.touch(key, this.entries.get(key)!, false);
+      return held;
+    }
     await this.load();
     if (!this.entries.has(key)) return undefined;
     let file: Buffer;
@@ -77,6 +96,7 @@ export class RenderCache {
       return undefined;
     }
     this.touch(key, file.length);
+    this.remember(key, entry);
     return entry;
   }
 
@@ -92,7 +112,27 @@ export class RenderCache {
     this.drop(key);
     this.entries.set(key, file.length);
     this.totalBytes += file.length;
+    this.remember(key, render);
     await this.evict();
+  }
+
+  /** Holds an entry in memory, the least recently used going first past the memory's bound. */
+  private remember(key: string, render: CachedRender): void {
+    if (render.bytes.length > this.memoryMaxBytes / 4) return;
+    this.forget(key);
+    this.memory.set(key, render);
+    this.memoryBytes += render.bytes.length;
+    for (const oldest of this.memory.keys()) {
+      if (this.memoryBytes <= this.memoryMaxBytes) break;
+      this.forget(oldest);
+    }
+  }
+
+  private forget(key: string): void {
+    const held = this.memory.get(key);
+    if (held === undefined) return;
+    this.memory.delete(key);
+    this.memoryBytes -= held.bytes.length;
   }
 
   /** Bytes the cache holds on disk, as this process knows it. */
@@ -104,16 +144,23 @@ export class RenderCache {
     return path.join(this.directory, key.slice(0, 2), key);
   }
 
-  private touch(key: string, size: number): void {
-    this.drop(key);
+  /** Marks an entry used: last out, in this process and (`onDisk`) across a restart. */
+  private touch(key: string, size: number, onDisk = true): void {
+    const known = this.entries.get(key);
+    if (known !== undefined) {
+      this.entries.delete(key);
+      this.totalBytes -= known;
+    }
     this.entries.set(key, size);
     this.totalBytes += size;
+    if (!onDisk) return;
     // The order survives a restart through the files' modification times.
     const now = new Date();
     fsp.utimes(this.fileOf(key), now, now).catch(() => {});
   }
 
   private drop(key: string): void {
+    this.forget(key);
     const size = this.entries.get(key);
     if (size === undefined) return;
     this.entries.delete(key);

@@ -33,6 +33,11 @@ const RENDERS_PER_CALLER = 2;
 export interface RenderRequest {
   elementsJson: string;
   elementCount: number;
+  /**
+   * A name that always stands for these same elements (a diagram's id and content revision): the cache
+   * is keyed by it, so a cached render costs no digest of the scene. Absent: the elements key themselves.
+   */
+  contentKey?: string;
   format: RenderFormat;
   quality: RenderQuality;
   /** Size, padding, background, theme and part of the scene (options.ts); absent: the defaults. */
@@ -296,7 +301,8 @@ export class Renderer {
     const variant = icons ? `${quality}+icons` : quality;
     const optionsKey = renderOptionsKey(request.options);
     const options = optionsKey === '' ? {} : { options: request.options! };
-    const keys = new Map(parts.map((part) => [part, renderCacheKey([RENDERER_VERSION, excalidrawVersion(), variant, part, ...(optionsKey === '' ? [] : [optionsKey]), elementsJson])]));
+    const content = request.contentKey === undefined ? elementsJson : `content:${request.contentKey}`;
+    const keys = new Map(parts.map((part) => [part, renderCacheKey([RENDERER_VERSION, excalidrawVersion(), variant, part, ...(optionsKey === '' ? [] : [optionsKey]), content])]));
     const found = new Map<Part, Buffer>();
     let imagesTruncated = false;
     let textTruncated = false;

@@ -48,13 +48,55 @@ test('a restarted cache finds what it wrote, and keeps evicting oldest first', a
   assert.ok(await second.get('new'));
 });
 
-test('a file removed behind the cache reads as a miss', async () => {
+test('a file removed behind the cache reads as a miss after a restart', async () => {
   const directory = tempDirectory();
   const cache = new RenderCache(directory, 1024 * 1024);
   const key = renderCacheKey(['x']);
   await cache.put(key, { bytes: bytes(10, 1), imagesTruncated: false, textTruncated: false });
   fs.rmSync(path.join(directory, key.slice(0, 2), key));
-  assert.equal(await cache.get(key), undefined);
+  assert.equal(await new RenderCache(directory, 1024 * 1024).get(key), undefined);
+});
+
+test('recent entries are served from memory, reading no file: the cache that holds one serves it after its file is gone, a restarted one misses', async () => {
+  const directory = tempDirectory();
+  const cache = new RenderCache(directory, 1024 * 1024);
+  const [written, read] = [renderCacheKey(['written']), renderCacheKey(['read'])];
+  const render = (fill: number) => ({ bytes: bytes(1000, fill), imagesTruncated: false, textTruncated: true });
+  await cache.put(written, render(1));
+  await cache.put(read, render(2));
+  // `read` reaches a second cache's memory by a read from disk.
+  const restarted = new RenderCache(directory, 1024 * 1024);
+  assert.deepEqual(await restarted.get(read), render(2));
+  for (const key of [written, read]) fs.rmSync(path.join(directory, key.slice(0, 2), key));
+  assert.deepEqual(await cache.get(written), render(1), 'held since it was written');
+  assert.deepEqual(await cache.get(read), render(2));
+  assert.deepEqual(await restarted.get(read), render(2), 'held since it was read');
+  assert.equal(await restarted.get(written), undefined, 'never held: a miss');
+  assert.equal(await new RenderCache(directory, 1024 * 1024).get(read), undefined);
+});
+
+test('the memory holds an eighth of the bound, least recently used out first; an entry over a quarter of that is not held', async () => {
+  const directory = tempDirectory();
+  // 8,000 bytes on disk: 1,000 in memory, entries of at most 250.
+  const cache = new RenderCache(directory, 8000);
+  const keys = ['a', 'b', 'c', 'd', 'e', 'big'].map((name) => renderCacheKey([name]));
+  for (const [i, key] of keys.entries()) await cache.put(key, { bytes: bytes(i === 5 ? 300 : 240, i), imagesTruncated: false, textTruncated: false });
+  for (const key of keys) fs.rmSync(path.join(directory, key.slice(0, 2), key));
+  const held = await Promise.all(keys.map(async (key) => (await cache.get(key)) !== undefined));
+  assert.deepEqual(held, [false, true, true, true, true, false]);
+});
+
+test('the memory holds at most 64 MB however large the bound', async () => {
+  const directory = tempDirectory();
+  const cache = new RenderCache(directory, 4096 * 1024 * 1024);
+  const mb = 1024 * 1024;
+  const keys = ['a', 'b', 'c', 'd', 'e'].map((name) => renderCacheKey([name]));
+  // 15 MB each (under a quarter of 64 MB): the fifth takes the total past 64 MB.
+  for (const [i, key] of keys.entries()) await cache.put(key, { bytes: bytes(15 * mb, i), imagesTruncated: false, textTruncated: false });
+  for (const key of keys) fs.rmSync(path.join(directory, key.slice(0, 2), key));
+  const held = await Promise.all(keys.map(async (key) => (await cache.get(key)) !== undefined));
+  assert.deepEqual(held, [false, true, true, true, true]);
+  fs.rmSync(directory, { recursive: true, force: true });
 });
 
 test('cache keys separate their parts: ["ab", "c"] and ["a", "bc"] differ', () => {
@@ -62,13 +104,14 @@ test('cache keys separate their parts: ["ab", "c"] and ["a", "bc"] differ', () =
   assert.equal(renderCacheKey(['ab', 'c']), renderCacheKey(['ab', 'c']));
 });
 
-/** A cache whose warnings are kept, in a fresh directory, holding one entry; and where that entry's file is. */
+/** A cache whose warnings are kept, on a fresh directory holding one entry it has not read yet; and where that entry's file is. */
 async function cacheWithOneEntry(render = { bytes: bytes(200, 9), imagesTruncated: true, textTruncated: false }) {
   const directory = tempDirectory();
   const warnings: Array<{ fields: { key: string; reason: string }; message: string }> = [];
-  const cache = new RenderCache(directory, 1024 * 1024, { warn: (fields, message) => void warnings.push({ fields, message }) });
   const key = renderCacheKey(['scene']);
-  await cache.put(key, render);
+  await new RenderCache(directory, 1024 * 1024).put(key, render);
+  // Read by another cache on the directory (another server, or this one restarted): the writer holds the entry in memory.
+  const cache = new RenderCache(directory, 1024 * 1024, { warn: (fields, message) => void warnings.push({ fields, message }) });
   return { cache, key, file: path.join(directory, key.slice(0, 2), key), warnings, render };
 }
 

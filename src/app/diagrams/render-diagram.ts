@@ -57,6 +57,7 @@ export async function renderDiagram(
   const rendered = await deps.renderer.render({
     elementsJson: diagram.elementsJson,
     elementCount: diagram.elementCount,
+    contentKey: rev === undefined ? contentKeyOf(diagram) : `${diagram.id}@rev:${rev}`,
     format,
     quality: quality as RenderQuality,
     options,
@@ -83,6 +84,14 @@ async function pastDiagram(deps: ServiceDeps, caller: Caller, id: string, rev: s
   return { ...diagram, elementsJson, elementCount: record.elementCount };
 }
 
+/**
+ * What names a diagram's current elements for the render cache: its id and content revision (every
+ * content write moves the revision, so one name never stands for two scenes), and its element count.
+ */
+export function contentKeyOf(diagram: DiagramRecord): string {
+  return `${diagram.id}@${thumbnailRevision(diagram)}#${diagram.elementCount}`;
+}
+
 /** A thumbnail: current (the client's copy, named by revision, is still good) or the picture of the revision rendered. */
 export type Thumbnail = { current: true; revision: string } | { current: false; revision: string; png: Buffer | null };
 
@@ -103,6 +112,7 @@ export async function diagramThumbnail(deps: ServiceDeps, caller: Caller, id: st
   const result = await deps.renderer.render({
     elementsJson: diagram.elementsJson,
     elementCount: diagram.elementCount,
+    contentKey: contentKeyOf(diagram),
     format: 'png',
     quality: 'fast',
     icons: true,

@@ -3,7 +3,7 @@ import type { DiagramRecord, PublicLinkRecord } from '../../store/store.ts';
 import { imageOf, type RenderedImage, type RenderResult } from '../../render/renderer.ts';
 import type { RenderOptions } from '../../render/types.ts';
 import type { AppDeps, ServiceDeps } from '../deps.ts';
-import { thumbnailRevision } from '../diagrams/render-diagram.ts';
+import { contentKeyOf, thumbnailRevision } from '../diagrams/render-diagram.ts';
 
 const SLUG = /^[0-9A-Za-z]{20,64}$/;
 
@@ -40,6 +40,7 @@ export async function renderPublished(deps: ServiceDeps, { diagram, link }: Publ
   const { svg } = await deps.renderer.render({
     elementsJson: diagram.elementsJson,
     elementCount: diagram.elementCount,
+    contentKey: contentKeyOf(diagram),
     format: 'svg',
     quality: 'faithful',
     caller: publicRenderCaller(link.slug),
@@ -69,6 +70,7 @@ export async function renderPublishedImage(deps: ServiceDeps, slug: string, form
   const result = await deps.renderer.render({
     elementsJson: diagram.elementsJson,
     elementCount: diagram.elementCount,
+    contentKey: contentKeyOf(diagram),
     format,
     quality: 'faithful',
     options,
