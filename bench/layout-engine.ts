@@ -21,6 +21,15 @@ const ELK = ElkBundled as unknown as typeof ElkBundled.default;
 
 
 /** 50 steps of a process: mostly a chain, decisions that branch forward (labelled yes/no) and a few loops back. */
+/** The benchmark graphs as specs: labels, decisions as diamonds, labelled branches. */
+export function specOf(input: LayoutInput) {
+  return {
+    layout: { direction: input.direction },
+    nodes: input.nodes.map((n, i) => ({ id: n.id, label: `Step ${i + 1}`, ...(n.width === 130 && n.height === 80 ? { shape: 'diamond', label: `OK ${i + 1}?` } : {}) })),
+    edges: input.edges.map((e) => ({ from: e.from, to: e.to, ...(e.labelWidth ? { label: e.labelWidth > 40 ? 'retry' : 'yes' } : {}) })),
+  };
+}
+
 export function flowchart(): LayoutInput {
   const random = seededRandom(50);
   const count = 50;

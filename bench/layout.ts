@@ -10,20 +10,11 @@ import os from 'node:os';
 import { lintScene } from '../src/domain/lint/lint.ts';
 import { measureLayout } from '../src/domain/layout/metrics.ts';
 import type { LayoutInput } from '../src/domain/layout/types.ts';
-import { flowchart, layeredDag, layoutWithElk, tree } from './layout-engine.ts';
+import { flowchart, layeredDag, layoutWithElk, specOf, tree } from './layout-engine.ts';
 import { runBenchmark, seedBenchUser, startApiServer } from './processes.ts';
 import { asLayout } from './scene-as-layout.ts';
 
 type Element = Record<string, any>;
-
-/** The benchmark graphs as specs: labels, decisions as diamonds, labelled branches. */
-function specOf(input: LayoutInput) {
-  return {
-    layout: { direction: input.direction },
-    nodes: input.nodes.map((n, i) => ({ id: n.id, label: `Step ${i + 1}`, ...(n.width === 130 && n.height === 80 ? { shape: 'diamond', label: `OK ${i + 1}?` } : {}) })),
-    edges: input.edges.map((e) => ({ from: e.from, to: e.to, ...(e.labelWidth ? { label: e.labelWidth > 40 ? 'retry' : 'yes' } : {}) })),
-  };
-}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;

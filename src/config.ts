@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { QUOTA_DEFAULTS } from './auth/accounts.ts';
 import { DEFAULT_RETENTION, type RetentionPolicy } from './domain/history/retention.ts';
@@ -24,6 +25,8 @@ export interface Config {
   renderWorkers: number;
   /** FAST_WORKERS: fast render worker processes (SVG writing and PNG/PDF encoding). */
   fastWorkers: number;
+  /** SCENE_WORKERS: processes that lay out, patch, edit, lint and export scenes (default: one per core). */
+  sceneWorkers: number;
   /** A render not answered within this is abandoned: the worker is replaced and the request falls back. */
   renderTimeoutMs: number;
   /** Size bound of the render cache under DATA_DIR; the least recently used renders go first. */
@@ -104,6 +107,7 @@ export const SETTINGS = [
   { name: 'RENDER_FAITHFUL', default: 'on', description: 'off: renders answer the fast preview' },
   { name: 'RENDER_WORKERS', default: '2', description: 'faithful render worker processes' },
   { name: 'FAST_WORKERS', default: String(FAST_WORKERS_DEFAULT), description: 'fast render worker processes' },
+  { name: 'SCENE_WORKERS', default: () => String(os.availableParallelism()), description: 'scene worker processes (layout, patch, edit, lint, export)' },
   { name: 'RENDER_TIMEOUT_MS', default: '15000', description: 'a render not answered within this is abandoned' },
   { name: 'RENDER_CACHE_MB', default: '256', description: 'size bound of the render cache' },
   { name: 'TRUST_PROXY', default: null, description: 'the reverse proxies believed about the client address' },
@@ -243,6 +247,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     renderFaithful: onOff('RENDER_FAITHFUL', text('RENDER_FAITHFUL')),
     renderWorkers: positiveInt('RENDER_WORKERS', text('RENDER_WORKERS')),
     fastWorkers: positiveInt('FAST_WORKERS', text('FAST_WORKERS')),
+    sceneWorkers: positiveInt('SCENE_WORKERS', text('SCENE_WORKERS')),
     renderTimeoutMs: positiveInt('RENDER_TIMEOUT_MS', text('RENDER_TIMEOUT_MS')),
     renderCacheBytes: positiveInt('RENDER_CACHE_MB', text('RENDER_CACHE_MB')) * 1024 * 1024,
     trustProxy: trustProxy(text('TRUST_PROXY')),

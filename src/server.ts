@@ -7,7 +7,6 @@
  * transports; they meet only here.
  */
 import { randomUUID } from 'node:crypto';
-import os from 'node:os';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppDeps, SceneWorkers, ServiceDeps } from './app/deps.ts';
 import { PreparedReads } from './app/diagrams/prepared-reads.ts';
@@ -79,7 +78,7 @@ export async function buildServer(deps: AppDeps, options: BuildOptions = {}): Pr
     clientErrorHandler: answerClientError,
   });
   const scenePool = new WorkerPool<SceneJob, SceneOutput>(new URL('./workers/scene-worker.ts', import.meta.url), {
-    size: Math.max(1, os.availableParallelism() - 1),
+    size: deps.config.sceneWorkers,
     timeoutMs: SCENE_TIMEOUT_MS,
     heapLimitMb: SCENE_HEAP_MB,
     // Processes, not threads: a job's memory goes back to the system when its worker is replaced, and a runaway

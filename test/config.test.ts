@@ -1,3 +1,4 @@
+import os from 'node:os';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -46,6 +47,7 @@ describe('the settings table', () => {
     assert.equal(config.dataDir, path.resolve('./data'));
     assert.equal(config.databaseUrl, undefined);
     assert.equal(config.fastWorkers, 2);
+    assert.equal(config.sceneWorkers, os.availableParallelism(), 'one scene worker per core');
     assert.equal(config.renderCacheBytes, 256 * 1024 * 1024);
     assert.equal(config.historyRetention.keepDailyDays, Infinity);
     assert.equal(config.defaultQuota, 3, 'free accounts keep 3 diagrams unless DEFAULT_QUOTA says otherwise');
@@ -87,6 +89,11 @@ describe('the settings table', () => {
 });
 
 describe('settings of sign-up and the fast renderer', () => {
+  test('SCENE_WORKERS is a positive number of processes', () => {
+    assert.equal(loadConfig({ SCENE_WORKERS: '3' }).sceneWorkers, 3);
+    for (const wrong of ['0', '-1', '1.5', 'all']) assert.throws(() => loadConfig({ SCENE_WORKERS: wrong }), /SCENE_WORKERS/);
+  });
+
   test('SIGNUP is open, invite or closed', () => {
     for (const mode of ['open', 'invite', 'closed'] as const) assert.equal(loadConfig({ SIGNUP: mode }).signup, mode);
     for (const wrong of ['Open', 'invited', 'none', 'off']) {
