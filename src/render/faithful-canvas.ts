@@ -16,7 +16,7 @@ import { exportLook, type ExportLook, pngSize } from './options.ts';
 import type { RenderJob } from './types.ts';
 import type { TextRun } from './embed-fonts.ts';
 import { encodeCanvasPng } from './png-encode.ts';
-import { keepVector, RecordingCanvas } from './pdf-page.ts';
+import { keepVector, RecordingCanvas, replayingRecordings } from './pdf-page.ts';
 
 /** The editor's font strings: its family, then its fallbacks (Xiaolai after Excalifont only, the emoji font after all). */
 const FONT_STACKS: Readonly<Record<number, string>> = {
@@ -106,16 +106,20 @@ function withFontResolution(context: SKRSContext2D, resolveFont: (font: string) 
  * Runs the editor's canvas exporter. `target(width, height, created, adopt)`
  * answers, for a drawing of that many scene pixels, the size of the canvas
  * to draw on and the scale; `created` is the canvas the exporter made for it
- * and `adopt` readies a context for the render's fonts. The other canvases
- * the exporter makes (a labelled arrow is drawn on one first) are Skia raster
- * canvases, or with `recordScratch` RecordingCanvases (pdf-page.ts).
+ * and `adopt` readies a context for the render's fonts. The canvases the
+ * exporter makes while it draws (an arrow with a label is drawn on one first,
+ * the label's place cleared out of it) are RecordingCanvases (pdf-page.ts),
+ * replayed where they are drawn: no bitmap the size of an arrow at the
+ * exporter's scale 1, which for a long arrow of a large scene shrunk to a PNG
+ * was tens of thousands of pixels across. With `recordAll`, the target is one
+ * too (the PDF page takes its place).
  */
 async function drawScene(
   editor: ExcalidrawModule,
   scene: FaithfulScene,
   fontsDirectory: string,
   look: ExportLook,
-  recordScratch: boolean,
+  recordAll: boolean,
   target: (width: number, height: number, created: unknown, adopt: (context: SKRSContext2D) => SKRSContext2D) => { width: number; height: number; scale: number },
 ): Promise<void> {
   const registered = registerFonts(await fontFilesFor(textRuns(scene.elements), fontsDirectory));
@@ -123,12 +127,13 @@ async function drawScene(
   const adopt = (context: SKRSContext2D) => withFontResolution(context, resolveFont);
   scene = { ...scene, elements: markFaces(scene.elements) };
   let lastCreated: unknown;
+  let targetMade = false;
   const createCanvas = () => {
-    if (recordScratch) return (lastCreated = new RecordingCanvas(adopt));
+    if (recordAll || targetMade) return (lastCreated = new RecordingCanvas(adopt));
     const canvas = domCanvas();
     const getContext = canvas.getContext.bind(canvas);
     let context: SKRSContext2D | undefined;
-    canvas.getContext = ((kind: string) => (kind === '2d' ? (context ??= adopt(getContext('2d'))) : null)) as Canvas['getContext'];
+    canvas.getContext = ((kind: string) => (kind === '2d' ? (context ??= replayingRecordings(adopt(getContext('2d')))) : null)) as Canvas['getContext'];
     return (lastCreated = canvas);
   };
   await withCanvasFactory(createCanvas, () =>
@@ -139,7 +144,10 @@ async function drawScene(
       ...(scene.exportingFrame ? { exportingFrame: scene.exportingFrame } : {}),
       files: filesForCanvas(scene.elements, scene.files),
       // Called right after the exporter creates its canvas: that one is the target.
-      getDimensions: (width, height) => target(width, height, lastCreated, adopt),
+      getDimensions: (width, height) => {
+        targetMade = true;
+        return target(width, height, lastCreated, adopt);
+      },
     }),
   );
 }

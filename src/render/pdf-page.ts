@@ -126,6 +126,17 @@ function darkColour(colour: string, scratch: SKRSContext2D): string {
   return `rgba(${r}, ${g}, ${b}, ${rgba[4] ?? 1})`;
 }
 
+/** Makes a context replay a RecordingCanvas drawn onto it (drawImage at a place and size), clipped as cleared. */
+export function replayingRecordings(context: SKRSContext2D): SKRSContext2D {
+  const drawImage = context.drawImage.bind(context) as (...args: unknown[]) => void;
+  context.drawImage = ((image: unknown, ...args: number[]) => {
+    if (!(image instanceof RecordingCanvas)) return drawImage(image, ...args);
+    const [dx, dy, dw, dh] = args.length === 8 ? args.slice(4) : args;
+    replay(context, image, dx!, dy!, dw ?? image.width, dh ?? image.height);
+  }) as SKRSContext2D['drawImage'];
+  return context;
+}
+
 /**
  * Makes the page context replay RecordingCanvases, draw images at
  * IMAGE_SCALE, and apply THEME_FILTER to colours rather than as a filter.
@@ -163,13 +174,9 @@ export function keepVector(page: SKRSContext2D): SKRSContext2D {
       set: (value: unknown) => style.set!.call(page, dark && typeof value === 'string' ? darkColour(value, scratch) : value),
     });
   }
-  const drawImage = page.drawImage.bind(page) as (...args: unknown[]) => void;
+  const drawImage = replayingRecordings(page).drawImage.bind(page) as (...args: unknown[]) => void;
   page.drawImage = ((image: unknown, ...args: number[]) => {
     const [sx, sy, sw, sh, dx, dy, dw, dh] = args.length === 8 ? args : [undefined, undefined, undefined, undefined, ...args];
-    if (image instanceof RecordingCanvas) {
-      replay(page, image, dx!, dy!, dw ?? image.width, dh ?? image.height);
-      return;
-    }
     if (isSvgImage(image) || (dark && image instanceof Image)) {
       const [width, height] = [dw ?? image.width, dh ?? image.height];
       const bitmap: Canvas = createCanvas(Math.max(1, Math.ceil(Math.abs(width) * IMAGE_SCALE)), Math.max(1, Math.ceil(Math.abs(height) * IMAGE_SCALE)));

@@ -92,3 +92,23 @@ test('a scene taller than 8 times its width fits 1024 × 8192, centred on a tran
   assert.equal(pixel(image, 0, 100)[3], 0);
   assert.equal(pixel(image, 512, 100)[3], 255);
 });
+
+test('an arrow with a label is drawn as sharp as one without: at the PNG’s scale, not enlarged from scale 1', async () => {
+  // Two straight arrows alike but for the label; at scale 3 their shafts, well above the label, hold as many solid pixels.
+  const arrow = (id: string, x: number, label?: string) => ({
+    id, type: 'arrow', x, y: 0, width: 0, height: 300, points: [[0, 0], [0, 300]], seed: 7, strokeWidth: 2, roughness: 1, strokeColor: '#1e1e1e', endArrowhead: 'arrow',
+    ...(label ? { boundElements: [{ id: label, type: 'text' }] } : {}),
+  });
+  const label = { id: 'a-label', type: 'text', x: -20, y: 137.5, width: 40, height: 25, text: 'label', originalText: 'label', fontSize: 20, fontFamily: 5, containerId: 'a', textAlign: 'center', verticalAlign: 'middle', strokeColor: '#1e1e1e' };
+  const output = await renderFaithfulJob(await loadExcalidraw(), { elementsJson: JSON.stringify([arrow('a', 0, 'a-label'), arrow('b', 200), label]), svg: false, png: true, options: { scale: 3 }, fontsDirectory });
+  const image = PNG.sync.read(Buffer.from(output.png!));
+  // The drawing spans x -20 (the label) to 200, plus the padding of 10: the shafts are at 3 × 30 and 3 × 230 px.
+  const solid = (column: number) => {
+    let count = 0;
+    for (let y = 90; y < 330; y++) for (let dx = -30; dx <= 30; dx++) if (pixel(image, column + dx, y).slice(0, 3).every((c) => c < 80)) count += 1;
+    return count;
+  };
+  const [labelled, plain] = [solid(90), solid(690)];
+  assert.ok(plain > 500, `the plain arrow's shaft is found (${plain} solid pixels)`);
+  assert.ok(Math.abs(labelled - plain) / plain < 0.05, `solid pixels: ${labelled} on the labelled arrow against ${plain}`);
+});
