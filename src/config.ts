@@ -27,6 +27,8 @@ export interface Config {
   fastWorkers: number;
   /** SCENE_WORKERS: processes that lay out, patch, edit, lint and export scenes (default: one per core). */
   sceneWorkers: number;
+  /** WORKER_IDLE_SECONDS: a render or scene worker idle this long is stopped, and started again on demand. */
+  workerIdleMs: number;
   /** A render not answered within this is abandoned: the worker is replaced and the request falls back. */
   renderTimeoutMs: number;
   /** Size bound of the render cache under DATA_DIR; the least recently used renders go first. */
@@ -108,6 +110,7 @@ export const SETTINGS = [
   { name: 'RENDER_WORKERS', default: '2', description: 'faithful render worker processes' },
   { name: 'FAST_WORKERS', default: String(FAST_WORKERS_DEFAULT), description: 'fast render worker processes' },
   { name: 'SCENE_WORKERS', default: () => String(os.availableParallelism()), description: 'scene worker processes (layout, patch, edit, lint, export)' },
+  { name: 'WORKER_IDLE_SECONDS', default: '300', description: 'a render or scene worker idle this long is stopped until needed again' },
   { name: 'RENDER_TIMEOUT_MS', default: '15000', description: 'a render not answered within this is abandoned' },
   { name: 'RENDER_CACHE_MB', default: '256', description: 'size bound of the render cache' },
   { name: 'TRUST_PROXY', default: null, description: 'the reverse proxies believed about the client address' },
@@ -248,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     renderWorkers: positiveInt('RENDER_WORKERS', text('RENDER_WORKERS')),
     fastWorkers: positiveInt('FAST_WORKERS', text('FAST_WORKERS')),
     sceneWorkers: positiveInt('SCENE_WORKERS', text('SCENE_WORKERS')),
+    workerIdleMs: positiveInt('WORKER_IDLE_SECONDS', text('WORKER_IDLE_SECONDS')) * 1000,
     renderTimeoutMs: positiveInt('RENDER_TIMEOUT_MS', text('RENDER_TIMEOUT_MS')),
     renderCacheBytes: positiveInt('RENDER_CACHE_MB', text('RENDER_CACHE_MB')) * 1024 * 1024,
     trustProxy: trustProxy(text('TRUST_PROXY')),

@@ -48,8 +48,8 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 const web = await prepareWebAssets();
 app.log.info({ built: web.built, ms: Math.round(web.elapsedMs) }, 'web assets ready');
 await app.listen({ port: config.port, host: config.host });
-// The faithful render workers load the editor (a second or two each): start them now, not on the first render.
-app.renderer.warm();
+// A faithful render worker loads the editor (a second or so): one starts now, not on the first render.
+app.renderer.warmFirst();
 app.log.info(
   { database: store.engine === 'sqlite' ? `sqlite in ${config.dataDir}` : 'postgresql', publicUrl: config.publicUrl },
   'Drawbridge is listening',

@@ -79,6 +79,7 @@ export async function buildServer(deps: AppDeps, options: BuildOptions = {}): Pr
   });
   const scenePool = new WorkerPool<SceneJob, SceneOutput>(new URL('./workers/scene-worker.ts', import.meta.url), {
     size: deps.config.sceneWorkers,
+    idleMs: deps.config.workerIdleMs,
     timeoutMs: SCENE_TIMEOUT_MS,
     heapLimitMb: SCENE_HEAP_MB,
     // Processes, not threads: a job's memory goes back to the system when its worker is replaced, and a runaway
@@ -97,6 +98,7 @@ export async function buildServer(deps: AppDeps, options: BuildOptions = {}): Pr
     workers: config.renderWorkers,
     fastWorkers: config.fastWorkers,
     timeoutMs: config.renderTimeoutMs,
+    idleMs: config.workerIdleMs,
     dataDirectory: config.dataDir,
     cacheBytes: config.renderCacheBytes,
     log: app.log,

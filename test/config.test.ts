@@ -48,6 +48,7 @@ describe('the settings table', () => {
     assert.equal(config.databaseUrl, undefined);
     assert.equal(config.fastWorkers, 2);
     assert.equal(config.sceneWorkers, os.availableParallelism(), 'one scene worker per core');
+    assert.equal(config.workerIdleMs, 300_000);
     assert.equal(config.renderCacheBytes, 256 * 1024 * 1024);
     assert.equal(config.historyRetention.keepDailyDays, Infinity);
     assert.equal(config.defaultQuota, 3, 'free accounts keep 3 diagrams unless DEFAULT_QUOTA says otherwise');

@@ -118,6 +118,8 @@ export interface RendererOptions {
   /** FAST_WORKERS: fast render worker processes. */
   fastWorkers: number;
   timeoutMs: number;
+  /** WORKER_IDLE_SECONDS: a worker idle this long is stopped, and started again when renders come; absent: never. */
+  idleMs?: number;
   dataDirectory: string;
   cacheBytes: number;
   log: FastifyBaseLogger;
@@ -157,17 +159,26 @@ export class Renderer {
 
   constructor(options: RendererOptions) {
     const timeoutMs = options.timeoutMs;
+    const idle = options.idleMs === undefined ? {} : { idleMs: options.idleMs };
     if (options.faithful) {
-      this.faithfulPool = new WorkerPool(new URL('./faithful-worker.ts', import.meta.url), { size: options.workers, timeoutMs, kind: 'process', nice: RENDER_NICE });
+      this.faithfulPool = new WorkerPool(new URL('./faithful-worker.ts', import.meta.url), { size: options.workers, timeoutMs, ...idle, kind: 'process', nice: RENDER_NICE });
     }
-    this.fastPool = new WorkerPool(new URL('./fast-worker.ts', import.meta.url), { size: options.fastWorkers, timeoutMs, kind: 'process', nice: RENDER_NICE });
+    this.fastPool = new WorkerPool(new URL('./fast-worker.ts', import.meta.url), { size: options.fastWorkers, timeoutMs, ...idle, kind: 'process', nice: RENDER_NICE });
     this.cache = new RenderCache(path.join(options.dataDirectory, 'render-cache'), options.cacheBytes, options.log);
     this.fontsDirectory = path.join(options.dataDirectory, 'fonts');
     this.log = options.log;
     this.observer = options.observer;
   }
 
-  /** Starts the render workers now, so the first render does not wait for the editor to load. */
+  /**
+   * Starts one faithful worker now, so the first faithful render does not wait for the editor to load
+   * (a second or so); the others start when renders need them.
+   */
+  warmFirst(): void {
+    this.faithfulPool?.warm(1);
+  }
+
+  /** Starts every render worker now. */
   warm(): void {
     this.faithfulPool?.warm();
     this.fastPool.warm();

@@ -31,6 +31,8 @@ interface WorkerHandle {
 interface Slot {
   worker: WorkerHandle;
   state: 'starting' | 'idle' | 'busy';
+  /** Set while the worker is idle and the pool stops idle workers: when it fires, the worker is stopped. */
+  idleTimer?: NodeJS.Timeout;
 }
 
 /**
@@ -59,6 +61,8 @@ export interface WorkerPoolStats {
   /** Jobs waiting for a worker. */
   queued: number;
   replaced: Record<WorkerReplacement, number>;
+  /** Workers stopped for being idle (idleMs) since the pool was made. */
+  stoppedIdle: number;
 }
 
 export interface WorkerPoolOptions {
@@ -67,6 +71,8 @@ export interface WorkerPoolOptions {
   timeoutMs: number;
   /** A worker not ready within this (default 60 s) is replaced, failing one waiting job. */
   startTimeoutMs?: number;
+  /** A worker idle this long is stopped (its memory back to the system), and started again when work comes; absent: never. */
+  idleMs?: number;
   /**
    * `thread` (default) for pure CPU work; `process` for work that must not
    * share the server's heap or globals (the editor's bundle, a native
@@ -165,6 +171,8 @@ export class WorkerPool<In, Out> {
   private readonly kind: 'thread' | 'process';
   private readonly nice: number;
   private readonly heapLimitMb: number | undefined;
+  private readonly idleMs: number | undefined;
+  private stoppedIdle = 0;
   private readonly replaced: Record<WorkerReplacement, number> = { timeout: 0, crashed: 0, start: 0, heap: 0 };
 
   constructor(file: URL, options: WorkerPoolOptions) {
@@ -175,6 +183,7 @@ export class WorkerPool<In, Out> {
     this.startTimeoutMs = options.startTimeoutMs ?? 60_000;
     this.kind = options.kind ?? 'thread';
     this.nice = options.nice ?? 0;
+    this.idleMs = options.idleMs;
   }
 
   /** `onTaken` is called when a worker takes the job (the end of its wait in the queue). */
@@ -209,9 +218,9 @@ export class WorkerPool<In, Out> {
     });
   }
 
-  /** Starts every worker now rather than on first use, so the first jobs do not wait for workers to load. */
-  warm(): void {
-    while (!this.closed && this.slots.length < this.size) this.spawn();
+  /** Starts `count` workers (all of them by default) now rather than on first use, so the first jobs do not wait for workers to load. */
+  warm(count = this.size): void {
+    while (!this.closed && this.slots.length < Math.min(count, this.size)) this.spawn();
   }
 
   /** Process ids of the live workers (process pools only): for operators and for tests that kill or stop one. */
@@ -221,13 +230,29 @@ export class WorkerPool<In, Out> {
 
   stats(): WorkerPoolStats {
     const count = (state: Slot['state']) => this.slots.filter((slot) => slot.state === state).length;
-    return { size: this.size, starting: count('starting'), idle: count('idle'), busy: count('busy'), queued: this.queue.length, replaced: { ...this.replaced } };
+    return { size: this.size, starting: count('starting'), idle: count('idle'), busy: count('busy'), queued: this.queue.length, replaced: { ...this.replaced }, stoppedIdle: this.stoppedIdle };
   }
 
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.queue.splice(0)) job.reject(new WorkerFailure('the worker pool is closed', 'closed'));
-    for (const slot of this.slots.splice(0)) slot.worker.kill();
+    for (const slot of this.slots.splice(0)) {
+      clearTimeout(slot.idleTimer);
+      slot.worker.kill();
+    }
+  }
+
+  /** Marks the worker idle, to be stopped if it stays so for idleMs. */
+  private rest(slot: Slot): void {
+    slot.state = 'idle';
+    if (this.idleMs === undefined) return;
+    clearTimeout(slot.idleTimer);
+    slot.idleTimer = setTimeout(() => {
+      if (slot.state !== 'idle' || !this.forget(slot)) return;
+      this.stoppedIdle += 1;
+      slot.worker.kill();
+    }, this.idleMs);
+    slot.idleTimer.unref();
   }
 
   private dispatch(): void {
@@ -254,7 +279,7 @@ export class WorkerPool<In, Out> {
     const onReady = (message: WorkerMessage) => {
       if (!('ready' in message)) return;
       started();
-      slot.state = 'idle';
+      this.rest(slot);
       this.dispatch();
     };
     // A worker that cannot start fails one waiting job, so a broken module cannot respawn forever.
@@ -294,6 +319,7 @@ export class WorkerPool<In, Out> {
 
   private execute(slot: Slot, job: Job<Out>): void {
     job.taken();
+    clearTimeout(slot.idleTimer);
     slot.state = 'busy';
     const { worker } = slot;
     const finish = () => {
@@ -306,7 +332,7 @@ export class WorkerPool<In, Out> {
       if ('ready' in message) return;
       finish();
       if (message.retire) this.retire(slot, 'heap');
-      else slot.state = 'idle';
+      else this.rest(slot);
       if (message.ok) job.resolve(message.value as Out);
       else job.reject(new Error(message.error));
       this.dispatch();

@@ -98,11 +98,11 @@ test('a thread worker past its heap limit fails its job as crashed, and the next
 test('stats count the workers by state, the queue, and each worker replaced by its reason', async () => {
   const pool = new WorkerPool<number | string, number>(workers.thread, { size: 1, timeoutMs: 2000 });
   try {
-    assert.deepEqual(pool.stats(), { size: 1, starting: 0, idle: 0, busy: 0, queued: 0, replaced: { timeout: 0, crashed: 0, start: 0, heap: 0 } });
+    assert.deepEqual(pool.stats(), { size: 1, starting: 0, idle: 0, busy: 0, queued: 0, replaced: { timeout: 0, crashed: 0, start: 0, heap: 0 }, stoppedIdle: 0 });
     let takenAt: string | undefined;
     assert.equal(await pool.run(1, () => (takenAt = 'taken')), 2);
     assert.equal(takenAt, 'taken', 'onTaken is called when a worker takes the job');
-    assert.deepEqual({ ...pool.stats(), replaced: undefined }, { size: 1, starting: 0, idle: 1, busy: 0, queued: 0, replaced: undefined });
+    assert.deepEqual({ ...pool.stats(), replaced: undefined }, { size: 1, starting: 0, idle: 1, busy: 0, queued: 0, replaced: undefined, stoppedIdle: 0 });
     await assert.rejects(pool.run('exit'), WorkerFailure);
     await assert.rejects(pool.run('hang'), WorkerFailure);
     assert.deepEqual(pool.stats().replaced, { timeout: 1, crashed: 1, start: 0, heap: 0 });
@@ -123,6 +123,42 @@ test('a worker that cannot start is counted as replaced for that reason', async 
   try {
     await assert.rejects(pool.run(1), /did not start/);
     assert.equal(pool.stats().replaced.start, 1);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('with idleMs, a worker idle that long is stopped and its process gone; work starts one again; a worker at work is not stopped', async () => {
+  const pool = new WorkerPool<number | string, number>(workers.process, { size: 2, timeoutMs: 5000, kind: 'process', idleMs: 300 });
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const until = async (done: () => boolean) => {
+    for (let waited = 0; !done(); waited += 20) {
+      assert.ok(waited < 5000, 'within 5 s');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  try {
+    pool.warm(1);
+    assert.equal(pool.pids().length, 1, 'warm(1) starts one worker');
+    assert.deepEqual(await Promise.all([pool.run(1), pool.run(2)]), [2, 4]);
+    const pids = pool.pids();
+    assert.equal(pids.length, 2);
+    await until(() => pool.pids().length === 0);
+    assert.equal(pool.stats().stoppedIdle, 2);
+    await until(() => pids.every((pid) => !alive(pid)));
+    assert.deepEqual(pool.stats().replaced, { timeout: 0, crashed: 0, start: 0, heap: 0 }, 'stopping an idle worker replaces nothing');
+    assert.equal(await pool.run(5), 10, 'a new worker takes the next job');
+    assert.equal(pool.pids().length, 1);
+    assert.ok(!pids.includes(pool.pids()[0]!));
+    // A job longer than idleMs: its worker is busy, not idle, and answers.
+    assert.equal(await pool.run('slow'), 0);
   } finally {
     await pool.close();
   }
