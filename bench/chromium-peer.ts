@@ -32,7 +32,29 @@ export interface ChromiumPeer {
   svgUnembedded(elements: readonly unknown[]): Promise<string>;
   /** The editor's exportToBlob in the page: a PNG `width` pixels wide. */
   png(elements: readonly unknown[], width: number): Promise<Buffer>;
+  /** The time the warm page's last export took inside the page (ms): without sending the elements in and the bytes out. */
+  lastInPageMs(): Promise<number>;
+  /** One export in a page opened for it in the warm browser, and closed after: a service that opens a page per render. */
+  inNewPage(elements: readonly unknown[], format: 'svg' | 'png', width: number): Promise<Buffer>;
+  /** One export in a browser launched for it, and closed after: a service that launches a browser per render. */
+  inNewBrowser(elements: readonly unknown[], format: 'svg' | 'png', width: number): Promise<Buffer>;
   close(): Promise<void>;
+}
+
+/** Opens the exporter's page in `browser`, ready to export. */
+async function openPage(browser: Browser, base: string): Promise<{ page: Page; errors: string[] }> {
+  const page: Page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(base);
+  await page.waitForFunction(() => typeof window.peerExport === 'function');
+  return { page, errors };
+}
+
+/** One export in `page`: the SVG's text or the PNG, as bytes. */
+async function exportIn(page: Page, elements: readonly unknown[], format: 'svg' | 'png', width: number): Promise<Buffer> {
+  const out = await page.evaluate(([stored, f, w]) => window.peerExport(stored, f, w), [elements, format, width] as const);
+  return format === 'png' ? Buffer.from(out, 'base64') : Buffer.from(out, 'utf8');
 }
 
 /** Bundles the page's exporter as the web app bundles the editor (ES modules, split: the font subsetting worker is a chunk). */
@@ -102,11 +124,24 @@ export async function startChromiumPeer(warmWith: readonly unknown[], pngWidth: 
     let base: string;
     ({ server, base } = await serve(directory));
     browser = await launch(directory, nice);
-    const page: Page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(base);
-    await page.waitForFunction(() => typeof window.peerExport === 'function');
+    const warm = browser;
+    const { page, errors } = await openPage(warm, base);
+    const inNewPage = async (elements: readonly unknown[], format: 'svg' | 'png', width: number) => {
+      const fresh = await openPage(warm, base);
+      try {
+        return await exportIn(fresh.page, elements, format, width);
+      } finally {
+        await fresh.page.close();
+      }
+    };
+    const inNewBrowser = async (elements: readonly unknown[], format: 'svg' | 'png', width: number) => {
+      const launched = await launch(directory, nice);
+      try {
+        return await exportIn((await openPage(launched, base)).page, elements, format, width);
+      } finally {
+        await launched.close();
+      }
+    };
     const svg = (elements: readonly unknown[]) => page.evaluate(([stored]) => window.peerExport(stored, 'svg', 0), [elements] as const);
     const svgUnembedded = (elements: readonly unknown[]) => page.evaluate(([stored]) => window.peerExport(stored, 'svg-unembedded', 0), [elements] as const);
     const png = async (elements: readonly unknown[], width: number) =>
@@ -115,7 +150,8 @@ export async function startChromiumPeer(warmWith: readonly unknown[], pngWidth: 
     await svgUnembedded(warmWith);
     await png(warmWith, pngWidth);
     if (errors.length > 0) throw new Error(`the peer page failed: ${errors.join('; ')}`);
-    return { svg, svgUnembedded, png, close };
+    const lastInPageMs = () => page.evaluate(() => window.peerLastMs);
+    return { svg, svgUnembedded, png, lastInPageMs, inNewPage, inNewBrowser, close };
   } catch (error) {
     await close();
     throw error;

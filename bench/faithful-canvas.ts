@@ -1,6 +1,6 @@
 /**
  * `node --import tsx bench/faithful-canvas.ts`: the faithful PNG (and PDF) of
- * the scenes bench/render.ts builds (about 50 and 1000 elements), in one warm
+ * the scenes bench/render.ts builds (about 50, 1,000 and 5,000 elements), in one warm
  * process, through the editor's canvas exporter on Skia (today's path) beside
  * its SVG exporter rasterised by resvg (the path before it). No server, no
  * worker pool: the renderer alone.
@@ -49,8 +49,8 @@ const ways: Record<string, (elementsJson: string) => Promise<unknown>> = {
 
 const p50 = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)]!;
 console.log(`# faithful PNG/PDF, one warm process — ${os.cpus().length} CPU(s), node ${process.version}; ${RUNS} runs each, p50 (min)`);
-for (const [name, [nodes, edges]] of Object.entries(SIZES)) {
-  const scenes = Array.from({ length: RUNS + 2 }, (_, variant) => JSON.stringify(sceneFromSpec(parseSpec(spec(nodes, edges, variant), { isIcon: isCatalogIcon }), { updated: 1, layout: layoutGraph })));
+for (const [name, [nodes, edges, labelled]] of Object.entries(SIZES)) {
+  const scenes = Array.from({ length: RUNS + 2 }, (_, variant) => JSON.stringify(sceneFromSpec(parseSpec(spec(nodes, edges, variant, labelled), { isIcon: isCatalogIcon }), { updated: 1, layout: layoutGraph })));
   console.log(`## ${name} (${(JSON.parse(scenes[0]!) as unknown[]).length})`);
   for (const [label, render] of Object.entries(ways)) {
     // Two renders to warm up (fonts decompressed and registered, code paths compiled), then the runs.

@@ -11,14 +11,14 @@
  * started: at once, and again once the workers have been idle past
  * WORKER_IDLE_SECONDS (set to IDLE_SECONDS, default 5, for the run: the
  * footprint after idling does not depend on how long idling takes).
- * Last, on one more start: faithful PNG and SVG renders of a 5,000-element
- * diagram (1,000 nodes and 1,500 labelled edges), and the peak resident memory
+ * Last, on one more start: faithful PNG and SVG renders of the 5,000-element
+ * diagram of bench/render-scenes.ts (1,000 nodes, 1,500 labelled edges), and the peak resident memory
  * (VmHWM) each worker reached. Prints medians over the trials, and the targets.
  */
 import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { freePort, runBenchmark, seedBenchUser, startApiServer, startChild, stopChild, waitForHttp } from './processes.ts';
-import { spec } from './render-scenes.ts';
+import { SIZES, spec } from './render-scenes.ts';
 
 const TRIALS = Number(process.env.TRIALS ?? 3);
 const IDLE_SECONDS = Number(process.env.IDLE_SECONDS ?? 5);
@@ -78,9 +78,8 @@ await runBenchmark('bench:start', async (dataDir) => {
     return created;
   };
   const small = await create({ title: 'small', spec: spec(17, 16, 1) });
-  const nodes = Array.from({ length: 1000 }, (_, i) => ({ id: `n${i}`, label: `Service ${i}` }));
-  const edges = Array.from({ length: 1500 }, (_, k) => ({ from: `n${k % 1000}`, to: `n${(k * 7 + 1 + Math.floor(k / 1000) * 13) % 1000}`, label: `call ${k}` })).filter((e) => e.from !== e.to);
-  const large = await create({ title: 'large', spec: { nodes, edges } });
+  const [nodes, edges, labelled] = SIZES['5000 elements'];
+  const large = await create({ title: 'large', spec: spec(nodes, edges, 1, labelled) });
   await stopChild(child);
   console.log(`# bench:start — node ${process.version}; the service is dist/main.js on SQLite; diagrams of ${small.elementCount} and ${large.elementCount} elements`);
 

@@ -4,7 +4,7 @@
  * in a headless Chromium page kept open, with the editor's fonts served beside
  * this bundle (EXCALIDRAW_ASSET_PATH). Built by bench/chromium-peer.ts.
  */
-import { exportToBlob, exportToSvg, restoreElements } from '@excalidraw/excalidraw';
+import { exportToBlob, exportToSvg, getCommonBounds, restoreElements } from '@excalidraw/excalidraw';
 
 /** `svg-unembedded`: the SVG without the fonts inlined (smaller and quicker, but drawn in whatever fonts the viewer has). */
 type PeerFormat = 'svg' | 'svg-unembedded' | 'png';
@@ -13,6 +13,8 @@ declare global {
   interface Window {
     EXCALIDRAW_ASSET_PATH?: string | string[];
     peerExport(elements: readonly unknown[], format: PeerFormat, pngWidth: number): Promise<string>;
+    /** How long the last export took in the page: from the elements to the SVG element or the PNG blob (ms). */
+    peerLastMs: number;
   }
 }
 
@@ -32,19 +34,29 @@ function base64(blob: Blob): Promise<string> {
 }
 
 /** The SVG as text, or the PNG (pngWidth wide) in base64: what goes back to Node. */
+window.peerLastMs = 0;
 window.peerExport = async (stored, format, pngWidth) => {
+  const start = performance.now();
   const elements = restoreElements(stored as never, null, { repairBindings: true });
   if (format !== 'png') {
     const svg = await exportToSvg({ elements, appState: APP_STATE, files: null, exportPadding: EXPORT_PADDING, skipInliningFonts: format === 'svg-unembedded' });
-    return svg.outerHTML;
+    const text = svg.outerHTML;
+    window.peerLastMs = performance.now() - start;
+    return text;
   }
+  // The export's scale as the editor's own PNG export sets it (exportScale = the scale drawn at): left at 1, an
+  // arrow with a label is drawn on a canvas of its own at scale 1 first, which for a large scene shrunk to
+  // pngWidth is tens of thousands of pixels across (minutes for the 5,000-element scene).
+  const [minX, , maxX] = getCommonBounds(elements.filter((element: { isDeleted?: boolean }) => !element.isDeleted));
+  const exportScale = pngWidth / (maxX - minX + 2 * EXPORT_PADDING);
   const blob = await exportToBlob({
     elements,
-    appState: APP_STATE,
+    appState: { ...APP_STATE, exportScale },
     files: null,
     exportPadding: EXPORT_PADDING,
     mimeType: 'image/png',
     getDimensions: (width: number, height: number) => ({ width: pngWidth, height: Math.max(1, Math.round((pngWidth * height) / width)), scale: pngWidth / width }),
   });
+  window.peerLastMs = performance.now() - start;
   return base64(blob);
 };

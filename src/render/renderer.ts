@@ -51,6 +51,11 @@ export interface RenderRequest {
 export interface RenderResult {
   isEmpty: boolean;
   svg: string | null;
+  /**
+   * `svg` as UTF-8, when the renderer holds it so (a render from the cache, or just made): sent as it is.
+   * Whatever changes `svg` must drop it.
+   */
+  svgBytes?: Buffer;
   png: Buffer | null;
   /** Only for format=pdf. */
   pdf?: Buffer | null;
@@ -70,7 +75,7 @@ export interface RenderedImage {
 /** The image a render of `format` produced (the one part it rendered); null for an empty scene. */
 export function imageOf(result: RenderResult, format: keyof typeof CONTENT_TYPES): RenderedImage | null {
   if (result.isEmpty) return null;
-  const part = format === 'svg' ? result.svg : format === 'png' ? result.png : result.pdf;
+  const part = format === 'svg' ? (result.svgBytes ?? result.svg) : format === 'png' ? result.png : result.pdf;
   if (part === null || part === undefined) throw new Error(`a render of ${format} produced none`);
   return { bytes: typeof part === 'string' ? Buffer.from(part, 'utf8') : part, contentType: CONTENT_TYPES[format] };
 }
@@ -365,6 +370,7 @@ export class Renderer {
     return {
       isEmpty: false,
       svg: svg === undefined ? null : svg.toString('utf8'),
+      ...(svg === undefined ? {} : { svgBytes: svg }),
       png: found.get('png') ?? null,
       ...(parts.includes('pdf') ? { pdf: found.get('pdf') ?? null } : {}),
       quality,

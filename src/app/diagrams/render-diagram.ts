@@ -75,7 +75,8 @@ function withScene(result: RenderResult, elementsJson: string, publicUrl: string
   const elements = JSON.parse(elementsJson) as Record<string, unknown>[];
   const background = options.background !== undefined && options.background !== 'transparent' ? options.background : '#ffffff';
   const scene = sceneFileJson(elements, imageFiles(elements).files, publicUrl, background);
-  return { ...result, svg: result.svg === null ? null : embedSceneInSvg(result.svg, scene), png: result.png === null ? null : embedSceneInPng(result.png, scene) };
+  const { svgBytes: _drawn, ...drawn } = result;
+  return { ...drawn, svg: result.svg === null ? null : embedSceneInSvg(result.svg, scene), png: result.png === null ? null : embedSceneInPng(result.png, scene) };
 }
 
 /** The diagram with the elements of one of its past revisions. */
