@@ -27,11 +27,11 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = { '.js': 'text/javascrip
 
 export interface ChromiumPeer {
   /** The editor's exportToSvg in the page: the SVG's text, with the fonts it uses embedded (as Drawbridge's). */
-  svg(elements: readonly unknown[]): Promise<string>;
+  svg(elements: readonly unknown[], files?: Record<string, unknown>): Promise<string>;
   /** The same without embedding the fonts (skipInliningFonts): for reference, not what Drawbridge serves. */
   svgUnembedded(elements: readonly unknown[]): Promise<string>;
-  /** The editor's exportToBlob in the page: a PNG `width` pixels wide. */
-  png(elements: readonly unknown[], width: number): Promise<Buffer>;
+  /** The editor's exportToBlob in the page: a PNG `width` pixels wide; `files`: the scene's image files (none by default). */
+  png(elements: readonly unknown[], width: number, files?: Record<string, unknown>): Promise<Buffer>;
   /** The time the warm page's last export took inside the page (ms): without sending the elements in and the bytes out. */
   lastInPageMs(): Promise<number>;
   /** One export in a page opened for it in the warm browser, and closed after: a service that opens a page per render. */
@@ -94,11 +94,11 @@ function serve(directory: string): Promise<{ server: http.Server; base: string }
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, base: `http://127.0.0.1:${(server.address() as { port: number }).port}/` })));
 }
 
-async function launch(directory: string, nice: number): Promise<Browser> {
-  if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`the warm-browser peer needs chromium at ${CHROMIUM_PATH} (apt-get install chromium, or point CHROMIUM_PATH at one)`);
+async function launch(directory: string, nice: number, executable: string): Promise<Browser> {
+  if (!fs.existsSync(executable)) throw new Error(`the warm-browser peer needs chromium at ${executable} (apt-get install chromium, or point CHROMIUM_PATH at one)`);
   // Chromium's processes inherit the priority of the one playwright starts.
   const niced = path.join(directory, 'chromium-niced.sh');
-  fs.writeFileSync(niced, `#!/bin/sh\nexec nice -n ${nice} ${JSON.stringify(CHROMIUM_PATH)} "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(niced, `#!/bin/sh\nexec nice -n ${nice} ${JSON.stringify(executable)} "$@"\n`, { mode: 0o755 });
   return chromium.launch({
     executablePath: niced,
     timeout: 30_000,
@@ -110,7 +110,7 @@ async function launch(directory: string, nice: number): Promise<Browser> {
  * Starts the peer at priority `nice`: builds the page, opens it, and exports
  * `warmWith` once each way so the page is warm (fonts fetched, code compiled).
  */
-export async function startChromiumPeer(warmWith: readonly unknown[], pngWidth: number, nice: number): Promise<ChromiumPeer> {
+export async function startChromiumPeer(warmWith: readonly unknown[], pngWidth: number, nice: number, executable = CHROMIUM_PATH): Promise<ChromiumPeer> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-peer-'));
   let server: http.Server | undefined;
   let browser: Browser | undefined;
@@ -123,7 +123,7 @@ export async function startChromiumPeer(warmWith: readonly unknown[], pngWidth: 
     await buildPage(directory);
     let base: string;
     ({ server, base } = await serve(directory));
-    browser = await launch(directory, nice);
+    browser = await launch(directory, nice, executable);
     const warm = browser;
     const { page, errors } = await openPage(warm, base);
     const inNewPage = async (elements: readonly unknown[], format: 'svg' | 'png', width: number) => {
@@ -135,17 +135,17 @@ export async function startChromiumPeer(warmWith: readonly unknown[], pngWidth: 
       }
     };
     const inNewBrowser = async (elements: readonly unknown[], format: 'svg' | 'png', width: number) => {
-      const launched = await launch(directory, nice);
+      const launched = await launch(directory, nice, executable);
       try {
         return await exportIn((await openPage(launched, base)).page, elements, format, width);
       } finally {
         await launched.close();
       }
     };
-    const svg = (elements: readonly unknown[]) => page.evaluate(([stored]) => window.peerExport(stored, 'svg', 0), [elements] as const);
+    const svg = (elements: readonly unknown[], files?: Record<string, unknown>) => page.evaluate(([stored, f]) => window.peerExport(stored, 'svg', 0, f), [elements, files ?? null] as const);
     const svgUnembedded = (elements: readonly unknown[]) => page.evaluate(([stored]) => window.peerExport(stored, 'svg-unembedded', 0), [elements] as const);
-    const png = async (elements: readonly unknown[], width: number) =>
-      Buffer.from(await page.evaluate(([stored, w]) => window.peerExport(stored, 'png', w), [elements, width] as const), 'base64');
+    const png = async (elements: readonly unknown[], width: number, files?: Record<string, unknown>) =>
+      Buffer.from(await page.evaluate(([stored, w, f]) => window.peerExport(stored, 'png', w, f), [elements, width, files ?? null] as const), 'base64');
     await svg(warmWith);
     await svgUnembedded(warmWith);
     await png(warmWith, pngWidth);

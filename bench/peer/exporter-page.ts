@@ -12,7 +12,7 @@ type PeerFormat = 'svg' | 'svg-unembedded' | 'png';
 declare global {
   interface Window {
     EXCALIDRAW_ASSET_PATH?: string | string[];
-    peerExport(elements: readonly unknown[], format: PeerFormat, pngWidth: number): Promise<string>;
+    peerExport(elements: readonly unknown[], format: PeerFormat, pngWidth: number, files?: Record<string, unknown> | null): Promise<string>;
     /** How long the last export took in the page: from the elements to the SVG element or the PNG blob (ms). */
     peerLastMs: number;
   }
@@ -35,11 +35,11 @@ function base64(blob: Blob): Promise<string> {
 
 /** The SVG as text, or the PNG (pngWidth wide) in base64: what goes back to Node. */
 window.peerLastMs = 0;
-window.peerExport = async (stored, format, pngWidth) => {
+window.peerExport = async (stored, format, pngWidth, files = null) => {
   const start = performance.now();
   const elements = restoreElements(stored as never, null, { repairBindings: true });
   if (format !== 'png') {
-    const svg = await exportToSvg({ elements, appState: APP_STATE, files: null, exportPadding: EXPORT_PADDING, skipInliningFonts: format === 'svg-unembedded' });
+    const svg = await exportToSvg({ elements, appState: APP_STATE, files: files as never, exportPadding: EXPORT_PADDING, skipInliningFonts: format === 'svg-unembedded' });
     const text = svg.outerHTML;
     window.peerLastMs = performance.now() - start;
     return text;
@@ -52,7 +52,7 @@ window.peerExport = async (stored, format, pngWidth) => {
   const blob = await exportToBlob({
     elements,
     appState: { ...APP_STATE, exportScale },
-    files: null,
+    files: files as never,
     exportPadding: EXPORT_PADDING,
     mimeType: 'image/png',
     getDimensions: (width: number, height: number) => ({ width: pngWidth, height: Math.max(1, Math.round((pngWidth * height) / width)), scale: pngWidth / width }),
