@@ -33,18 +33,24 @@ const FAMILY_OF_DIRECTORY: Readonly<Record<string, string>> = {
 /** The editor's CJK fallback family, listed after every family in its font strings. */
 export const CJK_FALLBACK_FAMILY = 'Xiaolai';
 
+let distDirectory: string | undefined;
+
+/** Where the installed editor package's bundle is (resolved once per process). */
 export function excalidrawDistDirectory(): string {
-  const entry = createRequire(import.meta.url).resolve('@excalidraw/excalidraw');
-  return path.dirname(entry);
+  distDirectory ??= path.dirname(createRequire(import.meta.url).resolve('@excalidraw/excalidraw'));
+  return distDirectory;
 }
 
 export function editorFontsDirectory(): string {
   return path.join(excalidrawDistDirectory(), 'fonts');
 }
 
+let version: string | undefined;
+
+/** The editor package's version, read from its package.json once per process (every render's cache key holds it). */
 export function excalidrawVersion(): string {
-  const packageJson = path.join(excalidrawDistDirectory(), '..', '..', 'package.json');
-  return (JSON.parse(fs.readFileSync(packageJson, 'utf8')) as { version: string }).version;
+  version ??= (JSON.parse(fs.readFileSync(path.join(excalidrawDistDirectory(), '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+  return version;
 }
 
 export function parseUnicodeRange(descriptor: string): [number, number][] {
