@@ -82,6 +82,11 @@ export interface WorkerPoolOptions {
   /** The most heap (V8's old generation, MB) a worker may hold; past it the worker dies and its job fails as `crashed`. */
   heapLimitMb?: number;
   /**
+   * Process workers only: the size of each half of V8's young generation (MB, `--max-semi-space-size`).
+   * Node sizes it from the machine's memory; a small one keeps a worker's resident memory down.
+   */
+  semiSpaceMb?: number;
+  /**
    * Process workers only: their scheduling priority (nice, 0–19). Background
    * work at a lower priority than the server keeps small requests fast while
    * every core renders.
@@ -131,9 +136,12 @@ function threadWorker(entry: URL, heapLimitMb: number | undefined): WorkerHandle
   };
 }
 
-function processWorker(entry: URL, nice: number, heapLimitMb: number | undefined): WorkerHandle {
+function processWorker(entry: URL, nice: number, heapLimitMb: number | undefined, semiSpaceMb: number | undefined): WorkerHandle {
   const child: ChildProcess = fork(launcher(entry), [entry.href], {
-    execArgv: heapLimitMb === undefined ? [] : [`--max-old-space-size=${heapLimitMb}`],
+    execArgv: [
+      ...(heapLimitMb === undefined ? [] : [`--max-old-space-size=${heapLimitMb}`]),
+      ...(semiSpaceMb === undefined ? [] : [`--max-semi-space-size=${semiSpaceMb}`]),
+    ],
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -171,12 +179,14 @@ export class WorkerPool<In, Out> {
   private readonly kind: 'thread' | 'process';
   private readonly nice: number;
   private readonly heapLimitMb: number | undefined;
+  private readonly semiSpaceMb: number | undefined;
   private readonly idleMs: number | undefined;
   private stoppedIdle = 0;
   private readonly replaced: Record<WorkerReplacement, number> = { timeout: 0, crashed: 0, start: 0, heap: 0 };
 
   constructor(file: URL, options: WorkerPoolOptions) {
     this.heapLimitMb = options.heapLimitMb;
+    this.semiSpaceMb = options.semiSpaceMb;
     this.file = workerEntry(file);
     this.size = Math.max(1, options.size);
     this.timeoutMs = options.timeoutMs;
@@ -269,7 +279,7 @@ export class WorkerPool<In, Out> {
   }
 
   private spawn(): Slot {
-    const worker = this.kind === 'process' ? processWorker(this.file, this.nice, this.heapLimitMb) : threadWorker(this.file, this.heapLimitMb);
+    const worker = this.kind === 'process' ? processWorker(this.file, this.nice, this.heapLimitMb, this.semiSpaceMb) : threadWorker(this.file, this.heapLimitMb);
     const slot: Slot = { worker, state: 'starting' };
     this.slots.push(slot);
     const started = () => {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { after, describe, test } from 'node:test';
 import { WorkerFailure, WorkerPool } from '../../src/workers/pool.ts';
 
@@ -159,6 +160,18 @@ test('with idleMs, a worker idle that long is stopped and its process gone; work
     assert.ok(!pids.includes(pool.pids()[0]!));
     // A job longer than idleMs: its worker is busy, not idle, and answers.
     assert.equal(await pool.run('slow'), 0);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a process worker runs with the young generation it was given (semiSpaceMb), and the heap limit beside it', async () => {
+  const pool = new WorkerPool<number, number>(workers.process, { size: 1, timeoutMs: 5000, kind: 'process', semiSpaceMb: 8, heapLimitMb: 300 });
+  try {
+    assert.equal(await pool.run(2), 4);
+    const argv = fs.readFileSync(`/proc/${pool.pids()[0]}/cmdline`, 'utf8').split('\0');
+    assert.ok(argv.includes('--max-semi-space-size=8'), argv.join(' '));
+    assert.ok(argv.includes('--max-old-space-size=300'), argv.join(' '));
   } finally {
     await pool.close();
   }
