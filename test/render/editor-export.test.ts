@@ -26,6 +26,7 @@ import { renderFaithfulJob } from '../../src/render/faithful-job.ts';
 import { imageFiles } from '../../src/render/image-files.ts';
 import { GOLDEN_SCENES } from '../fixtures/render/scenes.ts';
 import { CHROMIUM_PATH, INSTALL_HINT } from '../helpers/browser.ts';
+import { svgAsShown } from '../helpers/svg-screenshot.ts';
 
 /** Share of pixels that may differ (beyond pixelmatch's per-pixel threshold): anti-aliasing of hand-drawn strokes and label glyphs. */
 const MAX_DIFFERENT_SHARE = 0.015;
@@ -39,24 +40,6 @@ function differentShare(ours: Buffer, theirs: Buffer, name: string): number {
   const share = pixelmatch(a.data, b.data, diff.data, a.width, a.height, { threshold: 0.1 }) / (a.width * a.height);
   if (share > MAX_DIFFERENT_SHARE) fs.writeFileSync(path.join(os.tmpdir(), `drawbridge-editor-export-${name}.diff.png`), PNG.sync.write(diff));
   return share;
-}
-
-/** An SVG as Chromium shows it, 1024 px wide, once its fonts have loaded. */
-async function shown(browser: Browser, svg: string): Promise<Buffer> {
-  const viewBox = /viewBox="([^"]*)"/.exec(svg)![1]!.trim().split(/[\s,]+/).map(Number);
-  const height = Math.round((1024 * viewBox[3]!) / viewBox[2]!);
-  const page = await browser.newPage({ viewport: { width: 1024, height }, deviceScaleFactor: 1 });
-  try {
-    const sized = svg.replace(/<svg\b[^>]*>/, (root) => root.replace(/\s(width|height)="[^"]*"/g, '').replace('<svg', `<svg width="1024" height="${height}"`));
-    await page.setContent(`<!doctype html><html><body style="margin:0">${sized}</body></html>`);
-    await page.evaluate(async () => {
-      await document.fonts.ready;
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    });
-    return await page.screenshot();
-  } finally {
-    await page.close();
-  }
 }
 
 describe('the faithful renderer beside the editor’s own export in Chromium', { skip: fs.existsSync(CHROMIUM_PATH) ? false : INSTALL_HINT }, () => {
@@ -85,7 +68,7 @@ describe('the faithful renderer beside the editor’s own export in Chromium', {
       const elements = GOLDEN_SCENES[name]!();
       const output = await renderFaithful(await loadExcalidraw(), { elementsJson: JSON.stringify(elements), svg: true, png: false, fontsDirectory });
       const theirs = await peer.svg(elements, imageFiles(elements as Record<string, unknown>[]).files);
-      const share = differentShare(await shown(browser, output.svg!), await shown(browser, theirs), `${name}.svg`);
+      const share = differentShare(await svgAsShown(browser, output.svg!), await svgAsShown(browser, theirs), `${name}.svg`);
       assert.ok(share <= MAX_DIFFERENT_SHARE, `${name}: ${(share * 100).toFixed(2)} % of pixels differ from the editor's export`);
     });
   }

@@ -27,6 +27,7 @@ import { editorFontFiles } from '../../src/render/font-files.ts';
 import { rasterize } from '../../src/render/raster.ts';
 import { GOLDEN_SCENES } from '../fixtures/render/scenes.ts';
 import { CHROMIUM_PATH, INSTALL_HINT } from '../helpers/browser.ts';
+import { svgAsShown } from '../helpers/svg-screenshot.ts';
 
 const GOLDEN_DIRECTORY = new URL('../fixtures/render/', import.meta.url);
 const UPDATE = process.env.UPDATE_GOLDENS === '1';
@@ -67,25 +68,6 @@ async function bareFontconfig(): Promise<string> {
       `${alias('Helvetica', 'Liberation Sans')}${alias('Arial', 'Liberation Sans')}${alias('sans-serif', 'Liberation Sans')}${alias('monospace', 'Cascadia Code')}</fontconfig>`,
   );
   return path.join(directory, 'fonts.conf');
-}
-
-/** The SVG inline in a page 1024 px wide, once every font it embeds has loaded. */
-async function screenshotSvg(browser: Browser, svg: string): Promise<Buffer> {
-  const viewBox = /viewBox="([^"]*)"/.exec(svg)![1]!.trim().split(/[\s,]+/).map(Number);
-  const height = Math.round((1024 * viewBox[3]!) / viewBox[2]!);
-  const page = await browser.newPage({ viewport: { width: 1024, height }, deviceScaleFactor: 1 });
-  try {
-    const sized = svg.replace(/<svg\b[^>]*>/, (root) => root.replace(/\s(width|height)="[^"]*"/g, '').replace('<svg', `<svg width="1024" height="${height}"`));
-    await page.setContent(`<!doctype html><html><body style="margin:0">${sized}</body></html>`);
-    await page.evaluate(async () => {
-      await Promise.all([...document.fonts].map((font) => font.load().catch(() => undefined)));
-      await document.fonts.ready;
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    });
-    return await page.screenshot();
-  } finally {
-    await page.close();
-  }
 }
 
 function compare(actual: Buffer, goldenFile: URL, name: string): void {
@@ -139,7 +121,7 @@ describe('SVG golden images, as Chromium shows them with only the embedded fonts
     for (const scene of SVG_SCENES) {
       test(`the ${scene} scene's ${quality} SVG shows in Chromium as its golden image`, async () => {
         if (!browser) throw launchError ?? new Error('chromium did not start');
-        const png = await screenshotSvg(browser, await render(GOLDEN_SCENES[scene]!()));
+        const png = await svgAsShown(browser, await render(GOLDEN_SCENES[scene]!()));
         const goldenFile = new URL(`${scene}.${quality}.svg.png`, GOLDEN_DIRECTORY);
         if (UPDATE || !fs.existsSync(goldenFile)) {
           if (!UPDATE) assert.fail(`no golden image ${goldenFile.pathname}: run UPDATE_GOLDENS=1 npm test -- golden`);
