@@ -43,7 +43,9 @@ export function registerFonts(files: ReadonlyArray<{ path: string; family: strin
     namesOfFamily.set(file.family, [...names, name]);
   }
   const everyName = [...namesOfFamily.values()].flat();
-  return (font) => {
+  // The exporter sets the same few font strings over and over (once per text drawn): each is rewritten once.
+  const rewritten = new Map<string, string>();
+  const rewrite = (font: string): string => {
     const match = /^(.*?\d(?:px|pt|em|rem|%))\s+(.+)$/.exec(font.trim());
     if (!match) return font;
     // A stack's alias (Helvetica, Consolas…) names the files of the family that stands in for it.
@@ -51,5 +53,10 @@ export function registerFonts(files: ReadonlyArray<{ path: string; family: strin
     // Then every other file of this render, in the order given: a character the stack lacks is drawn by one of them.
     const stack = [...new Set([...names, ...everyName])];
     return stack.length === 0 ? font : `${match[1]} ${stack.map((name) => JSON.stringify(name)).join(', ')}`;
+  };
+  return (font) => {
+    let done = rewritten.get(font);
+    if (done === undefined) rewritten.set(font, (done = rewrite(font)));
+    return done;
   };
 }
