@@ -26,6 +26,18 @@ export function diagramsContract({ withStore }: ContractContext): void {
         assert.equal(listed.length, 3);
       }));
 
+    test('a quota of 3 refuses the 4th diagram; an unlimited quota (Infinity) admits any number, past what any limit allowed', () =>
+      withStore(async (store) => {
+        const limited = await createUser(store);
+        for (let i = 0; i < 3; i++) assert.equal(await store.diagrams.create(diagramRecord(limited.id), 3, TEST_CREATED), 'created');
+        assert.equal(await store.diagrams.create(diagramRecord(limited.id), 3, TEST_CREATED), 'quota_exceeded');
+        const unlimited = await createUser(store);
+        for (let i = 0; i < 12; i++) assert.equal(await store.diagrams.create(diagramRecord(unlimited.id), Infinity, TEST_CREATED), 'created', `diagram ${i + 1}`);
+        assert.equal((await store.diagrams.listOwned({ ownerId: unlimited.id, trashed: false, after: null, limit: 100 })).length, 12);
+        // The same account, limited again, is refused: its 12 count.
+        assert.equal(await store.diagrams.create(diagramRecord(unlimited.id), 12, TEST_CREATED), 'quota_exceeded');
+      }));
+
     test('trashed diagrams do not count toward the quota', () =>
       withStore(async (store) => {
         const user = await createUser(store);
