@@ -74,9 +74,7 @@ const SPINE_CROSSING = 50;
 /** `hint` orders real nodes (lower first) when building the first starting order; usually input order. */
 export function orderLayers(graph: ProperGraph, hint: ArrayLike<number>, clusters?: OrderClusters): LayerOrder {
   const minimizer = new CrossingMinimizer(graph, clusters ? new ClusterTree(clusters, graph.nodeCount) : null);
-  const result = minimizer.run(hint);
-  (globalThis as any).__orderLog?.push(result.crossings);
-  return result;
+  return minimizer.run(hint);
 }
 
 /** Cluster membership for ordering: each node's chain of clusters, outermost first. */
