@@ -171,6 +171,15 @@ test('npm run build compiles the server; npm start serves it without tsx; SIGTER
   }
   reached(`server up on ${baseUrl}`);
 
+  // npm start warms one faithful render worker and nothing else: the fast and scene workers start on first use.
+  const workersOf = (entry: string) => descendants(npmProcess.pid!).filter((info) => info.argv.some((arg) => arg.endsWith(entry)));
+  for (const waitUntil = Date.now() + 5_000; workersOf('dist/render/faithful-worker.js').length === 0 && Date.now() < waitUntil; ) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.equal(workersOf('dist/render/faithful-worker.js').length, 1, 'one faithful worker, warming');
+  assert.equal(workersOf('dist/render/fast-worker.js').length, 0, 'no fast worker before a fast render');
+  assert.equal(workersOf('dist/workers/scene-worker.js').length, 0, 'no scene worker before a scene job');
+
   const auth = { authorization: `Bearer ${token}` };
   const spec = {
     nodes: Array.from({ length: 12 }, (_, i) => ({ id: `n${i}`, label: `Node ${i}` })),
