@@ -28,7 +28,7 @@ process.chdir(root);
  * (outside any describe, it would be every file's hook) or is one of LONGEST_FIRST's, which start first.
  */
 const SHARED_PROCESSES = {
-  pure: ['test/domain/', 'test/render/', 'test/auth/', 'test/bench/'],
+  pure: ['test/domain/', 'test/render/', 'test/auth/', 'test/bench/', 'test/app/'],
   http: ['test/http/'],
   web: ['test/web/', 'test/mcp/'],
   tools: ['test/cli/', 'test/client/', 'test/admin/', 'test/store/', 'test/deploy/', 'test/workers/', 'test/config.test.ts', 'test/docs-stand-alone.test.ts'],

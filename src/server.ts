@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AppDeps, SceneWorkers, ServiceDeps } from './app/deps.ts';
-import { PreparedReads } from './app/diagrams/prepared-reads.ts';
+import { PREPARED_READS_BYTES, PreparedReads } from './app/diagrams/prepared-reads.ts';
 import { authorizationServerOnFirstUse } from './app/oauth/authorization-server.ts';
 import { answerClientError, answerFrameworkError, clientLeft, incompleteRequest, toApiError } from './edge/errors.ts';
 import { loggerOptions } from './edge/logging.ts';
@@ -50,8 +50,6 @@ function hopsTrusted(hops: number) {
 const SCENE_NICE = 5;
 /** Scene worker jobs (layout, lint, patch, edit) one caller may have running at once; the rest wait their turn. */
 const SCENE_JOBS_PER_CALLER = 2;
-/** Memory for prepared diagram read answers (bytes of JSON). */
-const PREPARED_READS_BYTES = 64 * 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface BuildOptions {

@@ -117,8 +117,8 @@ interface Trace {
 
 /**
  * Each half of a faithful worker's young generation, MB. Node sizes it from the machine's memory; at 8 MB a
- * worker holds about 70 MB less once loaded and peaks about 100 MB lower on a 5,000-element render, at the
- * same speed (`npm run bench:start` prints the memory).
+ * worker held about 40 MB less once loaded and peaked about 120 MB lower on a 5,000-element render (351
+ * against 474 MB), at the same speed (`npm run bench:start` prints the memory).
  */
 const FAITHFUL_SEMI_SPACE_MB = 8;
 

@@ -1,6 +1,9 @@
 import type { DiagramMeta } from '../../store/store.ts';
 import { diagramEtag, etagInputs } from './etag.ts';
 
+/** The server's memory for prepared read answers (bytes of JSON). */
+export const PREPARED_READS_BYTES = 64 * 1024 * 1024;
+
 /** What a diagram's read answers, prepared once for the revision its ETag names. */
 export interface PreparedRead {
   etag: string;
