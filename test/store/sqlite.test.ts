@@ -18,12 +18,14 @@ describe('store/sqlite', () => {
 describe('store/sqlite: an owner’s listing reads its index, not its diagrams', () => {
   /** The plan SQLite picks for a statement, its lines joined. */
   const planOf = async (statement: string) => {
-    const store = await openStore({ dataDir: fs.mkdtempSync(path.join(root, 'plan-')) });
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-store-plan-'));
+    const store = await openStore({ dataDir });
     try {
       const { rows } = await sql.raw<{ detail: string }>(`explain query plan ${statement}`).execute(store.db);
       return rows.map((row) => row.detail).join('; ');
     } finally {
       await store.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   };
   // The shapes of SqlDiagrams.listOwned's and countOwned's queries (src/store/sql/diagrams.ts).
