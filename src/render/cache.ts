@@ -18,6 +18,7 @@
 import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { SizeBoundedLru } from '../domain/size-bounded-lru.ts';
 
 export interface CachedRender {
   bytes: Buffer;
@@ -57,23 +58,19 @@ export class RenderCache {
   private totalBytes = 0;
   private loaded: Promise<void> | undefined;
   private readonly log: RenderCacheLog | undefined;
-  /** Recently used entries as read or written, least recently used first; each is also on disk. */
-  private readonly memory = new Map<string, CachedRender>();
-  private memoryBytes = 0;
-  private readonly memoryMaxBytes: number;
+  /** Recently used entries as read or written; each is also on disk. */
+  private readonly memory: SizeBoundedLru<string, CachedRender>;
 
   constructor(directory: string, maxBytes: number, log?: RenderCacheLog) {
     this.directory = directory;
     this.maxBytes = maxBytes;
-    this.memoryMaxBytes = Math.min(MEMORY_MAX_BYTES, Math.floor(maxBytes * MEMORY_SHARE));
+    this.memory = new SizeBoundedLru(Math.min(MEMORY_MAX_BYTES, Math.floor(maxBytes * MEMORY_SHARE)), (render) => render.bytes.length);
     this.log = log;
   }
 
   async get(key: string): Promise<CachedRender | undefined> {
     const held = this.memory.get(key);
     if (held !== undefined && this.entries.has(key)) {
-      this.memory.delete(key);
-      this.memory.set(key, held);
       // Not on disk: a hit in memory costs no system call (the file's time is from its last read or write).
       this.touch(key, this.entries.get(key)!, false);
       return held;
@@ -96,7 +93,7 @@ export class RenderCache {
       return undefined;
     }
     this.touch(key, file.length);
-    this.remember(key, entry);
+    this.memory.set(key, entry);
     return entry;
   }
 
@@ -112,27 +109,8 @@ export class RenderCache {
     this.drop(key);
     this.entries.set(key, file.length);
     this.totalBytes += file.length;
-    this.remember(key, render);
-    await this.evict();
-  }
-
-  /** Holds an entry in memory, the least recently used going first past the memory's bound. */
-  private remember(key: string, render: CachedRender): void {
-    if (render.bytes.length > this.memoryMaxBytes / 4) return;
-    this.forget(key);
     this.memory.set(key, render);
-    this.memoryBytes += render.bytes.length;
-    for (const oldest of this.memory.keys()) {
-      if (this.memoryBytes <= this.memoryMaxBytes) break;
-      this.forget(oldest);
-    }
-  }
-
-  private forget(key: string): void {
-    const held = this.memory.get(key);
-    if (held === undefined) return;
-    this.memory.delete(key);
-    this.memoryBytes -= held.bytes.length;
+    await this.evict();
   }
 
   /** Bytes the cache holds on disk, as this process knows it. */
@@ -160,7 +138,7 @@ export class RenderCache {
   }
 
   private drop(key: string): void {
-    this.forget(key);
+    this.memory.delete(key);
     const size = this.entries.get(key);
     if (size === undefined) return;
     this.entries.delete(key);

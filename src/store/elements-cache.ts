@@ -1,15 +1,15 @@
+import { SizeBoundedLru } from '../domain/size-bounded-lru.ts';
+
 /**
  * Scene elements by (diagram id, content revision), least recently used first
  * out, bounded in bytes. A content write always moves `docUpdatedAt`, so an
  * entry can never be stale: a changed scene has a new key.
  */
 export class ElementsCache {
-  private readonly entries = new Map<string, string>();
-  private bytes = 0;
-  private readonly maxBytes: number;
+  private readonly entries: SizeBoundedLru<string, string>;
 
   constructor(maxBytes: number) {
-    this.maxBytes = maxBytes;
+    this.entries = new SizeBoundedLru(maxBytes, (elementsJson) => elementsJson.length);
   }
 
   private static key(id: string, revision: string): string {
@@ -17,26 +17,10 @@ export class ElementsCache {
   }
 
   get(id: string, revision: string | null): string | undefined {
-    if (revision === null) return undefined;
-    const key = ElementsCache.key(id, revision);
-    const value = this.entries.get(key);
-    if (value !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, value);
-    }
-    return value;
+    return revision === null ? undefined : this.entries.get(ElementsCache.key(id, revision));
   }
 
   set(id: string, revision: string | null, elementsJson: string): void {
-    if (revision === null || elementsJson.length > this.maxBytes / 4) return;
-    const key = ElementsCache.key(id, revision);
-    if (this.entries.has(key)) return;
-    this.entries.set(key, elementsJson);
-    this.bytes += elementsJson.length;
-    for (const [oldest, value] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(oldest);
-      this.bytes -= value.length;
-    }
+    if (revision !== null) this.entries.set(ElementsCache.key(id, revision), elementsJson);
   }
 }

@@ -1,4 +1,5 @@
 import type { DiagramMeta } from '../../store/store.ts';
+import { SizeBoundedLru } from '../../domain/size-bounded-lru.ts';
 import { diagramEtag, etagInputs } from './etag.ts';
 
 /** The server's memory for prepared read answers (bytes of JSON). */
@@ -23,48 +24,28 @@ interface Entry extends PreparedRead {
  * never stale: any write that changes the answer changes those fields.
  */
 export class PreparedReads {
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
+  private readonly entries: SizeBoundedLru<string, Entry>;
 
-  private readonly maxBytes: number;
   constructor(maxBytes: number) {
-    this.maxBytes = maxBytes;
+    this.entries = new SizeBoundedLru(maxBytes, (entry) => entry.body.length);
   }
 
   /** The diagram's ETag: from the entry when its fields are unchanged, else digested. */
   etagOf(d: DiagramMeta, publicUrl: string): string {
-    const entry = this.entries.get(d.id);
+    const entry = this.entries.peek(d.id);
     return entry !== undefined && entry.inputs === etagInputs(d, publicUrl) ? entry.etag : diagramEtag(d, publicUrl);
   }
 
   /** The prepared answer for the diagram as `d` describes it, if there is one. */
   get(d: DiagramMeta, publicUrl: string): PreparedRead | undefined {
-    const entry = this.entries.get(d.id);
-    if (entry === undefined || entry.inputs !== etagInputs(d, publicUrl)) return undefined;
-    this.entries.delete(d.id);
-    this.entries.set(d.id, entry);
-    return entry;
+    const entry = this.entries.peek(d.id);
+    return entry !== undefined && entry.inputs === etagInputs(d, publicUrl) ? this.entries.get(d.id) : undefined;
   }
 
   /** Prepares `body` as the answer for the diagram as `d` describes it (its elements included in the body). */
   set(d: DiagramMeta, publicUrl: string, body: string): PreparedRead {
     const read = { etag: diagramEtag(d, publicUrl), body: Buffer.from(body, 'utf8') };
-    if (read.body.length > this.maxBytes / 4) return read;
-    this.forget(d.id);
     this.entries.set(d.id, { ...read, inputs: etagInputs(d, publicUrl) });
-    this.bytes += read.body.length;
-    for (const [id, entry] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(id);
-      this.bytes -= entry.body.length;
-    }
     return read;
-  }
-
-  private forget(id: string): void {
-    const old = this.entries.get(id);
-    if (old === undefined) return;
-    this.entries.delete(id);
-    this.bytes -= old.body.length;
   }
 }

@@ -306,7 +306,6 @@ class CrossingMinimizer {
     return crossings;
   }
 
-  /** Sifting and transposition, alternated while they remove crossings. */
   /** What one round of sifting costs, roughly: per layer, its nodes times the edges at them. */
   private siftRoundWork(): number {
     let total = 0;
@@ -318,6 +317,7 @@ class CrossingMinimizer {
     return Math.max(1, total);
   }
 
+  /** Sifting and transposition, alternated while they remove crossings, for at most `rounds` rounds. */
   private polish(crossings: number, rounds = 4): number {
     for (let round = 0; round < rounds; round++) {
       const sifted = this.siftAll(crossings);
