@@ -1,7 +1,8 @@
 /**
  * `npm run bench:render`: renders of the 50-, 1,000- and 5,000-element scenes
  * of bench/render-scenes.ts — fast SVG and PNG, faithful SVG and PNG on a warm
- * pool, the first faithful render after start (cold), and cached — beside a
+ * pool, the first faithful render after start (cold), and cached (beside a
+ * bare Fastify sending as many bytes as the SVG) — beside a
  * plain GET of the same diagram measured in the same run; the same faithful
  * renders by the editor's own exporter in headless Chromium
  * (bench/chromium-peer.ts), on the elements Drawbridge stored for each diagram
@@ -21,7 +22,7 @@
  */
 import os from 'node:os';
 import { type ChromiumPeer, startChromiumPeer } from './chromium-peer.ts';
-import { runBenchmark, seedBenchUser, startApiServer, stopChild } from './processes.ts';
+import { freePort, runBenchmark, seedBenchUser, startApiServer, startChild, stopChild, waitForHttp } from './processes.ts';
 import { SIZES, spec } from './render-scenes.ts';
 import { RENDER_NICE } from '../src/render/renderer.ts';
 
@@ -51,7 +52,7 @@ await runBenchmark('bench:render', async (dataDir) => {
     const ms = performance.now() - start;
     if (!res.ok) throw new Error(`${url} answered ${res.status}: ${body.toString().slice(0, 300)}`);
     const png = res.headers.get('content-type') === 'image/png';
-    return { ms, quality: res.headers.get('x-render-quality'), size: png ? `${body.readUInt32BE(16)}×${body.readUInt32BE(20)} px` : `${body.length} bytes` };
+    return { ms, quality: res.headers.get('x-render-quality'), bytes: body.length, size: png ? `${body.readUInt32BE(16)}×${body.readUInt32BE(20)} px` : `${body.length} bytes` };
   };
   const create = async (body: unknown): Promise<{ id: string; elementCount: number }> => {
     const res = await fetch(`${base}/api/v1/diagrams`, { method: 'POST', headers, body: JSON.stringify(body) });
@@ -59,13 +60,35 @@ await runBenchmark('bench:render', async (dataDir) => {
     return (await res.json()) as { id: string; elementCount: number };
   };
   const sizes = new Map<string, string>();
+  /** Bytes of the last answer to each query: what the bare server sends beside the cached render. */
+  const bytesOf = new Map<string, number>();
+  /** `times` fetches of a BODY_BYTES-long body from a bare Fastify (bench/hello-server.ts), sorted. */
+  const bareSending = async (bodyBytes: number, times: number): Promise<number[]> => {
+    const port = await freePort();
+    const hello = startChild('hello-world', ['--import', 'tsx', 'bench/hello-server.ts'], { ...process.env, PORT: String(port), BODY_BYTES: String(bodyBytes) });
+    try {
+      await waitForHttp(hello, `http://127.0.0.1:${port}/`);
+      const url = `http://127.0.0.1:${port}/sized`;
+      await (await fetch(url)).arrayBuffer();
+      const out: number[] = [];
+      for (let i = 0; i < times; i++) {
+        const start = performance.now();
+        await (await fetch(url)).arrayBuffer();
+        out.push(performance.now() - start);
+      }
+      return out.sort((a, b) => a - b);
+    } finally {
+      await stopChild(hello);
+    }
+  };
   const timed = async (ids: string[], query: string, expectQuality: string) => {
     const times: number[] = [];
     for (const id of ids) {
-      const { ms, quality, size } = await get(`/api/v1/diagrams/${id}/render?${query}`);
+      const { ms, quality, size, bytes } = await get(`/api/v1/diagrams/${id}/render?${query}`);
       if (quality !== expectQuality) throw new Error(`${query} delivered ${quality}, not ${expectQuality}`);
       times.push(ms);
       sizes.set(query, size);
+      bytesOf.set(query, bytes);
     }
     return times.sort((a, b) => a - b);
   };
@@ -160,6 +183,8 @@ await runBenchmark('bench:render', async (dataDir) => {
       const thrice = (ids: string[]) => [...ids, ...ids, ...ids];
       const cachedPng = await timed(thrice(slice(3)), 'format=png', 'faithful');
       const cachedSvg = await timed(thrice(slice(2)), 'format=svg', 'faithful');
+      // What moving the same bytes costs: a bare Fastify sending a body as long as the last SVG, fetched as often the same way.
+      const bareSvg = await bareSending(bytesOf.get('format=svg')!, cachedSvg.length);
       const rows: Array<[string, number[]]> = [
         ['fast SVG', fastSvg],
         ['fast PNG', fastPng],
@@ -176,6 +201,7 @@ await runBenchmark('bench:render', async (dataDir) => {
         ['  a browser per render, PNG', browserPng],
         ['faithful PNG, cached', cachedPng],
         ['faithful SVG, cached', cachedSvg],
+        ['  bare Fastify, same bytes', bareSvg],
       ];
       console.log(`## ${name} (${elementCount})`);
       console.log(`${'GET /diagrams/:id (baseline)'.padEnd(30)} p50 ${p50(getTimes).toFixed(1).padStart(7)} ms   p99 ${p99(getTimes).toFixed(1).padStart(7)} ms`);
@@ -199,6 +225,7 @@ await runBenchmark('bench:render', async (dataDir) => {
       summary.push(
         { figure: `cached PNG, ${count}`, ours: cachedPng, target: `< ${cachedTarget} ms`, met: (ours) => p50(ours) < cachedTarget },
         { figure: `cached SVG, ${count}`, ours: cachedSvg, target: `< ${cachedTarget} ms`, met: (ours) => p50(ours) < cachedTarget },
+        { figure: `  (bare Fastify, same bytes)`, ours: cachedSvg, peer: bareSvg, target: 'for reference', met: (ours) => p50(ours) < cachedTarget },
       );
     }
   } finally {

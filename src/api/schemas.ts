@@ -9,7 +9,7 @@ import { MAX_PATCH_OPS, PatchOp } from '../domain/patch/schema.ts';
 import { CONTENT_CODES } from '../domain/problems.ts';
 import { Scene } from '../domain/scene/schema.ts';
 import { SourceContent } from '../domain/source/schema.ts';
-import { DiagramSpec } from '../domain/spec/schema.ts';
+import { AnySpec } from '../domain/spec/any-spec.ts';
 
 /**
  * The request and response shapes of the API: one schema per body, used by the
@@ -39,7 +39,7 @@ const SceneOrFile = z.union([Scene, SceneFile]);
 export const CreateDiagramBody = z.strictObject({
   title: z.string().optional(),
   folderId: FolderRef.optional(),
-  spec: DiagramSpec.optional(),
+  spec: AnySpec.optional(),
   scene: SceneOrFile.optional(),
   source: SourceContent.optional(),
 });
@@ -253,7 +253,7 @@ export const RegenerateLayout = z.enum(['keep', 'fresh']).meta({
 });
 
 export const RegenerateBody = z.strictObject({
-  spec: DiagramSpec.optional(),
+  spec: AnySpec.optional(),
   scene: SceneOrFile.optional(),
   source: SourceContent.optional(),
   title: z.string().optional(),
@@ -321,7 +321,7 @@ const Content = (what: string) => z.unknown().optional().meta({ description: wha
 
 export const ValidateBody = z
   .strictObject({
-    spec: Content('A DiagramSpec to check'),
+    spec: Content('A spec to check: a DiagramSpec (a flowchart) or a SequenceSpec'),
     edit: Content('An EditFragment ({ addNodes?, addEdges?, updateNodes? }) to check'),
     ops: Content('PatchOps (an array) to check'),
     scene: Content('A Scene to check'),

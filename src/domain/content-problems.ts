@@ -10,7 +10,7 @@ import type { Problem } from './problems.ts';
 import { generatedElementCount } from './scene/from-spec.ts';
 import { MAX_SCENE_ELEMENTS, sceneProblems } from './scene/validate.ts';
 import { sourceShapeProblem } from './source/schema.ts';
-import { checkSpec } from './spec/parse.ts';
+import { checkAnySpec, isSequence } from './spec/any-spec.ts';
 
 export type ContentKind = 'spec' | 'edit' | 'ops' | 'scene' | 'source';
 
@@ -27,8 +27,8 @@ export interface ContentOptions {
 export function contentProblems(kind: ContentKind, value: unknown, elements: SceneElement[] | null, options: ContentOptions): Problem[] {
   switch (kind) {
     case 'spec': {
-      const { problems, spec } = checkSpec(value, options);
-      if (spec === null) return problems;
+      const { problems, spec } = checkAnySpec(value, options);
+      if (spec === null || isSequence(spec)) return problems;
       const count = generatedElementCount(spec);
       return count > MAX_SCENE_ELEMENTS ? [{ code: 'SCENE_TOO_LARGE', message: `this spec would make ${count} elements; the limit is ${MAX_SCENE_ELEMENTS}`, path: '', hint: 'split the diagram in two' }] : [];
     }

@@ -19,7 +19,8 @@ import { type Problem, throwFirst } from '../domain/problems.ts';
 import { mermaidLoaded } from '../domain/source/mermaid.ts';
 import { readSource } from '../domain/source/read-source.ts';
 import type { SourceWarning } from '../domain/source/types.ts';
-import { generatedElementCount, sceneFromSpec } from '../domain/scene/from-spec.ts';
+import { generatedElementCount } from '../domain/scene/from-spec.ts';
+import { type AnySpecInput, type CheckedSpec, checkAnySpec, isSequence, isSequenceInput, sceneOfSpec } from '../domain/spec/any-spec.ts';
 import { MAX_SCENE_ELEMENTS } from '../domain/scene/validate.ts';
 import { specFrom } from '../domain/spec/parse.ts';
 import type { DiagramSpecInput } from '../domain/spec/schema.ts';
@@ -30,7 +31,7 @@ import { serveProcessWorker, serveWorker } from './pool.ts';
 /** Work on a scene whose cost grows with it, done off the API's event loop. */
 export type SceneJob =
   /** A spec as the client sent it, past the DiagramSpec schema (at the edge): its semantic checks, then laid out and generated. */
-  | { task: 'generate'; spec: DiagramSpecInput; updated: number }
+  | { task: 'generate'; spec: AnySpecInput; updated: number }
   /** A source (Mermaid, DOT) as the client sent it: read into a spec, checked, laid out and generated. */
   | { task: 'import'; source: unknown; updated: number }
   /** Every problem a source would meet, and its warnings; nothing is laid out. */
@@ -39,7 +40,7 @@ export type SceneJob =
   /** A stored scene written as text: the spec it draws, Mermaid or DOT. */
   | { task: 'export'; elementsJson: string; language: ExportLanguage }
   /** A spec, or a source read into one, drawn over a stored scene keeping what stays where it is (regenerate's layout "keep"). */
-  | { task: 'keep'; elementsJson: string; spec?: DiagramSpecInput; source?: unknown; now: number }
+  | { task: 'keep'; elementsJson: string; spec?: AnySpecInput; source?: unknown; now: number }
   /** A patch's ops, or an edit's fragment, applied to a stored scene at time `now`. */
   | { task: 'patch'; elementsJson: string; ops: PatchOpInput[]; now: number }
   | { task: 'edit'; elementsJson: string; fragment: EditFragmentInput; now: number }
@@ -110,11 +111,21 @@ function changed(before: readonly SceneElement[], elements: readonly SceneElemen
 }
 
 /** A checked spec laid out and generated. */
-function generated(spec: DiagramSpec, updated: number): GeneratedScene {
-  const count = generatedElementCount(spec);
-  if (count > MAX_SCENE_ELEMENTS) throw new ApiError('SCENE_TOO_LARGE', `this spec would make ${count} elements; the limit is ${MAX_SCENE_ELEMENTS}`);
-  const elements = sceneFromSpec(spec, { updated, layout: layoutGraph });
+function generated(spec: CheckedSpec, updated: number): GeneratedScene {
+  const tooLarge = (count: number) => new ApiError('SCENE_TOO_LARGE', `this spec would make ${count} elements; the limit is ${MAX_SCENE_ELEMENTS}`);
+  if (!isSequence(spec) && generatedElementCount(spec) > MAX_SCENE_ELEMENTS) throw tooLarge(generatedElementCount(spec));
+  const elements = sceneOfSpec(spec, { updated, layout: layoutGraph });
+  // A sequence diagram's count is known once drawn (frames, activations and crosses vary).
+  if (elements.length > MAX_SCENE_ELEMENTS) throw tooLarge(elements.length);
   return { elementsJson: JSON.stringify(elements), elementCount: elements.length };
+}
+
+/** A spec as the client sent it (past its schema at the edge), checked with its semantic rules; its first problem refuses it. */
+function checkedSpec(input: AnySpecInput): CheckedSpec {
+  if (!isSequenceInput(input)) return specFrom(input, { isIcon: isCatalogIcon });
+  const { problems, spec } = checkAnySpec(input, { isIcon: isCatalogIcon });
+  throwFirst(problems);
+  return spec!;
 }
 
 /** A source read as create reads it, then laid out; its first problem refuses it. */
@@ -146,7 +157,12 @@ async function handle(job: SceneJob): Promise<SceneOutput> {
         if (job.source !== undefined) {
           const reading = await readSource(job.source, { isIcon: isCatalogIcon });
           throwFirst(reading.problems);
-          [input, checked, warnings] = [reading.spec!, reading.checked!, reading.warnings];
+          // A sequence diagram is laid out whole: its rows follow from its steps.
+          if (isSequence(reading.checked!)) return { fresh: true };
+          [input, checked, warnings] = [reading.spec as DiagramSpecInput, reading.checked!, reading.warnings];
+        } else if (isSequenceInput(job.spec)) {
+          // A sequence diagram is laid out whole: its rows follow from its steps.
+          return { fresh: true };
         } else {
           [input, checked] = [job.spec!, specFrom(job.spec!, { isIcon: isCatalogIcon })];
         }
@@ -164,7 +180,7 @@ async function handle(job: SceneJob): Promise<SceneOutput> {
         return { problems: contentProblems(job.kind, job.content, elements, { isIcon: isCatalogIcon }) };
       }
       case 'generate':
-        return generated(specFrom(job.spec, { isIcon: isCatalogIcon }), job.updated);
+        return generated(checkedSpec(job.spec), job.updated);
       case 'import':
         return await imported(job.source, job.updated);
       case 'check-source': {

@@ -12,7 +12,7 @@ import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
 import { contrastRatio, parseColor } from '../../src/domain/lint/color.ts';
 import { importMermaid, UnsupportedDiagramError } from '../../src/domain/source/mermaid.ts';
 import { MERMAID_MAX_EDGES } from '../../src/domain/source/mermaid/runtime.ts';
-import { SourceSyntaxError } from '../../src/domain/source/types.ts';
+import { type ImportedSource, SourceSyntaxError } from '../../src/domain/source/types.ts';
 import { checkSpec } from '../../src/domain/spec/parse.ts';
 import type { DiagramSpecInput } from '../../src/domain/spec/schema.ts';
 import { SPEC_LIMITS } from '../../src/domain/spec/types.ts';
@@ -20,13 +20,16 @@ import { SPEC_LIMITS } from '../../src/domain/spec/types.ts';
 type Node = { id: string; [key: string]: unknown };
 type Edge = { from: string; to: string; [key: string]: unknown };
 
+/** A flowchart or state diagram read: its spec is a flowchart's. */
+const importFlow = async (text: string) => (await importMermaid(text)) as ImportedSource<DiagramSpecInput>;
+
 /** Puts a spec through the spec's own checks: it must pass them. */
 function checked(spec: DiagramSpecInput): void {
   assert.deepEqual(checkSpec(spec, { isIcon: isCatalogIcon }).problems, [], 'the spec passes the spec\'s own checks');
 }
 
 async function read(text: string) {
-  const imported = await importMermaid(text);
+  const imported = (await importMermaid(text)) as { spec: DiagramSpecInput } & Omit<Awaited<ReturnType<typeof importMermaid>>, 'spec'>;
   checked(imported.spec);
   const nodes = (imported.spec.nodes ?? []) as Node[];
   const edges = (imported.spec.edges ?? []) as Edge[];
@@ -528,12 +531,12 @@ describe('Mermaid importer: refusals', () => {
   });
 
   test('other diagram kinds are refused before parsing, naming the kind and the ones read', async () => {
-    for (const [text, kind, name] of [['sequenceDiagram\n  A->>B: hi', 'sequence', 'sequence diagram'], ['%% a class diagram\nclassDiagram\n  A <|-- B', 'class', 'class diagram'], ['gantt\n  this is not valid gantt', 'gantt', 'Gantt chart'], ['pie\n  "a" : 1', 'pie', 'pie chart']] as const) {
+    for (const [text, kind, name] of [['erDiagram\n  A ||--o{ B : has', 'er', 'entity relationship diagram'], ['%% a class diagram\nclassDiagram\n  A <|-- B', 'class', 'class diagram'], ['gantt\n  this is not valid gantt', 'gantt', 'Gantt chart'], ['pie\n  "a" : 1', 'pie', 'pie chart']] as const) {
       const error = await refused(text);
       assert.ok(error instanceof UnsupportedDiagramError, kind);
       assert.equal((error as UnsupportedDiagramError).kind, kind);
       assert.equal(error.line, text.startsWith('%%') ? 2 : 1);
-      assert.equal(error.message, `a Mermaid ${name} is not read yet: Drawbridge reads flowcharts (flowchart, graph) and state diagrams (stateDiagram-v2, stateDiagram)`);
+      assert.equal(error.message, `a Mermaid ${name} is not read yet: Drawbridge reads flowcharts (flowchart, graph), state diagrams (stateDiagram-v2, stateDiagram) and sequence diagrams (sequenceDiagram)`);
     }
     const none = await refused('not a diagram at all');
     assert.ok(!(none instanceof UnsupportedDiagramError));
@@ -541,7 +544,7 @@ describe('Mermaid importer: refusals', () => {
   });
 
   test('parses run one at a time: concurrent reads keep to their own text', async () => {
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => importMermaid(i % 2 ? `flowchart LR\n  n${i} --> m${i}` : `stateDiagram-v2\n  n${i} --> m${i}`)));
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => importFlow(i % 2 ? `flowchart LR\n  n${i} --> m${i}` : `stateDiagram-v2\n  n${i} --> m${i}`)));
     results.forEach((result, i) => assert.deepEqual((result.spec.nodes as Node[]).map((n) => n.id), [`n${i}`, `m${i}`]));
   });
 
@@ -549,7 +552,7 @@ describe('Mermaid importer: refusals', () => {
     // As they were before: none in a process of its own, another test's own where test files share a process.
     const globals = globalThis as { window?: unknown; document?: unknown };
     const [window, document] = [globals.window, globals.document];
-    await importMermaid('flowchart LR\n  a["<b>x</b>"] --> b');
+    await importFlow('flowchart LR\n  a["<b>x</b>"] --> b');
     assert.equal(globals.window, window);
     assert.equal(globals.document, document);
   });
@@ -558,14 +561,14 @@ describe('Mermaid importer: refusals', () => {
 describe('Mermaid importer: the spec\'s limits', () => {
   test('a label over the limit is kept whole, for the spec\'s check to refuse', async () => {
     const long = 'x'.repeat(SPEC_LIMITS.labelLength + 1);
-    const imported = await importMermaid(`flowchart LR\n  a["${long}"] --> b`);
+    const imported = await importFlow(`flowchart LR\n  a["${long}"] --> b`);
     assert.equal((imported.spec.nodes as Node[])[0]!.label, long);
     assert.deepEqual(checkSpec(imported.spec, { isIcon: isCatalogIcon }).problems.map((p) => p.code), ['SPEC_TOO_LARGE']);
   });
 
   test('more nodes than a diagram holds are all read, for the spec\'s check to refuse with the count', async () => {
     const count = SPEC_LIMITS.nodes + 1;
-    const imported = await importMermaid(['flowchart LR', ...Array.from({ length: count }, (_, i) => `  n${i}`)].join('\n'));
+    const imported = await importFlow(['flowchart LR', ...Array.from({ length: count }, (_, i) => `  n${i}`)].join('\n'));
     assert.equal((imported.spec.nodes as Node[]).length, count);
     const { problems } = checkSpec(imported.spec, { isIcon: isCatalogIcon });
     assert.deepEqual(problems.map((p) => [p.code, p.message]), [['SPEC_TOO_LARGE', `spec has ${count} nodes; the limit is ${SPEC_LIMITS.nodes}`]]);
@@ -591,7 +594,7 @@ describe('Mermaid importer: every spec it makes passes the spec\'s checks', () =
       'flowchart LR\n  a[A] -->|x| b(B) -.-> c{C} --- d((D))\n  subgraph s [S]\n    e --> f\n  end\n  d --> s\n  style a fill:#eee,stroke:#333',
       'stateDiagram-v2\n  [*] --> a\n  state c <<choice>>\n  a --> c\n  c --> [*]\n  state B {\n    [*] --> x\n    --\n    [*] --> y\n  }',
     );
-    for (const text of texts) checked((await importMermaid(text)).spec);
+    for (const text of texts) checked((await importFlow(text)).spec);
     assert.ok(texts.length >= 30, `${texts.length} sources`);
   });
 });
@@ -609,7 +612,7 @@ describe('docs/mermaid-and-dot.md', () => {
       const [written, drawn] = row.split('|').slice(1, -1).map((cell) => cell.trim().replace(/\\\|/g, '|'));
       const shape = drawn!.replace(/, warned.*$/, '');
       for (const source of written!.match(/`([^`]+)`/g)!.map((quoted) => quoted.slice(1, -1))) {
-        const imported = await importMermaid(`flowchart LR\n  ${source}`);
+        const imported = await importFlow(`flowchart LR\n  ${source}`);
         const node = (imported.spec.nodes as Node[])[0]!;
         assert.equal(node.shape ?? 'rectangle', shape, source);
         assert.equal(imported.warnings.length > 0, drawn!.includes('warned'), `${source} warned as the table says`);

@@ -12,7 +12,7 @@ import { sceneOfFile } from '../../domain/scene/embedded.ts';
 import { WorkerFailure } from '../../workers/pool.ts';
 import { SCENE_HEAP_MB, SCENE_TIMEOUT_MS } from '../../workers/scene-limits.ts';
 import type { SourceWarning } from '../../domain/source/types.ts';
-import type { DiagramSpecInput } from '../../domain/spec/schema.ts';
+import type { AnySpecInput } from '../../domain/spec/any-spec.ts';
 import type { CheckedContent, GeneratedScene, ImportedScene, SceneJob, SceneOutput } from '../../workers/scene-worker.ts';
 import type { Caller, ServiceDeps } from '../deps.ts';
 
@@ -77,7 +77,7 @@ export async function sceneWork<T extends Exclude<SceneOutput, { refused: unknow
  * A spec (past the DiagramSpec schema, at the edge) checked, laid out and generated in a scene worker: its
  * semantic checks on a large spec cost as much as its layout.
  */
-export function contentFromSpec(deps: ServiceDeps, spec: DiagramSpecInput, caller: Caller): Promise<SceneContent> {
+export function contentFromSpec(deps: ServiceDeps, spec: AnySpecInput, caller: Caller): Promise<SceneContent> {
   return sceneWork<GeneratedScene>(deps, { task: 'generate', spec, updated: GENERATED_UPDATED }, caller);
 }
 
@@ -92,7 +92,7 @@ export function contentFromSource(deps: ServiceDeps, source: unknown, caller: Ca
  * source are checked here.
  */
 export interface ContentInput {
-  spec?: DiagramSpecInput;
+  spec?: AnySpecInput;
   scene?: unknown;
   source?: unknown;
 }

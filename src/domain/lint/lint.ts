@@ -12,7 +12,7 @@ import { lateFlowStart } from './flow-start.ts';
 import { isLayoutKind, LINT_KINDS, type LintIssue, type LintKind } from './issue.ts';
 import { WorkBudget, WorkExhausted } from './grid.ts';
 import { labelsNearOutline } from './label-outline.ts';
-import { buildSceneModel } from './scene-model.ts';
+import { buildSceneModel, sequenceRole } from './scene-model.ts';
 import { hiddenSelfLoops } from './self-loops.ts';
 import { overlappingTexts } from './text-overlap.ts';
 import { MAX_ISSUES_PER_KIND } from './thresholds.ts';
@@ -244,7 +244,8 @@ export function lintReport(rawElements: unknown[], options: { background?: strin
   const background = parseColor(options.background) ?? WHITE;
   const limit = options.maxIssuesPerKind ?? MAX_ISSUES_PER_KIND;
   const overlap = overlaps(
-    elements.filter((e) => SHAPES.has(e.type)),
+    // A sequence diagram's frames are backdrops, its lifelines lines and its activation bars part of them: none overlaps what it holds or meets.
+    elements.filter((e) => SHAPES.has(e.type) && !['frame', 'lifeline', 'activation'].includes(sequenceRole(e) ?? '')),
     limit,
   );
   const clipped = clippedLabels(texts, byId);

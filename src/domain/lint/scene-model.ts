@@ -31,6 +31,9 @@ export interface Shape {
   area: number;
   /** The radius of a rounded rectangle's corners as the editor draws them (0 when square, or turned). */
   cornerRadius: number;
+  /** Its place in the scene's drawing order, and whether it is filled (so it hides what was drawn before it). */
+  order: number;
+  filled: boolean;
   /** The smallest body whose box holds this one's. */
   parent: Shape | null;
   /** A body holding another body: a VPC, a cluster. */
@@ -75,6 +78,8 @@ export interface Path {
   headKinds: [string | null, string | null];
   /** Its segments of non-zero length, in order. */
   segments: Segment[];
+  /** Its place in the scene's drawing order. */
+  order: number;
 }
 
 export interface Segment {
@@ -131,6 +136,25 @@ function pointsOf(e: Element): Point[] | null {
   return rotate(points, finite(e.angle) ? e.angle : 0, [(box.x1 + box.x2) / 2, (box.y1 + box.y2) / 2]);
 }
 
+/**
+ * What a sequence diagram's element is (`lifeline`, `frame`, `activation`, `message`, `note`…), as Drawbridge
+ * records it in the element's customData; null for any other element.
+ */
+export function sequenceRole(e: Element): string | null {
+  const role = (e.customData as { sequence?: unknown } | undefined)?.sequence;
+  return typeof role === 'string' ? role : null;
+}
+
+/** A lifeline (a rectangle of no width, so arrows bind to it) read as the vertical line it draws. */
+function lifelinePoints(e: Element): Point[] | null {
+  if (!finite(e.x, e.y, e.width, e.height)) return null;
+  const x = e.x + e.width / 2;
+  return [
+    [x, e.y],
+    [x, e.y + e.height],
+  ];
+}
+
 /** Builds the model from live elements (deleted ones already dropped); elements without usable geometry are left out. */
 /** The scene read for the layout checks; its grids spend every candidate they look at from `budget`. */
 export function buildSceneModel(elements: Element[], budget?: WorkBudget): SceneModel {
@@ -141,13 +165,16 @@ export function buildSceneModel(elements: Element[], budget?: WorkBudget): Scene
   const pathElements: Element[] = [];
   const textElements: Element[] = [];
 
-  for (const e of elements) {
-    if (e.type === 'arrow' || e.type === 'line') {
-      const points = pointsOf(e);
+  for (const [order, e] of elements.entries()) {
+    const role = sequenceRole(e);
+    // A sequence diagram's frame is a backdrop around messages, not a shape they could pass through.
+    if (role === 'frame') continue;
+    if (e.type === 'arrow' || e.type === 'line' || role === 'lifeline') {
+      const points = role === 'lifeline' ? lifelinePoints(e) : pointsOf(e);
       if (!points) continue;
       const headKinds: [string | null, string | null] = e.type === 'arrow' ? [typeof e.startArrowhead === 'string' ? e.startArrowhead : null, e.endArrowhead === undefined ? 'arrow' : typeof e.endArrowhead === 'string' ? e.endArrowhead : null] : [null, null];
       const heads: [boolean, boolean] = [headKinds[0] !== null, headKinds[1] !== null];
-      paths.push({ index: paths.length, id: e.id, type: e.type, points, lengths: arcLengths(points), ends: [null, null], label: null, heads, headKinds, segments: [] });
+      paths.push({ index: paths.length, id: e.id, type: role === 'lifeline' ? 'line' : e.type, points, lengths: arcLengths(points), ends: [null, null], label: null, heads, headKinds, segments: [], order });
       pathElements.push(e);
       continue;
     }
@@ -164,6 +191,8 @@ export function buildSceneModel(elements: Element[], budget?: WorkBudget): Scene
       ...geometry,
       area: boxArea(geometry.box),
       cornerRadius: cornerRadiusOf(e),
+      order,
+      filled: typeof e.backgroundColor === 'string' && e.backgroundColor !== 'transparent' && e.fillStyle === 'solid',
       parent: null,
       isContainer: false,
       owner: null!,

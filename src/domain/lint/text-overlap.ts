@@ -23,7 +23,7 @@ export function overlappingTexts(model: SceneModel, reportedRoutes: Set<string>)
       const shape = model.shapes[i]!;
       if (shape.kind === 'text' || !polygonsOverlap(text.outline, shape.outline, TOUCH_SLACK)) continue;
       if (shape.kind === 'image') icons.push({ kind: 'text_over_icon', elementIds: [text.id, shape.id], message: `${describeText(text)} overlaps the icon "${shape.id}"` });
-      else if (!belongsUnder(text, shape, ancestors)) labels.push({ kind: 'label_overlap', elementIds: [text.id, shape.id], message: `${describeText(text)} lies over ${describeShape(shape)}` });
+      else if (!belongsUnder(text, shape, ancestors) && !hiddenUnder(text, shape.order)) labels.push({ kind: 'label_overlap', elementIds: [text.id, shape.id], message: `${describeText(text)} lies over ${describeShape(shape)}` });
     }
     for (const i of model.textGrid.near(text.box)) {
       const other = model.texts[i]!;
@@ -54,8 +54,14 @@ function belongsUnder(text: Text, shape: Shape, ancestors: Set<Shape>): boolean 
   return loop !== null && (shape === loop.ends[0] || ancestorsOf(loop.ends[0]).includes(shape));
 }
 
+/** A label in a filled shape drawn after what lies under it (drawn `order`th): the shape hides it there (a note over a lifeline). */
+function hiddenUnder(text: Text, order: number): boolean {
+  return text.boundTo !== null && isShape(text.boundTo) && text.boundTo.filled && text.boundTo.order > order;
+}
+
 function namedElsewhere(text: Text, path: Path, reportedRoutes: Set<string>): boolean {
   if (text.boundTo === path) return true;
+  if (hiddenUnder(text, path.order)) return true;
   if (path.type !== 'arrow') return false;
   const labelsAnArrowOrContainer = text.boundTo !== null && (!isShape(text.boundTo) || text.boundTo.isContainer);
   return labelsAnArrowOrContainer || reportedRoutes.has(pairKey(path.id, text.ownerId));

@@ -196,7 +196,7 @@ function outlinePaths(shape: SpecNode['shape'], w: number, h: number): Record<st
 }
 
 /** A `line` element along `points` (relative to `at`), its size the extent of its points, as the editor computes it. */
-function lineElement(id: string, at: { x: number; y: number }, points: Point[], order: number, updated: number, style: Style, groupIds: string[]): ExcalidrawElement {
+export function lineElement(id: string, at: { x: number; y: number }, points: Point[], order: number, updated: number, style: Style, groupIds: string[]): ExcalidrawElement {
   const relative = points.map(([x, y]) => [round(x - points[0]![0]), round(y - points[0]![1])] as Point);
   const xs = relative.map((p) => p[0]);
   const ys = relative.map((p) => p[1]);

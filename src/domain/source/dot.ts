@@ -359,7 +359,7 @@ function firstOddOne(values: string[]): number {
 }
 
 /** Reads DOT text into a spec; a syntax error is a SourceSyntaxError with the parser's expectation. */
-export function importDot(text: string): ImportedSource {
+export function importDot(text: string): ImportedSource<DiagramSpecInput> {
   const { graph, more } = firstGraph(parserReadyDot(text));
   const walk = new Walk();
   if (more !== null) walk.warn('graphs', more, 'only the first graph of the file is drawn');

@@ -1,8 +1,9 @@
 /**
  * Mermaid read into a spec with Mermaid's own parser (the `mermaid` package,
  * the grammar GitHub renders), so what parses here is exactly what parses
- * there. Flowcharts (`flowchart`, `graph`) and state diagrams
- * (`stateDiagram-v2`, `stateDiagram`) are read; any other kind is refused.
+ * there. Flowcharts (`flowchart`, `graph`), state diagrams
+ * (`stateDiagram-v2`, `stateDiagram`) and sequence diagrams
+ * (`sequenceDiagram`) are read; any other kind is refused.
  * What the spec cannot draw is listed as warnings at their source lines.
  *
  * It lives in the domain because it is a function of text to data like the
@@ -15,16 +16,19 @@
 import { Converter } from './mermaid/convert.ts';
 import { flowchartSpec } from './mermaid/flowchart.ts';
 import { warnAboutLines } from './mermaid/line-warnings.ts';
-import { type MermaidDiagram, mermaid, oneAtATime } from './mermaid/runtime.ts';
+import { type MermaidDiagram, mermaid, oneAtATime, withWindow } from './mermaid/runtime.ts';
 import { SourceText, Warnings } from './mermaid/source-text.ts';
+import { type SequenceDb, sequenceSpec } from './mermaid/sequence.ts';
 import { stateSpec } from './mermaid/state.ts';
+import type { AnySpecInput } from '../spec/any-spec.ts';
 import { mermaidSyntaxError } from './mermaid/syntax-error.ts';
 import { type ImportedSource, SourceSyntaxError } from './types.ts';
 
 export { mermaidLoaded } from './mermaid/runtime.ts';
 
-const READ = ['flowchart', 'graph', 'stateDiagram-v2', 'stateDiagram'];
-const KINDS: Record<string, 'flowchart' | 'state'> = { flowchart: 'flowchart', 'flowchart-v2': 'flowchart', 'flowchart-elk': 'flowchart', stateDiagram: 'state', state: 'state' };
+const READ = ['flowchart', 'graph', 'stateDiagram-v2', 'stateDiagram', 'sequenceDiagram'];
+type Kind = 'flowchart' | 'state' | 'sequence';
+const KINDS: Record<string, Kind> = { flowchart: 'flowchart', 'flowchart-v2': 'flowchart', 'flowchart-elk': 'flowchart', stateDiagram: 'state', state: 'state', sequence: 'sequence' };
 
 /** Mermaid's names for the diagram kinds it detects, as people call them. */
 const KIND_NAMES: Record<string, string> = {
@@ -55,22 +59,28 @@ export class UnsupportedDiagramError extends SourceSyntaxError {
   readonly kind: string;
 
   constructor(kind: string, line: number) {
-    super(`a Mermaid ${KIND_NAMES[kind] ?? `${kind} diagram`} is not read yet: Drawbridge reads flowcharts (flowchart, graph) and state diagrams (stateDiagram-v2, stateDiagram)`, line, 1, READ);
+    super(`a Mermaid ${KIND_NAMES[kind] ?? `${kind} diagram`} is not read yet: Drawbridge reads flowcharts (flowchart, graph), state diagrams (stateDiagram-v2, stateDiagram) and sequence diagrams (sequenceDiagram)`, line, 1, READ);
     this.name = 'UnsupportedDiagramError';
     this.kind = kind;
   }
 }
 
-function kindOf(detect: (text: string) => string, source: SourceText): 'flowchart' | 'state' {
+function kindOf(detect: (text: string) => string, source: SourceText): Kind {
   let type: string;
   try {
     type = detect(source.parserText);
   } catch {
-    throw new SourceSyntaxError('the text is not a Mermaid diagram: it must start with "flowchart", "graph" or "stateDiagram-v2"', source.headerLine(), 1, READ);
+    throw new SourceSyntaxError('the text is not a Mermaid diagram: it must start with "flowchart", "graph", "stateDiagram-v2" or "sequenceDiagram"', source.headerLine(), 1, READ);
   }
   const kind = KINDS[type];
   if (kind === undefined) throw new UnsupportedDiagramError(type, source.headerLine());
   return kind;
+}
+
+/** A sequence diagram's own `title` line, if it has one. */
+function sequenceTitle(diagram: MermaidDiagram): string | null {
+  const title = (diagram.db as { getDiagramTitle?: () => string }).getDiagramTitle?.() ?? '';
+  return title.trim() === '' ? null : title.trim();
 }
 
 /**
@@ -85,16 +95,16 @@ export async function importMermaid(text: string): Promise<ImportedSource> {
     const kind = kindOf((t) => loaded.detectType(t), source);
     let diagram: MermaidDiagram;
     try {
-      diagram = await loaded.mermaidAPI.getDiagramFromText(source.parserText);
+      diagram = await withWindow(() => loaded.mermaidAPI.getDiagramFromText(source.parserText));
     } catch (error) {
       throw mermaidSyntaxError(error, source);
     }
     const warnings = new Warnings();
     const convert = new Converter(source, warnings);
-    const spec = kind === 'flowchart' ? flowchartSpec(diagram, convert) : stateSpec(diagram, convert);
+    const spec: AnySpecInput = kind === 'flowchart' ? flowchartSpec(diagram, convert) : kind === 'state' ? stateSpec(diagram, convert) : sequenceSpec(diagram.db as unknown as SequenceDb, source, warnings);
     warnAboutLines(source, warnings);
-    // Mermaid draws the front matter's title centred above the diagram.
-    const title = source.title();
+    // Mermaid draws the front matter's title (a sequence diagram's `title` line too) centred above the diagram.
+    const title = source.title() ?? (kind === 'sequence' ? sequenceTitle(diagram) : null);
     return { spec: title === null ? spec : { ...spec, caption: title }, warnings: warnings.list(), title };
   });
 }

@@ -6,9 +6,7 @@
  */
 import type { ContentOptions } from '../content-problems.ts';
 import type { Problem } from '../problems.ts';
-import { checkSpec } from '../spec/parse.ts';
-import type { DiagramSpecInput } from '../spec/schema.ts';
-import type { DiagramSpec } from '../spec/types.ts';
+import { type AnySpecInput, type CheckedSpec, checkAnySpec } from '../spec/any-spec.ts';
 import { importDot } from './dot.ts';
 import { importMermaid } from './mermaid.ts';
 import { type SourceContent, type SourceLanguage, sourceShapeProblem } from './schema.ts';
@@ -16,9 +14,9 @@ import { type ImportedSource, SourceSyntaxError, type SourceWarning } from './ty
 
 export interface SourceReading {
   /** The spec the source makes, when the source has no problem. */
-  spec: DiagramSpecInput | null;
+  spec: AnySpecInput | null;
   /** That spec checked, with its defaults filled in and its arrow ids assigned: what is laid out. */
-  checked: DiagramSpec | null;
+  checked: CheckedSpec | null;
   warnings: SourceWarning[];
   title: string | null;
   problems: Problem[];
@@ -52,7 +50,7 @@ export async function readSource(input: unknown, options: ContentOptions): Promi
       problems: [{ code: 'INVALID_SOURCE', message: `the ${NAMES[language]} source does not parse at line ${error.line}, column ${error.column}: ${error.message}`, path: '/text', line: error.line, column: error.column, ...(expected ? { hint: expected } : {}) }],
     };
   }
-  const { problems, spec } = checkSpec(imported.spec, options);
+  const { problems, spec } = checkAnySpec(imported.spec, options);
   return {
     spec: problems.length === 0 ? imported.spec : null,
     checked: problems.length === 0 ? spec : null,

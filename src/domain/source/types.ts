@@ -3,7 +3,7 @@
  * in its JSON input form, which then goes through the spec's own checks and
  * layout like any other, and warnings for what the spec cannot draw.
  */
-import type { DiagramSpecInput } from '../spec/schema.ts';
+import type { AnySpecInput } from '../spec/any-spec.ts';
 
 /** Something in the source that the drawing leaves out or draws differently; `line` is 1-based. */
 export interface SourceWarning {
@@ -11,8 +11,8 @@ export interface SourceWarning {
   message: string;
 }
 
-export interface ImportedSource {
-  spec: DiagramSpecInput;
+export interface ImportedSource<Spec extends AnySpecInput = AnySpecInput> {
+  spec: Spec;
   warnings: SourceWarning[];
   /** The title the source gives itself (Mermaid's `title:` front matter, DOT's graph label), if any. */
   title?: string | null;

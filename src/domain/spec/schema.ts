@@ -158,6 +158,7 @@ export const SpecLayout = z
 
 export const DiagramSpec = z
   .strictObject({
+    kind: z.literal('flow').optional().meta({ description: 'flow: a flowchart, the default; a sequence diagram is a SequenceSpec' }),
     version: z.union([z.literal('1'), z.literal(1)]).optional().meta({ description: 'The spec format version: "1" (or 1), or left out' }),
     nodes: z.array(SpecNode).max(SPEC_LIMITS.nodes).nullable().optional().meta({ description: `The nodes, at most ${SPEC_LIMITS.nodes}` }),
     edges: z.array(SpecEdge).max(SPEC_LIMITS.edges).nullable().optional().meta({ description: `The edges, at most ${SPEC_LIMITS.edges}` }),

@@ -75,11 +75,14 @@ interface Mermaid {
 export const MERMAID_MAX_EDGES = 5 * SPEC_LIMITS.edges;
 
 let loading: Promise<Mermaid> | null = null;
+/** The DOM window Mermaid was loaded with, lent again while a parse needs one (withWindow). */
+let dom: { Option: unknown } | null = null;
 
 async function load(): Promise<Mermaid> {
   const scope = globalThis as { window?: unknown };
   const borrowed = scope.window === undefined;
-  if (borrowed) scope.window = new (await import('jsdom')).JSDOM('').window;
+  dom = new (await import('jsdom')).JSDOM('').window as unknown as { Option: unknown };
+  if (borrowed) scope.window = dom;
   try {
     const mermaid = (await import('mermaid')).default as unknown as Mermaid;
     mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', maxEdges: MERMAID_MAX_EDGES });
@@ -93,6 +96,23 @@ async function load(): Promise<Mermaid> {
 export function mermaid(): Promise<Mermaid> {
   loading ??= load();
   return loading;
+}
+
+/**
+ * Runs `work` with the DOM's `window` and `Option` as globals, as a browser has them, and takes them away
+ * after: a sequence diagram's `box` reads its colour with them while parsing. Call within oneAtATime, after
+ * mermaid() has loaded.
+ */
+export async function withWindow<T>(work: () => Promise<T>): Promise<T> {
+  const scope = globalThis as Record<string, unknown>;
+  // Each lent only where absent (a test process may have a window of its own), and only that one taken back.
+  const lent = dom === null ? [] : (['window', 'Option'] as const).filter((name) => scope[name] === undefined);
+  for (const name of lent) scope[name] = name === 'window' ? dom : dom!.Option;
+  try {
+    return await work();
+  } finally {
+    for (const name of lent) delete scope[name];
+  }
 }
 
 /** Whether this process has loaded Mermaid (with its DOM: 70 to 90 MB of heap that stays, measured on a 30-node flowchart). */
