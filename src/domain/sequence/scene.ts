@@ -116,17 +116,11 @@ export function sceneFromSequence(spec: SequenceSpec, options: { updated: number
   const index = new Map(order.map((id, i) => [id, i]));
   const numbers = new Map<string, number>();
   let n = 0;
-  const walk = function* (steps: readonly Step[]): Generator<Step> {
-    for (const step of steps) {
-      yield step;
-      if (step.step === 'frame') for (const branch of step.branches) yield* walk(branch.steps);
-    }
-  };
-  for (const step of walk(spec.steps)) if (step.step === 'message') numbers.set(step.id, ++n);
+  for (const step of walkSteps(spec.steps)) if (step.step === 'message') numbers.set(step.id, ++n);
   const labels = new Map<string, TextBlock | null>();
-  for (const step of walk(spec.steps)) if (step.step === 'message') labels.set(step.id, labelOf(step, spec.autonumber ? numbers.get(step.id)! : null));
+  for (const step of walkSteps(spec.steps)) if (step.step === 'message') labels.set(step.id, labelOf(step, spec.autonumber ? numbers.get(step.id)! : null));
   const notePlans = new Map<string, NodePlan>();
-  for (const step of walk(spec.steps)) if (step.step === 'note') notePlans.set(step.id, planNode(noteNode(step), false, 0));
+  for (const step of walkSteps(spec.steps)) if (step.step === 'note') notePlans.set(step.id, planNode(noteNode(step), false, 0));
 
   placeColumns(spec, columns, order, index, labels, notePlans);
   const headHeight = Math.max(...[...columns.values()].map((c) => c.plan.height));

@@ -14,7 +14,7 @@
  * A `+` right after the arrow activates the target, a `-` ends the source's activation.
  */
 import type { ArrowheadName } from '../spec/types.ts';
-import type { MessageLine } from './types.ts';
+import type { Message, MessageLine } from './types.ts';
 
 const ARROWS: Record<string, { line: MessageLine; end: ArrowheadName; start: ArrowheadName }> = {
   '<<-->>': { line: 'dashed', end: 'triangle', start: 'triangle' },
@@ -37,16 +37,8 @@ const ARROW = Object.keys(ARROWS)
 export const MESSAGE_SHORTHAND_PATTERN = String.raw`^\s*(${QUOTED}|[^\s"]+?)\s*(${ARROW})([+-]?)\s*(${QUOTED}|[^\s":+-][^\s":]*)\s*(?::([\s\S]*))?$`;
 const SHORTHAND = new RegExp(MESSAGE_SHORTHAND_PATTERN, 'u');
 
-export interface ShorthandMessage {
-  from: string;
-  to: string;
-  label: string;
-  line: MessageLine;
-  startArrowhead: ArrowheadName;
-  endArrowhead: ArrowheadName;
-  activate: boolean;
-  deactivate: boolean;
-}
+/** What a shorthand string says: a message's fields but those of an object only (create, destroy). */
+export type ShorthandMessage = Pick<Message, 'from' | 'to' | 'label' | 'line' | 'startArrowhead' | 'endArrowhead' | 'activate' | 'deactivate'>;
 
 const unquote = (id: string) => (id.startsWith('"') ? id.slice(1, -1).replace(/\\([\s\S])/g, '$1') : id);
 
