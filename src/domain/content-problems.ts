@@ -10,7 +10,7 @@ import type { Problem } from './problems.ts';
 import { generatedElementCount } from './scene/from-spec.ts';
 import { MAX_SCENE_ELEMENTS, sceneProblems } from './scene/validate.ts';
 import { sourceShapeProblem } from './source/schema.ts';
-import { checkAnySpec, isSequence } from './spec/any-spec.ts';
+import { checkAnySpec, isFlow } from './spec/any-spec.ts';
 
 export type ContentKind = 'spec' | 'edit' | 'ops' | 'scene' | 'source';
 
@@ -28,7 +28,7 @@ export function contentProblems(kind: ContentKind, value: unknown, elements: Sce
   switch (kind) {
     case 'spec': {
       const { problems, spec } = checkAnySpec(value, options);
-      if (spec === null || isSequence(spec)) return problems;
+      if (spec === null || !isFlow(spec)) return problems;
       const count = generatedElementCount(spec);
       return count > MAX_SCENE_ELEMENTS ? [{ code: 'SCENE_TOO_LARGE', message: `this spec would make ${count} elements; the limit is ${MAX_SCENE_ELEMENTS}`, path: '', hint: 'split the diagram in two' }] : [];
     }

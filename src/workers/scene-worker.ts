@@ -20,7 +20,7 @@ import { mermaidLoaded } from '../domain/source/mermaid.ts';
 import { readSource } from '../domain/source/read-source.ts';
 import type { SourceWarning } from '../domain/source/types.ts';
 import { generatedElementCount } from '../domain/scene/from-spec.ts';
-import { type AnySpecInput, type CheckedSpec, checkAnySpec, isSequence, isSequenceInput, sceneOfSpec } from '../domain/spec/any-spec.ts';
+import { type AnySpecInput, type CheckedSpec, checkAnySpec, isFlow, isFlowInput, sceneOfSpec } from '../domain/spec/any-spec.ts';
 import { MAX_SCENE_ELEMENTS } from '../domain/scene/validate.ts';
 import { specFrom } from '../domain/spec/parse.ts';
 import type { DiagramSpecInput } from '../domain/spec/schema.ts';
@@ -113,16 +113,16 @@ function changed(before: readonly SceneElement[], elements: readonly SceneElemen
 /** A checked spec laid out and generated. */
 function generated(spec: CheckedSpec, updated: number): GeneratedScene {
   const tooLarge = (count: number) => new ApiError('SCENE_TOO_LARGE', `this spec would make ${count} elements; the limit is ${MAX_SCENE_ELEMENTS}`);
-  if (!isSequence(spec) && generatedElementCount(spec) > MAX_SCENE_ELEMENTS) throw tooLarge(generatedElementCount(spec));
+  if (isFlow(spec) && generatedElementCount(spec) > MAX_SCENE_ELEMENTS) throw tooLarge(generatedElementCount(spec));
   const elements = sceneOfSpec(spec, { updated, layout: layoutGraph });
-  // A sequence diagram's count is known once drawn (frames, activations and crosses vary).
+  // The count of a sequence, class or ER diagram is known once drawn (frames, activations, compartments vary).
   if (elements.length > MAX_SCENE_ELEMENTS) throw tooLarge(elements.length);
   return { elementsJson: JSON.stringify(elements), elementCount: elements.length };
 }
 
 /** A spec as the client sent it (past its schema at the edge), checked with its semantic rules; its first problem refuses it. */
 function checkedSpec(input: AnySpecInput): CheckedSpec {
-  if (!isSequenceInput(input)) return specFrom(input, { isIcon: isCatalogIcon });
+  if (isFlowInput(input)) return specFrom(input, { isIcon: isCatalogIcon });
   const { problems, spec } = checkAnySpec(input, { isIcon: isCatalogIcon });
   throwFirst(problems);
   return spec!;
@@ -158,9 +158,9 @@ async function handle(job: SceneJob): Promise<SceneOutput> {
           const reading = await readSource(job.source, { isIcon: isCatalogIcon });
           throwFirst(reading.problems);
           // A sequence diagram is laid out whole: its rows follow from its steps.
-          if (isSequence(reading.checked!)) return { fresh: true };
+          if (!isFlow(reading.checked!)) return { fresh: true };
           [input, checked, warnings] = [reading.spec as DiagramSpecInput, reading.checked!, reading.warnings];
-        } else if (isSequenceInput(job.spec)) {
+        } else if (!isFlowInput(job.spec)) {
           // A sequence diagram is laid out whole: its rows follow from its steps.
           return { fresh: true };
         } else {

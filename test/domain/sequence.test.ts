@@ -223,7 +223,7 @@ describe('a sequence spec refused', () => {
     assert.deepEqual(codes(seq(['msg-1 ->> b'], { participants: ['msg-1'] })), ['ID_COLLISION /participants/0']);
     assert.deepEqual(codes(seq(['a ->> b'], { participants: [{ id: 'a', icon: 'icon-nope' }] })), ['UNKNOWN_ICON /participants/0/icon']);
     assert.deepEqual(codes({ kind: 'sequence' }), ['INVALID_SPEC /steps']);
-    assert.deepEqual(codes({ kind: 'class', nodes: [] }), ['INVALID_SPEC /kind']);
+    assert.deepEqual(codes({ kind: 'gantt', nodes: [] }), ['INVALID_SPEC /kind']);
   });
 
   test('docs/spec.md states the limits the checks apply', () => {

@@ -531,12 +531,15 @@ describe('Mermaid importer: refusals', () => {
   });
 
   test('other diagram kinds are refused before parsing, naming the kind and the ones read', async () => {
-    for (const [text, kind, name] of [['erDiagram\n  A ||--o{ B : has', 'er', 'entity relationship diagram'], ['%% a class diagram\nclassDiagram\n  A <|-- B', 'class', 'class diagram'], ['gantt\n  this is not valid gantt', 'gantt', 'Gantt chart'], ['pie\n  "a" : 1', 'pie', 'pie chart']] as const) {
+    for (const [text, kind, name] of [['journey\n  title My day\n  section Go\n    Walk: 5: Me', 'journey', 'user journey'], ['%% a mindmap\nmindmap\n  root', 'mindmap', 'mindmap'], ['gantt\n  this is not valid gantt', 'gantt', 'Gantt chart'], ['pie\n  "a" : 1', 'pie', 'pie chart']] as const) {
       const error = await refused(text);
       assert.ok(error instanceof UnsupportedDiagramError, kind);
       assert.equal((error as UnsupportedDiagramError).kind, kind);
       assert.equal(error.line, text.startsWith('%%') ? 2 : 1);
-      assert.equal(error.message, `a Mermaid ${name} is not read yet: Drawbridge reads flowcharts (flowchart, graph), state diagrams (stateDiagram-v2, stateDiagram) and sequence diagrams (sequenceDiagram)`);
+      assert.equal(
+        error.message,
+        `a Mermaid ${name} is not read yet: Drawbridge reads flowcharts (flowchart, graph), state diagrams (stateDiagram-v2, stateDiagram), sequence diagrams (sequenceDiagram), class diagrams (classDiagram) and entity relationship diagrams (erDiagram)`,
+      );
     }
     const none = await refused('not a diagram at all');
     assert.ok(!(none instanceof UnsupportedDiagramError));

@@ -84,9 +84,9 @@ for (const engine of ['sqlite', 'postgres'] as const) {
       const dot = await create({ source: { language: 'dot', text: 'digraph {\n  a -> ;\n}' } });
       assert.equal(dot.statusCode, 400);
       assert.match(dot.json().message, /^the DOT source does not parse at line 2, column 8: unexpected ";"; expected /);
-      const classes = await create({ source: { language: 'mermaid', text: 'classDiagram\n  A <|-- B' } });
-      assert.equal(classes.json().error, 'INVALID_SOURCE');
-      assert.match(classes.json().message, /class diagram is not read yet/);
+      const pie = await create({ source: { language: 'mermaid', text: 'pie\n  "a" : 1' } });
+      assert.equal(pie.json().error, 'INVALID_SOURCE');
+      assert.match(pie.json().message, /pie chart is not read yet/);
       assert.equal(await count(), before);
     });
 

@@ -6,6 +6,7 @@ import { measureText, wrapText } from '../text/metrics.ts';
 import { addBound, type ExcalidrawElement, FONT_FAMILY_EXCALIFONT, FONT_SIZE } from './elements.ts';
 import { centreOn, type Point, roundPoint } from './geometry.ts';
 import { CAPTION_ID, endLabelIds, generatedNodeIds } from '../spec/parse.ts';
+import { type CompartmentPlan, compartmentElements, type Compartments, planCompartments } from './compartments.ts';
 import { SceneObstacles } from './end-labels.ts';
 import { ICON_GAP, ICON_SIZE, type NodePlan, edgeLabelBlock, planNode } from './node-plan.ts';
 import { arrowElement, arrowLabelElement, attachEnds, endLabelElements, focusOf, layoutArrowheads, midpointOf, nodeElements, textElement } from './factory.ts';
@@ -25,6 +26,8 @@ export interface SceneOptions {
   updated: number;
   /** The layout engine; injected so this module stays pure and testable. */
   layout: (input: LayoutInput) => LayoutResult;
+  /** Nodes drawn as boxes in compartments (a class, an entity), by id: their name on top, their sections below. */
+  compartments?: ReadonlyMap<string, Compartments>;
 }
 
 /**
@@ -45,6 +48,14 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
   };
   const iconOnTop = spec.direction === 'LR' || spec.direction === 'RL';
   const plans = new Map(spec.nodes.map((node) => [node.id, planNode(node, children.has(node.id), depthOf(node), iconOnTop)]));
+  const compartmentPlans = new Map<string, CompartmentPlan>();
+  for (const [id, compartments] of options.compartments ?? []) {
+    const plan = plans.get(id);
+    if (!plan || plan.isContainer) continue;
+    const sized = planCompartments(plan.label, compartments);
+    compartmentPlans.set(id, sized);
+    plans.set(id, { ...plan, width: sized.width, height: sized.height });
+  }
 
   const edgeLabels = new Map(spec.edges.map((edge) => [edge.id, edge.label === null ? null : edgeLabelBlock(edge.label)]));
   const layout = options.layout({
@@ -89,8 +100,14 @@ export function sceneFromSpec(spec: DiagramSpec, options: SceneOptions): Excalid
   // Containers first, outermost first, so they sit behind what they hold.
   const drawOrder = [...plans.values()].sort((a, b) => Number(b.isContainer) - Number(a.isContainer) || (a.isContainer ? a.depth - b.depth : 0));
   for (const plan of drawOrder) {
-    const drawing = nodeElements(plan, layout.nodes[plan.node.id]!, { updated: options.updated, nextOrder, iconOnTop, bound: ends.has(plan.node.id) });
+    const box = layout.nodes[plan.node.id]!;
+    const drawing = nodeElements(plan, box, { updated: options.updated, nextOrder, iconOnTop, bound: ends.has(plan.node.id) });
     for (const element of drawing.elements) push(element);
+    const sized = compartmentPlans.get(plan.node.id);
+    if (sized && drawing.shape) {
+      const label = drawing.elements.find((e) => e.id === `${plan.node.id}-label`) ?? null;
+      for (const element of compartmentElements(plan.node.id, box, sized, options.compartments!.get(plan.node.id)!, drawing.shape, label, nextOrder, options.updated)) push(element);
+    }
     if (drawing.shape) shapes.set(plan.node.id, drawing.shape);
   }
 

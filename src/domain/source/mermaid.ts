@@ -20,15 +20,26 @@ import { type MermaidDiagram, mermaid, oneAtATime, withWindow } from './mermaid/
 import { SourceText, Warnings } from './mermaid/source-text.ts';
 import { type SequenceDb, sequenceSpec } from './mermaid/sequence.ts';
 import { stateSpec } from './mermaid/state.ts';
+import { type ClassDb, classSpec, type ErDb, erSpec } from './mermaid/structure.ts';
 import type { AnySpecInput } from '../spec/any-spec.ts';
 import { mermaidSyntaxError } from './mermaid/syntax-error.ts';
 import { type ImportedSource, SourceSyntaxError } from './types.ts';
 
 export { mermaidLoaded } from './mermaid/runtime.ts';
 
-const READ = ['flowchart', 'graph', 'stateDiagram-v2', 'stateDiagram', 'sequenceDiagram'];
-type Kind = 'flowchart' | 'state' | 'sequence';
-const KINDS: Record<string, Kind> = { flowchart: 'flowchart', 'flowchart-v2': 'flowchart', 'flowchart-elk': 'flowchart', stateDiagram: 'state', state: 'state', sequence: 'sequence' };
+const READ = ['flowchart', 'graph', 'stateDiagram-v2', 'stateDiagram', 'sequenceDiagram', 'classDiagram', 'erDiagram'];
+type Kind = 'flowchart' | 'state' | 'sequence' | 'class' | 'er';
+const KINDS: Record<string, Kind> = {
+  flowchart: 'flowchart',
+  'flowchart-v2': 'flowchart',
+  'flowchart-elk': 'flowchart',
+  stateDiagram: 'state',
+  state: 'state',
+  sequence: 'sequence',
+  class: 'class',
+  classDiagram: 'class',
+  er: 'er',
+};
 
 /** Mermaid's names for the diagram kinds it detects, as people call them. */
 const KIND_NAMES: Record<string, string> = {
@@ -59,7 +70,12 @@ export class UnsupportedDiagramError extends SourceSyntaxError {
   readonly kind: string;
 
   constructor(kind: string, line: number) {
-    super(`a Mermaid ${KIND_NAMES[kind] ?? `${kind} diagram`} is not read yet: Drawbridge reads flowcharts (flowchart, graph), state diagrams (stateDiagram-v2, stateDiagram) and sequence diagrams (sequenceDiagram)`, line, 1, READ);
+    super(
+      `a Mermaid ${KIND_NAMES[kind] ?? `${kind} diagram`} is not read yet: Drawbridge reads flowcharts (flowchart, graph), state diagrams (stateDiagram-v2, stateDiagram), sequence diagrams (sequenceDiagram), class diagrams (classDiagram) and entity relationship diagrams (erDiagram)`,
+      line,
+      1,
+      READ,
+    );
     this.name = 'UnsupportedDiagramError';
     this.kind = kind;
   }
@@ -70,15 +86,32 @@ function kindOf(detect: (text: string) => string, source: SourceText): Kind {
   try {
     type = detect(source.parserText);
   } catch {
-    throw new SourceSyntaxError('the text is not a Mermaid diagram: it must start with "flowchart", "graph", "stateDiagram-v2" or "sequenceDiagram"', source.headerLine(), 1, READ);
+    throw new SourceSyntaxError('the text is not a Mermaid diagram: it must start with "flowchart", "graph", "stateDiagram-v2", "sequenceDiagram", "classDiagram" or "erDiagram"', source.headerLine(), 1, READ);
   }
   const kind = KINDS[type];
   if (kind === undefined) throw new UnsupportedDiagramError(type, source.headerLine());
   return kind;
 }
 
-/** A sequence diagram's own `title` line, if it has one. */
-function sequenceTitle(diagram: MermaidDiagram): string | null {
+/** The spec a diagram of each kind makes. */
+function specOf(kind: Kind, diagram: MermaidDiagram, convert: Converter): AnySpecInput {
+  const db = diagram.db as unknown;
+  switch (kind) {
+    case 'flowchart':
+      return flowchartSpec(diagram, convert);
+    case 'state':
+      return stateSpec(diagram, convert);
+    case 'sequence':
+      return sequenceSpec(db as SequenceDb, convert.source, convert.warnings);
+    case 'class':
+      return classSpec(db as ClassDb, convert.source, convert.warnings);
+    case 'er':
+      return erSpec(db as ErDb, convert.source, convert.warnings);
+  }
+}
+
+/** A sequence, class or ER diagram's own `title` line, if it has one. */
+function ownTitle(diagram: MermaidDiagram): string | null {
   const title = (diagram.db as { getDiagramTitle?: () => string }).getDiagramTitle?.() ?? '';
   return title.trim() === '' ? null : title.trim();
 }
@@ -101,10 +134,10 @@ export async function importMermaid(text: string): Promise<ImportedSource> {
     }
     const warnings = new Warnings();
     const convert = new Converter(source, warnings);
-    const spec: AnySpecInput = kind === 'flowchart' ? flowchartSpec(diagram, convert) : kind === 'state' ? stateSpec(diagram, convert) : sequenceSpec(diagram.db as unknown as SequenceDb, source, warnings);
+    const spec = specOf(kind, diagram, convert);
     warnAboutLines(source, warnings);
-    // Mermaid draws the front matter's title (a sequence diagram's `title` line too) centred above the diagram.
-    const title = source.title() ?? (kind === 'sequence' ? sequenceTitle(diagram) : null);
+    // Mermaid draws the front matter's title (the `title` line of the other kinds too) centred above the diagram.
+    const title = source.title() ?? (kind !== 'flowchart' && kind !== 'state' ? ownTitle(diagram) : null);
     return { spec: title === null ? spec : { ...spec, caption: title }, warnings: warnings.list(), title };
   });
 }

@@ -439,7 +439,7 @@ function rootProblems(input: unknown, issues: readonly Issue[], out: ProblemList
         break;
       }
       case 'kind':
-        at([0], 'INVALID_SPEC', `spec.kind must be "flow" (nodes and edges; the default) or "sequence" (participants and steps); got ${JSON.stringify(value)}`, 'class and entity-relationship diagrams are not drawn yet: draw one as a flowchart');
+        at([0], 'INVALID_SPEC', `spec.kind must be "flow" (nodes and edges; the default), "sequence", "class" or "er"; got ${JSON.stringify(value)}`);
         break;
       case 'caption':
         if (issue.code === 'too_big') at([ROOT_RANK.caption! + 1], 'SPEC_TOO_LARGE', `spec.caption is ${lengthOf(value)} characters long; the limit is ${SPEC_LIMITS.labelLength}`);

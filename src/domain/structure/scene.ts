@@ -1,0 +1,68 @@
+/**
+ * A class or ER diagram drawn: its boxes, containers and notes become a
+ * flowchart spec laid out by the layered layout (so superclasses sit above
+ * their subclasses, lines meet the boxes' sides and pass through none), the
+ * boxes drawn in compartments, and each relation's ends given the editor's
+ * own heads: hollow triangles, filled and hollow diamonds, crow's feet.
+ */
+import type { ExcalidrawElement } from '../scene/elements.ts';
+import { type SceneOptions, sceneFromSpec } from '../scene/from-spec.ts';
+import type { Compartments } from '../scene/compartments.ts';
+import { specFrom } from '../spec/parse.ts';
+import type { DiagramSpecInput } from '../spec/schema.ts';
+import type { ArrowheadName } from '../spec/types.ts';
+import type { EditorHead, StructureSpec } from './types.ts';
+
+const NOTE_FILL = '#fff3bf';
+
+/** The spec's nearest head, for the layout (which only leaves room for a head). */
+const NEAREST: Record<EditorHead, ArrowheadName> = {
+  none: 'none',
+  arrow: 'arrow',
+  triangle: 'triangle',
+  triangle_outline: 'triangle',
+  diamond: 'diamond',
+  diamond_outline: 'diamond',
+  crowfoot_one: 'bar',
+  crowfoot_many: 'bar',
+  crowfoot_one_or_many: 'bar',
+};
+
+export function sceneFromStructure(spec: StructureSpec, options: SceneOptions): ExcalidrawElement[] {
+  const nodes: NonNullable<DiagramSpecInput['nodes']> = [
+    ...spec.containers.map((c) => ({ id: c.id, label: c.label })),
+    ...spec.boxes.map((b) => ({ id: b.id, label: b.label, ...(b.parent ? { parent: b.parent } : {}) })),
+    ...spec.notes.map((n) => ({ id: n.id, label: n.text, backgroundColor: NOTE_FILL })),
+  ];
+  const heads: Array<{ start: EditorHead; end: EditorHead }> = [];
+  const edges: NonNullable<DiagramSpecInput['edges']> = [];
+  for (const r of spec.relations) {
+    edges.push({
+      from: r.from,
+      to: r.to,
+      ...(r.label ? { label: r.label } : {}),
+      ...(r.line === 'dashed' ? { style: 'dashed' as const } : {}),
+      arrowhead: NEAREST[r.endHead],
+      startArrowhead: NEAREST[r.startHead],
+      ...(r.fromText ? { tailLabel: r.fromText } : {}),
+      ...(r.toText ? { headLabel: r.toText } : {}),
+    });
+    heads.push({ start: r.startHead, end: r.endHead });
+  }
+  for (const note of spec.notes) {
+    if (note.for === null) continue;
+    edges.push({ from: note.id, to: note.for, style: 'dashed', arrowhead: 'none' });
+    heads.push({ start: 'none', end: 'none' });
+  }
+  const flow = specFrom({ layout: { direction: spec.direction }, nodes, edges, ...(spec.caption !== undefined ? { caption: spec.caption } : {}) }, { isIcon: () => false });
+  const compartments = new Map<string, Compartments>(spec.boxes.map((b) => [b.id, b.compartments]));
+  const elements = sceneFromSpec(flow, { ...options, compartments });
+  const byId = new Map(elements.map((e) => [e.id, e]));
+  flow.edges.forEach((edge, i) => {
+    const arrow = byId.get(edge.id);
+    if (!arrow) return;
+    arrow.startArrowhead = heads[i]!.start === 'none' ? null : heads[i]!.start;
+    arrow.endArrowhead = heads[i]!.end === 'none' ? null : heads[i]!.end;
+  });
+  return elements;
+}
