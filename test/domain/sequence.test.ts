@@ -15,11 +15,12 @@ import { lintScene } from '../../src/domain/lint/lint.ts';
 import { sceneProblems } from '../../src/domain/scene/validate.ts';
 import { parseMessageShorthand } from '../../src/domain/sequence/shorthand.ts';
 import { SEQUENCE_LIMITS } from '../../src/domain/sequence/types.ts';
+import { exportScene } from '../../src/domain/export/export.ts';
 import { importMermaid } from '../../src/domain/source/mermaid.ts';
 import { checkAnySpec, sceneOfSpec } from '../../src/domain/spec/any-spec.ts';
 import { assertSurvivesRestore } from '../helpers/excalidraw.ts';
 
-type El = Record<string, any>;
+type El = Record<string, any> & { id: string; type: string };
 
 function draw(spec: unknown): { elements: El[]; byId: (id: string) => El } {
   const { problems, spec: checked } = checkAnySpec(spec, { isIcon: isCatalogIcon });
@@ -293,6 +294,51 @@ describe('Mermaid’s sequenceDiagram', () => {
   });
 });
 
+describe('a sequence diagram written back', () => {
+  test('as Mermaid, read again by Mermaid’s parser: the same spec, with what a person moved in the editor', async () => {
+    const text = [
+      'sequenceDiagram',
+      '  title Checkout',
+      '  autonumber',
+      '  actor C as Customer',
+      '  participant S as Shop',
+      '  C->>+S: Checkout',
+      '  loop up to 3 times',
+      '    S--)P: pending',
+      '  end',
+      '  alt approved',
+      '    P-->>S: approved',
+      '  else declined',
+      '    P--xS: declined',
+      '  end',
+      '  Note over S,P: PCI scope',
+      '  Note right of P: logged',
+      '  create participant L as Ledger',
+      '  S->>L: record',
+      '  destroy L',
+      '  S-xL: close',
+      '  deactivate S',
+    ].join('\n');
+    const first = await importMermaid(text);
+    const { elements } = draw({ ...first.spec, caption: first.title });
+    const written = exportScene(elements, 'mermaid');
+    assert.deepEqual(written.warnings, []);
+    const again = await importMermaid(written.text);
+    assert.deepEqual(again.spec, first.spec);
+    assert.equal(again.title, 'Checkout');
+    // Renamed in the editor: the label is read from the scene as it is now.
+    elements.find((e) => e.id === 'msg-2-label')!.originalText = '2. still pending';
+    assert.match(exportScene(elements, 'mermaid').text, /S--\)P: still pending/);
+  });
+
+  test('as its spec: drawing the exported spec again gives the same scene', () => {
+    const spec = seq(['a ->>+ b : call', { note: 'n', rightOf: 'b' }, { frame: 'alt', label: 'ok', steps: ['b -->> a : yes'], branches: [{ label: 'no', steps: ['b --x a : no'] }] }, { deactivate: 'b' }], { autonumber: true });
+    const { elements } = draw(spec);
+    const exported = JSON.parse(exportScene(elements, 'spec').text);
+    assert.deepEqual(draw(exported).elements, elements);
+  });
+});
+
 describe('random sequence specs', () => {
   const ids = ['a', 'b', 'c', 'd', 'e'];
   const id = fc.constantFrom(...ids);
@@ -304,7 +350,7 @@ describe('random sequence specs', () => {
     frame: fc.record({ frame: fc.constantFrom('loop', 'alt', 'opt', 'par'), label: fc.constantFrom('', 'when ready'), steps: fc.array(tie('step'), { minLength: 1, maxLength: 3 }) }),
   })).step;
 
-  test('no label over anything, frames nest, every message between its two lifelines', () => {
+  test('no label over anything, frames nest, every message between its two lifelines; read back, the same scene', () => {
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 8 }), (steps) => {
         const { elements } = draw(seq(steps));
@@ -327,6 +373,7 @@ describe('random sequence specs', () => {
           const [lo, hi] = [Math.min(...lines), Math.max(...lines)];
           assert.ok(Math.min(...xs) >= lo - 1 && Math.max(...xs) <= hi + 1, `${arrow.id} runs between its lifelines`);
         }
+        assert.deepEqual(draw(JSON.parse(exportScene(elements, 'spec').text)).elements, elements, 'the spec read back draws the same scene');
       }),
       { numRuns: 60 },
     );

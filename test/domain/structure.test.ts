@@ -12,13 +12,14 @@ import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
 import { layoutGraph } from '../../src/domain/layout/layout.ts';
 import { lintScene } from '../../src/domain/lint/lint.ts';
 import { sceneProblems } from '../../src/domain/scene/validate.ts';
+import { exportScene } from '../../src/domain/export/export.ts';
 import { importMermaid } from '../../src/domain/source/mermaid.ts';
 import { checkAnySpec, sceneOfSpec } from '../../src/domain/spec/any-spec.ts';
 import { parseClassRelation, parseErRelation } from '../../src/domain/structure/relations.ts';
 import { measureText } from '../../src/domain/text/metrics.ts';
 import { assertSurvivesRestore } from '../helpers/excalidraw.ts';
 
-type El = Record<string, any>;
+type El = Record<string, any> & { id: string; type: string };
 
 function draw(spec: unknown): { elements: El[]; byId: (id: string) => El } {
   const { problems, spec: checked } = checkAnySpec(spec, { isIcon: isCatalogIcon });
@@ -237,5 +238,33 @@ describe('Mermaid’s classDiagram and erDiagram', () => {
       relationships: ['CUSTOMER ||--o{ ORDER : places', 'ORDER }|..|{ ADDRESS : ships to', 'ORDER |o--|| INVOICE : has'],
     });
     assert.deepEqual(lintScene(draw(spec).elements), []);
+  });
+});
+
+describe('class and ER diagrams written back', () => {
+  const byId = (list: unknown[] | undefined) => [...(list ?? [])].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+
+  test('a class diagram as Mermaid, read again: the same classes, relations and notes', async () => {
+    const text = ['classDiagram', '  class Animal~T~ {', '    <<interface>>', '    +String name', '    +eat(food) bool$', '  }', '  Animal <|-- Dog : is', '  Car "1" *-- "4" Wheel', '  namespace Zoo {', '    class Keeper', '  }', '  Keeper --> Animal : feeds', '  Dog ..> Bone', '  note for Dog "good boy"'].join('\n');
+    const first = (await importMermaid(text)).spec as { classes: unknown[]; relations: unknown[]; notes: unknown[] };
+    const written = exportScene(draw(first).elements, 'mermaid');
+    assert.deepEqual(written.warnings, []);
+    const again = (await importMermaid(written.text)).spec as typeof first;
+    assert.deepEqual(byId(again.classes), byId(first.classes));
+    assert.deepEqual(again.relations, first.relations);
+    assert.deepEqual(again.notes, first.notes);
+  });
+
+  test('an ER diagram as Mermaid, read again: the same entities and relationships', async () => {
+    const text = ['erDiagram', '  CUSTOMER ||--o{ ORDER : places', '  CUSTOMER {', '    string name', '    string custNumber PK "the number"', '  }', '  ORDER }|..|{ ADDRESS : "ships to"', '  ORDER |o--|| INVOICE : has'].join('\n');
+    const first = (await importMermaid(text)).spec;
+    const written = exportScene(draw(first).elements, 'mermaid');
+    assert.deepEqual((await importMermaid(written.text)).spec, first);
+  });
+
+  test('as its spec: drawing the exported spec again gives the same scene', () => {
+    const spec = { kind: 'class', classes: [{ id: 'A', annotation: 'abstract', attributes: ['+x int'], methods: ['+f() void'] }], relations: ['A <|-- B', 'B "1" o-- "*" C : has'], notes: [{ note: 'n', for: 'C' }] };
+    const { elements } = draw(spec);
+    assert.deepEqual(draw(JSON.parse(exportScene(elements, 'spec').text)).elements, elements);
   });
 });

@@ -59,6 +59,20 @@ describe('sequence diagrams over REST', () => {
     assert.equal(await count(), before);
   });
 
+  test('written back as Mermaid and as its spec, it reads again as the same diagram', async () => {
+    const created = (await call('POST', '/api/v1/diagrams', { spec: SPEC })).json();
+    const mermaid = await call('GET', `/api/v1/diagrams/${created.id}/source?language=mermaid`);
+    assert.equal(mermaid.statusCode, 200, mermaid.body);
+    const text = mermaid.json().text as string;
+    assert.match(text, /^sequenceDiagram\n/);
+    const again = await call('POST', '/api/v1/diagrams', { source: { language: 'mermaid', text } });
+    assert.equal(again.statusCode, 201, again.body);
+    const spec = (await call('GET', `/api/v1/diagrams/${created.id}/source?language=spec`)).json().text as string;
+    assert.equal(JSON.parse(spec).kind, 'sequence');
+    const pick = (elements: Element[]) => elements.map((e) => `${e.id} ${e.startBinding?.elementId ?? ''} ${e.endBinding?.elementId ?? ''}`).sort();
+    assert.deepEqual(pick(await elementsOf(again.json().id)), pick(await elementsOf(created.id)), 'the same elements, bound the same way');
+  });
+
   test('regenerating with a sequence spec lays it out afresh', async () => {
     const created = (await call('POST', '/api/v1/diagrams', { spec: SPEC })).json();
     const res = await call('POST', `/api/v1/diagrams/${created.id}/regenerate`, { spec: { ...SPEC, steps: [...SPEC.steps, 'user ->> app : again'] } });

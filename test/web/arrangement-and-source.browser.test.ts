@@ -103,10 +103,13 @@ test('a node a person drags in the editor stays where they left it when an agent
   await page.mouse.move(from[0] + 80, from[1], { steps: 5 });
   await page.mouse.move(from[0] + 160, from[1], { steps: 5 });
   await page.mouse.up();
+  // The editor saves as the drag goes (the server writes a moment after each change): wait until the server holds a moved position that then stays put for 0.8 s.
   let moved = await dbOf();
-  for (let attempt = 0; moved.x === drawn.x && attempt < 100; attempt++) {
+  for (let attempt = 0, still = 0; still < 8 && attempt < 150; attempt++) {
     await delay(100);
-    moved = await dbOf();
+    const now = await dbOf();
+    still = now.x !== drawn.x && now.x === moved.x && now.y === moved.y ? still + 1 : 0;
+    moved = now;
   }
   assert.ok(moved.x > drawn.x + 40, `the drag reached the server: ${drawn.x} → ${moved.x}`);
 

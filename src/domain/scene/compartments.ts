@@ -96,7 +96,10 @@ export function compartmentElements(
       const measured = measureText(text, ROW_FONT_SIZE, FONT_FAMILY_EXCALIFONT);
       const block: TextBlock = { text, original: text, width: measured.width, height: measured.height };
       const suffix = section.columns.filter((w) => w > 0).length > 1 ? `-section-${s + 1}-${c + 1}` : `-section-${s + 1}`;
-      out.push(grouped(textElement(`${id}${suffix}`, block, { x: round(x), y: round(y + SECTION_PAD) }, nextOrder(), updated, { containerId: null, textAlign: 'left', verticalAlign: 'top', strokeColor: label ? (label.strokeColor as string) : null, fontSize: ROW_FONT_SIZE })));
+      const cell = grouped(textElement(`${id}${suffix}`, block, { x: round(x), y: round(y + SECTION_PAD) }, nextOrder(), updated, { containerId: null, textAlign: 'left', verticalAlign: 'top', strokeColor: label ? (label.strokeColor as string) : null, fontSize: ROW_FONT_SIZE }));
+      // Which section and column it is, for reading the box back.
+      cell.customData = { section: s + 1, column: c + 1 };
+      out.push(cell);
       x += columnWidth + COLUMN_GAP;
     });
     y += section.height;

@@ -125,7 +125,7 @@ export function sceneFromSequence(spec: SequenceSpec, options: { updated: number
   placeColumns(spec, columns, order, index, labels, notePlans);
   const headHeight = Math.max(...[...columns.values()].map((c) => c.plan.height));
   const placed = placeRows(spec, columns, labels, notePlans, headHeight);
-  return draw(spec, columns, order, index, labels, notePlans, placed, headHeight, options.updated);
+  return draw(spec, columns, order, index, labels, notePlans, placed, headHeight, numbers, options.updated);
 }
 
 /** Centres across the page: every gap as wide as the steps between its lifelines need. */
@@ -299,6 +299,7 @@ function draw(
   notePlans: Map<string, NodePlan>,
   placed: Placed,
   headHeight: number,
+  numbers: ReadonlyMap<string, number>,
   updated: number,
 ): ExcalidrawElement[] {
   const elements: ExcalidrawElement[] = [];
@@ -325,6 +326,7 @@ function draw(
       element.groupIds = [...((element.groupIds as string[]) ?? []), group];
       push(element);
     }
+    head.shape!.customData = { ...(head.shape!.customData as object | undefined), sequence: 'participant', participant: id, type: column.participant.type };
     byId.set(id, head.shape!);
     const lifeTop = top + height;
     const destroyed = placed.destroyed.get(id);
@@ -337,7 +339,7 @@ function draw(
     if (destroyed !== undefined) {
       for (const [k, [a, b]] of [[[-CROSS, -CROSS], [CROSS, CROSS]], [[-CROSS, CROSS], [CROSS, -CROSS]]].entries() as IterableIterator<[number, [Point, Point]]>) {
         const cross = push(lineElement(k === 0 ? `${id}-destroyed` : `${id}-destroyed-2`, { x: 0, y: 0 }, [[column.centre + a[0], destroyed + a[1]], [column.centre + b[0], destroyed + b[1]]], nextOrder(), updated, {}, [group]));
-        cross.customData = { sequence: 'destroyed' };
+        cross.customData = { sequence: 'destroyed', participant: id };
       }
     } else {
       const foot = nodeElements(planNode(participantNode(column.participant, `${id}-foot`), false, 0, true), { x: round(column.centre - column.plan.width / 2), y: round(footTop), width: column.plan.width, height }, { updated, nextOrder, iconOnTop: true, bound: true });
@@ -345,6 +347,7 @@ function draw(
         element.groupIds = [...((element.groupIds as string[]) ?? []), group];
         push(element);
       }
+      foot.shape!.customData = { ...(foot.shape!.customData as object | undefined), sequence: 'foot', participant: id };
     }
   }
 
@@ -362,7 +365,7 @@ function draw(
       strokeWidth: 1,
     }));
     outline.groupIds = group;
-    outline.customData = { sequence: 'frame', frame: step.kind };
+    outline.customData = { sequence: 'frame', frame: step.kind, ...(step.branches[0]!.label !== '' ? { label: step.branches[0]!.label } : {}) };
     if (rect) continue;
     const word = textBlock(tabText(step), FRAME_FONT_SIZE);
     const tab = push(baseElement(`${step.id}-tab`, 'rectangle', { x: box.left, y: at.top, width: round(word.width + 16), height: FRAME_TAB_HEIGHT - 4 }, nextOrder(), updated, { strokeColor: FRAME_INK, backgroundColor: ACTIVATION_FILL, strokeWidth: 1 }));
@@ -380,7 +383,7 @@ function draw(
     }
     at.separators.forEach((sy, k) => {
       const line = push(lineElement(`${step.id}-branch-${k + 1}`, { x: 0, y: 0 }, [[box.left, sy], [box.right, sy]], nextOrder(), updated, { strokeColor: FRAME_INK, strokeStyle: 'dashed', strokeWidth: 1 }, group));
-      line.customData = { sequence: 'branch' };
+      line.customData = { sequence: 'branch', frame: step.id, ...(step.branches[k + 1]!.label !== '' ? { label: step.branches[k + 1]!.label } : {}) };
       const words = [BRANCH_WORDS[step.kind], texts[k + 1]].filter(Boolean).join(' ');
       const block = textBlock(words, FRAME_FONT_SIZE);
       const x = freeSpot(box.left + FRAME_PAD / 2, box.right - FRAME_PAD / 2, block.width + 8, (box.left + box.right) / 2, lifelines) - block.width / 2;
@@ -453,7 +456,7 @@ function draw(
     const edge: SpecEdge = { id: step.id, from: from.id, to: to.id, label: step.label === '' ? null : step.label, startArrowhead: step.startArrowhead, endArrowhead: step.endArrowhead, style: step.line, source: step.source };
     const focus = { start: focusOf(points[1]!, points[0]!, from), end: focusOf(points.at(-2)!, points.at(-1)!, to) };
     const arrow = push(arrowElement(edge, points, focus, nextOrder(), updated));
-    arrow.customData = { sequence: 'message' };
+    arrow.customData = { sequence: 'message', ...(spec.autonumber ? { number: numbers.get(step.id) } : {}) };
     addBound(from, { id: step.id, type: 'arrow' });
     if (to !== from) addBound(to, { id: step.id, type: 'arrow' });
     if (label) {
@@ -515,8 +518,9 @@ function frameExtents(spec: SequenceSpec, columns: Map<string, Column>, notePlan
       } else if (step.step === 'note') {
         const width = notePlans.get(step.id)!.width;
         const xs = step.participants.map(centre).sort((x, y) => x - y);
-        if (step.placement === 'leftOf') take(xs[0]! - NOTE_GAP - width, xs[0]!);
-        else if (step.placement === 'rightOf') take(xs[0]!, xs[0]! + NOTE_GAP + width);
+        // The note's own box: a note between two lifelines reads the same beside either.
+        if (step.placement === 'leftOf') take(xs[0]! - NOTE_GAP - width, xs[0]! - NOTE_GAP);
+        else if (step.placement === 'rightOf') take(xs[0]! + NOTE_GAP, xs[0]! + NOTE_GAP + width);
         else {
           const w = xs.length === 1 ? width : Math.max(width, xs[1]! - xs[0]! + 2 * NOTE_OVERHANG);
           const mid = xs.length === 1 ? xs[0]! : (xs[0]! + xs[1]!) / 2;

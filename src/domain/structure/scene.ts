@@ -28,6 +28,10 @@ const NEAREST: Record<EditorHead, ArrowheadName> = {
   crowfoot_one_or_many: 'bar',
 };
 
+const tag = (element: ExcalidrawElement | undefined, data: Record<string, unknown>) => {
+  if (element) element.customData = { ...(element.customData as object | undefined), ...data };
+};
+
 export function sceneFromStructure(spec: StructureSpec, options: SceneOptions): ExcalidrawElement[] {
   const nodes: NonNullable<DiagramSpecInput['nodes']> = [
     ...spec.containers.map((c) => ({ id: c.id, label: c.label })),
@@ -63,6 +67,12 @@ export function sceneFromStructure(spec: StructureSpec, options: SceneOptions): 
     if (!arrow) return;
     arrow.startArrowhead = heads[i]!.start === 'none' ? null : heads[i]!.start;
     arrow.endArrowhead = heads[i]!.end === 'none' ? null : heads[i]!.end;
+    arrow.customData = { structure: i < spec.relations.length ? 'relation' : 'note-link' };
   });
+  // What each part is, for reading the diagram back (its kind, boxes, namespaces and notes).
+  const box = spec.kind === 'er' ? 'entity' : 'class';
+  for (const b of spec.boxes) tag(byId.get(b.id), { structure: box });
+  for (const c of spec.containers) tag(byId.get(c.id), { structure: 'namespace' });
+  for (const n of spec.notes) tag(byId.get(n.id), { structure: 'note' });
   return elements;
 }
