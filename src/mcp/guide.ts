@@ -8,7 +8,8 @@ import { z } from 'zod';
  */
 export const INSTRUCTIONS = `Drawbridge makes diagrams a person can open and edit in a web editor (Excalidraw).
 - Prefer a spec over a raw scene: generate_diagram takes nodes and edges ("a -> b : label") and lays them out; use create_scene only for exact positions.
-- You may write Mermaid instead of a spec (a flowchart or stateDiagram-v2: pass it as "mermaid"), or hand over Graphviz DOT as "dot": generate_diagram, regenerate_diagram and validate_diagram read them, and list what the drawing leaves out as warnings. get_diagram_source gives any diagram back as Mermaid, DOT or a spec: to change a diagram's structure, read its source, change the text and send it to regenerate_diagram rather than drawing it anew; once a person has arranged it, regenerate keeps their arrangement (layout "keep").
+- For the order in which parts talk, the shape of types or of data, give the spec a "kind": "sequence", "class" or "er" (see the prompts of those names).
+- You may write Mermaid instead of a spec (a flowchart, stateDiagram-v2, sequenceDiagram, classDiagram or erDiagram: pass it as "mermaid"), or hand over Graphviz DOT as "dot": generate_diagram, regenerate_diagram and validate_diagram read them, and list what the drawing leaves out as warnings. get_diagram_source gives any diagram back as Mermaid, DOT or a spec: to change a diagram's structure, read its source, change the text and send it to regenerate_diagram rather than drawing it anew; once a person has arranged it, regenerate keeps their arrangement (layout "keep").
 - Put nodes inside a container (a VPC, a subnet, a team) with the node's "parent": the container's id. Direction goes in "layout": { "direction": "LR" }.
 - Find icons with search_icons (e.g. q: "postgres" gives icon-postgresql) and set the node's "icon"; an id not in the catalog is refused.
 - Check content before writing it with validate_diagram: it lists every problem at once, each with a hint.
@@ -23,6 +24,41 @@ const STEPS_NEW = `1. Plan the nodes (short labels, 3-25 nodes) and the edges be
 4. Call generate_diagram with the spec and a title.
 5. Call read_diagram on the new id and look at the image; call lint_diagram. Fix what is wrong with edit_diagram (labels, colours, new nodes or edges) or patch_elements (move, resize), not by generating again.
 6. Answer with the diagram's editorUrl.`;
+
+/** One valid spec of each further kind, shown in its prompt (and checked by the tests). */
+const KIND_EXAMPLES = {
+  sequence: {
+    kind: 'sequence',
+    autonumber: true,
+    participants: [{ id: 'user', type: 'actor' }, { id: 'app', label: 'Web app' }, { id: 'idp', label: 'Identity provider' }],
+    steps: [
+      'user ->> app : Sign in',
+      'app ->>+ idp : /authorize',
+      { frame: 'alt', label: 'consent given', steps: ['idp -->> app : code'], branches: [{ label: 'refused', steps: ['idp -->> app : access_denied'] }] },
+      { deactivate: 'idp' },
+      { note: 'session cookie set', over: 'app' },
+      'app -->> user : Signed in',
+    ],
+  },
+  class: {
+    kind: 'class',
+    classes: [
+      { id: 'Shape', annotation: 'interface', methods: ['+area() double'] },
+      { id: 'Circle', attributes: ['-radius: double'], methods: ['+area() double'] },
+      { id: 'Drawing', attributes: ['-shapes: List~Shape~'], methods: ['+render() void'] },
+    ],
+    relations: ['Shape <|.. Circle', 'Drawing "1" o-- "*" Shape : contains'],
+  },
+  er: {
+    kind: 'er',
+    entities: [
+      { id: 'CUSTOMER', attributes: ['int id PK', 'string email UK'] },
+      { id: 'ORDER', attributes: ['int id PK', 'int customer_id FK', 'date placed_at'] },
+      { id: 'LINE_ITEM', attributes: ['int order_id PK, FK', 'int product_id PK, FK', 'int quantity'] },
+    ],
+    relationships: ['CUSTOMER ||--o{ ORDER : places', 'ORDER ||--|{ LINE_ITEM : contains'],
+  },
+} as const;
 
 const text = (body: string) => ({ messages: [{ role: 'user' as const, content: { type: 'text' as const, text: body } }] });
 
@@ -47,6 +83,30 @@ export function registerPrompts(server: McpServer): void {
     ({ description }) =>
       text(
         `Draw this process as a Drawbridge flowchart:\n\n${description}\n\nGuidance:\n- Start and end are "shape": "ellipse"; steps are rectangles (the default); each decision is "shape": "diamond" with a question as its label ("Paid?").\n- Every branch out of a decision is an edge labelled with its answer: "paid -> ship : yes", "paid -> retry : no".\n- Keep the main path first in the node list, so it runs straight down ("layout": { "direction": "TB" }).\n\nSteps:\n${STEPS_NEW}\n\nExample spec: { "layout": { "direction": "TB" }, "nodes": [ { "id": "start", "label": "Order placed", "shape": "ellipse" }, { "id": "paid", "label": "Paid?", "shape": "diamond" }, { "id": "ship", "label": "Ship" }, { "id": "remind", "label": "Send reminder" } ], "edges": [ "start -> paid", "paid -> ship : yes", "paid -> remind : no" ] }`,
+      ),
+  );
+  server.registerPrompt(
+    'sequence_diagram',
+    { title: 'Sequence diagram', description: 'The order in which parts of a system talk (a login, a payment, a retry) as a sequence diagram.', argsSchema: { description: z.string().describe('Who talks to whom, in what order, and what can go differently') } },
+    ({ description }) =>
+      text(
+        `Draw this interaction as a Drawbridge sequence diagram:\n\n${description}\n\nGuidance:\n- The spec has "kind": "sequence". Participants go left to right in the order they first act; people are "type": "actor", data stores "database", queues "queue".\n- Each message is a step, written as Mermaid writes it: "a ->> b : call" (a request), "b -->> a : reply" (a response), "a -) b : event" (asynchronous); a "+" after the arrow starts an activation of the target, a "-" ends the sender's.\n- What may go differently is a frame: { "frame": "alt", "label": "valid", "steps": [...], "branches": [{ "label": "invalid", "steps": [...] }] }; repetition is "loop", an optional part "opt".\n- Notes explain a step: { "note": "…", "over": "app" } (or "leftOf", "rightOf").\n\nSteps:\n${STEPS_NEW}\n\nExample spec: ${JSON.stringify(KIND_EXAMPLES.sequence)}`,
+      ),
+  );
+  server.registerPrompt(
+    'class_diagram',
+    { title: 'Class diagram', description: 'The shape of a program\'s types: classes with their attributes and methods, and how they relate.', argsSchema: { description: z.string().describe('The types, their members and how they relate') } },
+    ({ description }) =>
+      text(
+        `Draw these types as a Drawbridge class diagram:\n\n${description}\n\nGuidance:\n- The spec has "kind": "class". Each class lists "attributes" and "methods" as Mermaid writes them ("+name: String", "+area() double"); an "annotation" such as "interface" or "enumeration" is drawn above the name.\n- Relations are written as Mermaid writes them, with spaces around the mark: "Animal <|-- Dog" (inheritance), "Shape <|.. Circle" (realisation), "Car *-- Wheel" (composition), "Team o-- Person" (aggregation), "A --> B" (association), "A ..> B" (dependency); multiplicities in quotes beside the ids: "Drawing \\"1\\" o-- \\"*\\" Shape".\n- Superclasses are drawn above their subclasses.\n\nSteps:\n${STEPS_NEW}\n\nExample spec: ${JSON.stringify(KIND_EXAMPLES.class)}`,
+      ),
+  );
+  server.registerPrompt(
+    'er_diagram',
+    { title: 'Entity-relationship diagram', description: 'The shape of a system\'s data: entities with their attributes and keys, and their relationships with cardinalities.', argsSchema: { description: z.string().describe('The entities, their attributes and how they relate') } },
+    ({ description }) =>
+      text(
+        `Draw this data model as a Drawbridge entity-relationship diagram:\n\n${description}\n\nGuidance:\n- The spec has "kind": "er". Each entity lists "attributes" as "type name [PK|FK|UK] [\\"comment\\"]" ("int id PK", "int customer_id FK").\n- Relationships are written as Mermaid writes them: "CUSTOMER ||--o{ ORDER : places", with || exactly one, |o zero or one, }| one or more, }o zero or more at each end, and .. instead of -- when the relationship is not identifying.\n\nSteps:\n${STEPS_NEW}\n\nExample spec: ${JSON.stringify(KIND_EXAMPLES.er)}`,
       ),
   );
   server.registerPrompt(

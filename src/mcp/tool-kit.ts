@@ -60,7 +60,7 @@ export const exactlyOne = (...names: string[]) => ({ oneOf: names.map((name) => 
 
 /** A diagram written in Mermaid or DOT, as the tools that take a spec also take it. */
 export const sourceFields = {
-  mermaid: z.string().optional().describe('Instead of spec: a Mermaid flowchart (graph/flowchart) or stateDiagram-v2, as written inside a ```mermaid block, without the fences'),
+  mermaid: z.string().optional().describe('Instead of spec: a Mermaid flowchart (graph/flowchart), stateDiagram-v2, sequenceDiagram, classDiagram or erDiagram, as written inside a ```mermaid block, without the fences'),
   dot: z.string().optional().describe('Instead of spec: a Graphviz DOT digraph or graph'),
 };
 type SourceArgs = { mermaid?: string | undefined; dot?: string | undefined };

@@ -124,6 +124,26 @@ describe('cli/cli', () => {
   });
 
   describe('diagrams and the rest of the surface', () => {
+    test('create from a Mermaid sequence, class or ER diagram file draws it as that kind, and source gives it back', async () => {
+      const env = as(await h.user());
+      const dir = tempHome();
+      const files: Array<[string, string, RegExp]> = [
+        ['login.mmd', 'sequenceDiagram\n  actor U as User\n  U->>+App: Sign in\n  App-->>-U: Signed in\n', /^sequenceDiagram\n/],
+        ['types.mmd', 'classDiagram\n  Animal <|-- Dog\n  class Animal {\n    +String name\n  }\n', /^classDiagram\n/],
+        ['data.mmd', 'erDiagram\n  CUSTOMER ||--o{ ORDER : places\n', /^erDiagram\n/],
+      ];
+      for (const [name, text, written] of files) {
+        const file = path.join(dir, name);
+        fs.writeFileSync(file, text);
+        const created = await cli(['diagrams', 'create', file, '--json'], { env });
+        assert.equal(created.code, 0, created.stderr);
+        const { id } = JSON.parse(created.stdout);
+        const source = await cli(['diagrams', 'source', id, '--language', 'mermaid'], { env });
+        assert.equal(source.code, 0, source.stderr);
+        assert.match(source.stdout, written, name);
+      }
+    });
+
     test('create and regenerate from a Mermaid or DOT file: the language from the extension or --language, warnings on standard error', async () => {
       const env = as(await h.user());
       const dir = tempHome();

@@ -64,17 +64,17 @@ describe('mcp/teaching', () => {
   });
 
   describe('prompts', () => {
-    test('prompts/list names the four, with their arguments', async () => {
+    test('prompts/list names the seven, with their arguments', async () => {
       const { prompts } = await client.listPrompts();
       const byName = Object.fromEntries(prompts.map((p) => [p.name, p]));
-      assert.deepEqual(Object.keys(byName).sort(), ['architecture_diagram', 'diagram_from_description', 'flowchart', 'improve_diagram']);
-      for (const name of ['architecture_diagram', 'diagram_from_description', 'flowchart']) assert.deepEqual(byName[name]!.arguments?.map((a) => [a.name, a.required]), [['description', true]]);
+      assert.deepEqual(Object.keys(byName).sort(), ['architecture_diagram', 'class_diagram', 'diagram_from_description', 'er_diagram', 'flowchart', 'improve_diagram', 'sequence_diagram']);
+      for (const name of ['architecture_diagram', 'diagram_from_description', 'flowchart', 'sequence_diagram', 'class_diagram', 'er_diagram']) assert.deepEqual(byName[name]!.arguments?.map((a) => [a.name, a.required]), [['description', true]]);
       assert.deepEqual(byName.improve_diagram!.arguments?.map((a) => [a.name, a.required]), [['diagramId', true]]);
       for (const p of prompts) assert.ok(p.title && p.description, p.name);
     });
 
     test('prompts/get walks the agent through the tools in order', async () => {
-      for (const name of ['architecture_diagram', 'diagram_from_description', 'flowchart']) {
+      for (const name of ['architecture_diagram', 'diagram_from_description', 'flowchart', 'sequence_diagram', 'class_diagram', 'er_diagram']) {
         const { messages } = await client.getPrompt({ name, arguments: { description: 'A shop: web app, orders API, Postgres' } });
         assert.equal(messages.length, 1);
         const body = (messages[0]!.content as { text: string }).text;
@@ -89,6 +89,18 @@ describe('mcp/teaching', () => {
       const improve = (await client.getPrompt({ name: 'improve_diagram', arguments: { diagramId: 'd-42' } })).messages[0]!.content as { text: string };
       for (const needle of ['"d-42"', 'read_diagram', 'lint_diagram', 'edit_diagram', 'patch_elements', 'editorUrl']) assert.ok(improve.text.includes(needle), needle);
       assert.match(improve.text, /Do not call regenerate_diagram/);
+    });
+
+    test('the sequence, class and ER prompts each show a spec of their kind that validate_diagram finds valid and generate_diagram draws', async () => {
+      for (const [name, kind] of [['sequence_diagram', 'sequence'], ['class_diagram', 'class'], ['er_diagram', 'er']] as const) {
+        const body = ((await client.getPrompt({ name, arguments: { description: 'x' } })).messages[0]!.content as { text: string }).text;
+        const spec = JSON.parse(/Example spec: (\{.*\})$/.exec(body)![1]!);
+        assert.equal(spec.kind, kind);
+        const checked = (await client.callTool({ name: 'validate_diagram', arguments: { spec } })).structuredContent as { valid: boolean; problems: unknown[] };
+        assert.deepEqual([checked.valid, checked.problems], [true, []], name);
+        const created = (await client.callTool({ name: 'generate_diagram', arguments: { title: name, spec } })).structuredContent as { elementCount: number };
+        assert.ok(created.elementCount > 5, `${name} draws`);
+      }
     });
   });
 
@@ -153,8 +165,10 @@ describe('mcp/teaching', () => {
       const { tools } = await client.listTools();
       const schemaOf = (name: string) => tools.find((t) => t.name === name)!.inputSchema as any;
       const generate = schemaOf('generate_diagram');
-      assert.equal(generate.properties.spec.$ref, '#/$defs/DiagramSpec');
+      assert.equal(generate.properties.spec.$ref, '#/$defs/Spec');
+      assert.deepEqual(generate.$defs.Spec.anyOf.map((s: { $ref: string }) => s.$ref), ['#/$defs/DiagramSpec', '#/$defs/SequenceSpec', '#/$defs/ClassSpec', '#/$defs/ErSpec'], 'a spec of any kind');
       assert.ok(generate.$defs.DiagramSpec.properties.nodes, 'DiagramSpec has nodes');
+      assert.ok(generate.$defs.SequenceSpec.properties.steps, 'SequenceSpec has steps');
       assert.equal(generate.required, undefined, 'a spec, mermaid or dot: none is required on its own');
       assert.deepEqual(generate.oneOf, [{ required: ['spec'] }, { required: ['mermaid'] }, { required: ['dot'] }]);
       assert.equal(generate.properties.mermaid.type, 'string');
@@ -380,7 +394,7 @@ describe('mcp/teaching', () => {
     await hosted.connect(new StreamableHTTPClientTransport(new URL(`${apiUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${user.token}` } } }));
     try {
       assert.match(hosted.getInstructions() ?? '', /validate_diagram/);
-      assert.equal((await hosted.listPrompts()).prompts.length, 4);
+      assert.equal((await hosted.listPrompts()).prompts.length, 7);
       const result = (await hosted.callTool({ name: 'generate_diagram', arguments: { spec: { nodes: [{ id: 'a' }] } } })) as Result;
       const created = JSON.parse(result.content[0]!.text!);
       assert.match(created.editorUrl, editorUrlOf(created.id));

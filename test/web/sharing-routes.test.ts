@@ -194,6 +194,28 @@ for (const engine of ['sqlite', 'postgres'] as Engine[]) {
       assert.equal(refused.json().error, 'INVALID_SOURCE');
     });
 
+    test('New diagram offers an example of each kind: sequence, class and ER open as Mermaid in the form, create as that kind and preview', async () => {
+      const page = await as(ownerWeb, 'GET', '/app/new');
+      for (const kind of ['sequence', 'class', 'er']) assert.ok(page.body.includes(`href="/app/new?example=${kind}"`), `a link to the ${kind} example`);
+      const post = (fields: Record<string, string>) =>
+        h.call('POST', '/app/diagrams', { headers: { cookie: ownerWeb.cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: ownerWeb.csrfToken, ...fields }).toString() });
+      const shown: Record<string, RegExp> = { sequence: /^sequenceDiagram\n/, class: /^classDiagram\n/, er: /^erDiagram\n/ };
+      for (const [kind, header] of Object.entries(shown)) {
+        const form = await as(ownerWeb, 'GET', `/app/new?example=${kind}`);
+        assert.match(form.body, /<input type="radio" name="language" value="mermaid" checked>/);
+        const example = /<textarea id="spec" name="spec" spellcheck="false">\n([\s\S]*?)<\/textarea>/.exec(form.body)![1]!.replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code))).replace(/&gt;/g, '>').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
+        assert.match(example, header);
+        const preview = await as(ownerWeb, 'POST', '/app/api/specs/preview', { source: { language: 'mermaid', text: example } });
+        assert.equal(preview.statusCode, 200, preview.body);
+        assert.deepEqual(preview.json().warnings, [], `${kind}: nothing left out`);
+        const created = await post({ title: kind, language: 'mermaid', spec: example });
+        assert.equal(created.statusCode, 303, created.body);
+        const id = String(created.headers.location).split('/').pop();
+        const source = (await h.call('GET', `/api/v1/diagrams/${id}/source?language=mermaid`, { token: owner.token })).json();
+        assert.match(source.text, header, `${kind} reads back as its kind`);
+      }
+    });
+
     test('New diagram: the form opens with an example that creates a diagram, the preview draws a spec or answers why not, the icons are listed and served', async () => {
       const form = await as(ownerWeb, 'GET', '/app/new');
       assert.match(form.body, /&#34;icon&#34;: &#34;icon-postgresql&#34;/, 'the example spec is in the form');

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import * as S from '../../api/schemas.ts';
 import type { ValidateContentBody } from '../../client/client.ts';
-import { DiagramSpec, EditFragment, PatchOps, Scene } from '../content-schemas.ts';
+import { AnySpec, EditFragment, PatchOps, Scene } from '../content-schemas.ts';
 import { type Element, fillTerseElements } from '../scene.ts';
 import { contentOf, exactlyOne, folderId, linked, read, sourceFields, title, type ToolKit, validationOf } from '../tool-kit.ts';
 
@@ -12,9 +12,9 @@ export function registerCreateTools(kit: ToolKit): void {
     'generate_diagram',
     {
       description:
-        'Create a new diagram from a DiagramSpec, or from Mermaid (flowchart, stateDiagram-v2) or Graphviz DOT text: give exactly one of spec, mermaid and dot. The server lays it out (shapes sized to their labels, arrows bound at both ends, nothing overlapping). Prefer this to create_scene. Mermaid or DOT that does not parse is refused with its line and column; what the drawing cannot show comes back as warnings [{ line, message }]. Nodes: { id, label?, shape?: rectangle (default) | ellipse | diamond | text | start | end | fork (markers without a label), icon? (an id from search_icons), parent? (the id of the container node it sits in), strokeColor?, backgroundColor?, fillStyle? }. Edges: shorthand strings "a -> b : label" (also <-, <->, --, --> dashed) or { from, to, label?, style?, arrowhead? }. Direction: layout.direction TB | BT | LR | RL. Returns id, title, elementCount and editorUrl. A refused spec comes back with every problem and a hint for each.',
+        'Create a new diagram from a spec, or from Mermaid (flowchart, stateDiagram-v2, sequenceDiagram, classDiagram, erDiagram) or Graphviz DOT text: give exactly one of spec, mermaid and dot. The server lays it out (shapes sized to their labels, arrows bound at both ends, nothing overlapping). Prefer this to create_scene. A spec is a flowchart (below), or with "kind": "sequence" a sequence diagram ({ kind, participants?: [id | { id, label?, type?: actor | database | … }], steps: ["a ->> b : label", { note, over | leftOf | rightOf }, { frame: loop | alt | opt | par | critical | break, label?, steps, branches? }, { activate } | { deactivate }], autonumber? }), with "kind": "class" a class diagram ({ kind, classes: [{ id, annotation?, attributes?: ["+name: String"], methods?: ["+area() double"], namespace? }], relations: ["Animal <|-- Dog", "Car *-- Wheel : has"], notes? }) or with "kind": "er" an ER diagram ({ kind, entities: [{ id, attributes: ["int id PK"] }], relationships: ["CUSTOMER ||--o{ ORDER : places"] }). Mermaid or DOT that does not parse is refused with its line and column; what the drawing cannot show comes back as warnings [{ line, message }]. Nodes: { id, label?, shape?: rectangle (default) | ellipse | diamond | text | start | end | fork (markers without a label), icon? (an id from search_icons), parent? (the id of the container node it sits in), strokeColor?, backgroundColor?, fillStyle? }. Edges: shorthand strings "a -> b : label" (also <-, <->, --, --> dashed) or { from, to, label?, style?, arrowhead? }. Direction: layout.direction TB | BT | LR | RL. Returns id, title, elementCount and editorUrl. A refused spec comes back with every problem and a hint for each.',
       fields: { title, folderId, ...sourceFields },
-      content: { spec: DiagramSpec.optional() },
+      content: { spec: AnySpec.optional() },
       root: exactlyOne('spec', 'mermaid', 'dot'),
       example: {
         title: 'Checkout',
@@ -71,9 +71,9 @@ export function registerCreateTools(kit: ToolKit): void {
     'validate_diagram',
     {
       description:
-        'Check a spec, Mermaid or DOT text, an edit fragment, patch ops or a scene without writing anything: answers { valid, problems: [{ code, message, path, hint }] } with every problem at once (path is a JSON Pointer into what you sent; for Mermaid or DOT, line and column too), and for Mermaid or DOT the warnings [{ line, message }] of what the drawing would leave out. Give exactly one of spec, mermaid, dot, edit, ops, scene; with diagramId, an edit or ops are also checked against that diagram (their node and element ids must exist in it).',
+        'Check a spec (of any kind: flowchart, sequence, class or ER), Mermaid or DOT text, an edit fragment, patch ops or a scene without writing anything: answers { valid, problems: [{ code, message, path, hint }] } with every problem at once (path is a JSON Pointer into what you sent; for Mermaid or DOT, line and column too), and for Mermaid or DOT the warnings [{ line, message }] of what the drawing would leave out. Give exactly one of spec, mermaid, dot, edit, ops, scene; with diagramId, an edit or ops are also checked against that diagram (their node and element ids must exist in it).',
       fields: { diagramId: z.string().optional().describe('Also check an edit or ops against this diagram\'s current content'), ...sourceFields },
-      content: { spec: DiagramSpec.optional(), edit: EditFragment.optional(), ops: PatchOps.optional(), scene: Scene.optional() },
+      content: { spec: AnySpec.optional(), edit: EditFragment.optional(), ops: PatchOps.optional(), scene: Scene.optional() },
       root: exactlyOne('spec', 'mermaid', 'dot', 'edit', 'ops', 'scene'),
       example: { spec: { nodes: [{ id: 'a', label: 'Client' }, { id: 'b', label: 'Server', shape: 'ellipse' }], edges: ['a -> b'] } },
       // The API's ValidationReport (a copy without its component id, so the schema's root is the object itself).

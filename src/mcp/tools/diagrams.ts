@@ -1,7 +1,7 @@
 /** `list_diagrams` and the tools that change one diagram: rename, move, edit, regenerate, patch, trash, restore, lint, and its source as text. */
 import { z } from 'zod';
 import * as S from '../../api/schemas.ts';
-import { DiagramSpec, EditFragment, PatchOps, Scene } from '../content-schemas.ts';
+import { AnySpec, EditFragment, PatchOps, Scene } from '../content-schemas.ts';
 import { contentOf, diagramId, exactlyOne, EXAMPLE_FOLDER, EXAMPLE_ID, linked, onDiagram, read, revision, sourceFields, title, type ToolKit, validationOf } from '../tool-kit.ts';
 
 export function registerDiagramTools(kit: ToolKit): void {
@@ -66,7 +66,7 @@ export function registerDiagramTools(kit: ToolKit): void {
       description:
         'Replace a diagram\'s content with a new spec, Mermaid or DOT text or a new raw scene, keeping its id, folder and comments (comments on vanished elements are reported as orphaned). The way to change a diagram\'s structure: read it with get_diagram_source, change the text, send it back here. With layout "keep" (the default once the diagram was changed in place, by a person in the editor or by edit or patch) nodes that stay keep their place and size, gone ones leave with their arrows, new ones are placed beside what they connect to, and only new or changed arrows are routed again: the answer lists kept, placed and removed node ids. layout "fresh" lays everything out again, discarding a person\'s arrangement; a scene replaces everything. Give exactly one of spec, mermaid, dot or scene; Mermaid or DOT answers with warnings [{ line, message }] for what the drawing cannot show. Pass expectedUpdatedAt (the docUpdatedAt you read) to refuse the write with stale_read if someone changed it since.',
       fields: { id: diagramId, title, expectedUpdatedAt: revision, layout: S.RegenerateLayout.optional(), ...sourceFields },
-      content: { spec: DiagramSpec.optional(), scene: Scene.optional() },
+      content: { spec: AnySpec.optional(), scene: Scene.optional() },
       root: exactlyOne('spec', 'mermaid', 'dot', 'scene'),
       example: { id: EXAMPLE_ID, spec: { nodes: [{ id: 'a', label: 'Start', shape: 'ellipse' }, { id: 'b', label: 'Done' }], edges: ['a -> b'] } },
       output: linked({ replaced: z.number(), warnings: z.array(z.object({ line: z.number(), message: z.string() })).optional(), layout: z.string().optional(), kept: z.array(z.string()).optional(), placed: z.array(z.string()).optional(), removed: z.array(z.string()).optional() }),

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import type { Caller, ServiceDeps } from '../../app/deps.ts';
 import { type ContentInput, contentProblemsOf, SPEC_CONTENT_ERRORS } from '../../app/diagrams/content.ts';
-import { DiagramSpec, type DiagramSpecInput } from '../../domain/spec/schema.ts';
+import { AnySpec, type AnySpecInput } from '../../domain/spec/any-spec.ts';
 import { BODY_LIMIT_BYTES, checkPayloadShape, parseBodyWith } from '../../edge/validate.ts';
 import { ApiError, type ErrorCode } from '../../errors.ts';
 import type { UserRecord } from '../../store/store.ts';
@@ -66,13 +66,13 @@ export function contentFromForm(text: string, language: FormLanguage = 'spec'): 
   return { spec };
 }
 
-const SpecBody = z.strictObject({ spec: DiagramSpec });
+const SpecBody = z.strictObject({ spec: AnySpec });
 
 /**
- * A spec the web app was sent (the form's textarea, the preview) put through the DiagramSpec schema as an
+ * A spec the web app was sent (the form's textarea, the preview) put through the spec schemas as an
  * API body's spec is: refused with the problem its check finds first (a large spec checked in a scene worker).
  */
-export async function parsedSpec(deps: ServiceDeps, caller: Caller, spec: unknown): Promise<DiagramSpecInput> {
+export async function parsedSpec(deps: ServiceDeps, caller: Caller, spec: unknown): Promise<AnySpecInput> {
   return (await parseBodyWith(SpecBody, { spec }, (kind, content) => contentProblemsOf(deps, caller, kind, content))).spec;
 }
 
@@ -124,6 +124,57 @@ const EXAMPLE_DOT = `digraph shop {
 
 export const EXAMPLES: Record<FormLanguage, string> = { spec: EXAMPLE_SPEC, mermaid: EXAMPLE_MERMAID, dot: EXAMPLE_DOT };
 
+/** The other kinds of diagram the form can open with (`/app/new?example=…`), each as Mermaid writes it. */
+export const KIND_EXAMPLES = {
+  sequence: `sequenceDiagram
+  autonumber
+  actor U as User
+  participant App as Web app
+  participant IdP as Identity provider
+  U->>App: Sign in
+  App->>+IdP: /authorize
+  alt consent given
+    IdP-->>App: code
+  else refused
+    IdP-->>App: access_denied
+  end
+  deactivate IdP
+  Note over App: session cookie set
+  App-->>U: Signed in`,
+  class: `classDiagram
+  class Shape {
+    <<interface>>
+    +area() double
+  }
+  class Circle {
+    -radius: double
+    +area() double
+  }
+  class Drawing {
+    +render() void
+  }
+  Shape <|.. Circle
+  Drawing "1" o-- "*" Shape : contains`,
+  er: `erDiagram
+  CUSTOMER ||--o{ ORDER : places
+  ORDER ||--|{ LINE_ITEM : contains
+  CUSTOMER {
+    int id PK
+    string email UK
+  }
+  ORDER {
+    int id PK
+    int customer_id FK
+  }
+  LINE_ITEM {
+    int order_id PK, FK
+    int quantity
+  }`,
+} as const;
+export type KindExample = keyof typeof KIND_EXAMPLES;
+const KIND_NAMES: Record<KindExample, string> = { sequence: 'a sequence diagram', class: 'a class diagram', er: 'an entity-relationship diagram' };
+export const kindExample = (raw: string | undefined): KindExample | null => (raw !== undefined && Object.hasOwn(KIND_EXAMPLES, raw) ? (raw as KindExample) : null);
+
 /** Where the grammar is explained, on this server (help-page.ts). */
 const GRAMMAR_PATH = '/app/help/spec';
 
@@ -153,7 +204,8 @@ ${csrfField(session)}
 ${FORM_LANGUAGES.map((language) => `<label><input type="radio" name="language" value="${language}"${form.language === language ? ' checked' : ''}> ${LANGUAGE_NAMES[language]}</label>`).join('\n')}
 </fieldset>
 <label for="spec">${TEXT_LABELS[form.language]}</label>
-<p class="muted">A spec: nodes, edges (objects, or shorthand such as <code>a -&gt; b : label</code>) and a layout direction, as JSON (<a href="${GRAMMAR_PATH}" target="_blank" rel="noopener">the spec grammar</a> lists every field). Or paste a Mermaid flowchart or state diagram, or a Graphviz DOT graph, as it sits in its file. The server lays it out; the example works as it is: change it, or start from it.</p>
+<p class="muted">A spec: nodes, edges (objects, or shorthand such as <code>a -&gt; b : label</code>) and a layout direction, as JSON (<a href="${GRAMMAR_PATH}" target="_blank" rel="noopener">the spec grammar</a> lists every field). Or paste a Mermaid flowchart, state, sequence, class or entity-relationship diagram, or a Graphviz DOT graph, as it sits in its file. The server lays it out; the example works as it is: change it, or start from it.</p>
+<p class="muted examples">Start from an example: <a href="/app/new">a flowchart</a>${(Object.keys(KIND_EXAMPLES) as KindExample[]).map((kind) => `, <a href="/app/new?example=${kind}">${KIND_NAMES[kind]}</a>`).join('')}.</p>
 <textarea id="spec" name="spec" spellcheck="false">
 ${escapeHtml(form.spec)}</textarea>
 </div>

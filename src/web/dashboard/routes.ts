@@ -32,7 +32,7 @@ import { APP_PAGE_HEADERS, appPage } from '../layout.ts';
 import { requireSession, verifyCsrf, type WebSession } from '../session.ts';
 import { ALL_DIAGRAMS, type DashboardFilters, dashboardHref, parseFilters, returnPath } from './filters.ts';
 import { folderTree } from './folder-tree.ts';
-import { contentFromForm, EXAMPLES, formLanguage, isFormError, type NewDiagramForm, newDiagramBody, parsedSpec } from './new-diagram.ts';
+import { contentFromForm, EXAMPLES, formLanguage, isFormError, KIND_EXAMPLES, kindExample, type NewDiagramForm, newDiagramBody, parsedSpec } from './new-diagram.ts';
 import { dashboardBody } from './page.ts';
 import { DASHBOARD_STYLE } from './styles.ts';
 import { serveThumbnail } from './thumbnail.ts';
@@ -118,7 +118,10 @@ export async function dashboardRoutes(app: FastifyInstance, { deps }: { deps: Se
   app.get('/app/new', async (request, reply) => {
     const session = requireSession(request);
     const { folderId } = parseFilters(request.query);
-    const language = formLanguage((request.query as { language?: string }).language);
+    const query = request.query as { language?: string; example?: string };
+    const example = kindExample(query.example);
+    if (example) return newDiagramPage(session, reply, { title: '', folderId, spec: KIND_EXAMPLES[example], language: 'mermaid' }, null);
+    const language = formLanguage(query.language);
     return newDiagramPage(session, reply, { title: '', folderId, spec: EXAMPLES[language], language }, null);
   });
 
