@@ -79,6 +79,10 @@ describe('http/openapi-document', () => {
       assert.ok(name && doc.components.schemas[name], `${ref} resolves`);
     }
     assert.ok(!JSON.stringify(doc).includes('"nullable"'), 'no OpenAPI 3.0 nullable in a 3.1 document');
+    // The content schemas docs/api.md names, a spec of each kind among them.
+    const missing = ['Spec', 'DiagramSpec', 'SequenceSpec', 'ClassSpec', 'ErSpec', 'SpecNode', 'SpecEdge', 'SpecLayout', 'EditBody', 'PatchOp', 'Scene', 'SceneElement', 'ValidateBody', 'ValidationReport'].filter((name) => !doc.components.schemas[name]);
+    assert.deepEqual(missing, [], Object.keys(doc.components.schemas).join(' '));
+    assert.deepEqual(doc.components.schemas.CreateDiagramBody.properties.spec, { $ref: '#/components/schemas/Spec' });
   });
 
   const CLIENT = `import createClient from 'openapi-fetch';
