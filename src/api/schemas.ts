@@ -238,6 +238,7 @@ const Revision = z.string().meta({ description: 'The docUpdatedAt read last; the
 export const EditBody = z.strictObject({
   addNodes: EditFragment.shape.addNodes.meta({ description: 'DiagramSpec nodes, plus optional x, y, width, height' }),
   addEdges: EditFragment.shape.addEdges.meta({ description: 'DiagramSpec edges (objects or shorthand strings); endpoints are existing or new node ids' }),
+  after: EditFragment.shape.after,
   updateNodes: EditFragment.shape.updateNodes.meta({
       description:
         '{ id, strokeColor?, backgroundColor?, fillStyle?, label? }. A new label never moves or resizes the node: it is wrapped in the node as the editor wraps it and, if it does not fit, drawn at a smaller font size, down to 60 % of its own and never under 12 px (below the icon, for a node with one); a label that fits at none of these sizes is INVALID_SPEC and nothing is written.',

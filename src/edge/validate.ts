@@ -114,7 +114,7 @@ export function refuseUnknownQueryParameters(query: unknown, known: readonly str
   if (unknown !== undefined) throw badRequest(`unknown query parameter ${JSON.stringify(unknown)}${known.length > 0 ? `; this call takes ${known.join(', ')}` : '; this call takes none'}`);
 }
 
-const fragmentOf = (body: Record<string, unknown>) => Object.fromEntries(['addNodes', 'addEdges', 'updateNodes'].filter((k) => body[k] !== undefined).map((k) => [k, body[k]]));
+const fragmentOf = (body: Record<string, unknown>) => Object.fromEntries(['addNodes', 'addEdges', 'updateNodes', 'after'].filter((k) => body[k] !== undefined).map((k) => [k, body[k]]));
 
 /**
  * The content fields of request bodies, typed with the content schemas

@@ -15,6 +15,7 @@ import { lintScene } from '../../src/domain/lint/lint.ts';
 import { sceneProblems } from '../../src/domain/scene/validate.ts';
 import { parseMessageShorthand } from '../../src/domain/sequence/shorthand.ts';
 import { SEQUENCE_LIMITS } from '../../src/domain/sequence/types.ts';
+import { applyEdit } from '../../src/domain/edit/apply.ts';
 import { exportScene } from '../../src/domain/export/export.ts';
 import { importMermaid } from '../../src/domain/source/mermaid.ts';
 import { checkAnySpec, sceneOfSpec } from '../../src/domain/spec/any-spec.ts';
@@ -377,5 +378,40 @@ describe('random sequence specs', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('a sequence diagram edited in place', () => {
+  const stamp = { now: 5, nonce: () => 7 };
+  const base = seq(['a ->> b : one', { frame: 'loop', label: 'retry', steps: ['b ->> c : two'] }, 'c -->> a : three'], { autonumber: true });
+
+  test('a message inserted after another goes there, inside its frame; what comes later moves down; every message keeps its id', () => {
+    const { elements } = draw(base);
+    const y = (els: El[], id: string) => pointsOf(els.find((e) => e.id === id)!)[0]![1];
+    const { elements: after, added } = applyEdit(elements as never, { addEdges: [{ from: 'c', to: 'b', label: 'again' }], after: 'msg-2' }, stamp, { isIcon: isCatalogIcon });
+    const edited = after as unknown as El[];
+    assert.deepEqual(added, ['msg-4']);
+    assert.ok(y(edited, 'msg-2') < y(edited, 'msg-4') && y(edited, 'msg-4') < y(edited, 'msg-3'), 'between the second and third message');
+    assert.ok(y(edited, 'msg-3') > y(elements, 'msg-3'), 'the later message moved down');
+    assert.equal(y(edited, 'msg-1'), y(elements, 'msg-1'), 'the earlier one stayed');
+    const frame = box(edited.find((e) => e.id === 'frame-1')!);
+    assert.ok(y(edited, 'msg-4') > frame.top && y(edited, 'msg-4') < frame.bottom, 'inside the loop');
+    assert.equal(edited.find((e) => e.id === 'msg-4-label')!.text, '3. again', 'numbered in its place');
+    assert.equal(edited.find((e) => e.id === 'msg-3-label')!.text, '4. three');
+    assert.equal(edited.find((e) => e.id === 'a')!.version, elements.find((e) => e.id === 'a')!.version, 'what did not change (a box at the top) is not rewritten');
+    assert.ok(edited.find((e) => e.id === 'msg-3')!.version > elements.find((e) => e.id === 'msg-3')!.version, 'what moved is a new version');
+  });
+
+  test('a new participant joins at the right; a shape a person added stays; after on a flowchart is refused', () => {
+    const { elements } = draw(base);
+    const doodle = { ...elements.find((e) => e.id === 'note-1') ?? elements[0]!, id: 'doodle', type: 'ellipse', x: -300, y: 0, customData: undefined, groupIds: [], boundElements: [] };
+    const { elements: after } = applyEdit([...elements, doodle] as never, { addNodes: [{ id: 'd', label: 'Audit' }], addEdges: ['c -> d : log'] }, stamp, { isIcon: isCatalogIcon });
+    const edited = after as unknown as El[];
+    const xs = ['a', 'b', 'c', 'd'].map((id) => edited.find((e) => e.id === `${id}-lifeline`)!.x);
+    assert.deepEqual([...xs].sort((p, q) => p - q), xs, 'd right of the others');
+    assert.ok(edited.some((e) => e.id === 'doodle' && e.x === -300), 'the doodle is kept as it was');
+    assert.deepEqual(lintScene(edited.filter((e) => e.id !== 'doodle')), []);
+    assert.throws(() => applyEdit(draw({ nodes: [{ id: 'x' }], edges: [] }).elements as never, { addNodes: [{ id: 'y' }], after: 'msg-1' }, stamp, { isIcon: isCatalogIcon }), /after places new messages in a sequence diagram/);
+    assert.throws(() => applyEdit(elements as never, { addEdges: ['a -> b'], after: 'msg-9' }, stamp, { isIcon: isCatalogIcon }), /after names "msg-9"/);
   });
 });

@@ -18,6 +18,7 @@ import { addNode, applyUpdate, growContainer, Merge } from './merge.ts';
 import { placeNodes } from './placement.ts';
 import { addEdges } from './routing.ts';
 import { indexScene } from './scene-index.ts';
+import { applySequenceEdit, isSequenceScene } from './sequence-edit.ts';
 import type { SceneElement, WriteStamp } from './types.ts';
 
 export { EDIT_LIMITS, type EditOptions } from './fragment.ts';
@@ -43,6 +44,18 @@ export interface EditResult {
 export function applyEdit(elements: SceneElement[], fragment: EditFragmentInput, stamp: WriteStamp, options: EditOptions): EditResult {
   const scene = indexScene(elements);
   const edit = parseFragment(fragment, scene, options);
+  const sequence = isSequenceScene(elements);
+  if (fragment.after !== undefined && !sequence) fail('INVALID_SPEC', 'after places new messages in a sequence diagram; this diagram is not one');
+  if (sequence && (edit.nodes.length > 0 || edit.edges.length > 0)) {
+    // A sequence diagram's steps go in order: what comes later moves down (sequence-edit.ts).
+    const grown = applySequenceEdit(elements, edit, fragment.after, stamp, options.isIcon);
+    const updates = fragment.updateNodes?.length ? applyEdit(grown.elements, { updateNodes: fragment.updateNodes }, stamp, options) : null;
+    const total = (updates?.elements ?? grown.elements).length;
+    if (total > MAX_SCENE_ELEMENTS) fail('SCENE_TOO_LARGE', `this edit would make the scene ${total} elements; the limit is ${MAX_SCENE_ELEMENTS}`);
+    const before = new Map(elements.map((e) => [e.id, e]));
+    const result = updates?.elements ?? grown.elements;
+    return { elements: result, added: grown.added, updated: updates?.updated ?? [], merged: result.filter((e) => before.get(e.id) !== e).length };
+  }
   const total = elements.length + createdCount(edit);
   if (total > MAX_SCENE_ELEMENTS) fail('SCENE_TOO_LARGE', `this edit would make the scene ${total} elements; the limit is ${MAX_SCENE_ELEMENTS}`);
 

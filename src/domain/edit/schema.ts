@@ -60,6 +60,12 @@ export const EditFragment = z
       .optional()
       .meta({ description: 'New edges (objects or shorthand strings); endpoints are existing or new node ids' }),
     updateNodes: z.array(NodeUpdate).max(EDIT_LIMITS.updateNodes).optional().meta({ description: 'Changes to existing nodes' }),
+    after: z
+      .string()
+      .min(1)
+      .max(SPEC_LIMITS.idLength)
+      .optional()
+      .meta({ description: 'A sequence diagram only: the id of the message (msg-N) the new messages follow, in its frame if it is in one; what comes later moves down. Default: after the last step' }),
   })
   .meta({
     id: 'EditFragment',

@@ -26,6 +26,17 @@ type FrameStep = { frame: FrameKind; label?: string; color?: string; steps: Step
 
 /** The sequence spec a scene draws, or null when it is not a sequence diagram. */
 export function sequenceOfScene(elements: readonly SceneElement[]): SequenceSpecInput | null {
+  return readSequence(elements)?.spec ?? null;
+}
+
+/** A sequence diagram read back: its spec, its messages' arrow ids in document order, and the ids of every element of its drawing. */
+export interface ReadSequence {
+  spec: SequenceSpecInput;
+  messageIds: string[];
+  drawnIds: string[];
+}
+
+export function readSequence(elements: readonly SceneElement[]): ReadSequence | null {
   const live = elements.filter((e) => !e.isDeleted);
   const lifelines = live.filter((e) => roleOf(e) === 'lifeline' && typeof dataOf(e).participant === 'string');
   if (lifelines.length === 0) return null;
@@ -53,6 +64,8 @@ export function sequenceOfScene(elements: readonly SceneElement[]): SequenceSpec
   const nearest = (x: number) => order.reduce((best, id) => (Math.abs(xOf.get(id)! - x) < Math.abs(xOf.get(best)! - x) ? id : best), order[0]!);
 
   const events: Event[] = [];
+  /** Each message step's arrow. */
+  const arrowOf = new Map<unknown, string>();
   let seq = 0;
   const numbered = new Set<string>();
   const created = new Map<number, string>();
@@ -84,6 +97,7 @@ export function sequenceOfScene(elements: readonly SceneElement[]): SequenceSpec
     const ends = destroyedAt.find((d) => Math.abs(d.y - Math.max(sy, ey)) < 2 && (d.id === to || d.id === from));
     if (ends) step.destroy = ends.id === to ? 'to' : 'from';
     events.push({ y: sy, order: seq++, kind: 'step', step: step as Step });
+    arrowOf.set(step, arrow.id);
   }
   for (const note of live.filter((e) => roleOf(e) === 'note')) {
     const [left, right] = [num(note.x), num(note.x) + num(note.width)];
@@ -144,7 +158,34 @@ export function sequenceOfScene(elements: readonly SceneElement[]): SequenceSpec
   if (numbered.size > 0) spec.autonumber = true;
   const caption = live.find((e) => e.id === 'diagram-caption');
   if (caption) spec.caption = textOf(caption);
-  return spec;
+  const messageIds: string[] = [];
+  const walk = (list: readonly Step[]) => {
+    for (const step of list) {
+      const arrow = arrowOf.get(step);
+      if (arrow !== undefined) messageIds.push(arrow);
+      else if (typeof step === 'object' && step !== null && 'frame' in step) {
+        const frame = step as FrameStep;
+        walk(frame.steps);
+        for (const branch of frame.branches ?? []) walk(branch.steps);
+      }
+    }
+  };
+  walk(steps);
+  return { spec, messageIds, drawnIds: drawingIds(live) };
+}
+
+/** The elements of a sequence diagram's drawing: its parts, what is grouped with them, their labels, its caption. */
+function drawingIds(live: readonly SceneElement[]): string[] {
+  const groups = new Set<string>();
+  const ids = new Set<string>();
+  for (const e of live) {
+    if (roleOf(e) === undefined) continue;
+    ids.add(e.id);
+    for (const group of (e.groupIds as string[] | undefined) ?? []) if (group.endsWith('-participant') || /^frame-\d+-group$/.test(group)) groups.add(group);
+  }
+  for (const e of live) if (((e.groupIds as string[] | undefined) ?? []).some((g) => groups.has(g)) || e.id === 'diagram-caption') ids.add(e.id);
+  for (const e of live) if (typeof e.containerId === 'string' && ids.has(e.containerId)) ids.add(e.id);
+  return [...ids];
 }
 
 const ARROWS: Record<string, string> = {

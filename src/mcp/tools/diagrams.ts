@@ -51,7 +51,7 @@ export function registerDiagramTools(kit: ToolKit): void {
     'edit_diagram',
     {
       description:
-        'Grow or restyle a diagram semantically, keeping its layout and whatever a person changed by hand (prefer this to regenerate_diagram): addNodes (spec nodes, optionally with x/y/width/height; parent puts one into an existing container, which grows to hold it if it must), addEdges (spec edges between existing or new node ids), updateNodes ({ id, label?, strokeColor?, backgroundColor?, fillStyle? }; a new label keeps its node\'s size and shrinks its font, down to 60 % and never under 12 px, to fit; one that fits at no size is refused). Returns the ids added and updated, and editorUrl. A refused edit comes back with every problem and a hint for each.',
+        'Grow or restyle a diagram semantically, keeping its layout and whatever a person changed by hand (prefer this to regenerate_diagram): addNodes (spec nodes, optionally with x/y/width/height; parent puts one into an existing container, which grows to hold it if it must), addEdges (spec edges between existing or new node ids), updateNodes ({ id, label?, strokeColor?, backgroundColor?, fillStyle? }; a new label keeps its node\'s size and shrinks its font, down to 60 % and never under 12 px, to fit; one that fits at no size is refused). In a sequence diagram, addNodes are new participants (at the right) and addEdges new messages, after the message "after" names (msg-N) or at the end; what comes later moves down. Returns the ids added and updated, and editorUrl. A refused edit comes back with every problem and a hint for each.',
       fields: { id: diagramId },
       content: EditFragment.shape,
       example: { id: EXAMPLE_ID, addNodes: [{ id: 'cache', label: 'Cache', icon: 'icon-redis' }], addEdges: ['api -> cache'], updateNodes: [{ id: 'db', backgroundColor: '#e7f5ff' }] },
@@ -133,6 +133,11 @@ export function registerDiagramTools(kit: ToolKit): void {
 }
 
 /** The edit fragment of edit_diagram's arguments. */
-function fragmentOf(a: { addNodes?: unknown; addEdges?: unknown; updateNodes?: unknown }): Record<string, unknown> {
-  return { ...(a.addNodes !== undefined ? { addNodes: a.addNodes } : {}), ...(a.addEdges !== undefined ? { addEdges: a.addEdges } : {}), ...(a.updateNodes !== undefined ? { updateNodes: a.updateNodes } : {}) };
+function fragmentOf(a: { addNodes?: unknown; addEdges?: unknown; updateNodes?: unknown; after?: unknown }): Record<string, unknown> {
+  return {
+    ...(a.addNodes !== undefined ? { addNodes: a.addNodes } : {}),
+    ...(a.addEdges !== undefined ? { addEdges: a.addEdges } : {}),
+    ...(a.updateNodes !== undefined ? { updateNodes: a.updateNodes } : {}),
+    ...(a.after !== undefined ? { after: a.after } : {}),
+  };
 }
