@@ -415,3 +415,19 @@ describe('a sequence diagram edited in place', () => {
     assert.throws(() => applyEdit(elements as never, { addEdges: ['a -> b'], after: 'msg-9' }, stamp, { isIcon: isCatalogIcon }), /after names "msg-9"/);
   });
 });
+
+describe('lint on a sequence diagram', () => {
+  test('a lifeline moved across a message label and a note moved over a participant’s box are each reported', () => {
+    const { elements } = draw(seq(['a ->> b : a label to cross', 'b ->> c : next', { note: 'a note', over: 'c' }, 'c ->> a : back']));
+    const moved = elements.map((e) => ({ ...e }));
+    const label = moved.find((e) => e.id === 'msg-1-label')!;
+    const lifeline = moved.find((e) => e.id === 'c-lifeline')!;
+    lifeline.x = label.x + label.width / 2;
+    const note = moved.find((e) => e.id === 'note-1')!;
+    const head = moved.find((e) => e.id === 'a')!;
+    [note.x, note.y] = [head.x, head.y + 4];
+    const kinds = lintScene(moved).map((issue) => `${issue.kind} ${[...issue.elementIds].sort().join(' ')}`);
+    assert.ok(kinds.includes('label_overlap c-lifeline msg-1-label'), kinds.join('\n'));
+    assert.ok(kinds.some((k) => k.startsWith('overlap') && k.includes('note-1') && k.includes(' a')), kinds.join('\n'));
+  });
+});
