@@ -12,6 +12,7 @@ import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
 import { layoutGraph } from '../../src/domain/layout/layout.ts';
 import { lintScene } from '../../src/domain/lint/lint.ts';
 import { sceneProblems } from '../../src/domain/scene/validate.ts';
+import { applyEdit } from '../../src/domain/edit/apply.ts';
 import { exportScene } from '../../src/domain/export/export.ts';
 import { importMermaid } from '../../src/domain/source/mermaid.ts';
 import { checkAnySpec, sceneOfSpec } from '../../src/domain/spec/any-spec.ts';
@@ -266,5 +267,35 @@ describe('class and ER diagrams written back', () => {
     const spec = { kind: 'class', classes: [{ id: 'A', annotation: 'abstract', attributes: ['+x int'], methods: ['+f() void'] }], relations: ['A <|-- B', 'B "1" o-- "*" C : has'], notes: [{ note: 'n', for: 'C' }] };
     const { elements } = draw(spec);
     assert.deepEqual(draw(JSON.parse(exportScene(elements, 'spec').text)).elements, elements);
+  });
+});
+
+describe('class and ER diagrams edited in place', () => {
+  const stamp = { now: 5, nonce: () => 7 };
+
+  test('a new class is a box in compartments beside what it connects to; the others stay; it reads back with its members', () => {
+    const { elements } = draw({ kind: 'class', classes: [{ id: 'Shape', annotation: 'interface', methods: ['+area() double'] }, { id: 'Circle', attributes: ['-r: double'] }], relations: ['Shape <|.. Circle'] });
+    const { elements: after, added } = applyEdit(elements as never, { addNodes: [{ id: 'Square', attributes: ['-side: double'], methods: ['+area() double'] }], addEdges: [{ from: 'Square', to: 'Shape', arrowhead: 'triangle' }] }, stamp, { isIcon: isCatalogIcon });
+    const edited = after as unknown as El[];
+    assert.deepEqual(added, ['Square', 'Square-to-Shape']);
+    for (const e of elements) if (e.type !== 'arrow' && !['Shape'].includes(e.id)) assert.deepEqual(edited.find((x) => x.id === e.id), e, `${e.id} untouched`);
+    const square = edited.find((e) => e.id === 'Square')!;
+    assert.equal(edited.find((e) => e.id === 'Square-section-1')!.text, '-side: double');
+    assert.equal(edited.find((e) => e.id === 'Square-section-2')!.text, '+area() double');
+    assert.equal(square.roundness, null);
+    assert.deepEqual(lintScene(edited), []);
+    const read = JSON.parse(exportScene(edited, 'spec').text);
+    assert.ok(read.classes.some((c: { id: string; methods?: string[] }) => c.id === 'Square' && c.methods?.[0] === '+area() double'));
+    assert.ok(read.relations.includes('Square --|> Shape') || read.relations.some((r: string) => r.startsWith('Square') && r.endsWith('Shape')), JSON.stringify(read.relations));
+  });
+
+  test('a new entity has its attributes as a table; methods on an entity, or attributes on a flowchart, are refused', () => {
+    const { elements } = draw({ kind: 'er', relationships: ['CUSTOMER ||--o{ ORDER : places'] });
+    const { elements: after } = applyEdit(elements as never, { addNodes: [{ id: 'INVOICE', attributes: ['int id PK', 'int order_id FK'] }], addEdges: ['ORDER -> INVOICE'] }, stamp, { isIcon: isCatalogIcon });
+    const edited = after as unknown as El[];
+    assert.equal(edited.find((e) => e.id === 'INVOICE-section-1-2')!.text, 'id\norder_id');
+    assert.throws(() => applyEdit(elements as never, { addNodes: [{ id: 'X', methods: ['+f()'] }] }, stamp, { isIcon: isCatalogIcon }), /an entity has attributes only/);
+    const flow = draw({ nodes: [{ id: 'a' }], edges: [] }).elements;
+    assert.throws(() => applyEdit(flow as never, { addNodes: [{ id: 'b', attributes: ['x'] }] }, stamp, { isIcon: isCatalogIcon }), /this diagram is neither/);
   });
 });

@@ -19,6 +19,7 @@ import { placeNodes } from './placement.ts';
 import { addEdges } from './routing.ts';
 import { indexScene } from './scene-index.ts';
 import { applySequenceEdit, isSequenceScene } from './sequence-edit.ts';
+import { addBoxInCompartments, compartmentsOf, sizeInCompartments, structureKindOf } from './structure-edit.ts';
 import type { SceneElement, WriteStamp } from './types.ts';
 
 export { EDIT_LIMITS, type EditOptions } from './fragment.ts';
@@ -59,12 +60,26 @@ export function applyEdit(elements: SceneElement[], fragment: EditFragmentInput,
   const total = elements.length + createdCount(edit);
   if (total > MAX_SCENE_ELEMENTS) fail('SCENE_TOO_LARGE', `this edit would make the scene ${total} elements; the limit is ${MAX_SCENE_ELEMENTS}`);
 
+  // In a class or ER diagram, a new node is a box in compartments and a new arrow a relation (structure-edit.ts).
+  const structure = structureKindOf(elements);
+  const rawNodes = (fragment.addNodes ?? []) as Array<{ attributes?: string[]; methods?: string[] }>;
+  if (!structure && rawNodes.some((n) => n.attributes !== undefined || n.methods !== undefined)) fail('INVALID_SPEC', 'attributes and methods are for a new box in a class or ER diagram; this diagram is neither');
+  if (structure === 'entity' && rawNodes.some((n) => n.methods !== undefined)) fail('INVALID_SPEC', 'methods are for a class; an entity has attributes only');
+  const compartments = new Map(structure ? edit.nodes.map((n) => [n.node.id, compartmentsOf(structure, rawNodes[n.index] ?? {})] as const) : []);
+  const planned = new Map(edit.nodes.filter((n) => compartments.has(n.node.id)).map((n) => [n.node.id, sizeInCompartments(n, compartments.get(n.node.id)!)] as const));
+
   const merge = new Merge(scene, stamp.now);
   for (const update of edit.updates) applyUpdate(merge, scene, update);
   const boxes = placeNodes(edit.nodes, edit.edges, scene);
   for (const [id, box] of boxes.grown) growContainer(merge, scene, id, box);
-  for (const node of edit.nodes) addNode(merge, node, boxes.nodes.get(node.node.id)!);
+  for (const node of edit.nodes) {
+    const box = boxes.nodes.get(node.node.id)!;
+    const plan = planned.get(node.node.id);
+    if (plan && structure) addBoxInCompartments(merge, node, box, plan, compartments.get(node.node.id)!, structure);
+    else addNode(merge, node, box);
+  }
   addEdges(merge, scene, edit.edges);
+  if (structure) for (const edge of edit.edges) merge.edit(edge.id).customData = { structure: 'relation' };
 
   const { elements: merged, merged: count } = merge.result(stamp);
   return {

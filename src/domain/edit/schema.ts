@@ -25,6 +25,16 @@ export const EditNode = z
     y: z.number().optional().meta({ description: 'Top edge, with x' }),
     width: z.number().positive().max(10_000).optional().meta({ description: 'Width in px (the label is wrapped to it); default: sized to the label' }),
     height: z.number().positive().max(10_000).optional().meta({ description: 'Height in px; default: sized to the label' }),
+    attributes: z
+      .array(z.string().max(SPEC_LIMITS.labelLength))
+      .max(SPEC_LIMITS.nodes)
+      .optional()
+      .meta({ description: 'A class or ER diagram only: the new class\'s attributes ("+name: String") or the new entity\'s ("int id PK"), drawn in its compartment' }),
+    methods: z
+      .array(z.string().max(SPEC_LIMITS.labelLength))
+      .max(SPEC_LIMITS.nodes)
+      .optional()
+      .meta({ description: 'A class diagram only: the new class\'s methods ("+area() double")' }),
   })
   .meta({
     id: 'EditNode',
