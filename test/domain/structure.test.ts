@@ -157,11 +157,12 @@ describe('an ER diagram drawn', () => {
     assert.ok(box(byId('CUSTOMER-section-1-4')).right <= box(byId('CUSTOMER')).right, 'inside the box');
   });
 
-  test("crow's feet at the right ends; an optional end says so beside it; a non-identifying relationship is dashed", () => {
-    const { elements } = draw(spec);
+  test("crow's feet at the right ends; zero or one says so beside it; a non-identifying relationship is dashed", () => {
+    const { elements } = draw({ ...spec, relationships: [...spec.relationships, 'ORDER |o--|| INVOICE : billed'] });
     const places = arrowBetween(elements, 'CUSTOMER', 'ORDER');
     assert.deepEqual([places.startArrowhead, places.endArrowhead, places.strokeStyle], ['crowfoot_one', 'crowfoot_many', 'solid']);
-    assert.ok(elements.some((e) => e.type === 'text' && e.text === '0..*'), 'zero or more written beside its end');
+    assert.ok(!elements.some((e) => e.type === 'text' && e.text === '0..*'), 'zero or more is the head of many alone');
+    assert.ok(elements.some((e) => e.id === 'ORDER-to-INVOICE-tail-label' && e.text === '0..1'), 'zero or one written beside its end');
     const lives = arrowBetween(elements, 'ORDER', 'ADDRESS');
     assert.deepEqual([lives.startArrowhead, lives.endArrowhead, lives.strokeStyle], ['crowfoot_one_or_many', 'crowfoot_one', 'dashed']);
   });

@@ -59,7 +59,7 @@ export function structureOfScene(elements: readonly SceneElement[]): Read | null
     const relationships = relations.flatMap((arrow) => {
       const [from, to] = ends(arrow);
       if (!from || !to || !boxIds.has(from) || !boxIds.has(to)) return [];
-      const optional = (text: string) => text === '0..1' || text === '0..*';
+      const optional = (text: string) => text === '0..1';
       const left = ER_LEFT[String(arrow.startArrowhead)] ?? '||';
       const right = ER_RIGHT[String(arrow.endArrowhead)] ?? '||';
       const l = optional(endText(arrow, 'tail')) ? (left === '||' ? '|o' : '}o') : left;

@@ -211,7 +211,8 @@ function layoutIssues(elements: Element[], clipped: ReadonlySet<string>): { issu
     issues.push(...slackContainers(model));
     issues.push(...hiddenSelfLoops(model));
     issues.push(...labelsNearOutline(model, clipped));
-    issues.push(...lateFlowStart(model));
+    // Where a flow starts is a flowchart's question: a class, ER or sequence diagram has no flow to start.
+    if (!elements.some((e) => e.customData?.structure !== undefined || e.customData?.sequence !== undefined)) issues.push(...lateFlowStart(model));
   } catch (error) {
     if (error instanceof WorkExhausted) return { issues, complete: false };
     throw error;

@@ -37,7 +37,9 @@ export interface CompartmentPlan {
   sections: Array<{ height: number; columns: number[] }>;
 }
 
-const widthOf = (text: string) => (text === '' ? 0 : measureText(text, ROW_FONT_SIZE, FONT_FAMILY_EXCALIFONT).width);
+/** A cell is one line of its row: a line break written in it (a long comment) becomes a space. */
+const cellText = (cell: string | undefined) => (cell ?? '').replace(/\s*\n\s*/g, ' ');
+const widthOf = (text: string) => (text === '' ? 0 : measureText(cellText(text), ROW_FONT_SIZE, FONT_FAMILY_EXCALIFONT).width);
 
 /** The box for a name (its label block, as planned) over these sections. */
 export function planCompartments(label: TextBlock | null, compartments: Compartments): CompartmentPlan {
@@ -92,7 +94,7 @@ export function compartmentElements(
     let x = box.x + SIDE_PAD;
     section.columns.forEach((columnWidth, c) => {
       if (columnWidth === 0) return;
-      const text = rows.map((row) => row[c] ?? '').join('\n');
+      const text = rows.map((row) => cellText(row[c])).join('\n');
       const measured = measureText(text, ROW_FONT_SIZE, FONT_FAMILY_EXCALIFONT);
       const block: TextBlock = { text, original: text, width: measured.width, height: measured.height };
       const suffix = section.columns.filter((w) => w > 0).length > 1 ? `-section-${s + 1}-${c + 1}` : `-section-${s + 1}`;

@@ -23,14 +23,15 @@ function textNodePlaces(box: { x: number; y: number; width: number; height: numb
   };
 }
 
-/** The label of a generated arrow, centred on the arrow's middle point, where the editor puts an arrow's bound text. */
-export function arrowLabelElement(edgeId: string, label: TextBlock, points: readonly Point[], order: number, updated: number): ExcalidrawElement {
+/** The label of a generated arrow, centred on the arrow's middle point, where the editor puts an arrow's bound text; `fontSize` when not the editor's default. */
+export function arrowLabelElement(edgeId: string, label: TextBlock, points: readonly Point[], order: number, updated: number, fontSize?: number): ExcalidrawElement {
   const middle = points.length % 2 === 1 ? points[(points.length - 1) / 2]! : midpointOf(points.slice(points.length / 2 - 1, points.length / 2 + 1));
   return textElement(`${edgeId}-label`, label, { x: middle[0] - label.width / 2, y: middle[1] - label.height / 2 }, order, updated, {
     containerId: edgeId,
     textAlign: 'center',
     verticalAlign: 'middle',
     strokeColor: null,
+    ...(fontSize !== undefined ? { fontSize } : {}),
   });
 }
 

@@ -22,20 +22,24 @@ import { captionElement } from '../scene/from-spec.ts';
 import { addBound, baseElement, BINDING_GAP, type ExcalidrawElement, FONT_FAMILY_EXCALIFONT, FONT_SIZE } from '../scene/elements.ts';
 import { arrowElement, arrowLabelElement, focusOf, lineElement, nodeElements, textElement } from '../scene/factory.ts';
 import type { Point } from '../scene/geometry.ts';
-import { edgeLabelBlock, type NodePlan, planNode, round, type TextBlock } from '../scene/node-plan.ts';
+import { WIDEN_FOR_WORD, wordSafeWrap } from '../scene/label-wrap.ts';
+import { type NodePlan, planNode, round, type TextBlock } from '../scene/node-plan.ts';
 import type { SpecEdge, SpecNode } from '../spec/types.ts';
-import { measureText } from '../text/metrics.ts';
+import { measureText, wrapText } from '../text/metrics.ts';
 import { BRANCH_WORDS, type Frame, type Message, type Note, type Participant, type SequenceSpec, type Step } from './types.ts';
 
 /** Between two participants' boxes, at the least. */
-const PARTICIPANT_GAP = 50;
+const PARTICIPANT_GAP = 40;
 /** Kept clear on each side of a message's label, between the lifelines it joins. */
-const LABEL_ROOM = 24;
+const LABEL_ROOM = 12;
 /** A message without a label still spans this much. */
 const BARE_MESSAGE = 80;
 /** The least height of a message's row, and what a label adds around itself. */
-const ROW = 44;
-const ROW_AROUND_LABEL = 18;
+const ROW = 40;
+const ROW_AROUND_LABEL = 10;
+/** Messages' labels: Mermaid's size, smaller than a box's name, wrapped at this width. */
+const MESSAGE_FONT_SIZE = 16;
+const MESSAGE_WRAP = 220;
 /** Between the boxes and the first step, and between the last step and the boxes at the foot. */
 const TOP_GAP = 24;
 const FOOT_GAP = 28;
@@ -93,7 +97,12 @@ const textBlock = (text: string, fontSize = FONT_SIZE): TextBlock => ({ text, or
 
 function labelOf(message: Message, number: number | null): TextBlock | null {
   const text = number === null ? message.label : message.label === '' ? `${number}` : `${number}. ${message.label}`;
-  return text === '' ? null : edgeLabelBlock(text);
+  if (text === '') return null;
+  // Never broken inside a word a line can hold (label-wrap.ts), as a flowchart's edge labels.
+  const safe = wordSafeWrap(text, MESSAGE_WRAP / WIDEN_FOR_WORD);
+  const wrapped = wrapText(safe.label, MESSAGE_FONT_SIZE, MESSAGE_WRAP, FONT_FAMILY_EXCALIFONT);
+  const block = { text: wrapped, original: safe.label, ...measureText(wrapped, MESSAGE_FONT_SIZE, FONT_FAMILY_EXCALIFONT) };
+  return safe.label !== text ? { ...block, authored: text } : block;
 }
 
 function participantNode(participant: Participant, id = participant.id): SpecNode {
@@ -147,7 +156,11 @@ function placeColumns(spec: SequenceSpec, columns: Map<string, Column>, order: s
       const label = labels.get(step.id);
       const [a, b] = [index.get(step.from)!, index.get(step.to)!];
       if (a === b) side(a, true, selfWidth(label ?? null) + (label ? label.width / 2 : 0) + LABEL_ROOM + ACTIVATION_WIDTH);
-      else needs.push([Math.min(a, b), Math.max(a, b), Math.max(BARE_MESSAGE, (label?.width ?? 0) + 2 * LABEL_ROOM) + 2 * ACTIVATION_WIDTH, false]);
+      else if (step.create) {
+        // The arrow ends at the created participant's box, half its width short of its lifeline.
+        const half = columns.get(step.to)!.plan.width / 2;
+        needs.push([Math.min(a, b), Math.max(a, b), Math.max(BARE_MESSAGE, (label?.width ?? 0) + 2 * LABEL_ROOM) + 2 * CLEAR + half, true]);
+      } else needs.push([Math.min(a, b), Math.max(a, b), Math.max(BARE_MESSAGE, (label?.width ?? 0) + 2 * LABEL_ROOM) + 2 * CLEAR, false]);
     } else if (step.step === 'note') {
       const width = notePlans.get(step.id)!.width;
       const [a, b] = step.participants.map((id) => index.get(id)!).sort((x, y) => x - y) as [number, number?];
@@ -164,6 +177,9 @@ function placeColumns(spec: SequenceSpec, columns: Map<string, Column>, order: s
       const width = tab + condition + 3 * FRAME_PAD - 2 * FRAME_PAD;
       if (span && span[1] > span[0]) needs.push([span[0], span[1], width, true]);
       else if (span) side(span[0], true, width - FRAME_PAD);
+      // Each branch's label ("else [cond]") between two lifelines, clear of both.
+      const branches = step.branches.slice(1).map((b) => measureText([BRANCH_WORDS[step.kind], conditionText(b.label)].filter(Boolean).join(' '), FRAME_FONT_SIZE, FONT_FAMILY_EXCALIFONT).width);
+      if (span && span[1] > span[0] && branches.length > 0) needs.push([span[0], span[1], Math.max(...branches) + 2 * CLEAR + 8, false]);
     }
   }
   needs.sort((x, y) => x[1] - x[0] - (y[1] - y[0]));
@@ -419,6 +435,8 @@ function draw(
     const note = nodeElements({ ...plan, width }, { x: round(left), y: round(at.top), width, height: plan.height }, { updated, nextOrder, iconOnTop: false, bound: false });
     for (const element of note.elements) push(element);
     note.shape!.customData = { sequence: 'note' };
+    // Square corners, as Mermaid's notes: no corner cuts into a long first line.
+    note.shape!.roundness = null;
   }
 
   // Messages, last, over everything they cross.
@@ -449,7 +467,7 @@ function draw(
       // The label between two lifelines, clear of any it crosses: the arrow's middle point, where the editor centres it.
       const [a, b] = [points[0]!, points[1]!];
       const [lo, hi] = [Math.min(a[0], b[0]), Math.max(a[0], b[0])];
-      const x = freeSpot(lo, hi, label.width + LABEL_ROOM, (lo + hi) / 2, lifelines);
+      const x = freeSpot(lo, hi, label.width + 2 * LABEL_ROOM, (lo + hi) / 2, lifelines);
       if (Math.abs(x - (lo + hi) / 2) > 1) points = [a, [x, a[1]], b];
     }
     points = points.map(([x, y]) => [round(x), round(y)] as Point);
@@ -460,7 +478,7 @@ function draw(
     addBound(from, { id: step.id, type: 'arrow' });
     if (to !== from) addBound(to, { id: step.id, type: 'arrow' });
     if (label) {
-      const text = push(arrowLabelElement(step.id, label, points, nextOrder(), updated));
+      const text = push(arrowLabelElement(step.id, label, points, nextOrder(), updated, MESSAGE_FONT_SIZE));
       addBound(arrow, { id: text.id, type: 'text' });
     }
   }

@@ -48,8 +48,8 @@ export const ER_RELATION_PATTERN = String.raw`^\s*${ID}\s*(\|\||\|o|\}\||\}o)(--
 const ER_RELATION = new RegExp(ER_RELATION_PATTERN, 'u');
 
 /**
- * A cardinality as the editor's crow's-foot head, and the text kept beside it: the editor's heads say one,
- * many, or one or more, so an optional end ("zero or …") is also written out.
+ * A cardinality as the editor's crow's-foot head, and the text kept beside it: the editor's heads say
+ * exactly one, many (zero or more) and one or more, so "zero or one" is the head of one with `0..1` beside it.
  */
 export function cardinalityEnd(cardinality: Cardinality): { head: EditorHead; text: string } {
   switch (cardinality) {
@@ -60,7 +60,7 @@ export function cardinalityEnd(cardinality: Cardinality): { head: EditorHead; te
     case 'oneOrMore':
       return { head: 'crowfoot_one_or_many', text: '' };
     case 'zeroOrMore':
-      return { head: 'crowfoot_many', text: '0..*' };
+      return { head: 'crowfoot_many', text: '' };
   }
 }
 
