@@ -425,7 +425,7 @@ describe('lint on a sequence diagram', () => {
     lifeline.x = label.x + label.width / 2;
     const note = moved.find((e) => e.id === 'note-1')!;
     const head = moved.find((e) => e.id === 'a')!;
-    [note.x, note.y] = [head.x, head.y + 4];
+    [note.x, note.y] = [head.x + head.width - 20, head.y + 10];
     const kinds = lintScene(moved).map((issue) => `${issue.kind} ${[...issue.elementIds].sort().join(' ')}`);
     assert.ok(kinds.includes('label_overlap c-lifeline msg-1-label'), kinds.join('\n'));
     assert.ok(kinds.some((k) => k.startsWith('overlap') && k.includes('note-1') && k.includes(' a')), kinds.join('\n'));

@@ -13,6 +13,11 @@ import type { ErSpecInput } from '../structure/er-spec.ts';
 const dataOf = (e: SceneElement) => (e.customData ?? {}) as Record<string, unknown>;
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 const textOf = (e: SceneElement | undefined) => (e ? String(e.originalText ?? e.text ?? '') : '');
+/** A box's name as its author wrote it: without the breaks Drawbridge put inside a word too wide for the box. */
+const nameOf = (e: SceneElement | undefined) => {
+  const authored = (e?.customData as { authoredLabel?: unknown } | undefined)?.authoredLabel;
+  return typeof authored === 'string' ? authored : textOf(e);
+};
 const inside = (inner: SceneElement, outer: SceneElement) =>
   num(inner.x) >= num(outer.x) && num(inner.y) >= num(outer.y) && num(inner.x) + num(inner.width) <= num(outer.x) + num(outer.width) && num(inner.y) + num(inner.height) <= num(outer.y) + num(outer.height);
 
@@ -21,6 +26,8 @@ const CLASS_RIGHT: Record<string, string> = { triangle_outline: '|>', triangle: 
 const ER_LEFT: Record<string, string> = { crowfoot_one: '||', crowfoot_many: '}o', crowfoot_one_or_many: '}|' };
 const ER_RIGHT: Record<string, string> = { crowfoot_one: '||', crowfoot_many: 'o{', crowfoot_one_or_many: '|{' };
 const quoted = (id: string) => (/^[^\s"]+$/.test(id) ? id : `"${id.replace(/["\\]/g, '\\$&')}"`);
+/** An entity's name as Mermaid's ER grammar reads it: bare when it is a plain word, else in double quotes. */
+const entityName = (id: string) => (/^[A-Za-z_][\w-]*$/.test(id) ? id : `"${id.replace(/"/g, "'")}"`);
 
 interface Read {
   kind: 'class' | 'er';
@@ -53,7 +60,7 @@ export function structureOfScene(elements: readonly SceneElement[]): Read | null
         const keyList = (keys ?? '').split(/[,\s]+/).filter((k): k is 'PK' => k === 'PK' || k === 'FK' || k === 'UK');
         return { type: type!, name: name!, ...(keyList.length > 0 ? { keys: keyList } : {}), ...(comment ? { comment } : {}) };
       }).filter((a) => a.type !== '' && a.name !== '');
-      const label = textOf(boundText.get(box.id));
+      const label = nameOf(boundText.get(box.id)).replace(/\s*\n\s*/g, ' ');
       return attributes.length === 0 && (label === box.id || label === '') ? box.id : { id: box.id, ...(label !== box.id && label !== '' ? { label } : {}), ...(attributes.length > 0 ? { attributes } : {}) };
     });
     const relationships = relations.flatMap((arrow) => {
@@ -65,7 +72,7 @@ export function structureOfScene(elements: readonly SceneElement[]): Read | null
       const l = optional(endText(arrow, 'tail')) ? (left === '||' ? '|o' : '}o') : left;
       const r = optional(endText(arrow, 'head')) ? (right === '||' ? 'o|' : 'o{') : right;
       const label = textOf(boundText.get(arrow.id)).replace(/\n/g, ' ');
-      return [`${quoted(from)} ${l}${arrow.strokeStyle === 'dashed' ? '..' : '--'}${r} ${quoted(to)}${label ? ` : ${label}` : ''}`];
+      return [`${entityName(from)} ${l}${arrow.strokeStyle === 'dashed' ? '..' : '--'}${r} ${entityName(to)}${label ? ` : ${label}` : ''}`];
     });
     const spec: ErSpecInput = { kind: 'er', entities, relationships };
     if (caption) spec.caption = textOf(caption);
@@ -73,7 +80,7 @@ export function structureOfScene(elements: readonly SceneElement[]): Read | null
   }
 
   const classes: NonNullable<ClassSpecInput['classes']> = boxes.map((box) => {
-    const lines = textOf(boundText.get(box.id)).split('\n');
+    const lines = nameOf(boundText.get(box.id)).split('\n');
     const annotation = /^«(.*)»$/.exec(lines[0] ?? '')?.[1];
     const named = (annotation !== undefined ? lines.slice(1) : lines).join(' ');
     const generic = /^(.*)<([^<>]*)>$/.exec(named);
@@ -122,7 +129,7 @@ export function structureToMermaid(read: Read): { text: string; warnings: string
     if (spec.caption) lines.splice(0, 0, '---', `title: ${spec.caption}`, '---');
     for (const raw of spec.entities ?? []) {
       if (typeof raw === 'string') continue;
-      const head = `${quoted(raw.id)}${raw.label ? `["${raw.label.replace(/"/g, "'")}"]` : ''}`;
+      const head = `${entityName(raw.id)}${raw.label ? `["${raw.label.replace(/"/g, "'")}"]` : ''}`;
       if (!raw.attributes?.length) {
         lines.push(`  ${head} {`, '  }');
         continue;

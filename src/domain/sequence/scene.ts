@@ -56,6 +56,11 @@ const CLEAR = ACTIVATION_WIDTH + 4;
 const NOTE_FILL = '#fff3bf';
 const NOTE_GAP = 12;
 const NOTE_OVERHANG = 24;
+/** A note's text: where it wraps, and the room around it. */
+const NOTE_WRAP = 260;
+const NOTE_PAD_X = 12;
+const NOTE_PAD_Y = 8;
+const NOTE_MIN_WIDTH = 80;
 /** Frames: room for the tab, the margin around what they hold, the row a branch's label takes, the space below. */
 const FRAME_TAB_HEIGHT = 34;
 const FRAME_PAD = 14;
@@ -110,6 +115,16 @@ function participantNode(participant: Participant, id = participant.id): SpecNod
   return { id, label: participant.label, shape: text ? 'text' : 'rectangle', icon: participant.icon, strokeColor: null, backgroundColor: null, fillStyle: null, parent: null };
 }
 
+/** A note's box: its text at the messages' size, wrapped at NOTE_WRAP or, given, in that width. */
+function notePlan(note: Note, width?: number): NodePlan {
+  const wrapAt = (width ?? NOTE_WRAP + 2 * NOTE_PAD_X) - 2 * NOTE_PAD_X;
+  const safe = wordSafeWrap(note.text, wrapAt / WIDEN_FOR_WORD);
+  const text = wrapText(safe.label, MESSAGE_FONT_SIZE, wrapAt, FONT_FAMILY_EXCALIFONT);
+  const measured = measureText(text, MESSAGE_FONT_SIZE, FONT_FAMILY_EXCALIFONT);
+  const label = { text, original: safe.label, ...measured, ...(safe.label !== note.text ? { authored: note.text } : {}) };
+  return { node: noteNode(note), label, isContainer: false, depth: 0, shape: 'rectangle', width: round(width ?? Math.max(NOTE_MIN_WIDTH, measured.width + 2 * NOTE_PAD_X)), height: round(measured.height + 2 * NOTE_PAD_Y) };
+}
+
 function noteNode(note: Note): SpecNode {
   return { id: note.id, label: note.text, shape: 'rectangle', icon: null, strokeColor: null, backgroundColor: NOTE_FILL, fillStyle: 'solid', parent: null };
 }
@@ -129,9 +144,16 @@ export function sceneFromSequence(spec: SequenceSpec, options: { updated: number
   const labels = new Map<string, TextBlock | null>();
   for (const step of walkSteps(spec.steps)) if (step.step === 'message') labels.set(step.id, labelOf(step, spec.autonumber ? numbers.get(step.id)! : null));
   const notePlans = new Map<string, NodePlan>();
-  for (const step of walkSteps(spec.steps)) if (step.step === 'note') notePlans.set(step.id, planNode(noteNode(step), false, 0));
+  for (const step of walkSteps(spec.steps)) if (step.step === 'note') notePlans.set(step.id, notePlan(step));
 
   placeColumns(spec, columns, order, index, labels, notePlans);
+  // A note over two participants spans them: its text wraps in that width, not its own.
+  for (const step of walkSteps(spec.steps)) {
+    if (step.step !== 'note' || step.participants.length < 2) continue;
+    const xs = step.participants.map((id) => columns.get(id)!.centre).sort((a, b) => a - b);
+    const span = xs[1]! - xs[0]! + 2 * NOTE_OVERHANG;
+    if (span > notePlans.get(step.id)!.width) notePlans.set(step.id, notePlan(step, span));
+  }
   const headHeight = Math.max(...[...columns.values()].map((c) => c.plan.height));
   const placed = placeRows(spec, columns, labels, notePlans, headHeight);
   return draw(spec, columns, order, index, labels, notePlans, placed, headHeight, numbers, options.updated);
@@ -434,6 +456,8 @@ function draw(
     }
     const note = nodeElements({ ...plan, width }, { x: round(left), y: round(at.top), width, height: plan.height }, { updated, nextOrder, iconOnTop: false, bound: false });
     for (const element of note.elements) push(element);
+    const text = note.elements.find((e) => e.id === `${step.id}-label`);
+    if (text) text.fontSize = MESSAGE_FONT_SIZE;
     note.shape!.customData = { sequence: 'note' };
     // Square corners, as Mermaid's notes: no corner cuts into a long first line.
     note.shape!.roundness = null;
