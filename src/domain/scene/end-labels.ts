@@ -125,7 +125,8 @@ export class SceneObstacles {
           if (segmentMeetsBox(obstacle.segment, grow(box, CLEARANCE))) count++;
           else if (obstacle.id !== arrow && segmentMeetsBox(obstacle.segment, grow(box, NEIGHBOUR_DISTANCE))) near++;
         } else if (obstacle.id !== endNode && inside(end, obstacle.box)) {
-          if (!within(box, obstacle.box, CLEARANCE)) count++;
+          // A container around the end: only its outline counts, so a text across it covers it, one wholly inside or outside does not.
+          if (overlap(box, grow(obstacle.box, CLEARANCE)) && !within(box, obstacle.box, CLEARANCE)) count++;
         } else if (overlap(box, grow(obstacle.box, CLEARANCE))) count++;
       }
     }
