@@ -123,6 +123,19 @@ export function directionHint(value: unknown): string {
   return meant ? `${base} — use "${meant}" for ${JSON.stringify(value)}` : base;
 }
 
+/** Fields of a sequence, class or ER spec under another name or in the wrong place; `fields` lists the kind's own. */
+export function kindFieldHint(kind: 'sequence' | 'class' | 'er', key: string, fields: readonly string[]): string {
+  const takes = `a${kind === 'er' ? 'n ER' : ` ${kind}`} spec takes ${fields.join(', ')}`;
+  const meant: Record<string, Record<string, string>> = {
+    sequence: { messages: 'steps', actors: 'participants', lifelines: 'participants', nodes: 'participants', edges: 'steps', notes: 'steps', frames: 'steps' },
+    class: { nodes: 'classes', edges: 'relations', links: 'relations', relationships: 'relations', members: 'classes[].attributes and classes[].methods', namespaces: 'classes[].namespace', direction: 'layout.direction' },
+    er: { nodes: 'entities', tables: 'entities', edges: 'relationships', relations: 'relationships', links: 'relationships', attributes: 'entities[].attributes', direction: 'layout.direction' },
+  };
+  const title = normal(key) === 'title' || normal(key) === 'name' ? 'the title goes in the request body next to "spec"; a title drawn on the diagram is the spec\'s "caption"' : null;
+  const instead = meant[kind]![normal(key)];
+  return title ?? (instead ? `${key} goes in ${instead}: ${takes}` : takes);
+}
+
 /** Fields of the spec itself under another name or in the wrong place. */
 export function specFieldHint(key: string): string {
   switch (normal(key)) {

@@ -300,3 +300,18 @@ describe('class and ER diagrams edited in place', () => {
     assert.throws(() => applyEdit(flow as never, { addNodes: [{ id: 'b', attributes: ['x'] }] }, stamp, { isIcon: isCatalogIcon }), /this diagram is neither/);
   });
 });
+
+describe('hints for the usual mistakes', () => {
+  const hintOf = (spec: unknown) => checkAnySpec(spec, { isIcon: isCatalogIcon }).problems[0]!.hint;
+  test('a field under a flowchart\'s name, or Mermaid\'s, points at the kind\'s own', () => {
+    assert.match(hintOf({ kind: 'sequence', messages: ['a ->> b'] })!, /^messages goes in steps/);
+    assert.match(hintOf({ kind: 'sequence', steps: [], actors: ['a'] })!, /^actors goes in participants/);
+    assert.match(hintOf({ kind: 'class', nodes: [] })!, /^nodes goes in classes/);
+    assert.match(hintOf({ kind: 'class', direction: 'LR' })!, /^direction goes in layout.direction/);
+    assert.match(hintOf({ kind: 'er', relations: [] })!, /^relations goes in relationships/);
+    assert.match(hintOf({ kind: 'er', title: 'x' })!, /the title goes in the request body/);
+    // Following the hint succeeds.
+    assert.deepEqual(checkAnySpec({ kind: 'sequence', steps: ['a ->> b'] }, { isIcon: isCatalogIcon }).problems, []);
+    assert.deepEqual(checkAnySpec({ kind: 'er', relationships: [] }, { isIcon: isCatalogIcon }).problems, []);
+  });
+});

@@ -4,6 +4,7 @@
  * Pointer, in document order. Participants a step names without declaring
  * them are added in the order first named, as Mermaid adds them.
  */
+import { kindFieldHint } from '../hints.ts';
 import { isPlainObject, quote } from '../payload.ts';
 import { type PathKey, type Problem, ProblemList, pointer } from '../problems.ts';
 import { ARROWHEADS, type ArrowheadName, SPEC_LIMITS } from '../spec/types.ts';
@@ -288,7 +289,7 @@ class Checker {
 export function checkSequenceSpec(input: Record<string, unknown>, options: SequenceCheckOptions): { problems: Problem[]; spec: SequenceSpec | null } {
   const checker = new Checker(options);
   for (const key of Object.keys(input)) {
-    if (!TOP_FIELDS.includes(key)) checker.problem([key], 'INVALID_SPEC', `spec has an unknown field ${quote(key)}`, `a sequence spec takes ${TOP_FIELDS.join(', ')}`);
+    if (!TOP_FIELDS.includes(key)) checker.problem([key], 'INVALID_SPEC', `spec has an unknown field ${quote(key)}`, kindFieldHint('sequence', key, TOP_FIELDS));
   }
   if (input.version !== undefined && input.version !== '1' && input.version !== 1) checker.problem(['version'], 'UNSUPPORTED_VERSION', `spec.version ${JSON.stringify(input.version)} is not supported; use "1" or omit it`);
   if (input.participants !== undefined && input.participants !== null) {

@@ -4,6 +4,7 @@
  * once, boxes a relation names added as Mermaid adds them, ids kept clear of
  * the ones Drawbridge gives the parts it draws, the size caps.
  */
+import { kindFieldHint } from '../hints.ts';
 import { isPlainObject, quote } from '../payload.ts';
 import { type ContentCode, type PathKey, type Problem, ProblemList, pointer } from '../problems.ts';
 import type { Compartments } from '../scene/compartments.ts';
@@ -25,7 +26,7 @@ export class StructureChecker {
 
   constructor(kind: 'class' | 'er', topFields: string[], input: Record<string, unknown>) {
     this.kind = kind;
-    for (const key of Object.keys(input)) if (!topFields.includes(key)) this.problem([key], 'INVALID_SPEC', `spec has an unknown field ${quote(key)}`, `a${kind === 'er' ? 'n ER' : ' class'} spec takes ${topFields.join(', ')}`);
+    for (const key of Object.keys(input)) if (!topFields.includes(key)) this.problem([key], 'INVALID_SPEC', `spec has an unknown field ${quote(key)}`, kindFieldHint(kind, key, topFields));
     if (input.version !== undefined && input.version !== '1' && input.version !== 1) this.problem(['version'], 'UNSUPPORTED_VERSION', `spec.version ${JSON.stringify(input.version)} is not supported; use "1" or omit it`);
     const layout = input.layout;
     if (layout !== undefined && layout !== null) {
