@@ -17,6 +17,7 @@ import { parseMessageShorthand } from '../../src/domain/sequence/shorthand.ts';
 import { SEQUENCE_LIMITS } from '../../src/domain/sequence/types.ts';
 import { applyEdit } from '../../src/domain/edit/apply.ts';
 import { exportScene } from '../../src/domain/export/export.ts';
+import { applyPatch } from '../../src/domain/patch/apply.ts';
 import { importMermaid } from '../../src/domain/source/mermaid.ts';
 import { checkAnySpec, sceneOfSpec } from '../../src/domain/spec/any-spec.ts';
 import { assertSurvivesRestore } from '../helpers/excalidraw.ts';
@@ -407,5 +408,19 @@ describe('lint on a sequence diagram', () => {
     const kinds = lintScene(moved).map((issue) => `${issue.kind} ${[...issue.elementIds].sort().join(' ')}`);
     assert.ok(kinds.includes('label_overlap c-lifeline msg-1-label'), kinds.join('\n'));
     assert.ok(kinds.some((k) => k.startsWith('overlap') && k.includes('note-1') && k.includes(' a')), kinds.join('\n'));
+  });
+});
+
+describe('a sequence diagram patched', () => {
+  test('a lifeline moved by a patch takes the ends of its messages along; the diagram still lints clean and reads back the same', () => {
+    const { elements } = draw(seq(['a ->> b : hello', 'b -->> a : hi', 'c ->> b : ping']));
+    const end = (arrow: El) => pointsOf(arrow).at(-1)![0];
+    const { elements: after } = applyPatch(elements as never, [{ op: 'move', id: 'b-lifeline', dx: 50, dy: 0 }], { now: 2, nonce: () => 3 }, { isIcon: isCatalogIcon });
+    const patched = after as unknown as El[];
+    const of = (list: El[], id: string) => list.find((e) => e.id === id)!;
+    assert.equal(end(of(patched, 'msg-1')), end(of(elements, 'msg-1')) + 50);
+    assert.equal(end(of(patched, 'msg-3')), end(of(elements, 'msg-3')) + 50);
+    assert.deepEqual(lintScene(patched), []);
+    assert.equal(exportScene(patched, 'mermaid').text, exportScene(elements, 'mermaid').text);
   });
 });
