@@ -41,3 +41,16 @@ test('the check finds such a reference', () => {
   assert.ok(ISSUE_NUMBER.test(`the dashboard (${'iss'}ue 7, item 3)`) && ISSUE_NUMBER.test(`see ${'iss'}ue #12`));
   assert.ok(!ISSUE_NUMBER.test('one issue per arrow and node') && !ISSUE_NUMBER.test('issues.filter((issue) => issue.kind)'));
 });
+
+test('the token has one name everywhere a reader is shown a command: SERVICE_TOKEN', () => {
+  const names = new Map<string, string[]>();
+  for (const file of [...['docs', 'src'].flatMap((f) => files(path.join(ROOT, f))), path.join(ROOT, 'README.md')]) {
+    for (const match of fs.readFileSync(file, 'utf8').matchAll(/Bearer \$\{?([A-Z][A-Z_]*)\b/g)) {
+      const name = match[1]!;
+      // A template's own placeholder, filled in by the page, is not a shell variable.
+      if (name.endsWith('_PLACEHOLDER')) continue;
+      names.set(name, [...(names.get(name) ?? []), path.relative(ROOT, file)]);
+    }
+  }
+  assert.deepEqual([...names.keys()], ['SERVICE_TOKEN'], JSON.stringify(Object.fromEntries(names)));
+});

@@ -177,6 +177,8 @@ export interface CliContext {
   /** A file's text, or standard input's for `-`. */
   readSource(file: string): Promise<string>;
   readJson(file: string): Promise<unknown>;
+  /** A spec's JSON file for --spec; a request body in its place (with "spec" inside) is refused, naming --spec and --title. */
+  readSpec(file: string): Promise<unknown>;
   /** A scene: its JSON file, or a PNG or an SVG that carries it. */
   readScene(file: string): Promise<unknown>;
   /** A diagram source file's content: the language from --language, or else from the extension (.mmd/.mermaid Mermaid, .dot/.gv DOT). */
@@ -290,6 +292,15 @@ export function cliContext(io: CliIo, program: Command): CliContext {
     }
   };
 
+  const readSpec = async (file: string): Promise<unknown> => {
+    const spec = await readJson(file);
+    if (typeof spec === 'object' && spec !== null && !Array.isArray(spec) && 'spec' in spec) {
+      const name = file === '-' ? 'standard input' : file;
+      throw new CliFailure(EXIT.usage, `${name} is a request body, not a spec: give --spec the value of its "spec" alone${'title' in spec ? ', and its title with --title' : ''}`);
+    }
+    return spec;
+  };
+
   /**
    * A diagram source file's content: the language from --language, or else
    * from the extension (.mmd/.mermaid Mermaid, .dot/.gv DOT).
@@ -333,6 +344,7 @@ export function cliContext(io: CliIo, program: Command): CliContext {
     openWeb,
     readSource,
     readJson,
+    readSpec,
     readScene,
     readDiagramSource,
     warnAbout,

@@ -190,9 +190,20 @@ function judge<T>(schema: ZodType<T>, value: unknown, what: 'body' | 'query'): V
   const field = content(issue.path);
   if (field && kinds.size > 1) throw badRequest(`send exactly one of ${[...present].map((k) => `"${k}"`).join(' or ')}`);
   const where = formatPath(issue.path);
-  const otherwise = new ApiError('bad_request', `${where ? `${where}: ` : `${what}: `}${issue.message}`);
+  const unwrapped = body && issue.code === 'unrecognized_keys' && issue.path.length === 0 ? unwrappedSpecHint(schema, issue.keys) : '';
+  const otherwise = new ApiError('bad_request', `${where ? `${where}: ` : `${what}: `}${issue.message}${unwrapped}`);
   if (field) return { ok: false, kind: field.kind, content: field.of(body!), otherwise };
   throw otherwise;
+}
+
+/** A spec's own fields, and the kinds': sent at a body's top level, they are a spec that was not wrapped. */
+const SPEC_FIELDS = new Set(['nodes', 'edges', 'layout', 'kind', 'participants', 'steps', 'classes', 'relations', 'entities', 'relationships', 'caption', 'version']);
+
+/** For a body that takes a spec, sent one's fields at its top level: the hint to wrap them, the way to send it. */
+function unwrappedSpecHint(schema: ZodType, keys: readonly string[]): string {
+  const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
+  if (!shape || !('spec' in shape) || !keys.some((key) => SPEC_FIELDS.has(key))) return '';
+  return '; a spec goes inside "spec": send { "title": …, "spec": { "nodes": [...], "edges": [...] } }';
 }
 
 /** The page size of a cursor-paged list when `?limit=` is absent, and the most a page holds. */

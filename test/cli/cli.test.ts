@@ -124,6 +124,22 @@ describe('cli/cli', () => {
   });
 
   describe('diagrams and the rest of the surface', () => {
+    test('a request body given as --spec is refused naming the CLI\'s own flags; the spec alone with --title is taken', async () => {
+      const env = as(await h.user());
+      const dir = tempHome();
+      const body = path.join(dir, 'body.json');
+      const spec = { nodes: [{ id: 'a' }, { id: 'b' }], edges: ['a -> b'] };
+      fs.writeFileSync(body, JSON.stringify({ title: 'Flow', spec }));
+      const refused = await cli(['diagrams', 'create', '--spec', body], { env });
+      assert.equal(refused.code, 2);
+      assert.match(refused.stderr, /body\.json is a request body, not a spec: give --spec the value of its "spec" alone, and its title with --title/);
+      const alone = path.join(dir, 'spec.json');
+      fs.writeFileSync(alone, JSON.stringify(spec));
+      const created = await cli(['diagrams', 'create', '--spec', alone, '--title', 'Flow', '--json'], { env });
+      assert.equal(created.code, 0, created.stderr);
+      assert.equal(JSON.parse(created.stdout).title, 'Flow');
+    });
+
     test('create from a Mermaid sequence, class or ER diagram file draws it as that kind, and source gives it back', async () => {
       const env = as(await h.user());
       const dir = tempHome();

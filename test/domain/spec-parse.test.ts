@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { parseSpec } from '../../src/domain/spec/parse.ts';
+import { isCatalogIcon, listIcons } from '../../src/domain/icons/catalog.ts';
+import { checkSpec, parseSpec } from '../../src/domain/spec/parse.ts';
 import { parseShorthand, ShorthandError } from '../../src/domain/spec/shorthand.ts';
 import { ApiError } from '../../src/errors.ts';
 
@@ -188,5 +189,19 @@ describe('the fields for shapes, styles and layout hints', () => {
     rejects({ nodes: [], layout: { sameRank: ['a', 'b'] } }, 'INVALID_SPEC', /^spec\.layout\.sameRank must be a list of lists of node ids/);
     rejects({ nodes: [{ id: 'a' }], layout: { sameRank: [['a', 'B']] } }, 'INVALID_SPEC', /^spec\.layout\.sameRank\[0\]\[1\] names "B", which is not a node id/);
     rejects({ nodes: [], layout: { rankdir: 'LR' } }, 'INVALID_SPEC', /layout has an unknown field "rankdir".*"fold".*"sameRank"/);
+  });
+});
+
+describe('the hint for an unknown icon', () => {
+  const hintOf = (icon: string) => checkSpec({ nodes: [{ id: 'a', icon }] }, { isIcon: isCatalogIcon }).problems[0]!.hint!;
+  test('names the icon meant, or a query that finds it: following it succeeds', () => {
+    for (const [written, meant] of [['apacheflink', 'icon-flink'], ['icon-apache-flink', 'icon-flink'], ['postgresql', 'icon-postgresql'], ['kubernetes-pod', 'icon-kubernetes']] as const) {
+      assert.equal(hintOf(written), `use "${meant}"`, written);
+      assert.deepEqual(checkSpec({ nodes: [{ id: 'a', icon: meant }] }, { isIcon: isCatalogIcon }).problems, [], `${meant} is taken`);
+    }
+    for (const [written, found] of [['postgres', 'icon-postgresql'], ['icon-mongo', 'icon-mongodb']] as const) {
+      const q = decodeURIComponent(/\?q=([^,]+),/.exec(hintOf(written))![1]!);
+      assert.ok(listIcons({ q }).some((icon) => icon.id === found), `?q=${q} finds ${found}`);
+    }
   });
 });

@@ -14,6 +14,21 @@ describe('http/spec', () => {
   const create = (body: unknown) => h.call('POST', '/api/v1/diagrams', { token: alice.token, body });
 
   describe('POST /diagrams with a spec', () => {
+    test('a spec sent without its { "spec": … } wrapper is refused with the hint to wrap it, on create and on validate; wrapped, it is taken', async () => {
+      const bare = { layout: { direction: 'LR' }, nodes: [{ id: 'a' }, { id: 'b' }], edges: ['a -> b'] };
+      for (const url of ['/api/v1/diagrams', '/api/v1/specs/validate']) {
+        const res = await h.call('POST', url, { token: alice.token, body: bare });
+        assert.equal(res.statusCode, 400, res.body);
+        assert.equal(res.json().error, 'bad_request');
+        assert.match(res.json().message, /a spec goes inside "spec": send \{ "title": …, "spec": \{ "nodes"/);
+      }
+      assert.equal((await create({ title: 'Wrapped', spec: bare })).statusCode, 201, 'following the hint succeeds');
+      const sequence = await h.call('POST', '/api/v1/diagrams', { token: alice.token, body: { kind: 'sequence', steps: ['a ->> b'] } });
+      assert.match(sequence.json().message, /a spec goes inside "spec"/, 'a sequence spec too');
+      const other = await h.call('POST', '/api/v1/diagrams', { token: alice.token, body: { colour: 'red' } });
+      assert.doesNotMatch(other.json().message, /a spec goes inside/, 'an unknown key that is no spec field has no such hint');
+    });
+
     test('lays the spec out into bound, labelled elements that lint clean', async () => {
       const res = await create({
         title: 'Checkout',

@@ -5,7 +5,7 @@ import { folderPaths, isFolderId } from '../folders.ts';
 import { publicLinkActions } from './publish.ts';
 
 export function addDiagramCommands(program: Command, ctx: CliContext): Command {
-  const { paint, bold, dim, progress, clearProgress, out, note, json, table, apiUrl, client, folderIdOf, openWeb, readJson, readScene, readDiagramSource, warnAbout, jsonOpt, examples } = ctx;
+  const { paint, bold, dim, progress, clearProgress, out, note, json, table, apiUrl, client, folderIdOf, openWeb, readJson, readSpec, readScene, readDiagramSource, warnAbout, jsonOpt, examples } = ctx;
   const { setPublicLink } = publicLinkActions(ctx);
   const diagrams = program.command('diagrams').description('list, create and change diagrams');
   diagrams
@@ -103,7 +103,7 @@ export function addDiagramCommands(program: Command, ctx: CliContext): Command {
     .command('create [file]')
     .description('create a diagram from a Mermaid or DOT file, a DiagramSpec (laid out by the server) or a raw scene; prints its editor URL')
     .option('--language <language>', 'the language of [file]: mermaid or dot (default: from its extension, .mmd or .dot)')
-    .option('--spec <file>', 'DiagramSpec JSON file, or - for standard input')
+    .option('--spec <file>', 'spec JSON file (a flowchart, or a sequence, class or ER diagram), or - for standard input')
     .option('--scene <file>', 'Excalidraw scene JSON file (.excalidraw), a PNG or SVG that carries its scene, or - for standard input')
     .option('--title <title>', 'title')
     .option('--folder <folder>', 'folder name, Parent/Child path or id (default: the top level)')
@@ -128,7 +128,7 @@ export function addDiagramCommands(program: Command, ctx: CliContext): Command {
         ...(opts.title !== undefined ? { title: opts.title } : {}),
         ...(folderId !== undefined ? { folderId } : {}),
         ...(file ? { source: await readDiagramSource(file, opts.language) } : {}),
-        ...(opts.spec ? { spec: await readJson(opts.spec) } : {}),
+        ...(opts.spec ? { spec: await readSpec(opts.spec) } : {}),
         ...(opts.scene ? { scene: await readScene(opts.scene) } : {}),
       });
       warnAbout(created.warnings);
@@ -188,7 +188,7 @@ export function addDiagramCommands(program: Command, ctx: CliContext): Command {
     .command('regenerate <id> [file]')
     .description('replace the content from a Mermaid or DOT file, a new spec or a scene')
     .option('--language <language>', 'the language of [file]: mermaid or dot (default: from its extension, .mmd or .dot)')
-    .option('--spec <file>', 'DiagramSpec JSON file, or -')
+    .option('--spec <file>', 'spec JSON file (a flowchart, or a sequence, class or ER diagram), or -')
     .option('--scene <file>', 'scene JSON file, a PNG or SVG that carries its scene, or -')
     .option('--title <title>', 'new title')
     .option('--if-unchanged', 'refuse (409 stale_read) if the diagram changed since it was read')
@@ -202,7 +202,7 @@ export function addDiagramCommands(program: Command, ctx: CliContext): Command {
       const c = client();
       let expectedUpdatedAt: string | undefined;
       if (opts.ifUnchanged) expectedUpdatedAt = (await c.getDiagram(id)).docUpdatedAt ?? undefined;
-      const content = file ? { source: await readDiagramSource(file, opts.language) } : opts.spec ? { spec: await readJson(opts.spec) } : { scene: await readScene(opts.scene!) };
+      const content = file ? { source: await readDiagramSource(file, opts.language) } : opts.spec ? { spec: await readSpec(opts.spec) } : { scene: await readScene(opts.scene!) };
       const result = await c.regenerateDiagram(id, {
         ...content,
         ...(opts.title !== undefined ? { title: opts.title } : {}),

@@ -371,12 +371,28 @@ export function generatedNodeIds(node: SpecNode): string[] {
 
 /** An icon id not in the catalog, with the id meant when only the `icon-` prefix is missing. */
 export function unknownIconProblem(icon: string, named: string, path: string, isIcon: (id: string) => boolean): Problem {
-  const prefixed = icon.startsWith('icon-') ? null : `icon-${icon.toLowerCase()}`;
-  const hint =
-    prefixed && isIcon(prefixed)
-      ? `use ${JSON.stringify(prefixed)}`
-      : `find an icon id with GET /api/v1/icons?q=${encodeURIComponent(icon.replace(/^icon-/, '').split(/[-_\s]/)[0] ?? '')}, or leave "icon" out`;
+  const guess = iconGuess(icon, isIcon);
+  const bare = icon.toLowerCase().replace(/^icon-/, '');
+  const longest = bare.split(/[-_\s.]+/).sort((a, b) => b.length - a.length)[0] ?? bare;
+  const hint = guess ? `use ${JSON.stringify(guess)}` : `find an icon id with GET /api/v1/icons?q=${encodeURIComponent(longest)}, or leave "icon" out`;
   return { code: 'UNKNOWN_ICON', message: `${named}.icon ${quote(icon)} is not in the icon catalog (GET /api/v1/icons)`, path, hint };
+}
+
+/**
+ * The catalog icon an unknown id most likely meant: the id with the `icon-` prefix, its words joined
+ * (`icon-apache_flink` → `icon-apache-flink`), its trailing words or letters (`icon-apache-flink`,
+ * `apacheflink` → `icon-flink`), one of its words, or another part of it, longest first; null for none.
+ */
+function iconGuess(icon: string, isIcon: (id: string) => boolean): string | null {
+  const bare = icon.toLowerCase().replace(/^icon-/, '');
+  const words = bare.split(/[-_\s.]+/).filter((word) => word.length >= 2);
+  const joined = words.join('');
+  // A product's own name usually comes last (`apache flink`, `aws lambda`): trailing parts before the rest.
+  const candidates = [words.join('-'), ...words.map((_, i) => words.slice(i).join('-'))];
+  for (let start = 1; joined.length - start >= 3; start++) candidates.push(joined.slice(start));
+  candidates.push(...[...words].sort((a, b) => b.length - a.length));
+  for (let length = joined.length - 1; length >= 3; length--) for (let start = 0; start + length <= joined.length; start++) candidates.push(joined.slice(start, start + length));
+  return candidates.map((candidate) => `icon-${candidate}`).find((id) => id !== icon && isIcon(id)) ?? null;
 }
 
 /** A dangling end, with the node meant when it names a label or differs only in case. */

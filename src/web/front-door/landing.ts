@@ -65,14 +65,14 @@ function actions(visitor: FrontDoorVisitor): string {
 function landingPage(visitor: FrontDoorVisitor, publicUrl: string): string {
   const features = FEATURES.map(([title, text]) => `<li><h2>${escapeHtml(title)}</h2><p>${escapeHtml(text)}</p></li>`).join('\n');
   const curl = `curl -X POST ${publicUrl}/api/v1/diagrams \\
-  -H "Authorization: Bearer $DRAWBRIDGE_TOKEN" \\
+  -H "Authorization: Bearer $SERVICE_TOKEN" \\
   -d '{"title": "Overview", "spec": {
         "layout": {"direction": "LR"},
         "nodes": [{"id": "agent", "icon": "icon-bot"},
                   {"id": "drawbridge", "icon": "icon-api"}],
         "edges": ["agent -> drawbridge : MCP"]}}'
 
-curl -H "Authorization: Bearer $DRAWBRIDGE_TOKEN" \\
+curl -H "Authorization: Bearer $SERVICE_TOKEN" \\
   "${publicUrl}/api/v1/diagrams/$ID/render?format=svg"`;
   const body = `${frontDoorBar(visitor, LANDING_PATH)}
 <main class="landing">
