@@ -27,6 +27,7 @@ export function diffLines(diff: Pick<RevisionDiff, 'from' | 'to' | 'summary' | '
   const lines = [`${diff.from ?? '(nothing)'} → ${diff.to}: ${diff.summary}`];
   if (diff.added.length > 0) lines.push(`added:    ${diff.added.join(', ')}`);
   if (diff.removed.length > 0) lines.push(`removed:  ${diff.removed.join(', ')}`);
-  if (diff.changed.length > 0) lines.push(`changed:  ${diff.changed.map((c) => `${c.id} (${c.aspects.join(', ')})`).join(', ')}`);
+  // An element only restamped (a write touched it, nothing of it changed) is said so, not shown with an empty list.
+  if (diff.changed.length > 0) lines.push(`changed:  ${diff.changed.map((c) => `${c.id} (${c.aspects.length > 0 ? c.aspects.join(', ') : 'restamped only'})`).join(', ')}`);
   return lines;
 }

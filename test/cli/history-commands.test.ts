@@ -91,6 +91,11 @@ describe('output', () => {
       ['r1 → r2: deleted b, moved a', 'removed:  b, b-label', 'changed:  a (geometry, style)'],
     );
     assert.deepEqual(diffLines({ from: null, to: 'r1', summary: 'added a', added: ['a'], removed: [], changed: [] }), ['(nothing) → r1: added a', 'added:    a']);
+    // An element a write only restamped (its version, as a label change touches its shape) never shows an empty list.
+    assert.deepEqual(diffLines({ from: 'r1', to: 'r2', summary: 'relabelled bi as BI', added: [], removed: [], changed: [{ id: 'bi', aspects: [] }, { id: 'bi-label', aspects: ['text'] }] }), [
+      'r1 → r2: relabelled bi as BI',
+      'changed:  bi (restamped only), bi-label (text)',
+    ]);
   });
 });
 

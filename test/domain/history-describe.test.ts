@@ -5,7 +5,11 @@ import fc from 'fast-check';
 import type { SceneElement, WriteStamp } from '../../src/domain/edit/types.ts';
 import { applyDelta, type SceneDelta, sceneDelta } from '../../src/domain/history/delta.ts';
 import { changeAspects, describeDelta } from '../../src/domain/history/describe.ts';
+import { applyEdit } from '../../src/domain/edit/apply.ts';
+import { sceneChange } from '../../src/domain/history/change.ts';
 import { isCatalogIcon } from '../../src/domain/icons/catalog.ts';
+import { applyPatch } from '../../src/domain/patch/apply.ts';
+import { checkAnySpec, sceneOfSpec } from '../../src/domain/spec/any-spec.ts';
 import { layoutGraph } from '../../src/domain/layout/layout.ts';
 import { patchAsServed } from '../helpers/content.ts';
 import { sceneFromSpec } from '../../src/domain/scene/from-spec.ts';
@@ -327,5 +331,18 @@ describe('describeDelta on any scenes', () => {
     const changes = describeDelta(watched, delta);
     assert.equal(changes.summary, 'moved box 5');
     assert.ok(read.size <= 8, `read ${read.size} elements beyond their id, type and containerId: ${[...read].join(', ')}`);
+  });
+});
+
+describe('history that reads right', () => {
+  const els = () => sceneOfSpec(checkAnySpec({ nodes: [{ id: 'bi', label: 'BI' }, { id: 'db', label: 'DB' }], edges: ['bi -> db'] }, { isIcon: () => true }).spec!, { updated: 1, layout: layoutGraph }) as unknown as SceneElement[];
+  const stamp = { now: 5, nonce: () => 7 };
+  test('a label change is "relabelled" even when its font shrinks to fit, a colour "restyled", a move "moved"', () => {
+    const before = els();
+    const relabel = (label: string) => applyEdit(before, { updateNodes: [{ id: 'bi', label }] }, stamp, { isIcon: () => true }).elements;
+    assert.equal(sceneChange(before, relabel('Business intelligence')).summary, 'relabelled BI as Business intelligence');
+    assert.equal(sceneChange(before, relabel('A much longer label that will not fit in the box at all so it shrinks')).summary, 'relabelled BI as A much longer label tha…');
+    assert.equal(sceneChange(before, applyEdit(before, { updateNodes: [{ id: 'bi', backgroundColor: '#ffc9c9' }] }, stamp, { isIcon: () => true }).elements).summary, 'restyled BI');
+    assert.equal(sceneChange(before, applyPatch(before, [{ op: 'move', id: 'bi', dx: 40, dy: 0 }], stamp, { isIcon: () => true }).elements).summary, 'moved BI');
   });
 });

@@ -31,6 +31,14 @@ interface Relabel extends Mention {
   fresh: boolean;
 }
 
+/**
+ * Whether changed fields restyle an element: a style field changed, other than the font size (and line
+ * height) of a text whose text changed too, which shrinks to fit its new words: that is the relabel.
+ */
+function restyled(fields: ReadonlySet<string>): boolean {
+  return [...fields].some((field) => aspectOfField(field) === 'style' && !(fields.has('text') && (field === 'fontSize' || field === 'lineHeight')));
+}
+
 /** The summary's parts come in this order. */
 const VERBS = ['moved', 'resized', 'rotated', 're-routed', 'reshaped', 'relabelled', 'unlabelled', 'restyled', 'reconnected', 'disconnected', 'added', 'deleted', 'changed'] as const;
 type Verb = (typeof VERBS)[number];
@@ -151,7 +159,7 @@ class Story {
       const container = this.sides.after(element.containerId as string)!;
       const fallback = typeName(container.type);
       if (fields.has('text')) this.relabel(container, shortName(previous.text) ?? fallback, shortName(element.text) ?? fallback, false);
-      if (aspects.has('style')) this.mention('restyled', 'after', container);
+      if (restyled(fields)) this.mention('restyled', 'after', container);
       if (aspects.has('binding') || aspects.has('other')) this.mention('changed', 'after', element);
       return;
     }
@@ -165,7 +173,7 @@ class Story {
       // A text re-fits its box to a new text, and a container re-fits its label: the relabel tells it.
       if (!(verb === 'resized' && (fields.has('text') || this.labelRefitted(id)))) this.mention(verb, side, element);
     }
-    if (aspects.has('style')) this.mention('restyled', side, element);
+    if (restyled(fields)) this.mention('restyled', side, element);
     if (fields.has('text')) this.relabel(element, shortName(previous.text) ?? 'a text', shortName(element.text) ?? 'a text', false);
     const ends = (e: SceneElement) => [endId(e, 'startBinding'), endId(e, 'endBinding')];
     const [wasEnds, isEnds] = [ends(previous), ends(element)];
