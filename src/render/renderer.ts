@@ -42,8 +42,6 @@ export interface RenderRequest {
   quality: RenderQuality;
   /** Size, padding, background, theme and part of the scene (options.ts); absent: the defaults. */
   options?: RenderOptions;
-  /** Fast renders only: draw catalog icons instead of placeholders (dashboard thumbnails; the API's fast preview keeps image placeholders). */
-  icons?: boolean;
   /** Who asks (`user:<id>`, `public:<slug>`: docs/rendering.md, "Fair share"), for their fair share of the workers; a render without one is not held back. */
   caller?: string;
 }
@@ -257,7 +255,7 @@ export class Renderer {
           this.log.warn({ err: error }, 'faithful render failed; serving the fast preview');
         }
       }
-      return this.fast({ ...request, icons: false }, parts, trace, 'faithful_unavailable');
+      return this.fast(request, parts, trace, 'faithful_unavailable');
     }
     return this.fast(request, parts, trace);
   }
@@ -284,12 +282,12 @@ export class Renderer {
   }
 
   private async fast(request: RenderRequest, parts: Part[], trace: Trace, note?: RenderNote): Promise<RenderResult> {
-    const icons = request.icons === true;
     let result: RenderResult;
     // A faithful render that failed may have timed out: what counts now is whether the fast one does.
     trace.timedOut = false;
     try {
-      result = await this.cached('fast', request, parts, (job) => this.runJob('fast', this.fastShare, this.fastPool, request.caller, icons ? { ...job, icons } : job, trace), icons);
+      // Catalog icons are drawn; a placeholder stands in only for an image with nothing to draw.
+      result = await this.cached('fast', request, parts, (job) => this.runJob('fast', this.fastShare, this.fastPool, request.caller, { ...job, icons: true }, trace), true);
     } catch (error) {
       if (error instanceof InvalidSelectionError) throw error;
       if (error instanceof SvgTooLarge) return this.placeholder(oversizedPlaceholderSvg(error.svgBytes, MAX_SVG_BYTES), request, parts, trace);

@@ -116,7 +116,6 @@ export async function diagramThumbnail(deps: ServiceDeps, caller: Caller, id: st
     contentKey: contentKeyOf(diagram),
     format: 'png',
     quality: 'fast',
-    icons: true,
     // The signed-in person's fair share of the workers, the one their API renders count against.
     caller: callerShare(caller),
   });

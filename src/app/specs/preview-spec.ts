@@ -14,6 +14,6 @@ import type { Caller, ServiceDeps } from '../deps.ts';
  */
 export async function previewContent(deps: ServiceDeps, caller: Caller, input: { spec?: AnySpecInput; source?: unknown }): Promise<{ svg: string | null; warnings?: SourceWarning[] }> {
   const content = input.source !== undefined ? await contentFromSource(deps, input.source, caller) : await contentFromSpec(deps, input.spec!, caller);
-  const result = await deps.renderer.render({ elementsJson: content.elementsJson, elementCount: content.elementCount, format: 'svg', quality: 'fast', icons: true, caller: callerShare(caller) });
+  const result = await deps.renderer.render({ elementsJson: content.elementsJson, elementCount: content.elementCount, format: 'svg', quality: 'fast', caller: callerShare(caller) });
   return { svg: result.isEmpty ? null : (result.svg ?? null), ...(content.warnings ? { warnings: content.warnings } : {}) };
 }
