@@ -108,14 +108,14 @@ function tokenRow(session: WebSession, token: TokenRecord, now: Date): string {
       ? `<form method="post" action="${TOKENS_PATH}/${encodeURIComponent(token.id)}/revoke">${csrfField(session)}<button type="submit" class="danger">Revoke</button></form>`
       : '';
   return `<tr data-token-id="${escapeHtml(token.id)}">
-<td>${escapeHtml(token.name)}</td>
-<td>${token.capabilities.map((c) => escapeHtml(c)).join(', ')}</td>
-<td class="mono">…${escapeHtml(token.last4)}</td>
-<td>${instant(token.createdAt, '')}</td>
-<td>${instant(token.expiresAt, 'never')}</td>
-<td>${instant(token.lastUsedAt, 'never')}</td>
-<td><span class="status status-${status}">${status}</span></td>
-<td>${revoke}</td>
+<td data-label="Name">${escapeHtml(token.name)}</td>
+<td data-label="Capabilities">${token.capabilities.map((c) => escapeHtml(c)).join(', ')}</td>
+<td data-label="Token" class="mono">…${escapeHtml(token.last4)}</td>
+<td data-label="Created">${instant(token.createdAt, '')}</td>
+<td data-label="Expires">${instant(token.expiresAt, 'never')}</td>
+<td data-label="Last used">${instant(token.lastUsedAt, 'never')}</td>
+<td data-label="Status"><span class="status status-${status}">${status}</span></td>
+<td class="actions">${revoke}</td>
 </tr>`;
 }
 
@@ -133,11 +133,11 @@ const grantRevokePath = (grantId: string) => `${TOKENS_PATH}/grants/${encodeURIC
 
 function applicationRow(session: WebSession, application: ConnectedApplication): string {
   return `<tr data-grant-id="${escapeHtml(application.grantId)}">
-<td>${escapeHtml(application.name)}</td>
-<td>${application.capabilities.map((c) => escapeHtml(c)).join(', ') || '<span class="muted">none</span>'}</td>
-<td>${instant(application.createdAt, '')}</td>
-<td>${instant(application.lastUsedAt, 'never')}</td>
-<td><form method="post" action="${grantRevokePath(application.grantId)}">${csrfField(session)}<button type="submit" class="danger">Revoke</button></form></td>
+<td data-label="Application">${escapeHtml(application.name)}</td>
+<td data-label="Capabilities">${application.capabilities.map((c) => escapeHtml(c)).join(', ') || '<span class="muted">none</span>'}</td>
+<td data-label="Connected">${instant(application.createdAt, '')}</td>
+<td data-label="Last used">${instant(application.lastUsedAt, 'never')}</td>
+<td class="actions"><form method="post" action="${grantRevokePath(application.grantId)}">${csrfField(session)}<button type="submit" class="danger">Revoke</button></form></td>
 </tr>`;
 }
 
@@ -164,6 +164,15 @@ form.mint { max-width: 40rem; }
 .status-active { color: #2b8a3e; }
 .status-expired, .status-revoked { color: var(--muted); }
 td form { margin: 0; }
+/* On a phone each token is a card: its fields one per line, named, and Revoke at the end. */
+@media (max-width: 600px) {
+  table.tokens, table.tokens tbody, table.tokens tr, table.tokens td { display: block; width: auto; }
+  table.tokens thead { display: none; }
+  table.tokens tr { border: 1px solid var(--line); border-radius: 8px; margin: 0 0 .75rem; padding: .5rem .75rem; background: #fff; }
+  table.tokens td { border: 0; padding: .15rem 0; overflow-wrap: anywhere; }
+  table.tokens td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); }
+  table.tokens td.actions { padding-top: .4rem; }
+}
 </style>
 <script src="${COPY_SCRIPT_PATH}" defer></script>`;
 

@@ -198,3 +198,20 @@ test("the editor's main menu has Share, History and Export image, and none of Op
   await page.locator('.dropdown-menu').getByText('Share…').click();
   await page.getByRole('dialog').getByRole('heading', { name: 'Share “Menu check”' }).waitFor();
 });
+
+test('at 390 px API tokens are cards: every field named on its own line, Revoke on screen, nothing scrolls sideways', { timeout: 60_000 }, async (t) => {
+  const { page } = await signedInPage(t, { width: 390, height: 844 });
+  await page.goto(`${h.baseUrl}/app/settings/tokens`);
+  const card = page.locator('table.tokens tr[data-token-id]').first();
+  await card.waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390, 'nothing makes the page scroll sideways');
+  const cardBox = (await card.boundingBox())!;
+  assert.ok(cardBox.x >= 0 && cardBox.x + cardBox.width <= 390, `a card fits the screen: ${JSON.stringify(cardBox)}`);
+  const revoke = card.getByRole('button', { name: 'Revoke' });
+  const revokeBox = (await revoke.boundingBox())!;
+  assert.ok(revokeBox.x >= 0 && revokeBox.x + revokeBox.width <= 390, `Revoke is on screen: ${JSON.stringify(revokeBox)}`);
+  const label = await card.locator('td[data-label="Capabilities"]').evaluate((td) => getComputedStyle(td, '::before').content);
+  assert.equal(label, '"Capabilities: "', 'each field is named');
+  await card.scrollIntoViewIfNeeded();
+  await screenshot(page, 'tokens-390');
+});
