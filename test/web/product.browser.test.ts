@@ -215,3 +215,20 @@ test('at 390 px API tokens are cards: every field named on its own line, Revoke 
   await card.scrollIntoViewIfNeeded();
   await screenshot(page, 'tokens-390');
 });
+
+test('at 390 px the editor\'s bar keeps the title readable and "Saved" whole', { timeout: 90_000 }, async (t) => {
+  const id = await createDiagram('Kubernetes cluster overview', { nodes: [{ id: 'api', label: 'API server' }, { id: 'etcd' }], edges: ['api -> etcd'] });
+  const { page } = await signedInPage(t, { width: 390, height: 844 });
+  await page.goto(`${h.baseUrl}/app/d/${id}`);
+  await page.locator('.excalidraw canvas').first().waitFor({ timeout: 30_000 });
+  const status = page.locator('.db-topbar [role=status]');
+  await status.filter({ hasText: /^Saved$/ }).waitFor();
+  const cut = (selector: string) => page.locator(selector).evaluate((element) => ({ shown: element.clientWidth, needs: element.scrollWidth }));
+  const saved = await cut('.db-topbar [role=status]');
+  assert.ok(saved.needs <= saved.shown, `"Saved" is whole: ${JSON.stringify(saved)}`);
+  const title = await cut('.db-title');
+  assert.ok(title.shown >= 120, `the title has room to be read: ${JSON.stringify(title)}`);
+  assert.ok(await page.getByRole('link', { name: 'Diagrams' }).isVisible(), 'the way back is there, named');
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390, 'nothing makes the page scroll sideways');
+  await screenshot(page, 'editor-390');
+});

@@ -63,8 +63,8 @@ function historyFailure(error: unknown, doing: string): string {
 function TopBar({ title, status, children }: { title: string; status: string | null; children?: ReactNode }) {
   return (
     <header className="db-topbar">
-      <a className="db-back" href={DASHBOARD_URL}>
-        ← Diagrams
+      <a className="db-back" href={DASHBOARD_URL} aria-label="Diagrams">
+        ← <span className="db-back-text">Diagrams</span>
       </a>
       <h1 className="db-title">{title}</h1>
       <span className="db-status" role="status">
