@@ -48,7 +48,7 @@ export const publicImagePlugin: FastifyPluginAsync<{ deps: ServiceDeps; pageLimi
     reply.code(apiError.status).headers(apiError.headers).send(apiError.toBody());
   });
 
-  const answer = async (format: 'svg' | 'png', slug: string, query: Record<string, unknown>, headers: Record<string, string | string[] | undefined>, reply: FastifyReply) => {
+  const answer = async (format: 'svg' | 'png' | 'pdf', slug: string, query: Record<string, unknown>, headers: Record<string, string | string[] | undefined>, reply: FastifyReply) => {
     // Only the options are read: other parameters (a cache-busting ?v=2, say) are left alone.
     const options = renderOptionsFrom(parseWith(RenderOptionsQuery, query, 'query'));
     const image = await renderPublishedImage(deps, slug, format, options);
@@ -78,5 +78,8 @@ export const publicImagePlugin: FastifyPluginAsync<{ deps: ServiceDeps; pageLimi
   );
   app.get<{ Params: { slug: string }; Querystring: Record<string, unknown> }>('/p/:slug.png', (request, reply) =>
     answer('png', request.params.slug, request.query, request.headers, reply),
+  );
+  app.get<{ Params: { slug: string }; Querystring: Record<string, unknown> }>('/p/:slug.pdf', (request, reply) =>
+    answer('pdf', request.params.slug, request.query, request.headers, reply),
   );
 };

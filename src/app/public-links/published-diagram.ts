@@ -57,13 +57,13 @@ export interface PublishedImage extends RenderResult {
 }
 
 /**
- * The embeddable image of a published diagram (`/p/:slug.svg|png`): the
+ * The embeddable image of a published diagram (`/p/:slug.svg|png|pdf`): the
  * faithful render (or the fast preview when that is unavailable) with the
  * caller's options, counted against the link's fair share as its page is.
  * Null when there is nothing to show: disabled, trashed, unknown, and
  * password-protected links alike (an image request cannot carry a password).
  */
-export async function renderPublishedImage(deps: ServiceDeps, slug: string, format: 'svg' | 'png', options: RenderOptions): Promise<PublishedImage | null> {
+export async function renderPublishedImage(deps: ServiceDeps, slug: string, format: 'svg' | 'png' | 'pdf', options: RenderOptions): Promise<PublishedImage | null> {
   const published = await publishedDiagram(deps, slug);
   if (!published || published.link.passwordHash !== null) return null;
   const { diagram, link } = published;
