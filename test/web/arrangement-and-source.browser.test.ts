@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
-import { PNG } from 'pngjs';
 import { settled, useBrowser } from '../helpers/browser.ts';
+import { boxOfColour, settledAfterDrag } from '../helpers/drag.ts';
 import { type ListeningHarness, startHarness } from '../helpers/harness.ts';
 import { signIn } from '../helpers/web-session.ts';
 
@@ -60,19 +60,6 @@ test('Copy as Mermaid puts the diagram on the clipboard as a flowchart the API r
   assert.deepEqual(await graph(again.json.id), await graph(created.json.id));
 });
 
-/** The bounding box, in window pixels, of the pixels of one colour in a screenshot. */
-function boxOfColour(png: Buffer, [r, g, b]: [number, number, number]): { x: number; y: number; width: number; height: number } | null {
-  const image = PNG.sync.read(png);
-  let [x1, y1, x2, y2] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (let y = 0; y < image.height; y++) {
-    for (let x = 0; x < image.width; x++) {
-      const i = (y * image.width + x) * 4;
-      if (Math.abs(image.data[i]! - r) + Math.abs(image.data[i + 1]! - g) + Math.abs(image.data[i + 2]! - b) > 30) continue;
-      [x1, y1, x2, y2] = [Math.min(x1, x), Math.min(y1, y), Math.max(x2, x), Math.max(y2, y)];
-    }
-  }
-  return x2 < 0 ? null : { x: x1, y: y1, width: x2 - x1, height: y2 - y1 };
-}
 
 test('a node a person drags in the editor stays where they left it when an agent regenerates the diagram with a node more', { timeout: 120_000 }, async (t) => {
   const spec = {
@@ -103,14 +90,7 @@ test('a node a person drags in the editor stays where they left it when an agent
   await page.mouse.move(from[0] + 80, from[1], { steps: 5 });
   await page.mouse.move(from[0] + 160, from[1], { steps: 5 });
   await page.mouse.up();
-  // The editor saves as the drag goes (the server writes a moment after each change): wait until the server holds a moved position that then stays put for 0.8 s.
-  let moved = await dbOf();
-  for (let attempt = 0, still = 0; still < 8 && attempt < 150; attempt++) {
-    await delay(100);
-    const now = await dbOf();
-    still = now.x !== drawn.x && now.x === moved.x && now.y === moved.y ? still + 1 : 0;
-    moved = now;
-  }
+  const moved = await settledAfterDrag(dbOf, (db) => `${db.x},${db.y}`, `${drawn.x},${drawn.y}`);
   assert.ok(moved.x > drawn.x + 40, `the drag reached the server: ${drawn.x} → ${moved.x}`);
 
   const regenerated = await api('POST', `/diagrams/${id}/regenerate`, { spec: { ...spec, nodes: [...spec.nodes, { id: 'cache', label: 'Cache' }], edges: [...spec.edges, 'api -> cache'] } });

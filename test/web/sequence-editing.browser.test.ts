@@ -3,10 +3,9 @@
 // and the messages bound to the lifeline follow it, as the editor moves
 // arrows bound to a shape that moves.
 import assert from 'node:assert/strict';
-import { setTimeout as delay } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
-import { PNG } from 'pngjs';
 import { settled, useBrowser } from '../helpers/browser.ts';
+import { boxOfColour, settledAfterDrag } from '../helpers/drag.ts';
 import { type ListeningHarness, startHarness } from '../helpers/harness.ts';
 import { signIn } from '../helpers/web-session.ts';
 
@@ -29,19 +28,6 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
   return { status: response.status, json: await response.json() };
 }
 
-/** The bounding box, in window pixels, of the pixels of one colour in a screenshot. */
-function boxOfColour(png: Buffer, [r, g, b]: [number, number, number]): { x: number; y: number; width: number; height: number } | null {
-  const image = PNG.sync.read(png);
-  let [x1, y1, x2, y2] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (let y = 0; y < image.height; y++) {
-    for (let x = 0; x < image.width; x++) {
-      const i = (y * image.width + x) * 4;
-      if (Math.abs(image.data[i]! - r) + Math.abs(image.data[i + 1]! - g) + Math.abs(image.data[i + 2]! - b) > 30) continue;
-      [x1, y1, x2, y2] = [Math.min(x1, x), Math.min(y1, y), Math.max(x2, x), Math.max(y2, y)];
-    }
-  }
-  return x2 < 0 ? null : { x: x1, y: y1, width: x2 - x1, height: y2 - y1 };
-}
 
 type El = { id: string; x: number; y: number; width: number; points?: number[][]; backgroundColor?: string };
 
@@ -75,14 +61,7 @@ test('a participant dragged in the editor takes its lifeline along, and the mess
   await page.mouse.move(from[0] + 120, from[1], { steps: 5 });
   await page.mouse.up();
 
-  // Wait for the server to hold the moved box, and for it to stay put (the editor writes as the drag goes).
-  let now = await elements();
-  for (let attempt = 0, still = 0; still < 8 && attempt < 150; attempt++) {
-    await delay(100);
-    const next = await elements();
-    still = of(next, 'b').x !== of(before, 'b').x && of(next, 'b').x === of(now, 'b').x ? still + 1 : 0;
-    now = next;
-  }
+  const now = await settledAfterDrag(elements, (els) => String(of(els, 'b').x), String(of(before, 'b').x));
   const moved = of(now, 'b').x - of(before, 'b').x;
   assert.ok(moved > 40, `b moved right: ${moved}`);
   assert.ok(Math.abs(of(now, 'b-lifeline').x - of(before, 'b-lifeline').x - moved) < 1, 'the lifeline moved with its box');
