@@ -311,7 +311,7 @@ for (const engine of ['sqlite', 'postgres'] as const) {
         const tokens = await connect(dave, { decide: { tick: ['read'] } });
         assert.equal((await api('/me', tokens.access_token)).status, 200);
         // A token's use is recorded in the background, after the request it served: the page shows it a moment later.
-        const rowOf = (text: string) => /<tr data-grant-id="([^"]+)">\s*<td>Test &#60;Agent&#62;<\/td>\s*<td>read<\/td>[\s\S]*?<\/tr>/.exec(text);
+        const rowOf = (text: string) => /<tr data-grant-id="([^"]+)">\s*<td[^>]*>Test &#60;Agent&#62;<\/td>\s*<td[^>]*>read<\/td>[\s\S]*?<\/tr>/.exec(text);
         let page = await (await dave.browser.fetch('/app/settings/tokens')).text();
         for (const deadline = Date.now() + 5000; Date.now() < deadline && /never/.test(rowOf(page)?.[0] ?? ''); ) {
           await new Promise((resolve) => setTimeout(resolve, 20));
