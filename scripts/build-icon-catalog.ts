@@ -1,6 +1,8 @@
 /**
  * Builds src/domain/icons/catalog.json from the installed npm packages
- * simple-icons (brand logos) and lucide-static (generic symbols).
+ * simple-icons (brand logos) and lucide-static (generic symbols), and from the
+ * AWS, Azure, Google Cloud and Kubernetes architecture icon sets
+ * (scripts/icons/cloud-sets.ts, fetched from the registry at a pinned version).
  *
  *   node --import tsx scripts/build-icon-catalog.ts
  *
@@ -13,6 +15,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CLOUD_SOURCE, type CloudCategory, cloudIcons, isCloudCategory } from './icons/cloud-sets.ts';
 import { CATALOG_FILE, type CatalogFile, type CatalogIcon, ICON_CATEGORIES, type IconCategory } from '../src/domain/icons/catalog.ts';
 
 const DISPLAY_SIZE = 64;
@@ -29,7 +32,7 @@ type SymbolPick = readonly [name: string, lucideName: string, label: string];
 // (icon-function, icon-queue, icon-storage…). Logos it ships only under
 // non-commercial or custom terms (Vue.js, Let's Encrypt, Fedora, webpack,
 // Keycloak, Sass) are deliberately absent.
-const BRANDS: Record<Exclude<IconCategory, 'generic'>, BrandPick[]> = {
+const BRANDS: Record<Exclude<IconCategory, 'generic' | CloudCategory>, BrandPick[]> = {
   cloud: [
     ['google-cloud', 'googlecloud'],
     ['google-cloud-storage', 'googlecloudstorage'],
@@ -521,7 +524,7 @@ const BRANDS: Record<Exclude<IconCategory, 'generic'>, BrandPick[]> = {
   ],
 };
 
-const SYMBOLS: Record<IconCategory, SymbolPick[]> = {
+const SYMBOLS: Record<Exclude<IconCategory, CloudCategory>, SymbolPick[]> = {
   generic: [
     ['user', 'user', 'User'],
     ['users', 'users', 'Users'],
@@ -884,8 +887,11 @@ function iconEntry(name: string, label: string, category: IconCategory, svg: str
   return { id: `icon-${name}`, label, category, width: DISPLAY_SIZE, height: DISPLAY_SIZE, mimeType: 'image/svg+xml', svg, source, license, origin };
 }
 
-/** Builds the whole catalog from the installed packages; throws on any problem. */
-export function buildIconCatalog(): CatalogFile {
+/**
+ * Builds the whole catalog from the installed packages and the cloud sets;
+ * throws on any problem. `report` hears which cloud icons were left out, and why.
+ */
+export function buildIconCatalog(report: (leftOut: string[]) => void = () => {}): CatalogFile {
   const simpleIcons = readSimpleIcons();
   const lucide = readLucide();
   const featherDerived = featherDerivedDrawings(lucide);
@@ -901,10 +907,13 @@ export function buildIconCatalog(): CatalogFile {
     }
   };
   for (const category of ICON_CATEGORIES) {
+    if (isCloudCategory(category)) continue;
     if (category !== 'generic') for (const [name, slug, label] of BRANDS[category]) attempt(() => brandIcon(name, slug, category, label, simpleIcons));
     for (const [name, lucideName, label] of SYMBOLS[category]) attempt(() => symbolIcon(name, lucideName, category, label, lucide, featherDerived));
   }
   if (problems.length > 0) fail(`${problems.length} chosen icon(s) cannot be built:\n  ${problems.join('\n  ')}`);
+  const cloud = cloudIcons();
+  icons.push(...cloud.icons);
   const seen = new Map<string, string>();
   for (const icon of icons) {
     const previous = seen.get(icon.id);
@@ -912,7 +921,8 @@ export function buildIconCatalog(): CatalogFile {
     seen.set(icon.id, icon.origin);
   }
   icons.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { sources: { 'lucide-static': lucide.version, 'simple-icons': simpleIcons.version }, icons };
+  report(cloud.refused);
+  return { sources: { [CLOUD_SOURCE.name]: CLOUD_SOURCE.version, 'lucide-static': lucide.version, 'simple-icons': simpleIcons.version }, icons };
 }
 
 export function renderCatalogJson(catalog: CatalogFile): string {
@@ -921,7 +931,9 @@ export function renderCatalogJson(catalog: CatalogFile): string {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
-    const catalog = buildIconCatalog();
+    const catalog = buildIconCatalog((leftOut) => {
+      if (leftOut.length > 0) console.log(`left out of the cloud sets:\n  ${leftOut.join('\n  ')}`);
+    });
     fs.writeFileSync(CATALOG_FILE, renderCatalogJson(catalog));
     const counts = ICON_CATEGORIES.map((c) => `${c} ${catalog.icons.filter((i) => i.category === c).length}`).join(', ');
     console.log(`wrote ${fileURLToPath(CATALOG_FILE)}: ${catalog.icons.length} icons (${counts})`);

@@ -165,7 +165,14 @@ export const PublicLink = z.object({
 });
 
 export const IconListQuery = z.object({
-  q: z.string().max(200).optional().meta({ description: 'Case-insensitive text matched anywhere in the id, label or category' }),
+  q: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({
+      description:
+        'Words that must each appear (ignoring case) in the id, label, category, subcategory or aliases: a product name, an abbreviation (`s3`, `aks`, `gke`, `pvc`) or a category. With q, the best matches come first: the id itself, then an alias or label equal to q, then q as whole words, then word starts, then the rest',
+    }),
   category: z.enum(ICON_CATEGORIES).optional(),
 });
 export type IconListQuery = z.infer<typeof IconListQuery>;
@@ -174,6 +181,8 @@ const IconItem = z.object({
   id: z.string().meta({ description: 'Catalog icon id, `icon-<name>`' }),
   label: z.string(),
   category: z.enum(ICON_CATEGORIES),
+  subcategory: z.string().optional().meta({ description: "The icon set's own category (`Storage`, `Compute`…), for the AWS, Azure, Google Cloud and Kubernetes sets" }),
+  aliases: z.array(z.string()).optional().meta({ description: 'Abbreviations and other names the icon is found by (`s3`, `aks`), lowercase' }),
   width: z.number().int().meta({ description: 'Default display width in pixels' }),
   height: z.number().int().meta({ description: 'Default display height in pixels' }),
   mimeType: z.string(),

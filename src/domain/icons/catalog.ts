@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { searchIcons } from './search.ts';
 
 /**
  * The icon catalog: a fixed, curated set of standalone SVG icons that diagrams
@@ -21,6 +22,10 @@ export const ICON_CATEGORIES = [
   'network',
   'device',
   'generic',
+  'aws',
+  'azure',
+  'google-cloud',
+  'kubernetes',
 ] as const;
 export type IconCategory = (typeof ICON_CATEGORIES)[number];
 
@@ -29,13 +34,18 @@ export interface CatalogIcon {
   id: string;
   label: string;
   category: IconCategory;
-  /** Default display size in pixels. */
+  /** The icon set's own category (`Storage`, `Compute`…), for the cloud and platform sets. */
+  subcategory?: string;
+  /** Abbreviations and other names it is known by (`s3`, `aks`, `pvc`), lowercase. */
+  aliases?: string[];
+  /** Default display size in pixels: 64 on the longer side. */
   width: number;
   height: number;
   mimeType: 'image/svg+xml';
   /** The standalone, sanitised SVG document. */
   svg: string;
-  source: 'simple-icons' | 'lucide';
+  /** The npm package it was built from. */
+  source: 'simple-icons' | 'lucide' | 'thesvg';
   /** SPDX expression of the icon's licence. */
   license: string;
   /** Where the artwork comes from upstream (for attribution). */
@@ -67,16 +77,13 @@ function catalog(): LoadedCatalog {
 }
 
 /**
- * Catalog icons in catalog order (by id). `q` matches case-insensitively
- * anywhere in the id, label or category; `category` must match exactly.
+ * Catalog icons. Without `q`, in catalog order (by id). With `q`, the icons
+ * whose id, label, category, subcategory or aliases hold each of its words
+ * (ignoring case), best match first (search.ts). `category` must match exactly.
  */
 export function listIcons(filter: { q?: string; category?: IconCategory } = {}): readonly CatalogIcon[] {
-  const needle = filter.q?.trim().toLowerCase() ?? '';
-  return catalog().icons.filter(
-    (icon) =>
-      (filter.category === undefined || icon.category === filter.category) &&
-      (needle === '' || icon.id.includes(needle) || icon.label.toLowerCase().includes(needle) || icon.category.includes(needle)),
-  );
+  const inCategory = filter.category === undefined ? catalog().icons : catalog().icons.filter((icon) => icon.category === filter.category);
+  return searchIcons(inCategory, filter.q);
 }
 
 export function findIcon(id: string): CatalogIcon | undefined {

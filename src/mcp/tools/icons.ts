@@ -9,7 +9,8 @@ export function registerIconTools(kit: ToolKit): void {
   tool(
     'search_icons',
     {
-      description: 'Search the icon catalog by technology or product name and/or category. Use a result\'s id (like icon-postgresql) as a spec node\'s icon; an icon id not in the catalog is refused.',
+      description:
+        'Search the icon catalog by product name, abbreviation or category, best match first. It holds brand logos, generic symbols, and the official AWS, Azure, Google Cloud and Kubernetes architecture icons (categories aws, azure, google-cloud, kubernetes), found by name or abbreviation: s3, lambda, aks, gke, bigquery, pod, ingress, pvc. Use a result\'s id (like icon-postgresql or icon-aws-simple-storage-service) as a spec node\'s icon; an icon id not in the catalog is refused.',
       fields: iconQuery,
       example: { q: 'postgres' },
       annotations: read,

@@ -8,6 +8,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
+import { searchIcons } from '../../domain/icons/search.ts';
 import { responseError } from './diagram-api.ts';
 
 const PREVIEW_DELAY_MS = 500;
@@ -17,7 +18,13 @@ interface IconItem {
   id: string;
   label: string;
   category: string;
+  subcategory?: string;
+  aliases?: string[];
 }
+
+/** The picker's names for the catalog's categories: the vendors' own spellings, else the category capitalised. */
+const CATEGORY_NAMES: Record<string, string> = { aws: 'AWS', azure: 'Azure', 'google-cloud': 'Google Cloud', kubernetes: 'Kubernetes', saas: 'SaaS', devtools: 'Developer tools' };
+const categoryName = (category: string) => CATEGORY_NAMES[category] ?? category.charAt(0).toUpperCase() + category.slice(1);
 
 type Preview = { kind: 'empty' } | { kind: 'busy' } | { kind: 'image'; url: string; warnings: Warning[] } | { kind: 'problem'; message: string };
 type Language = 'spec' | 'mermaid' | 'dot';
@@ -94,6 +101,7 @@ function SpecSide({ form, textarea, csrfToken, examples }: { form: HTMLFormEleme
   const [preview, setPreview] = useState<Preview>({ kind: 'busy' });
   const [icons, setIcons] = useState<IconItem[] | null>(null);
   const [query, setQuery] = useState('');
+  const [category, setCategory] = useState('');
   const [target, setTarget] = useState('');
   const previewUrl = useRef<string | null>(null);
 
@@ -144,10 +152,11 @@ function SpecSide({ form, textarea, csrfToken, examples }: { form: HTMLFormEleme
   }, []);
 
   const nodes = useMemo(() => parseSpec(text)?.nodes.filter((node) => typeof node?.id === 'string') ?? [], [text]);
-  const matching = useMemo(() => {
-    const needle = query.trim().toLowerCase();
-    return (icons ?? []).filter((icon) => needle === '' || icon.id.includes(needle) || icon.label.toLowerCase().includes(needle) || icon.category.includes(needle)).slice(0, ICONS_SHOWN);
-  }, [icons, query]);
+  const categories = useMemo(() => [...new Set((icons ?? []).map((icon) => icon.category))].sort((a, b) => categoryName(a).localeCompare(categoryName(b))), [icons]);
+  const matching = useMemo(
+    () => searchIcons((icons ?? []).filter((icon) => category === '' || icon.category === category), query).slice(0, ICONS_SHOWN),
+    [icons, query, category],
+  );
 
   const useIcon = (icon: IconItem) => {
     const spec = parseSpec(textarea.value) ?? { nodes: [] };
@@ -193,19 +202,27 @@ function SpecSide({ form, textarea, csrfToken, examples }: { form: HTMLFormEleme
               </option>
             ))}
           </select>
-          <input type="search" placeholder="Search icons" aria-label="Search icons" value={query} onChange={(event) => setQuery(event.target.value)} />
+          <select aria-label="Icon set" value={category} onChange={(event) => setCategory(event.target.value)}>
+            <option value="">All icons</option>
+            {categories.map((name) => (
+              <option key={name} value={name}>
+                {categoryName(name)}
+              </option>
+            ))}
+          </select>
+          <input type="search" placeholder="Search icons: s3, aks, pod…" aria-label="Search icons" value={query} onChange={(event) => setQuery(event.target.value)} />
         </div>
         <ul className="icon-grid">
           {matching.map((icon) => (
             <li key={icon.id}>
-              <button type="button" title={`${icon.label} (${icon.id})`} onClick={() => useIcon(icon)}>
+              <button type="button" title={`${icon.label} (${icon.id}; ${categoryName(icon.category)}${icon.subcategory ? `, ${icon.subcategory}` : ''})`} onClick={() => useIcon(icon)}>
                 <img src={`/app/icons/${encodeURIComponent(icon.id)}.svg`} alt="" loading="lazy" width={28} height={28} />
                 <span>{icon.label}</span>
               </button>
             </li>
           ))}
         </ul>
-        {icons !== null && matching.length === 0 && <p className="muted">No icon matches “{query}”.</p>}
+        {icons !== null && matching.length === 0 && <p className="muted">No icon matches “{query}”{category ? ` in ${categoryName(category)}` : ''}.</p>}
       </section>
     </>
   );

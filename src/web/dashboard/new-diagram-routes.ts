@@ -19,7 +19,9 @@ import { requireSession } from '../session.ts';
 import { parsedSpec } from './new-diagram.ts';
 
 const PreviewBody = z.union([z.strictObject({ spec: z.unknown() }), z.strictObject({ source: z.unknown() })]);
-const PickerIcons = z.object({ items: z.array(z.object({ id: z.string(), label: z.string(), category: z.string() })) });
+const PickerIcons = z.object({
+  items: z.array(z.object({ id: z.string(), label: z.string(), category: z.string(), subcategory: z.string().optional(), aliases: z.array(z.string()).optional() })),
+});
 const Preview = z.object({
   svg: z.string().nullable().meta({ description: 'The fast SVG; null when there is nothing to draw' }),
   warnings: z.array(SourceWarning).optional().meta({ description: 'For a source: what the drawing leaves out' }),
@@ -60,7 +62,18 @@ export const newDiagramApiRoutes = [
     summary: 'The whole icon catalogue, for the picker',
     response: { status: 200, schema: PickerIcons, description: 'Every catalog icon, in id order' },
     errors: [],
-    handler: async () => ({ json: { items: listIcons().map(({ id, label, category }) => ({ id, label, category })) }, headers: { 'cache-control': 'private, max-age=3600' } }),
+    handler: async () => ({
+      json: {
+        items: listIcons().map(({ id, label, category, subcategory, aliases }) => ({
+          id,
+          label,
+          category,
+          ...(subcategory !== undefined ? { subcategory } : {}),
+          ...(aliases !== undefined ? { aliases } : {}),
+        })),
+      },
+      headers: { 'cache-control': 'private, max-age=3600' },
+    }),
   }),
 ];
 

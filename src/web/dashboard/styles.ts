@@ -60,7 +60,8 @@ main.new-diagram .buttons { display: flex; flex-wrap: wrap; gap: .75rem; align-i
 .preview-box { background: #fff; border: 1px solid var(--line); border-radius: 10px; min-height: 16rem; display: flex; flex-direction: column; align-items: center; justify-content: center; padding: .75rem; overflow: hidden; }
 .preview-box img { max-width: 100%; max-height: 22rem; object-fit: contain; }
 .preview-box p { margin: 0; overflow-wrap: anywhere; }
-.icon-picker-controls { display: flex; gap: .5rem; }
+.icon-picker-controls { display: flex; flex-wrap: wrap; gap: .5rem; }
+.icon-picker-controls input { flex: 1 1 10rem; min-width: 0; }
 .icon-picker-controls select { flex: 0 1 12rem; }
 ul.icon-grid { list-style: none; margin: .6rem 0 0; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(5.2rem, 1fr)); gap: .35rem; max-height: 15rem; overflow-y: auto; }
 ul.icon-grid button { width: 100%; display: grid; justify-items: center; gap: .2rem; padding: .4rem .2rem; background: #fff; color: var(--ink); border: 1px solid var(--line); border-radius: 8px; font-size: .72rem; }

@@ -1,0 +1,93 @@
+// The AWS, Azure, Google Cloud and Kubernetes icons in the editor, in headless
+// Chromium: a diagram with one icon of each set opens with every icon drawn on
+// the canvas, in its own colour, in the order of its node.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { PNG } from 'pngjs';
+import { screenshot, settled, useBrowser } from '../helpers/browser.ts';
+import { type ListeningHarness, startHarness } from '../helpers/harness.ts';
+import { CLOUD_ICON_SPEC, type Rgb, signatureColour } from '../helpers/icon-colours.ts';
+import { signIn } from '../helpers/web-session.ts';
+
+const browser = useBrowser();
+let h: ListeningHarness;
+let owner: { id: string; email: string; token: string };
+
+before(async () => {
+  h = await startHarness({ listen: true });
+  owner = await h.user({ email: 'ada@example.com', quota: 10 });
+});
+after(() => h?.close());
+
+/** How many pixels of the screenshot have the colour (within 30), and the median of their x. */
+function colourOnScreen(png: Buffer, [r, g, b]: Rgb): { count: number; medianX: number } {
+  const image = PNG.sync.read(png);
+  const xs: number[] = [];
+  for (let y = 0; y < image.height; y++) {
+    for (let x = 0; x < image.width; x++) {
+      const i = (y * image.width + x) * 4;
+      if (Math.abs(image.data[i]! - r) + Math.abs(image.data[i + 1]! - g) + Math.abs(image.data[i + 2]! - b) <= 30) xs.push(x);
+    }
+  }
+  xs.sort((a, c) => a - c);
+  return { count: xs.length, medianX: xs[Math.floor(xs.length / 2)] ?? -1 };
+}
+
+test("the editor draws each set's icon on the canvas, in its own colour, in its node's place", { timeout: 120_000 }, async (t) => {
+  const response = await fetch(`${h.baseUrl}/api/v1/diagrams`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 'Clouds', spec: CLOUD_ICON_SPEC }),
+  });
+  const created = (await response.json()) as { id: string };
+  assert.equal(response.status, 201, JSON.stringify(created));
+  const { id } = created;
+
+  const { page, context } = await browser.newPage(t, h.baseUrl);
+  page.setDefaultTimeout(15_000);
+  const session = await signIn(h, owner.id);
+  const [name, value] = session.cookie.split('=') as [string, string];
+  await context.addCookies([{ name, value, url: h.baseUrl }]);
+  await page.goto(`${h.baseUrl}/app/d/${id}`);
+  await page.locator('.excalidraw canvas').first().waitFor({ timeout: 30_000 });
+  await page.locator('.db-topbar [role=status]').filter({ hasText: /^Saved$/ }).waitFor();
+
+  const screen = await settled(page);
+  const seen = CLOUD_ICON_SPEC.nodes.map((node) => ({ icon: node.icon, ...colourOnScreen(screen, signatureColour(node.icon)) }));
+  for (const { icon, count } of seen) assert.ok(count > 60, `${icon} is drawn on the canvas (${count} pixels of its colour)`);
+  const order = [...seen].sort((a, b) => a.medianX - b.medianX).map((s) => s.icon);
+  assert.deepEqual(order, CLOUD_ICON_SPEC.nodes.map((node) => node.icon), 'left to right, as their nodes');
+});
+
+test('the icon picker narrows to one set and finds an icon by its abbreviation, best match first', { timeout: 120_000 }, async (t) => {
+  const { page, context } = await browser.newPage(t, h.baseUrl);
+  page.setDefaultTimeout(15_000);
+  const session = await signIn(h, owner.id);
+  const [name, value] = session.cookie.split('=') as [string, string];
+  await context.addCookies([{ name, value, url: h.baseUrl }]);
+  await page.goto(`${h.baseUrl}/app/new`);
+  await page.getByRole('heading', { name: 'New diagram' }).waitFor();
+  const spec = page.getByLabel('Spec', { exact: true });
+  const buttons = page.locator('ul.icon-grid button');
+
+  await page.getByLabel('Icon set').selectOption('aws');
+  await buttons.first().waitFor();
+  const titles = await buttons.evaluateAll((all) => all.map((b) => b.getAttribute('title') ?? ''));
+  assert.ok(titles.length > 0 && titles.every((title) => /; AWS, /.test(title)), `only AWS icons: ${titles.slice(0, 3).join(' | ')}`);
+
+  await page.getByLabel('Put the icon on').selectOption('');
+  await page.getByLabel('Search icons').fill('s3');
+  await page.waitForFunction(() => document.querySelector('ul.icon-grid button')?.getAttribute('title')?.startsWith('Amazon Simple Storage Service (icon-aws-simple-storage-service;'));
+  await page.getByLabel('Icon set').selectOption('');
+  await page.getByLabel('Search icons').fill('pvc');
+  await page.waitForFunction(() => document.querySelector('ul.icon-grid button')?.getAttribute('title')?.includes('(icon-k8s-persistentvolumeclaim;'));
+  await page.getByLabel('Search icons').fill('gke');
+  await page.waitForFunction(() => document.querySelector('ul.icon-grid button')?.getAttribute('title')?.includes('(icon-gcp-google-kubernetes-engine;'));
+  await buttons.first().click();
+  assert.match(await spec.inputValue(), /"icon": "icon-gcp-google-kubernetes-engine"/, 'a new node with the icon');
+  await page.getByLabel('Search icons').fill('aks');
+  await page.waitForFunction(() => document.querySelector('ul.icon-grid button')?.getAttribute('title')?.includes('(icon-azure-kubernetes-services;'));
+  await page.locator('.preview-box img').waitFor({ timeout: 30_000 });
+  await settled(page);
+  await screenshot(page, 'icon-picker-clouds');
+});
