@@ -20,6 +20,13 @@ const HELP_STYLE = `<style>
 main.help { max-width: 52rem; line-height: 1.55; }
 main.help pre { background: #f4f4f7; padding: .75rem 1rem; border-radius: 8px; overflow-x: auto; font-size: .85rem; }
 main.help table { margin: .75rem 0; font-size: .92rem; }
+main.help td:not(:first-child) code { overflow-wrap: anywhere; }
+@media (max-width: 600px) {
+  main.help { padding: 0 1rem; }
+  main.help ul, main.help ol { padding-left: 1.25rem; }
+  main.help table { font-size: .85rem; }
+  main.help th, main.help td { padding: .45rem .4rem; }
+}
 main.help code { background: #f4f4f7; padding: .05rem .25rem; border-radius: 4px; }
 main.help pre code { background: none; padding: 0; }
 </style>`;
