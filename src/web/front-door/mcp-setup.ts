@@ -28,6 +28,11 @@ main.docs code { background: #f0f0f5; padding: .05rem .3rem; border-radius: 4px;
 .snippet pre code { background: none; padding: 0; font-size: inherit; }
 .snippet button { position: absolute; top: .5rem; right: .5rem; padding: .25rem .7rem; font-size: .82rem; background: #fff; color: var(--accent); }
 .endpoint { font-size: 1.05rem; }
+/* On a phone a snippet is wider than the screen and scrolls inside its box: Copy sits in a strip above the text, never over it. */
+@media (max-width: 640px) {
+  .snippet pre { padding: 2.6rem .9rem .9rem; }
+  main.docs { padding: 0 1rem; }
+}
 </style>
 <script src="${COPY_SNIPPET_SCRIPT_PATH}" defer></script>`;
 
