@@ -63,7 +63,7 @@ function sidebar(model: DashboardModel): string {
       sideLink(dashboardHref({ ...ALL_DIAGRAMS, folderId: folder.id }), folder.name, counts.byFolder[folder.id] ?? 0, active && filters.folderId === folder.id && !filters.starred, depth),
     )
     .join('\n');
-  return `<aside class="sidebar">
+  return `<aside class="sidebar" id="sidebar">
 <nav aria-label="Diagrams">
 <ul class="views">
 ${sideLink('/app', 'All diagrams', counts.active, active && !filters.folderId && !filters.starred)}
@@ -111,6 +111,7 @@ function toolbar(model: DashboardModel): string {
   const searchable = filters.view !== 'shared' && !filters.workspaceId;
   return `<div class="toolbar">
 <h1>${escapeHtml(heading(model))}</h1>
+<a class="to-sidebar" href="#sidebar">Folders and views ↓</a>
 ${searchable ? `<form class="search" method="get" action="/app" role="search">${keep}
 <input type="search" name="q" value="${attr(filters.q)}" maxlength="200" placeholder="Search titles" aria-label="Search titles">
 <button type="submit" class="secondary">Search</button>${clear}

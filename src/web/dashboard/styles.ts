@@ -21,6 +21,8 @@ form.new-folder label { margin: 0; }
 .toolbar h1 { margin: 0; flex: 1; min-width: 10rem; overflow-wrap: anywhere; }
 form.search { display: flex; gap: .5rem; align-items: center; }
 form.search input { width: 16rem; }
+/* On a phone the sidebar comes after the cards: this link leads to it. */
+a.to-sidebar { display: none; }
 ul.cards { list-style: none; padding: 0; margin: 1.25rem 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: 1rem; align-items: start; }
 .card { background: #fff; border: 1px solid var(--line); border-radius: 10px; overflow: hidden; display: flex; flex-direction: column; }
 /* A fixed box whatever the picture's proportions: the 1024 px render is scaled down to fit inside it. */
@@ -77,4 +79,17 @@ details.new-workspace { margin: .5rem .6rem 0; }
 details.new-workspace summary { cursor: pointer; color: var(--accent); font-size: .9rem; }
 details.new-workspace form { display: grid; gap: .4rem; margin-top: .4rem; }
 @media (max-width: 760px) { .columns { flex-direction: column; } .content { order: -1; width: 100%; } .sidebar { position: static; flex: none; width: 100%; } .spec-columns { flex-direction: column; } .spec-editor, .spec-side { width: 100%; flex: none; } .new-diagram-fields { grid-template-columns: 1fr; } }
+/* On a phone: the languages on one or two short lines, the text a screenful, the icon picker's two controls one above the other. */
+@media (max-width: 600px) {
+  .toolbar { gap: .75rem; }
+  .toolbar h1 { flex-basis: 100%; }
+  a.to-sidebar { display: inline; order: 1; font-size: .9rem; color: var(--accent); }
+  form.search { flex: 1 1 100%; }
+  form.search input { flex: 1; width: auto; min-width: 0; }
+  .language-tabs { gap: .25rem 1.25rem; }
+  .language-tabs label { margin: .3rem 0; }
+  main.new-diagram textarea { min-height: 20rem; }
+  .icon-picker-controls { flex-direction: column; }
+  .icon-picker-controls select { flex: none; }
+}
 </style>`;
