@@ -1,8 +1,9 @@
 // Every page a person meets, on a 390 px phone and a 1280 px screen, in headless Chromium, with real data in
 // it (long titles, an unbroken long email, tokens, folders, a workspace, shares): the page never scrolls
 // sideways, and every control it shows lies within the screen's width and is not covered by anything else
-// once scrolled to (scrolling down is fine). One browser; one signed-in and one signed-out page, reused
-// from page to page; each page a subtest, so one run names every page that fails, and how.
+// once scrolled to (scrolling down is fine). One browser; at each size one page per person (a stranger, the
+// owner, a colleague, an unverified account), reused from page to page; each page a subtest, so one run
+// names every page that fails, and how.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -49,7 +50,7 @@ before(async () => {
   await ok(h.call('POST', '/api/v1/folders', { token: owner.token, body: { name: 'Incident reviews from the last quarter', parentId: platform.id } }), 201);
   data.diagram = await create(owner.token, LONG_TITLE, { folderId: platform.id });
   await create(owner.token, 'Checkout');
-  await create(owner.token, 'Aúthentication_flow_between_the_mobile_app_and_the_identity_provider');
+  await create(owner.token, 'Authentication_flow_between_the_mobile_app_and_the_identity_provider');
   const trashed = await create(owner.token, 'An old draft nobody needs any more');
   await ok(h.call('DELETE', `/api/v1/diagrams/${trashed}`, { token: owner.token }), 204);
 
