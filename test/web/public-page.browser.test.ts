@@ -116,51 +116,74 @@ test(
   },
 );
 
-test('a public page to read: zoom with the buttons and the wheel, pan by dragging, fit to the width, and download PNG, SVG and PDF', { timeout: 120_000 }, async (t) => {
-  const created = await h.call('POST', '/api/v1/diagrams', { token: owner.token, body: { title: 'Checkout flow', spec: SPEC } });
-  assert.equal(created.statusCode, 201, created.body);
-  const link = await h.call('PUT', `/api/v1/diagrams/${created.json().id}/public-link`, { token: owner.token, body: { enabled: true } });
-  const url = link.json().url as string;
-  const { page, problems } = await browser.newPage(t, h.baseUrl);
-  await page.goto(url, { timeout: 60_000 });
-  const stage = page.locator('main.stage.viewing');
-  await stage.waitFor({ timeout: 60_000 });
-  const diagram = page.locator('img.diagram');
-  const width = async () => (await diagram.boundingBox())!.width;
+for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+  test(`a public page to read at ${viewport.width} px: zoom with the buttons and the wheel, pan by dragging${viewport.width < 600 ? ', pan and pinch by touch' : ''}, fit to the width, and download PNG, SVG and PDF`, { timeout: 120_000 }, async (t) => {
+    const created = await h.call('POST', '/api/v1/diagrams', { token: owner.token, body: { title: 'Checkout flow', spec: SPEC } });
+    assert.equal(created.statusCode, 201, created.body);
+    const link = await h.call('PUT', `/api/v1/diagrams/${created.json().id}/public-link`, { token: owner.token, body: { enabled: true } });
+    const url = link.json().url as string;
+    const { page, context, problems } = await browser.newPage(t, h.baseUrl);
+    await page.setViewportSize(viewport);
+    await page.goto(url, { timeout: 60_000 });
+    const stage = page.locator('main.stage.viewing');
+    await stage.waitFor({ timeout: 60_000 });
+    const diagram = page.locator('img.diagram');
+    const width = async () => (await diagram.boundingBox())!.width;
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scroll');
 
-  const before = await width();
-  await page.getByRole('button', { name: 'Zoom in' }).click();
-  assert.ok((await width()) > before * 1.2, 'zoom in makes it larger');
-  await page.getByRole('button', { name: 'Zoom out' }).click();
-  assert.ok(Math.abs((await width()) - before) < 2, 'zoom out undoes it');
+    const before = await width();
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    assert.ok((await width()) > before * 1.2, 'zoom in makes it larger');
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+    assert.ok(Math.abs((await width()) - before) < 2, 'zoom out undoes it');
 
-  const stageBox = (await stage.boundingBox())!;
-  const [cx, cy] = [stageBox.x + stageBox.width / 2, stageBox.y + stageBox.height / 2];
-  await page.mouse.move(cx, cy);
-  await page.mouse.wheel(0, -300);
-  assert.ok((await width()) > before * 1.5, 'the wheel zooms in');
-  const at = (await diagram.boundingBox())!;
-  await page.mouse.move(cx, cy);
-  await page.mouse.down();
-  await page.mouse.move(cx + 120, cy + 40, { steps: 4 });
-  await page.mouse.up();
-  const moved = (await diagram.boundingBox())!;
-  assert.ok(Math.abs(moved.x - at.x - 120) < 2 && Math.abs(moved.y - at.y - 40) < 2, `dragging pans: ${JSON.stringify({ at, moved })}`);
+    const stageBox = (await stage.boundingBox())!;
+    const [cx, cy] = [stageBox.x + stageBox.width / 2, stageBox.y + stageBox.height / 2];
+    await page.mouse.move(cx, cy);
+    await page.mouse.wheel(0, -300);
+    assert.ok((await width()) > before * 1.5, 'the wheel zooms in');
+    const at = (await diagram.boundingBox())!;
+    await page.mouse.move(cx, cy);
+    await page.mouse.down();
+    await page.mouse.move(cx + 120, cy + 40, { steps: 4 });
+    await page.mouse.up();
+    const moved = (await diagram.boundingBox())!;
+    assert.ok(Math.abs(moved.x - at.x - 120) < 2 && Math.abs(moved.y - at.y - 40) < 2, `dragging pans: ${JSON.stringify({ at, moved })}`);
 
-  await page.getByRole('button', { name: 'Fit width' }).click();
-  assert.ok(Math.abs((await width()) - stageBox.width) < 2, 'fit width: as wide as the window');
-  await page.getByRole('button', { name: '1:1' }).click();
-  const natural = await diagram.evaluate((img: HTMLImageElement) => img.naturalWidth);
-  assert.ok(Math.abs((await width()) - natural) < 2, '1:1 shows it at its size');
+    if (viewport.width < 600) {
+      // A phone: one finger pans, two fingers pinch to zoom (touch events as Chromium's own touch screen sends them).
+      const cdp = await context.newCDPSession(page);
+      const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', points: Array<[number, number]>) =>
+        cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
+      const start = (await diagram.boundingBox())!;
+      await touch('touchStart', [[cx, cy]]);
+      for (let step = 1; step <= 4; step++) await touch('touchMove', [[cx - 15 * step, cy + 10 * step]]);
+      await touch('touchEnd', []);
+      const panned = (await diagram.boundingBox())!;
+      assert.ok(Math.abs(panned.x - start.x + 60) < 3 && Math.abs(panned.y - start.y - 40) < 3, `one finger pans: ${JSON.stringify({ start, panned })}`);
+      const pinchFrom = await width();
+      await touch('touchStart', [[cx - 40, cy], [cx + 40, cy]]);
+      for (let step = 1; step <= 4; step++) await touch('touchMove', [[cx - 40 - 15 * step, cy], [cx + 40 + 15 * step, cy]]);
+      await touch('touchEnd', []);
+      assert.ok((await width()) > pinchFrom * 1.5, `two fingers spread zoom in: ${pinchFrom} → ${await width()}`);
+    }
 
-  const downloads = page.getByRole('navigation', { name: 'Download' });
-  for (const [name, type] of [['PNG', 'image/png'], ['SVG', 'image/svg+xml'], ['PDF', 'application/pdf']] as const) {
-    const anchor = downloads.getByRole('link', { name });
-    assert.equal(await anchor.getAttribute('download'), `Checkout flow.${name.toLowerCase()}`);
-    const res = await fetch(new URL((await anchor.getAttribute('href'))!, url));
-    assert.equal(res.status, 200, name);
-    assert.equal(res.headers.get('content-type')?.split(';')[0], type, name);
-  }
-  assert.deepEqual(problems(), [], 'no console errors, CSP violations or outside requests');
-  await screenshot(page, 'public-page-zoomed');
-});
+    await page.getByRole('button', { name: 'Fit width' }).click();
+    assert.ok(Math.abs((await width()) - stageBox.width) < 2, 'fit width: as wide as the window');
+    await page.getByRole('button', { name: '1:1' }).click();
+    const natural = await diagram.evaluate((img: HTMLImageElement) => img.naturalWidth);
+    assert.ok(Math.abs((await width()) - natural) < 2, '1:1 shows it at its size');
+
+    const downloads = page.getByRole('navigation', { name: 'Download' });
+    for (const [name, type] of [['PNG', 'image/png'], ['SVG', 'image/svg+xml'], ['PDF', 'application/pdf']] as const) {
+      const anchor = downloads.getByRole('link', { name });
+      assert.ok(await anchor.isVisible(), `${name} is on screen`);
+      assert.equal(await anchor.getAttribute('download'), `Checkout flow.${name.toLowerCase()}`);
+      const res = await fetch(new URL((await anchor.getAttribute('href'))!, url));
+      assert.equal(res.status, 200, name);
+      assert.equal(res.headers.get('content-type')?.split(';')[0], type, name);
+    }
+    assert.deepEqual(problems(), [], 'no console errors, CSP violations or outside requests');
+    if (viewport.width === 1280) await screenshot(page, 'public-page-zoomed');
+  });
+}
