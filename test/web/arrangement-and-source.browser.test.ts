@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { settled, useBrowser } from '../helpers/browser.ts';
 import { boxOfColour, settledAfterDrag } from '../helpers/drag.ts';
 import { type ListeningHarness, startHarness } from '../helpers/harness.ts';
-import { signIn } from '../helpers/web-session.ts';
+import { apiAs, openEditor, signedInPage } from '../helpers/editor-page.ts';
 
 const browser = useBrowser();
 let h: ListeningHarness;
@@ -24,24 +24,13 @@ after(() => h?.close());
 
 const MERMAID = 'flowchart LR\n  subgraph shop [Shop]\n    web[Web app] -->|HTTPS| api(Orders API)\n  end\n  api --> db[(Orders DB)]\n';
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const response = await fetch(`${h.baseUrl}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${owner.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, json: await response.json() };
-}
+const api = (method: string, path: string, body?: unknown) => apiAs(h, owner.token)(method, path, body);
 
 test('Copy as Mermaid puts the diagram on the clipboard as a flowchart the API reads back as the same graph', { timeout: 120_000 }, async (t) => {
   const created = await api('POST', '/diagrams', { title: 'Checkout', source: { language: 'mermaid', text: MERMAID } });
   assert.equal(created.status, 201, JSON.stringify(created.json));
-  const { page, context } = await browser.newPage(t, h.baseUrl);
-  page.setDefaultTimeout(15_000);
+  const { page, context } = await signedInPage(browser, t, h, owner.id);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.baseUrl });
-  const session = await signIn(h, owner.id);
-  const [name, value] = session.cookie.split('=') as [string, string];
-  await context.addCookies([{ name, value, url: h.baseUrl }]);
   await page.goto(`${h.baseUrl}/app/d/${created.json.id}`);
   await page.locator('.excalidraw canvas').first().waitFor({ timeout: 30_000 });
 
@@ -72,14 +61,7 @@ test('a node a person drags in the editor stays where they left it when an agent
   const dbOf = async () => ((await api('GET', `/diagrams/${id}`)).json.scene.elements as Array<{ id: string; x: number; y: number }>).find((e) => e.id === 'db')!;
   const drawn = await dbOf();
 
-  const { page, context } = await browser.newPage(t, h.baseUrl);
-  page.setDefaultTimeout(15_000);
-  const session = await signIn(h, owner.id);
-  const [name, value] = session.cookie.split('=') as [string, string];
-  await context.addCookies([{ name, value, url: h.baseUrl }]);
-  await page.goto(`${h.baseUrl}/app/d/${id}`);
-  await page.locator('.excalidraw canvas').first().waitFor({ timeout: 30_000 });
-  await page.locator('.db-topbar [role=status]').filter({ hasText: /^Saved$/ }).waitFor();
+  const { page } = await openEditor(browser, t, h, owner.id, id);
 
   // The magenta box is the node to drag: grab it by its middle and take it 160 px to the right.
   const box = boxOfColour(await settled(page), [255, 0, 255]);
@@ -104,11 +86,7 @@ test('a PNG and an SVG rendered with their scene, dropped on an empty diagram in
   const source = await api('POST', '/diagrams', { title: 'Carried', spec: { nodes: [{ id: 'web', label: 'Web' }, { id: 'db', label: 'DB', shape: 'cylinder' }], edges: ['web -> db : SQL'] } });
   assert.equal(source.status, 201, JSON.stringify(source.json));
   const wanted = ((await api('GET', `/diagrams/${source.json.id}`)).json.scene.elements as Array<{ id: string }>).map((e) => e.id).sort();
-  const { page, context } = await browser.newPage(t, h.baseUrl);
-  page.setDefaultTimeout(15_000);
-  const session = await signIn(h, owner.id);
-  const [name, value] = session.cookie.split('=') as [string, string];
-  await context.addCookies([{ name, value, url: h.baseUrl }]);
+  const { page } = await signedInPage(browser, t, h, owner.id);
 
   for (const [format, type] of [['png', 'image/png'], ['svg', 'image/svg+xml']] as const) {
     const rendered = await fetch(`${h.baseUrl}/api/v1/diagrams/${source.json.id}/render?format=${format}&quality=fast&embed=scene`, { headers: { authorization: `Bearer ${owner.token}` } });

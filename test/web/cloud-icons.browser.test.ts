@@ -7,7 +7,7 @@ import { PNG } from 'pngjs';
 import { screenshot, settled, useBrowser } from '../helpers/browser.ts';
 import { type ListeningHarness, startHarness } from '../helpers/harness.ts';
 import { CLOUD_ICON_SPEC, type Rgb, signatureColour } from '../helpers/icon-colours.ts';
-import { signIn } from '../helpers/web-session.ts';
+import { apiAs, openEditor, signedInPage } from '../helpers/editor-page.ts';
 
 const browser = useBrowser();
 let h: ListeningHarness;
@@ -34,23 +34,11 @@ function colourOnScreen(png: Buffer, [r, g, b]: Rgb): { count: number; medianX: 
 }
 
 test("the editor draws each set's icon on the canvas, in its own colour, in its node's place", { timeout: 120_000 }, async (t) => {
-  const response = await fetch(`${h.baseUrl}/api/v1/diagrams`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ title: 'Clouds', spec: CLOUD_ICON_SPEC }),
-  });
-  const created = (await response.json()) as { id: string };
-  assert.equal(response.status, 201, JSON.stringify(created));
-  const { id } = created;
+  const created = await apiAs(h, owner.token)('POST', '/diagrams', { title: 'Clouds', spec: CLOUD_ICON_SPEC });
+  assert.equal(created.status, 201, JSON.stringify(created.json));
+  const id = created.json.id as string;
 
-  const { page, context } = await browser.newPage(t, h.baseUrl);
-  page.setDefaultTimeout(15_000);
-  const session = await signIn(h, owner.id);
-  const [name, value] = session.cookie.split('=') as [string, string];
-  await context.addCookies([{ name, value, url: h.baseUrl }]);
-  await page.goto(`${h.baseUrl}/app/d/${id}`);
-  await page.locator('.excalidraw canvas').first().waitFor({ timeout: 30_000 });
-  await page.locator('.db-topbar [role=status]').filter({ hasText: /^Saved$/ }).waitFor();
+  const { page } = await openEditor(browser, t, h, owner.id, id);
 
   const screen = await settled(page);
   const seen = CLOUD_ICON_SPEC.nodes.map((node) => ({ icon: node.icon, ...colourOnScreen(screen, signatureColour(node.icon)) }));
@@ -60,11 +48,7 @@ test("the editor draws each set's icon on the canvas, in its own colour, in its 
 });
 
 test('the icon picker narrows to one set and finds an icon by its abbreviation, best match first', { timeout: 120_000 }, async (t) => {
-  const { page, context } = await browser.newPage(t, h.baseUrl);
-  page.setDefaultTimeout(15_000);
-  const session = await signIn(h, owner.id);
-  const [name, value] = session.cookie.split('=') as [string, string];
-  await context.addCookies([{ name, value, url: h.baseUrl }]);
+  const { page } = await signedInPage(browser, t, h, owner.id);
   await page.goto(`${h.baseUrl}/app/new`);
   await page.getByRole('heading', { name: 'New diagram' }).waitFor();
   const spec = page.getByLabel('Spec', { exact: true });

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { settled, useBrowser } from '../helpers/browser.ts';
 import { boxOfColour, settledAfterDrag } from '../helpers/drag.ts';
 import { type ListeningHarness, startHarness } from '../helpers/harness.ts';
-import { signIn } from '../helpers/web-session.ts';
+import { apiAs, openEditor } from '../helpers/editor-page.ts';
 
 const browser = useBrowser();
 let h: ListeningHarness;
@@ -19,14 +19,7 @@ before(async () => {
 });
 after(() => h?.close());
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const response = await fetch(`${h.baseUrl}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${owner.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, json: await response.json() };
-}
+const api = (method: string, path: string, body?: unknown) => apiAs(h, owner.token)(method, path, body);
 
 
 type El = { id: string; x: number; y: number; width: number; points?: number[][]; backgroundColor?: string };
@@ -43,14 +36,7 @@ test('a participant dragged in the editor takes its lifeline along, and the mess
   const of = (els: El[], elementId: string) => els.find((e) => e.id === elementId)!;
   const end = (arrow: El) => arrow.x + arrow.points!.at(-1)![0]!;
 
-  const { page, context } = await browser.newPage(t, h.baseUrl);
-  page.setDefaultTimeout(15_000);
-  const session = await signIn(h, owner.id);
-  const [name, value] = session.cookie.split('=') as [string, string];
-  await context.addCookies([{ name, value, url: h.baseUrl }]);
-  await page.goto(`${h.baseUrl}/app/d/${id}`);
-  await page.locator('.excalidraw canvas').first().waitFor({ timeout: 30_000 });
-  await page.locator('.db-topbar [role=status]').filter({ hasText: /^Saved$/ }).waitFor();
+  const { page } = await openEditor(browser, t, h, owner.id, id);
 
   const box = boxOfColour(await settled(page), [255, 0, 255]);
   assert.ok(box && box.width > 20, `b's box is on screen: ${JSON.stringify(box)}`);
