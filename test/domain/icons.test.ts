@@ -146,6 +146,12 @@ describe('finding the cloud and platform icons', () => {
     svc: 'icon-k8s-service',
     pvc: 'icon-k8s-persistentvolumeclaim',
     deployment: 'icon-k8s-deployment',
+    // After the name of the set.
+    'aws s3': 'icon-aws-simple-storage-service',
+    'amazon sqs': 'icon-aws-simple-queue-service',
+    'azure aks': 'icon-azure-kubernetes-services',
+    'gcp pub sub': 'icon-gcp-pubsub',
+    'k8s svc': 'icon-k8s-service',
   };
   for (const [q, id] of Object.entries(EXPECTED)) test(`"${q}" finds ${id} first`, () => assert.equal(first(q), id, JSON.stringify(listIcons({ q }).slice(0, 5).map((i) => i.id))));
 

@@ -195,11 +195,29 @@ describe('the fields for shapes, styles and layout hints', () => {
 describe('the hint for an unknown icon', () => {
   const hintOf = (icon: string) => checkSpec({ nodes: [{ id: 'a', icon }] }, { isIcon: isCatalogIcon }).problems[0]!.hint!;
   test('names the icon meant, or a query that finds it: following it succeeds', () => {
-    for (const [written, meant] of [['apacheflink', 'icon-flink'], ['icon-apache-flink', 'icon-flink'], ['postgresql', 'icon-postgresql'], ['kubernetes-pod', 'icon-kubernetes']] as const) {
+    const meantFor = [
+      ['apacheflink', 'icon-flink'],
+      ['icon-apache-flink', 'icon-flink'],
+      ['postgresql', 'icon-postgresql'],
+      ['postgres', 'icon-postgresql'],
+      ['icon-mongo', 'icon-mongodb'],
+      // The cloud and platform sets, as people and agents guess their ids.
+      ['icon-aws-s3', 'icon-aws-simple-storage-service'],
+      ['icon-amazon-sqs', 'icon-aws-simple-queue-service'],
+      ['icon-lambda', 'icon-aws-lambda'],
+      ['icon-azure-aks', 'icon-azure-kubernetes-services'],
+      ['icon-azure-functions', 'icon-azure-function-apps'],
+      ['icon-gcp-gke', 'icon-gcp-google-kubernetes-engine'],
+      ['icon-gcp-pub-sub', 'icon-gcp-pubsub'],
+      ['kubernetes-pod', 'icon-k8s-pod'],
+      ['icon-k8s-svc', 'icon-k8s-service'],
+    ] as const;
+    for (const [written, meant] of meantFor) {
       assert.equal(hintOf(written), `use "${meant}"`, written);
       assert.deepEqual(checkSpec({ nodes: [{ id: 'a', icon: meant }] }, { isIcon: isCatalogIcon }).problems, [], `${meant} is taken`);
     }
-    for (const [written, found] of [['postgres', 'icon-postgresql'], ['icon-mongo', 'icon-mongodb']] as const) {
+    // No icon is meant by all of it: a query with the word that finds one.
+    for (const [written, found] of [['icon-mongo-xyzzy', 'icon-mongodb'], ['icon-s3-frobnicator', 'icon-aws-simple-storage-service']] as const) {
       const q = decodeURIComponent(/\?q=([^,]+),/.exec(hintOf(written))![1]!);
       assert.ok(listIcons({ q }).some((icon) => icon.id === found), `?q=${q} finds ${found}`);
     }

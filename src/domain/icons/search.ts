@@ -5,7 +5,8 @@
  * A query's words must each appear somewhere in the icon's id, label,
  * category, subcategory or aliases (ignoring case). Among the matches:
  *   0. the id itself (`s3` is not an id, `icon-aws-lambda` and `aws-lambda` are);
- *   1. an alias or the label equal to the query (`s3`, `aks`, `pod`, `Ingress`);
+ *   1. an alias or the label equal to the query (`s3`, `aks`, `pod`, `Ingress`), also after the
+ *      name of the icon's own set (`aws s3`, `azure aks`, `gcp pub sub`, `k8s svc`);
  *   2. the query as whole words of the label, an alias or the id (`lambda` in "AWS Lambda");
  *   3. every word the start of a word;
  *   4. the rest (words inside other words).
@@ -20,6 +21,14 @@ export interface SearchableIcon {
   aliases?: readonly string[];
 }
 
+/** The words that name a cloud or platform set, by category. */
+const SET_WORDS: Record<string, readonly string[]> = {
+  aws: ['aws', 'amazon'],
+  azure: ['azure', 'microsoft'],
+  'google-cloud': ['gcp', 'google', 'google cloud'],
+  kubernetes: ['k8s', 'kubernetes', 'kube'],
+};
+
 const wordsOf = (text: string) => text.toLowerCase().split(/[^a-z0-9/]+/).filter(Boolean);
 const hasRun = (haystack: readonly string[], run: readonly string[]) =>
   haystack.some((_, start) => run.every((word, i) => haystack[start + i] === word));
@@ -32,6 +41,9 @@ function rank(icon: SearchableIcon, phrase: string, words: readonly string[]): n
   if (icon.id === phrase || name === words.join('-')) return 0;
   const label = icon.label.toLowerCase();
   if (label === phrase || aliases.includes(phrase)) return 1;
+  const setWord = (SET_WORDS[icon.category] ?? []).find((word) => phrase.startsWith(`${word} `));
+  const rest = setWord === undefined ? '' : phrase.slice(setWord.length + 1);
+  if (rest !== '' && (label === rest || aliases.includes(rest) || name === `${name.split('-')[0]}-${rest.replace(/ /g, '-')}`)) return 1;
   const fieldWords = [wordsOf(icon.label), ...aliases.map(wordsOf), name.split('-')];
   if (fieldWords.some((field) => hasRun(field, words))) return 2;
   const allWords = [...fieldWords.flat(), ...wordsOf(icon.category), ...wordsOf(icon.subcategory ?? '')];

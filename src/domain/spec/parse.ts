@@ -6,6 +6,7 @@ import { DiagramSpec as DiagramSpecSchema, type DiagramSpecInput, SpecEdgeObject
 import { ShorthandError, parseShorthand } from './shorthand.ts';
 import { ARROWHEADS, CAPTION_PLACES, type CaptionPlace, DIRECTIONS, type DiagramSpec, EDGE_STYLES, FILL_STYLES, FOLDS, isMarker, MIN_LENGTH_RANGE, SPEC_LIMITS, type SpecEdge, type SpecNode, STROKE_STYLES, STROKE_WIDTH_RANGE } from './types.ts';
 import type { Direction } from '../layout/types.ts';
+import { listIcons } from '../icons/catalog.ts';
 
 export interface ParseOptions {
   /** Whether an icon id is in the catalog. */
@@ -373,26 +374,35 @@ export function generatedNodeIds(node: SpecNode): string[] {
 export function unknownIconProblem(icon: string, named: string, path: string, isIcon: (id: string) => boolean): Problem {
   const guess = iconGuess(icon, isIcon);
   const bare = icon.toLowerCase().replace(/^icon-/, '');
-  const longest = bare.split(/[-_\s.]+/).sort((a, b) => b.length - a.length)[0] ?? bare;
-  const hint = guess ? `use ${JSON.stringify(guess)}` : `find an icon id with GET /api/v1/icons?q=${encodeURIComponent(longest)}, or leave "icon" out`;
+  // The longest of its words that finds something, else the longest.
+  const words = bare.split(/[-_\s.]+/).sort((a, b) => b.length - a.length);
+  const query = words.find((word) => word.length >= 2 && listIcons({ q: word }).length > 0) ?? words[0] ?? bare;
+  const hint = guess ? `use ${JSON.stringify(guess)}` : `find an icon id with GET /api/v1/icons?q=${encodeURIComponent(query)}, or leave "icon" out`;
   return { code: 'UNKNOWN_ICON', message: `${named}.icon ${quote(icon)} is not in the icon catalog (GET /api/v1/icons)`, path, hint };
 }
 
 /**
  * The catalog icon an unknown id most likely meant: the id with the `icon-` prefix, its words joined
- * (`icon-apache_flink` → `icon-apache-flink`), its trailing words or letters (`icon-apache-flink`,
- * `apacheflink` → `icon-flink`), one of its words, or another part of it, longest first; null for none.
+ * (`icon-apache_flink` → `icon-apache-flink`) or its trailing words (`icon-apache-flink`); else the
+ * catalog's best search match for its words (`icon-aws-s3` → Amazon S3, `icon-aks`, `postgres`);
+ * else its trailing letters (`apacheflink` → `icon-flink`), one of its words, or another part of it,
+ * longest first; null for none.
  */
 function iconGuess(icon: string, isIcon: (id: string) => boolean): string | null {
   const bare = icon.toLowerCase().replace(/^icon-/, '');
   const words = bare.split(/[-_\s.]+/).filter((word) => word.length >= 2);
   const joined = words.join('');
+  const found = (candidates: readonly string[]) => candidates.map((candidate) => `icon-${candidate}`).find((id) => id !== icon && isIcon(id));
   // A product's own name usually comes last (`apache flink`, `aws lambda`): trailing parts before the rest.
-  const candidates = [words.join('-'), ...words.map((_, i) => words.slice(i).join('-'))];
+  const named = found([words.join('-'), ...words.map((_, i) => words.slice(i).join('-'))]);
+  if (named) return named;
+  const searched = words.length > 0 ? listIcons({ q: words.join(' ') }).find((match) => match.id !== icon && isIcon(match.id)) : undefined;
+  if (searched) return searched.id;
+  const candidates: string[] = [];
   for (let start = 1; joined.length - start >= 3; start++) candidates.push(joined.slice(start));
   candidates.push(...[...words].sort((a, b) => b.length - a.length));
   for (let length = joined.length - 1; length >= 3; length--) for (let start = 0; start + length <= joined.length; start++) candidates.push(joined.slice(start, start + length));
-  return candidates.map((candidate) => `icon-${candidate}`).find((id) => id !== icon && isIcon(id)) ?? null;
+  return found(candidates) ?? null;
 }
 
 /** A dangling end, with the node meant when it names a label or differs only in case. */
