@@ -11,9 +11,7 @@ ARG NODE_IMAGE=node:24.22.3-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 # Dependencies first, in a layer of their own that a change of the sources leaves cached.
-# The postinstall script is copied for npm ci to run; it finds no tools/ here (only tests use them).
 COPY package.json package-lock.json ./
-COPY scripts/install-tools.mjs ./scripts/
 RUN npm ci --no-audit --no-fund
 COPY . .
 # Compile the server, build the web app's browser bundle into node_modules/.cache (so the

@@ -26,6 +26,8 @@ let documentFile: string;
 
 describe('http/openapi-document', () => {
   before(async () => {
+    // The tool is not part of `npm install`: installed here, from its own lock, the first time a run needs it.
+    await run(process.execPath, [path.join(root, 'scripts/install-tools.mjs'), path.basename(tool)], { maxBuffer: 16 * 1024 * 1024 });
     h = await startHarness({ listen: true });
     user = await h.user();
     // Inside the tool's folder, so the generated client resolves openapi-fetch from its node_modules.
