@@ -23,9 +23,10 @@ ENV HOST=0.0.0.0 \
     PORT=8080 \
     DATA_DIR=/data
 WORKDIR /app
-# What the running server reads: the compiled server, its production dependencies and the
-# prepared web bundle, the sources (the browser code and the admin CLI, which runs them
-# through tsx), docs/spec.md (served to MCP clients) and package.json.
+# What the running server reads: the compiled server (with Redoc's bundle, which the build
+# copies into dist/), its production dependencies and the prepared web bundle, the sources
+# (the browser code and the admin CLI, which runs them through tsx), docs/spec.md (served
+# to MCP clients) and package.json.
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run build`: compiles the server (src/, per tsconfig.build.json) to dist/ and
-// copies the data files its modules read beside themselves (*.json), so `npm start`
-// runs plain JavaScript on node, without tsx.
+// copies the data files its modules read beside themselves (*.json), and the files of
+// dev dependencies the server serves (Redoc's bundle), so `npm start` runs plain
+// JavaScript on node, without tsx, and without the dev dependencies.
 //
 // `--if-stale` (what `npm start` runs first) builds only when the inputs changed since
 // the last build: dist/.build-stamp holds a hash of them (the sources, the tsconfig
@@ -26,6 +27,12 @@ const CONFIG = 'tsconfig.build.json';
 const NOT_COMPILED = path.join(SRC, 'web', 'client');
 /** Files the compiled modules read beside themselves (font metrics, the icon catalog) or start as threads (plain JavaScript: the SQLite writer). */
 const COPIED = /\.(json|mjs)$/;
+/**
+ * Files of dev dependencies that the server serves, copied into dist/ beside the module that reads them:
+ * src/web/front-door/api-docs.ts serves Redoc's standalone bundle, one file of a package that brings a
+ * hundred others the server never loads. Their versions in package-lock.json are inputs of the build.
+ */
+const PACKAGE_FILES = [{ name: 'redoc', file: 'bundles/redoc.standalone.js', target: 'web/front-door/redoc.standalone.js' }];
 
 function listFiles(directory) {
   return fs
@@ -49,9 +56,16 @@ function typescript() {
   }
 }
 
+/** The locked version of a package (the lock, not node_modules: a runtime without the dev dependencies hashes the same). */
+function lockedVersion(name) {
+  const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8'));
+  return lock.packages?.[`node_modules/${name}`]?.version ?? 'none';
+}
+
 /** A hash of everything the build depends on. */
 function inputHash() {
   const hash = createHash('sha256');
+  for (const { name } of PACKAGE_FILES) hash.update(`${name}@${lockedVersion(name)}\0`);
   const inputs = ['tsconfig.json', CONFIG, 'scripts/build.mjs'].map((file) => path.join(root, file)).concat(listFiles(SRC));
   for (const file of inputs) {
     hash.update(`${path.relative(root, file)}\0`);
@@ -83,6 +97,16 @@ function build(tsc, hash) {
       const target = path.join(staging, path.relative(SRC, file));
       fs.mkdirSync(path.dirname(target), { recursive: true });
       fs.copyFileSync(file, target);
+    }
+    for (const { name, file, target } of PACKAGE_FILES) {
+      let source;
+      try {
+        source = createRequire(import.meta.url).resolve(`${name}/${file}`);
+      } catch {
+        throw new Error(`${name} is not installed (a dev dependency, ${name}/${file} is copied into dist/): npm ci, then npm run build`);
+      }
+      fs.mkdirSync(path.dirname(path.join(staging, target)), { recursive: true });
+      fs.copyFileSync(source, path.join(staging, target));
     }
     fs.writeFileSync(path.join(staging, STAMP), `${hash}\n`);
     // mkdtemp made the staging directory private (0700): dist/ is read by whoever runs the server,

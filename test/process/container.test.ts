@@ -195,6 +195,22 @@ async function smokeTest(smoke: Smoke, email: string): Promise<void> {
   await assertRendersEveryWay(baseUrl, auth, diagram.id, 'Drawbridge 2', output);
   smoke.log('rendered fast and faithful, PNG and SVG');
 
+  // Mermaid's parser (and the jsdom it needs) load from the production dependencies.
+  const mermaidRes = await fetch(`${baseUrl}/api/v1/diagrams`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 'From Mermaid', source: { language: 'mermaid', text: 'flowchart LR\n  a[Caddy] --> b[Drawbridge]' } }),
+  });
+  assert.equal(mermaidRes.status, 201, await mermaidRes.clone().text());
+  // The API reference serves Redoc's bundle, which the build copied into dist/ (redoc is a dev dependency, not in the runtime).
+  const docsPage = await (await fetch(`${baseUrl}/docs/api`)).text();
+  const scriptUrl = /<script src="([^"]+redoc\.standalone\.js)"/.exec(docsPage)?.[1];
+  assert.ok(scriptUrl, `the API reference names Redoc's bundle:\n${docsPage.slice(0, 2000)}`);
+  const script = await fetch(new URL(scriptUrl, baseUrl));
+  assert.equal(script.status, 200);
+  assert.ok((await script.text()).length > 100_000, "Redoc's bundle is served whole");
+  smoke.log('imported Mermaid; served the API reference with Redoc');
+
   const readRes = await fetch(`${baseUrl}/api/v1/diagrams/${diagram.id}`, { headers: auth });
   const read = (await readRes.json()) as { title: string; scene: { elements: { type: string; text?: string }[] } };
   assert.equal(readRes.status, 200, JSON.stringify(read));
@@ -251,7 +267,7 @@ test(
     // Production dependencies only: no TypeScript, no test tools; tsx stays (the admin CLI runs on it).
     const app = onHost(runtime.root, runtime.workdir);
     const modules = path.join(app, 'node_modules');
-    for (const dev of ['typescript', 'fast-check', 'playwright-core', '@types/node']) assert.ok(!fs.existsSync(path.join(modules, dev)), `${dev} (a dev dependency) is not in the runtime`);
+    for (const dev of ['typescript', 'fast-check', 'playwright-core', '@types/node', 'redoc', 'simple-icons', 'lucide-static', 'elkjs']) assert.ok(!fs.existsSync(path.join(modules, dev)), `${dev} (a dev dependency) is not in the runtime`);
     for (const needed of ['tsx', 'better-sqlite3', '@napi-rs/canvas', '@resvg/resvg-js']) assert.ok(fs.existsSync(path.join(modules, needed)), `${needed} is in the runtime`);
     assert.ok(!fs.existsSync(path.join(app, 'test')) && !fs.existsSync(path.join(app, 'tools')), 'no tests or test tools in the runtime');
     t.diagnostic(`runtime node_modules: ${execFileSync('du', ['-sh', modules], { encoding: 'utf8' }).split('\t')[0]}`);

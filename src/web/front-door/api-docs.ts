@@ -5,6 +5,12 @@
  * under a URL naming its content, so it is cached for a year and nothing is
  * fetched from anywhere else.
  *
+ * The server needs that one file of the package, not the hundred packages it
+ * depends on, so `redoc` is a dev dependency: the build (scripts/build.mjs)
+ * copies the bundle beside the compiled module, where a server running from
+ * dist/ without the dev dependencies reads it; run from src/ (the tests,
+ * `npm run dev`), the module reads it from the package.
+ *
  * The bundle shows Redocly's logo from their CDN in its side menu; it is
  * served with that address replaced by an empty image, so the page makes no
  * request to another host. Serving fails, saying so, when a new version of
@@ -55,8 +61,14 @@ interface RedocScript {
   file: StaticFile;
 }
 
+/** Redoc's bundle: the copy the build put beside this module, else the package's own. */
+function redocBundle(): string {
+  const copied = new URL(`./${SCRIPT_NAME}`, import.meta.url);
+  return fs.readFileSync(fs.existsSync(copied) ? copied : createRequire(import.meta.url).resolve(REDOC_BUNDLE), 'utf8');
+}
+
 async function loadRedocScript(): Promise<RedocScript> {
-  const source = fs.readFileSync(createRequire(import.meta.url).resolve(REDOC_BUNDLE), 'utf8');
+  const source = redocBundle();
   if (!source.includes(REDOCLY_LOGO_URL)) {
     throw new Error(`${REDOC_BUNDLE} no longer shows Redocly's logo from ${REDOCLY_LOGO_URL}: check what this version of redoc loads from elsewhere`);
   }
