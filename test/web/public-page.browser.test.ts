@@ -130,6 +130,10 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     const diagram = page.locator('img.diagram');
     const width = async () => (await diagram.boundingBox())!.width;
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scroll');
+    // The diagram's words are in the page, not only in the image: for screen readers and search.
+    const text = (await page.locator('section:has(> h2:text-is("Text in this diagram"))').textContent()) ?? '';
+    for (const node of SPEC.nodes) assert.ok(text.includes(node.label), `"${node.label}" is in the page's text`);
+    assert.ok(await page.getByRole('heading', { name: 'Text in this diagram' }).count(), 'under a heading a screen reader lists');
 
     const before = await width();
     await page.getByRole('button', { name: 'Zoom in' }).click();
