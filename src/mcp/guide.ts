@@ -18,12 +18,25 @@ export const INSTRUCTIONS = `Drawbridge makes diagrams a person can open and edi
 - Every write is kept. To undo a mistake: list_revisions (who wrote what, newest first), diff_revisions (what a write changed), then restore_revision with the last good rev (a new revision: nothing is lost).
 - Every result names the diagram's editorUrl: give it to the person.`;
 
-const STEPS_NEW = `1. Plan the nodes (short labels, 3-25 nodes) and the edges between them; pick a direction (TB for hierarchies and flows, LR for pipelines).
-2. For each technology node, find an icon with search_icons and use its id as the node's "icon".
-3. Call validate_diagram with { "spec": ... } and fix every problem it lists.
-4. Call generate_diagram with the spec and a title.
-5. Call read_diagram on the new id and look at the image; call lint_diagram. Fix what is wrong with edit_diagram (labels, colours, new nodes or edges) or patch_elements (move, resize), not by generating again.
-6. Answer with the diagram's editorUrl.`;
+/** Steps, numbered from 1. */
+const numbered = (steps: readonly string[]) => steps.map((step, i) => `${i + 1}. ${step}`).join('\n');
+
+/** What follows the plan, for any kind; `additions` names what edit_diagram adds to it. */
+const checkDrawAndHandOver = (additions: string) => [
+  'Call validate_diagram with { "spec": ... } and fix every problem it lists.',
+  'Call generate_diagram with the spec and a title.',
+  `Call read_diagram on the new id and look at the image; call lint_diagram. Fix what is wrong with edit_diagram (labels, colours, ${additions}) or patch_elements (move, resize), not by generating again.`,
+  "Answer with the diagram's editorUrl.",
+];
+
+const STEPS_NEW = numbered([
+  'Plan the nodes (short labels, 3-25 nodes) and the edges between them; pick a direction (TB for hierarchies and flows, LR for pipelines).',
+  'For each technology node, find an icon with search_icons and use its id as the node\'s "icon".',
+  ...checkDrawAndHandOver('new nodes or edges'),
+]);
+
+/** The steps for a sequence, class or ER diagram, whose spec has no nodes, edges or layout direction. */
+const stepsForKind = (plan: string, additions: string) => numbered([plan, ...checkDrawAndHandOver(additions)]);
 
 /** One valid spec of each further kind, shown in its prompt (and checked by the tests). */
 const KIND_EXAMPLES = {
@@ -90,7 +103,7 @@ export function registerPrompts(server: McpServer): void {
     { title: 'Sequence diagram', description: 'The order in which parts of a system talk (a login, a payment, a retry) as a sequence diagram.', argsSchema: { description: z.string().describe('Who talks to whom, in what order, and what can go differently') } },
     ({ description }) =>
       text(
-        `Draw this interaction as a Drawbridge sequence diagram:\n\n${description}\n\nGuidance:\n- The spec has "kind": "sequence". Participants go left to right in the order they first act; people are "type": "actor", data stores "database", queues "queue".\n- Each message is a step, written as Mermaid writes it: "a ->> b : call" (a request), "b -->> a : reply" (a response), "a -) b : event" (asynchronous); a "+" after the arrow starts an activation of the target, a "-" ends the sender's.\n- What may go differently is a frame: { "frame": "alt", "label": "valid", "steps": [...], "branches": [{ "label": "invalid", "steps": [...] }] }; repetition is "loop", an optional part "opt".\n- Notes explain a step: { "note": "…", "over": "app" } (or "leftOf", "rightOf").\n\nSteps:\n${STEPS_NEW}\n\nExample spec: ${JSON.stringify(KIND_EXAMPLES.sequence)}`,
+        `Draw this interaction as a Drawbridge sequence diagram:\n\n${description}\n\nGuidance:\n- The spec has "kind": "sequence". Participants go left to right in the order they first act; people are "type": "actor", data stores "database", queues "queue".\n- Each message is a step, written as Mermaid writes it: "a ->> b : call" (a request), "b -->> a : reply" (a response), "a -) b : event" (asynchronous); a "+" after the arrow starts an activation of the target, a "-" ends the sender's.\n- What may go differently is a frame: { "frame": "alt", "label": "valid", "steps": [...], "branches": [{ "label": "invalid", "steps": [...] }] }; repetition is "loop", an optional part "opt".\n- Notes explain a step: { "note": "…", "over": "app" } (or "leftOf", "rightOf").\n\nSteps:\n${stepsForKind('Plan the participants (a person, each service, each data store) and the messages between them, in order; what may go differently is a frame.', 'new messages')}\n\nExample spec: ${JSON.stringify(KIND_EXAMPLES.sequence)}`,
       ),
   );
   server.registerPrompt(
@@ -98,7 +111,7 @@ export function registerPrompts(server: McpServer): void {
     { title: 'Class diagram', description: 'The shape of a program\'s types: classes with their attributes and methods, and how they relate.', argsSchema: { description: z.string().describe('The types, their members and how they relate') } },
     ({ description }) =>
       text(
-        `Draw these types as a Drawbridge class diagram:\n\n${description}\n\nGuidance:\n- The spec has "kind": "class". Each class lists "attributes" and "methods" as Mermaid writes them ("+name: String", "+area() double"); an "annotation" such as "interface" or "enumeration" is drawn above the name.\n- Relations are written as Mermaid writes them, with spaces around the mark: "Animal <|-- Dog" (inheritance), "Shape <|.. Circle" (realisation), "Car *-- Wheel" (composition), "Team o-- Person" (aggregation), "A --> B" (association), "A ..> B" (dependency); multiplicities in quotes beside the ids: "Drawing \\"1\\" o-- \\"*\\" Shape".\n- Superclasses are drawn above their subclasses.\n\nSteps:\n${STEPS_NEW}\n\nExample spec: ${JSON.stringify(KIND_EXAMPLES.class)}`,
+        `Draw these types as a Drawbridge class diagram:\n\n${description}\n\nGuidance:\n- The spec has "kind": "class". Each class lists "attributes" and "methods" as Mermaid writes them ("+name: String", "+area() double"); an "annotation" such as "interface" or "enumeration" is drawn above the name.\n- Relations are written as Mermaid writes them, with spaces around the mark: "Animal <|-- Dog" (inheritance), "Shape <|.. Circle" (realisation), "Car *-- Wheel" (composition), "Team o-- Person" (aggregation), "A --> B" (association), "A ..> B" (dependency); multiplicities in quotes beside the ids: "Drawing \\"1\\" o-- \\"*\\" Shape".\n- Superclasses are drawn above their subclasses.\n\nSteps:\n${stepsForKind('Plan the classes with their attributes and methods, and the relations between them.', 'new classes or relations')}\n\nExample spec: ${JSON.stringify(KIND_EXAMPLES.class)}`,
       ),
   );
   server.registerPrompt(
@@ -106,7 +119,7 @@ export function registerPrompts(server: McpServer): void {
     { title: 'Entity-relationship diagram', description: 'The shape of a system\'s data: entities with their attributes and keys, and their relationships with cardinalities.', argsSchema: { description: z.string().describe('The entities, their attributes and how they relate') } },
     ({ description }) =>
       text(
-        `Draw this data model as a Drawbridge entity-relationship diagram:\n\n${description}\n\nGuidance:\n- The spec has "kind": "er". Each entity lists "attributes" as "type name [PK|FK|UK] [\\"comment\\"]" ("int id PK", "int customer_id FK").\n- Relationships are written as Mermaid writes them: "CUSTOMER ||--o{ ORDER : places", with || exactly one, |o zero or one, }| one or more, }o zero or more at each end, and .. instead of -- when the relationship is not identifying.\n\nSteps:\n${STEPS_NEW}\n\nExample spec: ${JSON.stringify(KIND_EXAMPLES.er)}`,
+        `Draw this data model as a Drawbridge entity-relationship diagram:\n\n${description}\n\nGuidance:\n- The spec has "kind": "er". Each entity lists "attributes" as "type name [PK|FK|UK] [\\"comment\\"]" ("int id PK", "int customer_id FK").\n- Relationships are written as Mermaid writes them: "CUSTOMER ||--o{ ORDER : places", with || exactly one, |o zero or one, }| one or more, }o zero or more at each end, and .. instead of -- when the relationship is not identifying.\n\nSteps:\n${stepsForKind('Plan the entities with their attributes and keys, and the relationships between them with their cardinalities.', 'new entities or relationships')}\n\nExample spec: ${JSON.stringify(KIND_EXAMPLES.er)}`,
       ),
   );
   server.registerPrompt(

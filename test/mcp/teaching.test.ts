@@ -96,6 +96,10 @@ describe('mcp/teaching', () => {
         const body = ((await client.getPrompt({ name, arguments: { description: 'x' } })).messages[0]!.content as { text: string }).text;
         const spec = JSON.parse(/Example spec: (\{.*\})$/.exec(body)![1]!);
         assert.equal(spec.kind, kind);
+        // Its steps are the kind's own: these specs have no nodes and no layout direction to pick.
+        const steps = body.slice(body.indexOf('Steps:'), body.indexOf('Example spec:'));
+        assert.doesNotMatch(steps, /nodes|direction|\bTB\b|\bLR\b/, name);
+        assert.deepEqual([...steps.matchAll(/^(\d+)\./gm)].map((m) => Number(m[1])), [1, 2, 3, 4, 5], `${name}: steps numbered in order`);
         const checked = (await client.callTool({ name: 'validate_diagram', arguments: { spec } })).structuredContent as { valid: boolean; problems: unknown[] };
         assert.deepEqual([checked.valid, checked.problems], [true, []], name);
         const created = (await client.callTool({ name: 'generate_diagram', arguments: { title: name, spec } })).structuredContent as { elementCount: number };
