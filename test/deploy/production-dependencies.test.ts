@@ -18,8 +18,8 @@ const SPECIFIERS = [
   /(?:^|\n)\s*(?:import|export)\s+(?!type\b)[^'";]*?\bfrom\s+['"]([^'"]+)['"]/g,
   // import 'p'
   /(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g,
-  // import('p'), require('p'), createRequire(…)('p')
-  /(?:\bimport|\brequire|\))\(\s*['"]([^'"]+)['"]\s*\)/g,
+  // import('p'), require('p'), createRequire(…)('p'), require.resolve('p'), createRequire(…).resolve('p')
+  /(?:\bimport|\brequire|\bresolve|\))\(\s*['"]([^'"]+)['"]\s*\)/g,
 ];
 
 function sourceFiles(directory: string): string[] {

@@ -172,7 +172,10 @@ describe('finding the cloud and platform icons', () => {
   });
 
   test('every word must match: a query is not a bag of alternatives', () => {
-    for (const icon of listIcons({ q: 'azure kubernetes' })) {
+    const found = listIcons({ q: 'azure kubernetes' });
+    assert.ok(found.some((icon) => icon.id === 'icon-azure-kubernetes-services'), 'the icon with both words is found');
+    assert.ok(!found.some((icon) => icon.id === 'icon-kubernetes' || icon.id === 'icon-azure-virtual-machine'), 'icons with one of them are not');
+    for (const icon of found) {
       const text = `${icon.id} ${icon.label} ${icon.category} ${icon.subcategory ?? ''} ${(icon.aliases ?? []).join(' ')}`.toLowerCase();
       assert.ok(text.includes('azure') && text.includes('kubernetes'), icon.id);
     }
