@@ -202,8 +202,9 @@ const SPEC_FIELDS = new Set(['nodes', 'edges', 'layout', 'kind', 'participants',
 /** For a body that takes a spec, sent one's fields at its top level: the hint to wrap them, the way to send it. */
 function unwrappedSpecHint(schema: ZodType, keys: readonly string[]): string {
   const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
-  if (!shape || !('spec' in shape) || !keys.some((key) => SPEC_FIELDS.has(key))) return '';
-  return '; a spec goes inside "spec": send { "title": …, "spec": { "nodes": [...], "edges": [...] } }';
+  const sent = keys.filter((key) => SPEC_FIELDS.has(key));
+  if (!shape || !('spec' in shape) || sent.length === 0) return '';
+  return `; a spec goes inside "spec": send { "title": …, "spec": { ${sent.map((key) => `"${key}": …`).join(', ')} } }`;
 }
 
 /** The page size of a cursor-paged list when `?limit=` is absent, and the most a page holds. */

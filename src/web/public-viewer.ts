@@ -58,8 +58,10 @@ export const VIEWER_SCRIPT = `'use strict';
   stage.addEventListener('wheel', (event) => {
     event.preventDefault();
     const box = stage.getBoundingClientRect();
-    // A pinch on a trackpad arrives as a wheel with ctrlKey; a mouse wheel zooms too; a two-finger scroll pans.
-    if (event.ctrlKey || event.deltaMode !== 0 || Math.abs(event.deltaX) < 1) zoomAt(Math.exp(-event.deltaY * (event.ctrlKey ? 0.01 : 0.002)), event.clientX - box.left, event.clientY - box.top);
+    // A pinch on a trackpad arrives as a wheel with ctrlKey; a mouse wheel (whole notches: lines, or 50 px and more
+    // straight down or up) zooms too; a trackpad's two-finger scroll (small steps, often sideways too) pans.
+    const notch = event.deltaMode !== 0 || (Math.abs(event.deltaX) < 1 && Math.abs(event.deltaY) >= 50);
+    if (event.ctrlKey || notch) zoomAt(Math.exp(-event.deltaY * (event.ctrlKey ? 0.01 : 0.002)), event.clientX - box.left, event.clientY - box.top);
     else {
       x -= event.deltaX;
       y -= event.deltaY;
@@ -110,7 +112,8 @@ export const VIEWER_SCRIPT = `'use strict';
     button.addEventListener('click', () => actions[button.dataset.view]());
   }
   document.addEventListener('keydown', (event) => {
-    if (event.target instanceof HTMLInputElement) return;
+    // Ctrl, ⌘ or Alt with + − 0 is the browser's own zoom, not the picture's.
+    if (event.target instanceof HTMLInputElement || event.ctrlKey || event.metaKey || event.altKey) return;
     const key = { '+': 'zoom-in', '=': 'zoom-in', '-': 'zoom-out', '0': 'fit-width', '1': 'actual-size' }[event.key];
     if (key) actions[key]();
   });

@@ -20,11 +20,11 @@ describe('http/spec', () => {
         const res = await h.call('POST', url, { token: alice.token, body: bare });
         assert.equal(res.statusCode, 400, res.body);
         assert.equal(res.json().error, 'bad_request');
-        assert.match(res.json().message, /a spec goes inside "spec": send \{ "title": …, "spec": \{ "nodes"/);
+        assert.match(res.json().message, /a spec goes inside "spec": send \{ "title": …, "spec": \{ "layout": …, "nodes": …, "edges": … \} \}/);
       }
       assert.equal((await create({ title: 'Wrapped', spec: bare })).statusCode, 201, 'following the hint succeeds');
       const sequence = await h.call('POST', '/api/v1/diagrams', { token: alice.token, body: { kind: 'sequence', steps: ['a ->> b'] } });
-      assert.match(sequence.json().message, /a spec goes inside "spec"/, 'a sequence spec too');
+      assert.match(sequence.json().message, /a spec goes inside "spec": send \{ "title": …, "spec": \{ "kind": …, "steps": … \} \}/, 'a sequence spec too, with its own fields');
       const other = await h.call('POST', '/api/v1/diagrams', { token: alice.token, body: { colour: 'red' } });
       assert.doesNotMatch(other.json().message, /a spec goes inside/, 'an unknown key that is no spec field has no such hint');
     });

@@ -146,6 +146,10 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     await page.mouse.move(cx, cy);
     await page.mouse.wheel(0, -300);
     assert.ok((await width()) > before * 1.5, 'the wheel zooms in');
+    const zoomed = (await diagram.boundingBox())!;
+    await page.mouse.wheel(6, 20);
+    const scrolled = (await diagram.boundingBox())!;
+    assert.ok(Math.abs(scrolled.width - zoomed.width) < 1 && Math.abs(scrolled.y - zoomed.y + 20) < 2 && Math.abs(scrolled.x - zoomed.x + 6) < 2, `a trackpad's small scroll pans: ${JSON.stringify({ zoomed, scrolled })}`);
     const at = (await diagram.boundingBox())!;
     await page.mouse.move(cx, cy);
     await page.mouse.down();
