@@ -381,6 +381,30 @@ describe('a sequence diagram edited in place', () => {
     assert.ok(edited.find((e) => e.id === 'msg-3')!.version > elements.find((e) => e.id === 'msg-3')!.version, 'what moved is a new version');
   });
 
+  test("what a person set in the editor (a colour, a link, a lock) stays through an edit; a scene the editor saved with its keys in another order is not rewritten", () => {
+    const { elements } = draw(base);
+    // As the editor saves it: every element's keys in another order, and a person's touches on participant a.
+    const saved = elements.map((e) => Object.fromEntries(Object.entries(e).reverse())) as El[];
+    Object.assign(saved.find((e) => e.id === 'a')!, { backgroundColor: '#ffc9c9', fillStyle: 'solid', link: 'https://example.com/a', locked: true });
+    const { elements: after } = applyEdit(saved as never, { addEdges: ['a -> b : four'] }, stamp, { isIcon: isCatalogIcon });
+    const edited = after as unknown as El[];
+    const a = edited.find((e) => e.id === 'a')!;
+    assert.deepEqual([a.backgroundColor, a.fillStyle, a.link, a.locked], ['#ffc9c9', 'solid', 'https://example.com/a', true]);
+    const rewritten = edited.filter((e) => saved.some((s) => s.id === e.id && s.version !== e.version)).map((e) => e.id);
+    // A message at the end makes the lifelines longer (their foot boxes lower, the arrows' hold on them shifts); nothing else changes.
+    assert.deepEqual(rewritten.filter((id) => !/-lifeline$|-foot(-label)?$|^msg-\d+$/.test(id)), [], 'the boxes, labels and frame are not rewritten');
+    assert.ok(!rewritten.includes('a') && !rewritten.includes('msg-1-label'));
+    assert.ok(edited.some((e) => e.id === 'msg-4'));
+  });
+
+  test("a participant's chosen icon is read back and kept through an edit; a type's own icon is not written out", () => {
+    const { elements } = draw(seq(['fn ->> db : put'], { participants: [{ id: 'fn', icon: 'icon-aws-lambda' }, { id: 'db', type: 'database' }] }));
+    const exported = JSON.parse(exportScene(elements, 'spec').text);
+    assert.deepEqual(exported.participants, [{ id: 'fn', icon: 'icon-aws-lambda' }, { id: 'db', type: 'database' }]);
+    const { elements: after } = applyEdit(elements as never, { addEdges: ['db -> fn : ok'] }, stamp, { isIcon: isCatalogIcon });
+    assert.equal((after as unknown as El[]).find((e) => e.id === 'fn-icon')?.fileId, 'icon-aws-lambda');
+  });
+
   test('a new participant joins at the right; a shape a person added stays; after on a flowchart is refused', () => {
     const { elements } = draw(base);
     const doodle = { ...elements.find((e) => e.id === 'note-1') ?? elements[0]!, id: 'doodle', type: 'ellipse', x: -300, y: 0, customData: undefined, groupIds: [], boundElements: [] };

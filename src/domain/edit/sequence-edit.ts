@@ -15,7 +15,14 @@ import type { SequenceSpecInput } from '../sequence/schema.ts';
 import { sceneFromSequence } from '../sequence/scene.ts';
 import type { Step } from '../sequence/types.ts';
 import type { ParsedEdit } from './fragment.ts';
-import { touch, type SceneElement, type WriteStamp } from './types.ts';
+import { stampChanges } from './stamp-changes.ts';
+import type { SceneElement, WriteStamp } from './types.ts';
+
+/** What the drawing decides of an element it draws again. */
+const DRAWN_FIELDS = [
+  'type', 'x', 'y', 'width', 'height', 'angle', 'points', 'startBinding', 'endBinding', 'boundElements', 'groupIds', 'containerId', 'frameId',
+  'text', 'originalText', 'fontSize', 'lineHeight', 'autoResize', 'textAlign', 'verticalAlign', 'fileId', 'isDeleted',
+] as const;
 
 type StepInput = SequenceSpecInput['steps'][number];
 
@@ -89,13 +96,21 @@ export function applySequenceEdit(elements: SceneElement[], edit: ParsedEdit, af
   const drawn = sceneFromSequence(checked, { updated: stamp.now }) as SceneElement[];
   // What the old drawing was made of: the same spec drawn as it stood.
   const before = new Set(read.drawnIds);
+  const drawnIds = new Set(drawn.map((d) => d.id));
   const old = new Map(elements.map((e) => [e.id, e]));
-  const kept = elements.filter((e) => !before.has(e.id) && !drawn.some((d) => d.id === e.id));
+  const kept = elements.filter((e) => !before.has(e.id) && !drawnIds.has(e.id));
+  // A redrawn element takes its place, size, bindings and words from the drawing; the rest (its colours,
+  // link, lock, roughness…) stays as the person left it.
   const merged = drawn.map((element) => {
     const was = old.get(element.id);
     if (!was) return element;
-    const same = JSON.stringify({ ...element, version: 0, versionNonce: 0, updated: 0, seed: 0 }) === JSON.stringify({ ...was, version: 0, versionNonce: 0, updated: 0, seed: 0 });
-    return same ? was : touch({ ...element, seed: was.seed, version: was.version }, stamp);
+    const next: Record<string, unknown> = { ...was };
+    for (const field of DRAWN_FIELDS) {
+      if (field in element) next[field] = element[field];
+      else delete next[field];
+    }
+    if (was.customData !== undefined || element.customData !== undefined) next.customData = { ...(was.customData as object | undefined), ...(element.customData as object | undefined) };
+    return next as SceneElement;
   });
-  return { elements: [...merged, ...kept], added: [...edit.nodes.map((n) => n.node.id), ...newIds] };
+  return { elements: stampChanges(elements, [...merged, ...kept], stamp), added: [...edit.nodes.map((n) => n.node.id), ...newIds] };
 }

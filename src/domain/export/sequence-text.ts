@@ -9,6 +9,7 @@
  * within them, nested by containment.
  */
 import type { SceneElement } from '../edit/types.ts';
+import { TYPE_ICONS } from '../sequence/check.ts';
 import type { SequenceSpecInput } from '../sequence/schema.ts';
 import { BRANCH_WORDS, type FrameKind } from '../sequence/types.ts';
 
@@ -49,7 +50,10 @@ export function readSequence(elements: readonly SceneElement[]): ReadSequence | 
     const head = byId.get(id);
     const type = head ? (dataOf(head).type as Participant['type']) : undefined;
     const label = head ? (head.type === 'text' ? textOf(head) : textOf(boundText.get(id))) : id;
-    return { id, ...(label !== id && label !== '' ? { label } : {}), ...(type && type !== 'participant' ? { type } : {}) };
+    // An icon other than its type's own was chosen for it.
+    const icon = byId.get(`${id}-icon`)?.fileId;
+    const chosen = typeof icon === 'string' && icon !== TYPE_ICONS[type ?? 'participant'] ? icon : undefined;
+    return { id, ...(label !== id && label !== '' ? { label } : {}), ...(type && type !== 'participant' ? { type } : {}), ...(chosen ? { icon: chosen } : {}) };
   });
   const headTops = order.map((id) => num(byId.get(id)?.y));
   const firstRow = Math.min(...headTops);

@@ -18,7 +18,7 @@ export interface SequenceCheckOptions {
 const TOP_FIELDS = ['kind', 'version', 'participants', 'steps', 'autonumber', 'caption'];
 const MESSAGE_FIELDS = ['from', 'to', 'label', 'line', 'arrowhead', 'startArrowhead', 'activate', 'deactivate', 'create', 'destroy'];
 /** The icon a participant of a type is drawn with when it names none. */
-const TYPE_ICONS: Partial<Record<ParticipantType, string>> = { actor: 'icon-user', database: 'icon-database', queue: 'icon-queue' };
+export const TYPE_ICONS: Partial<Record<ParticipantType, string>> = { actor: 'icon-user', database: 'icon-database', queue: 'icon-queue' };
 /** Suffixes of the element ids a participant's drawing takes (its box is the participant's id). */
 const PARTICIPANT_SUFFIXES = ['-label', '-icon', '-lifeline', '-foot', '-foot-label', '-foot-icon', '-destroyed', '-destroyed-2'];
 const GENERATED = /^(msg|note|frame)-\d+(-.*)?$/;
