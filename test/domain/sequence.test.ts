@@ -248,6 +248,11 @@ describe('a sequence spec refused', () => {
     assert.deepEqual(codes(seq([{ from: 'a', to: 'b', colour: 'red' }])), ['MALFORMED_EDGE /steps/0/colour']);
     assert.deepEqual(codes(seq(['a ->> b'], { participants: ['a', 'a'] })), ['DUPLICATE_NODE_ID /participants/1']);
     assert.deepEqual(codes(seq(['msg-1 ->> b'], { participants: ['msg-1'] })), ['ID_COLLISION /participants/0']);
+    // A participant named only by a step, or one that takes a drawn part's id, collides too.
+    assert.deepEqual(codes(seq(['msg-1 ->> b'])), ['ID_COLLISION /steps/0']);
+    assert.deepEqual(codes(seq(['a ->> note-1'])), ['ID_COLLISION /steps/0']);
+    assert.deepEqual(codes(seq(['a ->> b', { note: 'x', over: 'diagram-caption' }])), ['ID_COLLISION /steps/1/over']);
+    assert.deepEqual(codes(seq(['a ->>+ b', 'b -->>- a'], { participants: ['a', 'b', 'b-activation-1'] })), ['ID_COLLISION /participants']);
     assert.deepEqual(codes(seq(['a ->> b'], { participants: [{ id: 'a', icon: 'icon-nope' }] })), ['UNKNOWN_ICON /participants/0/icon']);
     assert.deepEqual(codes({ kind: 'sequence' }), ['INVALID_SPEC /steps']);
     assert.deepEqual(codes({ kind: 'gantt', nodes: [] }), ['INVALID_SPEC /kind']);

@@ -7,6 +7,7 @@
 import { kindFieldHint } from '../hints.ts';
 import { isPlainObject, quote } from '../payload.ts';
 import { type PathKey, type Problem, ProblemList, pointer } from '../problems.ts';
+import { CAPTION_ID } from '../spec/parse.ts';
 import { ARROWHEADS, type ArrowheadName, SPEC_LIMITS } from '../spec/types.ts';
 import { parseMessageShorthand } from './shorthand.ts';
 import { BRANCH_WORDS, type Branch, FRAME_KINDS, type FrameKind, type Message, type Participant, PARTICIPANT_TYPES, type ParticipantType, SEQUENCE_LIMITS, type SequenceSpec, type Step } from './types.ts';
@@ -21,6 +22,8 @@ const MESSAGE_FIELDS = ['from', 'to', 'label', 'line', 'arrowhead', 'startArrowh
 export const TYPE_ICONS: Partial<Record<ParticipantType, string>> = { actor: 'icon-user', database: 'icon-database', queue: 'icon-queue' };
 /** Suffixes of the element ids a participant's drawing takes (its box is the participant's id). */
 const PARTICIPANT_SUFFIXES = ['-label', '-icon', '-lifeline', '-foot', '-foot-label', '-foot-icon', '-destroyed', '-destroyed-2'];
+/** A participant's activation bars: `<id>-activation-<n>`. */
+const ACTIVATION = /^(.+)-activation-\d+$/;
 const GENERATED = /^(msg|note|frame)-\d+(-.*)?$/;
 
 const isId = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '' && v.length <= SPEC_LIMITS.idLength;
@@ -73,15 +76,27 @@ class Checker {
   private add(participant: Participant, path: PathKey[], where: string) {
     if (!isId(participant.id)) return this.problem(path, 'MISSING_NODE_ID', `${where} must be a non-empty id of at most ${SPEC_LIMITS.idLength} characters`);
     if (this.participants.has(participant.id)) return this.problem(path, 'DUPLICATE_NODE_ID', `${where}: the participant ${quote(participant.id)} is declared twice`);
-    if (GENERATED.test(participant.id)) return this.problem(path, 'ID_COLLISION', `${where}: the id ${quote(participant.id)} is one Drawbridge gives messages, notes and frames`, 'choose another id, or give this one as the label');
+    if (this.reserved(participant.id, path, where)) return;
     this.participants.set(participant.id, participant);
     this.order.push(participant.id);
   }
 
+  /** Ids already refused as the drawing's own, reported once. */
+  private readonly refusedIds = new Set<string>();
+
+  /** Whether an id is one the drawing gives its own parts (messages, notes, frames, the caption); if so, the problem. */
+  private reserved(id: string, path: PathKey[], where: string): boolean {
+    if (!GENERATED.test(id) && id !== CAPTION_ID) return false;
+    if (this.refusedIds.has(id)) return true;
+    this.refusedIds.add(id);
+    this.problem(path, 'ID_COLLISION', `${where}: the id ${quote(id)} is one Drawbridge gives messages, notes, frames and the caption`, 'choose another id, or give this one as the label');
+    return true;
+  }
+
   /** A participant a step names: declared, or added now. */
-  private named(id: string): void {
+  private named(id: string, path: PathKey[], where: string): void {
     this.seen.add(id);
-    if (this.participants.has(id)) return;
+    if (this.participants.has(id) || this.reserved(id, path, where)) return;
     this.participants.set(id, { id, label: id, type: 'participant', icon: null });
     this.order.push(id);
   }
@@ -173,8 +188,8 @@ class Checker {
         return null;
       }
     }
-    this.named(fields.from);
-    this.named(fields.to);
+    this.named(fields.from, path, source);
+    this.named(fields.to, path, source);
     if (fields.deactivate && !this.deactivate(fields.from)) {
       this.problem(path, 'INVALID_SPEC', `${source} ends the activation of ${quote(fields.from)}, which is not active`, 'activate it first: a + after an earlier arrow to it, or { "activate": … }');
       return null;
@@ -202,7 +217,7 @@ class Checker {
       this.problem([...path, kind], 'INVALID_SPEC', `${where}.${kind} must be a participant id`);
       return null;
     }
-    this.named(id);
+    this.named(id, [...path, kind], where);
     if (kind === 'activate') this.active.set(id, (this.active.get(id) ?? 0) + 1);
     else if (!this.deactivate(id)) {
       this.problem(path, 'INVALID_SPEC', `${where} deactivates ${quote(id)}, which is not active`);
@@ -233,7 +248,7 @@ class Checker {
       this.problem([...path, placement], 'INVALID_SPEC', placement === 'over' ? `${where}.over must be a participant id or a list of one or two` : `${where}.${placement} must be a participant id`);
       return null;
     }
-    for (const id of ids as string[]) this.named(id);
+    for (const id of ids as string[]) this.named(id, [...path, placement], where);
     this.notes++;
     const unique = [...new Set(ids as string[])];
     return { step: 'note', id: `note-${this.notes}`, text: raw.note, placement, participants: unique };
@@ -278,6 +293,8 @@ class Checker {
     const ids = new Set(this.order);
     for (const id of this.order) {
       for (const suffix of PARTICIPANT_SUFFIXES) if (ids.has(id + suffix)) this.out.add({ code: 'ID_COLLISION', message: `the participant ${quote(id + suffix)} has the id Drawbridge gives a part of ${quote(id)}'s drawing`, path: '/participants', hint: 'rename one of the two' });
+      const bar = ACTIVATION.exec(id);
+      if (bar && ids.has(bar[1]!)) this.out.add({ code: 'ID_COLLISION', message: `the participant ${quote(id)} has the id Drawbridge gives an activation bar of ${quote(bar[1]!)}`, path: '/participants', hint: 'rename one of the two' });
     }
     if (this.count > SEQUENCE_LIMITS.steps) this.out.add({ code: 'SPEC_TOO_LARGE', message: `spec has ${this.count} steps in all; the limit is ${SEQUENCE_LIMITS.steps}`, path: '/steps' });
     if (this.order.length > SEQUENCE_LIMITS.participants) this.out.add({ code: 'SPEC_TOO_LARGE', message: `spec has ${this.order.length} participants; the limit is ${SEQUENCE_LIMITS.participants}`, path: '/participants' });
