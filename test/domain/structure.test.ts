@@ -184,6 +184,9 @@ describe('class and ER specs refused', () => {
     assert.deepEqual(codes({ kind: 'class', classes: [{ id: 'A', fields: [] }] }), ['INVALID_SPEC /classes/0/fields']);
     assert.deepEqual(codes({ kind: 'class', classes: ['A'], notes: [{ note: 'x', for: 'B' }] }), ['DANGLING_EDGE /notes/0/for']);
     assert.deepEqual(codes({ kind: 'class', classes: ['A', 'A-label'] }), ['ID_COLLISION ']);
+    // A class named like a relation's arrow is refused by the check, not by the drawing later.
+    assert.deepEqual(codes({ kind: 'class', classes: ['A', 'B', 'A-to-B'], relations: ['A <|-- B'] }), ['ID_COLLISION ']);
+    assert.deepEqual(codes({ kind: 'er', entities: [{ id: 'A' }, { id: 'B' }, { id: 'A-to-B' }], relationships: ['A ||--o{ B : has'] }), ['ID_COLLISION ']);
     assert.deepEqual(codes({ kind: 'er', relationships: ['A ||--o{ B : x', 'A -- B'] }), ['MALFORMED_SHORTHAND /relationships/1']);
     assert.deepEqual(codes({ kind: 'er', relationships: [{ from: 'A', to: 'B', fromCardinality: 'many', toCardinality: 'one' }] }), ['MALFORMED_EDGE /relationships/0/fromCardinality']);
     assert.deepEqual(codes({ kind: 'er', entities: [{ id: 'A', attributes: ['id'] }] }), ['INVALID_SPEC /entities/0/attributes/0']);

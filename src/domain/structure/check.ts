@@ -8,7 +8,9 @@ import { kindFieldHint } from '../hints.ts';
 import { isPlainObject, quote } from '../payload.ts';
 import { type ContentCode, type PathKey, type Problem, ProblemList, pointer } from '../problems.ts';
 import type { Compartments } from '../scene/compartments.ts';
+import { checkSpec } from '../spec/parse.ts';
 import { DIRECTIONS, SPEC_LIMITS } from '../spec/types.ts';
+import { flowInputOf } from './scene.ts';
 import type { Direction } from '../layout/types.ts';
 import type { Relation, StructureBox, StructureSpec } from './types.ts';
 
@@ -102,20 +104,23 @@ export class StructureChecker {
       if (/^(note|namespace)-\d+$/.test(id)) this.out.add({ code: 'ID_COLLISION', message: `${quote(id)} is an id Drawbridge gives notes and namespaces`, path: '', hint: 'choose another id, or give this one as the label' });
     }
     if (this.boxes.size > SPEC_LIMITS.nodes) this.out.add({ code: 'SPEC_TOO_LARGE', message: `spec has ${this.boxes.size} ${this.kind === 'er' ? 'entities' : 'classes'}; the limit is ${SPEC_LIMITS.nodes}`, path: '' });
-    const problems = this.out.list();
-    if (problems.length > 0) return { problems, spec: null };
+    if (this.out.list().length > 0) return { problems: this.out.list(), spec: null };
     const caption = typeof input.caption === 'string' ? input.caption : undefined;
-    return {
-      problems,
-      spec: {
-        kind: this.kind,
-        direction: ((isPlainObject(input.layout) ? input.layout.direction : undefined) as Direction | null | undefined) ?? 'TB',
-        boxes: [...this.boxes.values()],
-        containers: this.containers,
-        notes: this.noteList,
-        relations: this.relations,
-        ...(caption !== undefined ? { caption } : {}),
-      },
+    const structure = {
+      kind: this.kind,
+      direction: ((isPlainObject(input.layout) ? input.layout.direction : undefined) as Direction | null | undefined) ?? 'TB',
+      boxes: [...this.boxes.values()],
+      containers: this.containers,
+      notes: this.noteList,
+      relations: this.relations,
+      ...(caption !== undefined ? { caption } : {}),
     };
+    // Laid out as a flowchart, whose generated ids (an arrow's "<from>-to-<to>", its labels) may meet a box's.
+    const { problems: clashes, spec: flow } = checkSpec(flowInputOf(structure), { isIcon: () => false });
+    for (const clash of clashes) {
+      this.out.add({ code: 'ID_COLLISION', message: `two parts of the drawing would share an id: ${clash.message}`, path: '', hint: `rename the ${this.kind === 'er' ? 'entity' : 'class'} whose id is the one Drawbridge gives a relation's arrow or label ("<from>-to-<to>", "…-label")` });
+    }
+    if (!flow) return { problems: this.out.list(), spec: null };
+    return { problems: [], spec: { ...structure, flow } };
   }
 }

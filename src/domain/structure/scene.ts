@@ -8,7 +8,6 @@
 import type { ExcalidrawElement } from '../scene/elements.ts';
 import { type SceneOptions, sceneFromSpec } from '../scene/from-spec.ts';
 import type { Compartments } from '../scene/compartments.ts';
-import { specFrom } from '../spec/parse.ts';
 import type { DiagramSpecInput } from '../spec/schema.ts';
 import type { ArrowheadName } from '../spec/types.ts';
 import type { EditorHead, StructureSpec } from './types.ts';
@@ -32,33 +31,34 @@ const tag = (element: ExcalidrawElement | undefined, data: Record<string, unknow
   if (element) element.customData = { ...(element.customData as object | undefined), ...data };
 };
 
-export function sceneFromStructure(spec: StructureSpec, options: SceneOptions): ExcalidrawElement[] {
+/** The flowchart spec a class or ER diagram is laid out as: its namespaces, boxes and notes as nodes, its relations and note links as edges. */
+export function flowInputOf(spec: Omit<StructureSpec, 'flow'>): DiagramSpecInput {
   const nodes: NonNullable<DiagramSpecInput['nodes']> = [
     ...spec.containers.map((c) => ({ id: c.id, label: c.label })),
     ...spec.boxes.map((b) => ({ id: b.id, label: b.label, ...(b.parent ? { parent: b.parent } : {}) })),
     ...spec.notes.map((n) => ({ id: n.id, label: n.text, backgroundColor: NOTE_FILL })),
   ];
-  const heads: Array<{ start: EditorHead; end: EditorHead }> = [];
-  const edges: NonNullable<DiagramSpecInput['edges']> = [];
-  for (const r of spec.relations) {
-    edges.push({
-      from: r.from,
-      to: r.to,
-      ...(r.label ? { label: r.label } : {}),
-      ...(r.line === 'dashed' ? { style: 'dashed' as const } : {}),
-      arrowhead: NEAREST[r.endHead],
-      startArrowhead: NEAREST[r.startHead],
-      ...(r.fromText ? { tailLabel: r.fromText } : {}),
-      ...(r.toText ? { headLabel: r.toText } : {}),
-    });
-    heads.push({ start: r.startHead, end: r.endHead });
-  }
-  for (const note of spec.notes) {
-    if (note.for === null) continue;
-    edges.push({ from: note.id, to: note.for, style: 'dashed', arrowhead: 'none' });
-    heads.push({ start: 'none', end: 'none' });
-  }
-  const flow = specFrom({ layout: { direction: spec.direction }, nodes, edges, ...(spec.caption !== undefined ? { caption: spec.caption } : {}) }, { isIcon: () => false });
+  const edges: NonNullable<DiagramSpecInput['edges']> = spec.relations.map((r) => ({
+    from: r.from,
+    to: r.to,
+    ...(r.label ? { label: r.label } : {}),
+    ...(r.line === 'dashed' ? { style: 'dashed' as const } : {}),
+    arrowhead: NEAREST[r.endHead],
+    startArrowhead: NEAREST[r.startHead],
+    ...(r.fromText ? { tailLabel: r.fromText } : {}),
+    ...(r.toText ? { headLabel: r.toText } : {}),
+  }));
+  for (const note of spec.notes) if (note.for !== null) edges.push({ from: note.id, to: note.for, style: 'dashed', arrowhead: 'none' });
+  return { layout: { direction: spec.direction }, nodes, edges, ...(spec.caption !== undefined ? { caption: spec.caption } : {}) };
+}
+
+export function sceneFromStructure(spec: StructureSpec, options: SceneOptions): ExcalidrawElement[] {
+  // The editor's own heads for each edge of the flow, in its order: the relations', then the note links'.
+  const heads: Array<{ start: EditorHead; end: EditorHead }> = [
+    ...spec.relations.map((r) => ({ start: r.startHead, end: r.endHead })),
+    ...spec.notes.filter((n) => n.for !== null).map(() => ({ start: 'none' as const, end: 'none' as const })),
+  ];
+  const flow = spec.flow;
   const compartments = new Map<string, Compartments>(spec.boxes.map((b) => [b.id, b.compartments]));
   const elements = sceneFromSpec(flow, { ...options, compartments });
   const byId = new Map(elements.map((e) => [e.id, e]));

@@ -7,6 +7,7 @@
  */
 import type { Direction } from '../layout/types.ts';
 import type { Compartments } from '../scene/compartments.ts';
+import type { DiagramSpec } from '../spec/types.ts';
 
 /** The editor's arrowheads a relation's end may carry (Excalidraw's names). */
 const EDITOR_HEADS = ['none', 'arrow', 'triangle', 'triangle_outline', 'diamond', 'diamond_outline', 'crowfoot_one', 'crowfoot_many', 'crowfoot_one_or_many'] as const;
@@ -45,4 +46,6 @@ export interface StructureSpec {
   notes: Array<{ id: string; text: string; for: string | null }>;
   relations: Relation[];
   caption?: string;
+  /** The flowchart spec the boxes, notes and relations are laid out as, checked once with the rest. */
+  flow: DiagramSpec;
 }
