@@ -44,7 +44,7 @@ export async function renderFastJob(job: FastJob): Promise<RenderOutput> {
     dark: look.appState.exportWithDarkMode,
     underlay: look.underlay,
     ...(options.frameId !== undefined ? { exportingFrameId: options.frameId } : {}),
-    ...(job.icons ? { imageData: iconDataUrl } : {}),
+    imageData: iconDataUrl,
   });
   const svgTooLarge = oversizedSvgBytes(svg);
   if (svgTooLarge !== null) return { svgTooLarge };

@@ -21,7 +21,7 @@ import { oversizedPlaceholderSvg, placeholderSvg } from './placeholder.ts';
 import { MAX_SVG_BYTES, type RenderFormat, type RenderJob, type RenderNote, type RenderOptions, type RenderOutput, type RenderQuality } from './types.ts';
 
 /** Bump when a renderer's output changes for the same scene: cached renders of older versions are never served. */
-const RENDERER_VERSION = 'drawbridge-render/5';
+const RENDERER_VERSION = 'drawbridge-render/6';
 /** Renders run below the server's priority, so API requests stay quick while every core renders. */
 export const RENDER_NICE = 10;
 /**
@@ -287,7 +287,7 @@ export class Renderer {
     trace.timedOut = false;
     try {
       // Catalog icons are drawn; a placeholder stands in only for an image with nothing to draw.
-      result = await this.cached('fast', request, parts, (job) => this.runJob('fast', this.fastShare, this.fastPool, request.caller, { ...job, icons: true }, trace), true);
+      result = await this.cached('fast', request, parts, (job) => this.runJob('fast', this.fastShare, this.fastPool, request.caller, job, trace));
     } catch (error) {
       if (error instanceof InvalidSelectionError) throw error;
       if (error instanceof SvgTooLarge) return this.placeholder(oversizedPlaceholderSvg(error.svgBytes, MAX_SVG_BYTES), request, parts, trace);
@@ -326,13 +326,12 @@ export class Renderer {
    * defaults keep the keys they always had, so renders cached before options
    * existed are still served).
    */
-  private async cached(quality: RenderQuality, request: RenderRequest, parts: Part[], run: (job: RenderJob) => Promise<RenderOutput>, icons = false): Promise<RenderResult> {
+  private async cached(quality: RenderQuality, request: RenderRequest, parts: Part[], run: (job: RenderJob) => Promise<RenderOutput>): Promise<RenderResult> {
     const { elementsJson } = request;
-    const variant = icons ? `${quality}+icons` : quality;
     const optionsKey = renderOptionsKey(request.options);
     const options = optionsKey === '' ? {} : { options: request.options! };
     const content = request.contentKey === undefined ? elementsJson : `content:${request.contentKey}`;
-    const keys = new Map(parts.map((part) => [part, renderCacheKey([RENDERER_VERSION, excalidrawVersion(), variant, part, ...(optionsKey === '' ? [] : [optionsKey]), content])]));
+    const keys = new Map(parts.map((part) => [part, renderCacheKey([RENDERER_VERSION, excalidrawVersion(), quality, part, ...(optionsKey === '' ? [] : [optionsKey]), content])]));
     const found = new Map<Part, Buffer>();
     let imagesTruncated = false;
     let textTruncated = false;

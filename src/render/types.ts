@@ -19,8 +19,6 @@ export interface RenderJob {
   options?: RenderOptions;
   /** Where the editor's fonts are kept as TrueType files (see font-files.ts). */
   fontsDirectory: string;
-  /** Fast renders only: draw catalog icons instead of image placeholders (dashboard thumbnails). */
-  icons?: boolean;
 }
 
 export interface RenderOutput {

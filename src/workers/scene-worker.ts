@@ -113,7 +113,8 @@ function changed(before: readonly SceneElement[], elements: readonly SceneElemen
 /** A checked spec laid out and generated. */
 function generated(spec: CheckedSpec, updated: number): GeneratedScene {
   const tooLarge = (count: number) => new ApiError('SCENE_TOO_LARGE', `this spec would make ${count} elements; the limit is ${MAX_SCENE_ELEMENTS}`);
-  if (isFlow(spec) && generatedElementCount(spec) > MAX_SCENE_ELEMENTS) throw tooLarge(generatedElementCount(spec));
+  const counted = isFlow(spec) ? generatedElementCount(spec) : 0;
+  if (counted > MAX_SCENE_ELEMENTS) throw tooLarge(counted);
   const elements = sceneOfSpec(spec, { updated, layout: layoutGraph });
   // The count of a sequence, class or ER diagram is known once drawn (frames, activations, compartments vary).
   if (elements.length > MAX_SCENE_ELEMENTS) throw tooLarge(elements.length);
