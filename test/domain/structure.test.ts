@@ -279,12 +279,12 @@ describe('class and ER diagrams edited in place', () => {
 
   test('a new class is a box in compartments beside what it connects to; the others stay; it reads back with its members', () => {
     const { elements } = draw({ kind: 'class', classes: [{ id: 'Shape', annotation: 'interface', methods: ['+area() double'] }, { id: 'Circle', attributes: ['-r: double'] }], relations: ['Shape <|.. Circle'] });
-    const { elements: after, added } = applyEdit(elements as never, { addNodes: [{ id: 'Square', attributes: ['-side: double'], methods: ['+area() double'] }], addEdges: [{ from: 'Square', to: 'Shape', arrowhead: 'triangle' }] }, stamp, { isIcon: isCatalogIcon });
+    const { elements: after, added } = applyEdit(elements as never, { addNodes: [{ id: 'Square', attributes: ['-side: double', '-tags: List~String~'], methods: ['+area() double'] }], addEdges: [{ from: 'Square', to: 'Shape', arrowhead: 'triangle' }] }, stamp, { isIcon: isCatalogIcon });
     const edited = after as unknown as El[];
     assert.deepEqual(added, ['Square', 'Square-to-Shape']);
     for (const e of elements) if (e.type !== 'arrow' && !['Shape'].includes(e.id)) assert.deepEqual(edited.find((x) => x.id === e.id), e, `${e.id} untouched`);
     const square = edited.find((e) => e.id === 'Square')!;
-    assert.equal(edited.find((e) => e.id === 'Square-section-1')!.text, '-side: double');
+    assert.equal(edited.find((e) => e.id === 'Square-section-1')!.text, '-side: double\n-tags: List<String>', "generics drawn as the diagram's own are");
     assert.equal(edited.find((e) => e.id === 'Square-section-2')!.text, '+area() double');
     assert.equal(square.roundness, null);
     assert.deepEqual(lintScene(edited), []);

@@ -8,11 +8,11 @@ import { type CompartmentPlan, compartmentElements, type Compartments, planCompa
 import type { ExcalidrawElement } from '../scene/elements.ts';
 import { nodeElements } from '../scene/factory.ts';
 import { planNode } from '../scene/node-plan.ts';
+import { generics } from '../structure/class-spec.ts';
+import { attributeRow } from '../structure/er-spec.ts';
 import type { NewNode } from './fragment.ts';
 import type { Merge } from './merge.ts';
 import type { SceneElement } from './types.ts';
-
-const ATTRIBUTE = /^\s*(\S+)\s+(\S+)((?:\s*,?\s*(?:PK|FK|UK))*)\s*(?:"([^"]*)")?\s*$/;
 
 /** What kind of boxes a scene's diagram is made of: `class`, `entity`, or null for neither. */
 export function structureKindOf(elements: readonly SceneElement[]): 'class' | 'entity' | null {
@@ -25,11 +25,8 @@ export function structureKindOf(elements: readonly SceneElement[]): 'class' | 'e
 
 /** A new box's compartments, from the edit's attributes and methods. */
 export function compartmentsOf(kind: 'class' | 'entity', raw: { attributes?: string[]; methods?: string[] }): Compartments {
-  if (kind === 'class') return { sections: [(raw.attributes ?? []).map((a) => [a]), (raw.methods ?? []).map((m) => [m])] };
-  const rows = (raw.attributes ?? []).map((a) => {
-    const match = ATTRIBUTE.exec(a);
-    return match ? [match[1]!, match[2]!, (match[3]!.match(/PK|FK|UK/g) ?? []).join(', '), match[4] ?? ''] : [a];
-  });
+  if (kind === 'class') return { sections: [(raw.attributes ?? []).map((a) => [generics(a)]), (raw.methods ?? []).map((m) => [generics(m)])] };
+  const rows = (raw.attributes ?? []).map((a) => attributeRow(a) ?? [a]);
   return { sections: rows.length === 0 ? [] : [rows] };
 }
 

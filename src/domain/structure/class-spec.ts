@@ -99,7 +99,7 @@ const CLASS_FIELDS = ['id', 'label', 'annotation', 'generic', 'attributes', 'met
 const RELATION_FIELDS = ['from', 'to', 'type', 'label', 'fromMultiplicity', 'toMultiplicity'];
 
 /** Mermaid's generics, `List~Shape~`, as they are drawn: `List<Shape>`. */
-const generics = (text: string) => text.replace(/~([^~]*)~/g, '<$1>');
+export const generics = (text: string) => text.replace(/~([^~]*)~/g, '<$1>');
 
 const strings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string' && v.length <= SPEC_LIMITS.labelLength);
 

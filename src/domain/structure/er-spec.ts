@@ -69,7 +69,7 @@ const TOP_FIELDS = ['kind', 'version', 'layout', 'entities', 'relationships', 'c
 const EMPTY = { sections: [] };
 
 /** An attribute as its table row: type, name, keys, comment. */
-function attributeRow(raw: unknown): string[] | null {
+export function attributeRow(raw: unknown): string[] | null {
   if (typeof raw === 'string') {
     const match = ATTRIBUTE.exec(raw);
     if (!match) return null;
