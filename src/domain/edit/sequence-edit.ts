@@ -12,8 +12,8 @@ import { quote } from '../payload.ts';
 import { readSequence } from '../export/sequence-text.ts';
 import { checkSequenceSpec } from '../sequence/check.ts';
 import type { SequenceSpecInput } from '../sequence/schema.ts';
-import { sceneFromSequence } from '../sequence/scene.ts';
-import type { Step } from '../sequence/types.ts';
+import { sceneFromSequence, walkSteps } from '../sequence/scene.ts';
+import { sequenceRole, type Step } from '../sequence/types.ts';
 import type { ParsedEdit } from './fragment.ts';
 import { stampChanges } from './stamp-changes.ts';
 import type { SceneElement, WriteStamp } from './types.ts';
@@ -27,15 +27,10 @@ const DRAWN_FIELDS = [
 type StepInput = SequenceSpecInput['steps'][number];
 
 /** Whether a scene is a sequence diagram's: it has lifelines. */
-export const isSequenceScene = (elements: readonly SceneElement[]) => elements.some((e) => !e.isDeleted && (e.customData as { sequence?: unknown } | undefined)?.sequence === 'lifeline');
+export const isSequenceScene = (elements: readonly SceneElement[]) => elements.some((e) => !e.isDeleted && sequenceRole(e) === 'lifeline');
 
 /** Every message of a checked spec's steps, in document order. */
-function* messagesIn(steps: readonly Step[]): Generator<Extract<Step, { step: 'message' }>> {
-  for (const step of steps) {
-    if (step.step === 'message') yield step;
-    else if (step.step === 'frame') for (const branch of step.branches) yield* messagesIn(branch.steps);
-  }
-}
+const messagesIn = (steps: readonly Step[]) => [...walkSteps(steps)].filter((step): step is Extract<Step, { step: 'message' }> => step.step === 'message');
 
 /** Every message step of an input spec's steps, in document order, with the list that holds it. */
 function* messageInputs(steps: StepInput[]): Generator<{ step: StepInput; list: StepInput[] }> {
@@ -89,7 +84,7 @@ export function applySequenceEdit(elements: SceneElement[], edit: ParsedEdit, af
   const insertAt = after !== undefined ? oldIds.indexOf(after) + 1 : oldIds.length;
   const newIds = added.map(() => fresh());
   ids.splice(insertAt, 0, ...newIds);
-  [...messagesIn(checked.steps)].forEach((message, i) => {
+  messagesIn(checked.steps).forEach((message, i) => {
     message.id = ids[i]!;
   });
 

@@ -11,12 +11,12 @@
 import type { SceneElement } from '../edit/types.ts';
 import { TYPE_ICONS } from '../sequence/check.ts';
 import type { SequenceSpecInput } from '../sequence/schema.ts';
-import { BRANCH_WORDS, type FrameKind } from '../sequence/types.ts';
+import { BRANCH_WORDS, type FrameKind, sequenceRole } from '../sequence/types.ts';
 
 type Step = SequenceSpecInput['steps'][number];
 type Participant = Exclude<NonNullable<SequenceSpecInput['participants']>[number], string>;
 
-const roleOf = (e: SceneElement) => (e.customData as { sequence?: unknown } | undefined)?.sequence;
+const roleOf = sequenceRole;
 const dataOf = (e: SceneElement) => (e.customData ?? {}) as Record<string, unknown>;
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 const textOf = (e: SceneElement | undefined) => (e ? String(e.originalText ?? e.text ?? '') : '');
@@ -183,7 +183,7 @@ function drawingIds(live: readonly SceneElement[]): string[] {
   const groups = new Set<string>();
   const ids = new Set<string>();
   for (const e of live) {
-    if (roleOf(e) === undefined) continue;
+    if (roleOf(e) === null) continue;
     ids.add(e.id);
     for (const group of (e.groupIds as string[] | undefined) ?? []) if (group.endsWith('-participant') || /^frame-\d+-group$/.test(group)) groups.add(group);
   }

@@ -15,6 +15,7 @@ import {
   segmentToPolygon,
 } from './geometry.ts';
 import { quote } from '../payload.ts';
+import { sequenceRole } from '../sequence/types.ts';
 import { SpatialGrid, type WorkBudget } from './grid.ts';
 import { SHAPE_CLEARANCE, TOUCH_SLACK } from './thresholds.ts';
 
@@ -136,14 +137,6 @@ function pointsOf(e: Element): Point[] | null {
   return rotate(points, finite(e.angle) ? e.angle : 0, [(box.x1 + box.x2) / 2, (box.y1 + box.y2) / 2]);
 }
 
-/**
- * What a sequence diagram's element is (`lifeline`, `frame`, `activation`, `message`, `note`…), as Drawbridge
- * records it in the element's customData; null for any other element.
- */
-export function sequenceRole(e: Element): string | null {
-  const role = (e.customData as { sequence?: unknown } | undefined)?.sequence;
-  return typeof role === 'string' ? role : null;
-}
 
 /** A lifeline (a rectangle of no width, so arrows bind to it) read as the vertical line it draws. */
 function lifelinePoints(e: Element): Point[] | null {

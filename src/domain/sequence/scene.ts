@@ -226,7 +226,7 @@ function placeColumns(spec: SequenceSpec, columns: Map<string, Column>, order: s
   });
 }
 
-function* walkSteps(steps: readonly Step[]): Generator<Step> {
+export function* walkSteps(steps: readonly Step[]): Generator<Step> {
   for (const step of steps) {
     yield step;
     if (step.step === 'frame') for (const branch of step.branches) yield* walkSteps(branch.steps);

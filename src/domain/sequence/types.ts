@@ -94,3 +94,12 @@ export interface SequenceSpec {
   autonumber: boolean;
   caption?: string;
 }
+
+/**
+ * What a sequence diagram's element is (`lifeline`, `frame`, `activation`, `message`, `note`…), as the
+ * drawing records it in the element's customData; null for any other element.
+ */
+export function sequenceRole(e: object): string | null {
+  const role = ((e as { customData?: unknown }).customData as { sequence?: unknown } | undefined)?.sequence;
+  return typeof role === 'string' ? role : null;
+}
