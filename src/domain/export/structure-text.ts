@@ -42,7 +42,13 @@ export function structureOfScene(elements: readonly SceneElement[]): Read | null
   const kind = boxes.some((b) => dataOf(b).structure === 'entity') ? 'er' : 'class';
   const byId = new Map(live.map((e) => [e.id, e]));
   const boundText = new Map(live.filter((e) => e.type === 'text' && typeof e.containerId === 'string').map((e) => [e.containerId as string, e]));
-  const cells = (box: SceneElement) => live.filter((e) => e.type === 'text' && Array.isArray(e.groupIds) && e.groupIds.includes(`${box.id}-group`) && typeof dataOf(e).section === 'number');
+  // Each box's compartment cells, by the group they share with it: gathered once.
+  const cellsByGroup = new Map<string, SceneElement[]>();
+  for (const e of live) {
+    if (e.type !== 'text' || !Array.isArray(e.groupIds) || typeof dataOf(e).section !== 'number') continue;
+    for (const group of e.groupIds as string[]) cellsByGroup.set(group, [...(cellsByGroup.get(group) ?? []), e]);
+  }
+  const cells = (box: SceneElement) => cellsByGroup.get(`${box.id}-group`) ?? [];
   const namespaces = live.filter((e) => dataOf(e).structure === 'namespace');
   const boxIds = new Set(boxes.map((b) => b.id));
   const relations = live.filter((e) => e.type === 'arrow' && dataOf(e).structure === 'relation');

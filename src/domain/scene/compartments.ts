@@ -9,7 +9,7 @@
 import { type ExcalidrawElement, FONT_FAMILY_EXCALIFONT } from './elements.ts';
 import { lineElement, textElement } from './factory.ts';
 import { round, type TextBlock } from './node-plan.ts';
-import { BOUND_TEXT_PADDING, measureText } from '../text/metrics.ts';
+import { BOUND_TEXT_PADDING, getLineHeight, measureText } from '../text/metrics.ts';
 
 export interface Compartments {
   /** Sections below the name, top to bottom; each is rows, each row its cells (columns). An empty section is drawn small. */
@@ -18,8 +18,7 @@ export interface Compartments {
 
 /** The rows' font size: smaller than a name's, as Mermaid sets them. */
 const ROW_FONT_SIZE = 16;
-const LINE_HEIGHT = 1.25;
-const ROW_HEIGHT = ROW_FONT_SIZE * LINE_HEIGHT;
+const ROW_HEIGHT = ROW_FONT_SIZE * getLineHeight(FONT_FAMILY_EXCALIFONT);
 /** Inside the box: left and right of the text, above and below a section's rows, between columns. */
 const SIDE_PAD = 12;
 const SECTION_PAD = 6;
