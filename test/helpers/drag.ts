@@ -4,20 +4,15 @@
  * server's copy once the drag's writes have settled.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { PNG } from 'pngjs';
+import { pixelsNear, type Rgb } from './png.ts';
 
 /** The bounding box, in window pixels, of the pixels of one colour in a screenshot; null when there are none. */
-export function boxOfColour(png: Buffer, [r, g, b]: [number, number, number]): { x: number; y: number; width: number; height: number } | null {
-  const image = PNG.sync.read(png);
+export function boxOfColour(png: Buffer, colour: Rgb): { x: number; y: number; width: number; height: number } | null {
+  const pixels = pixelsNear(png, colour);
+  if (pixels.length === 0) return null;
   let [x1, y1, x2, y2] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (let y = 0; y < image.height; y++) {
-    for (let x = 0; x < image.width; x++) {
-      const i = (y * image.width + x) * 4;
-      if (Math.abs(image.data[i]! - r) + Math.abs(image.data[i + 1]! - g) + Math.abs(image.data[i + 2]! - b) > 30) continue;
-      [x1, y1, x2, y2] = [Math.min(x1, x), Math.min(y1, y), Math.max(x2, x), Math.max(y2, y)];
-    }
-  }
-  return x2 < 0 ? null : { x: x1, y: y1, width: x2 - x1, height: y2 - y1 };
+  for (const [x, y] of pixels) [x1, y1, x2, y2] = [Math.min(x1, x), Math.min(y1, y), Math.max(x2, x), Math.max(y2, y)];
+  return { x: x1, y: y1, width: x2 - x1, height: y2 - y1 };
 }
 
 /**

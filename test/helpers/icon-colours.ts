@@ -1,8 +1,8 @@
 import { Resvg } from '@resvg/resvg-js';
-import { PNG } from 'pngjs';
 import { findIcon } from '../../src/domain/icons/catalog.ts';
+import { pixelsNear, type Rgb } from './png.ts';
 
-export type Rgb = [number, number, number];
+export type { Rgb };
 
 /**
  * A catalog icon's signature colour: the commonest colour of its drawing (rendered alone on white),
@@ -28,19 +28,10 @@ export function signatureColour(iconId: string): Rgb {
  * How many pixels of a PNG have a colour (within 30 of it, summed over the channels): in all, and
  * inside a rectangle of the image (its anti-aliased edges may give another drawing a few of them).
  */
-export function pixelsOfColour(png: Buffer, [r, g, b]: Rgb, inside: { x: number; y: number; width: number; height: number }): { total: number; inside: number } {
-  const image = PNG.sync.read(png);
-  let [total, within] = [0, 0];
-  for (let y = 0; y < image.height; y++) {
-    for (let x = 0; x < image.width; x++) {
-      const i = (y * image.width + x) * 4;
-      if (image.data[i + 3]! < 128) continue;
-      if (Math.abs(image.data[i]! - r) + Math.abs(image.data[i + 1]! - g) + Math.abs(image.data[i + 2]! - b) > 30) continue;
-      total++;
-      if (x >= inside.x && x <= inside.x + inside.width && y >= inside.y && y <= inside.y + inside.height) within++;
-    }
-  }
-  return { total, inside: within };
+export function pixelsOfColour(png: Buffer, colour: Rgb, inside: { x: number; y: number; width: number; height: number }): { total: number; inside: number } {
+  const pixels = pixelsNear(png, colour);
+  const within = pixels.filter(([x, y]) => x >= inside.x && x <= inside.x + inside.width && y >= inside.y && y <= inside.y + inside.height);
+  return { total: pixels.length, inside: within.length };
 }
 
 /** One icon of each cloud and platform set, on nodes a spec lays out left to right. */

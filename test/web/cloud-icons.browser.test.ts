@@ -3,10 +3,10 @@
 // the canvas, in its own colour, in the order of its node.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { PNG } from 'pngjs';
 import { screenshot, settled, useBrowser } from '../helpers/browser.ts';
 import { type ListeningHarness, startHarness } from '../helpers/harness.ts';
 import { CLOUD_ICON_SPEC, type Rgb, signatureColour } from '../helpers/icon-colours.ts';
+import { pixelsNear } from '../helpers/png.ts';
 import { apiAs, openEditor, signedInPage } from '../helpers/editor-page.ts';
 
 const browser = useBrowser();
@@ -20,16 +20,8 @@ before(async () => {
 after(() => h?.close());
 
 /** How many pixels of the screenshot have the colour (within 30), and the median of their x. */
-function colourOnScreen(png: Buffer, [r, g, b]: Rgb): { count: number; medianX: number } {
-  const image = PNG.sync.read(png);
-  const xs: number[] = [];
-  for (let y = 0; y < image.height; y++) {
-    for (let x = 0; x < image.width; x++) {
-      const i = (y * image.width + x) * 4;
-      if (Math.abs(image.data[i]! - r) + Math.abs(image.data[i + 1]! - g) + Math.abs(image.data[i + 2]! - b) <= 30) xs.push(x);
-    }
-  }
-  xs.sort((a, c) => a - c);
+function colourOnScreen(png: Buffer, colour: Rgb): { count: number; medianX: number } {
+  const xs = pixelsNear(png, colour).map(([x]) => x).sort((a, c) => a - c);
   return { count: xs.length, medianX: xs[Math.floor(xs.length / 2)] ?? -1 };
 }
 

@@ -9,6 +9,15 @@ import { skipWithoutPostgres } from '../helpers/postgres.ts';
 import { signIn, type SignedIn } from '../helpers/web-session.ts';
 import { mailsTo, waitForMail } from './form-client.ts';
 
+/** The text New diagram's form holds in its spec box, its entities decoded. */
+const exampleIn = (page: string) =>
+  /<textarea id="spec" name="spec" spellcheck="false">\n([\s\S]*?)<\/textarea>/
+    .exec(page)![1]!
+    .replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code)))
+    .replace(/&gt;/g, '>')
+    .replace(/&lt;/g, '<')
+    .replace(/&amp;/g, '&');
+
 for (const engine of ['sqlite', 'postgres'] as Engine[]) {
   describe(`web sharing routes (${engine})`, { skip: engine === 'postgres' && skipWithoutPostgres }, () => {
     let h: Harness;
@@ -170,7 +179,7 @@ for (const engine of ['sqlite', 'postgres'] as Engine[]) {
       const form = await as(ownerWeb, 'GET', '/app/new?language=mermaid');
       assert.match(form.body, /<input type="radio" name="language" value="mermaid" checked>/);
       assert.match(form.body, /<input type="radio" name="language" value="dot">/);
-      const example = /<textarea id="spec" name="spec" spellcheck="false">\n([\s\S]*?)<\/textarea>/.exec(form.body)![1]!.replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code))).replace(/&gt;/g, '>').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
+      const example = exampleIn(form.body);
       assert.match(example, /^flowchart LR/);
       const post = (fields: Record<string, string>) =>
         h.call('POST', '/app/diagrams', { headers: { cookie: ownerWeb.cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ _csrf: ownerWeb.csrfToken, ...fields }).toString() });
@@ -203,7 +212,7 @@ for (const engine of ['sqlite', 'postgres'] as Engine[]) {
       for (const [kind, header] of Object.entries(shown)) {
         const form = await as(ownerWeb, 'GET', `/app/new?example=${kind}`);
         assert.match(form.body, /<input type="radio" name="language" value="mermaid" checked>/);
-        const example = /<textarea id="spec" name="spec" spellcheck="false">\n([\s\S]*?)<\/textarea>/.exec(form.body)![1]!.replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code))).replace(/&gt;/g, '>').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
+        const example = exampleIn(form.body);
         assert.match(example, header);
         const preview = await as(ownerWeb, 'POST', '/app/api/specs/preview', { source: { language: 'mermaid', text: example } });
         assert.equal(preview.statusCode, 200, preview.body);
@@ -220,7 +229,7 @@ for (const engine of ['sqlite', 'postgres'] as Engine[]) {
       const form = await as(ownerWeb, 'GET', '/app/new');
       assert.match(form.body, /&#34;icon&#34;: &#34;icon-postgresql&#34;/, 'the example spec is in the form');
       assert.match(form.body, /href="\/app\/help\/spec"/);
-      const example = /<textarea id="spec" name="spec" spellcheck="false">\n([\s\S]*?)<\/textarea>/.exec(form.body)![1]!.replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code)));
+      const example = exampleIn(form.body);
       const created = await h.call('POST', '/app/diagrams', {
         headers: { cookie: ownerWeb.cookie, 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ _csrf: ownerWeb.csrfToken, title: 'From the example', spec: example }).toString(),
