@@ -1,6 +1,7 @@
 // The steps browser tests of the editor share: the API as one person, a page
 // signed in as them, and the editor of a diagram open with its scene saved.
 import type { TestContext } from 'node:test';
+import type { Page } from 'playwright-core';
 import type { BrowserUnderTest, WatchedPage } from './browser.ts';
 import type { ListeningHarness } from './harness.ts';
 import { signIn } from './web-session.ts';
@@ -17,20 +18,34 @@ export function apiAs(h: ListeningHarness, token: string) {
   };
 }
 
-/** A watched page whose browser is signed in as `userId`, not yet sent anywhere. */
-export async function signedInPage(browser: BrowserUnderTest, t: TestContext, h: ListeningHarness, userId: string): Promise<WatchedPage> {
+/** A watched page (at `viewport`, if given) whose browser is signed in as `userId`, or no one for null, not yet sent anywhere. */
+export async function signedInPage(
+  browser: BrowserUnderTest,
+  t: TestContext,
+  h: ListeningHarness,
+  userId: string | null,
+  viewport?: { width: number; height: number },
+): Promise<WatchedPage> {
   const watched = await browser.newPage(t, h.baseUrl);
   watched.page.setDefaultTimeout(15_000);
-  const [name, value] = (await signIn(h, userId)).cookie.split('=') as [string, string];
-  await watched.context.addCookies([{ name, value, url: h.baseUrl }]);
+  if (viewport) await watched.page.setViewportSize(viewport);
+  if (userId !== null) {
+    const [name, value] = (await signIn(h, userId)).cookie.split('=') as [string, string];
+    await watched.context.addCookies([{ name, value, url: h.baseUrl }]);
+  }
   return watched;
+}
+
+/** Sends a signed-in page to the editor of diagram `id` and waits until its canvas is drawn and its scene saved. */
+export async function showEditor(page: Page, baseUrl: string, id: string): Promise<void> {
+  await page.goto(`${baseUrl}/app/d/${id}`);
+  await page.locator('.excalidraw canvas').first().waitFor({ timeout: 30_000 });
+  await page.locator('.db-topbar [role=status]').filter({ hasText: /^Saved$/ }).waitFor();
 }
 
 /** The editor of diagram `id`, signed in as `userId`, once its canvas is drawn and its scene saved. */
 export async function openEditor(browser: BrowserUnderTest, t: TestContext, h: ListeningHarness, userId: string, id: string): Promise<WatchedPage> {
   const watched = await signedInPage(browser, t, h, userId);
-  await watched.page.goto(`${h.baseUrl}/app/d/${id}`);
-  await watched.page.locator('.excalidraw canvas').first().waitFor({ timeout: 30_000 });
-  await watched.page.locator('.db-topbar [role=status]').filter({ hasText: /^Saved$/ }).waitFor();
+  await showEditor(watched.page, h.baseUrl, id);
   return watched;
 }

@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { screenshot, settled, useBrowser } from '../helpers/browser.ts';
 import { type ListeningHarness, startHarness, type TestUser } from '../helpers/harness.ts';
-import { signIn } from '../helpers/web-session.ts';
+import { showEditor, signedInPage } from '../helpers/editor-page.ts';
 import { MemoryOAuthProvider, oauthClient, openAuthorization } from '../helpers/oauth-client.ts';
 import { linkIn, waitForMail } from './form-client.ts';
 
@@ -101,13 +101,7 @@ interface PageUnderTest {
   expectedConsoleErrors?: RegExp;
 }
 
-const EDITOR_READY = '.excalidraw canvas';
-
-async function openEditor(page: Page, id: string): Promise<void> {
-  await page.goto(`${h.baseUrl}/app/d/${id}`);
-  await page.locator(EDITOR_READY).first().waitFor({ timeout: 30_000 });
-  await page.locator('.db-topbar [role=status]').filter({ hasText: /^Saved$/ }).waitFor();
-}
+const openEditor = (page: Page, id: string) => showEditor(page, h.baseUrl, id);
 
 async function openDashboard(page: Page, path: string, heading: string): Promise<void> {
   await page.goto(`${h.baseUrl}${path}`);
@@ -461,14 +455,8 @@ for (const viewport of VIEWPORTS) {
     const pageFor = async (who: Who) => {
       let watched = pages.get(who);
       if (!watched) {
-        watched = await browser.newPage(t, h.baseUrl);
-        watched.page.setDefaultTimeout(15_000);
-        await watched.page.setViewportSize(viewport);
         const user = { stranger: null, owner, colleague, unverified }[who];
-        if (user) {
-          const session = await signIn(h, user.id);
-          await watched.context.addCookies([{ name: 'drawbridge_session', value: session.cookie.split('=')[1]!, url: h.baseUrl }]);
-        }
+        watched = await signedInPage(browser, t, h, user?.id ?? null, viewport);
         pages.set(who, watched);
       }
       return watched;
