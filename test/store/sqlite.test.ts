@@ -3,8 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { sql } from 'kysely';
-import { openStore } from '../../src/store/open.ts';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { OwnedDiagramsQuery } from '../../src/store/diagrams.ts';
+import { openSqliteDatabase, openStore, SQLITE_FILE_NAME } from '../../src/store/open.ts';
+import type { Database } from '../../src/store/schema.ts';
+import { SqlStore } from '../../src/store/sql-store.ts';
 import { defineStoreContract } from './contract/index.ts';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-store-sqlite-'));
@@ -16,35 +19,46 @@ describe('store/sqlite', () => {
 });
 
 describe('store/sqlite: an owner’s listing reads its index, not its diagrams', () => {
-  /** The plan SQLite picks for a statement, its lines joined. */
-  const planOf = async (statement: string) => {
+  /**
+   * The plans SQLite picks for the statements the store itself runs for `use`: a migrated database is
+   * opened again with a log that keeps each statement, and each is explained on that connection.
+   */
+  const plansOf = async (use: (store: SqlStore) => Promise<unknown>): Promise<string[]> => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'drawbridge-store-plan-'));
-    const store = await openStore({ dataDir });
+    await (await openStore({ dataDir })).close();
+    const database = openSqliteDatabase(path.join(dataDir, SQLITE_FILE_NAME));
+    const statements: Array<{ sql: string; parameters: readonly unknown[] }> = [];
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }), log: (event) => {
+      statements.push(event.query);
+    } });
+    const store = new SqlStore(db, 'sqlite');
     try {
-      const { rows } = await sql.raw<{ detail: string }>(`explain query plan ${statement}`).execute(store.db);
-      return rows.map((row) => row.detail).join('; ');
+      await use(store);
+      assert.ok(statements.length > 0, 'the store ran its query');
+      return statements.map(({ sql: text, parameters }) =>
+        (database.prepare(`explain query plan ${text}`).all(...(parameters as unknown[])) as Array<{ detail: string }>).map((row) => row.detail).join('; '),
+      );
     } finally {
       await store.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   };
-  // The shapes of SqlDiagrams.listOwned's and countOwned's queries (src/store/sql/diagrams.ts).
-  const listing = (filter: string) =>
-    `select d.id, d.title, d.updated_at from diagrams as d where d.owner_id = 'o' and ${filter} order by d.created_at desc, d.id desc limit 50`;
-  for (const [what, statement] of [
-    ['a title search', listing(`d.deleted_at is null and instr(d.title_key, 'x') > 0`)],
-    ['the starred', listing('d.deleted_at is null and d.starred = 1')],
-    ['the trash', listing('d.deleted_at is not null')],
-    ['a folder', listing(`d.deleted_at is null and d.folder_id = 'f'`)],
+  const listing = (filter: Partial<OwnedDiagramsQuery>) => (store: SqlStore) => store.diagrams.listOwned({ ownerId: 'o', trashed: false, after: null, limit: 50, ...filter });
+  for (const [what, use] of [
+    ['a title search', listing({ titleContains: 'x' })],
+    ['the starred', listing({ starred: true })],
+    ['the trash', listing({ trashed: true })],
+    ['a folder', listing({ folderId: 'f' })],
+    ['the next page', listing({ after: { createdAt: '2026-01-01T00:00:00.000Z', id: 'd' } })],
   ] as const) {
     test(`${what} walks diagrams_owner_listing_filters in order, with no sort`, async () => {
-      const plan = await planOf(statement);
-      assert.match(plan, /USING (COVERING )?INDEX diagrams_owner_listing_filters/, plan);
-      assert.doesNotMatch(plan, /TEMP B-TREE/, plan);
+      for (const plan of await plansOf(use)) {
+        assert.match(plan, /USING (COVERING )?INDEX diagrams_owner_listing_filters/, plan);
+        assert.doesNotMatch(plan, /TEMP B-TREE/, plan);
+      }
     });
   }
   test('the dashboard’s counts read the index alone', async () => {
-    const plan = await planOf(`select folder_id, starred, case when deleted_at is null then 0 else 1 end as trashed, count(*) from diagrams where owner_id = 'o' group by folder_id, starred, trashed`);
-    assert.match(plan, /USING COVERING INDEX diagrams_owner_listing_filters/, plan);
+    for (const plan of await plansOf((store) => store.diagrams.countOwned('o'))) assert.match(plan, /USING COVERING INDEX diagrams_owner_listing_filters/, plan);
   });
 });
