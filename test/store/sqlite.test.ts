@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, type LogEvent, SqliteDialect } from 'kysely';
 import type { OwnedDiagramsQuery } from '../../src/store/diagrams.ts';
 import { openSqliteDatabase, openStore, SQLITE_FILE_NAME } from '../../src/store/open.ts';
 import type { Database } from '../../src/store/schema.ts';
@@ -28,9 +28,10 @@ describe('store/sqlite: an owner’s listing reads its index, not its diagrams',
     await (await openStore({ dataDir })).close();
     const database = openSqliteDatabase(path.join(dataDir, SQLITE_FILE_NAME));
     const statements: Array<{ sql: string; parameters: readonly unknown[] }> = [];
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }), log: (event) => {
+    const keep = (event: LogEvent) => {
       statements.push(event.query);
-    } });
+    };
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }), log: keep });
     const store = new SqlStore(db, 'sqlite');
     try {
       await use(store);
